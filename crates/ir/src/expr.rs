@@ -1,0 +1,398 @@
+//! Expressions. Every expression carries its type (after C's promotions) and the
+//! source span it came from, so faults, races and traces point at source lines.
+
+use serde::{Deserialize, Serialize};
+
+use crate::{FuncId, Span, Type, VarId};
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub ty: Type,
+    pub span: Span,
+}
+
+/// Spans are provenance, not meaning: two expressions that differ only in where
+/// they were written are the same expression (this is what makes print/parse
+/// round trips comparable).
+impl PartialEq for Expr {
+    fn eq(&self, other: &Self) -> bool {
+        self.kind == other.kind && self.ty == other.ty
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum ExprKind {
+    /// Integer literal; its type (int, unsigned, long long, ...) is in `Expr::ty`.
+    IntLit(u64),
+    /// Floating literal; `Expr::ty` says float (`1.0f`) or double.
+    FloatLit(f64),
+    BoolLit(bool),
+    Var(VarId),
+    /// `threadIdx.x`, `blockDim.y`, `warpSize`, ...
+    Builtin(Builtin),
+    Unary(UnaryOp, Box<Expr>),
+    Binary(BinaryOp, Box<Expr>, Box<Expr>),
+    /// `lhs = rhs`, or `lhs op= rhs` when `op` is set. For compound assignment
+    /// `rhs` is already converted to the type the operation is done in.
+    Assign {
+        op: Option<BinaryOp>,
+        lhs: Box<Expr>,
+        rhs: Box<Expr>,
+    },
+    /// `++x`, `x++`, `--x`, `x--`.
+    IncDec {
+        increment: bool,
+        prefix: bool,
+        target: Box<Expr>,
+    },
+    Cond(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// Conversion to `Expr::ty`. `implicit` ones were inserted by the front end
+    /// for C's usual conversions and are not printed.
+    Cast { implicit: bool, expr: Box<Expr> },
+    /// `base[index]`, `base` a pointer or an array.
+    Index(Box<Expr>, Box<Expr>),
+    /// `.x/.y/.z/.w` of a vector value: component 0..=3.
+    Component(Box<Expr>, u8),
+    Deref(Box<Expr>),
+    AddrOf(Box<Expr>),
+    /// A call of a `__device__` function of the module.
+    Call(FuncId, Vec<Expr>),
+    /// A built-in function: math, atomics, shuffles, barriers, vector constructors.
+    Intrinsic(Intrinsic, Vec<Expr>),
+    /// `a, b`
+    Comma(Box<Expr>, Box<Expr>),
+    /// `sizeof(T)`: kept unevaluated so printing gives it back; its value is `T::size`.
+    SizeOf(Type),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Builtin {
+    ThreadIdx(Dim),
+    BlockIdx(Dim),
+    BlockDim(Dim),
+    GridDim(Dim),
+    WarpSize,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Dim {
+    X,
+    Y,
+    Z,
+}
+
+impl Dim {
+    pub fn index(self) -> usize {
+        self as usize
+    }
+    pub fn name(self) -> &'static str {
+        ["x", "y", "z"][self as usize]
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum UnaryOp {
+    Neg,
+    Plus,
+    /// `!`
+    Not,
+    /// `~`
+    BitNot,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum BinaryOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    Shl,
+    Shr,
+    BitAnd,
+    BitOr,
+    BitXor,
+    /// `&&`, short-circuit
+    LogicAnd,
+    /// `||`, short-circuit
+    LogicOr,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+impl BinaryOp {
+    pub fn symbol(self) -> &'static str {
+        use BinaryOp::*;
+        match self {
+            Add => "+",
+            Sub => "-",
+            Mul => "*",
+            Div => "/",
+            Rem => "%",
+            Shl => "<<",
+            Shr => ">>",
+            BitAnd => "&",
+            BitOr => "|",
+            BitXor => "^",
+            LogicAnd => "&&",
+            LogicOr => "||",
+            Eq => "==",
+            Ne => "!=",
+            Lt => "<",
+            Le => "<=",
+            Gt => ">",
+            Ge => ">=",
+        }
+    }
+    pub fn is_comparison(self) -> bool {
+        use BinaryOp::*;
+        matches!(self, Eq | Ne | Lt | Le | Gt | Ge)
+    }
+    /// C precedence, higher binds tighter (multiplicative = 10 ... `||` = 1).
+    pub fn precedence(self) -> u8 {
+        use BinaryOp::*;
+        match self {
+            Mul | Div | Rem => 10,
+            Add | Sub => 9,
+            Shl | Shr => 8,
+            Lt | Le | Gt | Ge => 7,
+            Eq | Ne => 6,
+            BitAnd => 5,
+            BitXor => 4,
+            BitOr => 3,
+            LogicAnd => 2,
+            LogicOr => 1,
+        }
+    }
+}
+
+/// Built-in functions. Math functions carry the precision they were called in
+/// (`sqrtf` vs `sqrt`) through the argument types; `name()` gives the spelling back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Intrinsic {
+    SyncThreads,
+    /// `__syncwarp(mask)`
+    SyncWarp,
+    /// `__threadfence()`
+    ThreadFence,
+    Atomic(AtomicOp),
+    /// `__shfl_sync`, `__shfl_up_sync`, `__shfl_down_sync`, `__shfl_xor_sync`:
+    /// (mask, value, lane/delta[, width]).
+    Shfl(ShflKind),
+    /// `__ballot_sync(mask, pred)`, `__any_sync`, `__all_sync`.
+    Vote(VoteKind),
+    Math(MathFn),
+    /// `make_float2(x, y)` and friends: builds `Expr::ty`, a vector.
+    MakeVector,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum AtomicOp {
+    Add,
+    Sub,
+    Exch,
+    Min,
+    Max,
+    /// (address, compare, value)
+    Cas,
+    And,
+    Or,
+    Xor,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ShflKind {
+    Idx,
+    Up,
+    Down,
+    Xor,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum VoteKind {
+    Ballot,
+    Any,
+    All,
+}
+
+/// Math library. `f32` says the single-precision spelling was used (`sqrtf`);
+/// the generic ones (`min`, `max`, `abs`) have `f32: false` and work on any type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct MathFn {
+    pub func: MathOp,
+    pub f32: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum MathOp {
+    Sqrt,
+    Rsqrt,
+    Fma,
+    Fabs,
+    Fmin,
+    Fmax,
+    /// integer/generic `min`
+    Min,
+    /// integer/generic `max`
+    Max,
+    /// integer `abs`
+    Abs,
+    Exp,
+    Exp2,
+    Log,
+    Log2,
+    Log10,
+    Pow,
+    Sin,
+    Cos,
+    Tan,
+    Tanh,
+    Floor,
+    Ceil,
+    Round,
+    Trunc,
+    Fmod,
+}
+
+impl MathOp {
+    pub const ALL: [MathOp; 24] = [
+        MathOp::Sqrt,
+        MathOp::Rsqrt,
+        MathOp::Fma,
+        MathOp::Fabs,
+        MathOp::Fmin,
+        MathOp::Fmax,
+        MathOp::Min,
+        MathOp::Max,
+        MathOp::Abs,
+        MathOp::Exp,
+        MathOp::Exp2,
+        MathOp::Log,
+        MathOp::Log2,
+        MathOp::Log10,
+        MathOp::Pow,
+        MathOp::Sin,
+        MathOp::Cos,
+        MathOp::Tan,
+        MathOp::Tanh,
+        MathOp::Floor,
+        MathOp::Ceil,
+        MathOp::Round,
+        MathOp::Trunc,
+        MathOp::Fmod,
+    ];
+
+    /// Double-precision / generic spelling.
+    pub fn base_name(self) -> &'static str {
+        use MathOp::*;
+        match self {
+            Sqrt => "sqrt",
+            Rsqrt => "rsqrt",
+            Fma => "fma",
+            Fabs => "fabs",
+            Fmin => "fmin",
+            Fmax => "fmax",
+            Min => "min",
+            Max => "max",
+            Abs => "abs",
+            Exp => "exp",
+            Exp2 => "exp2",
+            Log => "log",
+            Log2 => "log2",
+            Log10 => "log10",
+            Pow => "pow",
+            Sin => "sin",
+            Cos => "cos",
+            Tan => "tan",
+            Tanh => "tanh",
+            Floor => "floor",
+            Ceil => "ceil",
+            Round => "round",
+            Trunc => "trunc",
+            Fmod => "fmod",
+        }
+    }
+    pub fn arity(self) -> usize {
+        use MathOp::*;
+        match self {
+            Fma => 3,
+            Fmin | Fmax | Min | Max | Pow | Fmod => 2,
+            _ => 1,
+        }
+    }
+    /// Generic functions have no `f`-suffixed spelling.
+    pub fn has_f32_spelling(self) -> bool {
+        !matches!(self, MathOp::Min | MathOp::Max | MathOp::Abs)
+    }
+}
+
+impl MathFn {
+    pub fn name(self) -> String {
+        if self.f32 {
+            format!("{}f", self.func.base_name())
+        } else {
+            self.func.base_name().to_string()
+        }
+    }
+    /// Parses a CUDA math function name (`sqrtf`, `fmax`, `min`).
+    pub fn from_name(name: &str) -> Option<MathFn> {
+        for op in MathOp::ALL {
+            if name == op.base_name() {
+                return Some(MathFn {
+                    func: op,
+                    f32: false,
+                });
+            }
+            if op.has_f32_spelling() && name.strip_suffix('f') == Some(op.base_name()) {
+                return Some(MathFn { func: op, f32: true });
+            }
+        }
+        None
+    }
+}
+
+impl Intrinsic {
+    /// The CUDA spelling of the intrinsic.
+    pub fn name(self) -> String {
+        match self {
+            Intrinsic::SyncThreads => "__syncthreads".into(),
+            Intrinsic::SyncWarp => "__syncwarp".into(),
+            Intrinsic::ThreadFence => "__threadfence".into(),
+            Intrinsic::Atomic(op) => format!(
+                "atomic{}",
+                match op {
+                    AtomicOp::Add => "Add",
+                    AtomicOp::Sub => "Sub",
+                    AtomicOp::Exch => "Exch",
+                    AtomicOp::Min => "Min",
+                    AtomicOp::Max => "Max",
+                    AtomicOp::Cas => "CAS",
+                    AtomicOp::And => "And",
+                    AtomicOp::Or => "Or",
+                    AtomicOp::Xor => "Xor",
+                }
+            ),
+            Intrinsic::Shfl(k) => match k {
+                ShflKind::Idx => "__shfl_sync",
+                ShflKind::Up => "__shfl_up_sync",
+                ShflKind::Down => "__shfl_down_sync",
+                ShflKind::Xor => "__shfl_xor_sync",
+            }
+            .into(),
+            Intrinsic::Vote(v) => match v {
+                VoteKind::Ballot => "__ballot_sync",
+                VoteKind::Any => "__any_sync",
+                VoteKind::All => "__all_sync",
+            }
+            .into(),
+            Intrinsic::Math(m) => m.name(),
+            // The printer spells vector constructors from the result type.
+            Intrinsic::MakeVector => "make_vector".into(),
+        }
+    }
+}

@@ -1,0 +1,187 @@
+//! Statements, functions and modules.
+
+use serde::{Deserialize, Serialize};
+
+use crate::{AddressSpace, Expr, Span, Type};
+
+/// Index of a variable in its function's `vars`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct VarId(pub u32);
+
+/// Index of a function in the module's `functions`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct FuncId(pub u32);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum VarKind {
+    Param,
+    /// A local scalar, vector, pointer or local array (thread-private).
+    Local,
+    /// `__shared__` in a function body: one instance per block.
+    Shared,
+    /// `extern __shared__ T s[]`: the launch's dynamic shared memory.
+    ExternShared,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Var {
+    pub name: String,
+    pub ty: Type,
+    pub kind: VarKind,
+    /// `const` on the variable itself (`const int n = ...`, `float *const p`).
+    pub is_const: bool,
+    pub span: Span,
+}
+
+impl PartialEq for Var {
+    fn eq(&self, o: &Self) -> bool {
+        self.name == o.name && self.ty == o.ty && self.kind == o.kind && self.is_const == o.is_const
+    }
+}
+
+impl Var {
+    pub fn space(&self) -> AddressSpace {
+        match self.kind {
+            VarKind::Param | VarKind::Local => AddressSpace::Local,
+            VarKind::Shared | VarKind::ExternShared => AddressSpace::Shared,
+        }
+    }
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Stmt {
+    pub kind: StmtKind,
+    pub span: Span,
+}
+
+impl PartialEq for Stmt {
+    fn eq(&self, o: &Self) -> bool {
+        self.kind == o.kind
+    }
+}
+
+pub type Block = Vec<Stmt>;
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Init {
+    Expr(Expr),
+    /// `= {a, b, c}` for local arrays and vectors.
+    List(Vec<Init>),
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum StmtKind {
+    /// Declaration of one variable (`int a = 1, b;` becomes two).
+    Decl { var: VarId, init: Option<Init> },
+    Expr(Expr),
+    If {
+        cond: Expr,
+        then: Block,
+        els: Option<Block>,
+    },
+    /// `init` is a `Decl` or `Expr` statement (or several, for `int i = 0, j = 0`).
+    For {
+        init: Block,
+        cond: Option<Expr>,
+        step: Option<Expr>,
+        body: Block,
+    },
+    While { cond: Expr, body: Block },
+    DoWhile { body: Block, cond: Expr },
+    /// C's switch: arms fall through to the next one unless they `break`.
+    Switch { value: Expr, arms: Vec<SwitchArm> },
+    Break,
+    Continue,
+    Return(Option<Expr>),
+    Block(Block),
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SwitchArm {
+    /// `case` values; `None` in the list is `default:`.
+    pub labels: Vec<Option<i64>>,
+    pub body: Block,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum FuncKind {
+    Global,
+    Device,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Function {
+    pub name: String,
+    pub kind: FuncKind,
+    pub ret: Type,
+    /// Parameter variables, in order (indices into `vars`).
+    pub params: Vec<VarId>,
+    /// Every variable of the function, parameters included. Names may repeat
+    /// (shadowing in nested scopes); the printer keeps them distinct.
+    pub vars: Vec<Var>,
+    pub body: Block,
+    /// `__launch_bounds__(max_threads[, min_blocks])`
+    pub launch_bounds: Option<(u32, Option<u32>)>,
+    /// `__forceinline__` / `__noinline__`, kept for printing.
+    pub inline: Option<String>,
+    pub span: Span,
+}
+
+impl PartialEq for Function {
+    fn eq(&self, o: &Self) -> bool {
+        self.name == o.name
+            && self.kind == o.kind
+            && self.ret == o.ret
+            && self.params == o.params
+            && self.vars == o.vars
+            && self.body == o.body
+            && self.launch_bounds == o.launch_bounds
+            && self.inline == o.inline
+    }
+}
+
+impl Function {
+    pub fn var(&self, id: VarId) -> &Var {
+        &self.vars[id.0 as usize]
+    }
+}
+
+/// A lowered translation unit: the `__global__` and `__device__` functions hone
+/// could lower, in source order. Host code is parsed but not lowered.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Module {
+    /// Source file names; `Span::file` indexes this.
+    pub files: Vec<String>,
+    pub functions: Vec<Function>,
+}
+
+impl PartialEq for Module {
+    fn eq(&self, o: &Self) -> bool {
+        self.functions == o.functions
+    }
+}
+
+impl Module {
+    pub fn function(&self, name: &str) -> Option<(FuncId, &Function)> {
+        self.functions
+            .iter()
+            .enumerate()
+            .find(|(_, f)| f.name == name)
+            .map(|(i, f)| (FuncId(i as u32), f))
+    }
+    pub fn func(&self, id: FuncId) -> &Function {
+        &self.functions[id.0 as usize]
+    }
+    pub fn kernels(&self) -> impl Iterator<Item = &Function> {
+        self.functions.iter().filter(|f| f.kind == FuncKind::Global)
+    }
+    /// `file:line:col` of a span, for messages.
+    pub fn location(&self, span: Span) -> String {
+        let file = self
+            .files
+            .get(span.file as usize)
+            .map(String::as_str)
+            .unwrap_or("<unknown>");
+        format!("{file}:{}:{}", span.line, span.col)
+    }
+}

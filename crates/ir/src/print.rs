@@ -1,0 +1,1 @@
+//! printer: to be written

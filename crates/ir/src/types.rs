@@ -1,0 +1,169 @@
+//! Types of the IR. C's implicit conversions are made explicit by the front end
+//! (`ExprKind::Cast { implicit: true }`), so consumers never re-derive C's rules.
+
+use serde::{Deserialize, Serialize};
+
+/// Scalar types. `long` and `size_t` are 64-bit, as on every platform CUDA supports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Scalar {
+    Bool,
+    I8,
+    U8,
+    I16,
+    U16,
+    I32,
+    U32,
+    I64,
+    U64,
+    F32,
+    F64,
+}
+
+impl Scalar {
+    pub fn size(self) -> u32 {
+        match self {
+            Scalar::Bool | Scalar::I8 | Scalar::U8 => 1,
+            Scalar::I16 | Scalar::U16 => 2,
+            Scalar::I32 | Scalar::U32 | Scalar::F32 => 4,
+            Scalar::I64 | Scalar::U64 | Scalar::F64 => 8,
+        }
+    }
+    pub fn is_float(self) -> bool {
+        matches!(self, Scalar::F32 | Scalar::F64)
+    }
+    pub fn is_integer(self) -> bool {
+        !self.is_float()
+    }
+    pub fn is_signed(self) -> bool {
+        matches!(
+            self,
+            Scalar::I8 | Scalar::I16 | Scalar::I32 | Scalar::I64 | Scalar::F32 | Scalar::F64
+        )
+    }
+    /// The CUDA C spelling the printer uses.
+    pub fn c_name(self) -> &'static str {
+        match self {
+            Scalar::Bool => "bool",
+            Scalar::I8 => "char",
+            Scalar::U8 => "unsigned char",
+            Scalar::I16 => "short",
+            Scalar::U16 => "unsigned short",
+            Scalar::I32 => "int",
+            Scalar::U32 => "unsigned int",
+            Scalar::I64 => "long long",
+            Scalar::U64 => "unsigned long long",
+            Scalar::F32 => "float",
+            Scalar::F64 => "double",
+        }
+    }
+    /// Prefix of CUDA's vector type names (`float` in `float4`, `uint` in `uint2`).
+    pub fn vector_prefix(self) -> Option<&'static str> {
+        Some(match self {
+            Scalar::I8 => "char",
+            Scalar::U8 => "uchar",
+            Scalar::I16 => "short",
+            Scalar::U16 => "ushort",
+            Scalar::I32 => "int",
+            Scalar::U32 => "uint",
+            Scalar::I64 => "longlong",
+            Scalar::U64 => "ulonglong",
+            Scalar::F32 => "float",
+            Scalar::F64 => "double",
+            Scalar::Bool => return None,
+        })
+    }
+}
+
+/// Where a variable lives. Pointers carry no space in the type (CUDA pointers are
+/// generic); the emulator tags pointer values with their space at run time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum AddressSpace {
+    Global,
+    Shared,
+    Local,
+    Constant,
+}
+
+/// Length of an array dimension. `Unsized` is `extern __shared__ T s[]`.
+/// `Expr` is a length only known at launch (`__shared__ float sb[blockDim.x + 2]`),
+/// which the shared-memory sketches of PSySha use; NVRTC rejects it, the emulator
+/// evaluates it once per block.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum ArrayLen {
+    Const(u64),
+    Unsized,
+    Expr(Box<crate::Expr>),
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Type {
+    Void,
+    Scalar(Scalar),
+    /// CUDA's built-in vector types: `float2`, `float4`, `double2`, `int2`, `int4`, ...
+    Vector(Scalar, u8),
+    Pointer(Box<PointerType>),
+    Array(Box<Type>, ArrayLen),
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PointerType {
+    pub pointee: Type,
+    /// `const T *`: the pointee is const.
+    pub pointee_const: bool,
+    pub restrict: bool,
+}
+
+impl Type {
+    pub const BOOL: Type = Type::Scalar(Scalar::Bool);
+    pub const INT: Type = Type::Scalar(Scalar::I32);
+    pub const UINT: Type = Type::Scalar(Scalar::U32);
+    pub const FLOAT: Type = Type::Scalar(Scalar::F32);
+    pub const DOUBLE: Type = Type::Scalar(Scalar::F64);
+
+    pub fn ptr(pointee: Type) -> Type {
+        Type::Pointer(Box::new(PointerType {
+            pointee,
+            pointee_const: false,
+            restrict: false,
+        }))
+    }
+    pub fn scalar(&self) -> Option<Scalar> {
+        match self {
+            Type::Scalar(s) => Some(*s),
+            _ => None,
+        }
+    }
+    pub fn pointee(&self) -> Option<&Type> {
+        match self {
+            Type::Pointer(p) => Some(&p.pointee),
+            Type::Array(e, _) => Some(e),
+            _ => None,
+        }
+    }
+    pub fn is_pointer(&self) -> bool {
+        matches!(self, Type::Pointer(_))
+    }
+    /// Size in bytes; `None` for void, unsized arrays and launch-time lengths.
+    pub fn size(&self) -> Option<u64> {
+        match self {
+            Type::Void => None,
+            Type::Scalar(s) => Some(s.size() as u64),
+            // CUDA aligns 2- and 4-vectors to their full size; 3-vectors are packed.
+            Type::Vector(s, n) => Some(s.size() as u64 * *n as u64),
+            Type::Pointer(_) => Some(8),
+            Type::Array(e, ArrayLen::Const(n)) => e.size().map(|s| s * n),
+            Type::Array(_, _) => None,
+        }
+    }
+    /// Alignment in bytes, as nvcc lays out CUDA's types.
+    pub fn align(&self) -> u64 {
+        match self {
+            Type::Void => 1,
+            Type::Scalar(s) => s.size() as u64,
+            Type::Vector(s, 3) => s.size() as u64,
+            Type::Vector(s, n) => s.size() as u64 * *n as u64,
+            Type::Pointer(_) => 8,
+            Type::Array(e, _) => e.align(),
+        }
+    }
+}
