@@ -1,1 +1,55 @@
-fn main() {}
+//! `hone`: the command-line face of the toolkit. Each subcommand is a thin layer
+//! over one stage crate; the logic lives in the crates so it can be tested there.
+
+mod commands;
+mod launch;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(
+    name = "hone",
+    version,
+    about = "Analyse, rewrite, emulate and auto-tune CUDA kernels",
+    long_about = "hone reads CUDA C, runs kernels in a SIMT emulator on the CPU \
+                  (faults, races, memory traces), and tunes kernel templates on the GPU."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run a kernel launch described by a JSON launch file in the emulator and print the dumped buffers
+    Sim(commands::sim::SimArgs),
+    /// Parse a .cu file: list its kernels and diagnostics, or print the lowered code back as CUDA C
+    Parse(commands::parse::ParseArgs),
+}
+
+/// Exit codes shared by every subcommand.
+pub mod exit {
+    /// The kernel ran to completion (races, if any, are reported).
+    pub const OK: u8 = 0;
+    /// The kernel faulted, or races were found under `--deny-races`.
+    pub const FAULT: u8 = 1;
+    /// Bad input: unreadable file, parse error, unknown kernel, bad launch file.
+    pub const BAD_INPUT: u8 = 2;
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Sim(args) => commands::sim::run(args),
+        Command::Parse(args) => commands::parse::run(args),
+    };
+    match result {
+        Ok(code) => ExitCode::from(code),
+        Err(err) => {
+            eprintln!("error: {err:#}");
+            ExitCode::from(exit::BAD_INPUT)
+        }
+    }
+}
