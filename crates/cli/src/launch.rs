@@ -174,7 +174,7 @@ impl Launch {
                             "argument `{}`: buffer of `{}` passed for a parameter pointing to `{}`",
                             var.name,
                             b.ty,
-                            hone_ir::print::type_name(&ptr.pointee)
+                            hone_ir::print::print_type(&ptr.pointee)
                         );
                     }
                     let buffer = make_buffer(&var.name, elem, b)?;
@@ -194,12 +194,12 @@ impl Launch {
                 (ArgSpec::Buffer(_), ty) => bail!(
                     "argument `{}`: a buffer was given, but the parameter is `{}`",
                     var.name,
-                    hone_ir::print::type_name(ty)
+                    hone_ir::print::print_type(ty)
                 ),
                 (ArgSpec::Number(_), ty) => bail!(
                     "argument `{}`: a number was given, but the parameter is `{}` (give {{\"type\", \"len\", \"init\"}})",
                     var.name,
-                    hone_ir::print::type_name(ty)
+                    hone_ir::print::print_type(ty)
                 ),
             }
         }
@@ -258,7 +258,7 @@ fn make_buffer(name: &str, elem: Type, spec: &BufferSpec) -> Result<Buffer> {
     let (scalar, lanes) = match &elem {
         Type::Scalar(s) => (*s, 1usize),
         Type::Vector(s, n) => (*s, *n as usize),
-        other => bail!("buffers of `{}` are not supported", hone_ir::print::type_name(other)),
+        other => bail!("buffers of `{}` are not supported", hone_ir::print::print_type(other)),
     };
     let count = spec.len * lanes;
     let values: Vec<f64> = match &spec.init {

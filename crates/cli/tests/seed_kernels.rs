@@ -116,12 +116,12 @@ fn psysha_temporal_blocking_matches_two_stencil_steps() {
     let mut args = vec![KernelArg::Buffer(0), KernelArg::Buffer(1), KernelArg::Buffer(2)];
     args.extend(ints(&[NX as i64, NY as i64]));
     // Overlapping blocks write the same values into `mid` and `out`: tolerated...
-    let report = run(&m, "stencil_tb_global", cfg, &args, &mut bufs, true);
+    let report = run(&m, "stencil_tb_global", cfg.clone(), &args, &mut bufs, true);
     assert!(report.races.is_empty(), "{:?}", report.races);
     assert_eq!(bufs[2].to_i64_vec(), want);
     // ...and reported when not tolerated.
     bufs[1] = Buffer::from_i32("mid", &vec![0; NX * NY]);
-    let report = run(&m, "stencil_tb_global", cfg, &args, &mut bufs, false);
+    let report = run(&m, "stencil_tb_global", cfg.clone(), &args, &mut bufs, false);
     assert!(
         report.races.iter().any(|r| r.array == "mid"),
         "the overlapping writes of mid must be reported without tolerance: {:?}",

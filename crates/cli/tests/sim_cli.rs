@@ -76,7 +76,7 @@ fn bundled_stencil_examples_agree_with_the_reference() {
     // Human output names the buffer and the counts.
     let o = hone(&["sim", "examples/stencil/launch.json"]);
     assert_eq!(o.code, 0, "{}", o.stderr);
-    assert!(o.stdout.contains("out = [5,"), "{}", o.stdout);
+    assert!(o.stdout.contains("out = [9,"), "{}", o.stdout);
 }
 
 #[test]

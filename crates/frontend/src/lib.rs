@@ -4,5 +4,138 @@
 //! Constructs outside the supported subset become [`Diagnostic`]s naming file,
 //! line, column and construct; the functions that contain them are skipped and
 //! the rest of the file is still lowered.
+//!
+//! Typing follows CUDA C++ as nvcc compiles it: comparisons and `!`, `&&`,
+//! `||` give `bool`, character literals are `char`, integer literals take the
+//! first of C's candidate types that holds them, `<cmath>` overloads work in
+//! float only when every argument is float. Every implicit conversion is an
+//! explicit `Cast { implicit: true }`; conditions keep their own type. For
+//! compound assignment the right side is converted to the type the operation
+//! is done in (the promoted left type for shifts; for `p += n` on a pointer it
+//! is the promoted integer).
+//!
+//! Some source forms lower to equivalent IR rather than to a node of their
+//! own: file-scope integral constants, enumerators and the `<climits>` /
+//! `<cfloat>` limits become literals; `__ldg(p)` is `*p`; fast-math spellings
+//! (`__expf`, `__fdividef`, ...) are their plain operations; `threadIdx` as a
+//! whole and `dim3 b(x, y)` are `MakeVector`s; `__syncwarp()` gets its default
+//! full mask.
 
+mod consteval;
+mod diagnostic;
+mod dump;
+mod literal;
+mod lower;
 pub mod preprocess;
+mod srcmap;
+mod syntax;
+
+use std::path::{Path, PathBuf};
+
+pub use diagnostic::{Diagnostic, Severity};
+pub use dump::dump;
+use preprocess::{PreprocessError, PreprocessOptions, Preprocessed};
+
+/// Options of the whole front end; they are handed to the preprocessor.
+#[derive(Clone, Debug, Default)]
+pub struct FrontendOptions {
+    /// `-I` directories.
+    pub include_dirs: Vec<PathBuf>,
+    /// `-D NAME[=VALUE]`, in command-line order.
+    pub defines: Vec<(String, Option<String>)>,
+}
+
+impl FrontendOptions {
+    fn preprocess_options(&self) -> PreprocessOptions {
+        PreprocessOptions {
+            include_dirs: self.include_dirs.clone(),
+            defines: self.defines.clone(),
+        }
+    }
+}
+
+/// The lowered module and everything that could not be lowered.
+#[derive(Clone, Debug)]
+pub struct Parsed {
+    pub module: hone_ir::Module,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Parsed {
+    /// True when some function was skipped (or another error was reported).
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics
+            .iter()
+            .any(|d| d.severity == Severity::Error)
+    }
+}
+
+/// Failures that stop the front end before lowering starts. Unsupported code is
+/// not an error of this kind: it is reported in [`Parsed::diagnostics`].
+#[derive(Debug, thiserror::Error)]
+pub enum FrontendError {
+    #[error("{path}: {message}")]
+    Io { path: String, message: String },
+    #[error(transparent)]
+    Preprocess(#[from] PreprocessError),
+}
+
+/// Preprocesses, parses and lowers the file at `path`.
+pub fn parse_file(path: &Path, opts: &FrontendOptions) -> Result<Parsed, FrontendError> {
+    // Read first so an unreadable file is an I/O error, not a preprocessor one.
+    std::fs::read(path).map_err(|e| FrontendError::Io {
+        path: path.display().to_string(),
+        message: e.to_string(),
+    })?;
+    let pre = preprocess::preprocess_file(path, &opts.preprocess_options())?;
+    Ok(lower_preprocessed(&pre))
+}
+
+/// Preprocesses, parses and lowers `text`; `name` is the file name used in
+/// spans and diagnostics, and quoted includes are searched from its directory.
+pub fn parse_source(
+    name: &str,
+    text: &str,
+    opts: &FrontendOptions,
+) -> Result<Parsed, FrontendError> {
+    let base = Path::new(name)
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty());
+    let pre = preprocess::preprocess_str(name, text, base, &opts.preprocess_options())?;
+    Ok(lower_preprocessed(&pre))
+}
+
+/// Parses and lowers already-preprocessed text; `pre.lines` maps positions back
+/// to the user's files.
+pub fn lower_preprocessed(pre: &Preprocessed) -> Parsed {
+    // Lowering recurses over the syntax tree, up to a fixed nesting limit. A
+    // thread of its own gives it a stack that holds that limit in any build
+    // and on any caller's thread.
+    let spawned = std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .name("hone-frontend".into())
+            .stack_size(LOWERING_STACK)
+            .spawn_scoped(s, || lower::lower_translation_unit(pre))
+            .map(|h| h.join())
+    });
+    match spawned {
+        Ok(Ok(parsed)) => parsed,
+        Ok(Err(panic)) => std::panic::resume_unwind(panic),
+        Err(_) => lower::lower_translation_unit(pre),
+    }
+}
+
+const LOWERING_STACK: usize = 64 << 20;
+
+/// A `Preprocessed` for text that needs no preprocessing: one file, each line
+/// its own origin. Useful for tools and tests that lower generated code.
+pub fn identity_preprocessed(name: &str, text: &str) -> Preprocessed {
+    let n = text.lines().count().max(1) + 1;
+    Preprocessed {
+        text: text.to_string(),
+        files: vec![name.to_string()],
+        lines: (1..=n as u32)
+            .map(|line| preprocess::LineOrigin { file: 0, line })
+            .collect(),
+    }
+}

@@ -1,1 +1,95 @@
-//! printer: to be written
+//! The printer: hone IR back to CUDA C.
+//!
+//! The output is meant to be compiled by NVRTC and read again by hone's front
+//! end, giving back an equal [`Module`] (`parse(print(m)) == m`). It is therefore
+//! exact and deterministic rather than a pretty-printer with choices:
+//!
+//! - every `__device__` function gets a prototype before all definitions, so the
+//!   order of calls never matters;
+//! - implicit conversions (`Cast { implicit: true }`) are left out, since the
+//!   front end inserts them again; explicit ones print as `(T)e`;
+//! - parentheses are those C's precedence and associativity need, plus some
+//!   that never change meaning: around operands whose grouping compilers warn
+//!   about (`(a + b) << c`, `(a & b) | c`, `(a < b) == c`, `(a && b) || c`), and
+//!   where tree-sitter's C++ grammar, which the front end parses with and which
+//!   cannot tell types from values, would otherwise read the text differently
+//!   from C: `-(a--)`, `p[(a, b)]`, `((a = b), c)` inside parentheses,
+//!   `(0)[p]`, `i < n && (j > (k))` (not a template call), and statements such
+//!   as `(a * b);` or `(a && f());` (not declarations);
+//! - literals carry the suffix their type needs and floats print with the
+//!   shortest text that reads back to the same value;
+//! - variable names are printed as they are unless C would resolve them
+//!   differently; the `names` module gives the renaming rule.
+//!
+//! Two rare statement shapes still read differently in tree-sitter: an
+//! expression statement starting with `~` (`~f();` reads as a destructor
+//! declaration, parenthesised or not), and `a < b, c > d;` (a declaration).
+//!
+//! A few IR shapes have no C spelling of their own and print as equivalent C
+//! that reads back as a different tree: integer literals of types without
+//! literals (`short`, `unsigned char`, `bool`), and values a literal of their
+//! type cannot hold, print as a cast of an `int` or `long long` literal;
+//! negative literal values print as a negation; infinities and NaN print as a
+//! division (`(1.0f / 0.0f)`, `(0.0f / 0.0f)`); a `for` whose initialisation C
+//! cannot write in one clause (declarations of different base types, a
+//! declaration next to an expression) is wrapped in a block that holds those
+//! statements; several initialising expressions print as one comma
+//! expression; a case label outside the range of the switch's type prints
+//! converted to it (C++ rejects it otherwise); an empty last switch arm gets
+//! the empty statement `;`, and an arm with an empty body followed by another
+//! prints like one arm with the labels of both.
+
+mod expr;
+mod names;
+mod stmt;
+mod types;
+
+use crate::{Expr, Function, Module, Type};
+
+/// CUDA C for a whole module: prototypes of the `__device__` functions, then
+/// every function in module order, separated by blank lines.
+pub fn print_module(m: &Module) -> String {
+    let mut out = String::new();
+    let mut any_device = false;
+    for f in m.functions.iter() {
+        if f.kind == crate::FuncKind::Device {
+            let names = names::resolve(m, f);
+            out.push_str(&stmt::FnPrinter::new(m, f, &names).prototype());
+            out.push('\n');
+            any_device = true;
+        }
+    }
+    for (i, f) in m.functions.iter().enumerate() {
+        if i > 0 || any_device {
+            out.push('\n');
+        }
+        out.push_str(&print_function(m, f));
+    }
+    out
+}
+
+/// CUDA C for one function definition (no prototype). `m` names the callees.
+pub fn print_function(m: &Module, f: &Function) -> String {
+    let names = names::resolve(m, f);
+    stmt::FnPrinter::new(m, f, &names).definition()
+}
+
+/// One expression of `f`, with the variable names `print_function` would use.
+pub fn print_expr(m: &Module, f: &Function, e: &Expr) -> String {
+    let names = names::resolve(m, f);
+    expr::ExprPrinter::new(Some(m), &names).expr(e)
+}
+
+/// A type as C writes it in a cast or `sizeof`: `const float *`, `float[4]`,
+/// `float (*)[17]`. Array lengths given by expressions are printed without a
+/// function to name their variables, so a variable there prints as `v<id>`.
+pub fn print_type(ty: &Type) -> String {
+    types::type_name(ty, &expr::ExprPrinter::new(None, &[]))
+}
+
+/// A declaration of `name` with type `ty`: `const float *__restrict__ p`,
+/// `float s[16][17]`, `float *const q` (`is_const` is the variable's own
+/// `const`). Variables in array lengths print as in [`print_type`].
+pub fn print_type_decl(ty: &Type, is_const: bool, name: &str) -> String {
+    types::declaration(ty, is_const, name, &expr::ExprPrinter::new(None, &[]))
+}

@@ -60,7 +60,7 @@ pub fn run(args: ParseArgs) -> Result<u8> {
                     "location": m.location(f.span),
                     "params": f.params.iter().map(|&p| {
                         let v = f.var(p);
-                        json!({"name": v.name, "type": hone_ir::print::type_name(&v.ty)})
+                        json!({"name": v.name, "type": hone_ir::print::print_type(&v.ty)})
                     }).collect::<Vec<_>>(),
                 })
             })
@@ -80,7 +80,7 @@ pub fn run(args: ParseArgs) -> Result<u8> {
             let params: Vec<String> = f
                 .params
                 .iter()
-                .map(|&p| format!("{} {}", hone_ir::print::type_name(&f.var(p).ty), f.var(p).name))
+                .map(|&p| format!("{} {}", hone_ir::print::print_type(&f.var(p).ty), f.var(p).name))
                 .collect();
             let kind = if f.kind == hone_ir::FuncKind::Global { "__global__" } else { "__device__" };
             println!("{}: {kind} {}({})", m.location(f.span), f.name, params.join(", "));

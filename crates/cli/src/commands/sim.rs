@@ -140,19 +140,28 @@ fn add_locations(module: &hone_ir::Module, v: &mut serde_json::Value) {
 
 fn print_human(module: &hone_ir::Module, report: &Report, dumped: &[&hone_emulator::Buffer]) {
     for f in &report.faults {
-        println!(
-            "fault: {}: {} (block {:?}, thread {:?})",
-            module.location(f.span),
-            f.message,
-            f.block,
-            f.thread
-        );
+        // The emulator's messages already carry the location, block and thread.
+        println!("fault: {}", f.message);
     }
     for r in &report.races {
-        println!("race: {}", r.describe(module));
+        println!(
+            "race on {} `{}` (byte {}): {:?} at {} by block {:?} thread {:?}, and {:?} at {} by block {:?} thread {:?} ({} times)",
+            if r.space == hone_ir::AddressSpace::Shared { "shared" } else { "global" },
+            r.array,
+            r.offset,
+            r.first.kind,
+            module.location(r.first.span),
+            r.first.block,
+            r.first.thread,
+            r.second.kind,
+            module.location(r.second.span),
+            r.second.block,
+            r.second.thread,
+            r.count
+        );
     }
     for w in &report.warnings {
-        println!("warning: {}: {}", module.location(w.span), w.message);
+        println!("warning: {}", w.message);
     }
     for b in dumped {
         println!("{} = {}", b.name, buffer_to_json(b));

@@ -1,0 +1,83 @@
+//! Launch configuration, kernel arguments and emulator options.
+
+use serde::{Deserialize, Serialize};
+
+/// Grid and block shape of one launch, as in `kernel<<<grid, block, shared>>>`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LaunchConfig {
+    pub grid: [u32; 3],
+    pub block: [u32; 3],
+    /// Size of the dynamic (`extern __shared__`) region in bytes.
+    pub dynamic_shared_bytes: u64,
+}
+
+impl LaunchConfig {
+    pub fn new(grid: [u32; 3], block: [u32; 3]) -> LaunchConfig {
+        LaunchConfig {
+            grid,
+            block,
+            dynamic_shared_bytes: 0,
+        }
+    }
+    /// A 1-D launch.
+    pub fn linear(blocks: u32, threads: u32) -> LaunchConfig {
+        LaunchConfig::new([blocks, 1, 1], [threads, 1, 1])
+    }
+    pub fn with_dynamic_shared(mut self, bytes: u64) -> LaunchConfig {
+        self.dynamic_shared_bytes = bytes;
+        self
+    }
+    pub fn threads_per_block(&self) -> u64 {
+        self.block.iter().map(|&d| d as u64).product()
+    }
+    pub fn block_count(&self) -> u64 {
+        self.grid.iter().map(|&d| d as u64).product()
+    }
+}
+
+/// One kernel argument, matched against the kernel's parameters in order.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub enum KernelArg {
+    Int(i64),
+    Float(f64),
+    /// Index into the `buffers` slice given to [`crate::run`].
+    Buffer(usize),
+}
+
+/// Knobs of the emulator.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Options {
+    /// Do not report a race whose writes all store the value already there
+    /// (or, for two writes, the same value): redundant halo computations of
+    /// temporal blocking rely on this.
+    pub tolerate_same_value_races: bool,
+    /// Run blocks on several cores. Results are identical to a sequential run;
+    /// launches with a trace sink or global atomics, and launches where blocks
+    /// share data, run (or are re-run) sequentially.
+    pub parallel: bool,
+    /// Watchdog: the most instructions one warp may execute before the launch
+    /// is stopped with a `StepLimit` fault.
+    pub max_thread_steps: u64,
+    pub detect_races: bool,
+    /// Warn on reads of shared memory that no thread of the block has written.
+    pub warn_uninitialized_shared: bool,
+    /// Deepest device-function call chain before a `StackOverflow` fault.
+    pub max_call_depth: u32,
+    /// Distinct races kept in the report (each with its count); more are counted
+    /// in `Stats::races_dropped`.
+    pub max_races: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            tolerate_same_value_races: false,
+            parallel: true,
+            max_thread_steps: 1 << 28,
+            detect_races: true,
+            warn_uninitialized_shared: true,
+            max_call_depth: 256,
+            max_races: 1000,
+        }
+    }
+}

@@ -1,0 +1,423 @@
+//! Scalar semantics as CUDA defines them. Registers hold values in a
+//! canonical 64-bit form: signed integers sign-extended, unsigned ones
+//! zero-extended, `bool` as 0/1, `float` as its bit pattern in the low half,
+//! `double` and pointers as their bits.
+
+use hone_ir::{AtomicOp, MathOp, Scalar};
+
+use crate::compile::ops::{BinK, CmpK, Num, UnK};
+
+#[inline(always)]
+pub(crate) fn canon(s: Scalar, v: u64) -> u64 {
+    match s {
+        Scalar::Bool => (v != 0) as u64,
+        Scalar::I8 => v as i8 as i64 as u64,
+        Scalar::U8 => v as u8 as u64,
+        Scalar::I16 => v as i16 as i64 as u64,
+        Scalar::U16 => v as u16 as u64,
+        Scalar::I32 => v as i32 as i64 as u64,
+        Scalar::U32 | Scalar::F32 => v as u32 as u64,
+        Scalar::I64 | Scalar::U64 | Scalar::F64 => v,
+    }
+}
+
+#[inline(always)]
+fn f32v(v: u64) -> f32 {
+    f32::from_bits(v as u32)
+}
+#[inline(always)]
+fn f64v(v: u64) -> f64 {
+    f64::from_bits(v)
+}
+#[inline(always)]
+fn bf32(f: f32) -> u64 {
+    f.to_bits() as u64
+}
+
+/// C conversion of a canonical value. Float-to-integer conversions truncate
+/// toward zero and saturate (NaN gives 0), as PTX's `cvt.rzi` does.
+pub(crate) fn convert_bits(from: Scalar, to: Scalar, v: u64) -> u64 {
+    if from == to {
+        return v;
+    }
+    if from.is_float() {
+        let f = if from == Scalar::F32 {
+            f32v(v) as f64
+        } else {
+            f64v(v)
+        };
+        return match to {
+            Scalar::F32 => bf32(f as f32),
+            Scalar::F64 => f.to_bits(),
+            Scalar::Bool => (f != 0.0) as u64,
+            Scalar::I64 => f as i64 as u64,
+            Scalar::U64 => f as u64,
+            Scalar::U32 => f as u32 as u64,
+            Scalar::U8 | Scalar::U16 => canon(to, f as u32 as u64),
+            _ => canon(to, f as i32 as i64 as u64),
+        };
+    }
+    let signed = from.is_signed();
+    match to {
+        Scalar::F32 => {
+            if signed {
+                bf32(v as i64 as f32)
+            } else {
+                bf32(v as f32)
+            }
+        }
+        Scalar::F64 => {
+            if signed {
+                (v as i64 as f64).to_bits()
+            } else {
+                (v as f64).to_bits()
+            }
+        }
+        _ => canon(to, v),
+    }
+}
+
+/// Outcome of an integer division by zero.
+pub(crate) struct DivByZero;
+
+#[inline(always)]
+fn shift_amount(b: u64, width: u64) -> u64 {
+    // PTX clamps shift amounts (read as unsigned) to the register width.
+    b.min(width)
+}
+
+/// Binary arithmetic that cannot fault (everything but integer / and %).
+#[inline(always)]
+pub(crate) fn bin(k: BinK, ty: Num, a: u64, b: u64) -> u64 {
+    match ty {
+        Num::I32 => {
+            let (x, y) = (a as i32, b as i32);
+            let r = match k {
+                BinK::Add => x.wrapping_add(y),
+                BinK::Sub => x.wrapping_sub(y),
+                BinK::Mul => x.wrapping_mul(y),
+                BinK::Div => {
+                    if y == 0 {
+                        0
+                    } else {
+                        x.wrapping_div(y)
+                    }
+                }
+                BinK::Rem => {
+                    if y == 0 {
+                        0
+                    } else {
+                        x.wrapping_rem(y)
+                    }
+                }
+                BinK::Shl => {
+                    let s = shift_amount(b, 32);
+                    if s >= 32 {
+                        0
+                    } else {
+                        ((x as u32) << s) as i32
+                    }
+                }
+                BinK::Shr => x >> shift_amount(b, 31),
+                BinK::And => x & y,
+                BinK::Or => x | y,
+                BinK::Xor => x ^ y,
+            };
+            r as i64 as u64
+        }
+        Num::U32 => {
+            let (x, y) = (a as u32, b as u32);
+            let r = match k {
+                BinK::Add => x.wrapping_add(y),
+                BinK::Sub => x.wrapping_sub(y),
+                BinK::Mul => x.wrapping_mul(y),
+                BinK::Div => x.checked_div(y).unwrap_or(0),
+                BinK::Rem => x.checked_rem(y).unwrap_or(0),
+                BinK::Shl => {
+                    let s = shift_amount(b, 32);
+                    if s >= 32 {
+                        0
+                    } else {
+                        x << s
+                    }
+                }
+                BinK::Shr => {
+                    let s = shift_amount(b, 32);
+                    if s >= 32 {
+                        0
+                    } else {
+                        x >> s
+                    }
+                }
+                BinK::And => x & y,
+                BinK::Or => x | y,
+                BinK::Xor => x ^ y,
+            };
+            r as u64
+        }
+        Num::I64 => {
+            let (x, y) = (a as i64, b as i64);
+            let r = match k {
+                BinK::Add => x.wrapping_add(y),
+                BinK::Sub => x.wrapping_sub(y),
+                BinK::Mul => x.wrapping_mul(y),
+                BinK::Div => {
+                    if y == 0 {
+                        0
+                    } else {
+                        x.wrapping_div(y)
+                    }
+                }
+                BinK::Rem => {
+                    if y == 0 {
+                        0
+                    } else {
+                        x.wrapping_rem(y)
+                    }
+                }
+                BinK::Shl => {
+                    let s = shift_amount(b, 64);
+                    if s >= 64 {
+                        0
+                    } else {
+                        ((x as u64) << s) as i64
+                    }
+                }
+                BinK::Shr => x >> shift_amount(b, 63),
+                BinK::And => x & y,
+                BinK::Or => x | y,
+                BinK::Xor => x ^ y,
+            };
+            r as u64
+        }
+        Num::U64 => match k {
+            BinK::Add => a.wrapping_add(b),
+            BinK::Sub => a.wrapping_sub(b),
+            BinK::Mul => a.wrapping_mul(b),
+            BinK::Div => a.checked_div(b).unwrap_or(0),
+            BinK::Rem => a.checked_rem(b).unwrap_or(0),
+            BinK::Shl => {
+                let s = shift_amount(b, 64);
+                if s >= 64 {
+                    0
+                } else {
+                    a << s
+                }
+            }
+            BinK::Shr => {
+                let s = shift_amount(b, 64);
+                if s >= 64 {
+                    0
+                } else {
+                    a >> s
+                }
+            }
+            BinK::And => a & b,
+            BinK::Or => a | b,
+            BinK::Xor => a ^ b,
+        },
+        Num::F32 => {
+            let (x, y) = (f32v(a), f32v(b));
+            bf32(match k {
+                BinK::Add => x + y,
+                BinK::Sub => x - y,
+                BinK::Mul => x * y,
+                BinK::Div => x / y,
+                BinK::Rem => x % y,
+                _ => 0.0,
+            })
+        }
+        Num::F64 => {
+            let (x, y) = (f64v(a), f64v(b));
+            match k {
+                BinK::Add => x + y,
+                BinK::Sub => x - y,
+                BinK::Mul => x * y,
+                BinK::Div => x / y,
+                BinK::Rem => x % y,
+                _ => 0.0,
+            }
+            .to_bits()
+        }
+    }
+}
+
+/// Integer division and remainder, which fault on a zero divisor.
+#[inline(always)]
+pub(crate) fn div(k: BinK, ty: Num, a: u64, b: u64) -> Result<u64, DivByZero> {
+    let zero = match ty {
+        Num::I32 | Num::U32 => b as u32 == 0,
+        Num::I64 | Num::U64 => b == 0,
+        Num::F32 | Num::F64 => false,
+    };
+    if zero {
+        Err(DivByZero)
+    } else {
+        Ok(bin(k, ty, a, b))
+    }
+}
+
+#[inline(always)]
+pub(crate) fn cmp(k: CmpK, ty: Num, a: u64, b: u64) -> u64 {
+    let r = match ty {
+        Num::I32 | Num::I64 => {
+            let (x, y) = (a as i64, b as i64);
+            match k {
+                CmpK::Eq => x == y,
+                CmpK::Ne => x != y,
+                CmpK::Lt => x < y,
+                CmpK::Le => x <= y,
+                CmpK::Gt => x > y,
+                CmpK::Ge => x >= y,
+            }
+        }
+        Num::U32 | Num::U64 => match k {
+            CmpK::Eq => a == b,
+            CmpK::Ne => a != b,
+            CmpK::Lt => a < b,
+            CmpK::Le => a <= b,
+            CmpK::Gt => a > b,
+            CmpK::Ge => a >= b,
+        },
+        Num::F32 => {
+            let (x, y) = (f32v(a), f32v(b));
+            match k {
+                CmpK::Eq => x == y,
+                CmpK::Ne => x != y,
+                CmpK::Lt => x < y,
+                CmpK::Le => x <= y,
+                CmpK::Gt => x > y,
+                CmpK::Ge => x >= y,
+            }
+        }
+        Num::F64 => {
+            let (x, y) = (f64v(a), f64v(b));
+            match k {
+                CmpK::Eq => x == y,
+                CmpK::Ne => x != y,
+                CmpK::Lt => x < y,
+                CmpK::Le => x <= y,
+                CmpK::Gt => x > y,
+                CmpK::Ge => x >= y,
+            }
+        }
+    };
+    r as u64
+}
+
+#[inline(always)]
+pub(crate) fn un(k: UnK, ty: Num, a: u64) -> u64 {
+    match (k, ty) {
+        (UnK::Neg, Num::I32) => (a as i32).wrapping_neg() as i64 as u64,
+        (UnK::Neg, Num::U32) => (a as u32).wrapping_neg() as u64,
+        (UnK::Neg, Num::I64 | Num::U64) => a.wrapping_neg(),
+        (UnK::Neg, Num::F32) => bf32(-f32v(a)),
+        (UnK::Neg, Num::F64) => (-f64v(a)).to_bits(),
+        (UnK::BitNot, Num::I32) => !(a as i32) as i64 as u64,
+        (UnK::BitNot, Num::U32) => !(a as u32) as u64,
+        (UnK::BitNot, _) => !a,
+    }
+}
+
+/// Math library in the precision of `ty`: single-precision functions compute in `f32`.
+pub(crate) fn math(f: MathOp, ty: Num, a: u64, b: u64, c: u64) -> u64 {
+    match ty {
+        Num::F32 => {
+            let (x, y, z) = (f32v(a), f32v(b), f32v(c));
+            bf32(match f {
+                MathOp::Sqrt => x.sqrt(),
+                MathOp::Rsqrt => 1.0 / x.sqrt(),
+                MathOp::Fma => x.mul_add(y, z),
+                MathOp::Fabs | MathOp::Abs => x.abs(),
+                MathOp::Fmin | MathOp::Min => x.min(y),
+                MathOp::Fmax | MathOp::Max => x.max(y),
+                MathOp::Exp => x.exp(),
+                MathOp::Exp2 => x.exp2(),
+                MathOp::Log => x.ln(),
+                MathOp::Log2 => x.log2(),
+                MathOp::Log10 => x.log10(),
+                MathOp::Pow => x.powf(y),
+                MathOp::Sin => x.sin(),
+                MathOp::Cos => x.cos(),
+                MathOp::Tan => x.tan(),
+                MathOp::Tanh => x.tanh(),
+                MathOp::Floor => x.floor(),
+                MathOp::Ceil => x.ceil(),
+                MathOp::Round => x.round(),
+                MathOp::Trunc => x.trunc(),
+                MathOp::Fmod => x % y,
+            })
+        }
+        Num::F64 => {
+            let (x, y, z) = (f64v(a), f64v(b), f64v(c));
+            match f {
+                MathOp::Sqrt => x.sqrt(),
+                MathOp::Rsqrt => 1.0 / x.sqrt(),
+                MathOp::Fma => x.mul_add(y, z),
+                MathOp::Fabs | MathOp::Abs => x.abs(),
+                MathOp::Fmin | MathOp::Min => x.min(y),
+                MathOp::Fmax | MathOp::Max => x.max(y),
+                MathOp::Exp => x.exp(),
+                MathOp::Exp2 => x.exp2(),
+                MathOp::Log => x.ln(),
+                MathOp::Log2 => x.log2(),
+                MathOp::Log10 => x.log10(),
+                MathOp::Pow => x.powf(y),
+                MathOp::Sin => x.sin(),
+                MathOp::Cos => x.cos(),
+                MathOp::Tan => x.tan(),
+                MathOp::Tanh => x.tanh(),
+                MathOp::Floor => x.floor(),
+                MathOp::Ceil => x.ceil(),
+                MathOp::Round => x.round(),
+                MathOp::Trunc => x.trunc(),
+                MathOp::Fmod => x % y,
+            }
+            .to_bits()
+        }
+        int => {
+            let signed = matches!(int, Num::I32 | Num::I64);
+            match f {
+                MathOp::Min => {
+                    if (signed && (a as i64) <= (b as i64)) || (!signed && a <= b) {
+                        a
+                    } else {
+                        b
+                    }
+                }
+                MathOp::Max => {
+                    if (signed && (a as i64) >= (b as i64)) || (!signed && a >= b) {
+                        a
+                    } else {
+                        b
+                    }
+                }
+                MathOp::Abs if signed => canon(int.scalar(), (a as i64).wrapping_abs() as u64),
+                _ => a,
+            }
+        }
+    }
+}
+
+/// New value an atomic stores, from the old one and its operands.
+pub(crate) fn atomic(op: AtomicOp, ty: Scalar, old: u64, a: u64, b: u64) -> u64 {
+    let num = Num::of(ty);
+    let r = match op {
+        AtomicOp::Add => bin(BinK::Add, num, old, a),
+        AtomicOp::Sub => bin(BinK::Sub, num, old, a),
+        AtomicOp::Exch => a,
+        AtomicOp::Min => math(MathOp::Min, num, old, a, 0),
+        AtomicOp::Max => math(MathOp::Max, num, old, a, 0),
+        AtomicOp::Cas => {
+            if old == a {
+                b
+            } else {
+                old
+            }
+        }
+        AtomicOp::And => bin(BinK::And, num, old, a),
+        AtomicOp::Or => bin(BinK::Or, num, old, a),
+        AtomicOp::Xor => bin(BinK::Xor, num, old, a),
+    };
+    canon(ty, r)
+}

@@ -1,0 +1,219 @@
+//! One block in flight: its shared memory, the barrier scheduler, and the
+//! memory-access path (bounds, alignment, race shadow, trace) every load,
+//! store and atomic goes through.
+
+use std::collections::HashSet;
+
+use hone_ir::{AddressSpace, Span};
+
+use super::launch::Launch;
+use super::overlay::Overlay;
+use super::races::RaceLog;
+use super::warp::{Warp, WarpState};
+use crate::buffer::Buffer;
+use crate::compile::ops::MemTy;
+use crate::race::BlockShadow;
+use crate::report::{Fault, FaultKind, Warning};
+use crate::trace::{TraceSink, Value, WarpAccess};
+
+pub(crate) enum Stop {
+    Barrier(u32),
+    Done,
+    Fault,
+}
+
+/// Global memory as a block sees it.
+pub(crate) enum Gmem<'b> {
+    /// The buffers themselves (blocks run one after another).
+    Direct(&'b mut [Buffer]),
+    /// The committed buffers plus this block's private writes (blocks run in parallel).
+    Overlay {
+        base: &'b [Buffer],
+        overlay: &'b mut Overlay,
+    },
+}
+
+pub(crate) struct BlockCtx<'a, 'b> {
+    pub l: &'a Launch<'a>,
+    pub block: [u32; 3],
+    pub shared: &'b mut [u8],
+    pub gmem: Gmem<'b>,
+    pub shadow: Option<&'b mut BlockShadow>,
+    pub trace: Option<&'b mut dyn TraceSink>,
+    pub tbuf: &'b mut WarpAccess,
+    pub races: &'b mut RaceLog,
+    pub faults: &'b mut Vec<Fault>,
+    pub warnings: &'b mut Vec<Warning>,
+    pub warned_sites: &'b mut HashSet<u32>,
+    pub epoch: u32,
+    pub warp_instructions: u64,
+    pub thread_operations: u64,
+}
+
+impl<'a, 'b> BlockCtx<'a, 'b> {
+    pub fn thread_of(&self, tid: u32) -> [u32; 3] {
+        let b = self.l.cfg.block;
+        [tid % b[0], (tid / b[0]) % b[1], tid / (b[0] * b[1])]
+    }
+
+    pub fn site_span(&self, site: u32) -> Span {
+        self.l
+            .prog
+            .sites
+            .get(site as usize)
+            .map(|s| s.span)
+            .unwrap_or_default()
+    }
+
+    pub fn fault(
+        &mut self,
+        kind: FaultKind,
+        span: Span,
+        thread: [u32; 3],
+        message: String,
+    ) -> Stop {
+        let location = self.l.module.location(span);
+        self.faults.push(Fault {
+            kind,
+            span,
+            block: self.block,
+            thread,
+            message: format!(
+                "{location}: {message} (block {:?}, thread {:?})",
+                self.block, thread
+            ),
+        });
+        Stop::Fault
+    }
+
+    pub fn access_fault(
+        &mut self,
+        w: &Warp,
+        lane: usize,
+        kind: FaultKind,
+        site: u32,
+        what: &str,
+    ) -> Stop {
+        let span = self.site_span(site);
+        let message = match &kind {
+            FaultKind::OutOfBounds {
+                array,
+                space,
+                index,
+                length,
+                ..
+            } => format!(
+                "out-of-bounds {what} of `{array}` ({}): index {index}, length {length}",
+                space_name(*space)
+            ),
+            FaultKind::MisalignedAccess {
+                array,
+                offset,
+                align,
+            } => {
+                format!("misaligned {what} of `{array}`: byte offset {offset} is not a multiple of {align}")
+            }
+            FaultKind::NullOrInvalidPointer { address } => {
+                format!("{what} through a null or invalid pointer (0x{address:x})")
+            }
+            _ => what.to_string(),
+        };
+        self.fault(kind, span, w.thread(lane), message)
+    }
+
+    /// Runs every warp of the block to completion, synchronizing them at
+    /// barriers. Returns false if a fault stopped the block.
+    pub fn run_block(&mut self, warps: &mut [Warp]) -> bool {
+        let prog = self.l.prog;
+        for (i, w) in warps.iter_mut().enumerate() {
+            w.reset(prog, i as u32, self.l.cfg.block, &self.l.params);
+        }
+        loop {
+            for w in warps.iter_mut() {
+                if w.state != WarpState::Runnable {
+                    continue;
+                }
+                match self.run_warp(w) {
+                    Stop::Barrier(site) => w.state = WarpState::AtBarrier(site),
+                    Stop::Done => w.state = WarpState::Done,
+                    Stop::Fault => return false,
+                }
+            }
+            let waiting: Vec<(usize, u32)> = warps
+                .iter()
+                .enumerate()
+                .filter_map(|(i, w)| match w.state {
+                    WarpState::AtBarrier(s) => Some((i, s)),
+                    _ => None,
+                })
+                .collect();
+            let Some(&(first, site)) = waiting.first() else {
+                return true;
+            };
+            let lane = warps[first].active.trailing_zeros() as usize;
+            let thread = warps[first].thread(lane.min(31));
+            if waiting.len() < warps.len() {
+                let done = warps
+                    .iter()
+                    .position(|w| w.state == WarpState::Done)
+                    .expect("some warp finished");
+                let span = self.site_span(site);
+                self.fault(
+                    FaultKind::BarrierDivergence,
+                    span,
+                    thread,
+                    format!(
+                        "barrier divergence: warp {first} waits at __syncthreads() while the threads of warp {done} have exited"
+                    ),
+                );
+                return false;
+            }
+            if let Some(&(other, other_site)) = waiting.iter().find(|(_, s)| *s != site) {
+                let span = self.site_span(site);
+                let other_loc = self.l.module.location(self.site_span(other_site));
+                self.fault(
+                    FaultKind::BarrierDivergence,
+                    span,
+                    thread,
+                    format!(
+                        "barrier divergence: warp {first} waits here while warp {other} waits at the __syncthreads() of {other_loc}"
+                    ),
+                );
+                return false;
+            }
+            self.epoch += 1;
+            for w in warps.iter_mut() {
+                w.state = WarpState::Runnable;
+            }
+        }
+    }
+
+    pub fn value_of(ty: MemTy, bits: &[u64]) -> Value {
+        let one = |b: u64| -> Value {
+            if ty.pointer {
+                return Value::Pointer(b);
+            }
+            match ty.scalar {
+                hone_ir::Scalar::Bool => Value::Bool(b != 0),
+                hone_ir::Scalar::F32 => Value::Float(f32::from_bits(b as u32) as f64),
+                hone_ir::Scalar::F64 => Value::Float(f64::from_bits(b)),
+                s if s.is_signed() => Value::Int(b as i64),
+                _ => Value::UInt(b),
+            }
+        };
+        if ty.n == 1 {
+            one(bits[0])
+        } else {
+            Value::Vector(bits.iter().map(|&b| one(b)).collect())
+        }
+    }
+}
+
+pub(crate) fn space_name(s: AddressSpace) -> &'static str {
+    match s {
+        AddressSpace::Global => "global",
+        AddressSpace::Shared => "shared",
+        AddressSpace::Local => "local",
+        AddressSpace::Constant => "constant",
+    }
+}

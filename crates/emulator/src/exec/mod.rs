@@ -1,0 +1,319 @@
+//! Running a launch: blocks one after another, or in parallel waves whose
+//! results are committed in block order, each block's warps interleaved at
+//! barriers.
+
+mod access;
+pub(crate) mod arith;
+mod block;
+mod interp;
+pub(crate) mod launch;
+pub(crate) mod memory;
+mod overlay;
+mod races;
+mod warp;
+
+use std::collections::HashSet;
+use std::time::Instant;
+
+use hone_ir::{AddressSpace, Module, Span};
+use rayon::prelude::*;
+
+use crate::buffer::Buffer;
+use crate::compile;
+use crate::config::{KernelArg, LaunchConfig, Options};
+use crate::race::{BlockShadow, CrossHit, GridShadow, Summary};
+use crate::report::{Fault, RaceAccess, Report, SetupError, Stats, Warning};
+use crate::trace::{TraceSink, WarpAccess};
+use block::{BlockCtx, Gmem};
+use launch::Launch;
+use overlay::{Overlay, WaveWrites};
+use races::RaceLog;
+use warp::Warp;
+
+/// Reusable per-thread machinery for running blocks.
+struct Worker {
+    warps: Vec<Warp>,
+    shared: Vec<u8>,
+    shadow: Option<BlockShadow>,
+    tbuf: WarpAccess,
+}
+
+impl Worker {
+    fn new(l: &Launch) -> Worker {
+        let nwarps = l.cfg.threads_per_block().div_ceil(32) as usize;
+        let opts = l.opts;
+        Worker {
+            warps: (0..nwarps).map(|_| Warp::new()).collect(),
+            shared: vec![0; l.shared_bytes as usize],
+            shadow: (opts.detect_races || opts.warn_uninitialized_shared)
+                .then(|| BlockShadow::new(opts.tolerate_same_value_races)),
+            tbuf: WarpAccess {
+                span: Span::default(),
+                site: 0,
+                space: AddressSpace::Global,
+                kind: crate::report::AccessKind::Load,
+                array: String::new(),
+                array_base: 0,
+                size: 0,
+                block: [0; 3],
+                warp: 0,
+                lanes: Vec::with_capacity(32),
+            },
+        }
+    }
+
+    fn begin(&mut self, l: &Launch) {
+        self.shared.fill(0);
+        if let Some(s) = self.shadow.as_mut() {
+            s.begin_block(l.shared_cells as usize);
+        }
+    }
+}
+
+/// What the launch has gathered so far.
+struct Gathered {
+    races: RaceLog,
+    faults: Vec<Fault>,
+    warnings: Vec<Warning>,
+    warned: HashSet<u32>,
+    grid: GridShadow,
+    cross: Vec<CrossHit>,
+    stats: Stats,
+}
+
+impl Gathered {
+    fn count_block(&mut self, l: &Launch, instructions: u64, operations: u64) {
+        self.stats.warp_instructions += instructions;
+        self.stats.thread_operations += operations;
+        self.stats.blocks += 1;
+        self.stats.threads += l.cfg.threads_per_block();
+    }
+
+    fn merge_summary(
+        &mut self,
+        l: &Launch,
+        lin: u32,
+        summary: impl IntoIterator<Item = (u64, Summary)>,
+    ) {
+        if !l.opts.detect_races {
+            return;
+        }
+        self.cross.clear();
+        self.grid.merge(lin, summary, &mut self.cross);
+        record_cross(l, &self.cross, &mut self.races);
+    }
+}
+
+pub(crate) fn run(
+    module: &Module,
+    kernel: &str,
+    cfg: &LaunchConfig,
+    args: &[KernelArg],
+    buffers: &mut [Buffer],
+    opts: &Options,
+    mut trace: Option<&mut dyn TraceSink>,
+) -> Result<Report, SetupError> {
+    let start = Instant::now();
+    let prog = compile::compile(module, kernel)?;
+    let launch = Launch::new(module, &prog, cfg, opts, args, buffers)?;
+    let mut g = Gathered {
+        races: RaceLog::new(opts.max_races),
+        faults: Vec::new(),
+        warnings: Vec::new(),
+        warned: HashSet::new(),
+        grid: GridShadow::new(opts.tolerate_same_value_races),
+        cross: Vec::new(),
+        stats: Stats::default(),
+    };
+    let blocks = cfg.block_count() as u32;
+    // Global atomics make blocks depend on each other's order; a trace must
+    // arrive in order.
+    let parallel = opts.parallel
+        && trace.is_none()
+        && !prog.uses_atomics
+        && blocks > 1
+        && rayon::current_num_threads() > 1;
+    let mut next = 0;
+    if parallel {
+        next = run_parallel(&launch, buffers, &mut g);
+    }
+    if next < blocks && g.faults.is_empty() {
+        let mut wk = Worker::new(&launch);
+        for lin in next..blocks {
+            wk.begin(&launch);
+            let mut ctx = BlockCtx {
+                l: &launch,
+                block: launch.block_coords(lin),
+                shared: &mut wk.shared,
+                gmem: Gmem::Direct(buffers),
+                shadow: wk.shadow.as_mut(),
+                trace: match trace {
+                    Some(ref mut t) => Some(&mut **t),
+                    None => None,
+                },
+                tbuf: &mut wk.tbuf,
+                races: &mut g.races,
+                faults: &mut g.faults,
+                warnings: &mut g.warnings,
+                warned_sites: &mut g.warned,
+                epoch: 0,
+                warp_instructions: 0,
+                thread_operations: 0,
+            };
+            let ok = ctx.run_block(&mut wk.warps);
+            let (instructions, operations) = (ctx.warp_instructions, ctx.thread_operations);
+            g.count_block(&launch, instructions, operations);
+            if let Some(s) = wk.shadow.as_ref() {
+                g.merge_summary(&launch, lin, s.summary());
+            }
+            if !ok {
+                break;
+            }
+        }
+    }
+    let mut report = Report {
+        completed: g.faults.is_empty(),
+        faults: g.faults,
+        warnings: g.warnings,
+        stats: g.stats,
+        races: Vec::new(),
+    };
+    report.stats.races_dropped = g.races.dropped;
+    report.races = g.races.races;
+    report.stats.seconds = start.elapsed().as_secs_f64();
+    report.stats.operations_per_second = if report.stats.seconds > 0.0 {
+        report.stats.thread_operations as f64 / report.stats.seconds
+    } else {
+        0.0
+    };
+    Ok(report)
+}
+
+/// A block run on its own against the committed buffers.
+struct BlockOut {
+    ok: bool,
+    overlay: Overlay,
+    races: RaceLog,
+    faults: Vec<Fault>,
+    warnings: Vec<Warning>,
+    summary: Vec<(u64, Summary)>,
+    instructions: u64,
+    operations: u64,
+}
+
+fn run_isolated(l: &Launch, lin: u32, base: &[Buffer], wk: &mut Worker) -> BlockOut {
+    wk.begin(l);
+    let mut overlay = Overlay::default();
+    let mut races = RaceLog::new(usize::MAX);
+    let mut faults = Vec::new();
+    let mut warnings = Vec::new();
+    let mut warned = HashSet::new();
+    let mut ctx = BlockCtx {
+        l,
+        block: l.block_coords(lin),
+        shared: &mut wk.shared,
+        gmem: Gmem::Overlay {
+            base,
+            overlay: &mut overlay,
+        },
+        shadow: wk.shadow.as_mut(),
+        trace: None,
+        tbuf: &mut wk.tbuf,
+        races: &mut races,
+        faults: &mut faults,
+        warnings: &mut warnings,
+        warned_sites: &mut warned,
+        epoch: 0,
+        warp_instructions: 0,
+        thread_operations: 0,
+    };
+    let ok = ctx.run_block(&mut wk.warps);
+    let (instructions, operations) = (ctx.warp_instructions, ctx.thread_operations);
+    let summary = match wk.shadow.as_ref() {
+        Some(s) if l.opts.detect_races => s.summary().collect(),
+        _ => Vec::new(),
+    };
+    BlockOut {
+        ok,
+        overlay,
+        races,
+        faults,
+        warnings,
+        summary,
+        instructions,
+        operations,
+    }
+}
+
+/// Runs blocks in waves on all cores and commits each wave in block order.
+/// Returns the first block still to run sequentially (all of them once a
+/// block of a wave depended on an earlier one), or the block count.
+fn run_parallel(l: &Launch, buffers: &mut [Buffer], g: &mut Gathered) -> u32 {
+    let blocks = l.cfg.block_count() as u32;
+    let wave = (4 * rayon::current_num_threads() as u32).max(8);
+    // Same-value tolerance compares against memory as earlier blocks left it,
+    // so overlapping writes must then run in order too.
+    let writes_matter = l.opts.detect_races && l.opts.tolerate_same_value_races;
+    let mut lin = 0;
+    while lin < blocks {
+        let end = (lin + wave).min(blocks);
+        let base: &[Buffer] = buffers;
+        let outs: Vec<BlockOut> = (lin..end)
+            .into_par_iter()
+            .map_init(|| Worker::new(l), |wk, b| run_isolated(l, b, base, wk))
+            .collect();
+        let mut written = WaveWrites::new();
+        for (i, out) in outs.into_iter().enumerate() {
+            let b = lin + i as u32;
+            if out.overlay.conflicts(&written, writes_matter) {
+                return b;
+            }
+            out.overlay.commit(buffers, &mut written);
+            g.stats.ran_parallel = true;
+            g.count_block(l, out.instructions, out.operations);
+            g.races.absorb(out.races);
+            for w in out.warnings {
+                // A site warns once per launch, at its first block.
+                if g.warned.insert(w.site) {
+                    g.warnings.push(w);
+                }
+            }
+            g.merge_summary(l, b, out.summary);
+            if !out.ok {
+                g.faults.extend(out.faults);
+                return blocks;
+            }
+        }
+        lin = end;
+    }
+    blocks
+}
+
+fn record_cross(l: &Launch, hits: &[CrossHit], races: &mut RaceLog) {
+    for h in hits {
+        let Some((buf, off)) = l.granule_home(h.granule) else {
+            continue;
+        };
+        let g = &l.globals[buf as usize];
+        let side = |(acc, block): (crate::race::Who, u32)| RaceAccess {
+            span: l
+                .prog
+                .sites
+                .get(acc.site as usize)
+                .map(|s| s.span)
+                .unwrap_or_default(),
+            block: l.block_coords(block),
+            thread: l.thread_coords(acc.tid as u32),
+            kind: acc.kind(),
+        };
+        races.add(
+            AddressSpace::Global,
+            buf,
+            &g.name,
+            off,
+            g.base_addr + off,
+            (h.first.0.site, side(h.first)),
+            (h.second.0.site, side(h.second)),
+        );
+    }
+}

@@ -1,0 +1,153 @@
+//! What a launch reports: faults, races, warnings and statistics.
+
+use hone_ir::{AddressSpace, Span};
+use serde::Serialize;
+use thiserror::Error;
+
+/// Result of one launch. `completed` is false when a fault stopped it; the
+/// buffers then hold whatever was written up to the fault.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Report {
+    pub completed: bool,
+    pub faults: Vec<Fault>,
+    pub races: Vec<Race>,
+    pub warnings: Vec<Warning>,
+    pub stats: Stats,
+}
+
+impl Report {
+    /// Completed with no faults and no races.
+    pub fn is_clean(&self) -> bool {
+        self.completed && self.faults.is_empty() && self.races.is_empty()
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Stats {
+    pub blocks: u64,
+    pub threads: u64,
+    /// Bytecode instructions executed, counted once per warp.
+    pub warp_instructions: u64,
+    /// Bytecode instructions executed, counted once per active thread.
+    pub thread_operations: u64,
+    pub seconds: f64,
+    pub operations_per_second: f64,
+    /// Race detections beyond `Options::max_races` distinct races.
+    pub races_dropped: u64,
+    /// Whether blocks ran on several cores.
+    pub ran_parallel: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Fault {
+    pub kind: FaultKind,
+    pub span: Span,
+    pub block: [u32; 3],
+    pub thread: [u32; 3],
+    pub message: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub enum FaultKind {
+    /// `offset` is the byte offset from the start of `array`; `index` the
+    /// element index in units of the accessed type.
+    OutOfBounds {
+        array: String,
+        space: AddressSpace,
+        index: i64,
+        offset: i64,
+        length: u64,
+    },
+    /// Threads of a block reached different barriers, or some exited or sat
+    /// in a divergent branch while others waited at `__syncthreads()`.
+    BarrierDivergence,
+    NullOrInvalidPointer {
+        address: u64,
+    },
+    MisalignedAccess {
+        array: String,
+        offset: i64,
+        align: u32,
+    },
+    /// Integer division or remainder by zero.
+    DivisionByZero,
+    /// A warp ran past `Options::max_thread_steps`.
+    StepLimit {
+        steps: u64,
+    },
+    /// Device-function calls nested past `Options::max_call_depth`.
+    StackOverflow {
+        depth: u32,
+    },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub enum AccessKind {
+    Load,
+    Store,
+    Atomic,
+}
+
+/// One side of a race.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RaceAccess {
+    pub span: Span,
+    pub block: [u32; 3],
+    pub thread: [u32; 3],
+    pub kind: AccessKind,
+}
+
+/// Two accesses to the same bytes by different threads with no barrier
+/// between them, at least one a write, not both atomic. One `Race` per pair of
+/// source sites and array; `count` says how many times the pair was seen.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Race {
+    pub space: AddressSpace,
+    pub array: String,
+    /// Byte offset from the start of `array` of the first detection.
+    pub offset: u64,
+    /// Byte address (global: device-like address; shared: offset in the block's space).
+    pub address: u64,
+    pub first: RaceAccess,
+    pub second: RaceAccess,
+    pub count: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Warning {
+    pub span: Span,
+    /// The instruction that warned (each warns at most once per launch).
+    pub site: u32,
+    pub block: [u32; 3],
+    pub thread: [u32; 3],
+    pub message: String,
+}
+
+/// Problems found before any thread runs.
+#[derive(Clone, Debug, PartialEq, Eq, Error, Serialize)]
+pub enum SetupError {
+    #[error("no kernel named `{0}` in the module")]
+    UnknownKernel(String),
+    #[error("`{name}` is a __device__ function, not a __global__ kernel")]
+    NotAKernel { name: String },
+    #[error("kernel `{kernel}` takes {expected} arguments, {got} given")]
+    ArgCount {
+        kernel: String,
+        expected: usize,
+        got: usize,
+    },
+    #[error("argument for parameter `{param}`: expected {expected}, got {got}")]
+    ArgType {
+        param: String,
+        expected: String,
+        got: String,
+    },
+    #[error("block of {threads} threads exceeds the limit of 1024")]
+    BlockTooLarge { threads: u64 },
+    #[error("launch dimension is zero or too large: grid {grid:?}, block {block:?}")]
+    BadDimensions { grid: [u32; 3], block: [u32; 3] },
+    #[error("{bytes} bytes of shared memory per block exceed the limit of {limit}")]
+    SharedTooLarge { bytes: u64, limit: u64 },
+    #[error("{location}: {message}")]
+    Unsupported { location: String, message: String },
+}

@@ -1,0 +1,599 @@
+//! Calls: module functions, functional casts and CUDA's built-in functions.
+
+use hone_ir::{
+    AtomicOp, BinaryOp, Expr, ExprKind, FuncKind, Intrinsic, MathFn, MathOp, Scalar, ShflKind,
+    Type, VoteKind,
+};
+use tree_sitter::Node;
+
+use super::conv::{common_scalar, icast, promoted, type_name};
+use super::func::{Abort, Entry, FnLowerer, LResult};
+use super::names;
+use crate::syntax;
+
+/// Device intrinsics that are other spellings of math functions.
+fn math_alias(name: &str) -> Option<(&'static str, Option<Scalar>)> {
+    Some(match name {
+        "__expf" => ("expf", None),
+        "__logf" => ("logf", None),
+        "__log2f" => ("log2f", None),
+        "__log10f" => ("log10f", None),
+        "__powf" => ("powf", None),
+        "__sinf" => ("sinf", None),
+        "__cosf" => ("cosf", None),
+        "__tanf" => ("tanf", None),
+        "__fsqrt_rn" => ("sqrtf", None),
+        "__frsqrt_rn" => ("rsqrtf", None),
+        "__fmaf_rn" => ("fmaf", None),
+        "__fma_rn" => ("fma", None),
+        "__dsqrt_rn" => ("sqrt", None),
+        "umin" => ("min", Some(Scalar::U32)),
+        "umax" => ("max", Some(Scalar::U32)),
+        "llmin" => ("min", Some(Scalar::I64)),
+        "llmax" => ("max", Some(Scalar::I64)),
+        "ullmin" => ("min", Some(Scalar::U64)),
+        "ullmax" => ("max", Some(Scalar::U64)),
+        "labs" | "llabs" => ("abs", Some(Scalar::I64)),
+        _ => return None,
+    })
+}
+
+/// Device intrinsics that are plain arithmetic.
+fn arith_alias(name: &str) -> Option<(BinaryOp, Scalar)> {
+    use BinaryOp::*;
+    Some(match name {
+        "__fdividef" | "__fdiv_rn" => (Div, Scalar::F32),
+        "__fadd_rn" => (Add, Scalar::F32),
+        "__fsub_rn" => (Sub, Scalar::F32),
+        "__fmul_rn" => (Mul, Scalar::F32),
+        "__dadd_rn" => (Add, Scalar::F64),
+        "__dsub_rn" => (Sub, Scalar::F64),
+        "__dmul_rn" => (Mul, Scalar::F64),
+        "__ddiv_rn" => (Div, Scalar::F64),
+        "__mul24" => (Mul, Scalar::I32),
+        "__umul24" => (Mul, Scalar::U32),
+        _ => return None,
+    })
+}
+
+fn atomic_op(name: &str) -> Option<AtomicOp> {
+    Some(match name {
+        "atomicAdd" => AtomicOp::Add,
+        "atomicSub" => AtomicOp::Sub,
+        "atomicExch" => AtomicOp::Exch,
+        "atomicMin" => AtomicOp::Min,
+        "atomicMax" => AtomicOp::Max,
+        "atomicCAS" => AtomicOp::Cas,
+        "atomicAnd" => AtomicOp::And,
+        "atomicOr" => AtomicOp::Or,
+        "atomicXor" => AtomicOp::Xor,
+        _ => return None,
+    })
+}
+
+/// The element types CUDA overloads each atomic for.
+fn atomic_types(op: AtomicOp) -> &'static [Scalar] {
+    use Scalar::*;
+    match op {
+        AtomicOp::Add => &[I32, U32, U64, F32, F64],
+        AtomicOp::Sub => &[I32, U32],
+        AtomicOp::Exch => &[I32, U32, U64, F32],
+        AtomicOp::Min | AtomicOp::Max => &[I32, U32, I64, U64],
+        AtomicOp::Cas => &[I32, U32, U64, U16],
+        AtomicOp::And | AtomicOp::Or | AtomicOp::Xor => &[I32, U32, U64],
+    }
+}
+
+fn shfl_kind(name: &str) -> Option<ShflKind> {
+    Some(match name {
+        "__shfl_sync" => ShflKind::Idx,
+        "__shfl_up_sync" => ShflKind::Up,
+        "__shfl_down_sync" => ShflKind::Down,
+        "__shfl_xor_sync" => ShflKind::Xor,
+        _ => return None,
+    })
+}
+
+fn vote_kind(name: &str) -> Option<VoteKind> {
+    Some(match name {
+        "__ballot_sync" => VoteKind::Ballot,
+        "__any_sync" => VoteKind::Any,
+        "__all_sync" => VoteKind::All,
+        _ => return None,
+    })
+}
+
+impl<'c, 'a> FnLowerer<'c, 'a> {
+    pub fn call(&mut self, n: Node) -> LResult<Expr> {
+        if let Some(k) = syntax::children(n)
+            .into_iter()
+            .find(|c| c.kind() == "kernel_call_syntax")
+        {
+            return Err(self.error(
+                k,
+                "dynamic parallelism",
+                "kernel launches in device code are not supported",
+            ));
+        }
+        let f = self.field(n, "function")?;
+        let args_node = self.field(n, "arguments")?;
+        let args = syntax::named_children(args_node);
+        match f.kind() {
+            "identifier" => {
+                let name = self.text(f);
+                self.call_named(n, f, name, &args)
+            }
+            "primitive_type" => {
+                let name = self.text(f);
+                let ty = names::primitive_type(name).unwrap_or(Type::Void);
+                self.functional_cast(n, ty, &args)
+            }
+            "template_function" => {
+                let name = f
+                    .child_by_field_name("name")
+                    .map(|c| self.text(c))
+                    .unwrap_or("");
+                match name {
+                    "static_cast" | "reinterpret_cast" | "const_cast" => {
+                        let targs = f
+                            .child_by_field_name("arguments")
+                            .map(syntax::named_children)
+                            .unwrap_or_default();
+                        let [t] = targs.as_slice() else {
+                            return Err(self.error(f, "cast", format!("malformed `{name}`")));
+                        };
+                        let ty = self.type_descriptor(*t)?;
+                        self.functional_cast(n, ty, &args)
+                    }
+                    "dynamic_cast" => {
+                        Err(self.error(f, "class", "`dynamic_cast` is not supported"))
+                    }
+                    _ => Err(self.error(
+                        f,
+                        "template",
+                        format!("call of template function `{}`", self.text(f)),
+                    )),
+                }
+            }
+            "parenthesized_expression" => match self.paren_type_name(f) {
+                Some((tn, tname)) => {
+                    let ty = self.type_from_name(tn, tname)?;
+                    self.functional_cast(n, ty, &args)
+                }
+                None => Err(self.error(
+                    f,
+                    "function pointer",
+                    "calls through expressions are not supported",
+                )),
+            },
+            "qualified_identifier" => {
+                let t = self.text(f);
+                if names::is_cooperative_groups(t) {
+                    Err(self.error(
+                        f,
+                        "cooperative groups",
+                        "cooperative groups are not supported",
+                    ))
+                } else {
+                    Err(self.error(
+                        f,
+                        "qualified name",
+                        format!("call of qualified function `{t}`"),
+                    ))
+                }
+            }
+            "field_expression" => {
+                Err(self.error(f, "class", "member function calls are not supported"))
+            }
+            "lambda_expression" => Err(self.error(f, "lambda", "lambdas are not supported")),
+            _ => Err(self.error(
+                f,
+                "function pointer",
+                "calls through expressions are not supported",
+            )),
+        }
+    }
+
+    fn functional_cast(&mut self, n: Node, ty: Type, args: &[Node]) -> LResult<Expr> {
+        let [arg] = args else {
+            return Err(self.error(n, "cast", "a functional cast takes exactly one argument"));
+        };
+        let e = self.expr(*arg)?;
+        self.explicit_cast(e, ty, n)
+    }
+
+    fn args(&mut self, args: &[Node]) -> LResult<Vec<Expr>> {
+        args.iter().map(|a| self.expr(*a)).collect()
+    }
+
+    fn arity(&mut self, n: Node, name: &str, args: &[Node], allowed: &[usize]) -> LResult<()> {
+        if allowed.contains(&args.len()) {
+            return Ok(());
+        }
+        // A miscount is most often the grammar reading `f(y < a, b >> c)`
+        // with `y<a, b>` as a template: say that instead.
+        for a in args {
+            let mut cur = *a;
+            while cur.kind() == "binary_expression" {
+                match cur.child_by_field_name("left") {
+                    Some(l) => cur = l,
+                    None => break,
+                }
+            }
+            if cur.kind() == "template_function" {
+                self.expr(cur)?;
+            }
+        }
+        let want: Vec<String> = allowed.iter().map(|a| a.to_string()).collect();
+        Err(self.error(
+            n,
+            "call",
+            format!(
+                "`{name}` takes {} argument(s), {} given",
+                want.join(" or "),
+                args.len()
+            ),
+        ))
+    }
+
+    fn call_named(&mut self, n: Node, f: Node, name: &str, args: &[Node]) -> LResult<Expr> {
+        match self.lookup(name).cloned() {
+            Some(Entry::Var(_)) => {
+                return Err(self.error(
+                    f,
+                    "function pointer",
+                    format!("`{name}` is a variable, not a function"),
+                ))
+            }
+            Some(Entry::Type(qt)) => return self.functional_cast(n, qt.ty, args),
+            Some(Entry::Poisoned) => return Err(Abort),
+            None => {}
+        }
+        if let Some(sig) = self.ctx.functions.get(name).cloned() {
+            if sig.kind == FuncKind::Global {
+                return Err(self.error(
+                    f,
+                    "dynamic parallelism",
+                    format!("`{name}` is a __global__ function; launching kernels from device code is not supported"),
+                ));
+            }
+            let Some(id) = sig.id else {
+                return Err(self.error(
+                    f,
+                    "call",
+                    format!("function `{name}` is declared but never defined"),
+                ));
+            };
+            self.arity(n, name, args, &[sig.params.len()])?;
+            let mut lowered = Vec::with_capacity(args.len());
+            for (i, (a, pty)) in args.iter().zip(&sig.params).enumerate() {
+                let e = self.expr(*a)?;
+                lowered.push(self.convert(
+                    e,
+                    pty,
+                    *a,
+                    &format!("argument {} of `{name}`", i + 1),
+                )?);
+            }
+            let span = self.span(n);
+            self.calls.push((id, span));
+            return Ok(self.mk(ExprKind::Call(id, lowered), sig.ret, span));
+        }
+        if let Some(reason) = self.ctx.unlowerable.get(name) {
+            let msg = format!("calls `{name}`, which could not be lowered ({reason})");
+            return Err(self.error(f, "call", msg));
+        }
+        if self.is_type_name(name) {
+            let ty = self.type_from_name(f, name)?;
+            return self.functional_cast(n, ty, args);
+        }
+        if let Some(r) = self.intrinsic(n, name, args) {
+            return r;
+        }
+        if let Some(construct) = names::unsupported_function(name) {
+            return Err(self.error(
+                f,
+                construct,
+                format!("`{name}` is not supported in device code"),
+            ));
+        }
+        if self.ctx.host_functions.contains(name) {
+            return Err(self.error(f, "host function", format!("`{name}` is a host function")));
+        }
+        Err(self.error(f, "unknown function", format!("unknown function `{name}`")))
+    }
+
+    fn intrinsic(&mut self, n: Node, name: &str, args: &[Node]) -> Option<LResult<Expr>> {
+        let simple = match name {
+            "__syncthreads" => Some(Intrinsic::SyncThreads),
+            "__threadfence" => Some(Intrinsic::ThreadFence),
+            _ => None,
+        };
+        if let Some(i) = simple {
+            return Some(
+                self.arity(n, name, args, &[0])
+                    .map(|_| self.mk(ExprKind::Intrinsic(i, vec![]), Type::Void, self.span(n))),
+            );
+        }
+        if name == "__syncwarp" {
+            return Some(self.syncwarp(n, args));
+        }
+        if let Some(op) = atomic_op(name) {
+            return Some(self.atomic(n, name, op, args));
+        }
+        if let Some(k) = shfl_kind(name) {
+            return Some(self.shfl(n, name, k, args));
+        }
+        if let Some(k) = vote_kind(name) {
+            return Some(self.vote(n, name, k, args));
+        }
+        if name == "__ldg" {
+            return Some(self.arity(n, name, args, &[1]).and_then(|_| {
+                let p = self.expr(args[0])?;
+                self.deref(p, n)
+            }));
+        }
+        if let Some((op, s)) = arith_alias(name) {
+            return Some(self.arith_alias(n, name, op, s, args));
+        }
+        if let Some((base, forced)) = math_alias(name) {
+            let mf = MathFn::from_name(base)?;
+            return Some(self.math(n, name, mf, forced, args));
+        }
+        if let Some(mf) = MathFn::from_name(name) {
+            return Some(self.math(n, name, mf, None, args));
+        }
+        match name.strip_prefix("make_").and_then(names::named_type) {
+            Some(Type::Vector(s, len)) if name != "make_dim3" => {
+                Some(self.make_vector(n, name, s, len, args))
+            }
+            _ => None,
+        }
+    }
+
+    fn syncwarp(&mut self, n: Node, args: &[Node]) -> LResult<Expr> {
+        self.arity(n, "__syncwarp", args, &[0, 1])?;
+        let span = self.span(n);
+        let mask = match args.first() {
+            Some(a) => {
+                let e = self.expr(*a)?;
+                self.convert(e, &Type::UINT, *a, "argument 1 of `__syncwarp`")?
+            }
+            // The documented default: all lanes.
+            None => self.mk(ExprKind::IntLit(0xffff_ffff), Type::UINT, span),
+        };
+        Ok(self.mk(
+            ExprKind::Intrinsic(Intrinsic::SyncWarp, vec![mask]),
+            Type::Void,
+            span,
+        ))
+    }
+
+    fn atomic(&mut self, n: Node, name: &str, op: AtomicOp, args: &[Node]) -> LResult<Expr> {
+        let arity = if op == AtomicOp::Cas { 3 } else { 2 };
+        self.arity(n, name, args, &[arity])?;
+        let p = self.expr(args[0])?;
+        let p = self.decay(p);
+        let elem = match &p.ty {
+            Type::Pointer(pt) if pt.pointee_const => {
+                return Err(self.error(
+                    args[0],
+                    "atomic",
+                    format!("`{name}` on a pointer to const"),
+                ));
+            }
+            Type::Pointer(pt) => pt.pointee.scalar().filter(|s| atomic_types(op).contains(s)),
+            _ => None,
+        };
+        let Some(elem) = elem else {
+            let t = type_name(&p.ty);
+            return Err(self.error(
+                args[0],
+                "atomic",
+                format!("`{name}` is not defined for `{t}`"),
+            ));
+        };
+        let mut out = vec![p];
+        for (i, a) in args[1..].iter().enumerate() {
+            let e = self.expr(*a)?;
+            out.push(self.convert(
+                e,
+                &Type::Scalar(elem),
+                *a,
+                &format!("argument {} of `{name}`", i + 2),
+            )?);
+        }
+        Ok(self.mk(
+            ExprKind::Intrinsic(Intrinsic::Atomic(op), out),
+            Type::Scalar(elem),
+            self.span(n),
+        ))
+    }
+
+    fn shfl(&mut self, n: Node, name: &str, kind: ShflKind, args: &[Node]) -> LResult<Expr> {
+        self.arity(n, name, args, &[3, 4])?;
+        let mask = self.expr(args[0])?;
+        let mask = self.convert(mask, &Type::UINT, args[0], &format!("the mask of `{name}`"))?;
+        let var = self.expr(args[1])?;
+        use Scalar::*;
+        let t = match var.ty.scalar() {
+            Some(s @ (I32 | U32 | I64 | U64 | F32 | F64)) => s,
+            Some(s) if s.is_integer() => promoted(s),
+            _ => {
+                let t = type_name(&var.ty);
+                return Err(self.error(
+                    args[1],
+                    "warp shuffle",
+                    format!("`{name}` of `{t}` is not supported"),
+                ));
+            }
+        };
+        let var = icast(var, Type::Scalar(t));
+        let lane_ty = match kind {
+            ShflKind::Up | ShflKind::Down => Type::UINT,
+            ShflKind::Idx | ShflKind::Xor => Type::INT,
+        };
+        let lane = self.expr(args[2])?;
+        let mut out = vec![
+            mask,
+            var,
+            self.convert(lane, &lane_ty, args[2], &format!("the lane of `{name}`"))?,
+        ];
+        if let Some(w) = args.get(3) {
+            let e = self.expr(*w)?;
+            out.push(self.convert(e, &Type::INT, *w, &format!("the width of `{name}`"))?);
+        }
+        Ok(self.mk(
+            ExprKind::Intrinsic(Intrinsic::Shfl(kind), out),
+            Type::Scalar(t),
+            self.span(n),
+        ))
+    }
+
+    fn vote(&mut self, n: Node, name: &str, kind: VoteKind, args: &[Node]) -> LResult<Expr> {
+        self.arity(n, name, args, &[2])?;
+        let mask = self.expr(args[0])?;
+        let mask = self.convert(mask, &Type::UINT, args[0], &format!("the mask of `{name}`"))?;
+        let pred = self.expr(args[1])?;
+        let pred = self.convert(
+            pred,
+            &Type::INT,
+            args[1],
+            &format!("the predicate of `{name}`"),
+        )?;
+        let ty = if kind == VoteKind::Ballot {
+            Type::UINT
+        } else {
+            Type::INT
+        };
+        Ok(self.mk(
+            ExprKind::Intrinsic(Intrinsic::Vote(kind), vec![mask, pred]),
+            ty,
+            self.span(n),
+        ))
+    }
+
+    fn arith_alias(
+        &mut self,
+        n: Node,
+        name: &str,
+        op: BinaryOp,
+        s: Scalar,
+        args: &[Node],
+    ) -> LResult<Expr> {
+        self.arity(n, name, args, &[2])?;
+        let a = self.alias_arg(args[0], s, name)?;
+        let b = self.alias_arg(args[1], s, name)?;
+        self.binary(op, a, b, n)
+    }
+
+    /// An argument of an intrinsic lowered to a generic operation: converted
+    /// explicitly, since the generic operation would pick another type.
+    fn alias_arg(&mut self, a: Node, s: Scalar, name: &str) -> LResult<Expr> {
+        let e = self.expr(a)?;
+        match e.ty.scalar() {
+            Some(t) if t == s => Ok(e),
+            Some(_) => self.explicit_cast(e, Type::Scalar(s), a),
+            None => {
+                let t = type_name(&e.ty);
+                Err(self.error(a, "call", format!("argument of `{name}` has type `{t}`")))
+            }
+        }
+    }
+
+    /// Math functions. The `f`-suffixed spellings work in float; the others are
+    /// C++ overload sets that pick float when all arguments are float and
+    /// double otherwise; `min`/`max` use the usual arithmetic conversions
+    /// (nvcc rejects some mixed pairs as ambiguous; they are accepted here).
+    fn math(
+        &mut self,
+        n: Node,
+        name: &str,
+        mf: MathFn,
+        forced: Option<Scalar>,
+        args: &[Node],
+    ) -> LResult<Expr> {
+        self.arity(n, name, args, &[mf.func.arity()])?;
+        if let Some(f) = forced {
+            let mut out = Vec::with_capacity(args.len());
+            for a in args {
+                out.push(self.alias_arg(*a, f, name)?);
+            }
+            return Ok(self.mk(
+                ExprKind::Intrinsic(Intrinsic::Math(mf), out),
+                Type::Scalar(f),
+                self.span(n),
+            ));
+        }
+        let xs = self.args(args)?;
+        let mut scalars = Vec::new();
+        for (x, a) in xs.iter().zip(args) {
+            match x.ty.scalar() {
+                Some(s) => scalars.push(s),
+                None => {
+                    let t = type_name(&x.ty);
+                    return Err(self.error(
+                        *a,
+                        "math",
+                        format!("`{name}` of `{t}` is not supported"),
+                    ));
+                }
+            }
+        }
+        let ty = if mf.f32 {
+            Scalar::F32
+        } else {
+            match mf.func {
+                MathOp::Min | MathOp::Max => scalars.iter().copied().fold(Scalar::I32, |acc, s| {
+                    // Folding from int only adds int when every operand is narrower.
+                    common_scalar(acc, s)
+                }),
+                MathOp::Abs => promoted(scalars[0]),
+                // <cmath>: float only when every argument is float; integers
+                // count as double (`pow(x, 2)` is double for float `x`).
+                _ if scalars.iter().all(|s| *s == Scalar::F32) => Scalar::F32,
+                _ => Scalar::F64,
+            }
+        };
+        let mut out = Vec::with_capacity(xs.len());
+        for (i, (x, a)) in xs.into_iter().zip(args).enumerate() {
+            out.push(self.convert(
+                x,
+                &Type::Scalar(ty),
+                *a,
+                &format!("argument {} of `{name}`", i + 1),
+            )?);
+        }
+        Ok(self.mk(
+            ExprKind::Intrinsic(Intrinsic::Math(mf), out),
+            Type::Scalar(ty),
+            self.span(n),
+        ))
+    }
+
+    fn make_vector(
+        &mut self,
+        n: Node,
+        name: &str,
+        s: Scalar,
+        len: u8,
+        args: &[Node],
+    ) -> LResult<Expr> {
+        self.arity(n, name, args, &[len as usize])?;
+        let mut out = Vec::with_capacity(args.len());
+        for (i, a) in args.iter().enumerate() {
+            let e = self.expr(*a)?;
+            out.push(self.convert(
+                e,
+                &Type::Scalar(s),
+                *a,
+                &format!("argument {} of `{name}`", i + 1),
+            )?);
+        }
+        Ok(self.mk(
+            ExprKind::Intrinsic(Intrinsic::MakeVector, out),
+            Type::Vector(s, len),
+            self.span(n),
+        ))
+    }
+}

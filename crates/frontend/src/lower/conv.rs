@@ -1,0 +1,243 @@
+//! C's implicit conversions, made explicit as `Cast { implicit: true }`.
+
+use hone_ir::{Expr, ExprKind, PointerType, Scalar, Type};
+use tree_sitter::Node;
+
+use super::func::{FnLowerer, LResult};
+
+pub(crate) fn icast(e: Expr, ty: Type) -> Expr {
+    if e.ty == ty {
+        return e;
+    }
+    let span = e.span;
+    Expr {
+        kind: ExprKind::Cast {
+            implicit: true,
+            expr: Box::new(e),
+        },
+        ty,
+        span,
+    }
+}
+
+/// Integer promotion: types narrower than int become int.
+pub(crate) fn promoted(s: Scalar) -> Scalar {
+    match s {
+        Scalar::Bool | Scalar::I8 | Scalar::U8 | Scalar::I16 | Scalar::U16 => Scalar::I32,
+        s => s,
+    }
+}
+
+fn rank(s: Scalar) -> u8 {
+    match s {
+        Scalar::Bool => 0,
+        Scalar::I8 | Scalar::U8 => 1,
+        Scalar::I16 | Scalar::U16 => 2,
+        Scalar::I32 | Scalar::U32 => 3,
+        Scalar::I64 | Scalar::U64 => 4,
+        Scalar::F32 => 5,
+        Scalar::F64 => 6,
+    }
+}
+
+fn to_unsigned(s: Scalar) -> Scalar {
+    match s {
+        Scalar::I8 => Scalar::U8,
+        Scalar::I16 => Scalar::U16,
+        Scalar::I32 => Scalar::U32,
+        Scalar::I64 => Scalar::U64,
+        s => s,
+    }
+}
+
+/// The usual arithmetic conversions: the type both operands are converted to.
+pub(crate) fn common_scalar(a: Scalar, b: Scalar) -> Scalar {
+    if a == Scalar::F64 || b == Scalar::F64 {
+        return Scalar::F64;
+    }
+    if a == Scalar::F32 || b == Scalar::F32 {
+        return Scalar::F32;
+    }
+    let (a, b) = (promoted(a), promoted(b));
+    if a == b {
+        return a;
+    }
+    if a.is_signed() == b.is_signed() {
+        return if rank(a) >= rank(b) { a } else { b };
+    }
+    let (s, u) = if a.is_signed() { (a, b) } else { (b, a) };
+    if rank(u) >= rank(s) {
+        u
+    } else if s.size() > u.size() {
+        s
+    } else {
+        to_unsigned(s)
+    }
+}
+
+/// `0`, `NULL`, `nullptr`: integer literal zero.
+pub(crate) fn is_null_constant(e: &Expr) -> bool {
+    matches!(e.kind, ExprKind::IntLit(0)) && e.ty.scalar().is_some_and(|s| s.is_integer())
+}
+
+/// Pointee types equal up to the qualifiers of the pointee itself.
+fn same_pointee(a: &PointerType, b: &PointerType) -> bool {
+    a.pointee == b.pointee
+}
+
+impl<'c, 'a> FnLowerer<'c, 'a> {
+    /// Array-to-pointer decay.
+    pub fn decay(&self, e: Expr) -> Expr {
+        let Type::Array(elem, _) = &e.ty else {
+            return e;
+        };
+        let pointee_const = self.is_const_object(&e);
+        let ty = Type::Pointer(Box::new(PointerType {
+            pointee: (**elem).clone(),
+            pointee_const,
+            restrict: false,
+        }));
+        icast(e, ty)
+    }
+
+    /// Whether an lvalue designates a const object.
+    pub fn is_const_object(&self, e: &Expr) -> bool {
+        match &e.kind {
+            ExprKind::Var(id) => self.var(*id).is_const,
+            ExprKind::Index(b, _) => match &b.ty {
+                Type::Pointer(p) => p.pointee_const,
+                _ => self.is_const_object(b),
+            },
+            ExprKind::Deref(p) => matches!(&p.ty, Type::Pointer(p) if p.pointee_const),
+            ExprKind::Component(v, _) => self.is_const_object(v),
+            _ => false,
+        }
+    }
+
+    /// Whether `e` designates an object (can be assigned to or have its address taken).
+    pub fn is_lvalue(&self, e: &Expr) -> bool {
+        match &e.kind {
+            ExprKind::Var(_) => true,
+            ExprKind::Index(..) | ExprKind::Deref(_) => true,
+            ExprKind::Component(v, _) => self.is_lvalue(v),
+            _ => false,
+        }
+    }
+
+    /// Converts `e` to `target` as C++ does implicitly (assignment, argument
+    /// passing, return, initialization).
+    pub fn convert(&mut self, e: Expr, target: &Type, node: Node, what: &str) -> LResult<Expr> {
+        if &e.ty == target {
+            return Ok(e);
+        }
+        let e = if target.is_pointer() {
+            self.decay(e)
+        } else {
+            e
+        };
+        if &e.ty == target {
+            return Ok(e);
+        }
+        let ok = match (&e.ty, target) {
+            (Type::Scalar(_), Type::Scalar(_)) => true,
+            (Type::Pointer(_), Type::Scalar(Scalar::Bool)) => true,
+            (Type::Scalar(_), Type::Pointer(_)) => is_null_constant(&e),
+            (Type::Pointer(from), Type::Pointer(to)) => {
+                (same_pointee(from, to) || to.pointee == Type::Void)
+                    && (to.pointee_const || !from.pointee_const)
+            }
+            _ => false,
+        };
+        if !ok {
+            let msg = format!(
+                "cannot convert `{}` to `{}` in {what}",
+                type_name(&e.ty),
+                type_name(target)
+            );
+            return Err(self.error(node, "type mismatch", msg));
+        }
+        Ok(icast(e, target.clone()))
+    }
+
+    /// An explicit cast (`(T)e`, `static_cast<T>(e)`, `T(e)`); always kept
+    /// as a node so the printer gives it back.
+    pub fn explicit_cast(&mut self, e: Expr, target: Type, node: Node) -> LResult<Expr> {
+        let e = if matches!(target, Type::Array(..)) {
+            e
+        } else {
+            self.decay(e)
+        };
+        let ok = match (&e.ty, &target) {
+            (_, Type::Void) => true,
+            (Type::Scalar(_), Type::Scalar(_)) => true,
+            (Type::Pointer(_), Type::Pointer(_)) => true,
+            (Type::Scalar(s), Type::Pointer(_)) | (Type::Pointer(_), Type::Scalar(s)) => {
+                s.is_integer()
+            }
+            (a, b) => a == b,
+        };
+        if !ok {
+            let msg = format!(
+                "cannot cast `{}` to `{}`",
+                type_name(&e.ty),
+                type_name(&target)
+            );
+            return Err(self.error(node, "cast", msg));
+        }
+        let span = self.span(node);
+        Ok(self.mk(
+            ExprKind::Cast {
+                implicit: false,
+                expr: Box::new(e),
+            },
+            target,
+            span,
+        ))
+    }
+
+    /// Integer promotion of an arithmetic operand.
+    pub fn promote(&self, e: Expr) -> Expr {
+        match e.ty.scalar() {
+            Some(s) if promoted(s) != s => icast(e, Type::Scalar(promoted(s))),
+            _ => e,
+        }
+    }
+}
+
+/// Types in messages, spelled as in CUDA C.
+pub(crate) fn type_name(t: &Type) -> String {
+    match t {
+        Type::Void => "void".into(),
+        Type::Scalar(s) => s.c_name().into(),
+        Type::Vector(s, n) if *s == Scalar::U32 && *n == 3 => "uint3".into(),
+        Type::Vector(s, n) => format!("{}{n}", s.vector_prefix().unwrap_or("?")),
+        Type::Pointer(p) => format!(
+            "{}{} *{}",
+            if p.pointee_const { "const " } else { "" },
+            type_name(&p.pointee),
+            if p.restrict { " __restrict__" } else { "" }
+        ),
+        Type::Array(e, hone_ir::ArrayLen::Const(n)) => format!("{}[{n}]", type_name(e)),
+        Type::Array(e, _) => format!("{}[]", type_name(e)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use Scalar::*;
+
+    #[test]
+    fn usual_arithmetic_conversions() {
+        assert_eq!(common_scalar(I8, I16), I32);
+        assert_eq!(common_scalar(I32, U32), U32);
+        assert_eq!(common_scalar(I64, U32), I64);
+        assert_eq!(common_scalar(U64, I32), U64);
+        assert_eq!(common_scalar(I64, U64), U64);
+        assert_eq!(common_scalar(I32, F32), F32);
+        assert_eq!(common_scalar(F32, F64), F64);
+        assert_eq!(common_scalar(U64, F32), F32);
+        assert_eq!(common_scalar(Bool, Bool), I32);
+        assert_eq!(common_scalar(U16, I32), I32);
+    }
+}

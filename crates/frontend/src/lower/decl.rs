@@ -1,0 +1,374 @@
+//! Local declarations and their initializers.
+
+use hone_ir::{
+    ArrayLen, Expr, ExprKind, Init, Intrinsic, Scalar, Stmt, StmtKind, Type, Var, VarKind,
+};
+use tree_sitter::Node;
+
+use super::conv::type_name;
+use super::func::{Entry, FnLowerer, LResult};
+use super::types::{ArrayCtx, Specs};
+use super::QualType;
+use crate::syntax;
+
+impl<'c, 'a> FnLowerer<'c, 'a> {
+    /// The names a declaration declares, so a failed declaration can poison
+    /// them and later uses do not report again.
+    fn declared_names(&self, n: Node) -> Vec<String> {
+        let mut names = Vec::new();
+        let mut cursor = n.walk();
+        for d in n.children_by_field_name("declarator", &mut cursor) {
+            let mut cur = d;
+            for _ in 0..64 {
+                if matches!(
+                    cur.kind(),
+                    "identifier" | "type_identifier" | "field_identifier"
+                ) {
+                    names.push(self.text(cur).to_string());
+                    break;
+                }
+                match cur.child_by_field_name("declarator").or_else(|| {
+                    syntax::named_children(cur)
+                        .into_iter()
+                        .find(|c| c.kind() == "identifier")
+                }) {
+                    Some(c) => cur = c,
+                    None => break,
+                }
+            }
+        }
+        names
+    }
+
+    fn poison(&mut self, n: Node) {
+        for name in self.declared_names(n) {
+            self.bind(&name, super::func::Entry::Poisoned);
+        }
+    }
+
+    pub fn declaration(&mut self, n: Node, out: &mut Vec<Stmt>) -> LResult<()> {
+        let r = self.declaration_inner(n, out);
+        if r.is_err() {
+            // Names already declared keep their entries; the rest are poisoned.
+            for name in self.declared_names(n) {
+                if self.scopes.last().is_some_and(|s| !s.contains_key(&name)) {
+                    self.bind(&name, Entry::Poisoned);
+                }
+            }
+        }
+        r
+    }
+
+    fn declaration_inner(&mut self, n: Node, out: &mut Vec<Stmt>) -> LResult<()> {
+        let specs = self.specs(n)?;
+        self.check_local_specs(&specs, n)?;
+        let base = self.base_type(&specs, n)?;
+        let kind = match (specs.shared, specs.extern_) {
+            (true, true) => VarKind::ExternShared,
+            (true, false) => VarKind::Shared,
+            (false, _) => VarKind::Local,
+        };
+        let actx = if specs.shared {
+            ArrayCtx::Shared
+        } else {
+            ArrayCtx::Local
+        };
+        let span = self.span(n);
+        let mut cursor = n.walk();
+        let decls: Vec<Node> = n
+            .children_by_field_name("declarator", &mut cursor)
+            .collect();
+        if decls.is_empty() {
+            return Err(self.error(n, "declaration", "declaration declares nothing"));
+        }
+        for d in decls {
+            let (dnode, value) = if d.kind() == "init_declarator" {
+                (self.field(d, "declarator")?, d.child_by_field_name("value"))
+            } else {
+                (d, None)
+            };
+            let declared = self.declarator(base.clone(), dnode, actx)?;
+            if declared.params.is_some() {
+                return Err(self.error(
+                    d,
+                    "local function declaration",
+                    "function declarations inside functions are not supported",
+                ));
+            }
+            let Some(name) = declared.name else {
+                return Err(self.error(d, "declaration", "declaration without a name"));
+            };
+            let mut qt = declared.qt;
+            self.check_var_type(&qt, kind, value.is_some(), dnode)?;
+            if specs.shared && value.is_some() {
+                return Err(self.error(
+                    d,
+                    "__shared__",
+                    "`__shared__` variables cannot have initializers",
+                ));
+            }
+            let init = match value {
+                Some(v) => Some(self.initializer(v, &mut qt)?),
+                None => None,
+            };
+            if let Type::Array(_, ArrayLen::Unsized) = qt.ty {
+                if kind != VarKind::ExternShared {
+                    return Err(self.error(dnode, "array", "array without a length"));
+                }
+            }
+            if qt.is_const && init.is_none() && kind == VarKind::Local {
+                return Err(self.error(dnode, "const", "`const` variable without an initializer"));
+            }
+            let const_val = match (&init, qt.ty.scalar()) {
+                (Some(Init::Expr(e)), Some(s)) if qt.is_const && s.is_integer() => self.fold(e),
+                _ => None,
+            };
+            let var = Var {
+                name: name.clone(),
+                ty: qt.ty,
+                kind,
+                is_const: qt.is_const,
+                span: self.span(declared.node),
+            };
+            let id = self.add_var(var);
+            if let Some(v) = const_val {
+                self.const_vals.insert(id, v);
+            }
+            out.push(Stmt {
+                kind: StmtKind::Decl { var: id, init },
+                span,
+            });
+        }
+        Ok(())
+    }
+
+    fn check_local_specs(&mut self, s: &Specs, n: Node) -> LResult<()> {
+        if s.static_ {
+            return Err(self.error(
+                n,
+                "static local",
+                "`static` local variables are not supported",
+            ));
+        }
+        if s.extern_ && !s.shared {
+            return Err(self.error(
+                n,
+                "extern",
+                "`extern` declarations inside functions are not supported",
+            ));
+        }
+        if s.constant {
+            return Err(self.error(
+                n,
+                "__constant__",
+                "`__constant__` variables inside functions are not supported",
+            ));
+        }
+        if s.managed || s.global {
+            return Err(self.error(n, "declaration", "unexpected qualifier on a local variable"));
+        }
+        Ok(())
+    }
+
+    fn check_var_type(
+        &mut self,
+        qt: &QualType,
+        kind: VarKind,
+        has_init: bool,
+        n: Node,
+    ) -> LResult<()> {
+        match &qt.ty {
+            Type::Void => Err(self.error(n, "declaration", "variable of type void")),
+            Type::Array(_, ArrayLen::Unsized) if kind == VarKind::Local && !has_init => {
+                Err(self.error(n, "array", "array without a length"))
+            }
+            Type::Array(_, ArrayLen::Expr(_)) if kind != VarKind::Shared => Err(self.error(
+                n,
+                "variable-length array",
+                "only `__shared__` arrays may have launch-time lengths",
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    /// The initializer of a variable; completes `T a[] = {...}` lengths.
+    fn initializer(&mut self, v: Node, qt: &mut QualType) -> LResult<Init> {
+        match v.kind() {
+            "initializer_list" => {
+                let init = self.init_list(v, &qt.ty)?;
+                if let (Type::Array(elem, ArrayLen::Unsized), Init::List(items)) = (&qt.ty, &init) {
+                    qt.ty = Type::Array(elem.clone(), ArrayLen::Const(items.len() as u64));
+                }
+                Ok(init)
+            }
+            "argument_list" => self.direct_init(v, &qt.ty),
+            _ => {
+                if matches!(qt.ty, Type::Array(..)) {
+                    return Err(self.error(
+                        v,
+                        "initializer",
+                        "arrays must be initialized with a brace list",
+                    ));
+                }
+                let e = self.expr(v)?;
+                Ok(Init::Expr(self.convert(e, &qt.ty, v, "initialization")?))
+            }
+        }
+    }
+
+    /// `T x(args)`: a copy for scalars, a constructor for `dim3`.
+    fn direct_init(&mut self, list: Node, ty: &Type) -> LResult<Init> {
+        let args = syntax::named_children(list);
+        match (ty, args.as_slice()) {
+            (Type::Scalar(_) | Type::Pointer(_), [one]) => {
+                let e = self.expr(*one)?;
+                Ok(Init::Expr(self.convert(e, ty, *one, "initialization")?))
+            }
+            (Type::Vector(Scalar::U32, 3), xs) if (1..=3).contains(&xs.len()) => {
+                let span = self.span(list);
+                let mut comps = Vec::new();
+                for a in xs {
+                    let e = self.expr(*a)?;
+                    comps.push(self.convert(e, &Type::UINT, *a, "dim3 constructor")?);
+                }
+                // dim3's constructor defaults missing extents to 1.
+                while comps.len() < 3 {
+                    comps.push(self.mk(ExprKind::IntLit(1), Type::UINT, span));
+                }
+                Ok(Init::Expr(self.mk(
+                    ExprKind::Intrinsic(Intrinsic::MakeVector, comps),
+                    ty.clone(),
+                    span,
+                )))
+            }
+            _ => {
+                let t = type_name(ty);
+                Err(self.error(
+                    list,
+                    "constructor",
+                    format!("constructor call for `{t}` is not supported"),
+                ))
+            }
+        }
+    }
+
+    fn init_list(&mut self, list: Node, ty: &Type) -> LResult<Init> {
+        let items = syntax::named_children(list);
+        if let Some(p) = items.iter().find(|i| {
+            matches!(
+                i.kind(),
+                "initializer_pair" | "field_designator" | "subscript_designator"
+            )
+        }) {
+            return Err(self.error(
+                *p,
+                "designated initializer",
+                "designated initializers are not supported",
+            ));
+        }
+        let (elem, max) = match ty {
+            Type::Array(e, ArrayLen::Const(n)) => ((**e).clone(), Some(*n)),
+            Type::Array(e, _) => ((**e).clone(), None),
+            Type::Vector(s, n) => (Type::Scalar(*s), Some(*n as u64)),
+            Type::Scalar(_) | Type::Pointer(_) => (ty.clone(), Some(1)),
+            Type::Void => return Err(self.error(list, "initializer", "initializer for void")),
+        };
+        // With brace elision a flat list fills a nested array element by element.
+        let leaf = innermost(&elem);
+        let elided =
+            items.iter().any(|i| i.kind() != "initializer_list") && matches!(elem, Type::Array(..));
+        let limit = if elided {
+            max.map(|m| m * flat_len(&elem))
+        } else {
+            max
+        };
+        if let Some(m) = limit {
+            if items.len() as u64 > m {
+                let t = type_name(ty);
+                return Err(self.error(
+                    list,
+                    "initializer",
+                    format!("too many initializers for `{t}`"),
+                ));
+            }
+        }
+        let mut out = Vec::with_capacity(items.len());
+        for item in items {
+            if item.kind() == "initializer_list" {
+                if !matches!(elem, Type::Array(..) | Type::Vector(..)) {
+                    return Err(self.error(item, "initializer", "nested brace list for a scalar"));
+                }
+                out.push(self.init_list(item, &elem)?);
+            } else {
+                let target = if elided { leaf.clone() } else { elem.clone() };
+                if matches!(target, Type::Array(..)) {
+                    return Err(self.error(
+                        item,
+                        "initializer",
+                        "array element needs a brace list",
+                    ));
+                }
+                let e: Expr = self.expr(item)?;
+                out.push(Init::Expr(self.convert(
+                    e,
+                    &target,
+                    item,
+                    "initialization",
+                )?));
+            }
+        }
+        Ok(Init::List(out))
+    }
+
+    pub fn local_typedef(&mut self, n: Node) -> LResult<()> {
+        let specs = self.specs(n)?;
+        let base = match self.base_type(&specs, n) {
+            Ok(b) => b,
+            Err(e) => {
+                self.poison(n);
+                return Err(e);
+            }
+        };
+        let mut cursor = n.walk();
+        let decls: Vec<Node> = n
+            .children_by_field_name("declarator", &mut cursor)
+            .collect();
+        for d in decls {
+            let declared = self.declarator(base.clone(), d, ArrayCtx::Const)?;
+            if let Some(name) = declared.name {
+                self.bind(&name, Entry::Type(declared.qt));
+            }
+        }
+        Ok(())
+    }
+
+    pub fn local_alias(&mut self, n: Node) -> LResult<()> {
+        let name = self.field(n, "name")?;
+        let name = self.text(name).to_string();
+        let t = self.field(n, "type")?;
+        match self.type_descriptor(t) {
+            Ok(ty) => {
+                self.bind(&name, Entry::Type(QualType::new(ty)));
+                Ok(())
+            }
+            Err(e) => {
+                self.bind(&name, Entry::Poisoned);
+                Err(e)
+            }
+        }
+    }
+}
+
+fn innermost(t: &Type) -> Type {
+    match t {
+        Type::Array(e, _) => innermost(e),
+        t => t.clone(),
+    }
+}
+
+fn flat_len(t: &Type) -> u64 {
+    match t {
+        Type::Array(e, ArrayLen::Const(n)) => n.saturating_mul(flat_len(e)),
+        _ => 1,
+    }
+}

@@ -1,0 +1,406 @@
+//! Per-function lowering state: scopes, variables, diagnostics.
+
+use std::collections::HashMap;
+
+use hone_ir::{Block, Expr, ExprKind, FuncId, FuncKind, Function, Span, Type, Var, VarId, VarKind};
+use tree_sitter::Node;
+
+use super::types::{ArrayCtx, Declared};
+use super::{ModuleCtx, PendingFunction, QualType};
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::syntax;
+
+/// The error of a lowering step. The diagnostic was already recorded, so
+/// callers only unwind to the nearest statement.
+#[derive(Debug)]
+pub(crate) struct Abort;
+
+pub(crate) type LResult<T> = Result<T, Abort>;
+
+/// Deeper nesting than this is reported instead of recursed into, so that no
+/// input can exhaust the stack.
+const MAX_DEPTH: u32 = 200;
+/// Diagnostics kept per function; the rest would mostly be consequences.
+const MAX_DIAGNOSTICS: usize = 20;
+
+#[derive(Clone, Debug)]
+pub(crate) enum Entry {
+    Var(VarId),
+    Type(QualType),
+    /// A name whose declaration failed: uses are silent errors.
+    Poisoned,
+}
+
+pub(crate) struct Lowered {
+    pub function: Function,
+    /// Every call of a module function, for pruning when a callee is dropped.
+    pub calls: Vec<(FuncId, Span)>,
+}
+
+pub(crate) struct LowerResult {
+    pub function: Option<Lowered>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+pub(crate) struct FnLowerer<'c, 'a> {
+    pub ctx: &'c ModuleCtx<'a>,
+    pub vars: Vec<Var>,
+    pub scopes: Vec<HashMap<String, Entry>>,
+    /// Values of `const` integer variables with constant initializers.
+    pub const_vals: HashMap<VarId, i128>,
+    pub diags: Vec<Diagnostic>,
+    pub calls: Vec<(FuncId, Span)>,
+    pub ret: Type,
+    pub depth: u32,
+    pub loops: u32,
+    pub breakables: u32,
+}
+
+impl<'c, 'a> FnLowerer<'c, 'a> {
+    pub fn new(ctx: &'c ModuleCtx<'a>) -> Self {
+        FnLowerer {
+            ctx,
+            vars: Vec::new(),
+            scopes: vec![HashMap::new()],
+            const_vals: HashMap::new(),
+            diags: Vec::new(),
+            calls: Vec::new(),
+            ret: Type::Void,
+            depth: 0,
+            loops: 0,
+            breakables: 0,
+        }
+    }
+
+    pub fn has_errors(&self) -> bool {
+        self.diags.iter().any(|d| d.severity == Severity::Error)
+    }
+
+    pub fn error(&mut self, node: Node, construct: &str, message: impl Into<String>) -> Abort {
+        self.report(node, Severity::Error, construct, message.into());
+        Abort
+    }
+
+    pub fn warn(&mut self, node: Node, construct: &str, message: impl Into<String>) {
+        self.report(node, Severity::Warning, construct, message.into());
+    }
+
+    fn report(&mut self, node: Node, severity: Severity, construct: &str, message: String) {
+        if self.diags.len() < MAX_DIAGNOSTICS {
+            let d = self.ctx.diagnostic(node, severity, construct, message);
+            self.diags.push(d);
+        }
+    }
+
+    pub fn span(&self, node: Node) -> Span {
+        self.ctx.span(node)
+    }
+
+    pub fn text(&self, node: Node) -> &'a str {
+        self.ctx.text(node)
+    }
+
+    /// Runs `f` one nesting level deeper, or reports that the input nests too deeply.
+    pub fn nested<T>(&mut self, node: Node, f: impl FnOnce(&mut Self) -> LResult<T>) -> LResult<T> {
+        if self.depth >= MAX_DEPTH {
+            return Err(self.error(node, "nesting", "nesting is too deep"));
+        }
+        self.depth += 1;
+        let r = f(self);
+        self.depth -= 1;
+        r
+    }
+
+    pub fn push_scope(&mut self) {
+        self.scopes.push(HashMap::new());
+    }
+
+    pub fn pop_scope(&mut self) {
+        self.scopes.pop();
+    }
+
+    pub fn lookup(&self, name: &str) -> Option<&Entry> {
+        self.scopes.iter().rev().find_map(|s| s.get(name))
+    }
+
+    pub fn bind(&mut self, name: &str, entry: Entry) {
+        if let Some(s) = self.scopes.last_mut() {
+            s.insert(name.to_string(), entry);
+        }
+    }
+
+    pub fn add_var(&mut self, var: Var) -> VarId {
+        let id = VarId(self.vars.len() as u32);
+        let name = var.name.clone();
+        self.vars.push(var);
+        if !name.is_empty() {
+            self.bind(&name, Entry::Var(id));
+        }
+        id
+    }
+
+    pub fn var(&self, id: VarId) -> &Var {
+        &self.vars[id.0 as usize]
+    }
+
+    pub fn mk(&self, kind: ExprKind, ty: Type, span: Span) -> Expr {
+        Expr { kind, ty, span }
+    }
+
+    /// Lowers one function definition found in pass 1.
+    pub fn lower_function(ctx: &'c ModuleCtx<'a>, p: &PendingFunction) -> LowerResult {
+        let mut l = FnLowerer::new(ctx);
+        // Report every syntax error of the function rather than the first
+        // consequence of one.
+        let errors = syntax::syntax_errors(p.node, MAX_DIAGNOSTICS);
+        for e in &errors {
+            let msg = if e.is_missing() {
+                format!("syntax error: missing `{}`", e.kind())
+            } else {
+                let t = l.text(*e);
+                let t: String = t.chars().take(40).collect();
+                format!("syntax error near `{}`", t.trim())
+            };
+            l.error(*e, "syntax error", msg);
+        }
+        let function = if errors.is_empty() {
+            l.function(p).ok()
+        } else {
+            None
+        };
+        let function = match function {
+            Some(f) if !l.has_errors() => Some(Lowered {
+                function: f,
+                calls: std::mem::take(&mut l.calls),
+            }),
+            _ => None,
+        };
+        LowerResult {
+            function,
+            diagnostics: l.diags,
+        }
+    }
+
+    fn function(&mut self, p: &PendingFunction) -> LResult<Function> {
+        let header = self.function_header(p.node)?;
+        self.ret = header.ret.clone();
+        let mut params = Vec::new();
+        for (name, qt, span) in header.params {
+            params.push(self.add_var(Var {
+                name,
+                ty: qt.ty,
+                kind: VarKind::Param,
+                is_const: qt.is_const,
+                span,
+            }));
+        }
+        let Some(body) = p.node.child_by_field_name("body") else {
+            return Err(self.error(p.node, "function", "function without a body"));
+        };
+        if body.kind() != "compound_statement" {
+            return Err(self.error(body, "function", "unsupported function body"));
+        }
+        // Parameters and the outermost block share one scope in C++.
+        let block = self.block_in_scope(body, false)?;
+        Ok(Function {
+            name: header.name,
+            kind: header.kind,
+            ret: header.ret,
+            params,
+            vars: std::mem::take(&mut self.vars),
+            body: block,
+            launch_bounds: header.launch_bounds,
+            inline: header.inline,
+            span: self.span(p.node),
+        })
+    }
+
+    /// Name, kind, return and parameter types of a function definition or
+    /// prototype; used by pass 1 for signatures and pass 2 for parameters.
+    pub fn function_header(&mut self, node: Node) -> LResult<Header> {
+        let specs = self.specs(node)?;
+        let kind = if specs.global {
+            FuncKind::Global
+        } else {
+            FuncKind::Device
+        };
+        let base = self.base_type(&specs, node)?;
+        let Some(decl) = node.child_by_field_name("declarator") else {
+            return Err(self.error(node, "function", "function without a declarator"));
+        };
+        let Declared {
+            name,
+            qt,
+            params,
+            node: name_node,
+        } = self.declarator(base, decl, ArrayCtx::Const)?;
+        let Some(params_node) = params else {
+            return Err(self.error(decl, "function", "expected a function declarator"));
+        };
+        let Some(name) = name else {
+            return Err(self.error(decl, "function", "function without a name"));
+        };
+        if kind == FuncKind::Global && qt.ty != Type::Void {
+            return Err(self.error(
+                name_node,
+                "kernel",
+                "a __global__ function must return void",
+            ));
+        }
+        if matches!(qt.ty, Type::Array(..)) {
+            return Err(self.error(name_node, "function", "a function cannot return an array"));
+        }
+        let params = self.parameters(params_node)?;
+        let launch_bounds = match specs.launch_bounds {
+            Some(lb) => Some(self.launch_bounds(lb)?),
+            None => None,
+        };
+        let inline = if specs.forceinline {
+            Some("__forceinline__".to_string())
+        } else if specs.noinline {
+            Some("__noinline__".to_string())
+        } else {
+            None
+        };
+        Ok(Header {
+            name,
+            kind,
+            ret: qt.ty,
+            params,
+            launch_bounds,
+            inline,
+        })
+    }
+
+    fn parameters(&mut self, list: Node) -> LResult<Vec<(String, QualType, Span)>> {
+        let mut out = Vec::new();
+        let children = syntax::named_children(list);
+        for p in &children {
+            match p.kind() {
+                "parameter_declaration" => {}
+                "variadic_parameter" | "variadic_parameter_declaration" => {
+                    return Err(self.error(
+                        *p,
+                        "variadic function",
+                        "variadic parameters are not supported",
+                    ))
+                }
+                "optional_parameter_declaration" => {
+                    return Err(self.error(
+                        *p,
+                        "default argument",
+                        "default arguments are not supported",
+                    ))
+                }
+                k => {
+                    let k = k.to_string();
+                    return Err(self.error(*p, &k, format!("unsupported parameter `{k}`")));
+                }
+            }
+            let specs = self.specs(*p)?;
+            let base = self.base_type(&specs, *p)?;
+            let (name, qt, node) = match p.child_by_field_name("declarator") {
+                Some(d) => {
+                    let decl = self.declarator(base, d, ArrayCtx::Param)?;
+                    if decl.params.is_some() {
+                        return Err(self.error(
+                            d,
+                            "function pointer",
+                            "function pointer parameters are not supported",
+                        ));
+                    }
+                    (decl.name.unwrap_or_default(), decl.qt, self.span(decl.node))
+                }
+                None => (String::new(), base, self.span(*p)),
+            };
+            if qt.ty == Type::Void {
+                // `f(void)` declares no parameters.
+                if children.len() == 1 && name.is_empty() {
+                    return Ok(Vec::new());
+                }
+                return Err(self.error(*p, "parameter", "parameter of type void"));
+            }
+            let qt = match qt.ty {
+                // Array parameters are pointers.
+                Type::Array(elem, _) => {
+                    QualType::new(Type::Pointer(Box::new(hone_ir::PointerType {
+                        pointee: *elem,
+                        pointee_const: qt.is_const,
+                        restrict: false,
+                    })))
+                }
+                _ => qt,
+            };
+            out.push((name, qt, node));
+        }
+        Ok(out)
+    }
+
+    fn launch_bounds(&mut self, node: Node) -> LResult<(u32, Option<u32>)> {
+        let args = syntax::named_children(node);
+        let mut vals = Vec::new();
+        for a in &args {
+            let v = self.const_int(*a, "__launch_bounds__")?;
+            match u32::try_from(v) {
+                Ok(v) => vals.push(v),
+                Err(_) => {
+                    return Err(self.error(
+                        *a,
+                        "__launch_bounds__",
+                        format!("launch bound {v} is out of range"),
+                    ))
+                }
+            }
+        }
+        match vals.as_slice() {
+            [max] => Ok((*max, None)),
+            [max, min] => Ok((*max, Some(*min))),
+            _ => Err(self.error(
+                node,
+                "__launch_bounds__",
+                "expected one or two launch bounds",
+            )),
+        }
+    }
+
+    /// Value of an integer constant expression, or a diagnostic.
+    pub fn const_int(&mut self, node: Node, what: &str) -> LResult<i128> {
+        let e = self.expr(node)?;
+        self.fold(&e).ok_or_else(|| {
+            self.error(
+                node,
+                what,
+                format!("{what} must be an integer constant expression"),
+            )
+        })
+    }
+
+    pub fn fold(&self, e: &Expr) -> Option<i128> {
+        crate::consteval::eval(e, &|id| self.const_vals.get(&id).copied())
+    }
+
+    pub fn block_in_scope(&mut self, node: Node, new_scope: bool) -> LResult<Block> {
+        if new_scope {
+            self.push_scope();
+        }
+        let mut out = Vec::new();
+        for child in syntax::named_children(node) {
+            // A failed statement has reported itself; keep going to report the
+            // rest of the function too.
+            let _ = self.stmt_into(child, &mut out);
+        }
+        if new_scope {
+            self.pop_scope();
+        }
+        Ok(out)
+    }
+}
+
+pub(crate) struct Header {
+    pub name: String,
+    pub kind: FuncKind,
+    pub ret: Type,
+    pub params: Vec<(String, QualType, Span)>,
+    pub launch_bounds: Option<(u32, Option<u32>)>,
+    pub inline: Option<String>,
+}

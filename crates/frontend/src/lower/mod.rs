@@ -1,0 +1,229 @@
+//! Lowering of a parsed translation unit into a `hone_ir::Module`.
+//!
+//! Pass 1 walks the file-scope items in order and records typedefs, integer
+//! constants, file-scope variables and the signatures of every `__global__` and
+//! `__device__` function. Pass 2 lowers each function body on its own, so an
+//! unsupported construct only costs the function that contains it. Pass 3 drops
+//! functions that call a dropped function and renumbers the survivors.
+
+mod call;
+mod conv;
+mod decl;
+mod expr;
+mod func;
+mod names;
+mod repair;
+mod stmt;
+mod toplevel;
+mod types;
+mod walk;
+
+use std::collections::{HashMap, HashSet};
+
+use hone_ir::{FuncId, FuncKind, Module, Scalar, Span, Type};
+use tree_sitter::Node;
+
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::preprocess::Preprocessed;
+use crate::srcmap::SourceMap;
+use crate::{syntax, Parsed};
+
+pub(crate) use func::FnLowerer;
+
+/// A type together with the `const` on its outermost level.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct QualType {
+    pub ty: Type,
+    pub is_const: bool,
+}
+
+impl QualType {
+    pub fn new(ty: Type) -> Self {
+        QualType {
+            ty,
+            is_const: false,
+        }
+    }
+}
+
+/// A file-scope typedef: its type, or why that type cannot be used.
+#[derive(Clone, Debug)]
+pub(crate) enum TypeEntry {
+    Ok(QualType),
+    Unsupported { construct: String, message: String },
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct FuncSig {
+    /// `None` while only a prototype has been seen.
+    pub id: Option<FuncId>,
+    pub kind: FuncKind,
+    pub ret: Type,
+    pub params: Vec<Type>,
+}
+
+/// What pass 1 learned about the file, read by every function's lowering.
+pub(crate) struct ModuleCtx<'a> {
+    pub src: &'a str,
+    pub map: SourceMap<'a>,
+    pub typedefs: HashMap<String, TypeEntry>,
+    /// File-scope integral constants (`const int N = 16;`, enumerators).
+    pub constants: HashMap<String, (i128, Scalar)>,
+    /// File-scope variables device code may not use in the IR, with a description.
+    pub globals: HashMap<String, String>,
+    pub functions: HashMap<String, FuncSig>,
+    /// Device functions that exist but could not be lowered, with the reason.
+    pub unlowerable: HashMap<String, String>,
+    pub host_functions: HashSet<String>,
+}
+
+impl<'a> ModuleCtx<'a> {
+    pub fn diagnostic(
+        &self,
+        node: Node,
+        severity: Severity,
+        construct: &str,
+        message: String,
+    ) -> Diagnostic {
+        let (file, line, col) = self.map.locate(node.start_position());
+        Diagnostic {
+            severity,
+            file: self.map.file_name(file),
+            line,
+            col,
+            construct: construct.to_string(),
+            message,
+        }
+    }
+
+    pub fn span(&self, node: Node) -> Span {
+        self.map.span(node)
+    }
+
+    pub fn text(&self, node: Node) -> &'a str {
+        syntax::text(node, self.src)
+    }
+}
+
+/// A function definition found in pass 1, to be lowered in pass 2.
+pub(crate) struct PendingFunction<'t> {
+    pub node: Node<'t>,
+    pub name: String,
+}
+
+pub(crate) fn lower_translation_unit(pre: &Preprocessed) -> Parsed {
+    let files = if pre.files.is_empty() {
+        vec!["<input>".to_string()]
+    } else {
+        pre.files.clone()
+    };
+    let new_ctx = || ModuleCtx {
+        src: &pre.text,
+        map: SourceMap::new(pre),
+        typedefs: HashMap::new(),
+        constants: HashMap::new(),
+        globals: HashMap::new(),
+        functions: HashMap::new(),
+        unlowerable: HashMap::new(),
+        host_functions: HashSet::new(),
+    };
+    let Some(tree) = syntax::parse(&pre.text) else {
+        return Parsed {
+            module: Module {
+                files: files.clone(),
+                functions: Vec::new(),
+            },
+            diagnostics: vec![Diagnostic {
+                severity: Severity::Error,
+                file: files[0].clone(),
+                line: 1,
+                col: 1,
+                construct: "parser".into(),
+                message: "the CUDA parser could not parse this file".into(),
+            }],
+        };
+    };
+    // Which names are types is known only after pass 1; misread casts are
+    // repaired with that knowledge and pass 1 runs again on the result.
+    let tree = if repair::may_need(&tree) {
+        let mut first = new_ctx();
+        toplevel::collect(tree.root_node(), &mut first, &mut Vec::new());
+        repair::repair(&first, tree)
+    } else {
+        tree
+    };
+    let mut ctx = new_ctx();
+    let mut diagnostics = Vec::new();
+    let pending = toplevel::collect(tree.root_node(), &mut ctx, &mut diagnostics);
+
+    let mut lowered = Vec::with_capacity(pending.len());
+    for p in &pending {
+        let result = FnLowerer::lower_function(&ctx, p);
+        diagnostics.extend(result.diagnostics);
+        lowered.push(result.function);
+    }
+
+    let functions = prune_and_renumber(&ctx, &pending, lowered, &mut diagnostics);
+    diagnostics.sort_by(|a, b| (&a.file, a.line, a.col).cmp(&(&b.file, b.line, b.col)));
+    Parsed {
+        module: Module { files, functions },
+        diagnostics,
+    }
+}
+
+/// Drops functions that call a function that was not lowered (transitively)
+/// and renumbers the `FuncId`s of the rest.
+fn prune_and_renumber(
+    ctx: &ModuleCtx,
+    pending: &[PendingFunction],
+    lowered: Vec<Option<func::Lowered>>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Vec<hone_ir::Function> {
+    let mut failed: Vec<bool> = lowered.iter().map(Option::is_none).collect();
+    loop {
+        let mut changed = false;
+        for (i, l) in lowered.iter().enumerate() {
+            let Some(l) = l else { continue };
+            if failed[i] {
+                continue;
+            }
+            if let Some((callee, span)) = l.calls.iter().find(|(c, _)| failed[c.0 as usize]) {
+                failed[i] = true;
+                changed = true;
+                let callee = &pending[callee.0 as usize].name;
+                diagnostics.push(Diagnostic {
+                    severity: Severity::Error,
+                    file: ctx.map.file_name(span.file),
+                    line: span.line,
+                    col: span.col,
+                    construct: "call".into(),
+                    message: format!("calls `{callee}`, which could not be lowered"),
+                });
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    let mut new_ids = Vec::with_capacity(lowered.len());
+    let mut next = 0u32;
+    for f in &failed {
+        new_ids.push(if *f {
+            None
+        } else {
+            next += 1;
+            Some(FuncId(next - 1))
+        });
+    }
+    let mut out = Vec::new();
+    for (i, l) in lowered.into_iter().enumerate() {
+        if failed[i] {
+            continue;
+        }
+        let Some(l) = l else { continue };
+        let mut f = l.function;
+        walk::remap_calls(&mut f, &|id| new_ids[id.0 as usize].unwrap_or(id));
+        out.push(f);
+    }
+    out
+}

@@ -1,0 +1,497 @@
+//! C types from declaration specifiers and declarators.
+
+use hone_ir::{ArrayLen, PointerType, Scalar, Type};
+use tree_sitter::Node;
+
+use super::func::{Entry, FnLowerer, LResult};
+use super::{names, QualType, TypeEntry};
+use crate::syntax;
+
+/// What a declaration says besides its declarators.
+#[derive(Default)]
+pub(crate) struct Specs<'t> {
+    pub ty: Option<Node<'t>>,
+    pub is_const: bool,
+    pub volatile: Option<Node<'t>>,
+    pub shared: bool,
+    pub constant: bool,
+    pub device: bool,
+    pub global: bool,
+    pub host: bool,
+    pub managed: bool,
+    pub extern_: bool,
+    pub static_: bool,
+    pub forceinline: bool,
+    pub noinline: bool,
+    pub constexpr: bool,
+    pub launch_bounds: Option<Node<'t>>,
+}
+
+/// How array lengths in a declarator are treated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ArrayCtx {
+    /// Parameters: constant lengths; the array itself becomes a pointer
+    /// (`float a[][16]` is `float (*a)[16]`).
+    Param,
+    /// Locals: lengths must be constant; an empty `[]` is allowed (sized by the initializer).
+    Local,
+    /// `__shared__`: lengths may be launch-time expressions.
+    Shared,
+    /// Everywhere else (typedefs, casts, file scope): constant lengths only.
+    Const,
+}
+
+pub(crate) struct Declared<'t> {
+    pub name: Option<String>,
+    pub qt: QualType,
+    /// The parameter list when the declarator declares a function.
+    pub params: Option<Node<'t>>,
+    /// The name (or the declarator when abstract), for spans.
+    pub node: Node<'t>,
+}
+
+impl<'c, 'a> FnLowerer<'c, 'a> {
+    pub fn specs<'t>(&mut self, node: Node<'t>) -> LResult<Specs<'t>> {
+        let mut s = Specs::default();
+        let mut cursor = node.walk();
+        let kids: Vec<(Option<&str>, Node<'t>)> = node
+            .children(&mut cursor)
+            .enumerate()
+            .map(|(i, c)| (node.field_name_for_child(i as u32), c))
+            .collect();
+        for (field, c) in kids {
+            match field {
+                Some("type") => {
+                    s.ty = Some(c);
+                    continue;
+                }
+                Some(_) => continue,
+                None => {}
+            }
+            let text = self.text(c).trim();
+            match c.kind() {
+                "type_qualifier"
+                | "storage_class_specifier"
+                | "__global__"
+                | "__device__"
+                | "__host__"
+                | "__forceinline__"
+                | "__noinline__"
+                | "virtual" => match text {
+                    "const" => s.is_const = true,
+                    "constexpr" => {
+                        s.is_const = true;
+                        s.constexpr = true;
+                    }
+                    "volatile" => s.volatile = Some(c),
+                    // Restrict on a non-pointer means nothing; `__grid_constant__`
+                    // and `register` do not change the semantics hone models.
+                    "restrict" | "__restrict__" | "__restrict" | "__grid_constant__"
+                    | "register" | "inline" | "__inline" | "__inline__" => {}
+                    "__shared__" => s.shared = true,
+                    "__constant__" => s.constant = true,
+                    "__device__" => s.device = true,
+                    "__global__" => s.global = true,
+                    "__host__" => s.host = true,
+                    "__managed__" => s.managed = true,
+                    "extern" => s.extern_ = true,
+                    "static" => s.static_ = true,
+                    "__forceinline__" => s.forceinline = true,
+                    "__noinline__" => s.noinline = true,
+                    other => {
+                        let other = other.to_string();
+                        return Err(self.error(c, &other, format!("`{other}` is not supported")));
+                    }
+                },
+                "launch_bounds" => s.launch_bounds = Some(c),
+                "explicit_function_specifier" => {
+                    return Err(self.error(c, "class", "C++ class members are not supported"))
+                }
+                _ => {}
+            }
+        }
+        Ok(s)
+    }
+
+    /// The type named by the specifiers, with their `const`.
+    pub fn base_type(&mut self, specs: &Specs, node: Node) -> LResult<QualType> {
+        let Some(t) = specs.ty else {
+            return Err(self.error(node, "declaration", "declaration without a type"));
+        };
+        let mut qt = self.type_node(t)?;
+        qt.is_const |= specs.is_const;
+        if let Some(v) = specs.volatile {
+            self.warn(
+                v,
+                "volatile",
+                "`volatile` is not represented in the IR and is dropped",
+            );
+        }
+        Ok(qt)
+    }
+
+    fn type_node(&mut self, t: Node) -> LResult<QualType> {
+        let text = self.text(t);
+        match t.kind() {
+            "primitive_type" => match names::primitive_type(text) {
+                Some(ty) => Ok(QualType::new(ty)),
+                None => Err(self.error(t, text, format!("type `{text}` is not supported"))),
+            },
+            "sized_type_specifier" => self.sized_type(t),
+            "type_identifier" => self.named_type(t, text),
+            "qualified_identifier" | "nested_namespace_specifier" | "dependent_type" => {
+                if names::is_cooperative_groups(text) {
+                    Err(self.error(
+                        t,
+                        "cooperative groups",
+                        "cooperative groups are not supported",
+                    ))
+                } else {
+                    Err(self.error(
+                        t,
+                        "qualified name",
+                        format!("qualified type `{text}` is not supported"),
+                    ))
+                }
+            }
+            "template_type" => {
+                let name = t
+                    .child_by_field_name("name")
+                    .map(|n| self.text(n))
+                    .unwrap_or("");
+                if names::is_texture_type(name) {
+                    Err(self.error(
+                        t,
+                        "texture",
+                        "texture and surface references are not supported",
+                    ))
+                } else {
+                    Err(self.error(
+                        t,
+                        "template",
+                        format!("template type `{text}` is not supported"),
+                    ))
+                }
+            }
+            "struct_specifier" | "union_specifier" | "class_specifier" => {
+                Err(self.error(t, "struct", "structs, unions and classes are not supported"))
+            }
+            "enum_specifier" => Err(self.error(t, "enum", "enum types are not supported; use int")),
+            "placeholder_type_specifier" => Err(self.error(t, "auto", "`auto` is not supported")),
+            "decltype" => Err(self.error(t, "decltype", "`decltype` is not supported")),
+            k => {
+                let k = k.to_string();
+                Err(self.error(t, &k, format!("type `{text}` is not supported")))
+            }
+        }
+    }
+
+    fn sized_type(&mut self, t: Node) -> LResult<QualType> {
+        let (mut unsigned, mut longs, mut short) = (false, 0, false);
+        let mut base = None;
+        for c in syntax::children(t) {
+            match self.text(c) {
+                "unsigned" => unsigned = true,
+                "signed" => {}
+                "long" => longs += 1,
+                "short" => short = true,
+                other => base = Some((c, other)),
+            }
+        }
+        use Scalar::*;
+        let s = match base.map(|b| b.1) {
+            None | Some("int") => match (short, longs > 0, unsigned) {
+                (true, _, false) => I16,
+                (true, _, true) => U16,
+                (false, true, false) => I64,
+                (false, true, true) => U64,
+                (false, false, false) => I32,
+                (false, false, true) => U32,
+            },
+            Some("char") if !short && longs == 0 => {
+                if unsigned {
+                    U8
+                } else {
+                    I8
+                }
+            }
+            // nvcc has no `long double` on the device; it is double there.
+            Some("double") if !unsigned && !short => F64,
+            Some(other) => {
+                let n = base.map(|b| b.0).unwrap_or(t);
+                return Err(self.error(
+                    n,
+                    "type",
+                    format!("type `{}` is not supported (`{other}`)", self.text(t)),
+                ));
+            }
+        };
+        Ok(QualType::new(Type::Scalar(s)))
+    }
+
+    fn named_type(&mut self, t: Node, name: &str) -> LResult<QualType> {
+        match self.lookup(name) {
+            Some(Entry::Type(qt)) => return Ok(qt.clone()),
+            Some(Entry::Poisoned) => return Err(super::func::Abort),
+            Some(Entry::Var(_)) => {
+                return Err(self.error(t, "type", format!("`{name}` is a variable, not a type")))
+            }
+            None => {}
+        }
+        match self.ctx.typedefs.get(name) {
+            Some(TypeEntry::Ok(qt)) => return Ok(qt.clone()),
+            Some(TypeEntry::Unsupported { construct, message }) => {
+                let (c, m) = (construct.clone(), message.clone());
+                return Err(self.error(t, &c, format!("type `{name}`: {m}")));
+            }
+            None => {}
+        }
+        if let Some(ty) = names::named_type(name) {
+            return Ok(QualType::new(ty));
+        }
+        if let Some((construct, message)) = names::unsupported_type(name) {
+            return Err(self.error(t, construct, message));
+        }
+        Err(self.error(t, "unknown type", format!("unknown type `{name}`")))
+    }
+
+    /// Applies a declarator to a base type.
+    pub fn declarator<'t>(
+        &mut self,
+        base: QualType,
+        node: Node<'t>,
+        actx: ArrayCtx,
+    ) -> LResult<Declared<'t>> {
+        let mut qt = base;
+        let mut params: Option<Node<'t>> = None;
+        let mut cur = node;
+        let mut steps = 0;
+        loop {
+            steps += 1;
+            if steps > 64 {
+                return Err(self.error(cur, "declarator", "declarator is nested too deeply"));
+            }
+            match cur.kind() {
+                "identifier" | "field_identifier" | "type_identifier" => {
+                    return Ok(Declared {
+                        name: Some(self.text(cur).to_string()),
+                        qt,
+                        params,
+                        node: cur,
+                    })
+                }
+                "pointer_declarator" | "abstract_pointer_declarator" => {
+                    if params.is_some() {
+                        return Err(self.error(
+                            cur,
+                            "function pointer",
+                            "function pointers are not supported",
+                        ));
+                    }
+                    let (mut is_const, mut restrict) = (false, false);
+                    for c in syntax::children(cur) {
+                        match (c.kind(), self.text(c)) {
+                            ("type_qualifier", "const") => is_const = true,
+                            ("type_qualifier", "restrict" | "__restrict__" | "__restrict") => {
+                                restrict = true
+                            }
+                            ("type_qualifier", "volatile") => self.warn(
+                                c,
+                                "volatile",
+                                "`volatile` is not represented in the IR and is dropped",
+                            ),
+                            ("type_qualifier", other) => {
+                                let other = other.to_string();
+                                return Err(self.error(
+                                    c,
+                                    &other,
+                                    format!("`{other}` is not supported here"),
+                                ));
+                            }
+                            ("ms_pointer_modifier", _) => {
+                                return Err(self.error(
+                                    c,
+                                    "pointer modifier",
+                                    "pointer modifiers are not supported",
+                                ))
+                            }
+                            _ => {}
+                        }
+                    }
+                    qt = QualType {
+                        ty: Type::Pointer(Box::new(PointerType {
+                            pointee: qt.ty,
+                            pointee_const: qt.is_const,
+                            restrict,
+                        })),
+                        is_const,
+                    };
+                    match cur.child_by_field_name("declarator") {
+                        Some(d) => cur = d,
+                        None => {
+                            return Ok(Declared {
+                                name: None,
+                                qt,
+                                params,
+                                node: cur,
+                            })
+                        }
+                    }
+                }
+                "array_declarator" | "abstract_array_declarator" => {
+                    if params.is_some() {
+                        return Err(self.error(
+                            cur,
+                            "function pointer",
+                            "functions returning arrays are not supported",
+                        ));
+                    }
+                    if matches!(qt.ty, Type::Array(_, ArrayLen::Unsized)) {
+                        return Err(self.error(
+                            cur,
+                            "array",
+                            "only the first array dimension may be left empty",
+                        ));
+                    }
+                    if qt.ty == Type::Void {
+                        return Err(self.error(cur, "array", "array of void"));
+                    }
+                    let len = match cur.child_by_field_name("size") {
+                        None => ArrayLen::Unsized,
+                        Some(size) => self.array_len(size, actx)?,
+                    };
+                    qt = QualType {
+                        ty: Type::Array(Box::new(qt.ty), len),
+                        is_const: qt.is_const,
+                    };
+                    match cur.child_by_field_name("declarator") {
+                        Some(d) => cur = d,
+                        None => {
+                            return Ok(Declared {
+                                name: None,
+                                qt,
+                                params,
+                                node: cur,
+                            })
+                        }
+                    }
+                }
+                "function_declarator" | "abstract_function_declarator" => {
+                    if params.is_some() {
+                        return Err(self.error(
+                            cur,
+                            "function pointer",
+                            "functions returning functions are not supported",
+                        ));
+                    }
+                    if let Some(c) = syntax::named_children(cur).into_iter().find(|c| {
+                        !matches!(
+                            c.kind(),
+                            "parameter_list" | "identifier" | "field_identifier"
+                        ) && cur.child_by_field_name("declarator") != Some(*c)
+                    }) {
+                        let k = self.text(c).to_string();
+                        return Err(self.error(
+                            c,
+                            "function qualifier",
+                            format!("`{k}` after a parameter list is not supported"),
+                        ));
+                    }
+                    params = cur.child_by_field_name("parameters");
+                    match cur.child_by_field_name("declarator") {
+                        Some(d) => cur = d,
+                        None => {
+                            return Ok(Declared {
+                                name: None,
+                                qt,
+                                params,
+                                node: cur,
+                            })
+                        }
+                    }
+                }
+                "parenthesized_declarator" => match syntax::named_children(cur).first() {
+                    Some(d) => cur = *d,
+                    None => return Err(self.error(cur, "declarator", "empty declarator")),
+                },
+                "reference_declarator" | "abstract_reference_declarator" => {
+                    return Err(self.error(cur, "reference", "C++ references are not supported"))
+                }
+                "qualified_identifier"
+                | "operator_name"
+                | "destructor_name"
+                | "template_function" => {
+                    return Err(self.error(
+                        cur,
+                        "class",
+                        "C++ member and operator declarations are not supported",
+                    ))
+                }
+                k => {
+                    let k = k.to_string();
+                    return Err(self.error(cur, &k, format!("unsupported declarator `{k}`")));
+                }
+            }
+        }
+    }
+
+    fn array_len(&mut self, size: Node, actx: ArrayCtx) -> LResult<ArrayLen> {
+        let e = self.expr(size)?;
+        if !e.ty.scalar().is_some_and(|s| s.is_integer()) {
+            return Err(self.error(size, "array", "array length must be an integer"));
+        }
+        match self.fold(&e) {
+            Some(n) if n > 0 && n <= u64::MAX as i128 => Ok(ArrayLen::Const(n as u64)),
+            Some(n) => Err(self.error(size, "array", format!("array length {n} is not positive"))),
+            None if actx == ArrayCtx::Shared => Ok(ArrayLen::Expr(Box::new(e))),
+            None if actx == ArrayCtx::Local => Err(self.error(
+                size,
+                "variable-length array",
+                "local array length must be a constant expression",
+            )),
+            None => Err(self.error(size, "array", "array length must be a constant expression")),
+        }
+    }
+
+    /// The type of a `type_descriptor` (casts, `sizeof`, template arguments).
+    pub fn type_descriptor(&mut self, node: Node) -> LResult<Type> {
+        if node.kind() != "type_descriptor" {
+            return Err(self.error(node, "type", "expected a type"));
+        }
+        let specs = self.specs(node)?;
+        let base = self.base_type(&specs, node)?;
+        let qt = match node.child_by_field_name("declarator") {
+            Some(d) => {
+                let decl = self.declarator(base, d, ArrayCtx::Const)?;
+                if decl.params.is_some() {
+                    return Err(self.error(
+                        d,
+                        "function pointer",
+                        "function types are not supported",
+                    ));
+                }
+                decl.qt
+            }
+            None => base,
+        };
+        Ok(qt.ty)
+    }
+
+    /// Whether `name` names a type in the current scope.
+    pub fn is_type_name(&self, name: &str) -> bool {
+        match self.lookup(name) {
+            Some(Entry::Type(_)) => true,
+            Some(_) => false,
+            None => {
+                self.ctx.typedefs.contains_key(name)
+                    || names::named_type(name).is_some()
+                    || names::unsupported_type(name).is_some()
+            }
+        }
+    }
+
+    /// Resolves a type name (already known to be one by `is_type_name`).
+    pub fn type_from_name(&mut self, node: Node, name: &str) -> LResult<Type> {
+        Ok(self.named_type(node, name)?.ty)
+    }
+}

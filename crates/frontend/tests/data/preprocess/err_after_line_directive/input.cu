@@ -1,0 +1,2 @@
+#line 41 "renamed.cu"
+#error here

@@ -1,0 +1,1 @@
+#define F(a, 1) a

@@ -1,0 +1,2 @@
+#if defined(3)
+#endif

@@ -1,0 +1,3 @@
+#if 0
+#elif 1 +
+#endif

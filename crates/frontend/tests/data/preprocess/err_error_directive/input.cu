@@ -1,0 +1,3 @@
+#ifndef N
+#error N must be defined: see the "README"
+#endif

@@ -1,0 +1,3 @@
+#define N 3
+#if 1 / (N - 3)
+#endif

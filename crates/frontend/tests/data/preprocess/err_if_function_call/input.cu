@@ -1,0 +1,2 @@
+#if UNKNOWN_FUNC(1)
+#endif

@@ -1,0 +1,3 @@
+#define N 3
+#if (N > 2
+#endif

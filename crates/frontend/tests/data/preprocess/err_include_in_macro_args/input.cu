@@ -1,0 +1,4 @@
+#define F(x) x
+int a = F(
+#include "x.h"
+);

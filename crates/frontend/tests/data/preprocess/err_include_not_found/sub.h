@@ -1,0 +1,2 @@
+int ok;
+#include "missing.h"

@@ -1,0 +1,2 @@
+#define F(a, b) a
+int x = F(1);

@@ -1,0 +1,2 @@
+#define F(a) a
+int x = F(1, 2);

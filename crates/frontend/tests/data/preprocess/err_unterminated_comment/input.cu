@@ -1,0 +1,4 @@
+int a;
+
+int x; /* open
+  still open

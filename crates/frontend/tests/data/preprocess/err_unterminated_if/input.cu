@@ -1,0 +1,3 @@
+int a;
+#if 1
+int b;

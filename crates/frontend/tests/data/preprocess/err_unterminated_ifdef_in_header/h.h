@@ -1,0 +1,2 @@
+int h;
+# ifdef X

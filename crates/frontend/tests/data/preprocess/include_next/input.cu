@@ -1,0 +1,2 @@
+#include <x.h>
+int main_x = X;

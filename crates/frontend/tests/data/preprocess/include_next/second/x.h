@@ -1,0 +1,2 @@
+#define X 2
+int second_x;

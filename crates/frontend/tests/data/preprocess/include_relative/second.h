@@ -1,0 +1,2 @@
+/* second */
+int second_decl;

@@ -1,0 +1,1 @@
+int nested_decl = FIRST_VALUE;

@@ -1,0 +1,2 @@
+#define LIB_VALUE 10
+#include "helper.h"

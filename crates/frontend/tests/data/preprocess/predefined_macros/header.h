@@ -1,0 +1,2 @@
+const char *header_file = __FILE__;
+int header_line = __LINE__;

@@ -1,0 +1,191 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+use hone_frontend::{identity_preprocessed, lower_preprocessed, Parsed};
+use hone_ir::{ArrayLen, Block, Expr, ExprKind, Function, Init, Module, StmtKind, Type};
+
+pub fn lower(name: &str, text: &str) -> Parsed {
+    lower_preprocessed(&identity_preprocessed(name, text))
+}
+
+/// Structural invariants every lowered module must satisfy; returns the first
+/// violation.
+pub fn check_module(m: &Module) -> Result<(), String> {
+    for f in &m.functions {
+        let c = Checker { m, f };
+        for p in &f.params {
+            if p.0 as usize >= f.vars.len() {
+                return Err(format!("{}: parameter {p:?} out of range", f.name));
+            }
+        }
+        for v in &f.vars {
+            if v.span.line == 0 || v.span.col == 0 {
+                return Err(format!("{}: variable `{}` without a span", f.name, v.name));
+            }
+            c.ty(&v.ty)?;
+        }
+        c.block(&f.body)?;
+    }
+    Ok(())
+}
+
+struct Checker<'a> {
+    m: &'a Module,
+    f: &'a Function,
+}
+
+impl Checker<'_> {
+    fn ty(&self, t: &Type) -> Result<(), String> {
+        match t {
+            Type::Array(e, len) => {
+                if let ArrayLen::Expr(x) = len {
+                    self.expr(x)?;
+                }
+                self.ty(e)
+            }
+            Type::Pointer(p) => self.ty(&p.pointee),
+            _ => Ok(()),
+        }
+    }
+
+    fn block(&self, b: &Block) -> Result<(), String> {
+        for s in b {
+            if s.span.line == 0 || s.span.col == 0 {
+                return Err(format!("{}: statement without a span", self.f.name));
+            }
+            match &s.kind {
+                StmtKind::Decl { var, init } => {
+                    if var.0 as usize >= self.f.vars.len() {
+                        return Err(format!("{}: declared {var:?} out of range", self.f.name));
+                    }
+                    if let Some(i) = init {
+                        self.init(i)?;
+                    }
+                }
+                StmtKind::Expr(e) | StmtKind::Return(Some(e)) => self.expr(e)?,
+                StmtKind::If { cond, then, els } => {
+                    self.expr(cond)?;
+                    self.block(then)?;
+                    if let Some(e) = els {
+                        self.block(e)?;
+                    }
+                }
+                StmtKind::For {
+                    init,
+                    cond,
+                    step,
+                    body,
+                } => {
+                    self.block(init)?;
+                    if let Some(c) = cond {
+                        self.expr(c)?;
+                    }
+                    if let Some(s) = step {
+                        self.expr(s)?;
+                    }
+                    self.block(body)?;
+                }
+                StmtKind::While { cond, body } | StmtKind::DoWhile { body, cond } => {
+                    self.expr(cond)?;
+                    self.block(body)?;
+                }
+                StmtKind::Switch { value, arms } => {
+                    self.expr(value)?;
+                    for a in arms {
+                        self.block(&a.body)?;
+                    }
+                }
+                StmtKind::Block(b) => self.block(b)?,
+                StmtKind::Break | StmtKind::Continue | StmtKind::Return(None) => {}
+            }
+        }
+        Ok(())
+    }
+
+    fn init(&self, i: &Init) -> Result<(), String> {
+        match i {
+            Init::Expr(e) => self.expr(e),
+            Init::List(xs) => xs.iter().try_for_each(|x| self.init(x)),
+        }
+    }
+
+    fn expr(&self, e: &Expr) -> Result<(), String> {
+        let name = &self.f.name;
+        if e.span.line == 0 || e.span.col == 0 {
+            return Err(format!("{name}: expression without a span"));
+        }
+        match &e.kind {
+            ExprKind::Var(id) => {
+                let v = self
+                    .f
+                    .vars
+                    .get(id.0 as usize)
+                    .ok_or(format!("{name}: {id:?} out of range"))?;
+                if v.ty != e.ty {
+                    return Err(format!(
+                        "{name}: variable `{}` used with another type",
+                        v.name
+                    ));
+                }
+            }
+            ExprKind::Call(id, args) => {
+                let callee = self
+                    .m
+                    .functions
+                    .get(id.0 as usize)
+                    .ok_or(format!("{name}: call of {id:?} out of range"))?;
+                if callee.ret != e.ty || callee.params.len() != args.len() {
+                    return Err(format!(
+                        "{name}: call of `{}` disagrees with its signature",
+                        callee.name
+                    ));
+                }
+                for (a, p) in args.iter().zip(&callee.params) {
+                    if a.ty != callee.vars[p.0 as usize].ty {
+                        return Err(format!(
+                            "{name}: argument of `{}` not converted",
+                            callee.name
+                        ));
+                    }
+                    self.expr(a)?;
+                }
+            }
+            ExprKind::Cast {
+                implicit: true,
+                expr,
+            } if expr.ty == e.ty => {
+                return Err(format!("{name}: implicit cast to the same type"));
+            }
+            ExprKind::Assign { op: None, lhs, rhs } if lhs.ty != rhs.ty || lhs.ty != e.ty => {
+                return Err(format!("{name}: assignment not converted"));
+            }
+            ExprKind::Binary(op, a, b) if op.is_comparison() && e.ty != Type::BOOL => {
+                let _ = (a, b);
+                return Err(format!("{name}: comparison not of type bool"));
+            }
+            _ => {}
+        }
+        match &e.kind {
+            ExprKind::Unary(_, a)
+            | ExprKind::Cast { expr: a, .. }
+            | ExprKind::Component(a, _)
+            | ExprKind::Deref(a)
+            | ExprKind::AddrOf(a)
+            | ExprKind::IncDec { target: a, .. } => self.expr(a),
+            ExprKind::Binary(_, a, b)
+            | ExprKind::Assign { lhs: a, rhs: b, .. }
+            | ExprKind::Index(a, b)
+            | ExprKind::Comma(a, b) => {
+                self.expr(a)?;
+                self.expr(b)
+            }
+            ExprKind::Cond(a, b, c) => {
+                self.expr(a)?;
+                self.expr(b)?;
+                self.expr(c)
+            }
+            ExprKind::Intrinsic(_, args) => args.iter().try_for_each(|a| self.expr(a)),
+            _ => Ok(()),
+        }
+    }
+}

@@ -1,0 +1,330 @@
+//! Host-side buffers: random inputs, the poison pattern, and comparison with
+//! a reference.
+
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use serde::{Deserialize, Serialize};
+
+/// Element types a template buffer can hold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ElemType {
+    F32,
+    F64,
+    I32,
+    U32,
+}
+
+impl ElemType {
+    pub fn size(self) -> usize {
+        match self {
+            ElemType::F32 | ElemType::I32 | ElemType::U32 => 4,
+            ElemType::F64 => 8,
+        }
+    }
+}
+
+/// The byte every output is filled with before a checked run. All-ones is a
+/// NaN for both float widths and -1 / u32::MAX for the integers, so an element
+/// the kernel did not write cannot pass for a right answer.
+pub const POISON_BYTE: u8 = 0xFF;
+
+/// A typed host buffer.
+#[derive(Debug, Clone, PartialEq)]
+pub enum HostData {
+    F32(Vec<f32>),
+    F64(Vec<f64>),
+    I32(Vec<i32>),
+    U32(Vec<u32>),
+}
+
+impl HostData {
+    pub fn zeros(ty: ElemType, len: usize) -> HostData {
+        match ty {
+            ElemType::F32 => HostData::F32(vec![0.0; len]),
+            ElemType::F64 => HostData::F64(vec![0.0; len]),
+            ElemType::I32 => HostData::I32(vec![0; len]),
+            ElemType::U32 => HostData::U32(vec![0; len]),
+        }
+    }
+
+    /// Uniform random values: floats in [-1, 1), integers in [0, 2^16), so
+    /// integer data may serve as small indices or counts.
+    pub fn random(ty: ElemType, len: usize, seed: u64) -> HostData {
+        let mut rng = SmallRng::seed_from_u64(seed);
+        match ty {
+            ElemType::F32 => HostData::F32((0..len).map(|_| rng.gen_range(-1.0f32..1.0)).collect()),
+            ElemType::F64 => HostData::F64((0..len).map(|_| rng.gen_range(-1.0f64..1.0)).collect()),
+            ElemType::I32 => HostData::I32((0..len).map(|_| rng.gen_range(0..1 << 16)).collect()),
+            ElemType::U32 => HostData::U32((0..len).map(|_| rng.gen_range(0..1 << 16)).collect()),
+        }
+    }
+
+    pub fn elem_type(&self) -> ElemType {
+        match self {
+            HostData::F32(_) => ElemType::F32,
+            HostData::F64(_) => ElemType::F64,
+            HostData::I32(_) => ElemType::I32,
+            HostData::U32(_) => ElemType::U32,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        match self {
+            HostData::F32(v) => v.len(),
+            HostData::F64(v) => v.len(),
+            HostData::I32(v) => v.len(),
+            HostData::U32(v) => v.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    pub fn byte_len(&self) -> usize {
+        self.len() * self.elem_type().size()
+    }
+
+    /// The raw bytes, for copying to the device.
+    pub fn as_bytes(&self) -> &[u8] {
+        // SAFETY: plain numeric slices reinterpreted as bytes; u8 has no alignment needs.
+        unsafe {
+            match self {
+                HostData::F32(v) => std::slice::from_raw_parts(v.as_ptr().cast(), v.len() * 4),
+                HostData::F64(v) => std::slice::from_raw_parts(v.as_ptr().cast(), v.len() * 8),
+                HostData::I32(v) => std::slice::from_raw_parts(v.as_ptr().cast(), v.len() * 4),
+                HostData::U32(v) => std::slice::from_raw_parts(v.as_ptr().cast(), v.len() * 4),
+            }
+        }
+    }
+
+    /// The raw bytes, for copying from the device.
+    pub fn as_bytes_mut(&mut self) -> &mut [u8] {
+        // SAFETY: every bit pattern is a valid value of these numeric types.
+        unsafe {
+            match self {
+                HostData::F32(v) => {
+                    std::slice::from_raw_parts_mut(v.as_mut_ptr().cast(), v.len() * 4)
+                }
+                HostData::F64(v) => {
+                    std::slice::from_raw_parts_mut(v.as_mut_ptr().cast(), v.len() * 8)
+                }
+                HostData::I32(v) => {
+                    std::slice::from_raw_parts_mut(v.as_mut_ptr().cast(), v.len() * 4)
+                }
+                HostData::U32(v) => {
+                    std::slice::from_raw_parts_mut(v.as_mut_ptr().cast(), v.len() * 4)
+                }
+            }
+        }
+    }
+
+    /// Element `i` widened to f64 (exact for every supported type).
+    pub fn get_f64(&self, i: usize) -> f64 {
+        match self {
+            HostData::F32(v) => v[i] as f64,
+            HostData::F64(v) => v[i],
+            HostData::I32(v) => v[i] as f64,
+            HostData::U32(v) => v[i] as f64,
+        }
+    }
+}
+
+/// The worst element of a comparison.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Mismatch {
+    pub index: usize,
+    pub got: f64,
+    pub want: f64,
+    pub rel_err: f64,
+}
+
+/// Result of comparing an output with its reference.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Comparison {
+    /// Largest |got - want| / max(|want|, floor) over all elements, where the
+    /// floor (1e-6 of the largest reference magnitude) keeps elements near
+    /// zero from dominating. Infinite where an element is NaN or differs in
+    /// NaN-ness or infinity.
+    pub max_rel_err: f64,
+    pub worst: Option<Mismatch>,
+    /// Elements that still hold the poison pattern (never written).
+    pub unwritten: usize,
+    /// Elements over the tolerance.
+    pub failing: usize,
+}
+
+impl Comparison {
+    pub fn passed(&self) -> bool {
+        self.failing == 0 && self.unwritten == 0
+    }
+
+    /// The reason an output is wrong, for an `Invalid` outcome.
+    pub fn describe(&self, buffer: &str, tolerance: f64) -> String {
+        let mut s = format!(
+            "wrong answer: max rel err {:.3e} > tolerance {tolerance:.1e} in `{buffer}` ({} element(s) over",
+            self.max_rel_err, self.failing
+        );
+        if self.unwritten > 0 {
+            s.push_str(&format!(", {} never written", self.unwritten));
+        }
+        s.push(')');
+        if let Some(w) = &self.worst {
+            s.push_str(&format!(
+                "; worst at [{}]: got {} want {}",
+                w.index, w.got, w.want
+            ));
+        }
+        s
+    }
+}
+
+/// Compares `got` with `want` element by element.
+pub fn compare(got: &HostData, want: &HostData, tolerance: f64) -> Comparison {
+    let n = got.len().min(want.len());
+    let scale = (0..want.len())
+        .map(|i| want.get_f64(i).abs())
+        .filter(|v| v.is_finite())
+        .fold(0.0f64, f64::max);
+    let floor = (scale * 1e-6).max(f64::MIN_POSITIVE);
+    let mut cmp = Comparison {
+        max_rel_err: 0.0,
+        worst: None,
+        unwritten: 0,
+        failing: got.len().abs_diff(want.len()),
+    };
+    for i in 0..n {
+        let (g, w) = (got.get_f64(i), want.get_f64(i));
+        if is_poison(got, i) && !is_poison(want, i) {
+            cmp.unwritten += 1;
+        }
+        let err = if g == w || (g.is_nan() && w.is_nan() && !is_poison(got, i)) {
+            0.0
+        } else if g.is_finite() && w.is_finite() {
+            (g - w).abs() / w.abs().max(floor)
+        } else {
+            f64::INFINITY
+        };
+        if err > tolerance {
+            cmp.failing += 1;
+        }
+        if err > cmp.max_rel_err || (cmp.worst.is_none() && err > tolerance) {
+            cmp.max_rel_err = err;
+            cmp.worst = Some(Mismatch {
+                index: i,
+                got: g,
+                want: w,
+                rel_err: err,
+            });
+        }
+    }
+    if cmp.failing > 0 && cmp.worst.is_none() {
+        cmp.max_rel_err = f64::INFINITY;
+    }
+    cmp
+}
+
+fn is_poison(d: &HostData, i: usize) -> bool {
+    match d {
+        HostData::F32(v) => v[i].to_bits() == u32::MAX,
+        HostData::F64(v) => v[i].to_bits() == u64::MAX,
+        HostData::I32(v) => v[i] == -1,
+        HostData::U32(v) => v[i] == u32::MAX,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn poisoned(ty: ElemType, len: usize) -> HostData {
+        let mut d = HostData::zeros(ty, len);
+        d.as_bytes_mut().fill(POISON_BYTE);
+        d
+    }
+
+    #[test]
+    fn poison_reads_as_nan_and_minus_one() {
+        match poisoned(ElemType::F32, 2) {
+            HostData::F32(v) => assert!(v.iter().all(|x| x.is_nan())),
+            other => panic!("{other:?}"),
+        }
+        match poisoned(ElemType::F64, 2) {
+            HostData::F64(v) => assert!(v.iter().all(|x| x.is_nan())),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(poisoned(ElemType::I32, 1), HostData::I32(vec![-1]));
+    }
+
+    #[test]
+    fn random_data_is_fresh_per_seed_nonzero_and_in_range() {
+        let a = HostData::random(ElemType::F32, 1000, 1);
+        let b = HostData::random(ElemType::F32, 1000, 2);
+        assert_ne!(a, b);
+        assert_eq!(a, HostData::random(ElemType::F32, 1000, 1));
+        let HostData::F32(v) = &a else { unreachable!() };
+        assert!(v.iter().all(|x| (-1.0..1.0).contains(x)));
+        assert!(v.iter().filter(|x| **x == 0.0).count() < 2);
+        let HostData::I32(v) = HostData::random(ElemType::I32, 1000, 3) else {
+            unreachable!()
+        };
+        assert!(v.iter().all(|x| (0..1 << 16).contains(x)));
+    }
+
+    #[test]
+    fn an_exact_copy_passes_with_zero_tolerance() {
+        let a = HostData::random(ElemType::F64, 100, 7);
+        let c = compare(&a, &a.clone(), 0.0);
+        assert!(c.passed(), "{c:?}");
+        assert_eq!(c.max_rel_err, 0.0);
+    }
+
+    #[test]
+    fn an_unwritten_element_fails_and_is_counted() {
+        let want = HostData::random(ElemType::F32, 64, 9);
+        let mut got = want.clone();
+        if let HostData::F32(v) = &mut got {
+            v[17] = f32::from_bits(u32::MAX);
+        }
+        let c = compare(&got, &want, 1e-3);
+        assert!(!c.passed());
+        assert_eq!(c.unwritten, 1);
+        assert_eq!(c.failing, 1);
+        assert_eq!(c.worst.as_ref().unwrap().index, 17);
+        assert!(c.describe("dst", 1e-3).contains("never written"));
+    }
+
+    #[test]
+    fn relative_error_is_measured_against_the_reference() {
+        let want = HostData::F32(vec![1.0, 2.0, 4.0]);
+        let got = HostData::F32(vec![1.0, 2.002, 4.0]);
+        let c = compare(&got, &want, 1e-2);
+        assert!(c.passed());
+        assert!((c.max_rel_err - 1e-3).abs() < 1e-5, "{}", c.max_rel_err);
+        let c = compare(&got, &want, 1e-4);
+        assert!(!c.passed());
+        assert!(c
+            .describe("y", 1e-4)
+            .starts_with("wrong answer: max rel err"));
+    }
+
+    #[test]
+    fn length_mismatch_fails() {
+        let c = compare(
+            &HostData::U32(vec![1, 2]),
+            &HostData::U32(vec![1, 2, 3]),
+            0.0,
+        );
+        assert!(!c.passed());
+    }
+
+    #[test]
+    fn bytes_round_trip() {
+        let a = HostData::random(ElemType::U32, 10, 4);
+        let mut b = HostData::zeros(ElemType::U32, 10);
+        b.as_bytes_mut().copy_from_slice(a.as_bytes());
+        assert_eq!(a, b);
+        assert_eq!(a.byte_len(), 40);
+    }
+}

@@ -1,0 +1,434 @@
+//! The GPU worker: the process that owns the CUDA context and evaluates
+//! variants on request ([`crate::protocol`]). It exits after a fault that
+//! poisons its context; the supervisor ([`crate::isolated`]) starts another.
+//!
+//! A binary exposes it by handing its stdin and stdout to [`worker_main`] and
+//! exiting with the code it returns (`hone gpu-worker`, or this crate's
+//! `hone-gpu-worker`).
+
+use std::io::{BufRead, Write};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::time::Duration;
+
+use crate::cache::ModuleCache;
+use crate::error::GpuError;
+use crate::evaluate::{EvalRequest, GpuSession, Measurement, Outcome, Phase};
+use crate::launch::{FunctionInfo, LaunchDims};
+use crate::protocol::{
+    Request, RequestBody, Response, ResponseBody, Simulate, DEVICE_ENV, PROTOCOL_VERSION,
+};
+use crate::stats::Stats;
+use crate::timing;
+
+/// Exit codes of [`worker_main`].
+pub mod exit {
+    /// Shut down on request or at the end of input.
+    pub const OK: i32 = 0;
+    /// Stdout closed or unreadable stdin: the supervisor is gone.
+    pub const IO: i32 = 2;
+    /// The CUDA context was poisoned by a fault (or the worker panicked).
+    pub const FATAL: i32 = 3;
+}
+
+struct Worker<W: Write> {
+    out: W,
+    session: Option<GpuSession>,
+}
+
+/// Serves requests from `input` until `shutdown`, end of input, or a fatal
+/// fault; returns the process exit code ([`exit`]).
+pub fn worker_main(input: impl BufRead, output: impl Write) -> i32 {
+    let mut w = Worker {
+        out: output,
+        session: None,
+    };
+    for line in input.lines() {
+        let Ok(line) = line else { return exit::IO };
+        if line.trim().is_empty() {
+            continue;
+        }
+        let request: Request = match serde_json::from_str(&line) {
+            Ok(r) => r,
+            Err(e) => {
+                let body = ResponseBody::Error {
+                    no_device: false,
+                    message: format!("unreadable request: {e}"),
+                };
+                if w.send(0, body).is_err() {
+                    return exit::IO;
+                }
+                continue;
+            }
+        };
+        match w.serve(request) {
+            Ok(Continue::Yes) => {}
+            Ok(Continue::Shutdown) => return exit::OK,
+            Ok(Continue::Fatal) => return exit::FATAL,
+            Err(_) => return exit::IO,
+        }
+    }
+    exit::OK
+}
+
+enum Continue {
+    Yes,
+    Shutdown,
+    Fatal,
+}
+
+fn error_body(e: &GpuError) -> ResponseBody {
+    match e {
+        GpuError::NoDevice(reason) => ResponseBody::Error {
+            no_device: true,
+            message: reason.clone(),
+        },
+        other => ResponseBody::Error {
+            no_device: false,
+            message: other.to_string(),
+        },
+    }
+}
+
+impl<W: Write> Worker<W> {
+    fn send(&mut self, id: u64, body: ResponseBody) -> std::io::Result<()> {
+        let line = serde_json::to_string(&Response { id, body }).map_err(std::io::Error::other)?;
+        writeln!(self.out, "{line}")?;
+        self.out.flush()
+    }
+
+    fn session(&mut self) -> Result<&mut GpuSession, GpuError> {
+        if self.session.is_none() {
+            let ordinal = std::env::var(DEVICE_ENV)
+                .ok()
+                .and_then(|v| v.trim().parse().ok())
+                .unwrap_or(0);
+            self.session = Some(GpuSession::open(ordinal, ModuleCache::open_default())?);
+        }
+        Ok(self.session.as_mut().expect("opened above"))
+    }
+
+    fn serve(&mut self, request: Request) -> std::io::Result<Continue> {
+        let id = request.id;
+        match request.body {
+            RequestBody::Hello => {
+                self.send(
+                    id,
+                    ResponseBody::Hello {
+                        protocol: PROTOCOL_VERSION,
+                        pid: std::process::id(),
+                    },
+                )?;
+            }
+            RequestBody::Shutdown => return Ok(Continue::Shutdown),
+            RequestBody::Device => {
+                let body = match self.session() {
+                    Ok(s) => ResponseBody::Device {
+                        props: Box::new(s.props().clone()),
+                    },
+                    Err(e) => error_body(&e),
+                };
+                self.send(id, body)?;
+            }
+            RequestBody::Memcpy { bytes, timing } => {
+                let body = match self
+                    .session()
+                    .and_then(|s| s.memcpy_bandwidth(bytes, &timing))
+                {
+                    Ok(bandwidth) => ResponseBody::Bandwidth { bandwidth },
+                    Err(e) => {
+                        let fatal = e.is_sticky();
+                        self.send(id, error_body(&e))?;
+                        return Ok(if fatal {
+                            Continue::Fatal
+                        } else {
+                            Continue::Yes
+                        });
+                    }
+                };
+                self.send(id, body)?;
+            }
+            RequestBody::Evaluate {
+                request,
+                simulate: Some(sim),
+            } => return self.simulate(id, &request, sim),
+            RequestBody::Evaluate {
+                request,
+                simulate: None,
+            } => return self.evaluate(id, &request),
+        }
+        Ok(Continue::Yes)
+    }
+
+    fn evaluate(&mut self, id: u64, request: &EvalRequest) -> std::io::Result<Continue> {
+        if let Err(e) = self.session() {
+            self.send(id, error_body(&e))?;
+            return Ok(Continue::Yes);
+        }
+        let Worker { out, session } = self;
+        let session = session.as_mut().expect("opened above");
+        let mut io_error = None;
+        let mut progress = |phase: Phase| {
+            let line = serde_json::to_string(&Response {
+                id,
+                body: ResponseBody::Progress {
+                    phase: phase.name.to_string(),
+                    launches: phase.launches,
+                },
+            });
+            if let Ok(line) = line {
+                if let Err(e) = writeln!(out, "{line}").and_then(|_| out.flush()) {
+                    io_error.get_or_insert(e);
+                }
+            }
+        };
+        let result = catch_unwind(AssertUnwindSafe(|| {
+            session.evaluate(request, &mut progress)
+        }));
+        if let Some(e) = io_error {
+            return Err(e);
+        }
+        let (body, fatal) = match result {
+            Ok(Ok((outcome, fatal))) => (ResponseBody::Outcome { outcome, fatal }, fatal),
+            Ok(Err(e)) => (error_body(&e), e.is_sticky()),
+            Err(panic) => {
+                let message = panic
+                    .downcast_ref::<String>()
+                    .cloned()
+                    .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                    .unwrap_or_default();
+                let outcome = Outcome::invalid(format!("worker panicked: {message}"));
+                (
+                    ResponseBody::Outcome {
+                        outcome,
+                        fatal: true,
+                    },
+                    true,
+                )
+            }
+        };
+        self.send(id, body)?;
+        Ok(if fatal {
+            Continue::Fatal
+        } else {
+            Continue::Yes
+        })
+    }
+
+    fn simulate(
+        &mut self,
+        id: u64,
+        request: &EvalRequest,
+        sim: Simulate,
+    ) -> std::io::Result<Continue> {
+        let progress = |phase: &str, launches| ResponseBody::Progress {
+            phase: phase.to_string(),
+            launches,
+        };
+        match sim {
+            Simulate::Crash => {
+                self.send(id, progress("check", 1))?;
+                std::process::abort();
+            }
+            Simulate::Hang => {
+                self.send(id, progress("check", 1))?;
+                loop {
+                    std::thread::sleep(Duration::from_secs(3600));
+                }
+            }
+            Simulate::Fault => {
+                self.send(id, progress("check", 1))?;
+                let outcome = Outcome::invalid(
+                    "fault: cuStreamSynchronize failed: CUDA_ERROR_ILLEGAL_ADDRESS: simulated",
+                );
+                self.send(
+                    id,
+                    ResponseBody::Outcome {
+                        outcome,
+                        fatal: true,
+                    },
+                )?;
+                Ok(Continue::Fatal)
+            }
+            Simulate::Succeed => {
+                let outcome = match simulated_measurement(request) {
+                    Ok(m) => Outcome::Valid(m),
+                    Err(reason) => Outcome::Invalid { reason },
+                };
+                self.send(id, progress("check", 1))?;
+                let t = &request.options.timing;
+                self.send(id, progress("time", t.warmup + t.reps))?;
+                self.send(
+                    id,
+                    ResponseBody::Outcome {
+                        outcome,
+                        fatal: false,
+                    },
+                )?;
+                Ok(Continue::Yes)
+            }
+        }
+    }
+}
+
+/// A measurement with the request's real geometry and work counts, as if the
+/// kernel moved its bytes at 1000 GB/s.
+fn simulated_measurement(request: &EvalRequest) -> Result<Measurement, String> {
+    let r = request.template.resolve(&request.config, request.n)?;
+    let ms = (r.bytes / 1e12 * 1e3).max(1e-3);
+    let samples: Vec<f64> = (0..request.options.timing.reps.max(1))
+        .map(|i| ms * (1.0 + 0.01 * (i % 5) as f64))
+        .collect();
+    let time_ms = Stats::from_samples(&samples).ok_or("no samples")?;
+    Ok(Measurement {
+        gbps: timing::gbps(r.bytes, time_ms.median),
+        gflops: timing::gbps(r.flops, time_ms.median),
+        time_ms,
+        bytes: r.bytes,
+        flops: r.flops,
+        dims: LaunchDims {
+            grid: r.grid,
+            block: r.block,
+            shared_mem: r.shared_mem,
+        },
+        function: FunctionInfo {
+            registers: 0,
+            local_bytes: 0,
+            static_shared_bytes: 0,
+            max_threads_per_block: 1024,
+        },
+        copies: 1,
+        flushed_l2: request.options.timing.flush_l2,
+        max_rel_err: Some(0.0),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::evaluate::{EvalOptions, ModuleSource};
+    use crate::template::bundled_vcopy;
+
+    fn eval_request() -> EvalRequest {
+        let t = bundled_vcopy();
+        let config = t.configs().remove(0);
+        EvalRequest {
+            template: t,
+            config,
+            n: 4096,
+            module: ModuleSource::Compile,
+            options: EvalOptions::default(),
+        }
+    }
+
+    fn run(lines: &[String]) -> (i32, Vec<Response>) {
+        let input = lines.join("\n");
+        let mut out = Vec::new();
+        let code = worker_main(input.as_bytes(), &mut out);
+        let replies = String::from_utf8(out)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        (code, replies)
+    }
+
+    fn line(id: u64, body: RequestBody) -> String {
+        serde_json::to_string(&Request { id, body }).unwrap()
+    }
+
+    #[test]
+    fn hello_then_shutdown() {
+        let (code, replies) = run(&[
+            line(1, RequestBody::Hello),
+            line(2, RequestBody::Shutdown),
+            line(3, RequestBody::Hello),
+        ]);
+        assert_eq!(code, exit::OK);
+        assert_eq!(replies.len(), 1, "nothing is served after shutdown");
+        assert_eq!(replies[0].id, 1);
+        assert!(matches!(
+            replies[0].body,
+            ResponseBody::Hello {
+                protocol: PROTOCOL_VERSION,
+                ..
+            }
+        ));
+    }
+
+    #[test]
+    fn a_bad_line_gets_an_error_and_the_worker_goes_on() {
+        let (code, replies) = run(&["{not json".to_string(), line(5, RequestBody::Hello)]);
+        assert_eq!(code, exit::OK);
+        assert!(
+            matches!(&replies[0].body, ResponseBody::Error { message, .. } if message.contains("unreadable"))
+        );
+        assert_eq!(replies[1].id, 5);
+    }
+
+    #[test]
+    fn simulated_success_reports_progress_then_the_template_geometry() {
+        let req = eval_request();
+        let body = RequestBody::Evaluate {
+            request: Box::new(req.clone()),
+            simulate: Some(Simulate::Succeed),
+        };
+        let (code, replies) = run(&[line(9, body)]);
+        assert_eq!(code, exit::OK);
+        assert!(replies.iter().all(|r| r.id == 9));
+        assert!(
+            matches!(&replies[0].body, ResponseBody::Progress { phase, launches: 1 } if phase == "check")
+        );
+        let ResponseBody::Outcome {
+            outcome: Outcome::Valid(m),
+            fatal: false,
+        } = &replies.last().unwrap().body
+        else {
+            panic!("{replies:?}");
+        };
+        let want = req.template.resolve(&req.config, req.n).unwrap();
+        assert_eq!(m.dims.grid, want.grid);
+        assert_eq!(m.bytes, 8.0 * 4096.0);
+        assert!(m.gbps > 0.0);
+    }
+
+    #[test]
+    fn a_fault_is_answered_then_the_worker_exits_fatally() {
+        let body = RequestBody::Evaluate {
+            request: Box::new(eval_request()),
+            simulate: Some(Simulate::Fault),
+        };
+        let (code, replies) = run(&[line(1, body), line(2, RequestBody::Hello)]);
+        assert_eq!(code, exit::FATAL);
+        let last = replies.last().unwrap();
+        assert_eq!(last.id, 1);
+        assert!(
+            matches!(&last.body, ResponseBody::Outcome { fatal: true, outcome: Outcome::Invalid { reason } } if reason.contains("ILLEGAL_ADDRESS"))
+        );
+    }
+
+    #[test]
+    fn without_a_device_requests_get_no_device_errors() {
+        if crate::libs::driver_library_present() {
+            return;
+        }
+        let body = RequestBody::Evaluate {
+            request: Box::new(eval_request()),
+            simulate: None,
+        };
+        let (code, replies) = run(&[line(1, RequestBody::Device), line(2, body)]);
+        assert_eq!(code, exit::OK);
+        assert_eq!(replies.len(), 2);
+        for r in replies {
+            assert!(
+                matches!(
+                    r.body,
+                    ResponseBody::Error {
+                        no_device: true,
+                        ..
+                    }
+                ),
+                "{r:?}"
+            );
+        }
+    }
+}

@@ -1,0 +1,1 @@
+//! Shared-memory synthesizer (to be written).

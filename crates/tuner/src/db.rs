@@ -1,0 +1,736 @@
+//! The tuning database (SQLite): devices, kernels, configurations, jobs and
+//! measurements, each measurement committed as soon as it is taken so that an
+//! interrupted job resumes where it stopped. Exports to CSV, JSON and Kernel
+//! Tuner's T4 results format; merges the databases of sharded runs.
+
+use crate::config::Config;
+use crate::measure::{InvalidKind, Measurement, Timing};
+use crate::replay::Recording;
+use crate::space::DeviceProps;
+use rusqlite::{params, Connection, OptionalExtension};
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::path::Path;
+
+/// Errors of the tuning database.
+#[derive(Debug, thiserror::Error)]
+pub enum DbError {
+    #[error("tuning database: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+    #[error("tuning database: {0}")]
+    Json(#[from] serde_json::Error),
+    #[error("{0}")]
+    Conflict(String),
+    #[error("tuning database: no job with id {0}")]
+    NoJob(i64),
+    #[error("{path}: {source}")]
+    Io {
+        path: String,
+        source: std::io::Error,
+    },
+}
+
+/// The device a job ran on.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DeviceInfo {
+    pub name: String,
+    /// Stable identity (the GPU UUID); devices are matched by it.
+    pub uuid: String,
+    pub clock_mhz: Option<f64>,
+    pub mem_clock_mhz: Option<f64>,
+    pub driver: Option<String>,
+    pub nvrtc_version: Option<String>,
+    pub props: DeviceProps,
+}
+
+impl DeviceInfo {
+    /// A stand-in for runs on synthetic or replayed backends.
+    pub fn synthetic(name: &str, props: DeviceProps) -> Self {
+        DeviceInfo {
+            name: name.to_string(),
+            uuid: format!("synthetic-{name}"),
+            clock_mhz: None,
+            mem_clock_mhz: None,
+            driver: None,
+            nvrtc_version: None,
+            props,
+        }
+    }
+}
+
+/// A row of the `jobs` table.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct JobRow {
+    pub id: i64,
+    pub name: String,
+    pub kernel: String,
+    pub device_uuid: String,
+    pub shard_index: u32,
+    pub shard_count: u32,
+    pub spec_json: String,
+    pub status: String,
+    pub created: String,
+    pub finished: Option<String>,
+}
+
+/// A measurement as stored, with its configuration and time of taking.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoredMeasurement {
+    pub config: Config,
+    pub size: u64,
+    pub measurement: Measurement,
+    pub timestamp: String,
+}
+
+/// What a merge did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct MergeReport {
+    pub jobs: usize,
+    pub inserted: usize,
+    /// Measurements already present in the target (the target's are kept).
+    pub duplicates: usize,
+}
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS devices (
+    id INTEGER PRIMARY KEY,
+    uuid TEXT NOT NULL UNIQUE,
+    name TEXT NOT NULL,
+    clock_mhz REAL,
+    mem_clock_mhz REAL,
+    driver TEXT,
+    nvrtc_version TEXT,
+    props_json TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS kernels (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    source_hash TEXT NOT NULL,
+    UNIQUE (name, source_hash)
+);
+CREATE TABLE IF NOT EXISTS configs (
+    id INTEGER PRIMARY KEY,
+    kernel_id INTEGER NOT NULL REFERENCES kernels(id),
+    key TEXT NOT NULL,
+    params_json TEXT NOT NULL,
+    UNIQUE (kernel_id, key)
+);
+CREATE TABLE IF NOT EXISTS jobs (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    kernel_id INTEGER NOT NULL REFERENCES kernels(id),
+    device_id INTEGER NOT NULL REFERENCES devices(id),
+    shard_index INTEGER NOT NULL,
+    shard_count INTEGER NOT NULL,
+    spec_json TEXT NOT NULL,
+    status TEXT NOT NULL,
+    created TEXT NOT NULL,
+    finished TEXT,
+    UNIQUE (name, device_id, shard_index, shard_count)
+);
+CREATE TABLE IF NOT EXISTS measurements (
+    id INTEGER PRIMARY KEY,
+    job_id INTEGER NOT NULL REFERENCES jobs(id),
+    config_id INTEGER NOT NULL REFERENCES configs(id),
+    size INTEGER NOT NULL,
+    status TEXT NOT NULL,
+    median_s REAL,
+    q1_s REAL,
+    q3_s REAL,
+    min_s REAL,
+    max_s REAL,
+    samples INTEGER,
+    times_json TEXT,
+    gbps REAL,
+    gflops REAL,
+    reason TEXT,
+    timestamp TEXT NOT NULL,
+    UNIQUE (job_id, config_id, size)
+);
+";
+
+/// Seconds since the Unix epoch as an RFC 3339 UTC timestamp.
+pub fn rfc3339(secs: f64) -> String {
+    let whole = secs.floor() as i64;
+    let micros = ((secs - whole as f64) * 1e6).round().min(999_999.0) as i64;
+    let days = whole.div_euclid(86_400);
+    let rem = whole.rem_euclid(86_400);
+    // Civil date from day count (H. Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + (m <= 2) as i64;
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{micros:06}+00:00",
+        rem / 3600,
+        (rem / 60) % 60,
+        rem % 60
+    )
+}
+
+fn now() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs_f64())
+        .unwrap_or(0.0);
+    rfc3339(secs)
+}
+
+/// The tuning database.
+pub struct TuningDb {
+    conn: Connection,
+}
+
+impl TuningDb {
+    /// Opens (creating if needed) a database file in WAL mode.
+    pub fn open(path: impl AsRef<Path>) -> Result<TuningDb, DbError> {
+        let conn = Connection::open(path)?;
+        Self::init(conn)
+    }
+
+    pub fn open_in_memory() -> Result<TuningDb, DbError> {
+        Self::init(Connection::open_in_memory()?)
+    }
+
+    fn init(conn: Connection) -> Result<TuningDb, DbError> {
+        // WAL: each committed measurement survives a crash of the process, and
+        // readers (exports, a progress view) do not block the writer.
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        conn.pragma_update(None, "synchronous", "NORMAL")?;
+        conn.pragma_update(None, "foreign_keys", "ON")?;
+        conn.busy_timeout(std::time::Duration::from_secs(30))?;
+        conn.execute_batch(SCHEMA)?;
+        Ok(TuningDb { conn })
+    }
+
+    pub fn connection(&self) -> &Connection {
+        &self.conn
+    }
+
+    /// Inserts or refreshes a device (matched by UUID); returns its id.
+    pub fn upsert_device(&self, d: &DeviceInfo) -> Result<i64, DbError> {
+        let props = serde_json::to_string(&d.props)?;
+        self.conn.execute(
+            "INSERT INTO devices (uuid, name, clock_mhz, mem_clock_mhz, driver, nvrtc_version, props_json)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+             ON CONFLICT (uuid) DO UPDATE SET name = ?2, clock_mhz = ?3, mem_clock_mhz = ?4,
+                 driver = ?5, nvrtc_version = ?6, props_json = ?7",
+            params![d.uuid, d.name, d.clock_mhz, d.mem_clock_mhz, d.driver, d.nvrtc_version, props],
+        )?;
+        Ok(self
+            .conn
+            .query_row("SELECT id FROM devices WHERE uuid = ?1", [&d.uuid], |r| r.get(0))?)
+    }
+
+    pub fn device(&self, uuid: &str) -> Result<Option<DeviceInfo>, DbError> {
+        let row = self
+            .conn
+            .query_row(
+                "SELECT name, uuid, clock_mhz, mem_clock_mhz, driver, nvrtc_version, props_json
+                 FROM devices WHERE uuid = ?1",
+                [uuid],
+                |r| {
+                    Ok((
+                        r.get::<_, String>(0)?,
+                        r.get::<_, String>(1)?,
+                        r.get(2)?,
+                        r.get(3)?,
+                        r.get(4)?,
+                        r.get(5)?,
+                        r.get::<_, String>(6)?,
+                    ))
+                },
+            )
+            .optional()?;
+        row.map(|(name, uuid, clock_mhz, mem_clock_mhz, driver, nvrtc_version, props)| {
+            Ok(DeviceInfo {
+                name,
+                uuid,
+                clock_mhz,
+                mem_clock_mhz,
+                driver,
+                nvrtc_version,
+                props: serde_json::from_str(&props)?,
+            })
+        })
+        .transpose()
+    }
+
+    pub fn upsert_kernel(&self, name: &str, source_hash: &str) -> Result<i64, DbError> {
+        self.conn.execute(
+            "INSERT OR IGNORE INTO kernels (name, source_hash) VALUES (?1, ?2)",
+            params![name, source_hash],
+        )?;
+        Ok(self.conn.query_row(
+            "SELECT id FROM kernels WHERE name = ?1 AND source_hash = ?2",
+            params![name, source_hash],
+            |r| r.get(0),
+        )?)
+    }
+
+    pub fn config_id(&self, kernel_id: i64, config: &Config) -> Result<i64, DbError> {
+        let key = config.key();
+        let mut stmt = self
+            .conn
+            .prepare_cached("SELECT id FROM configs WHERE kernel_id = ?1 AND key = ?2")?;
+        if let Some(id) = stmt
+            .query_row(params![kernel_id, key], |r| r.get(0))
+            .optional()?
+        {
+            return Ok(id);
+        }
+        self.conn
+            .prepare_cached("INSERT INTO configs (kernel_id, key, params_json) VALUES (?1, ?2, ?3)")?
+            .execute(params![kernel_id, key, config.to_json()])?;
+        Ok(self.conn.last_insert_rowid())
+    }
+
+    /// Opens the job `(name, device, shard)`, creating it if new. An existing
+    /// job is resumed only if its spec is the same; returns `(id, resumed)`.
+    pub fn open_job(
+        &self,
+        name: &str,
+        kernel_id: i64,
+        device_id: i64,
+        shard: (u32, u32),
+        spec_json: &str,
+    ) -> Result<(i64, bool), DbError> {
+        let existing: Option<(i64, String, i64)> = self
+            .conn
+            .query_row(
+                "SELECT id, spec_json, kernel_id FROM jobs
+                 WHERE name = ?1 AND device_id = ?2 AND shard_index = ?3 AND shard_count = ?4",
+                params![name, device_id, shard.0, shard.1],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )
+            .optional()?;
+        if let Some((id, spec, kid)) = existing {
+            if spec != spec_json || kid != kernel_id {
+                return Err(DbError::Conflict(format!(
+                    "job `{name}` (shard {}/{}) already exists in this database with a different specification or kernel source; give the job a new name to start afresh",
+                    shard.0, shard.1
+                )));
+            }
+            self.conn.execute(
+                "UPDATE jobs SET status = 'running', finished = NULL WHERE id = ?1",
+                [id],
+            )?;
+            return Ok((id, true));
+        }
+        self.conn.execute(
+            "INSERT INTO jobs (name, kernel_id, device_id, shard_index, shard_count, spec_json, status, created)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'running', ?7)",
+            params![name, kernel_id, device_id, shard.0, shard.1, spec_json, now()],
+        )?;
+        Ok((self.conn.last_insert_rowid(), false))
+    }
+
+    pub fn finish_job(&self, job_id: i64) -> Result<(), DbError> {
+        self.conn.execute(
+            "UPDATE jobs SET status = 'finished', finished = ?2 WHERE id = ?1",
+            params![job_id, now()],
+        )?;
+        Ok(())
+    }
+
+    pub fn jobs(&self) -> Result<Vec<JobRow>, DbError> {
+        let mut stmt = self.conn.prepare(
+            "SELECT j.id, j.name, k.name, d.uuid, j.shard_index, j.shard_count, j.spec_json,
+                    j.status, j.created, j.finished
+             FROM jobs j JOIN kernels k ON k.id = j.kernel_id JOIN devices d ON d.id = j.device_id
+             ORDER BY j.id",
+        )?;
+        let rows = stmt
+            .query_map([], |r| {
+                Ok(JobRow {
+                    id: r.get(0)?,
+                    name: r.get(1)?,
+                    kernel: r.get(2)?,
+                    device_uuid: r.get(3)?,
+                    shard_index: r.get(4)?,
+                    shard_count: r.get(5)?,
+                    spec_json: r.get(6)?,
+                    status: r.get(7)?,
+                    created: r.get(8)?,
+                    finished: r.get(9)?,
+                })
+            })?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(rows)
+    }
+
+    /// Stores one measurement in its own transaction (autocommit), so it is
+    /// durable the moment this returns. A point already stored is kept.
+    pub fn record(
+        &self,
+        job_id: i64,
+        config_id: i64,
+        size: u64,
+        m: &Measurement,
+    ) -> Result<bool, DbError> {
+        self.record_at(job_id, config_id, size, m, &now())
+    }
+
+    fn record_at(
+        &self,
+        job_id: i64,
+        config_id: i64,
+        size: u64,
+        m: &Measurement,
+        timestamp: &str,
+    ) -> Result<bool, DbError> {
+        let mut stmt = self.conn.prepare_cached(
+            "INSERT OR IGNORE INTO measurements
+             (job_id, config_id, size, status, median_s, q1_s, q3_s, min_s, max_s, samples,
+              times_json, gbps, gflops, reason, timestamp)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+        )?;
+        let n = match m {
+            Measurement::Ok(t) => stmt.execute(params![
+                job_id,
+                config_id,
+                size as i64,
+                "ok",
+                t.median_s,
+                t.q1_s,
+                t.q3_s,
+                t.min_s,
+                t.max_s,
+                t.samples,
+                if t.times_s.is_empty() {
+                    None
+                } else {
+                    Some(serde_json::to_string(&t.times_s)?)
+                },
+                t.gbps,
+                t.gflops,
+                None::<String>,
+                timestamp
+            ])?,
+            Measurement::Invalid { kind, reason } => stmt.execute(params![
+                job_id,
+                config_id,
+                size as i64,
+                kind.as_str(),
+                None::<f64>,
+                None::<f64>,
+                None::<f64>,
+                None::<f64>,
+                None::<f64>,
+                None::<u32>,
+                None::<String>,
+                None::<f64>,
+                None::<f64>,
+                reason,
+                timestamp
+            ])?,
+        };
+        Ok(n == 1)
+    }
+
+    /// Every measurement of a job, in the order taken.
+    pub fn measurements(&self, job_id: i64) -> Result<Vec<StoredMeasurement>, DbError> {
+        let mut stmt = self.conn.prepare(
+            "SELECT c.params_json, m.size, m.status, m.median_s, m.q1_s, m.q3_s, m.min_s, m.max_s,
+                    m.samples, m.times_json, m.gbps, m.gflops, m.reason, m.timestamp
+             FROM measurements m JOIN configs c ON c.id = m.config_id
+             WHERE m.job_id = ?1 ORDER BY m.id",
+        )?;
+        let rows = stmt.query_map([job_id], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, i64>(1)?,
+                r.get::<_, String>(2)?,
+                r.get::<_, Option<f64>>(3)?,
+                r.get::<_, Option<f64>>(4)?,
+                r.get::<_, Option<f64>>(5)?,
+                r.get::<_, Option<f64>>(6)?,
+                r.get::<_, Option<f64>>(7)?,
+                r.get::<_, Option<u32>>(8)?,
+                r.get::<_, Option<String>>(9)?,
+                r.get::<_, Option<f64>>(10)?,
+                r.get::<_, Option<f64>>(11)?,
+                r.get::<_, Option<String>>(12)?,
+                r.get::<_, String>(13)?,
+            ))
+        })?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (params_json, size, status, median, q1, q3, min, max, samples, times, gbps, gflops, reason, ts) = row?;
+            let config: Config = serde_json::from_str(&params_json)?;
+            let measurement = if status == "ok" {
+                let median = median.unwrap_or(f64::NAN);
+                Measurement::Ok(Timing {
+                    median_s: median,
+                    q1_s: q1.unwrap_or(median),
+                    q3_s: q3.unwrap_or(median),
+                    min_s: min.unwrap_or(median),
+                    max_s: max.unwrap_or(median),
+                    samples: samples.unwrap_or(1),
+                    times_s: match times {
+                        Some(t) => serde_json::from_str(&t)?,
+                        None => Vec::new(),
+                    },
+                    gbps,
+                    gflops,
+                })
+            } else {
+                let kind = InvalidKind::parse(&status).ok_or_else(|| {
+                    DbError::Conflict(format!("tuning database: unknown measurement status `{status}`"))
+                })?;
+                Measurement::invalid(kind, reason.unwrap_or_default())
+            };
+            out.push(StoredMeasurement {
+                config,
+                size: size as u64,
+                measurement,
+                timestamp: ts,
+            });
+        }
+        Ok(out)
+    }
+
+    /// The measurements of a job keyed by (configuration key, size): what a
+    /// resumed job need not measure again.
+    pub fn measured(&self, job_id: i64) -> Result<HashMap<(String, u64), Measurement>, DbError> {
+        Ok(self
+            .measurements(job_id)?
+            .into_iter()
+            .map(|s| ((s.config.key(), s.size), s.measurement))
+            .collect())
+    }
+
+    pub fn recording(&self, job_id: i64) -> Result<Recording, DbError> {
+        let mut rec = Recording::new();
+        for s in self.measurements(job_id)? {
+            rec.push(s.config, s.size, s.measurement);
+        }
+        Ok(rec)
+    }
+
+    /// The job id for a name (the unsharded job when there are several).
+    pub fn job_id(&self, name: &str) -> Result<Option<i64>, DbError> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT id FROM jobs WHERE name = ?1 ORDER BY shard_count, shard_index, id LIMIT 1",
+                [name],
+                |r| r.get(0),
+            )
+            .optional()?)
+    }
+
+    pub fn export_csv(&self, job_id: i64, path: &Path) -> Result<(), DbError> {
+        self.write(path, self.recording(job_id)?.to_csv_string())
+    }
+
+    pub fn export_json(&self, job_id: i64, path: &Path) -> Result<(), DbError> {
+        self.write(path, self.recording(job_id)?.to_json_string())
+    }
+
+    fn write(&self, path: &Path, text: String) -> Result<(), DbError> {
+        std::fs::write(path, text).map_err(|source| DbError::Io {
+            path: path.display().to_string(),
+            source,
+        })
+    }
+
+    /// The job's results in Kernel Tuner's T4 results format (schema 1.0.0).
+    ///
+    /// T4 has no notion of problem size: each entry's `configuration` holds the
+    /// tuning parameters only, and the size is given as a `problem_size`
+    /// measurement; `size` restricts the export to one size. Times are in
+    /// milliseconds, as Kernel Tuner writes them.
+    pub fn export_t4(&self, job_id: i64, size: Option<u64>) -> Result<serde_json::Value, DbError> {
+        use serde_json::{json, Value};
+        let mut results = Vec::new();
+        for s in self.measurements(job_id)? {
+            if size.is_some_and(|n| n != s.size) {
+                continue;
+            }
+            let configuration: Value = serde_json::to_value(&s.config)?;
+            let mut measurements = vec![json!({"name": "problem_size", "value": s.size, "unit": ""})];
+            let (times, invalidity, correctness) = match &s.measurement {
+                Measurement::Ok(t) => {
+                    measurements.insert(0, json!({"name": "time", "value": t.median_s * 1e3, "unit": "ms"}));
+                    if let Some(g) = t.gbps {
+                        measurements.push(json!({"name": "GB/s", "value": g, "unit": "GB/s"}));
+                    }
+                    if let Some(g) = t.gflops {
+                        measurements.push(json!({"name": "GFLOP/s", "value": g, "unit": "GFLOP/s"}));
+                    }
+                    let runtimes: Vec<f64> = if t.times_s.is_empty() {
+                        vec![t.median_s * 1e3]
+                    } else {
+                        t.times_s.iter().map(|x| x * 1e3).collect()
+                    };
+                    let total: f64 = runtimes.iter().sum();
+                    (json!({"runtimes": runtimes, "benchmark": total}), "correct", 1)
+                }
+                Measurement::Invalid { kind, .. } => {
+                    let inv = match kind {
+                        InvalidKind::Compile => "compile",
+                        InvalidKind::Runtime => "runtime",
+                        InvalidKind::Timeout => "timeout",
+                        InvalidKind::WrongAnswer => "correctness",
+                        InvalidKind::Constraint | InvalidKind::Missing => "constraints",
+                    };
+                    let correctness = if *kind == InvalidKind::WrongAnswer { 0 } else { 1 };
+                    (json!({"runtimes": []}), inv, correctness)
+                }
+            };
+            results.push(json!({
+                "timestamp": s.timestamp,
+                "configuration": configuration,
+                "times": times,
+                "invalidity": invalidity,
+                "correctness": correctness,
+                "measurements": measurements,
+                "objectives": ["time"],
+            }));
+        }
+        Ok(json!({"schema_version": "1.0.0", "results": results}))
+    }
+
+    /// Merges every job of the database at `other` into this one. Jobs that ran
+    /// as shards `i/n` go into the unsharded job (`0/1`) of the same name and
+    /// device, so that the unsharded job can then be resumed to finish the work.
+    pub fn merge_from(&mut self, other: &Path) -> Result<MergeReport, DbError> {
+        let src = TuningDb::open(other)?;
+        let mut report = MergeReport::default();
+        self.conn.execute_batch("BEGIN IMMEDIATE")?;
+        let result = (|| -> Result<(), DbError> {
+            for job in src.jobs()? {
+                report.jobs += 1;
+                let device = src.device(&job.device_uuid)?.ok_or_else(|| {
+                    DbError::Conflict(format!("job `{}` names a missing device", job.name))
+                })?;
+                let device_id = self.upsert_device(&device)?;
+                let hash: String = src.conn.query_row(
+                    "SELECT k.source_hash FROM jobs j JOIN kernels k ON k.id = j.kernel_id WHERE j.id = ?1",
+                    [job.id],
+                    |r| r.get(0),
+                )?;
+                let kernel_id = self.upsert_kernel(&job.kernel, &hash)?;
+                let (target, _) =
+                    self.open_job(&job.name, kernel_id, device_id, (0, 1), &job.spec_json)?;
+                for s in src.measurements(job.id)? {
+                    let cid = self.config_id(kernel_id, &s.config)?;
+                    if self.record_at(target, cid, s.size, &s.measurement, &s.timestamp)? {
+                        report.inserted += 1;
+                    } else {
+                        report.duplicates += 1;
+                    }
+                }
+                // A merged shard does not finish the whole job; a finished
+                // unsharded job stays finished.
+                if job.status == "finished" && job.shard_count <= 1 {
+                    self.conn.execute(
+                        "UPDATE jobs SET status = 'finished', finished = ?2 WHERE id = ?1",
+                        params![target, job.finished],
+                    )?;
+                }
+            }
+            Ok(())
+        })();
+        match result {
+            Ok(()) => {
+                self.conn.execute_batch("COMMIT")?;
+                Ok(report)
+            }
+            Err(e) => {
+                let _ = self.conn.execute_batch("ROLLBACK");
+                Err(e)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn setup(db: &TuningDb) -> (i64, i64) {
+        let dev = db
+            .upsert_device(&DeviceInfo::synthetic("k20", DeviceProps::tesla_k20()))
+            .unwrap();
+        let ker = db.upsert_kernel("symv", "abc123").unwrap();
+        (dev, ker)
+    }
+
+    #[test]
+    fn timestamps_are_rfc3339() {
+        assert_eq!(rfc3339(0.0), "1970-01-01T00:00:00.000000+00:00");
+        assert_eq!(rfc3339(951_782_400.5), "2000-02-29T00:00:00.500000+00:00");
+        assert_eq!(rfc3339(1_361_404_800.0), "2013-02-21T00:00:00.000000+00:00");
+    }
+
+    #[test]
+    fn store_read_and_resume_guard() {
+        let db = TuningDb::open_in_memory().unwrap();
+        let (dev, ker) = setup(&db);
+        assert_eq!(db.upsert_kernel("symv", "abc123").unwrap(), ker);
+        let (job, resumed) = db.open_job("j", ker, dev, (0, 1), "{}").unwrap();
+        assert!(!resumed);
+        let c = Config::parse_key("B=32,U=8").unwrap();
+        let cid = db.config_id(ker, &c).unwrap();
+        assert_eq!(db.config_id(ker, &c).unwrap(), cid);
+        let mut t = Timing::from_samples(&[1e-3, 2e-3, 3e-3]).unwrap();
+        t.gflops = Some(5.0);
+        assert!(db.record(job, cid, 100, &Measurement::Ok(t.clone())).unwrap());
+        // A point already stored is kept, not overwritten.
+        assert!(!db.record(job, cid, 100, &Measurement::Ok(Timing::single(9.0))).unwrap());
+        let bad = Measurement::invalid(InvalidKind::Timeout, "over 10 s");
+        db.record(job, cid, 200, &bad).unwrap();
+        let got = db.measured(job).unwrap();
+        assert_eq!(got[&(c.key(), 100)], Measurement::Ok(t));
+        assert_eq!(got[&(c.key(), 200)], bad);
+        assert_eq!(db.open_job("j", ker, dev, (0, 1), "{}").unwrap(), (job, true));
+        let err = db.open_job("j", ker, dev, (0, 1), "{\"x\":1}").unwrap_err();
+        assert!(err.to_string().contains("different specification"), "{err}");
+        db.finish_job(job).unwrap();
+        assert_eq!(db.jobs().unwrap()[0].status, "finished");
+        assert_eq!(db.device("synthetic-k20").unwrap().unwrap().props, DeviceProps::tesla_k20());
+    }
+
+    #[test]
+    fn t4_export_follows_the_schema() {
+        let db = TuningDb::open_in_memory().unwrap();
+        let (dev, ker) = setup(&db);
+        let (job, _) = db.open_job("j", ker, dev, (0, 1), "{}").unwrap();
+        let a = Config::parse_key("BLOCK_SIZE=64,LAYOUT=tn").unwrap();
+        let b = Config::parse_key("BLOCK_SIZE=96,LAYOUT=nn").unwrap();
+        let ca = db.config_id(ker, &a).unwrap();
+        let cb = db.config_id(ker, &b).unwrap();
+        let t = Timing::from_samples(&[1e-3, 2e-3, 3e-3]).unwrap().with_work(None, Some(2e6));
+        db.record(job, ca, 1000, &Measurement::Ok(t)).unwrap();
+        db.record(job, cb, 1000, &Measurement::invalid(InvalidKind::Compile, "x")).unwrap();
+        db.record(job, cb, 2000, &Measurement::invalid(InvalidKind::WrongAnswer, "x")).unwrap();
+        let v = db.export_t4(job, None).unwrap();
+        assert_eq!(v["schema_version"], "1.0.0");
+        let r = v["results"].as_array().unwrap();
+        assert_eq!(r.len(), 3);
+        // Required by the schema: configuration, times, invalidity, correctness.
+        for e in r {
+            for key in ["configuration", "times", "invalidity", "correctness", "timestamp", "objectives", "measurements"] {
+                assert!(e.get(key).is_some(), "{key} missing in {e}");
+            }
+            let inv = e["invalidity"].as_str().unwrap();
+            assert!(["timeout", "compile", "runtime", "correctness", "constraints", "correct"].contains(&inv));
+        }
+        assert_eq!(r[0]["configuration"], serde_json::json!({"BLOCK_SIZE": 64, "LAYOUT": "tn"}));
+        assert_eq!(r[0]["invalidity"], "correct");
+        assert_eq!(r[0]["times"]["runtimes"], serde_json::json!([1.0, 2.0, 3.0]));
+        assert_eq!(r[0]["measurements"][0], serde_json::json!({"name": "time", "value": 2.0, "unit": "ms"}));
+        assert_eq!(r[0]["objectives"], serde_json::json!(["time"]));
+        assert_eq!(r[1]["invalidity"], "compile");
+        assert_eq!(r[2]["invalidity"], "correctness");
+        assert_eq!(r[2]["correctness"], 0);
+        assert_eq!(db.export_t4(job, Some(2000)).unwrap()["results"].as_array().unwrap().len(), 1);
+    }
+}

@@ -1,0 +1,764 @@
+//! Tuning jobs: a description (TOML or JSON) of a kernel template's space,
+//! sizes, strategy and sampling, and a runner that carries it out against any
+//! [`Evaluator`], writing every measurement to the tuning database as it goes.
+//!
+//! A job can run as shard `i/n` (a deterministic slice of the valid space); the
+//! shards' databases are merged ([`TuningDb::merge_from`]) and the unsharded
+//! job is then run on the merged database, which resumes from every shard's
+//! measurements and goes on to the sampling phase.
+
+use crate::config::{Config, ParamValue};
+use crate::db::{DbError, DeviceInfo, TuningDb};
+use crate::dspline::Grid;
+use crate::measure::{Evaluator, InvalidKind, Measurement};
+use crate::rule::{Rule, RuleError, RuleKernel};
+use crate::sampling::{self, SamplingResult, SequentialConfig};
+use crate::space::{DeviceProps, Param, Space, SpaceError, SpaceSpec};
+use crate::strategy::{BayesOpt, ChampionSieve, Exhaustive, Outcome, RandomSearch, Strategy};
+use crate::synthetic::fnv1a;
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+/// The kernel template being tuned.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct KernelSpec {
+    pub name: String,
+    /// Path of the template source, relative to the job file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub template: Option<PathBuf>,
+}
+
+/// A parameter: explicit values or an integer range.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ParamSpec {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub values: Vec<ParamValue>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub range: Option<RangeSpec>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RangeSpec {
+    pub start: i64,
+    /// Inclusive.
+    pub end: i64,
+    #[serde(default = "one")]
+    pub step: i64,
+}
+
+fn one() -> i64 {
+    1
+}
+
+/// A named helper expression for constraints.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DerivedSpec {
+    pub name: String,
+    pub expr: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Spacing {
+    #[default]
+    Log,
+    Linear,
+}
+
+/// Problem sizes: a list, or `count` sizes over `[lo, hi]`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum SizeSpec {
+    List(Vec<u64>),
+    Range {
+        lo: u64,
+        hi: u64,
+        count: usize,
+        #[serde(default)]
+        spacing: Spacing,
+    },
+}
+
+impl SizeSpec {
+    pub fn sizes(&self) -> Vec<u64> {
+        match self {
+            SizeSpec::List(v) => v.clone(),
+            SizeSpec::Range {
+                lo,
+                hi,
+                count,
+                spacing: Spacing::Log,
+            } => sampling::log_spaced(*lo, *hi, *count),
+            SizeSpec::Range {
+                lo,
+                hi,
+                count,
+                spacing: Spacing::Linear,
+            } => sampling::linear_spaced(*lo, *hi, *count),
+        }
+    }
+}
+
+/// The search strategy.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum StrategySpec {
+    Exhaustive,
+    Random {
+        #[serde(default)]
+        budget: Option<usize>,
+        #[serde(default)]
+        seed: u64,
+    },
+    Champion {
+        #[serde(default)]
+        top_k: Option<usize>,
+        #[serde(default = "depth25")]
+        depth: usize,
+    },
+    Bayes {
+        #[serde(default)]
+        budget: Option<usize>,
+        #[serde(default)]
+        seed: u64,
+        #[serde(default = "ten")]
+        initial: usize,
+        #[serde(default)]
+        categorical: Vec<String>,
+    },
+}
+
+fn depth25() -> usize {
+    25
+}
+
+fn ten() -> usize {
+    10
+}
+
+/// How the surviving kernels are sampled over size.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "mode", rename_all = "snake_case")]
+pub enum SamplingMode {
+    /// A fixed set of sizes (the paper: 48 points from 100 to 10000).
+    Fixed {
+        #[serde(default = "forty_eight")]
+        count: usize,
+        #[serde(default = "linear")]
+        spacing: Spacing,
+    },
+    /// Sequential addition of sizes until the rule is stable.
+    Sequential {
+        #[serde(default = "five")]
+        initial: usize,
+        #[serde(default = "forty_eight")]
+        max_sizes: usize,
+        #[serde(default = "three")]
+        patience: usize,
+    },
+}
+
+fn forty_eight() -> usize {
+    48
+}
+fn five() -> usize {
+    5
+}
+fn three() -> usize {
+    3
+}
+fn linear() -> Spacing {
+    Spacing::Linear
+}
+
+/// A kernel sampled besides the champions (e.g. the paper's L+U kernel, "Rank 0").
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExtraKernel {
+    pub label: String,
+    pub config: Config,
+}
+
+/// The second phase: dense sampling over size, d-splines and the rule.
+// `mode` is flattened in, which serde cannot combine with deny_unknown_fields.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SamplingSpec {
+    pub lo: u64,
+    pub hi: u64,
+    /// Grid step of the d-splines (1: every integer size, as in the paper).
+    #[serde(default = "one_u64")]
+    pub step: u64,
+    #[serde(flatten)]
+    pub mode: SamplingMode,
+    #[serde(default = "tolerance")]
+    pub tolerance: f64,
+    #[serde(default)]
+    pub extra: Vec<ExtraKernel>,
+}
+
+fn one_u64() -> u64 {
+    1
+}
+fn tolerance() -> f64 {
+    0.01
+}
+
+/// A tuning job.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct JobSpec {
+    pub name: String,
+    pub kernel: KernelSpec,
+    #[serde(alias = "param")]
+    pub params: Vec<ParamSpec>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub derived: Vec<DerivedSpec>,
+    #[serde(default)]
+    pub constraints: Vec<String>,
+    /// Device properties added to (or overriding) the evaluator's device.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub device: Option<DeviceProps>,
+    /// Representative sizes of the search phase.
+    pub sizes: SizeSpec,
+    pub strategy: StrategySpec,
+    /// Evaluation budget (configurations) for `random` and `bayes` when the
+    /// strategy does not give one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub budget: Option<usize>,
+    /// How many configurations survive into the sampling phase.
+    #[serde(default = "ten")]
+    pub top_k: usize,
+    /// d-spline smoothing; chosen by GCV when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub alpha: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sampling: Option<SamplingSpec>,
+}
+
+/// Errors of jobs.
+#[derive(Debug, thiserror::Error)]
+pub enum JobError {
+    #[error("{path}: {message}")]
+    Spec { path: String, message: String },
+    #[error("job `{job}`: {source}")]
+    Space { job: String, source: SpaceError },
+    #[error(transparent)]
+    Db(#[from] DbError),
+    #[error(transparent)]
+    Rule(#[from] RuleError),
+}
+
+impl JobSpec {
+    /// Reads a `.toml` or `.json` job file.
+    pub fn load(path: impl AsRef<Path>) -> Result<JobSpec, JobError> {
+        let path = path.as_ref();
+        let name = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|e| JobError::Spec {
+            path: name.clone(),
+            message: e.to_string(),
+        })?;
+        match path.extension().and_then(|e| e.to_str()) {
+            Some("toml") => JobSpec::from_toml(&text, &name),
+            Some("json") => JobSpec::from_json(&text, &name),
+            _ => Err(JobError::Spec {
+                path: name,
+                message: "expected a .toml or .json job file".into(),
+            }),
+        }
+    }
+
+    pub fn from_toml(text: &str, origin: &str) -> Result<JobSpec, JobError> {
+        let spec: JobSpec = toml::from_str(text).map_err(|e| JobError::Spec {
+            path: origin.to_string(),
+            message: e.to_string().trim_end().to_string(),
+        })?;
+        spec.check(origin)?;
+        Ok(spec)
+    }
+
+    pub fn from_json(text: &str, origin: &str) -> Result<JobSpec, JobError> {
+        let spec: JobSpec = serde_json::from_str(text).map_err(|e| JobError::Spec {
+            path: origin.to_string(),
+            message: format!("line {}, column {}: {e}", e.line(), e.column()),
+        })?;
+        spec.check(origin)?;
+        Ok(spec)
+    }
+
+    fn check(&self, origin: &str) -> Result<(), JobError> {
+        let err = |message: String| JobError::Spec {
+            path: origin.to_string(),
+            message,
+        };
+        for p in &self.params {
+            match (&p.range, p.values.is_empty()) {
+                (Some(_), false) => {
+                    return Err(err(format!(
+                        "parameter `{}` gives both `values` and `range`",
+                        p.name
+                    )))
+                }
+                (None, true) => {
+                    return Err(err(format!(
+                        "parameter `{}` needs `values` or `range`",
+                        p.name
+                    )))
+                }
+                (Some(r), _) if r.step <= 0 || r.end < r.start => {
+                    return Err(err(format!(
+                        "parameter `{}`: range needs start <= end and a positive step",
+                        p.name
+                    )))
+                }
+                _ => {}
+            }
+        }
+        if self.sizes.sizes().is_empty() {
+            return Err(err("`sizes` is empty".into()));
+        }
+        match &self.strategy {
+            StrategySpec::Random { budget, .. } | StrategySpec::Bayes { budget, .. }
+                if budget.or(self.budget).is_none() =>
+            {
+                return Err(err("this strategy needs a `budget`".into()))
+            }
+            _ => {}
+        }
+        if let Some(s) = &self.sampling {
+            if s.lo == 0 || s.hi <= s.lo || s.step == 0 {
+                return Err(err("sampling needs 0 < lo < hi and a positive step".into()));
+            }
+        }
+        Ok(())
+    }
+
+    pub fn space_spec(&self) -> SpaceSpec {
+        SpaceSpec {
+            params: self
+                .params
+                .iter()
+                .map(|p| match &p.range {
+                    Some(r) => Param::range(&p.name, r.start, r.end, r.step),
+                    None => Param {
+                        name: p.name.clone(),
+                        values: p.values.clone(),
+                    },
+                })
+                .collect(),
+            derived: self
+                .derived
+                .iter()
+                .map(|d| (d.name.clone(), d.expr.clone()))
+                .collect(),
+            constraints: self.constraints.clone(),
+        }
+    }
+
+    /// The device properties constraints see: the device's, then the job's.
+    pub fn device_props(&self, device: &DeviceInfo) -> DeviceProps {
+        let mut props = device.props.clone();
+        if let Some(extra) = &self.device {
+            for (k, v) in &extra.0 {
+                props.set(k, *v);
+            }
+        }
+        props
+    }
+
+    fn strategy(&self) -> Box<dyn Strategy> {
+        match &self.strategy {
+            StrategySpec::Exhaustive => Box::new(Exhaustive),
+            StrategySpec::Random { budget, seed } => Box::new(RandomSearch {
+                budget: budget.or(self.budget).unwrap_or(0),
+                seed: *seed,
+            }),
+            StrategySpec::Champion { top_k, depth } => Box::new(ChampionSieve {
+                top_k: top_k.unwrap_or(self.top_k),
+                depth: *depth,
+            }),
+            StrategySpec::Bayes {
+                budget,
+                seed,
+                initial,
+                categorical,
+            } => {
+                let mut b = BayesOpt::new(budget.or(self.budget).unwrap_or(0), *seed);
+                b.initial = *initial;
+                b.categorical = categorical.clone();
+                Box::new(b)
+            }
+        }
+    }
+}
+
+/// Which phase a progress report belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    Search,
+    Sampling,
+}
+
+/// One step of progress, reported after every evaluation.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Progress {
+    pub phase: Phase,
+    /// Evaluations done in this phase (measured or taken from the database).
+    pub done: usize,
+    /// Planned evaluations of this phase, when known.
+    pub total: Option<usize>,
+    /// Whether this one came from the database (a resumed job).
+    pub cached: bool,
+    pub key: String,
+    pub size: u64,
+    pub status: &'static str,
+}
+
+/// What a job run did.
+#[derive(Debug, Clone)]
+pub struct JobReport {
+    pub job_id: i64,
+    pub resumed: bool,
+    pub shard: (u32, u32),
+    pub valid_configs: usize,
+    pub candidates: usize,
+    pub search: Outcome,
+    /// The configurations carried into the sampling phase, best first.
+    pub champions: Vec<Config>,
+    pub sampling: Option<SamplingResult>,
+    pub rule: Option<Rule>,
+    /// Evaluations that reached the backend.
+    pub measured: usize,
+    /// Evaluations answered from the database.
+    pub reused: usize,
+}
+
+/// Runs a job's phases against `eval`, storing measurements in `db`.
+/// `base_dir` resolves the kernel template path.
+pub fn run_job(
+    spec: &JobSpec,
+    base_dir: &Path,
+    device: &DeviceInfo,
+    db: &TuningDb,
+    eval: &mut dyn Evaluator,
+    shard: (u32, u32),
+    progress: &mut dyn FnMut(&Progress),
+) -> Result<JobReport, JobError> {
+    let space = Space::new(spec.space_spec(), spec.device_props(device)).map_err(|source| {
+        JobError::Space {
+            job: spec.name.clone(),
+            source,
+        }
+    })?;
+    let valid = space.enumerate();
+    let candidates = valid
+        .shard(shard.0 as usize, shard.1 as usize)
+        .map_err(|source| JobError::Space {
+            job: spec.name.clone(),
+            source,
+        })?;
+    let source_hash = match &spec.kernel.template {
+        Some(t) => {
+            let path = base_dir.join(t);
+            let text = std::fs::read(&path).map_err(|e| JobError::Spec {
+                path: path.display().to_string(),
+                message: format!("kernel template: {e}"),
+            })?;
+            format!("{:016x}", fnv1a(&text))
+        }
+        None => "none".to_string(),
+    };
+    let device_id = db.upsert_device(device)?;
+    let kernel_id = db.upsert_kernel(&spec.kernel.name, &source_hash)?;
+    let spec_json = serde_json::to_string(spec).map_err(DbError::from)?;
+    let (job_id, resumed) = db.open_job(&spec.name, kernel_id, device_id, shard, &spec_json)?;
+    let sizes = spec.sizes.sizes();
+    let mut strategy = spec.strategy();
+    let mut rec = Recorder {
+        db,
+        job_id,
+        kernel_id,
+        inner: eval,
+        cache: db.measured(job_id)?,
+        config_ids: HashMap::new(),
+        progress,
+        phase: Phase::Search,
+        done: 0,
+        total: strategy.planned_evaluations(candidates.len(), sizes.len()),
+        measured: 0,
+        reused: 0,
+        error: None,
+    };
+    let search = strategy.run(&valid, &candidates, &sizes, &mut rec);
+    if let Some(e) = rec.error.take() {
+        return Err(e.into());
+    }
+    let champion_idx: Vec<usize> = match &spec.strategy {
+        StrategySpec::Champion { top_k, depth } => ChampionSieve {
+            top_k: top_k.unwrap_or(spec.top_k),
+            depth: *depth,
+        }
+        .champions(&search),
+        _ => search
+            .ranking
+            .iter()
+            .filter(|r| r.objective.is_some())
+            .take(spec.top_k)
+            .map(|r| r.index)
+            .collect(),
+    };
+    let champions: Vec<Config> = champion_idx.iter().map(|&i| valid.config(i)).collect();
+    let mut sampling_result = None;
+    let mut rule = None;
+    if let (Some(s), 1) = (&spec.sampling, shard.1) {
+        let mut kernels: Vec<RuleKernel> = s
+            .extra
+            .iter()
+            .map(|e| RuleKernel {
+                label: e.label.clone(),
+                config: e.config.clone(),
+            })
+            .collect();
+        kernels.extend(champions.iter().enumerate().map(|(i, c)| RuleKernel {
+            label: format!("Rank {}", i + 1),
+            config: c.clone(),
+        }));
+        let grid = Grid {
+            lo: s.lo,
+            hi: s.hi,
+            step: s.step,
+        };
+        rec.phase = Phase::Sampling;
+        rec.done = 0;
+        let result = match &s.mode {
+            SamplingMode::Fixed { count, spacing } => {
+                let sizes = SizeSpec::Range {
+                    lo: s.lo,
+                    hi: s.hi,
+                    count: *count,
+                    spacing: *spacing,
+                }
+                .sizes();
+                rec.total = Some(sizes.len() * kernels.len());
+                sampling::sample_fixed(
+                    &spec.name,
+                    kernels,
+                    &sizes,
+                    grid,
+                    spec.alpha,
+                    s.tolerance,
+                    &mut rec,
+                )?
+            }
+            SamplingMode::Sequential {
+                initial,
+                max_sizes,
+                patience,
+            } => {
+                let mut cfg = SequentialConfig::new(grid);
+                cfg.initial = *initial;
+                cfg.max_sizes = *max_sizes;
+                cfg.patience = *patience;
+                cfg.tolerance = s.tolerance;
+                cfg.alpha = spec.alpha;
+                rec.total = Some(max_sizes * kernels.len());
+                sampling::sample_sequential(&spec.name, kernels, &cfg, &mut rec)?
+            }
+        };
+        if let Some(e) = rec.error.take() {
+            return Err(e.into());
+        }
+        rule = Some(result.rule.clone());
+        sampling_result = Some(result);
+    }
+    db.finish_job(job_id)?;
+    Ok(JobReport {
+        job_id,
+        resumed,
+        shard,
+        valid_configs: valid.len(),
+        candidates: candidates.len(),
+        search,
+        champions,
+        sampling: sampling_result,
+        rule,
+        measured: rec.measured,
+        reused: rec.reused,
+    })
+}
+
+/// The evaluator the strategies see: answers from the database what a previous
+/// (interrupted) run already measured, and stores every new measurement before
+/// handing it on.
+struct Recorder<'a> {
+    db: &'a TuningDb,
+    job_id: i64,
+    kernel_id: i64,
+    inner: &'a mut dyn Evaluator,
+    cache: HashMap<(String, u64), Measurement>,
+    config_ids: HashMap<String, i64>,
+    progress: &'a mut dyn FnMut(&Progress),
+    phase: Phase,
+    done: usize,
+    total: Option<usize>,
+    measured: usize,
+    reused: usize,
+    error: Option<DbError>,
+}
+
+impl Recorder<'_> {
+    fn report(&mut self, key: String, size: u64, cached: bool, m: &Measurement) {
+        self.done += 1;
+        (self.progress)(&Progress {
+            phase: self.phase,
+            done: self.done,
+            total: self.total,
+            cached,
+            key,
+            size,
+            status: m.status(),
+        });
+    }
+
+    fn store(&mut self, config: &Config, key: &str, size: u64, m: &Measurement) -> Result<(), DbError> {
+        let cid = match self.config_ids.get(key) {
+            Some(&id) => id,
+            None => {
+                let id = self.db.config_id(self.kernel_id, config)?;
+                self.config_ids.insert(key.to_string(), id);
+                id
+            }
+        };
+        self.db.record(self.job_id, cid, size, m)?;
+        Ok(())
+    }
+}
+
+impl Evaluator for Recorder<'_> {
+    fn evaluate(&mut self, config: &Config, size: u64) -> Measurement {
+        let key = config.key();
+        if let Some(m) = self.cache.get(&(key.clone(), size)).cloned() {
+            self.reused += 1;
+            self.report(key, size, true, &m);
+            return m;
+        }
+        if self.error.is_some() {
+            // Measuring on without a place to store the results would waste
+            // device time; the job reports the error when the phase ends.
+            return Measurement::invalid(InvalidKind::Missing, "not measured: the tuning database failed");
+        }
+        let m = self.inner.evaluate(config, size);
+        self.measured += 1;
+        if let Err(e) = self.store(config, &key, size, &m) {
+            self.error = Some(e);
+        }
+        self.cache.insert((key.clone(), size), m.clone());
+        self.report(key, size, false, &m);
+        m
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::synthetic::{SyntheticEvaluator, SyntheticModel};
+
+    const TOML_JOB: &str = r#"
+name = "symv-small"
+sizes = { lo = 1000, hi = 8000, count = 3 }
+strategy = { kind = "champion", top_k = 3, depth = 5 }
+constraints = ["MULTIPLICITY * BLOCK_SIZE <= max_threads_per_sm", "threads % warp_size == 0"]
+
+[kernel]
+name = "symv"
+
+[[param]]
+name = "BLOCK_SIZE"
+values = [64, 128, 192]
+
+[[param]]
+name = "UX"
+range = { start = 12, end = 16, step = 2 }
+
+[[param]]
+name = "MULTIPLICITY"
+values = [2, 4, 8]
+
+[[derived]]
+name = "threads"
+expr = "BLOCK_SIZE"
+
+[sampling]
+lo = 100
+hi = 4000
+step = 10
+mode = "fixed"
+count = 12
+extra = [{ label = "Rank 0", config = { ALGO = "lu" } }]
+"#;
+
+    #[test]
+    fn toml_and_json_specs_agree() {
+        let spec = JobSpec::from_toml(TOML_JOB, "job.toml").unwrap();
+        assert_eq!(spec.params.len(), 3);
+        assert_eq!(spec.sizes.sizes(), vec![1000, 2828, 8000]);
+        assert_eq!(spec.space_spec().product_size(), 27);
+        let json = serde_json::to_string_pretty(&spec).unwrap();
+        assert_eq!(JobSpec::from_json(&json, "job.json").unwrap(), spec);
+        assert!(matches!(
+            spec.sampling.as_ref().unwrap().mode,
+            SamplingMode::Fixed { count: 12, spacing: Spacing::Linear }
+        ));
+    }
+
+    #[test]
+    fn spec_errors_name_the_file_and_problem() {
+        let bad = TOML_JOB.replace("values = [64, 128, 192]", "values = [64, 128, 192]\nrange = { start = 1, end = 2 }");
+        let err = JobSpec::from_toml(&bad, "job.toml").unwrap_err().to_string();
+        assert!(err.starts_with("job.toml:") && err.contains("both `values` and `range`"), "{err}");
+        let bad = TOML_JOB.replace("kind = \"champion\"", "kind = \"annealing\"");
+        let err = JobSpec::from_toml(&bad, "job.toml").unwrap_err().to_string();
+        assert!(err.contains("annealing") && err.contains("line"), "{err}");
+        let bad = TOML_JOB.replace("kind = \"champion\", top_k = 3, depth = 5", "kind = \"bayes\"");
+        let err = JobSpec::from_toml(&bad, "job.toml").unwrap_err().to_string();
+        assert!(err.contains("needs a `budget`"), "{err}");
+        let err = JobSpec::from_json("{\"name\": 3}", "j.json").unwrap_err().to_string();
+        assert!(err.contains("j.json: line 1"), "{err}");
+    }
+
+    #[test]
+    fn a_job_runs_both_phases_and_reports_progress() {
+        let spec = JobSpec::from_toml(TOML_JOB, "job.toml").unwrap();
+        let db = TuningDb::open_in_memory().unwrap();
+        let device = DeviceInfo::synthetic("k20", DeviceProps::tesla_k20());
+        let mut eval = SyntheticEvaluator::new(SyntheticModel::symv_k20(), 1);
+        let mut events: Vec<Progress> = Vec::new();
+        let report = run_job(&spec, Path::new("."), &device, &db, &mut eval, (0, 1), &mut |p| {
+            events.push(p.clone())
+        })
+        .unwrap();
+        assert_eq!(report.valid_configs, 27);
+        assert_eq!(report.champions.len(), 3);
+        // Search: 27 configurations at 3 sizes; sampling: 4 kernels at 12 sizes.
+        assert_eq!(report.measured, 27 * 3 + 4 * 12);
+        let search: Vec<&Progress> = events.iter().filter(|p| p.phase == Phase::Search).collect();
+        assert_eq!(search.len(), 81);
+        assert!(search.iter().enumerate().all(|(i, p)| p.done == i + 1 && p.total == Some(81)));
+        let rule = report.rule.unwrap();
+        rule.validate().unwrap();
+        // The L+U kernel wins the smallest sizes, as in the paper's Table 5.
+        assert_eq!(rule.select(100).get("ALGO").and_then(|v| v.as_str()), Some("lu"));
+        assert_eq!(db.jobs().unwrap()[0].status, "finished");
+        // Running it again measures nothing new.
+        let again = run_job(&spec, Path::new("."), &device, &db, &mut eval, (0, 1), &mut |_| {}).unwrap();
+        assert!(again.resumed);
+        assert_eq!((again.measured, again.reused), (0, 27 * 3 + 4 * 12));
+        assert_eq!(again.rule.unwrap(), rule);
+    }
+}

@@ -1,0 +1,270 @@
+//! Measurements and the evaluation backend trait.
+
+use crate::config::Config;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// Timing statistics of one (configuration, size) measurement.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Timing {
+    /// Median of the repeated runs, seconds.
+    pub median_s: f64,
+    /// Lower and upper quartiles, seconds (the interquartile range is the spread).
+    pub q1_s: f64,
+    pub q3_s: f64,
+    pub min_s: f64,
+    pub max_s: f64,
+    /// Number of timed runs.
+    pub samples: u32,
+    /// The individual run times when the backend kept them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub times_s: Vec<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gbps: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gflops: Option<f64>,
+}
+
+fn quantile(sorted: &[f64], q: f64) -> f64 {
+    // Linear interpolation between order statistics (type 7, as numpy's default).
+    let h = (sorted.len() - 1) as f64 * q;
+    let lo = h.floor() as usize;
+    let hi = h.ceil() as usize;
+    sorted[lo] + (h - lo as f64) * (sorted[hi] - sorted[lo])
+}
+
+impl Timing {
+    /// Statistics of a set of run times; `None` when there are none or any is not
+    /// a positive finite number.
+    pub fn from_samples(times_s: &[f64]) -> Option<Timing> {
+        if times_s.is_empty() || times_s.iter().any(|t| !t.is_finite() || *t <= 0.0) {
+            return None;
+        }
+        let mut s = times_s.to_vec();
+        s.sort_by(f64::total_cmp);
+        Some(Timing {
+            median_s: quantile(&s, 0.5),
+            q1_s: quantile(&s, 0.25),
+            q3_s: quantile(&s, 0.75),
+            min_s: s[0],
+            max_s: s[s.len() - 1],
+            samples: s.len() as u32,
+            times_s: times_s.to_vec(),
+            gbps: None,
+            gflops: None,
+        })
+    }
+
+    /// A timing known only by its median (e.g. imported from elsewhere).
+    pub fn single(median_s: f64) -> Timing {
+        Timing {
+            median_s,
+            q1_s: median_s,
+            q3_s: median_s,
+            min_s: median_s,
+            max_s: median_s,
+            samples: 1,
+            times_s: Vec::new(),
+            gbps: None,
+            gflops: None,
+        }
+    }
+
+    /// Sets throughput figures from the work done by one run.
+    pub fn with_work(mut self, bytes: Option<f64>, flops: Option<f64>) -> Timing {
+        self.gbps = bytes.map(|b| b / self.median_s / 1e9);
+        self.gflops = flops.map(|f| f / self.median_s / 1e9);
+        self
+    }
+
+    /// Interquartile range relative to the median.
+    pub fn relative_spread(&self) -> f64 {
+        (self.q3_s - self.q1_s) / self.median_s
+    }
+}
+
+/// Why a configuration produced no usable timing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum InvalidKind {
+    /// The kernel did not compile.
+    Compile,
+    /// Launch failure, memory fault, resources exhausted.
+    Runtime,
+    /// The kernel did not finish in time.
+    Timeout,
+    /// The result differed from the reference.
+    WrongAnswer,
+    /// A constraint known only at run time was violated.
+    Constraint,
+    /// No data for this point (a replay of a recording that lacks it).
+    Missing,
+}
+
+impl InvalidKind {
+    pub const ALL: [InvalidKind; 6] = [
+        InvalidKind::Compile,
+        InvalidKind::Runtime,
+        InvalidKind::Timeout,
+        InvalidKind::WrongAnswer,
+        InvalidKind::Constraint,
+        InvalidKind::Missing,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            InvalidKind::Compile => "compile",
+            InvalidKind::Runtime => "runtime",
+            InvalidKind::Timeout => "timeout",
+            InvalidKind::WrongAnswer => "wrong_answer",
+            InvalidKind::Constraint => "constraint",
+            InvalidKind::Missing => "missing",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<InvalidKind> {
+        Self::ALL.into_iter().find(|k| k.as_str() == s)
+    }
+}
+
+impl fmt::Display for InvalidKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The outcome of evaluating one configuration at one problem size.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum Measurement {
+    Ok(Timing),
+    Invalid { kind: InvalidKind, reason: String },
+}
+
+impl Measurement {
+    pub fn invalid(kind: InvalidKind, reason: impl Into<String>) -> Measurement {
+        Measurement::Invalid {
+            kind,
+            reason: reason.into(),
+        }
+    }
+
+    pub fn timing(&self) -> Option<&Timing> {
+        match self {
+            Measurement::Ok(t) => Some(t),
+            Measurement::Invalid { .. } => None,
+        }
+    }
+
+    /// The median time, for valid measurements.
+    pub fn time_s(&self) -> Option<f64> {
+        self.timing().map(|t| t.median_s)
+    }
+
+    pub fn is_ok(&self) -> bool {
+        matches!(self, Measurement::Ok(_))
+    }
+
+    /// `"ok"` or the invalidity kind.
+    pub fn status(&self) -> &'static str {
+        match self {
+            Measurement::Ok(_) => "ok",
+            Measurement::Invalid { kind, .. } => kind.as_str(),
+        }
+    }
+}
+
+/// A backend that measures a configuration at a problem size: the GPU runtime,
+/// a replay of a recorded run, or a synthetic model.
+pub trait Evaluator {
+    fn evaluate(&mut self, config: &Config, size: u64) -> Measurement;
+}
+
+impl<E: Evaluator + ?Sized> Evaluator for &mut E {
+    fn evaluate(&mut self, config: &Config, size: u64) -> Measurement {
+        (**self).evaluate(config, size)
+    }
+}
+
+impl<E: Evaluator + ?Sized> Evaluator for Box<E> {
+    fn evaluate(&mut self, config: &Config, size: u64) -> Measurement {
+        (**self).evaluate(config, size)
+    }
+}
+
+/// Wraps a closure as an evaluator.
+pub struct FnEvaluator<F>(pub F);
+
+impl<F: FnMut(&Config, u64) -> Measurement> Evaluator for FnEvaluator<F> {
+    fn evaluate(&mut self, config: &Config, size: u64) -> Measurement {
+        (self.0)(config, size)
+    }
+}
+
+/// Counts the calls that reach an inner evaluator.
+pub struct Counting<E> {
+    pub inner: E,
+    pub calls: usize,
+}
+
+impl<E> Counting<E> {
+    pub fn new(inner: E) -> Self {
+        Counting { inner, calls: 0 }
+    }
+}
+
+impl<E: Evaluator> Evaluator for Counting<E> {
+    fn evaluate(&mut self, config: &Config, size: u64) -> Measurement {
+        self.calls += 1;
+        self.inner.evaluate(config, size)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn statistics_of_samples() {
+        let t = Timing::from_samples(&[5.0, 1.0, 3.0, 2.0, 4.0]).unwrap();
+        assert_eq!(t.median_s, 3.0);
+        assert_eq!((t.q1_s, t.q3_s), (2.0, 4.0));
+        assert_eq!((t.min_s, t.max_s, t.samples), (1.0, 5.0, 5));
+        assert!((t.relative_spread() - 2.0 / 3.0).abs() < 1e-12);
+        let even = Timing::from_samples(&[1.0, 2.0, 3.0, 4.0]).unwrap();
+        assert_eq!(even.median_s, 2.5);
+        assert!(Timing::from_samples(&[]).is_none());
+        assert!(Timing::from_samples(&[1.0, f64::NAN]).is_none());
+        let w = Timing::single(2e-3).with_work(Some(4e9), Some(1e9));
+        assert!((w.gbps.unwrap() - 2000.0).abs() < 1e-9);
+        assert!((w.gflops.unwrap() - 500.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn measurement_json_and_kinds() {
+        let m = Measurement::invalid(InvalidKind::WrongAnswer, "max error 3e-2");
+        let text = serde_json::to_string(&m).unwrap();
+        assert!(text.contains("\"status\":\"invalid\""), "{text}");
+        assert_eq!(serde_json::from_str::<Measurement>(&text).unwrap(), m);
+        let ok = Measurement::Ok(Timing::single(1e-3));
+        assert_eq!(serde_json::from_str::<Measurement>(&serde_json::to_string(&ok).unwrap()).unwrap(), ok);
+        for k in InvalidKind::ALL {
+            assert_eq!(InvalidKind::parse(k.as_str()), Some(k));
+        }
+        assert_eq!(m.status(), "wrong_answer");
+        assert_eq!(ok.time_s(), Some(1e-3));
+    }
+
+    #[test]
+    fn wrappers_forward_calls() {
+        let mut f = Counting::new(FnEvaluator(|_: &Config, n: u64| {
+            Measurement::Ok(Timing::single(n as f64))
+        }));
+        let c = Config::new(vec![]);
+        assert_eq!(f.evaluate(&c, 7).time_s(), Some(7.0));
+        let mut boxed: Box<dyn Evaluator> = Box::new(&mut f);
+        assert_eq!(boxed.evaluate(&c, 9).time_s(), Some(9.0));
+        drop(boxed);
+        assert_eq!(f.calls, 2);
+    }
+}

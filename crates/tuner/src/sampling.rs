@@ -1,0 +1,457 @@
+//! Sampling the surviving kernels over problem size, fitting their d-splines,
+//! and deriving the selection rule: on a fixed grid of sizes (the paper's 48
+//! points) or by sequential addition of sizes (the paper's future work).
+//!
+//! Curves are fitted to log median time: the best kernel at a size is the same
+//! whatever the work formula, the noise of timings is roughly relative, and a
+//! difference of two curves is directly a relative loss.
+
+use crate::dspline::{self, DSpline, Grid};
+use crate::measure::{Evaluator, Measurement};
+use crate::rule::{pointwise_best, Rule, RuleError, RuleKernel};
+use serde::{Deserialize, Serialize};
+
+/// `count` sizes spread evenly on a log scale over `[lo, hi]`, rounded, distinct.
+pub fn log_spaced(lo: u64, hi: u64, count: usize) -> Vec<u64> {
+    spaced(lo, hi, count, |a, b, t| (a.ln() + t * (b.ln() - a.ln())).exp())
+}
+
+/// `count` sizes spread evenly over `[lo, hi]`, rounded, distinct.
+pub fn linear_spaced(lo: u64, hi: u64, count: usize) -> Vec<u64> {
+    spaced(lo, hi, count, |a, b, t| a + t * (b - a))
+}
+
+fn spaced(lo: u64, hi: u64, count: usize, f: impl Fn(f64, f64, f64) -> f64) -> Vec<u64> {
+    let (a, b) = (lo.max(1) as f64, hi.max(lo.max(1)) as f64);
+    let mut v: Vec<u64> = (0..count)
+        .map(|i| {
+            let t = if count > 1 { i as f64 / (count - 1) as f64 } else { 0.0 };
+            f(a, b, t).round().clamp(a, b) as u64
+        })
+        .collect();
+    v.dedup();
+    v
+}
+
+/// Measured log times of each kernel, and their fitted curves.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Curves {
+    pub grid: Grid,
+    pub kernels: Vec<RuleKernel>,
+    /// Per kernel, `(size, ln median time)` for each valid measurement.
+    pub samples: Vec<Vec<(u64, f64)>>,
+    /// Per kernel, its d-spline (`None` with fewer than three valid sizes).
+    pub splines: Vec<Option<DSpline>>,
+}
+
+impl Curves {
+    pub fn new(grid: Grid, kernels: Vec<RuleKernel>) -> Self {
+        let n = kernels.len();
+        Curves {
+            grid,
+            kernels,
+            samples: vec![Vec::new(); n],
+            splines: vec![None; n],
+        }
+    }
+
+    /// Measures every kernel at `size` and keeps the valid results.
+    pub fn measure(&mut self, size: u64, eval: &mut dyn Evaluator) -> usize {
+        for (k, kern) in self.kernels.iter().enumerate() {
+            if let Measurement::Ok(t) = eval.evaluate(&kern.config, size) {
+                self.samples[k].push((size, t.median_s.ln()));
+            }
+        }
+        self.kernels.len()
+    }
+
+    /// Distinct sizes measured so far, ascending.
+    pub fn sizes(&self) -> Vec<u64> {
+        let mut v: Vec<u64> = self.samples.iter().flatten().map(|s| s.0).collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    }
+
+    /// Fits every kernel's d-spline on `grid` (GCV alpha unless `alpha` is
+    /// given; near the previous alpha when `reuse` and one exists).
+    pub fn fit(&mut self, grid: Grid, alpha: Option<f64>, reuse: bool) {
+        for k in 0..self.kernels.len() {
+            let samples: Vec<(u64, f64)> = self.samples[k]
+                .iter()
+                .copied()
+                .filter(|s| s.0 >= grid.lo && s.0 <= grid.hi)
+                .collect();
+            let prev = self.splines[k].as_ref().map(|s| s.alpha).filter(|a| *a > 0.0);
+            let fitted = match (alpha, prev, reuse) {
+                (Some(a), _, _) => dspline::fit(grid, &samples, Some(a)),
+                (None, Some(p), true) => dspline::fit_near(grid, &samples, p),
+                _ => dspline::fit(grid, &samples, None),
+            };
+            self.splines[k] = fitted.ok();
+        }
+        self.grid = grid;
+    }
+
+    /// Predicted log times, `[kernel][grid point]`; kernels without a curve are +inf.
+    pub fn predictions(&self) -> Vec<Vec<f64>> {
+        self.splines
+            .iter()
+            .map(|s| match s {
+                Some(s) => s.values.clone(),
+                None => vec![f64::INFINITY; self.grid.len()],
+            })
+            .collect()
+    }
+
+    /// The selection rule from the current curves.
+    pub fn rule(&self, name: &str, tolerance: f64) -> Result<Rule, RuleError> {
+        Rule::from_curves(
+            name,
+            self.grid,
+            self.kernels.clone(),
+            &self.predictions(),
+            tolerance,
+        )
+    }
+
+    /// A pooled estimate of the timing noise (in log units) from the fits' residuals.
+    pub fn noise(&self) -> f64 {
+        let mut sds: Vec<f64> = self
+            .splines
+            .iter()
+            .flatten()
+            .map(DSpline::noise_sd)
+            .filter(|v| v.is_finite())
+            .collect();
+        if sds.is_empty() {
+            return 0.01;
+        }
+        sds.sort_by(f64::total_cmp);
+        sds[sds.len() / 2].max(1e-3)
+    }
+}
+
+/// Settings of sequential addition sampling.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct SequentialConfig {
+    /// The final grid the rule is fitted on.
+    pub grid: Grid,
+    /// Log-spaced sizes to start from.
+    pub initial: usize,
+    /// Most distinct sizes to measure.
+    pub max_sizes: usize,
+    /// Stop once the rule has been stable for this many rounds.
+    pub patience: usize,
+    /// The rule counts as unchanged when at most this share of grid points
+    /// changed kernel.
+    pub stable_fraction: f64,
+    /// Merge tolerance of the rule (relative time).
+    pub tolerance: f64,
+    /// Fixed smoothing; GCV when `None`.
+    pub alpha: Option<f64>,
+    /// Every this many rounds, fill the widest gap (in log size) instead.
+    pub explore_every: usize,
+    /// Grid step used between rounds (coarser than the final grid for speed).
+    pub working_step: u64,
+}
+
+impl SequentialConfig {
+    pub fn new(grid: Grid) -> Self {
+        SequentialConfig {
+            grid,
+            initial: 5,
+            max_sizes: 48,
+            patience: 3,
+            stable_fraction: 0.005,
+            tolerance: 0.01,
+            alpha: None,
+            explore_every: 3,
+            working_step: (grid.len() as u64 / 500).max(1) * grid.step,
+        }
+    }
+}
+
+/// Why sampling stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StopReason {
+    /// The rule stopped changing.
+    Stable,
+    /// `max_sizes` were measured.
+    Budget,
+    /// Fixed grid: every size was measured.
+    Fixed,
+    /// No size left to add.
+    Exhausted,
+}
+
+/// The result of a sampling run.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct SamplingResult {
+    pub curves: Curves,
+    pub rule: Rule,
+    /// Sizes in the order they were measured.
+    pub sizes: Vec<u64>,
+    /// Evaluator calls made.
+    pub evaluations: usize,
+    pub rounds: usize,
+    pub stopped: StopReason,
+}
+
+/// Measures the kernels at fixed `sizes` (e.g. the paper's 48 points), fits
+/// d-splines on `grid` and derives the rule.
+pub fn sample_fixed(
+    name: &str,
+    kernels: Vec<RuleKernel>,
+    sizes: &[u64],
+    grid: Grid,
+    alpha: Option<f64>,
+    tolerance: f64,
+    eval: &mut dyn Evaluator,
+) -> Result<SamplingResult, RuleError> {
+    let mut curves = Curves::new(grid, kernels);
+    let mut evaluations = 0;
+    for &n in sizes {
+        evaluations += curves.measure(n, eval);
+    }
+    curves.fit(grid, alpha, false);
+    let rule = curves.rule(name, tolerance)?;
+    Ok(SamplingResult {
+        curves,
+        rule,
+        sizes: sizes.to_vec(),
+        evaluations,
+        rounds: 1,
+        stopped: StopReason::Fixed,
+    })
+}
+
+fn selection(rule: &Rule, grid: Grid) -> Vec<usize> {
+    (0..grid.len()).map(|i| rule.select_index(grid.point(i))).collect()
+}
+
+/// Sequential addition sampling: start from a few log-spaced sizes, then add,
+/// one size per round, the size where the choice of kernel is least certain,
+/// until the rule stops changing or the budget is spent.
+///
+/// The next size maximises `d(n) / (noise + margin(n))`: `d` is the distance
+/// to the nearest measured size (relative to the range) and `margin` the
+/// predicted log-time gap between the best and the runner-up kernel. Sizes near
+/// a predicted crossing and far from any measurement come first; where no
+/// crossing is near, this fills the widest gaps. Every `explore_every` rounds
+/// the widest gap in log size is bisected instead, so that a crossing the
+/// curves do not yet predict can still be found.
+pub fn sample_sequential(
+    name: &str,
+    kernels: Vec<RuleKernel>,
+    cfg: &SequentialConfig,
+    eval: &mut dyn Evaluator,
+) -> Result<SamplingResult, RuleError> {
+    let fine = cfg.grid;
+    let work = Grid {
+        lo: fine.lo,
+        hi: fine.hi,
+        step: cfg.working_step.max(fine.step),
+    };
+    let mut curves = Curves::new(work, kernels);
+    let mut order: Vec<u64> = Vec::new();
+    let mut evaluations = 0;
+    for n in log_spaced(fine.lo, fine.hi, cfg.initial.max(3)) {
+        evaluations += curves.measure(n, eval);
+        order.push(n);
+    }
+    let mut prev: Option<Vec<usize>> = None;
+    let mut stable = 0;
+    let mut rounds = 0;
+    let stopped = loop {
+        rounds += 1;
+        curves.fit(work, cfg.alpha, true);
+        let rule = curves.rule(name, cfg.tolerance)?;
+        let sel = selection(&rule, work);
+        if let Some(p) = &prev {
+            let changed = p.iter().zip(&sel).filter(|(a, b)| a != b).count();
+            if changed as f64 <= cfg.stable_fraction * sel.len() as f64 {
+                stable += 1;
+            } else {
+                stable = 0;
+            }
+        }
+        prev = Some(sel);
+        if stable >= cfg.patience {
+            break StopReason::Stable;
+        }
+        if order.len() >= cfg.max_sizes {
+            break StopReason::Budget;
+        }
+        let next = if cfg.explore_every > 0 && rounds % cfg.explore_every == 0 {
+            widest_gap(&curves.sizes())
+        } else {
+            most_uncertain(&curves, &work)
+        };
+        let Some(n) = next else {
+            break StopReason::Exhausted;
+        };
+        evaluations += curves.measure(n, eval);
+        order.push(n);
+    };
+    curves.fit(fine, cfg.alpha, true);
+    let rule = curves.rule(name, cfg.tolerance)?;
+    Ok(SamplingResult {
+        curves,
+        rule,
+        sizes: order,
+        evaluations,
+        rounds,
+        stopped,
+    })
+}
+
+/// The geometric midpoint of the widest gap (by ratio) between measured sizes.
+fn widest_gap(sizes: &[u64]) -> Option<u64> {
+    sizes
+        .windows(2)
+        .filter(|w| w[1] > w[0] + 1)
+        .max_by(|a, b| {
+            let ra = a[1] as f64 / a[0] as f64;
+            let rb = b[1] as f64 / b[0] as f64;
+            ra.total_cmp(&rb)
+        })
+        .map(|w| {
+            let mid = ((w[0] as f64) * (w[1] as f64)).sqrt().round() as u64;
+            mid.clamp(w[0] + 1, w[1] - 1)
+        })
+}
+
+fn most_uncertain(curves: &Curves, grid: &Grid) -> Option<u64> {
+    let sizes = curves.sizes();
+    let pred = curves.predictions();
+    let best = pointwise_best(&pred);
+    let noise = curves.noise();
+    let span = (grid.hi - grid.lo).max(1) as f64;
+    let mut pick: Option<(f64, u64)> = None;
+    let mut nearest = 0usize;
+    for i in 0..grid.len() {
+        let n = grid.point(i);
+        while nearest + 1 < sizes.len() && sizes[nearest + 1] <= n {
+            nearest += 1;
+        }
+        let d = sizes
+            .get(nearest)
+            .map(|&s| s.abs_diff(n))
+            .into_iter()
+            .chain(sizes.get(nearest + 1).map(|&s| s.abs_diff(n)))
+            .min()
+            .unwrap_or(u64::MAX);
+        if d == 0 {
+            continue;
+        }
+        let b = pred[best[i]][i];
+        let runner_up = pred
+            .iter()
+            .enumerate()
+            .filter(|(k, _)| *k != best[i])
+            .map(|(_, c)| c[i])
+            .fold(f64::INFINITY, f64::min);
+        let margin = if runner_up.is_finite() { runner_up - b } else { 1.0 };
+        let score = (d as f64 / span) / (noise + margin);
+        if pick.is_none_or(|(s, _)| score > s) {
+            pick = Some((score, n));
+        }
+    }
+    pick.map(|p| p.1)
+}
+
+/// Share of grid points where two rules choose the same configuration.
+pub fn agreement(a: &Rule, b: &Rule, grid: Grid) -> f64 {
+    let same = (0..grid.len())
+        .filter(|&i| {
+            let n = grid.point(i);
+            a.select(n) == b.select(n)
+        })
+        .count();
+    same as f64 / grid.len().max(1) as f64
+}
+
+/// Share of grid points where rule `a`'s choice is within `tolerance` of rule
+/// `b`'s choice by the reference times `time(config, n)`: the choices are then
+/// indistinguishable within timing noise.
+pub fn agreement_within(
+    a: &Rule,
+    b: &Rule,
+    grid: Grid,
+    tolerance: f64,
+    mut time: impl FnMut(&crate::config::Config, u64) -> f64,
+) -> f64 {
+    let ok = (0..grid.len())
+        .filter(|&i| {
+            let n = grid.point(i);
+            let (ca, cb) = (a.select(n), b.select(n));
+            ca == cb || time(ca, n) <= time(cb, n) * (1.0 + tolerance)
+        })
+        .count();
+    ok as f64 / grid.len().max(1) as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::Config;
+    use crate::measure::{FnEvaluator, Timing};
+
+    #[test]
+    fn spacing_helpers() {
+        assert_eq!(log_spaced(100, 10_000, 3), vec![100, 1000, 10_000]);
+        assert_eq!(linear_spaced(100, 10_000, 48).len(), 48);
+        assert_eq!(linear_spaced(100, 10_000, 48)[47], 10_000);
+        assert_eq!(log_spaced(1, 3, 10), vec![1, 2, 3]);
+        assert_eq!(widest_gap(&[100, 200, 1000, 1200]), Some(447));
+        assert_eq!(widest_gap(&[5, 6]), None);
+    }
+
+    /// Two kernels crossing at N = 3000 and a third that is never best.
+    fn crossing(c: &Config, n: u64) -> Measurement {
+        let x = n as f64;
+        let t = match c.get_int("K").unwrap() {
+            0 => 1e-5 + 1e-9 * x + 5e-12 * x * x,
+            1 => 2.8e-5 + 1e-9 * x + 3e-12 * x * x,
+            _ => 9e-5 + 2e-9 * x + 6e-12 * x * x,
+        };
+        Measurement::Ok(Timing::single(t))
+    }
+
+    fn kernels() -> Vec<RuleKernel> {
+        (0..3)
+            .map(|k| RuleKernel {
+                label: format!("Rank {k}"),
+                config: Config::parse_key(&format!("K={k}")).unwrap(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn sequential_finds_a_crossing_with_few_sizes() {
+        let grid = Grid::integers(100, 10_000);
+        let mut cfg = SequentialConfig::new(grid);
+        cfg.tolerance = 0.0;
+        let mut ev = FnEvaluator(crossing);
+        let seq = sample_sequential("t", kernels(), &cfg, &mut ev).unwrap();
+        let fixed = sample_fixed(
+            "t",
+            kernels(),
+            &linear_spaced(100, 10_000, 48),
+            grid,
+            None,
+            0.0,
+            &mut ev,
+        )
+        .unwrap();
+        assert!(seq.sizes.len() < 48, "{:?}", seq.sizes);
+        assert_eq!(seq.evaluations, 3 * seq.sizes.len());
+        assert!(agreement(&seq.rule, &fixed.rule, grid) > 0.98);
+        // Kernel 2 is never selected; the switch is found near N = 3000.
+        assert!(seq.rule.intervals.iter().all(|iv| iv.kernel != 2));
+        assert_eq!(seq.rule.intervals.len(), 2, "{}", seq.rule.to_table());
+        assert!(seq.rule.intervals[1].start.abs_diff(3000) < 60, "{}", seq.rule.to_table());
+    }
+}
