@@ -258,7 +258,10 @@ fn make_buffer(name: &str, elem: Type, spec: &BufferSpec) -> Result<Buffer> {
     let (scalar, lanes) = match &elem {
         Type::Scalar(s) => (*s, 1usize),
         Type::Vector(s, n) => (*s, *n as usize),
-        other => bail!("buffers of `{}` are not supported", hone_ir::print::print_type(other)),
+        other => bail!(
+            "buffers of `{}` are not supported",
+            hone_ir::print::print_type(other)
+        ),
     };
     let count = spec.len * lanes;
     let values: Vec<f64> = match &spec.init {

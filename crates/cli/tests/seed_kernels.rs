@@ -10,7 +10,9 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 fn module(file: &str) -> Module {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/seed").join(file);
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/seed")
+        .join(file);
     let parsed = parse_file(&path, &FrontendOptions::default()).expect("seed file parses");
     let errors: Vec<_> = parsed
         .diagnostics
@@ -42,9 +44,18 @@ fn run(
         tolerate_same_value_races,
         ..Options::default()
     };
-    let report = hone_emulator::run(m, kernel, &cfg, args, buffers, &opts, None).expect("launch is well formed");
-    assert!(report.completed, "{kernel}: did not complete: {:?}", report.faults);
-    assert!(report.faults.is_empty(), "{kernel}: faults {:?}", report.faults);
+    let report = hone_emulator::run(m, kernel, &cfg, args, buffers, &opts, None)
+        .expect("launch is well formed");
+    assert!(
+        report.completed,
+        "{kernel}: did not complete: {:?}",
+        report.faults
+    );
+    assert!(
+        report.faults.is_empty(),
+        "{kernel}: faults {:?}",
+        report.faults
+    );
     report
 }
 
@@ -81,7 +92,12 @@ const NY: usize = 8;
 #[test]
 fn psysha_one_step_stencils_match_the_reference() {
     let m = module("psysha.cu");
-    for kernel in ["stencil_kernel", "stencil_shared", "stencil_sleeve", "stencil_sleeve_synth"] {
+    for kernel in [
+        "stencil_kernel",
+        "stencil_shared",
+        "stencil_sleeve",
+        "stencil_sleeve_synth",
+    ] {
         let input = random_ints(11, NX * NY, 1000);
         let mut bufs = vec![
             Buffer::from_i32("in", &input),
@@ -89,10 +105,20 @@ fn psysha_one_step_stencils_match_the_reference() {
         ];
         let mut args = vec![KernelArg::Buffer(0), KernelArg::Buffer(1)];
         args.extend(ints(&[NX as i64, NY as i64]));
-        let report = run(&m, kernel, launch([3, 2, 1], [4, 4, 1]), &args, &mut bufs, false);
+        let report = run(
+            &m,
+            kernel,
+            launch([3, 2, 1], [4, 4, 1]),
+            &args,
+            &mut bufs,
+            false,
+        );
         assert!(report.races.is_empty(), "{kernel}: {:?}", report.races);
         let got: Vec<i64> = bufs[1].to_i64_vec();
-        let want: Vec<i64> = stencil5(&input, NX, NY).into_iter().map(i64::from).collect();
+        let want: Vec<i64> = stencil5(&input, NX, NY)
+            .into_iter()
+            .map(i64::from)
+            .collect();
         assert_eq!(got, want, "{kernel}");
     }
 }
@@ -113,7 +139,11 @@ fn psysha_temporal_blocking_matches_two_stencil_steps() {
         Buffer::from_i32("mid", &vec![0; NX * NY]),
         Buffer::from_i32("out", &vec![-1; NX * NY]),
     ];
-    let mut args = vec![KernelArg::Buffer(0), KernelArg::Buffer(1), KernelArg::Buffer(2)];
+    let mut args = vec![
+        KernelArg::Buffer(0),
+        KernelArg::Buffer(1),
+        KernelArg::Buffer(2),
+    ];
     args.extend(ints(&[NX as i64, NY as i64]));
     // Overlapping blocks write the same values into `mid` and `out`: tolerated...
     let report = run(&m, "stencil_tb_global", cfg.clone(), &args, &mut bufs, true);
@@ -121,7 +151,14 @@ fn psysha_temporal_blocking_matches_two_stencil_steps() {
     assert_eq!(bufs[2].to_i64_vec(), want);
     // ...and reported when not tolerated.
     bufs[1] = Buffer::from_i32("mid", &vec![0; NX * NY]);
-    let report = run(&m, "stencil_tb_global", cfg.clone(), &args, &mut bufs, false);
+    let report = run(
+        &m,
+        "stencil_tb_global",
+        cfg.clone(),
+        &args,
+        &mut bufs,
+        false,
+    );
     assert!(
         report.races.iter().any(|r| r.array == "mid"),
         "the overlapping writes of mid must be reported without tolerance: {:?}",
@@ -154,7 +191,14 @@ fn diffusion_matches_the_reference_bit_for_bit() {
     let mut args = vec![KernelArg::Buffer(0), KernelArg::Buffer(1)];
     args.extend(ints(&[nx as i64, ny as i64, nz as i64]));
     args.extend(coef.iter().map(|&c| KernelArg::Float(c as f64)));
-    let report = run(&m, "diffusion_kernel", launch([2, 3, 1], [8, 4, 1]), &args, &mut bufs, false);
+    let report = run(
+        &m,
+        "diffusion_kernel",
+        launch([2, 3, 1], [8, 4, 1]),
+        &args,
+        &mut bufs,
+        false,
+    );
     assert!(report.races.is_empty(), "{:?}", report.races);
 
     let xy = nx * ny;
@@ -180,7 +224,11 @@ fn diffusion_matches_the_reference_bit_for_bit() {
             }
         }
     }
-    let got: Vec<u32> = bufs[1].to_f64_vec().iter().map(|&v| (v as f32).to_bits()).collect();
+    let got: Vec<u32> = bufs[1]
+        .to_f64_vec()
+        .iter()
+        .map(|&v| (v as f32).to_bits())
+        .collect();
     let want: Vec<u32> = want.iter().map(|v| v.to_bits()).collect();
     assert_eq!(got, want);
 }
@@ -212,15 +260,25 @@ fn symv_figure_1_computes_a_symmetric_product() {
         KernelArg::Buffer(2),
         KernelArg::Buffer(3),
     ];
-    run(&m, "symv_fig1", launch([1, 1, 1], [32, 1, 1]), &args, &mut bufs, false);
+    run(
+        &m,
+        "symv_fig1",
+        launch([1, 1, 1], [32, 1, 1]),
+        &args,
+        &mut bufs,
+        false,
+    );
     let y = bufs[2].to_f64_vec();
-    for r in 0..n {
+    for (r, &got) in y.iter().enumerate() {
         let mut want = 0.0;
-        for col in 0..n {
+        for (col, &xc) in x.iter().enumerate() {
             let (lo, hi) = if r <= col { (r, col) } else { (col, r) };
-            want += a[lo + hi * lda] * x[col];
+            want += a[lo + hi * lda] * xc;
         }
-        assert!((y[r] - want).abs() <= 1e-12 * (1.0 + want.abs()), "y[{r}] = {} want {want}", y[r]);
+        assert!(
+            (got - want).abs() <= 1e-12 * (1.0 + want.abs()),
+            "y[{r}] = {got} want {want}"
+        );
     }
 }
 
@@ -232,7 +290,14 @@ fn coalescing_paper_kernels_compute_what_they_say() {
     let b = random_ints(2, n + 32, 50);
     for (kernel, offset) in [("kernel1", 1usize), ("kernel2", 16)] {
         let mut bufs = vec![Buffer::from_i32("d_a", &a), Buffer::from_i32("d_b", &b)];
-        run(&m, kernel, launch([4, 1, 1], [64, 1, 1]), &[KernelArg::Buffer(0), KernelArg::Buffer(1)], &mut bufs, false);
+        run(
+            &m,
+            kernel,
+            launch([4, 1, 1], [64, 1, 1]),
+            &[KernelArg::Buffer(0), KernelArg::Buffer(1)],
+            &mut bufs,
+            false,
+        );
         let want: Vec<i64> = (0..n).map(|i| (a[i] * b[i + offset]) as i64).collect();
         assert_eq!(bufs[0].to_i64_vec(), want, "{kernel}");
     }
@@ -247,11 +312,21 @@ fn coalescing_paper_kernels_compute_what_they_say() {
         Buffer::from_i32("src2", &vec![-1; n]),
     ];
     let args: Vec<KernelArg> = (0..5).map(KernelArg::Buffer).collect();
-    run(&m, "kernel_func", launch([4, 1, 1], [64, 1, 1]), &args, &mut bufs, false);
+    run(
+        &m,
+        "kernel_func",
+        launch([4, 1, 1], [64, 1, 1]),
+        &args,
+        &mut bufs,
+        false,
+    );
     for id in 0..n {
         let even = id % 2 == 0;
         let expect = |v: i64| if even { v } else { -1 };
-        assert_eq!(bufs[1].to_i64_vec()[id], expect((da[id] + da[id + 1]) as i64));
+        assert_eq!(
+            bufs[1].to_i64_vec()[id],
+            expect((da[id] + da[id + 1]) as i64)
+        );
         assert_eq!(bufs[2].to_i64_vec()[id], expect(id as i64));
         assert_eq!(bufs[3].to_i64_vec()[id], expect(id as i64));
         assert_eq!(bufs[4].to_i64_vec()[id], expect(id as i64 + 1));
@@ -259,10 +334,26 @@ fn coalescing_paper_kernels_compute_what_they_say() {
 
     // Figure 11.
     let da = random_ints(4, n + 32, 50);
-    let mut bufs = vec![Buffer::from_i32("d_A", &da), Buffer::from_i32("d_B", &vec![-1; n])];
-    run(&m, "kernel_func_fixed", launch([4, 1, 1], [64, 1, 1]), &[KernelArg::Buffer(0), KernelArg::Buffer(1)], &mut bufs, false);
+    let mut bufs = vec![
+        Buffer::from_i32("d_A", &da),
+        Buffer::from_i32("d_B", &vec![-1; n]),
+    ];
+    run(
+        &m,
+        "kernel_func_fixed",
+        launch([4, 1, 1], [64, 1, 1]),
+        &[KernelArg::Buffer(0), KernelArg::Buffer(1)],
+        &mut bufs,
+        false,
+    );
     let want: Vec<i64> = (0..n)
-        .map(|id| if id % 64 < 32 { (da[id] + da[id + 32]) as i64 } else { -1 })
+        .map(|id| {
+            if id % 64 < 32 {
+                (da[id] + da[id + 32]) as i64
+            } else {
+                -1
+            }
+        })
         .collect();
     assert_eq!(bufs[1].to_i64_vec(), want);
 }

@@ -17,7 +17,8 @@ struct Outcome {
 
 impl Outcome {
     fn json(&self) -> Value {
-        serde_json::from_str(&self.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {}\n{}", self.stdout, self.stderr))
+        serde_json::from_str(&self.stdout)
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {}\n{}", self.stdout, self.stderr))
     }
 }
 
@@ -40,11 +41,19 @@ fn sim_json(launch: &str) -> (i32, Value) {
 }
 
 fn ints(v: &Value) -> Vec<i64> {
-    v.as_array().unwrap().iter().map(|x| x.as_i64().unwrap()).collect()
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_i64().unwrap())
+        .collect()
 }
 
 fn floats(v: &Value) -> Vec<f64> {
-    v.as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect()
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .collect()
 }
 
 fn stencil_reference(nx: usize, ny: usize) -> Vec<i64> {
@@ -65,10 +74,17 @@ fn stencil_reference(nx: usize, ny: usize) -> Vec<i64> {
 
 #[test]
 fn bundled_stencil_examples_agree_with_the_reference() {
-    for launch in ["examples/stencil/launch.json", "examples/stencil/launch_shared.json"] {
+    for launch in [
+        "examples/stencil/launch.json",
+        "examples/stencil/launch_shared.json",
+    ] {
         let (code, v) = sim_json(launch);
         assert_eq!(code, 0, "{launch}: {v}");
-        assert_eq!(ints(&v["buffers"]["out"]), stencil_reference(8, 8), "{launch}");
+        assert_eq!(
+            ints(&v["buffers"]["out"]),
+            stencil_reference(8, 8),
+            "{launch}"
+        );
         assert_eq!(v["races"].as_array().unwrap().len(), 0, "{launch}");
         assert_eq!(v["faults"].as_array().unwrap().len(), 0, "{launch}");
         assert!(v["stats"]["threads"].as_u64().unwrap() == 64);
@@ -145,7 +161,9 @@ fn location_lines(items: &Value) -> Vec<String> {
 }
 
 fn at_line(locations: &[String], line: u32) -> bool {
-    locations.iter().any(|l| l.contains(&format!("bugs.cu:{line}:")))
+    locations
+        .iter()
+        .any(|l| l.contains(&format!("bugs.cu:{line}:")))
 }
 
 #[test]
@@ -156,7 +174,10 @@ fn planted_out_of_bounds_is_a_fault_at_its_line() {
     assert!(!faults.as_array().unwrap().is_empty());
     assert!(at_line(&location_lines(faults), 8), "{faults}");
     let text = faults.to_string();
-    assert!(text.contains("in") && text.contains("100"), "the fault names the array and index: {text}");
+    assert!(
+        text.contains("in") && text.contains("100"),
+        "the fault names the array and index: {text}"
+    );
 }
 
 #[test]
@@ -180,14 +201,22 @@ fn planted_races_are_reported_with_both_sites() {
 
     let (_, v) = sim_json("examples/bugs/last_block_wins.json");
     assert!(at_line(&location_lines(&v["races"]), 33), "{v}");
-    assert!(v["races"].as_array().unwrap().iter().any(|r| r["array"] == "flag"));
+    assert!(v["races"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|r| r["array"] == "flag"));
 
     let (_, v) = sim_json("examples/bugs/in_place_smooth.json");
     assert!(at_line(&location_lines(&v["races"]), 42), "{v}");
 
     let (code, v) = sim_json("examples/bugs/atomic_count.json");
     assert_eq!(code, 0);
-    assert_eq!(v["races"].as_array().unwrap().len(), 0, "atomics do not race: {v}");
+    assert_eq!(
+        v["races"].as_array().unwrap().len(),
+        0,
+        "atomics do not race: {v}"
+    );
     assert_eq!(ints(&v["buffers"]["count"]), vec![256]);
 }
 
@@ -196,7 +225,10 @@ fn planted_barrier_divergence_and_uninitialised_shared_reads() {
     let (code, v) = sim_json("examples/bugs/half_barrier.json");
     assert_eq!(code, 1, "{v}");
     assert!(at_line(&location_lines(&v["faults"]), 50), "{v}");
-    assert!(v["faults"].to_string().to_lowercase().contains("barrier"), "{v}");
+    assert!(
+        v["faults"].to_string().to_lowercase().contains("barrier"),
+        "{v}"
+    );
 
     let (code, v) = sim_json("examples/bugs/uninitialised_shared.json");
     assert_eq!(code, 0, "{v}");
@@ -213,24 +245,56 @@ fn write_launch(dir: &Path, name: &str, launch: Value) -> String {
 fn bad_input_exits_2_with_a_message_naming_the_problem() {
     let dir = tempdir();
     let src = root().join("examples/stencil/stencil.cu");
-    let base = |kernel: &str, args: Value| {
-        serde_json::json!({"source": src, "kernel": kernel, "grid": [2, 2], "block": [4, 4], "args": args, "dump": []})
-    };
+    let base = |kernel: &str, args: Value| serde_json::json!({"source": src, "kernel": kernel, "grid": [2, 2], "block": [4, 4], "args": args, "dump": []});
     let good_args = serde_json::json!({"in": {"type": "int", "len": 64}, "out": {"type": "int", "len": 64}, "nx": 8, "ny": 8});
 
     let cases = [
         (base("no_such_kernel", good_args.clone()), "no_such_kernel"),
-        (base("stencil_kernel", serde_json::json!({"in": {"type": "int", "len": 64}, "out": {"type": "int", "len": 64}, "nx": 8})), "`ny`"),
-        (base("stencil_kernel", serde_json::json!({"in": {"type": "int", "len": 64}, "out": {"type": "int", "len": 64}, "nx": 8, "ny": 8, "nz": 1})), "`nz`"),
-        (base("stencil_kernel", serde_json::json!({"in": 3, "out": {"type": "int", "len": 64}, "nx": 8, "ny": 8})), "`in`"),
-        (base("stencil_kernel", serde_json::json!({"in": {"type": "int", "len": 64}, "out": {"type": "int", "len": 64}, "nx": {"type": "int", "len": 1}, "ny": 8})), "`nx`"),
-        (base("stencil_kernel", serde_json::json!({"in": {"type": "float", "len": 64}, "out": {"type": "int", "len": 64}, "nx": 8, "ny": 8})), "`in`"),
+        (
+            base(
+                "stencil_kernel",
+                serde_json::json!({"in": {"type": "int", "len": 64}, "out": {"type": "int", "len": 64}, "nx": 8}),
+            ),
+            "`ny`",
+        ),
+        (
+            base(
+                "stencil_kernel",
+                serde_json::json!({"in": {"type": "int", "len": 64}, "out": {"type": "int", "len": 64}, "nx": 8, "ny": 8, "nz": 1}),
+            ),
+            "`nz`",
+        ),
+        (
+            base(
+                "stencil_kernel",
+                serde_json::json!({"in": 3, "out": {"type": "int", "len": 64}, "nx": 8, "ny": 8}),
+            ),
+            "`in`",
+        ),
+        (
+            base(
+                "stencil_kernel",
+                serde_json::json!({"in": {"type": "int", "len": 64}, "out": {"type": "int", "len": 64}, "nx": {"type": "int", "len": 1}, "ny": 8}),
+            ),
+            "`nx`",
+        ),
+        (
+            base(
+                "stencil_kernel",
+                serde_json::json!({"in": {"type": "float", "len": 64}, "out": {"type": "int", "len": 64}, "nx": 8, "ny": 8}),
+            ),
+            "`in`",
+        ),
     ];
     for (i, (launch, needle)) in cases.into_iter().enumerate() {
         let path = write_launch(&dir, &format!("bad{i}.json"), launch);
         let o = hone(&["sim", &path]);
         assert_eq!(o.code, 2, "case {i}: {}{}", o.stdout, o.stderr);
-        assert!(o.stderr.contains(needle), "case {i}: expected {needle} in: {}", o.stderr);
+        assert!(
+            o.stderr.contains(needle),
+            "case {i}: expected {needle} in: {}",
+            o.stderr
+        );
     }
 
     let o = hone(&["sim", "examples/does-not-exist.json"]);
@@ -265,8 +329,16 @@ fn unsupported_constructs_are_diagnosed_and_other_kernels_still_run() {
     .unwrap();
     let o = hone(&["parse", src.to_str().unwrap()]);
     assert_eq!(o.code, 2, "{}", o.stdout);
-    assert!(o.stdout.contains("mixed.cu:1:"), "template diagnosed at line 1: {}", o.stdout);
-    assert!(o.stdout.contains("mixed.cu:2:"), "asm diagnosed at line 2: {}", o.stdout);
+    assert!(
+        o.stdout.contains("mixed.cu:1:"),
+        "template diagnosed at line 1: {}",
+        o.stdout
+    );
+    assert!(
+        o.stdout.contains("mixed.cu:2:"),
+        "asm diagnosed at line 2: {}",
+        o.stdout
+    );
     assert!(o.stdout.contains("fine("), "{}", o.stdout);
 
     let path = write_launch(

@@ -241,7 +241,10 @@ fn long_misparsed_chains_are_bounded() {
     let parsed = lower("chain.cu", &src);
     assert!(parsed.module.function("k").is_none());
     assert!(parsed.diagnostics.iter().any(|d| d.construct == "nesting"));
-    let unary = format!("__global__ void k(int *p, int x) {{ p[0] = {}(x) + *p; }}", "-".repeat(terms));
+    let unary = format!(
+        "__global__ void k(int *p, int x) {{ p[0] = {}(x) + *p; }}",
+        "-".repeat(terms)
+    );
     let parsed = lower("unary.cu", &unary);
     assert!(parsed.module.function("k").is_none());
 }

@@ -152,9 +152,8 @@ mod gen {
                     (f.clone(), f.clone()).prop_map(|(a, b)| format!("({a} < {b})")),
                     inner.clone().prop_map(|i| format!("p[({i}) & 7]")),
                     // tree-sitter-cuda reads `min(y < a, b >> c)` as a template
-                    // `y<a, b>`; the casts keep comparisons out of argument lists.
-                    (inner.clone(), inner.clone())
-                        .prop_map(|(a, b)| format!("min((int)({a}), (int)({b}))")),
+                    // `y<a, b>`: the printer must keep such arguments parenthesised.
+                    (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("min({a}, {b})")),
                     inner.clone().prop_map(|a| format!("abs({a})")),
                     inner.clone().prop_map(|a| format!("(unsigned char)({a})")),
                     inner

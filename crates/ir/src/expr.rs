@@ -49,7 +49,10 @@ pub enum ExprKind {
     Cond(Box<Expr>, Box<Expr>, Box<Expr>),
     /// Conversion to `Expr::ty`. `implicit` ones were inserted by the front end
     /// for C's usual conversions and are not printed.
-    Cast { implicit: bool, expr: Box<Expr> },
+    Cast {
+        implicit: bool,
+        expr: Box<Expr>,
+    },
     /// `base[index]`, `base` a pointer or an array.
     Index(Box<Expr>, Box<Expr>),
     /// `.x/.y/.z/.w` of a vector value: component 0..=3.
@@ -349,7 +352,10 @@ impl MathFn {
                 });
             }
             if op.has_f32_spelling() && name.strip_suffix('f') == Some(op.base_name()) {
-                return Some(MathFn { func: op, f32: true });
+                return Some(MathFn {
+                    func: op,
+                    f32: true,
+                });
             }
         }
         None

@@ -72,7 +72,10 @@ pub enum Init {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum StmtKind {
     /// Declaration of one variable (`int a = 1, b;` becomes two).
-    Decl { var: VarId, init: Option<Init> },
+    Decl {
+        var: VarId,
+        init: Option<Init>,
+    },
     Expr(Expr),
     If {
         cond: Expr,
@@ -86,10 +89,19 @@ pub enum StmtKind {
         step: Option<Expr>,
         body: Block,
     },
-    While { cond: Expr, body: Block },
-    DoWhile { body: Block, cond: Expr },
+    While {
+        cond: Expr,
+        body: Block,
+    },
+    DoWhile {
+        body: Block,
+        cond: Expr,
+    },
     /// C's switch: arms fall through to the next one unless they `break`.
-    Switch { value: Expr, arms: Vec<SwitchArm> },
+    Switch {
+        value: Expr,
+        arms: Vec<SwitchArm>,
+    },
     Break,
     Continue,
     Return(Option<Expr>),

@@ -80,10 +80,25 @@ pub fn run(args: ParseArgs) -> Result<u8> {
             let params: Vec<String> = f
                 .params
                 .iter()
-                .map(|&p| format!("{} {}", hone_ir::print::print_type(&f.var(p).ty), f.var(p).name))
+                .map(|&p| {
+                    format!(
+                        "{} {}",
+                        hone_ir::print::print_type(&f.var(p).ty),
+                        f.var(p).name
+                    )
+                })
                 .collect();
-            let kind = if f.kind == hone_ir::FuncKind::Global { "__global__" } else { "__device__" };
-            println!("{}: {kind} {}({})", m.location(f.span), f.name, params.join(", "));
+            let kind = if f.kind == hone_ir::FuncKind::Global {
+                "__global__"
+            } else {
+                "__device__"
+            };
+            println!(
+                "{}: {kind} {}({})",
+                m.location(f.span),
+                f.name,
+                params.join(", ")
+            );
         }
     }
     let errors = parsed

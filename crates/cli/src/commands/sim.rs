@@ -63,8 +63,16 @@ pub fn run(args: SimArgs) -> Result<u8> {
             "kernel `{}` not found in {}{} (kernels: {})",
             launch.file.kernel,
             launch.source_path.display(),
-            if skipped { ": it was skipped, see the diagnostics above" } else { "" },
-            if known.is_empty() { "none".to_string() } else { known.join(", ") }
+            if skipped {
+                ": it was skipped, see the diagnostics above"
+            } else {
+                ""
+            },
+            if known.is_empty() {
+                "none".to_string()
+            } else {
+                known.join(", ")
+            }
         ));
     };
     let cfg = launch.config()?;
@@ -75,8 +83,16 @@ pub fn run(args: SimArgs) -> Result<u8> {
         detect_races: !args.no_race_check,
         ..Options::default()
     };
-    let report = hone_emulator::run(module, &launch.file.kernel, &cfg, &kargs, &mut buffers, &opts, None)
-        .map_err(|e| anyhow!("{}: {e}", args.launch.display()))?;
+    let report = hone_emulator::run(
+        module,
+        &launch.file.kernel,
+        &cfg,
+        &kargs,
+        &mut buffers,
+        &opts,
+        None,
+    )
+    .map_err(|e| anyhow!("{}: {e}", args.launch.display()))?;
 
     let dumped: Vec<_> = launch
         .file
@@ -102,9 +118,9 @@ pub fn run(args: SimArgs) -> Result<u8> {
     } else {
         print_human(module, &report, &dumped);
     }
-    Ok(if !report.faults.is_empty() || !report.completed {
-        exit::FAULT
-    } else if args.deny_races && !report.races.is_empty() {
+    let failed = !report.faults.is_empty() || !report.completed;
+    let denied = args.deny_races && !report.races.is_empty();
+    Ok(if failed || denied {
         exit::FAULT
     } else {
         exit::OK
@@ -126,7 +142,10 @@ fn located<T: serde::Serialize>(
 fn add_locations(module: &hone_ir::Module, v: &mut serde_json::Value) {
     match v {
         serde_json::Value::Object(map) => {
-            if let Some(span) = map.get("span").and_then(|s| serde_json::from_value::<hone_ir::Span>(s.clone()).ok()) {
+            if let Some(span) = map
+                .get("span")
+                .and_then(|s| serde_json::from_value::<hone_ir::Span>(s.clone()).ok())
+            {
                 map.insert("location".into(), module.location(span).into());
             }
             for (_, child) in map.iter_mut() {
@@ -174,6 +193,10 @@ fn print_human(module: &hone_ir::Module, report: &Report, dumped: &[&hone_emulat
         s.thread_operations,
         s.seconds,
         s.operations_per_second,
-        if report.completed { "" } else { ", stopped early" }
+        if report.completed {
+            ""
+        } else {
+            ", stopped early"
+        }
     );
 }

@@ -33,7 +33,9 @@ pub(crate) fn repair(ctx: &ModuleCtx, tree: Tree) -> Tree {
             }
         }
         // Only ASCII parentheses were replaced, so the text is still UTF-8.
-        let Ok(s) = std::str::from_utf8(&bytes) else { break };
+        let Ok(s) = std::str::from_utf8(&bytes) else {
+            break;
+        };
         match syntax::parse(s) {
             Some(t) => tree = t,
             None => break,
@@ -72,7 +74,9 @@ fn misread_casts(ctx: &ModuleCtx, root: Node) -> Vec<usize> {
             }
             false
         }
-        "template_declaration" | "class_specifier" | "struct_specifier" | "union_specifier" => false,
+        "template_declaration" | "class_specifier" | "struct_specifier" | "union_specifier" => {
+            false
+        }
         _ => true,
     });
     out
@@ -120,7 +124,8 @@ fn misread(ctx: &ModuleCtx, n: Node, local_types: &HashSet<&str>) -> Option<(usi
         || names::unsupported_type(name).is_some()
         || local_types.contains(name);
     // `(const x)` and the like can only be types.
-    let qualified = syntax::named_children(desc).len() > 1 + desc.child_by_field_name("declarator").is_some() as usize;
+    let qualified = syntax::named_children(desc).len()
+        > 1 + desc.child_by_field_name("declarator").is_some() as usize;
     if is_type || qualified {
         return None;
     }

@@ -271,8 +271,20 @@ impl<'a> ExprPrinter<'a> {
         }
     }
 
+    /// Arguments whose top operator holds `<` or `>` are parenthesised: in
+    /// `min(y < a, b >> c)` tree-sitter's C++ grammar sees a template.
     fn call(&self, name: &str, args: &[Expr]) -> String {
-        let args: Vec<String> = args.iter().map(|a| self.operand(a, ASSIGN)).collect();
+        let args: Vec<String> = args
+            .iter()
+            .map(|a| {
+                let text = self.operand(a, ASSIGN);
+                if angle_bracket_operator(a) {
+                    format!("({text})")
+                } else {
+                    text
+                }
+            })
+            .collect();
         format!("{name}({})", args.join(", "))
     }
 }
@@ -284,6 +296,25 @@ fn is_postfix_incdec(e: &Expr) -> bool {
             implicit: true,
             expr,
         } => is_postfix_incdec(expr),
+        _ => false,
+    }
+}
+
+fn angle_bracket_operator(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Cast {
+            implicit: true,
+            expr,
+        } => angle_bracket_operator(expr),
+        ExprKind::Binary(op, _, _) => matches!(
+            op,
+            BinaryOp::Lt
+                | BinaryOp::Gt
+                | BinaryOp::Le
+                | BinaryOp::Ge
+                | BinaryOp::Shl
+                | BinaryOp::Shr
+        ),
         _ => false,
     }
 }

@@ -1,6 +1,7 @@
 // Spots where the parser cannot know whether a parenthesized name is a type:
-// `(T)-x` is a cast when T is a type, and `(x) + *p` is an addition when x is
-// a variable; operators then group as C says.
+// `(T)-x` is a cast when T is a type, and `(x) + *p` or `(abs(i * 2)) & 3`
+// (which the grammar reads as casts) are additions and masks when the name
+// is not a type; operators then group as C says.
 typedef float T;
 __global__ void ambiguous(float *q, float x, int i) {
     x = (T)-i;
@@ -16,6 +17,8 @@ __global__ void ambiguous(float *q, float x, int i) {
     x = (int)(float)(x) - *q;
     x = (x) * *q + (x) - -*q * 3;
     x = (i, x, 2.0f);
+    i = (abs(i * 2)) & 3;
+    i = (max(i, 1)) - 1;
     x = sizeof(T) + sizeof(x);
 }
 
