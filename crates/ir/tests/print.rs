@@ -603,7 +603,7 @@ fn calls_intrinsics_builtins_and_components() {
                 Type::UINT,
                 vec![lit(0xffff_ffff, Scalar::U32), lt(a.clone(), b.clone())],
             ),
-            "__ballot_sync(0xffffffffu, a < b)",
+            "__ballot_sync(0xffffffffu, (a < b))",
         ),
         (
             intrinsic(
