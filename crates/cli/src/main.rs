@@ -27,6 +27,10 @@ enum Command {
     Sim(commands::sim::SimArgs),
     /// Parse a .cu file: list its kernels and diagnostics, or print the lowered code back as CUDA C
     Parse(commands::parse::ParseArgs),
+    /// Serve GPU evaluation requests on stdin/stdout (started by `hone tune`, which
+    /// restarts it when a kernel faults or hangs)
+    #[command(hide = true)]
+    GpuWorker,
 }
 
 /// Exit codes shared by every subcommand.
@@ -44,6 +48,10 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Sim(args) => commands::sim::run(args),
         Command::Parse(args) => commands::parse::run(args),
+        Command::GpuWorker => {
+            let code = hone_gpu::worker_main(std::io::stdin().lock(), std::io::stdout().lock());
+            return ExitCode::from(u8::try_from(code).unwrap_or(1));
+        }
     };
     match result {
         Ok(code) => ExitCode::from(code),
