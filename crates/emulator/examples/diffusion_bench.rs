@@ -3,7 +3,9 @@
 //! benchmark) on one core, checks the result against a host computation, and
 //! prints the time and operation rate.
 //!
-//! `cargo run --release -p hone-emulator --example diffusion_bench [n] [--no-races]`
+//! `cargo run --release -p hone-emulator --example diffusion_bench [n] [--no-races] [--parallel]`
+//!
+//! `--parallel` runs blocks on all cores instead (the result is the same).
 
 use std::time::Instant;
 
@@ -65,6 +67,7 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let n: usize = args.iter().find_map(|a| a.parse().ok()).unwrap_or(64);
     let races = !args.iter().any(|a| a == "--no-races");
+    let parallel = args.iter().any(|a| a == "--parallel");
     let parsed = hone_frontend::parse_source("diffusion.cu", KERNEL, &Default::default())
         .expect("the kernel parses");
     let module = parsed.module;
@@ -89,7 +92,7 @@ fn main() {
     let cfg = LaunchConfig::new([(nx / 16) as u32, (ny / 16) as u32, 1], [16, 16, 1]);
     let opts = Options {
         detect_races: races,
-        parallel: false,
+        parallel,
         ..Options::default()
     };
     let t = Instant::now();
@@ -112,9 +115,14 @@ fn main() {
         .filter(|(a, b)| a.to_bits() != b.to_bits())
         .count();
     println!(
-        "diffusion {nx}x{ny}x{nz}, blocks 16x16x1, grid {:?}, race detection {}",
+        "diffusion {nx}x{ny}x{nz}, blocks 16x16x1, grid {:?}, race detection {}, {}",
         cfg.grid,
-        if races { "on" } else { "off" }
+        if races { "on" } else { "off" },
+        if report.stats.ran_parallel {
+            "blocks in parallel"
+        } else {
+            "one core"
+        }
     );
     println!(
         "time {:.4} s (wall {:.4} s), {} warp instructions, {} thread operations, {:.1} M thread ops/s",

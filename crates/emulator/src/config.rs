@@ -35,7 +35,9 @@ impl LaunchConfig {
     }
 }
 
-/// One kernel argument, matched against the kernel's parameters in order.
+/// One kernel argument, matched against the kernel's parameters in order:
+/// pointer parameters take a `Buffer` (or `Int(0)`, a null pointer), scalar
+/// parameters an `Int` or, for floating-point ones, a `Float`.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub enum KernelArg {
     Int(i64),
@@ -51,17 +53,19 @@ pub struct Options {
     /// (or, for two writes, the same value): redundant halo computations of
     /// temporal blocking rely on this.
     pub tolerate_same_value_races: bool,
-    /// Run blocks on several cores. Results are identical to a sequential run;
-    /// launches with a trace sink or global atomics, and launches where blocks
-    /// share data, run (or are re-run) sequentially.
+    /// Run blocks on several cores. Results (buffers, reports) are identical
+    /// to a sequential run: launches with a trace sink or atomics run
+    /// sequentially, and a launch whose blocks turn out to share data goes on
+    /// sequentially from the first block that depends on another.
     pub parallel: bool,
-    /// Watchdog: the most instructions one warp may execute before the launch
-    /// is stopped with a `StepLimit` fault.
+    /// Watchdog: the most bytecode instructions one warp may execute before
+    /// the launch is stopped with a `StepLimit` fault.
     pub max_thread_steps: u64,
     pub detect_races: bool,
     /// Warn on reads of shared memory that no thread of the block has written.
     pub warn_uninitialized_shared: bool,
-    /// Deepest device-function call chain before a `StackOverflow` fault.
+    /// Deepest device-function call chain before a `StackOverflow` fault
+    /// (at most 2047).
     pub max_call_depth: u32,
     /// Distinct races kept in the report (each with its count); more are counted
     /// in `Stats::races_dropped`.

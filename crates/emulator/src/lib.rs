@@ -6,7 +6,30 @@
 //! bytecode with explicit jumps and mask operations (a SIMT stack), so each
 //! warp is a resumable state machine; each op is applied to the 32 lanes of a
 //! warp at once under the active mask. Warps of a block run until they reach
-//! `__syncthreads()`, where they wait for each other.
+//! `__syncthreads()`, where they wait for each other; threads that exit, sit
+//! in a divergent branch or wait at another barrier meanwhile are reported as
+//! barrier divergence.
+//!
+//! Memory: global buffers are the [`Buffer`]s of a launch; pointers carry the
+//! object they were derived from, so every access is bounds-checked against
+//! that object and faults name it. Shared memory is laid out per block in
+//! declaration order (static arrays, launch-time lengths, then the dynamic
+//! region that all `extern __shared__` arrays alias); local arrays and
+//! address-taken locals live in per-thread local memory.
+//!
+//! Races: accesses by different threads to the same bytes with no barrier
+//! between them (and, for global memory, any two accesses from different
+//! blocks), at least one a write and not both atomic. Lanes of one warp
+//! instruction count as different threads; `__syncwarp()` orders a warp.
+//!
+//! Determinism: a launch gives bit-identical buffers, reports and traces on
+//! every run. Blocks run in block order (x fastest), warps in order within a
+//! block, lanes of an atomic in lane order. With [`Options::parallel`] blocks
+//! run in waves on all cores against private copy-on-write views of global
+//! memory and are committed in block order; a block that read (or, when
+//! tolerating same-value races, overwrote) bytes an earlier block of its wave
+//! wrote makes the rest of the launch run sequentially, so the result is the
+//! sequential one. Launches with a trace sink or atomics always run sequentially.
 //!
 //! ```no_run
 //! # use hone_emulator::*;

@@ -156,7 +156,15 @@ impl Cell {
     }
 
     #[inline(always)]
-    fn write(&mut self, me: &Me, atomic: bool, old: u64, new: u64, tolerate: bool, hits: &mut Vec<Acc>) {
+    fn write(
+        &mut self,
+        me: &Me,
+        atomic: bool,
+        old: u64,
+        new: u64,
+        tolerate: bool,
+        hits: &mut Vec<Acc>,
+    ) {
         let silent = old == new;
         let w_conc = me.concurrent(&self.w);
         if w_conc && !(atomic && self.w.kind == ATOMIC) && !(tolerate && self.w_val == new) {
@@ -359,15 +367,19 @@ impl BlockShadow {
     #[inline(always)]
     pub fn global_write(&mut self, g: u64, me: &Me, atomic: bool, old: u64, new: u64) {
         let tol = self.tolerate;
-        self.global.get(g).write(me, atomic, old, new, tol, &mut self.hits)
+        self.global
+            .get(g)
+            .write(me, atomic, old, new, tol, &mut self.hits)
     }
 
     /// This block's global-memory accesses, one entry per touched granule in first-touch order.
     pub fn summary(&self) -> impl Iterator<Item = (u64, Summary)> + '_ {
-        self.global
-            .order
-            .iter()
-            .map(|&i| (self.global.keys[i as usize], self.global.cells[i as usize].summary()))
+        self.global.order.iter().map(|&i| {
+            (
+                self.global.keys[i as usize],
+                self.global.cells[i as usize].summary(),
+            )
+        })
     }
 }
 
@@ -432,11 +444,17 @@ impl GridShadow {
         if p >= self.pages.len() {
             self.pages.resize_with(p + 1, || None);
         }
-        let page = self.pages[p].get_or_insert_with(|| vec![GridCell::default(); PAGE].into_boxed_slice());
+        let page =
+            self.pages[p].get_or_insert_with(|| vec![GridCell::default(); PAGE].into_boxed_slice());
         &mut page[(g as usize) & (PAGE - 1)]
     }
 
-    pub fn merge(&mut self, block: u32, summary: impl IntoIterator<Item = (u64, Summary)>, hits: &mut Vec<CrossHit>) {
+    pub fn merge(
+        &mut self,
+        block: u32,
+        summary: impl IntoIterator<Item = (u64, Summary)>,
+        hits: &mut Vec<CrossHit>,
+    ) {
         let tol = self.tolerate;
         for (g, s) in summary {
             let gc = self.cell(g);
@@ -484,7 +502,11 @@ impl GridShadow {
                 } else {
                     f |= G_W;
                     gc.w_val = w.value;
-                    for (on, bit) in [(w.uniform, G_UNIFORM), (w.silent, G_SILENT), (w.atomic, G_ATOMIC)] {
+                    for (on, bit) in [
+                        (w.uniform, G_UNIFORM),
+                        (w.silent, G_SILENT),
+                        (w.atomic, G_ATOMIC),
+                    ] {
                         if on {
                             f |= bit;
                         }

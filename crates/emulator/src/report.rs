@@ -113,6 +113,43 @@ pub struct Race {
     pub count: u64,
 }
 
+impl Race {
+    /// One line naming both accesses with their source locations.
+    pub fn describe(&self, module: &hone_ir::Module) -> String {
+        let side = |a: &RaceAccess| {
+            let kind = match a.kind {
+                AccessKind::Load => "load",
+                AccessKind::Store => "store",
+                AccessKind::Atomic => "atomic",
+            };
+            format!(
+                "{kind} at {} (block {:?}, thread {:?})",
+                module.location(a.span),
+                a.block,
+                a.thread
+            )
+        };
+        let space = match self.space {
+            AddressSpace::Global => "global",
+            AddressSpace::Shared => "shared",
+            AddressSpace::Local => "local",
+            AddressSpace::Constant => "constant",
+        };
+        format!(
+            "race on {space} `{}` at byte {}: {} and {}{}",
+            self.array,
+            self.offset,
+            side(&self.first),
+            side(&self.second),
+            if self.count > 1 {
+                format!(" ({} times)", self.count)
+            } else {
+                String::new()
+            }
+        )
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Warning {
     pub span: Span,

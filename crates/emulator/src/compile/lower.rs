@@ -88,10 +88,21 @@ pub(super) fn lower_function(
     prog: &mut Program,
 ) -> R<(CompiledFn, Vec<FuncId>)> {
     let f = m.func(fid);
-    let mut addr_taken = HashSet::new();
+    let mut refs = Refs::default();
     for s in &f.body {
-        collect_addr_taken_stmt(s, &mut addr_taken);
+        collect_addr_taken_stmt(s, &mut refs);
     }
+    for p in &f.params {
+        refs.saw(*p);
+    }
+    if refs.max_var.is_some_and(|v| v as usize >= f.vars.len()) {
+        return Err(unsupported(
+            m,
+            f.span,
+            &format!("`{}` refers to an undeclared variable", f.name),
+        ));
+    }
+    let addr_taken = refs.addr_taken;
     let ret_n = ncomp(&f.ret);
     let mut l = Lower {
         m,
@@ -203,11 +214,28 @@ pub(super) fn lower_function(
     Ok((compiled, l.callees))
 }
 
-fn collect_addr_taken_stmt(s: &Stmt, out: &mut HashSet<VarId>) {
+/// Variables a function body refers to: those whose address is taken, and
+/// the highest index used (checked against the function's variables).
+#[derive(Default)]
+struct Refs {
+    addr_taken: HashSet<VarId>,
+    max_var: Option<u32>,
+}
+
+impl Refs {
+    fn saw(&mut self, v: VarId) {
+        self.max_var = self.max_var.max(Some(v.0));
+    }
+}
+
+fn collect_addr_taken_stmt(s: &Stmt, out: &mut Refs) {
+    if let StmtKind::Decl { var, .. } = &s.kind {
+        out.saw(*var);
+    }
     let mut ex = |e: &Expr| collect_addr_taken(e, out);
     match &s.kind {
         StmtKind::Decl { init, .. } => {
-            fn init_walk(i: &Init, out: &mut HashSet<VarId>) {
+            fn init_walk(i: &Init, out: &mut Refs) {
                 match i {
                     Init::Expr(e) => collect_addr_taken(e, out),
                     Init::List(l) => l.iter().for_each(|i| init_walk(i, out)),
@@ -253,14 +281,17 @@ fn collect_addr_taken_stmt(s: &Stmt, out: &mut HashSet<VarId>) {
     }
 }
 
-fn collect_addr_taken(e: &Expr, out: &mut HashSet<VarId>) {
+fn collect_addr_taken(e: &Expr, out: &mut Refs) {
+    if let ExprKind::Var(v) = &e.kind {
+        out.saw(*v);
+    }
     if let ExprKind::AddrOf(x) = &e.kind {
         let mut t = &**x;
         while let ExprKind::Component(inner, _) = &t.kind {
             t = inner;
         }
         if let ExprKind::Var(v) = t.kind {
-            out.insert(v);
+            out.addr_taken.insert(v);
         }
     }
     for_each_child(e, |c| collect_addr_taken(c, out));

@@ -98,7 +98,8 @@ impl<'a, 'b> BlockCtx<'a, 'b> {
                 kind: ViewKind::Global(i),
                 len: g.len,
                 base: 0,
-                shadow: self.shadow.is_some().then_some(Shadowing {
+                // Global memory needs a shadow only for races (warnings are about shared memory).
+                shadow: (self.shadow.is_some() && self.l.opts.detect_races).then_some(Shadowing {
                     shared: false,
                     base: g.shadow_base,
                     shift: g.granule_shift,

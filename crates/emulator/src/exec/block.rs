@@ -1,6 +1,5 @@
-//! One block in flight: its shared memory, the barrier scheduler, and the
-//! memory-access path (bounds, alignment, race shadow, trace) every load,
-//! store and atomic goes through.
+//! One block in flight: the context its warps run in (shared memory, global
+//! memory view, race shadow, trace, reports) and the barrier scheduler.
 
 use std::collections::HashSet;
 
@@ -52,8 +51,7 @@ pub(crate) struct BlockCtx<'a, 'b> {
 
 impl<'a, 'b> BlockCtx<'a, 'b> {
     pub fn thread_of(&self, tid: u32) -> [u32; 3] {
-        let b = self.l.cfg.block;
-        [tid % b[0], (tid / b[0]) % b[1], tid / (b[0] * b[1])]
+        self.l.thread_coords(tid)
     }
 
     pub fn site_span(&self, site: u32) -> Span {

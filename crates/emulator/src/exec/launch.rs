@@ -98,10 +98,13 @@ impl<'a> Launch<'a> {
         buffers: &[Buffer],
     ) -> Result<Launch<'a>, SetupError> {
         let f = module.func(hone_ir::FuncId(prog.kernel));
+        // CUDA's limits; the block count must also fit the 32-bit block index used here.
         if cfg.grid.contains(&0)
             || cfg.block.contains(&0)
+            || cfg.grid[0] > i32::MAX as u32
             || cfg.grid[1] > 65535
             || cfg.grid[2] > 65535
+            || cfg.block_count() > u32::MAX as u64
         {
             return Err(SetupError::BadDimensions {
                 grid: cfg.grid,
@@ -139,6 +142,8 @@ impl<'a> Launch<'a> {
                     }
                     super::memory::make_ptr(*i as u32 + 1, 0)
                 }
+                // A null pointer, for kernels with optional arrays.
+                (Type::Pointer(_), KernelArg::Int(0)) => 0,
                 (Type::Pointer(_), _) => {
                     return Err(bad(format!("a buffer for `{}`", type_name(&var.ty))))
                 }

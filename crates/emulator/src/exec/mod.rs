@@ -13,6 +13,7 @@ mod races;
 mod warp;
 
 use std::collections::HashSet;
+use std::sync::Mutex;
 use std::time::Instant;
 
 use hone_ir::{AddressSpace, Module, Span};
@@ -254,13 +255,26 @@ fn run_parallel(l: &Launch, buffers: &mut [Buffer], g: &mut Gathered) -> u32 {
     // Same-value tolerance compares against memory as earlier blocks left it,
     // so overlapping writes must then run in order too.
     let writes_matter = l.opts.detect_races && l.opts.tolerate_same_value_races;
+    let pool: Mutex<Vec<Worker>> = Mutex::new(Vec::new());
     let mut lin = 0;
     while lin < blocks {
         let end = (lin + wave).min(blocks);
         let base: &[Buffer] = buffers;
         let outs: Vec<BlockOut> = (lin..end)
             .into_par_iter()
-            .map_init(|| Worker::new(l), |wk, b| run_isolated(l, b, base, wk))
+            .map(|b| {
+                // Workers keep their grown tables from block to block.
+                let mut wk = pool
+                    .lock()
+                    .ok()
+                    .and_then(|mut p| p.pop())
+                    .unwrap_or_else(|| Worker::new(l));
+                let out = run_isolated(l, b, base, &mut wk);
+                if let Ok(mut p) = pool.lock() {
+                    p.push(wk);
+                }
+                out
+            })
             .collect();
         let mut written = WaveWrites::new();
         for (i, out) in outs.into_iter().enumerate() {

@@ -210,6 +210,12 @@ __global__ void k(int *out) {
     let line = line_of(src, "s[threadIdx.x / 2]");
     assert_eq!((race.first.span.line, race.second.span.line), (line, line));
     assert_eq!(race.count, 16, "one per pair of lanes");
+    let text = race.describe(&m);
+    assert!(
+        text.starts_with(&format!("race on shared `s` at byte 0: store at test.cu:{line}:")),
+        "{text}"
+    );
+    assert!(text.ends_with("(16 times)"), "{text}");
     // Lanes apply in order: the odd lane's value wins.
     assert_eq!(
         bufs[0].to_i32_vec(),
@@ -364,4 +370,45 @@ fn race_detection_can_be_switched_off() {
         None,
     );
     assert!(r.completed && r.races.is_empty());
+}
+
+#[test]
+fn atomics_on_never_initialized_shared_bins_warn() {
+    let src = r#"
+__global__ void k(const int *in, int *out) {
+    __shared__ int bins[4];
+    ZERO
+    __syncthreads();
+    atomicAdd(&bins[in[threadIdx.x] % 4], 1);
+    __syncthreads();
+    if (threadIdx.x < 4) out[threadIdx.x] = bins[threadIdx.x];
+}
+"#;
+    for (zero, warns) in [
+        ("", true),
+        ("if (threadIdx.x < 4) bins[threadIdx.x] = 0;", false),
+    ] {
+        let m = cuda(&src.replace("ZERO", zero));
+        let mut bufs = vec![
+            Buffer::from_i32("in", &(0..64).collect::<Vec<_>>()),
+            Buffer::from_i32("out", &[0; 4]),
+        ];
+        let r = launch(
+            &m,
+            "k",
+            LaunchConfig::linear(1, 64),
+            &[KernelArg::Buffer(0), KernelArg::Buffer(1)],
+            &mut bufs,
+        );
+        assert!(r.is_clean(), "{r:#?}");
+        assert_eq!(
+            bufs[1].to_i32_vec(),
+            vec![16; 4],
+            "shared memory starts zeroed"
+        );
+        assert_eq!(r.warnings.len(), warns as usize, "{:#?}", r.warnings);
+        if warns {
+            assert_eq!(r.warnings[0].span.line, line_of(src, "atomicAdd"));
+        }
+    }
 }

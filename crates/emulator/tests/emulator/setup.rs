@@ -143,6 +143,46 @@ fn argument_errors_name_the_parameter() {
 }
 
 #[test]
+fn zero_passes_a_null_pointer() {
+    let src = r#"
+__global__ void k(int *out, const int *opt) {
+    out[threadIdx.x] = opt ? opt[threadIdx.x] : -1;
+}
+"#;
+    let m = cuda(src);
+    let mut bufs = vec![
+        Buffer::from_i32("out", &[0; 4]),
+        Buffer::from_i32("opt", &[5, 6, 7, 8]),
+    ];
+    let cfg = LaunchConfig::linear(1, 4);
+    let opts = Options::default();
+    let r = run(
+        &m,
+        "k",
+        &cfg,
+        &[KernelArg::Buffer(0), KernelArg::Int(0)],
+        &mut bufs,
+        &opts,
+        None,
+    )
+    .unwrap();
+    assert!(r.is_clean(), "{r:#?}");
+    assert_eq!(bufs[0].to_i32_vec(), vec![-1; 4]);
+    let r = run(
+        &m,
+        "k",
+        &cfg,
+        &[KernelArg::Buffer(0), KernelArg::Buffer(1)],
+        &mut bufs,
+        &opts,
+        None,
+    )
+    .unwrap();
+    assert!(r.is_clean(), "{r:#?}");
+    assert_eq!(bufs[0].to_i32_vec(), vec![5, 6, 7, 8]);
+}
+
+#[test]
 fn kernel_and_launch_shape_errors() {
     let mut bufs = floats();
     let args = [

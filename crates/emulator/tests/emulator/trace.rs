@@ -161,3 +161,35 @@ __global__ void k(const unsigned int *in, unsigned int *bins, float *acc, int *o
     assert_eq!(t1, t2);
     assert_eq!(b1, b2);
 }
+
+#[test]
+fn reports_and_traces_serialize_to_json() {
+    let (r, sink, _) = traced();
+    let report = serde_json::to_value(&r).expect("report serializes");
+    assert_eq!(report["completed"], true);
+    assert_eq!(report["stats"]["blocks"], 2);
+    assert!(report["races"].as_array().unwrap().is_empty());
+    let access = serde_json::to_value(&sink.accesses[0]).expect("trace serializes");
+    assert_eq!(access["array"], "a");
+    assert_eq!(access["space"], "Global");
+    assert_eq!(access["kind"], "Load");
+    assert_eq!(access["lanes"].as_array().unwrap().len(), 32);
+    assert_eq!(access["lanes"][3]["value"]["Float"], 3.0);
+    let fault = Fault {
+        kind: FaultKind::OutOfBounds {
+            array: "x".into(),
+            space: AddressSpace::Shared,
+            index: -1,
+            offset: -4,
+            length: 8,
+        },
+        span: Default::default(),
+        block: [0; 3],
+        thread: [1, 0, 0],
+        message: "m".into(),
+    };
+    let f = serde_json::to_value(&fault).unwrap();
+    assert_eq!(f["kind"]["OutOfBounds"]["index"], -1);
+    let e = serde_json::to_value(SetupError::UnknownKernel("k".into())).unwrap();
+    assert_eq!(e["UnknownKernel"], "k");
+}

@@ -364,3 +364,111 @@ __global__ void k(float *out) {
         "{r:#?}"
     );
 }
+
+#[test]
+fn random_arithmetic_matches_host_semantics() {
+    use rand::{Rng, SeedableRng};
+    let src = r#"
+__global__ void k(const int *a, const int *b, const float *x, const float *y, int *o, unsigned int *u, long long *l, float *f) {
+    int t = threadIdx.x + blockIdx.x * blockDim.x;
+    int p = a[t], q = b[t];
+    int s = q & 31;
+    unsigned int up = (unsigned int)p, uq = (unsigned int)q;
+    long long lp = (long long)p * 65537LL, lq = (long long)q | 1LL;
+    o[8 * t + 0] = p + q;
+    o[8 * t + 1] = p - q;
+    o[8 * t + 2] = p * q;
+    o[8 * t + 3] = p / (q | 1);
+    o[8 * t + 4] = p % (q | 1);
+    o[8 * t + 5] = p << s;
+    o[8 * t + 6] = p >> s;
+    o[8 * t + 7] = (p ^ q) | (p & ~q);
+    u[4 * t + 0] = up / (uq | 1u);
+    u[4 * t + 1] = up % (uq | 1u);
+    u[4 * t + 2] = up >> s;
+    u[4 * t + 3] = up * uq + (up < uq);
+    l[2 * t + 0] = lp * lq;
+    l[2 * t + 1] = lp / lq;
+    float fx = x[t], fy = y[t];
+    f[4 * t + 0] = fx + fy;
+    f[4 * t + 1] = fx * fy - fy;
+    f[4 * t + 2] = fx / fy;
+    f[4 * t + 3] = (float)((double)fx * (double)fy);
+}
+"#;
+    let m = cuda(src);
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+    let n = 256usize;
+    let a: Vec<i32> = (0..n).map(|_| rng.gen()).collect();
+    let b: Vec<i32> = (0..n)
+        .map(|i| if i % 7 == 0 { -1 } else { rng.gen() })
+        .collect();
+    let x: Vec<f32> = (0..n).map(|_| rng.gen_range(-1e3f32..1e3)).collect();
+    let y: Vec<f32> = (0..n).map(|_| rng.gen_range(-10f32..10.0)).collect();
+    let mut bufs = vec![
+        Buffer::from_i32("a", &a),
+        Buffer::from_i32("b", &b),
+        Buffer::from_f32("x", &x),
+        Buffer::from_f32("y", &y),
+        Buffer::from_i32("o", &vec![0; 8 * n]),
+        Buffer::from_u32("u", &vec![0; 4 * n]),
+        Buffer::from_i64("l", &vec![0; 2 * n]),
+        Buffer::from_f32("f", &vec![0.0; 4 * n]),
+    ];
+    let args: Vec<KernelArg> = (0..8).map(KernelArg::Buffer).collect();
+    let r = launch(&m, "k", LaunchConfig::linear(4, 64), &args, &mut bufs);
+    assert!(r.is_clean(), "{r:#?}");
+    let (o, u, f) = (
+        bufs[4].to_i32_vec(),
+        bufs[5].to_u32_vec(),
+        bufs[7].to_f32_vec(),
+    );
+    let l: Vec<i64> = bufs[6]
+        .data
+        .chunks_exact(8)
+        .map(|c| i64::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    for t in 0..n {
+        let (p, q) = (a[t], b[t]);
+        let s = (q & 31) as u32;
+        let want = [
+            p.wrapping_add(q),
+            p.wrapping_sub(q),
+            p.wrapping_mul(q),
+            p.wrapping_div(q | 1),
+            p.wrapping_rem(q | 1),
+            p.wrapping_shl(s),
+            p >> s,
+            (p ^ q) | (p & !q),
+        ];
+        assert_eq!(&o[8 * t..8 * t + 8], &want, "int ops, thread {t}: {p} {q}");
+        let (up, uq) = (p as u32, q as u32);
+        let want = [
+            up / (uq | 1),
+            up % (uq | 1),
+            up >> s,
+            up.wrapping_mul(uq).wrapping_add((up < uq) as u32),
+        ];
+        assert_eq!(&u[4 * t..4 * t + 4], &want, "unsigned ops, thread {t}");
+        let (lp, lq) = (p as i64 * 65537, q as i64 | 1);
+        assert_eq!(
+            &l[2 * t..2 * t + 2],
+            &[lp.wrapping_mul(lq), lp / lq],
+            "64-bit ops, thread {t}"
+        );
+        let (fx, fy) = (x[t], y[t]);
+        let want = [
+            fx + fy,
+            fx * fy - fy,
+            fx / fy,
+            (fx as f64 * fy as f64) as f32,
+        ];
+        for k in 0..4 {
+            assert_eq!(
+                f[4 * t + k].to_bits(),
+                want[k].to_bits(),
+                "float op {k}, thread {t}"
+            );
+        }
+    }
+}
