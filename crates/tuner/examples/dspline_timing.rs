@@ -7,7 +7,10 @@ fn main() {
     let samples: Vec<(u64, f64)> = (0..48u64)
         .map(|i| {
             let n = 100 + i * 9900 / 47;
-            (n, (n as f64 / 1500.0).sin() + 0.05 * ((i * 7919) % 13) as f64 / 13.0)
+            (
+                n,
+                (n as f64 / 1500.0).sin() + 0.05 * ((i * 7919) % 13) as f64 / 13.0,
+            )
         })
         .collect();
     let t = Instant::now();
@@ -15,5 +18,11 @@ fn main() {
     println!("fixed alpha: {:?}", t.elapsed());
     let t = Instant::now();
     let g = fit(grid, &samples, None).unwrap();
-    println!("GCV: {:?} (alpha {:.3e}, dof {:.2}); {}", t.elapsed(), g.alpha, g.dof, f.values.len());
+    println!(
+        "GCV: {:?} (alpha {:.3e}, dof {:.2}); {}",
+        t.elapsed(),
+        g.alpha,
+        g.dof,
+        f.values.len()
+    );
 }

@@ -99,10 +99,7 @@ impl Config {
     }
 
     pub fn get(&self, name: &str) -> Option<&ParamValue> {
-        self.entries
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v)
+        self.entries.iter().find(|(n, _)| n == name).map(|(_, v)| v)
     }
 
     pub fn get_int(&self, name: &str) -> Option<i64> {

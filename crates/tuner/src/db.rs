@@ -224,7 +224,9 @@ impl TuningDb {
         )?;
         Ok(self
             .conn
-            .query_row("SELECT id FROM devices WHERE uuid = ?1", [&d.uuid], |r| r.get(0))?)
+            .query_row("SELECT id FROM devices WHERE uuid = ?1", [&d.uuid], |r| {
+                r.get(0)
+            })?)
     }
 
     pub fn device(&self, uuid: &str) -> Result<Option<DeviceInfo>, DbError> {
@@ -247,17 +249,19 @@ impl TuningDb {
                 },
             )
             .optional()?;
-        row.map(|(name, uuid, clock_mhz, mem_clock_mhz, driver, nvrtc_version, props)| {
-            Ok(DeviceInfo {
-                name,
-                uuid,
-                clock_mhz,
-                mem_clock_mhz,
-                driver,
-                nvrtc_version,
-                props: serde_json::from_str(&props)?,
-            })
-        })
+        row.map(
+            |(name, uuid, clock_mhz, mem_clock_mhz, driver, nvrtc_version, props)| {
+                Ok(DeviceInfo {
+                    name,
+                    uuid,
+                    clock_mhz,
+                    mem_clock_mhz,
+                    driver,
+                    nvrtc_version,
+                    props: serde_json::from_str(&props)?,
+                })
+            },
+        )
         .transpose()
     }
 
@@ -285,7 +289,9 @@ impl TuningDb {
             return Ok(id);
         }
         self.conn
-            .prepare_cached("INSERT INTO configs (kernel_id, key, params_json) VALUES (?1, ?2, ?3)")?
+            .prepare_cached(
+                "INSERT INTO configs (kernel_id, key, params_json) VALUES (?1, ?2, ?3)",
+            )?
             .execute(params![kernel_id, key, config.to_json()])?;
         Ok(self.conn.last_insert_rowid())
     }
@@ -461,7 +467,22 @@ impl TuningDb {
         })?;
         let mut out = Vec::new();
         for row in rows {
-            let (params_json, size, status, median, q1, q3, min, max, samples, times, gbps, gflops, reason, ts) = row?;
+            let (
+                params_json,
+                size,
+                status,
+                median,
+                q1,
+                q3,
+                min,
+                max,
+                samples,
+                times,
+                gbps,
+                gflops,
+                reason,
+                ts,
+            ) = row?;
             let config: Config = serde_json::from_str(&params_json)?;
             let measurement = if status == "ok" {
                 let median = median.unwrap_or(f64::NAN);
@@ -481,7 +502,9 @@ impl TuningDb {
                 })
             } else {
                 let kind = InvalidKind::parse(&status).ok_or_else(|| {
-                    DbError::Conflict(format!("tuning database: unknown measurement status `{status}`"))
+                    DbError::Conflict(format!(
+                        "tuning database: unknown measurement status `{status}`"
+                    ))
                 })?;
                 Measurement::invalid(kind, reason.unwrap_or_default())
             };
@@ -554,15 +577,20 @@ impl TuningDb {
                 continue;
             }
             let configuration: Value = serde_json::to_value(&s.config)?;
-            let mut measurements = vec![json!({"name": "problem_size", "value": s.size, "unit": ""})];
+            let mut measurements =
+                vec![json!({"name": "problem_size", "value": s.size, "unit": ""})];
             let (times, invalidity, correctness) = match &s.measurement {
                 Measurement::Ok(t) => {
-                    measurements.insert(0, json!({"name": "time", "value": t.median_s * 1e3, "unit": "ms"}));
+                    measurements.insert(
+                        0,
+                        json!({"name": "time", "value": t.median_s * 1e3, "unit": "ms"}),
+                    );
                     if let Some(g) = t.gbps {
                         measurements.push(json!({"name": "GB/s", "value": g, "unit": "GB/s"}));
                     }
                     if let Some(g) = t.gflops {
-                        measurements.push(json!({"name": "GFLOP/s", "value": g, "unit": "GFLOP/s"}));
+                        measurements
+                            .push(json!({"name": "GFLOP/s", "value": g, "unit": "GFLOP/s"}));
                     }
                     let runtimes: Vec<f64> = if t.times_s.is_empty() {
                         vec![t.median_s * 1e3]
@@ -570,7 +598,11 @@ impl TuningDb {
                         t.times_s.iter().map(|x| x * 1e3).collect()
                     };
                     let total: f64 = runtimes.iter().sum();
-                    (json!({"runtimes": runtimes, "benchmark": total}), "correct", 1)
+                    (
+                        json!({"runtimes": runtimes, "benchmark": total}),
+                        "correct",
+                        1,
+                    )
                 }
                 Measurement::Invalid { kind, .. } => {
                     let inv = match kind {
@@ -580,7 +612,11 @@ impl TuningDb {
                         InvalidKind::WrongAnswer => "correctness",
                         InvalidKind::Constraint | InvalidKind::Missing => "constraints",
                     };
-                    let correctness = if *kind == InvalidKind::WrongAnswer { 0 } else { 1 };
+                    let correctness = if *kind == InvalidKind::WrongAnswer {
+                        0
+                    } else {
+                        1
+                    };
                     (json!({"runtimes": []}), inv, correctness)
                 }
             };
@@ -682,20 +718,55 @@ mod tests {
         assert_eq!(db.config_id(ker, &c).unwrap(), cid);
         let mut t = Timing::from_samples(&[1e-3, 2e-3, 3e-3]).unwrap();
         t.gflops = Some(5.0);
-        assert!(db.record(job, cid, 100, &Measurement::Ok(t.clone())).unwrap());
+        assert!(db
+            .record(job, cid, 100, &Measurement::Ok(t.clone()))
+            .unwrap());
         // A point already stored is kept, not overwritten.
-        assert!(!db.record(job, cid, 100, &Measurement::Ok(Timing::single(9.0))).unwrap());
+        assert!(!db
+            .record(job, cid, 100, &Measurement::Ok(Timing::single(9.0)))
+            .unwrap());
         let bad = Measurement::invalid(InvalidKind::Timeout, "over 10 s");
         db.record(job, cid, 200, &bad).unwrap();
         let got = db.measured(job).unwrap();
         assert_eq!(got[&(c.key(), 100)], Measurement::Ok(t));
         assert_eq!(got[&(c.key(), 200)], bad);
-        assert_eq!(db.open_job("j", ker, dev, (0, 1), "{}").unwrap(), (job, true));
+        assert_eq!(
+            db.open_job("j", ker, dev, (0, 1), "{}").unwrap(),
+            (job, true)
+        );
         let err = db.open_job("j", ker, dev, (0, 1), "{\"x\":1}").unwrap_err();
         assert!(err.to_string().contains("different specification"), "{err}");
         db.finish_job(job).unwrap();
         assert_eq!(db.jobs().unwrap()[0].status, "finished");
-        assert_eq!(db.device("synthetic-k20").unwrap().unwrap().props, DeviceProps::tesla_k20());
+        assert_eq!(
+            db.device("synthetic-k20").unwrap().unwrap().props,
+            DeviceProps::tesla_k20()
+        );
+    }
+
+    #[test]
+    fn a_job_replays_from_the_database() {
+        use crate::measure::Evaluator;
+        use crate::replay::ReplayEvaluator;
+        let db = TuningDb::open_in_memory().unwrap();
+        let (dev, ker) = setup(&db);
+        let (job, _) = db.open_job("j", ker, dev, (0, 1), "{}").unwrap();
+        let mut synth =
+            crate::synthetic::SyntheticEvaluator::new(crate::synthetic::SyntheticModel::Generic, 3);
+        let configs: Vec<Config> = (0..5)
+            .map(|k| Config::parse_key(&format!("K={k}")).unwrap())
+            .collect();
+        for c in &configs {
+            let cid = db.config_id(ker, c).unwrap();
+            for n in [100, 1000] {
+                db.record(job, cid, n, &synth.evaluate(c, n)).unwrap();
+            }
+        }
+        let mut replay = ReplayEvaluator::new(&db.recording(job).unwrap());
+        for c in &configs {
+            assert_eq!(replay.evaluate(c, 1000), synth.evaluate(c, 1000));
+        }
+        assert_eq!(replay.misses, 0);
     }
 
     #[test]
@@ -707,30 +778,75 @@ mod tests {
         let b = Config::parse_key("BLOCK_SIZE=96,LAYOUT=nn").unwrap();
         let ca = db.config_id(ker, &a).unwrap();
         let cb = db.config_id(ker, &b).unwrap();
-        let t = Timing::from_samples(&[1e-3, 2e-3, 3e-3]).unwrap().with_work(None, Some(2e6));
+        let t = Timing::from_samples(&[1e-3, 2e-3, 3e-3])
+            .unwrap()
+            .with_work(None, Some(2e6));
         db.record(job, ca, 1000, &Measurement::Ok(t)).unwrap();
-        db.record(job, cb, 1000, &Measurement::invalid(InvalidKind::Compile, "x")).unwrap();
-        db.record(job, cb, 2000, &Measurement::invalid(InvalidKind::WrongAnswer, "x")).unwrap();
+        db.record(
+            job,
+            cb,
+            1000,
+            &Measurement::invalid(InvalidKind::Compile, "x"),
+        )
+        .unwrap();
+        db.record(
+            job,
+            cb,
+            2000,
+            &Measurement::invalid(InvalidKind::WrongAnswer, "x"),
+        )
+        .unwrap();
         let v = db.export_t4(job, None).unwrap();
         assert_eq!(v["schema_version"], "1.0.0");
         let r = v["results"].as_array().unwrap();
         assert_eq!(r.len(), 3);
         // Required by the schema: configuration, times, invalidity, correctness.
         for e in r {
-            for key in ["configuration", "times", "invalidity", "correctness", "timestamp", "objectives", "measurements"] {
+            for key in [
+                "configuration",
+                "times",
+                "invalidity",
+                "correctness",
+                "timestamp",
+                "objectives",
+                "measurements",
+            ] {
                 assert!(e.get(key).is_some(), "{key} missing in {e}");
             }
             let inv = e["invalidity"].as_str().unwrap();
-            assert!(["timeout", "compile", "runtime", "correctness", "constraints", "correct"].contains(&inv));
+            assert!([
+                "timeout",
+                "compile",
+                "runtime",
+                "correctness",
+                "constraints",
+                "correct"
+            ]
+            .contains(&inv));
         }
-        assert_eq!(r[0]["configuration"], serde_json::json!({"BLOCK_SIZE": 64, "LAYOUT": "tn"}));
+        assert_eq!(
+            r[0]["configuration"],
+            serde_json::json!({"BLOCK_SIZE": 64, "LAYOUT": "tn"})
+        );
         assert_eq!(r[0]["invalidity"], "correct");
-        assert_eq!(r[0]["times"]["runtimes"], serde_json::json!([1.0, 2.0, 3.0]));
-        assert_eq!(r[0]["measurements"][0], serde_json::json!({"name": "time", "value": 2.0, "unit": "ms"}));
+        assert_eq!(
+            r[0]["times"]["runtimes"],
+            serde_json::json!([1.0, 2.0, 3.0])
+        );
+        assert_eq!(
+            r[0]["measurements"][0],
+            serde_json::json!({"name": "time", "value": 2.0, "unit": "ms"})
+        );
         assert_eq!(r[0]["objectives"], serde_json::json!(["time"]));
         assert_eq!(r[1]["invalidity"], "compile");
         assert_eq!(r[2]["invalidity"], "correctness");
         assert_eq!(r[2]["correctness"], 0);
-        assert_eq!(db.export_t4(job, Some(2000)).unwrap()["results"].as_array().unwrap().len(), 1);
+        assert_eq!(
+            db.export_t4(job, Some(2000)).unwrap()["results"]
+                .as_array()
+                .unwrap()
+                .len(),
+            1
+        );
     }
 }

@@ -226,14 +226,22 @@ fn factor(m: usize, g: &Gathered, alpha: f64) -> Factor {
         }
         // A zero pivot means an unconstrained point (alpha = 0 away from the
         // samples); gather() rules that out for alpha > 0.
-        let piv = if rb[i][0].abs() > 1e-300 { rb[i][0] } else { 1e-300 };
+        let piv = if rb[i][0].abs() > 1e-300 {
+            rb[i][0]
+        } else {
+            1e-300
+        };
         f[i] = s / piv;
     }
     let mut d = vec![0.0; m];
     let mut l1 = vec![0.0; m];
     let mut l2 = vec![0.0; m];
     for i in 0..m {
-        let piv = if rb[i][0].abs() > 1e-300 { rb[i][0] } else { 1e-300 };
+        let piv = if rb[i][0].abs() > 1e-300 {
+            rb[i][0]
+        } else {
+            1e-300
+        };
         d[i] = piv * piv;
         l1[i] = rb[i][1] / piv;
         l2[i] = rb[i][2] / piv;
@@ -299,7 +307,11 @@ pub fn gcv_score(grid: Grid, samples: &[(u64, f64)], alpha: f64) -> Result<f64, 
 }
 
 /// Fits a d-spline with the given `alpha`, or with the GCV-optimal one when `None`.
-pub fn fit(grid: Grid, samples: &[(u64, f64)], alpha: Option<f64>) -> Result<DSpline, DSplineError> {
+pub fn fit(
+    grid: Grid,
+    samples: &[(u64, f64)],
+    alpha: Option<f64>,
+) -> Result<DSpline, DSplineError> {
     fit_impl(grid, samples, alpha, None)
 }
 
@@ -381,7 +393,11 @@ fn choose_alpha(grid: &Grid, g: &Gathered, hint_log: Option<f64>) -> f64 {
         }
     }
     let refined = if fc < fd { (fc, c) } else { (fd, d) };
-    let chosen = if refined.0 <= best.0 { refined.1 } else { best.1 };
+    let chosen = if refined.0 <= best.0 {
+        refined.1
+    } else {
+        best.1
+    };
     10f64.powf(chosen)
 }
 
@@ -403,8 +419,9 @@ pub(crate) mod tests {
             b.swap(col, piv);
             for r in col + 1..n {
                 let f = a[r][col] / a[col][col];
-                for c in col..n {
-                    a[r][c] -= f * a[col][c];
+                let pivot_row = a[col].clone();
+                for (x, p) in a[r][col..].iter_mut().zip(&pivot_row[col..]) {
+                    *x -= f * p;
                 }
                 b[r] -= f * b[col];
             }
@@ -470,7 +487,11 @@ pub(crate) mod tests {
                 unit[p] = 1.0;
                 trace += dense_solve(mm.clone(), unit)[p];
             }
-            assert!((fitted.dof - trace).abs() < 1e-9, "trace {} vs {trace}", fitted.dof);
+            assert!(
+                (fitted.dof - trace).abs() < 1e-9,
+                "trace {} vs {trace}",
+                fitted.dof
+            );
             let rss: f64 = samples
                 .iter()
                 .zip(&pos)
@@ -498,28 +519,47 @@ pub(crate) mod tests {
         // 1e15: a Cholesky factorisation of the normal matrix gets the trace wrong
         // in the third digit here.)
         let g = fit(grid, &samples, Some(1e7)).unwrap();
-        let second: f64 = g.values.windows(3).map(|w| (w[0] - 2.0 * w[1] + w[2]).abs()).fold(0.0, f64::max);
+        let second: f64 = g
+            .values
+            .windows(3)
+            .map(|w| (w[0] - 2.0 * w[1] + w[2]).abs())
+            .fold(0.0, f64::max);
         assert!(second < 1e-8, "{second}");
         assert!((g.dof - 2.0).abs() < 1e-6, "dof {}", g.dof);
         let (xm, ym) = (
             samples.iter().map(|s| s.0 as f64).sum::<f64>() / 5.0,
             samples.iter().map(|s| s.1).sum::<f64>() / 5.0,
         );
-        let slope = samples.iter().map(|s| (s.0 as f64 - xm) * (s.1 - ym)).sum::<f64>()
-            / samples.iter().map(|s| (s.0 as f64 - xm).powi(2)).sum::<f64>();
+        let slope = samples
+            .iter()
+            .map(|s| (s.0 as f64 - xm) * (s.1 - ym))
+            .sum::<f64>()
+            / samples
+                .iter()
+                .map(|s| (s.0 as f64 - xm).powi(2))
+                .sum::<f64>();
         assert!((g.at(20) - (ym + slope * (20.0 - xm))).abs() < 1e-6);
         // The same on the paper's 9,901-point grid with an alpha that makes the
         // fit a line: the trace stays accurate.
         let wide = Grid::integers(100, 10_000);
-        let pts: Vec<(u64, f64)> = (0..20u64).map(|i| (100 + i * 500, (i as f64 * 0.7).cos())).collect();
+        let pts: Vec<(u64, f64)> = (0..20u64)
+            .map(|i| (100 + i * 500, (i as f64 * 0.7).cos()))
+            .collect();
         let w = fit(wide, &pts, Some(1e9)).unwrap();
         assert!((w.dof - 2.0).abs() < 1e-4, "dof {}", w.dof);
         // A straight line is reproduced for any alpha.
-        let line: Vec<(u64, f64)> = [0u64, 7, 30].iter().map(|&n| (n, 3.0 - 0.5 * n as f64)).collect();
+        let line: Vec<(u64, f64)> = [0u64, 7, 30]
+            .iter()
+            .map(|&n| (n, 3.0 - 0.5 * n as f64))
+            .collect();
         let h = fit(grid, &line, Some(5.0)).unwrap();
         assert!((h.at(20) - (3.0 - 10.0)).abs() < 1e-9);
         // Between grid points of a coarse grid, values interpolate linearly.
-        let coarse = Grid { lo: 100, hi: 1000, step: 100 };
+        let coarse = Grid {
+            lo: 100,
+            hi: 1000,
+            step: 100,
+        };
         let c = fit(coarse, &[(100, 1.0), (500, 5.0), (1000, 10.0)], Some(1e-3)).unwrap();
         assert!((c.at(150) - (c.at(100) + c.at(200)) / 2.0).abs() < 1e-12);
         assert_eq!(c.at(5), c.values[0]);
@@ -546,7 +586,15 @@ pub(crate) mod tests {
             Err(DSplineError::BadAlpha(_))
         ));
         assert!(matches!(
-            fit(Grid { lo: 5, hi: 1, step: 1 }, &[], None),
+            fit(
+                Grid {
+                    lo: 5,
+                    hi: 1,
+                    step: 1
+                },
+                &[],
+                None
+            ),
             Err(DSplineError::EmptyGrid { .. })
         ));
     }
@@ -582,12 +630,17 @@ pub(crate) mod tests {
             let too_small = fit(grid, &samples, Some(f.alpha / 1e3)).unwrap();
             let too_large = fit(grid, &samples, Some(f.alpha * 1e3)).unwrap();
             let (e, es, el) = (rms(&f), rms(&too_small), rms(&too_large));
-            assert!(e < es && e < el, "seed {seed}: gcv {e} small {es} large {el}");
+            assert!(
+                e < es && e < el,
+                "seed {seed}: gcv {e} small {es} large {el}"
+            );
             // Noise is uniform on +-0.15 (sd 0.087): the fit is well inside it.
             assert!(e < 0.06, "seed {seed}: {e}");
             // GCV really is minimal at the chosen alpha among nearby values.
             for factor in [0.5, 2.0] {
-                assert!(gcv_score(grid, &samples, f.alpha * factor).unwrap() >= f.gcv * (1.0 - 1e-9));
+                assert!(
+                    gcv_score(grid, &samples, f.alpha * factor).unwrap() >= f.gcv * (1.0 - 1e-9)
+                );
             }
             if e < 0.5 * es.min(el) {
                 wins += 1;

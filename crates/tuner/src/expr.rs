@@ -221,9 +221,10 @@ fn tokenize(src: &str) -> Result<Vec<(usize, Tok)>, ExprError> {
                         break;
                     }
                     Some('\\') => {
-                        let next = src[i + 1..].chars().next().ok_or_else(|| {
-                            ExprError::new(start, "unterminated string literal")
-                        })?;
+                        let next = src[i + 1..]
+                            .chars()
+                            .next()
+                            .ok_or_else(|| ExprError::new(start, "unterminated string literal"))?;
                         s.push(next);
                         i += 1 + next.len_utf8();
                     }
@@ -379,9 +380,7 @@ impl Parser {
                     let func = Func::from_name(&name).ok_or_else(|| {
                         ExprError::new(
                             at,
-                            format!(
-                                "unknown function `{name}` (known: min, max, ceil_div, abs)"
-                            ),
+                            format!("unknown function `{name}` (known: min, max, ceil_div, abs)"),
                         )
                     })?;
                     let mut args = Vec::new();
@@ -405,11 +404,7 @@ impl Parser {
                     if !func.arity_ok(args.len()) {
                         return Err(ExprError::new(
                             at,
-                            format!(
-                                "`{}` does not take {} argument(s)",
-                                func.name(),
-                                args.len()
-                            ),
+                            format!("`{}` does not take {} argument(s)", func.name(), args.len()),
                         ));
                     }
                     Ok(Expr {
@@ -491,8 +486,9 @@ impl Expr {
         match &self.kind {
             ExprKind::Int(_) => Ok(Type::Int),
             ExprKind::Str(_) => Ok(Type::Str),
-            ExprKind::Name(n) => type_of(n)
-                .ok_or_else(|| ExprError::new(self.offset, format!("unknown name `{n}`"))),
+            ExprKind::Name(n) => {
+                type_of(n).ok_or_else(|| ExprError::new(self.offset, format!("unknown name `{n}`")))
+            }
             ExprKind::Unary(op, e) => {
                 let t = e.check_types(type_of)?;
                 if t != Type::Int {
@@ -987,29 +983,33 @@ mod tests {
                 _ => None,
             };
             let prog = e
-                .compile(&resolve, &mut |s: &str| {
-                    match interned.iter().position(|x| x == s) {
+                .compile(
+                    &resolve,
+                    &mut |s: &str| match interned.iter().position(|x| x == s) {
                         Some(i) => i as i64,
                         None => {
                             interned.push(s.to_string());
                             interned.len() as i64 - 1
                         }
-                    }
-                })
+                    },
+                )
                 .unwrap();
             let mut stack = Vec::new();
             for a in [0i64, 5, 32, 96, 200] {
                 for m in 0..4i64 {
-                    for s in 0..3usize {
-                        let sv = interned[s].clone();
+                    for (s, sv) in interned.iter().take(3).enumerate() {
                         let tree = e.eval(&|n| match n {
                             "a" => Some(Value::Int(a)),
                             "m" => Some(Value::Int(m)),
-                            "s" => Some(Value::Str(&sv)),
+                            "s" => Some(Value::Str(sv)),
                             _ => None,
                         });
                         let run = prog.run(&[a, m, s as i64], &mut stack);
-                        assert_eq!(tree.map(|v| int(v).unwrap()), run, "{src} a={a} m={m} s={s}");
+                        assert_eq!(
+                            tree.map(|v| int(v).unwrap()),
+                            run,
+                            "{src} a={a} m={m} s={s}"
+                        );
                     }
                 }
             }

@@ -55,7 +55,7 @@ fn one() -> i64 {
     1
 }
 
-/// A named helper expression for constraints.
+/// A named derived value (an expression) that constraints may use.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct DerivedSpec {
@@ -626,7 +626,13 @@ impl Recorder<'_> {
         });
     }
 
-    fn store(&mut self, config: &Config, key: &str, size: u64, m: &Measurement) -> Result<(), DbError> {
+    fn store(
+        &mut self,
+        config: &Config,
+        key: &str,
+        size: u64,
+        m: &Measurement,
+    ) -> Result<(), DbError> {
         let cid = match self.config_ids.get(key) {
             Some(&id) => id,
             None => {
@@ -651,7 +657,10 @@ impl Evaluator for Recorder<'_> {
         if self.error.is_some() {
             // Measuring on without a place to store the results would waste
             // device time; the job reports the error when the phase ends.
-            return Measurement::invalid(InvalidKind::Missing, "not measured: the tuning database failed");
+            return Measurement::invalid(
+                InvalidKind::Missing,
+                "not measured: the tuning database failed",
+            );
         }
         let m = self.inner.evaluate(config, size);
         self.measured += 1;
@@ -713,22 +722,42 @@ extra = [{ label = "Rank 0", config = { ALGO = "lu" } }]
         assert_eq!(JobSpec::from_json(&json, "job.json").unwrap(), spec);
         assert!(matches!(
             spec.sampling.as_ref().unwrap().mode,
-            SamplingMode::Fixed { count: 12, spacing: Spacing::Linear }
+            SamplingMode::Fixed {
+                count: 12,
+                spacing: Spacing::Linear
+            }
         ));
     }
 
     #[test]
     fn spec_errors_name_the_file_and_problem() {
-        let bad = TOML_JOB.replace("values = [64, 128, 192]", "values = [64, 128, 192]\nrange = { start = 1, end = 2 }");
-        let err = JobSpec::from_toml(&bad, "job.toml").unwrap_err().to_string();
-        assert!(err.starts_with("job.toml:") && err.contains("both `values` and `range`"), "{err}");
+        let bad = TOML_JOB.replace(
+            "values = [64, 128, 192]",
+            "values = [64, 128, 192]\nrange = { start = 1, end = 2 }",
+        );
+        let err = JobSpec::from_toml(&bad, "job.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.starts_with("job.toml:") && err.contains("both `values` and `range`"),
+            "{err}"
+        );
         let bad = TOML_JOB.replace("kind = \"champion\"", "kind = \"annealing\"");
-        let err = JobSpec::from_toml(&bad, "job.toml").unwrap_err().to_string();
+        let err = JobSpec::from_toml(&bad, "job.toml")
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("annealing") && err.contains("line"), "{err}");
-        let bad = TOML_JOB.replace("kind = \"champion\", top_k = 3, depth = 5", "kind = \"bayes\"");
-        let err = JobSpec::from_toml(&bad, "job.toml").unwrap_err().to_string();
+        let bad = TOML_JOB.replace(
+            "kind = \"champion\", top_k = 3, depth = 5",
+            "kind = \"bayes\"",
+        );
+        let err = JobSpec::from_toml(&bad, "job.toml")
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("needs a `budget`"), "{err}");
-        let err = JobSpec::from_json("{\"name\": 3}", "j.json").unwrap_err().to_string();
+        let err = JobSpec::from_json("{\"name\": 3}", "j.json")
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("j.json: line 1"), "{err}");
     }
 
@@ -739,9 +768,15 @@ extra = [{ label = "Rank 0", config = { ALGO = "lu" } }]
         let device = DeviceInfo::synthetic("k20", DeviceProps::tesla_k20());
         let mut eval = SyntheticEvaluator::new(SyntheticModel::symv_k20(), 1);
         let mut events: Vec<Progress> = Vec::new();
-        let report = run_job(&spec, Path::new("."), &device, &db, &mut eval, (0, 1), &mut |p| {
-            events.push(p.clone())
-        })
+        let report = run_job(
+            &spec,
+            Path::new("."),
+            &device,
+            &db,
+            &mut eval,
+            (0, 1),
+            &mut |p| events.push(p.clone()),
+        )
         .unwrap();
         assert_eq!(report.valid_configs, 27);
         assert_eq!(report.champions.len(), 3);
@@ -749,14 +784,29 @@ extra = [{ label = "Rank 0", config = { ALGO = "lu" } }]
         assert_eq!(report.measured, 27 * 3 + 4 * 12);
         let search: Vec<&Progress> = events.iter().filter(|p| p.phase == Phase::Search).collect();
         assert_eq!(search.len(), 81);
-        assert!(search.iter().enumerate().all(|(i, p)| p.done == i + 1 && p.total == Some(81)));
+        assert!(search
+            .iter()
+            .enumerate()
+            .all(|(i, p)| p.done == i + 1 && p.total == Some(81)));
         let rule = report.rule.unwrap();
         rule.validate().unwrap();
         // The L+U kernel wins the smallest sizes, as in the paper's Table 5.
-        assert_eq!(rule.select(100).get("ALGO").and_then(|v| v.as_str()), Some("lu"));
+        assert_eq!(
+            rule.select(100).get("ALGO").and_then(|v| v.as_str()),
+            Some("lu")
+        );
         assert_eq!(db.jobs().unwrap()[0].status, "finished");
         // Running it again measures nothing new.
-        let again = run_job(&spec, Path::new("."), &device, &db, &mut eval, (0, 1), &mut |_| {}).unwrap();
+        let again = run_job(
+            &spec,
+            Path::new("."),
+            &device,
+            &db,
+            &mut eval,
+            (0, 1),
+            &mut |_| {},
+        )
+        .unwrap();
         assert!(again.resumed);
         assert_eq!((again.measured, again.reused), (0, 27 * 3 + 4 * 12));
         assert_eq!(again.rule.unwrap(), rule);

@@ -1,4 +1,22 @@
-//! hone-tuner: the auto-tuning engine.
+//! hone-tuner: the auto-tuning engine for kernel templates.
+//!
+//! It generalises the SYMV tuning method of Imamura et al. (IPSJ HPC-138,
+//! 2013) to any template:
+//!
+//! 1. [`space`]: parameters with value lists and constraints over parameters
+//!    and device properties ([`expr`] parses them), enumerated by a pruning
+//!    backtracking solver into a [`ValidSpace`].
+//! 2. [`measure`]: the [`Evaluator`] trait a backend implements (the GPU
+//!    runtime; [`replay`] of a recorded run; a [`synthetic`] model).
+//! 3. [`strategy`]: exhaustive, random, the paper's champion sieve, and
+//!    Bayesian optimisation.
+//! 4. [`dspline`]: d-splines over problem size with GCV-chosen smoothing.
+//! 5. [`sampling`]: the surviving kernels sampled over size, on a fixed grid or
+//!    by sequential addition of sizes.
+//! 6. [`rule`]: the best kernel per size range, emitted as JSON, Rust and C.
+//! 7. [`db`]: the SQLite tuning database (resume, exports, shard merging).
+//! 8. [`job`]: job files and the runner tying it together.
+//! 9. [`plot`]: SVG figures of the curves and the rule.
 
 pub mod config;
 pub mod db;
@@ -13,3 +31,16 @@ pub mod sampling;
 pub mod space;
 pub mod strategy;
 pub mod synthetic;
+
+pub use config::{Config, ParamValue};
+pub use db::{DbError, DeviceInfo, TuningDb};
+pub use dspline::{DSpline, Grid};
+pub use job::{run_job, JobError, JobReport, JobSpec, Phase, Progress};
+pub use measure::{Evaluator, InvalidKind, Measurement, Timing};
+pub use plot::{render_svg, PlotOptions, YAxis};
+pub use replay::{Recording, ReplayEvaluator};
+pub use rule::{Interval, Rule, RuleKernel};
+pub use sampling::{sample_fixed, sample_sequential, Curves, SamplingResult, SequentialConfig};
+pub use space::{DeviceProps, Param, Space, SpaceError, SpaceSpec, ValidSpace};
+pub use strategy::{BayesOpt, ChampionSieve, Exhaustive, Outcome, RandomSearch, Strategy};
+pub use synthetic::{SyntheticEvaluator, SyntheticModel};

@@ -247,7 +247,10 @@ mod tests {
         assert!(text.contains("\"status\":\"invalid\""), "{text}");
         assert_eq!(serde_json::from_str::<Measurement>(&text).unwrap(), m);
         let ok = Measurement::Ok(Timing::single(1e-3));
-        assert_eq!(serde_json::from_str::<Measurement>(&serde_json::to_string(&ok).unwrap()).unwrap(), ok);
+        assert_eq!(
+            serde_json::from_str::<Measurement>(&serde_json::to_string(&ok).unwrap()).unwrap(),
+            ok
+        );
         for k in InvalidKind::ALL {
             assert_eq!(InvalidKind::parse(k.as_str()), Some(k));
         }

@@ -17,7 +17,11 @@ pub enum YAxis {
     Relative,
     /// Work per second: `work` is an expression in `N` (e.g. `2 * N * N` flops
     /// for SYMV), divided by the time and by `scale` (1e9 for GFLOP/s).
-    Rate { work: Expr, scale: f64, unit: String },
+    Rate {
+        work: Expr,
+        scale: f64,
+        unit: String,
+    },
 }
 
 impl YAxis {
@@ -84,7 +88,7 @@ fn escape(s: &str) -> String {
 
 /// Tick positions: about `want` round numbers covering `[lo, hi]`.
 fn ticks(lo: f64, hi: f64, want: usize) -> Vec<f64> {
-    if !(hi > lo) {
+    if hi.is_nan() || lo.is_nan() || hi <= lo {
         return vec![lo];
     }
     let raw = (hi - lo) / want.max(1) as f64;
@@ -104,7 +108,7 @@ fn ticks(lo: f64, hi: f64, want: usize) -> Vec<f64> {
 }
 
 fn fmt_tick(v: f64) -> String {
-    if v.abs() >= 1e4 || (v != 0.0 && v.abs() < 1e-2) {
+    if v.abs() >= 1e6 || (v != 0.0 && v.abs() < 1e-2) {
         format!("{v:.1e}")
     } else if v.fract().abs() < 1e-9 {
         format!("{}", v as i64)
@@ -123,7 +127,10 @@ pub fn render_svg(curves: &Curves, rule: &Rule, opts: &PlotOptions) -> String {
     let m = grid.len();
     // Thin the grid to at most ~800 points per curve.
     let stride = (m / 800).max(1);
-    let idx: Vec<usize> = (0..m).step_by(stride).chain(std::iter::once(m - 1)).collect();
+    let idx: Vec<usize> = (0..m)
+        .step_by(stride)
+        .chain(std::iter::once(m - 1))
+        .collect();
     let best_at = |i: usize| {
         preds
             .iter()
@@ -168,7 +175,10 @@ pub fn render_svg(curves: &Curves, rule: &Rule, opts: &PlotOptions) -> String {
             .iter()
             .map(|&(n, lt)| {
                 let best = grid.index_of(n).map(best_at).unwrap_or(lt);
-                (n as f64, y_of(n, lt, if best.is_finite() { best } else { lt }))
+                (
+                    n as f64,
+                    y_of(n, lt, if best.is_finite() { best } else { lt }),
+                )
             })
             .filter(|p| p.1.is_finite())
             .collect();
@@ -177,7 +187,9 @@ pub fn render_svg(curves: &Curves, rule: &Rule, opts: &PlotOptions) -> String {
     let ys: Vec<f64> = lines.iter().chain(&dots).flatten().map(|p| p.1).collect();
     let (mut ylo, mut yhi) = ys
         .iter()
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &y| (a.min(y), b.max(y)));
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &y| {
+            (a.min(y), b.max(y))
+        });
     if !ylo.is_finite() {
         (ylo, yhi) = (0.0, 1.0);
     }
@@ -389,11 +401,20 @@ mod tests {
     fn rate_axis_uses_the_work_formula() {
         let (curves, rule) = setup();
         let y = YAxis::rate("2 * N * N", 1e9, "GFLOP/s").unwrap();
-        let svg = render_svg(&curves, &rule, &PlotOptions { y, ..Default::default() });
+        let svg = render_svg(
+            &curves,
+            &rule,
+            &PlotOptions {
+                y,
+                ..Default::default()
+            },
+        );
         assert!(svg.contains(">GFLOP/s<"));
         assert!(YAxis::rate("2 * M", 1.0, "x").is_err());
         assert_eq!(ticks(0.0, 10.0, 5), vec![0.0, 2.0, 4.0, 6.0, 8.0, 10.0]);
         assert_eq!(fmt_tick(2500.0), "2500");
+        assert_eq!(fmt_tick(10_000.0), "10000");
+        assert_eq!(fmt_tick(2e6), "2.0e6");
         assert_eq!(fmt_tick(0.25), "0.25");
     }
 }

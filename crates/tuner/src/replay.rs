@@ -126,7 +126,12 @@ impl Recording {
                 }
             }
             for name in &param_names {
-                row.push(r.config.get(name).map(ParamValue::to_string).unwrap_or_default());
+                row.push(
+                    r.config
+                        .get(name)
+                        .map(ParamValue::to_string)
+                        .unwrap_or_default(),
+                );
             }
             let _ = w.write_record(&row);
         }
@@ -169,7 +174,8 @@ impl Recording {
                     .map(Some)
                     .map_err(|_| fmt_err(line, format!("column `{name}`: `{s}` is not a number")))
             };
-            let config = Config::parse_key(get("config")).map_err(|e| fmt_err(line, e.to_string()))?;
+            let config =
+                Config::parse_key(get("config")).map_err(|e| fmt_err(line, e.to_string()))?;
             let size = get("size")
                 .trim()
                 .parse::<u64>()
@@ -340,7 +346,10 @@ mod tests {
         assert!(csv.starts_with("config,size,status,"), "{csv}");
         assert!(csv.lines().next().unwrap().ends_with(",B,L"));
         assert_eq!(Recording::from_csv_str(&csv, "mem").unwrap(), r);
-        assert_eq!(Recording::from_json_str(&r.to_json_string(), "mem").unwrap(), r);
+        assert_eq!(
+            Recording::from_json_str(&r.to_json_string(), "mem").unwrap(),
+            r
+        );
         assert_eq!(r.sizes(), vec![100, 200]);
         assert_eq!(r.configs().len(), 2);
         let dir = tempfile::tempdir().unwrap();
@@ -355,36 +364,49 @@ mod tests {
     #[test]
     fn csv_errors_name_the_line() {
         let bad = "config,size,status,median_s,q1_s,q3_s,min_s,max_s,samples,gbps,gflops,reason,times_s\nA=1,xx,ok,1,1,1,1,1,1,,,,\n";
-        let err = Recording::from_csv_str(bad, "f.csv").unwrap_err().to_string();
-        assert!(err.contains("f.csv") && err.contains("line 2") && err.contains("size"), "{err}");
+        let err = Recording::from_csv_str(bad, "f.csv")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("f.csv") && err.contains("line 2") && err.contains("size"),
+            "{err}"
+        );
         let bad = "config,size\nA=1,3\n";
-        let err = Recording::from_csv_str(bad, "f.csv").unwrap_err().to_string();
+        let err = Recording::from_csv_str(bad, "f.csv")
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("missing column `status`"), "{err}");
         let bad = "config,size,status,median_s,q1_s,q3_s,min_s,max_s,samples,reason\nA=1,3,exploded,,,,,,,\n";
-        let err = Recording::from_csv_str(bad, "f.csv").unwrap_err().to_string();
+        let err = Recording::from_csv_str(bad, "f.csv")
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("unknown status `exploded`"), "{err}");
     }
 
     #[test]
     fn replay_answers_like_the_original() {
         let space = crate::space::Space::new(
-            crate::space::SpaceSpec::new()
-                .param(crate::space::Param::range("K", 0, 9, 1)),
+            crate::space::SpaceSpec::new().param(crate::space::Param::range("K", 0, 9, 1)),
             Default::default(),
         )
         .unwrap()
         .enumerate();
         let mut synth = SyntheticEvaluator::new(SyntheticModel::Generic, 5);
         let rec = record_all(&space, &[100, 1000], &mut synth);
-        let mut replay = ReplayEvaluator::new(
-            &Recording::from_csv_str(&rec.to_csv_string(), "mem").unwrap(),
-        );
+        let mut replay =
+            ReplayEvaluator::new(&Recording::from_csv_str(&rec.to_csv_string(), "mem").unwrap());
         for i in 0..space.len() {
             let c = space.config(i);
             assert_eq!(replay.evaluate(&c, 1000), synth.evaluate(&c, 1000));
         }
         let m = replay.evaluate(&space.config(0), 5);
-        assert!(matches!(m, Measurement::Invalid { kind: InvalidKind::Missing, .. }));
+        assert!(matches!(
+            m,
+            Measurement::Invalid {
+                kind: InvalidKind::Missing,
+                ..
+            }
+        ));
         assert_eq!((replay.calls, replay.misses), (11, 1));
     }
 }

@@ -134,9 +134,7 @@ impl Rule {
                 for k in neighbours.into_iter().flatten() {
                     let l = loss(run, k);
                     let len = run.1 - run.0;
-                    if l <= tolerance
-                        && pick.is_none_or(|(pl, plen, _, _)| (l, len) < (pl, plen))
-                    {
+                    if l <= tolerance && pick.is_none_or(|(pl, plen, _, _)| (l, len) < (pl, plen)) {
                         pick = Some((l, len, ri, k));
                     }
                 }
@@ -192,7 +190,9 @@ impl Rule {
     /// Checks the invariants that [`Rule::select`] relies on.
     pub fn validate(&self) -> Result<(), RuleError> {
         if self.intervals.is_empty() {
-            return Err(RuleError::Invalid("a rule needs at least one interval".into()));
+            return Err(RuleError::Invalid(
+                "a rule needs at least one interval".into(),
+            ));
         }
         for (j, iv) in self.intervals.iter().enumerate() {
             if iv.kernel >= self.kernels.len() {
@@ -208,9 +208,9 @@ impl Rule {
                 (Some(e), false) if e == self.intervals[j + 1].start && e > iv.start => {}
                 _ => {
                     return Err(RuleError::Invalid(format!(
-                        "interval {j} [{}, {:?}) does not meet the next one (only the last is open)",
-                        iv.start, iv.end
-                    )))
+                    "interval {j} [{}, {:?}) does not meet the next one (only the last is open)",
+                    iv.start, iv.end
+                )))
                 }
             }
         }
@@ -315,7 +315,13 @@ impl Rule {
             }
         }
         let mut s = String::new();
-        let _ = writeln!(s, "/* Kernel selection rule \"{}\" for sizes {}..{} (hone-tuner). */", c_comment(&self.name), self.lo, self.hi);
+        let _ = writeln!(
+            s,
+            "/* Kernel selection rule \"{}\" for sizes {}..{} (hone-tuner). */",
+            c_comment(&self.name),
+            self.lo,
+            self.hi
+        );
         let _ = writeln!(s, "#ifndef HONE_RULE_{upper}_H");
         let _ = writeln!(s, "#define HONE_RULE_{upper}_H");
         let _ = writeln!(s);
@@ -331,7 +337,10 @@ impl Rule {
         }
         let _ = writeln!(s, "}} {ty};");
         let _ = writeln!(s);
-        let _ = writeln!(s, "static inline {ty} hone_{ident}_select(unsigned long long n)");
+        let _ = writeln!(
+            s,
+            "static inline {ty} hone_{ident}_select(unsigned long long n)"
+        );
         let _ = writeln!(s, "{{");
         for iv in &self.intervals {
             let k = &self.kernels[iv.kernel];
@@ -415,7 +424,12 @@ mod tests {
         (0..n)
             .map(|k| RuleKernel {
                 label: format!("Rank {k}"),
-                config: Config::parse_key(&format!("BLOCK_SIZE={},UX={},LAYOUT=l{k}", 32 * (k + 1), 10 + k)).unwrap(),
+                config: Config::parse_key(&format!(
+                    "BLOCK_SIZE={},UX={},LAYOUT=l{k}",
+                    32 * (k + 1),
+                    10 + k
+                ))
+                .unwrap(),
             })
             .collect()
     }
@@ -424,12 +438,20 @@ mod tests {
     /// 1-point blip of kernel 0 at 500 that costs 0.5% to remove.
     fn example() -> (Grid, Vec<Vec<f64>>) {
         let grid = Grid::integers(100, 1000);
-        let c0: Vec<f64> = (0..grid.len()).map(|i| {
-            let n = grid.point(i) as f64;
-            if n == 500.0 { -0.01 } else { (n - 300.0) / 1000.0 }
-        }).collect();
+        let c0: Vec<f64> = (0..grid.len())
+            .map(|i| {
+                let n = grid.point(i) as f64;
+                if n == 500.0 {
+                    -0.01
+                } else {
+                    (n - 300.0) / 1000.0
+                }
+            })
+            .collect();
         let c1: Vec<f64> = (0..grid.len()).map(|_| -0.005).collect();
-        let c2: Vec<f64> = (0..grid.len()).map(|i| (700.0 - grid.point(i) as f64) / 1000.0 - 0.005).collect();
+        let c2: Vec<f64> = (0..grid.len())
+            .map(|i| (700.0 - grid.point(i) as f64) / 1000.0 - 0.005)
+            .collect();
         (grid, vec![c0, c1, c2])
     }
 
@@ -437,15 +459,32 @@ mod tests {
     fn intervals_follow_the_best_kernel_and_merge_noise() {
         let (grid, curves) = example();
         let strict = Rule::from_curves("t", grid, kernels(3), &curves, 0.0).unwrap();
-        let starts: Vec<(u64, Option<u64>, usize)> = strict.intervals.iter().map(|i| (i.start, i.end, i.kernel)).collect();
+        let starts: Vec<(u64, Option<u64>, usize)> = strict
+            .intervals
+            .iter()
+            .map(|i| (i.start, i.end, i.kernel))
+            .collect();
         assert_eq!(
             starts,
-            [(100, Some(296), 0), (296, Some(500), 1), (500, Some(501), 0), (501, Some(701), 1), (701, None, 2)]
+            [
+                (100, Some(296), 0),
+                (296, Some(500), 1),
+                (500, Some(501), 0),
+                (501, Some(701), 1),
+                (701, None, 2)
+            ]
         );
         let merged = Rule::from_curves("t", grid, kernels(3), &curves, 0.01).unwrap();
         merged.validate().unwrap();
         assert_eq!(merged.intervals.len(), 3, "{}", merged.to_table());
-        assert_eq!(merged.intervals.iter().map(|i| i.kernel).collect::<Vec<_>>(), [0, 1, 2]);
+        assert_eq!(
+            merged
+                .intervals
+                .iter()
+                .map(|i| i.kernel)
+                .collect::<Vec<_>>(),
+            [0, 1, 2]
+        );
         // The merged rule never costs more than the tolerance over the best.
         for i in 0..grid.len() {
             let n = grid.point(i);
@@ -474,7 +513,10 @@ mod tests {
         }
         let mut broken = rule.clone();
         broken.intervals[1].start += 1;
-        assert!(Rule::from_json(&broken.to_json(), "x.json").unwrap_err().to_string().contains("does not meet"));
+        assert!(Rule::from_json(&broken.to_json(), "x.json")
+            .unwrap_err()
+            .to_string()
+            .contains("does not meet"));
         assert!(Rule::load(dir.path().join("absent.json")).is_err());
     }
 
@@ -486,9 +528,23 @@ mod tests {
         // One arm per interval, with the rule's inclusive bounds, in order.
         let arms: Vec<&str> = rust.lines().filter(|l| l.contains(" => ")).collect();
         assert_eq!(arms.len(), rule.intervals.len());
-        assert!(arms[0].trim_start().starts_with("0..=295 => \"BLOCK_SIZE=32,UX=10,LAYOUT=l0\""), "{}", arms[0]);
-        assert!(arms[2].trim_start().starts_with("500..=500 =>"), "{}", arms[2]);
-        assert!(arms[4].trim_start().starts_with("_ => \"BLOCK_SIZE=96,"), "{}", arms[4]);
+        assert!(
+            arms[0]
+                .trim_start()
+                .starts_with("0..=295 => \"BLOCK_SIZE=32,UX=10,LAYOUT=l0\""),
+            "{}",
+            arms[0]
+        );
+        assert!(
+            arms[2].trim_start().starts_with("500..=500 =>"),
+            "{}",
+            arms[2]
+        );
+        assert!(
+            arms[4].trim_start().starts_with("_ => \"BLOCK_SIZE=96,"),
+            "{}",
+            arms[4]
+        );
         let c = rule.to_c_header();
         let bounds: Vec<u64> = c
             .lines()
@@ -498,7 +554,10 @@ mod tests {
         let ends: Vec<u64> = rule.intervals.iter().filter_map(|i| i.end).collect();
         assert_eq!(bounds, ends);
         assert!(c.contains("long long BLOCK_SIZE;") && c.contains("const char *LAYOUT;"));
-        assert!(c.contains("{ 1, \"BLOCK_SIZE=64,UX=11,LAYOUT=l1\", 64LL, 11LL, \"l1\" }"), "{c}");
+        assert!(
+            c.contains("{ 1, \"BLOCK_SIZE=64,UX=11,LAYOUT=l1\", 64LL, 11LL, \"l1\" }"),
+            "{c}"
+        );
     }
 
     /// Probe sizes: every interval edge and its neighbours.
@@ -533,9 +592,17 @@ mod tests {
             .arg(&path)
             .output()
             .expect("rustc runs");
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         let run = Command::new(&exe).output().unwrap();
-        let got: Vec<String> = String::from_utf8(run.stdout).unwrap().lines().map(String::from).collect();
+        let got: Vec<String> = String::from_utf8(run.stdout)
+            .unwrap()
+            .lines()
+            .map(String::from)
+            .collect();
         let want: Vec<String> = probes.iter().map(|&n| rule.select(n).key()).collect();
         assert_eq!(got, want);
     }
@@ -561,15 +628,28 @@ mod tests {
             .arg(dir.path().join("main.c"))
             .output()
             .expect("a C compiler runs (the bundled SQLite needs one too)");
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         let run = Command::new(&exe).output().unwrap();
-        let got: Vec<String> = String::from_utf8(run.stdout).unwrap().lines().map(String::from).collect();
+        let got: Vec<String> = String::from_utf8(run.stdout)
+            .unwrap()
+            .lines()
+            .map(String::from)
+            .collect();
         let want: Vec<String> = probes
             .iter()
             .map(|&n| {
                 let k = rule.select_index(n);
                 let c = &rule.kernels[k].config;
-                format!("{} {k} {} {}", c.key(), c.get_int("BLOCK_SIZE").unwrap(), c.get("LAYOUT").unwrap())
+                format!(
+                    "{} {k} {} {}",
+                    c.key(),
+                    c.get_int("BLOCK_SIZE").unwrap(),
+                    c.get("LAYOUT").unwrap()
+                )
             })
             .collect();
         assert_eq!(got, want);

@@ -13,7 +13,9 @@ use serde::{Deserialize, Serialize};
 
 /// `count` sizes spread evenly on a log scale over `[lo, hi]`, rounded, distinct.
 pub fn log_spaced(lo: u64, hi: u64, count: usize) -> Vec<u64> {
-    spaced(lo, hi, count, |a, b, t| (a.ln() + t * (b.ln() - a.ln())).exp())
+    spaced(lo, hi, count, |a, b, t| {
+        (a.ln() + t * (b.ln() - a.ln())).exp()
+    })
 }
 
 /// `count` sizes spread evenly over `[lo, hi]`, rounded, distinct.
@@ -25,7 +27,11 @@ fn spaced(lo: u64, hi: u64, count: usize, f: impl Fn(f64, f64, f64) -> f64) -> V
     let (a, b) = (lo.max(1) as f64, hi.max(lo.max(1)) as f64);
     let mut v: Vec<u64> = (0..count)
         .map(|i| {
-            let t = if count > 1 { i as f64 / (count - 1) as f64 } else { 0.0 };
+            let t = if count > 1 {
+                i as f64 / (count - 1) as f64
+            } else {
+                0.0
+            };
             f(a, b, t).round().clamp(a, b) as u64
         })
         .collect();
@@ -82,7 +88,10 @@ impl Curves {
                 .copied()
                 .filter(|s| s.0 >= grid.lo && s.0 <= grid.hi)
                 .collect();
-            let prev = self.splines[k].as_ref().map(|s| s.alpha).filter(|a| *a > 0.0);
+            let prev = self.splines[k]
+                .as_ref()
+                .map(|s| s.alpha)
+                .filter(|a| *a > 0.0);
             let fitted = match (alpha, prev, reuse) {
                 (Some(a), _, _) => dspline::fit(grid, &samples, Some(a)),
                 (None, Some(p), true) => dspline::fit_near(grid, &samples, p),
@@ -228,7 +237,9 @@ pub fn sample_fixed(
 }
 
 fn selection(rule: &Rule, grid: Grid) -> Vec<usize> {
-    (0..grid.len()).map(|i| rule.select_index(grid.point(i))).collect()
+    (0..grid.len())
+        .map(|i| rule.select_index(grid.point(i)))
+        .collect()
 }
 
 /// Sequential addition sampling: start from a few log-spaced sizes, then add,
@@ -240,8 +251,8 @@ fn selection(rule: &Rule, grid: Grid) -> Vec<usize> {
 /// predicted log-time gap between the best and the runner-up kernel. Sizes near
 /// a predicted crossing and far from any measurement come first; where no
 /// crossing is near, this fills the widest gaps. Every `explore_every` rounds
-/// the widest gap in log size is bisected instead, so that a crossing the
-/// curves do not yet predict can still be found.
+/// the widest gap is bisected instead, so that a crossing the curves do not
+/// yet predict can still be found.
 pub fn sample_sequential(
     name: &str,
     kernels: Vec<RuleKernel>,
@@ -270,7 +281,17 @@ pub fn sample_sequential(
         let rule = curves.rule(name, cfg.tolerance)?;
         let sel = selection(&rule, work);
         if let Some(p) = &prev {
-            let changed = p.iter().zip(&sel).filter(|(a, b)| a != b).count();
+            // A switch between kernels predicted within half the tolerance of
+            // each other is no change in performance: near-tied kernels may
+            // trade places from round to round without the rule being unsettled.
+            let pred = curves.predictions();
+            let same = (1.0 + (cfg.tolerance / 2.0).max(1e-3)).ln();
+            let changed = p
+                .iter()
+                .zip(&sel)
+                .enumerate()
+                .filter(|(i, (a, b))| a != b && (pred[**a][*i] - pred[**b][*i]).abs() > same)
+                .count();
             if changed as f64 <= cfg.stable_fraction * sel.len() as f64 {
                 stable += 1;
             } else {
@@ -307,19 +328,26 @@ pub fn sample_sequential(
     })
 }
 
-/// The geometric midpoint of the widest gap (by ratio) between measured sizes.
+/// The midpoint of the widest gap between measured sizes, a gap's width being
+/// its share of the range on a linear scale plus its share on a log scale: the
+/// rule covers sizes linearly, but small sizes change faster.
 fn widest_gap(sizes: &[u64]) -> Option<u64> {
+    let (lo, hi) = (*sizes.first()? as f64, *sizes.last()? as f64);
+    let lin = (hi - lo).max(1.0);
+    let log = (hi / lo.max(1.0)).ln().max(1e-9);
     sizes
         .windows(2)
         .filter(|w| w[1] > w[0] + 1)
         .max_by(|a, b| {
-            let ra = a[1] as f64 / a[0] as f64;
-            let rb = b[1] as f64 / b[0] as f64;
-            ra.total_cmp(&rb)
+            let width = |w: &[u64]| {
+                (w[1] - w[0]) as f64 / lin + (w[1] as f64 / w[0].max(1) as f64).ln() / log
+            };
+            width(a).total_cmp(&width(b))
         })
         .map(|w| {
-            let mid = ((w[0] as f64) * (w[1] as f64)).sqrt().round() as u64;
-            mid.clamp(w[0] + 1, w[1] - 1)
+            // Between the arithmetic and geometric midpoints.
+            let mid = ((w[0] + w[1]) as f64 / 2.0 + ((w[0] as f64) * (w[1] as f64)).sqrt()) / 2.0;
+            (mid.round() as u64).clamp(w[0] + 1, w[1] - 1)
         })
 }
 
@@ -353,7 +381,11 @@ fn most_uncertain(curves: &Curves, grid: &Grid) -> Option<u64> {
             .filter(|(k, _)| *k != best[i])
             .map(|(_, c)| c[i])
             .fold(f64::INFINITY, f64::min);
-        let margin = if runner_up.is_finite() { runner_up - b } else { 1.0 };
+        let margin = if runner_up.is_finite() {
+            runner_up - b
+        } else {
+            1.0
+        };
         let score = (d as f64 / span) / (noise + margin);
         if pick.is_none_or(|(s, _)| score > s) {
             pick = Some((score, n));
@@ -400,12 +432,15 @@ mod tests {
     use crate::measure::{FnEvaluator, Timing};
 
     #[test]
-    fn spacing_helpers() {
+    fn spacing_functions() {
         assert_eq!(log_spaced(100, 10_000, 3), vec![100, 1000, 10_000]);
         assert_eq!(linear_spaced(100, 10_000, 48).len(), 48);
         assert_eq!(linear_spaced(100, 10_000, 48)[47], 10_000);
         assert_eq!(log_spaced(1, 3, 10), vec![1, 2, 3]);
-        assert_eq!(widest_gap(&[100, 200, 1000, 1200]), Some(447));
+        // 200..1000 is the widest both linearly and by ratio.
+        assert_eq!(widest_gap(&[100, 200, 1000, 1200]), Some(524));
+        // A gap wide by ratio but narrow linearly (10..100) loses to 100..9000.
+        assert_eq!(widest_gap(&[10, 100, 9000, 10_000]), Some(2749));
         assert_eq!(widest_gap(&[5, 6]), None);
     }
 
@@ -452,6 +487,10 @@ mod tests {
         // Kernel 2 is never selected; the switch is found near N = 3000.
         assert!(seq.rule.intervals.iter().all(|iv| iv.kernel != 2));
         assert_eq!(seq.rule.intervals.len(), 2, "{}", seq.rule.to_table());
-        assert!(seq.rule.intervals[1].start.abs_diff(3000) < 60, "{}", seq.rule.to_table());
+        assert!(
+            seq.rule.intervals[1].start.abs_diff(3000) < 60,
+            "{}",
+            seq.rule.to_table()
+        );
     }
 }

@@ -93,7 +93,7 @@ impl Param {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SpaceSpec {
     pub params: Vec<Param>,
-    /// Named helper expressions (`threads = BX * BY`) that constraints may use.
+    /// Named derived values (`threads = BX * BY`) that constraints may use.
     #[serde(default)]
     pub derived: Vec<(String, String)>,
     #[serde(default)]
@@ -159,6 +159,8 @@ pub enum SpaceError {
     },
     #[error("{0}")]
     Shard(String),
+    #[error("{0}")]
+    Inconsistent(String),
 }
 
 fn is_ident(s: &str) -> bool {
@@ -592,7 +594,7 @@ impl ValidSpace {
         let mut flat = Vec::with_capacity(configs.len() * names.len());
         for c in configs {
             if c.len() != names.len() || c.entries().iter().zip(&names).any(|((a, _), b)| a != b) {
-                return Err(SpaceError::Shard(format!(
+                return Err(SpaceError::Inconsistent(format!(
                     "configuration `{}` does not have the parameters {}",
                     c.key(),
                     names.join(", ")
@@ -851,7 +853,10 @@ pub(crate) mod tests {
         let base = || SpaceSpec::new().param(Param::range("A", 1, 4, 1));
         let err = Space::new(base().constraint("A * B > 2"), DeviceProps::new()).unwrap_err();
         let msg = err.to_string();
-        assert!(msg.contains("constraint 1") && msg.contains("unknown name `B`"), "{msg}");
+        assert!(
+            msg.contains("constraint 1") && msg.contains("unknown name `B`"),
+            "{msg}"
+        );
         let err = Space::new(base().constraint("A >"), DeviceProps::new()).unwrap_err();
         assert!(err.to_string().contains("column 4"), "{err}");
         let err = Space::new(base().param(Param::range("A", 1, 2, 1)), DeviceProps::new());
@@ -894,7 +899,12 @@ pub(crate) mod tests {
         all.sort_unstable();
         assert_eq!(all, (0..valid.len()).collect::<Vec<_>>());
         assert!(valid.shard(3, 3).is_err());
-        let configs: Vec<Config> = valid.shard(1, 3).unwrap().iter().map(|&i| valid.config(i)).collect();
+        let configs: Vec<Config> = valid
+            .shard(1, 3)
+            .unwrap()
+            .iter()
+            .map(|&i| valid.config(i))
+            .collect();
         let back = ValidSpace::from_configs(&configs).unwrap();
         assert_eq!(back.len(), configs.len());
         for (i, c) in configs.iter().enumerate() {

@@ -271,7 +271,16 @@ pub(crate) mod tests {
         assert_eq!(out.trace.len(), 400);
         assert!(out.trace.windows(2).all(|w| w[1] <= w[0]));
         let target = out.best().unwrap().objective.unwrap();
-        assert_eq!(out.configs_to_reach(target, 0.0), Some(out.order.iter().position(|&i| i == out.best().unwrap().index).unwrap() + 1));
+        assert_eq!(
+            out.configs_to_reach(target, 0.0),
+            Some(
+                out.order
+                    .iter()
+                    .position(|&i| i == out.best().unwrap().index)
+                    .unwrap()
+                    + 1
+            )
+        );
     }
 
     #[test]

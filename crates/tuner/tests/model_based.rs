@@ -21,8 +21,12 @@ fn recording() -> Recording {
         .param(Param::range("UX", 8, 32, 1))
         .param(Param::range("MULTIPLICITY", 1, 8, 1))
         .param(Param::range("MX", 0, 3, 1))
-        .constraint("MULTIPLICITY * 8 * (UX + max(BLOCK_SIZE * UX, UX * UX)) <= unified_l1_smem_per_sm");
-    let valid = Space::new(spec, DeviceProps::tesla_k20()).unwrap().enumerate();
+        .constraint(
+            "MULTIPLICITY * 8 * (UX + max(BLOCK_SIZE * UX, UX * UX)) <= unified_l1_smem_per_sm",
+        );
+    let valid = Space::new(spec, DeviceProps::tesla_k20())
+        .unwrap()
+        .enumerate();
     let mut synth = SyntheticEvaluator::new(SyntheticModel::symv_k20(), 2013);
     let rec = record_all(&valid, &[4000], &mut synth);
     // Through the CSV form, as a recorded GPU run would arrive.
@@ -34,7 +38,11 @@ fn bayes_reaches_two_percent_within_ten_percent_of_exhaustive() {
     let rec = recording();
     let space = rec.valid_space().unwrap();
     let sizes = rec.sizes();
-    assert!(space.len() >= 2_000, "the recording has {} configurations", space.len());
+    assert!(
+        space.len() >= 2_000,
+        "the recording has {} configurations",
+        space.len()
+    );
     let all: Vec<usize> = (0..space.len()).collect();
 
     let mut replay = ReplayEvaluator::new(&rec);
@@ -47,21 +55,32 @@ fn bayes_reaches_two_percent_within_ten_percent_of_exhaustive() {
         .count();
     let budget = space.len() / 10;
 
-    let seeds = 0..5u64;
-    let mut bayes_needed = Vec::new();
-    let mut random_needed = Vec::new();
-    for seed in seeds.clone() {
-        let mut replay = ReplayEvaluator::new(&rec);
-        let mut bo = BayesOpt::new(budget, seed);
-        bo.categorical = vec!["MX".into()];
-        let out = bo.run(&space, &all, &sizes, &mut replay);
-        assert_eq!(replay.misses, 0);
-        assert!(out.evaluations <= exhaustive.evaluations / 10 + sizes.len());
-        bayes_needed.push(out.configs_to_reach(best, 0.02));
-        let mut replay = ReplayEvaluator::new(&rec);
-        let rnd = RandomSearch { budget, seed }.run(&space, &all, &sizes, &mut replay);
-        random_needed.push(rnd.configs_to_reach(best, 0.02));
-    }
+    // Seeds run side by side; each has its own replay of the recording.
+    let runs: Vec<(Option<usize>, Option<usize>)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..5u64)
+            .map(|seed| {
+                let (rec, space, all, sizes) = (&rec, &space, &all, &sizes);
+                let exhaustive_evaluations = exhaustive.evaluations;
+                scope.spawn(move || {
+                    let mut replay = ReplayEvaluator::new(rec);
+                    let mut bo = BayesOpt::new(budget, seed);
+                    bo.categorical = vec!["MX".into()];
+                    let out = bo.run(space, all, sizes, &mut replay);
+                    assert_eq!(replay.misses, 0);
+                    assert!(out.evaluations <= exhaustive_evaluations / 10 + sizes.len());
+                    let mut replay = ReplayEvaluator::new(rec);
+                    let rnd = RandomSearch { budget, seed }.run(space, all, sizes, &mut replay);
+                    (
+                        out.configs_to_reach(best, 0.02),
+                        rnd.configs_to_reach(best, 0.02),
+                    )
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    let bayes_needed: Vec<Option<usize>> = runs.iter().map(|r| r.0).collect();
+    let random_needed: Vec<Option<usize>> = runs.iter().map(|r| r.1).collect();
     let show = |v: &[Option<usize>]| {
         v.iter()
             .map(|x| x.map_or("-".to_string(), |n| n.to_string()))
@@ -69,7 +88,10 @@ fn bayes_reaches_two_percent_within_ten_percent_of_exhaustive() {
             .join(", ")
     };
     let mean = |v: &[Option<usize>]| {
-        v.iter().map(|x| x.unwrap_or(budget + 1) as f64).sum::<f64>() / v.len() as f64
+        v.iter()
+            .map(|x| x.unwrap_or(budget + 1) as f64)
+            .sum::<f64>()
+            / v.len() as f64
     };
     println!(
         "space {} configs x {} sizes; exhaustive {} evaluations; {} configs within 2% of best; budget {} configs",
@@ -90,5 +112,8 @@ fn bayes_reaches_two_percent_within_ten_percent_of_exhaustive() {
         bayes_needed.iter().all(|x| x.is_some_and(|n| n <= budget)),
         "every seed reaches 2% within the budget: {bayes_needed:?}"
     );
-    assert!(mean(&bayes_needed) < mean(&random_needed), "the model beats random sampling");
+    assert!(
+        mean(&bayes_needed) < mean(&random_needed),
+        "the model beats random sampling"
+    );
 }

@@ -74,14 +74,23 @@ impl Evaluator for CrashAfter {
 #[test]
 #[ignore = "started as a child process by resume_after_a_crash_measures_only_what_is_missing"]
 fn crashing_child() {
-    let path = std::env::var(CRASH_DB).expect("run by the parent test, which sets the database path");
+    let path =
+        std::env::var(CRASH_DB).expect("run by the parent test, which sets the database path");
     let db = TuningDb::open(&path).unwrap();
     let mut eval = CrashAfter {
         inner: synthetic(),
         calls: 0,
         limit: CRASH_AFTER,
     };
-    let _ = run_job(&spec(), Path::new("."), &device(), &db, &mut eval, (0, 1), &mut |_| {});
+    let _ = run_job(
+        &spec(),
+        Path::new("."),
+        &device(),
+        &db,
+        &mut eval,
+        (0, 1),
+        &mut |_| {},
+    );
     unreachable!("the evaluator aborts before the job ends");
 }
 
@@ -114,7 +123,16 @@ fn resume_after_a_crash_measures_only_what_is_missing() {
     assert_eq!(db.jobs().unwrap()[0].status, "running");
 
     let mut counting = Counting::new(synthetic());
-    let report = run_job(&spec(), Path::new("."), &device(), &db, &mut counting, (0, 1), &mut |_| {}).unwrap();
+    let report = run_job(
+        &spec(),
+        Path::new("."),
+        &device(),
+        &db,
+        &mut counting,
+        (0, 1),
+        &mut |_| {},
+    )
+    .unwrap();
     assert!(report.resumed);
     let total = report.valid_configs * 2;
     assert_eq!(report.reused, CRASH_AFTER - 1);
@@ -123,7 +141,16 @@ fn resume_after_a_crash_measures_only_what_is_missing() {
 
     // The same set as a run that was never interrupted.
     let fresh = TuningDb::open_in_memory().unwrap();
-    let whole = run_job(&spec(), Path::new("."), &device(), &fresh, &mut synthetic(), (0, 1), &mut |_| {}).unwrap();
+    let whole = run_job(
+        &spec(),
+        Path::new("."),
+        &device(),
+        &fresh,
+        &mut synthetic(),
+        (0, 1),
+        &mut |_| {},
+    )
+    .unwrap();
     let after = points(&db, job);
     assert_eq!(after.len(), total);
     assert_eq!(after, points(&fresh, whole.job_id));
@@ -137,13 +164,24 @@ fn sharded_runs_merge_into_the_whole() {
     let mut shard_sizes = Vec::new();
     for i in 0..n {
         let db = TuningDb::open(dir.path().join(format!("shard{i}.db"))).unwrap();
-        let r = run_job(&spec(), Path::new("."), &device(), &db, &mut synthetic(), (i, n), &mut |_| {}).unwrap();
+        let r = run_job(
+            &spec(),
+            Path::new("."),
+            &device(),
+            &db,
+            &mut synthetic(),
+            (i, n),
+            &mut |_| {},
+        )
+        .unwrap();
         shard_sizes.push(r.candidates);
     }
     let mut merged = TuningDb::open(dir.path().join("merged.db")).unwrap();
     let mut inserted = 0;
     for i in 0..n {
-        let rep = merged.merge_from(&dir.path().join(format!("shard{i}.db"))).unwrap();
+        let rep = merged
+            .merge_from(&dir.path().join(format!("shard{i}.db")))
+            .unwrap();
         assert_eq!(rep.duplicates, 0);
         inserted += rep.inserted;
     }
@@ -152,7 +190,16 @@ fn sharded_runs_merge_into_the_whole() {
     assert_eq!((again.inserted, again.duplicates), (0, shard_sizes[0] * 2));
 
     let fresh = TuningDb::open_in_memory().unwrap();
-    let whole = run_job(&spec(), Path::new("."), &device(), &fresh, &mut synthetic(), (0, 1), &mut |_| {}).unwrap();
+    let whole = run_job(
+        &spec(),
+        Path::new("."),
+        &device(),
+        &fresh,
+        &mut synthetic(),
+        (0, 1),
+        &mut |_| {},
+    )
+    .unwrap();
     assert_eq!(shard_sizes.iter().sum::<usize>(), whole.valid_configs);
     assert_eq!(inserted, whole.valid_configs * 2);
     let job = merged.job_id("symv-resume").unwrap().unwrap();
@@ -160,7 +207,16 @@ fn sharded_runs_merge_into_the_whole() {
 
     // Finishing on the merged database measures nothing: the shards did it all.
     let mut counting = Counting::new(synthetic());
-    let fin = run_job(&spec(), Path::new("."), &device(), &merged, &mut counting, (0, 1), &mut |_| {}).unwrap();
+    let fin = run_job(
+        &spec(),
+        Path::new("."),
+        &device(),
+        &merged,
+        &mut counting,
+        (0, 1),
+        &mut |_| {},
+    )
+    .unwrap();
     assert_eq!(counting.calls, 0);
     assert_eq!(fin.reused, whole.valid_configs * 2);
     assert_eq!(

@@ -234,11 +234,8 @@ impl Posterior {
         let n = self.l.len();
         for i in 0..n {
             let li = &self.l[i][..];
-            let mut s = ys[i];
-            for k in 0..i {
-                s -= li[k] * self.z[k];
-            }
-            self.z[i] = s / li[i];
+            let dot: f64 = li[..i].iter().zip(&self.z[..i]).map(|(a, b)| a * b).sum();
+            self.z[i] = (ys[i] - dot) / li[i];
         }
         let mean = &mut self.mean[..];
         for &c in active {
@@ -452,8 +449,8 @@ impl Strategy for BayesOpt {
             if post.is_none() || obs.len() >= 2 * fitted_at {
                 // Re-standardise, re-fit hyperparameters, rebuild the posterior.
                 shift = valid.iter().sum::<f64>() / valid.len() as f64;
-                let var = valid.iter().map(|v| (v - shift).powi(2)).sum::<f64>()
-                    / valid.len() as f64;
+                let var =
+                    valid.iter().map(|v| (v - shift).powi(2)).sum::<f64>() / valid.len() as f64;
                 scale = var.sqrt().max(1e-9);
                 // Invalid configurations count as the worst valid one seen: the
                 // model steers away from them without a separate classifier.
@@ -595,24 +592,34 @@ mod tests {
         }
         // Dense reference: mean = k*^T (K + s I)^-1 y, var = 1 - k*^T (K + s I)^-1 k*.
         let n = pts.len();
-        let kern = |a: usize, b: usize| matern52(feats.row(a), feats.row(b), &feats.categorical, &h.inv_length);
+        let kern = |a: usize, b: usize| {
+            matern52(
+                feats.row(a),
+                feats.row(b),
+                &feats.categorical,
+                &h.inv_length,
+            )
+        };
         let mut a = vec![vec![0.0; n + 1]; n];
         for i in 0..n {
             for j in 0..n {
                 a[i][j] = kern(pts[i], pts[j]) + if i == j { h.noise } else { 0.0 };
             }
         }
-        let solve = |rhs: Vec<f64>| crate::dspline::tests::dense_solve(
-            a.iter().map(|r| r[..n].to_vec()).collect(),
-            rhs,
-        );
+        let solve = |rhs: Vec<f64>| {
+            crate::dspline::tests::dense_solve(a.iter().map(|r| r[..n].to_vec()).collect(), rhs)
+        };
         let alpha = solve(ys.to_vec());
         for c in [1usize, 5, 17, 40] {
             let ks: Vec<f64> = pts.iter().map(|&q| kern(q, c)).collect();
             let mean: f64 = ks.iter().zip(&alpha).map(|(x, y)| x * y).sum();
             let w = solve(ks.clone());
             let var = 1.0 - ks.iter().zip(&w).map(|(x, y)| x * y).sum::<f64>();
-            assert!((p.mean[c] - mean).abs() < 1e-9, "{c}: {} vs {mean}", p.mean[c]);
+            assert!(
+                (p.mean[c] - mean).abs() < 1e-9,
+                "{c}: {} vs {mean}",
+                p.mean[c]
+            );
             assert!((p.variance(c) - var.max(1e-12)).abs() < 1e-9, "{c}");
         }
     }

@@ -108,11 +108,7 @@ impl Strategy for ChampionSieve {
             .collect();
         // Most points first; equal points fall back to the objective, then position.
         sort_ranking(&mut ranking);
-        ranking.sort_by(|a, b| {
-            b.points
-                .unwrap_or(0.0)
-                .total_cmp(&a.points.unwrap_or(0.0))
-        });
+        ranking.sort_by(|a, b| b.points.unwrap_or(0.0).total_cmp(&a.points.unwrap_or(0.0)));
         let mut out = tally.finish(self.name());
         out.ranking = ranking;
         out
@@ -174,7 +170,9 @@ mod tests {
         let space = bowl_space();
         let all: Vec<usize> = (0..space.len()).collect();
         let sieve = ChampionSieve::default();
-        let out = sieve.clone().run(&space, &all, &[100, 1000, 5000], &mut FnEvaluator(bowl));
+        let out = sieve
+            .clone()
+            .run(&space, &all, &[100, 1000, 5000], &mut FnEvaluator(bowl));
         let champs = sieve.champions(&out);
         assert_eq!(champs.len(), 10);
         assert_eq!(space.config(champs[0]).key(), "X=13,Y=6");
