@@ -212,7 +212,9 @@ __global__ void k(int *out) {
     assert_eq!(race.count, 16, "one per pair of lanes");
     let text = race.describe(&m);
     assert!(
-        text.starts_with(&format!("race on shared `s` at byte 0: store at test.cu:{line}:")),
+        text.starts_with(&format!(
+            "race on shared `s` at byte 0: store at test.cu:{line}:"
+        )),
         "{text}"
     );
     assert!(text.ends_with("(16 times)"), "{text}");
