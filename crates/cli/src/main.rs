@@ -27,6 +27,8 @@ enum Command {
     Sim(commands::sim::SimArgs),
     /// Parse a .cu file: list its kernels and diagnostics, or print the lowered code back as CUDA C
     Parse(commands::parse::ParseArgs),
+    /// Analyse a launch's memory accesses: coalescing and bank conflicts per source access, diagrams, verified fixes
+    Analyze(commands::analyze::AnalyzeArgs),
     /// Serve GPU evaluation requests on stdin/stdout (started by `hone tune`, which
     /// restarts it when a kernel faults or hangs)
     #[command(hide = true)]
@@ -48,6 +50,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Sim(args) => commands::sim::run(args),
         Command::Parse(args) => commands::parse::run(args),
+        Command::Analyze(args) => commands::analyze::run(args),
         Command::GpuWorker => {
             let code = hone_gpu::worker_main(std::io::stdin().lock(), std::io::stdout().lock());
             return ExitCode::from(u8::try_from(code).unwrap_or(1));

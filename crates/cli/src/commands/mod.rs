@@ -1,2 +1,3 @@
+pub mod analyze;
 pub mod parse;
 pub mod sim;

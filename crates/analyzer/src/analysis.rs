@@ -1,0 +1,319 @@
+//! The analysis driver: one emulated launch with the collecting sink, sites
+//! ranked by their excess, and fixes looked for at the worst ones.
+
+use std::collections::HashMap;
+
+use hone_emulator::{AccessKind, Buffer, KernelArg, LaunchConfig, Report, SetupError};
+use hone_ir::{AddressSpace, ExprKind, Intrinsic, Module, Span};
+use serde::Serialize;
+
+use crate::collect::{Collector, SiteStats};
+use crate::patterns::{self, Rejected, Suggestion};
+use crate::walk::visit_block;
+use crate::{AnalyzeError, Model, Options};
+
+/// One launch to analyse: the module, the kernel, its grid and block, and
+/// the arguments with the buffers they point to.
+#[derive(Clone, Debug)]
+pub struct LaunchSpec {
+    pub module: Module,
+    pub kernel: String,
+    pub config: LaunchConfig,
+    pub args: Vec<KernelArg>,
+    pub buffers: Vec<Buffer>,
+}
+
+/// What one costed run gathered.
+pub struct Measured {
+    /// By site, in site order.
+    pub sites: Vec<SiteStats>,
+    pub report: Report,
+}
+
+/// Runs `kernel` once with the collecting sink. `buffers` are updated in place.
+pub fn measure(
+    module: &Module,
+    kernel: &str,
+    config: &LaunchConfig,
+    args: &[KernelArg],
+    buffers: &mut [Buffer],
+    model: Model,
+    worst_warps: usize,
+) -> Result<Measured, SetupError> {
+    let mut sink = Collector::new(model, config, worst_warps);
+    let opts = hone_emulator::Options {
+        detect_races: false,
+        warn_uninitialized_shared: false,
+        parallel: false,
+        ..hone_emulator::Options::default()
+    };
+    let report = hone_emulator::run(
+        module,
+        kernel,
+        config,
+        args,
+        buffers,
+        &opts,
+        Some(&mut sink),
+    )?;
+    Ok(Measured {
+        sites: sink.sites.into_values().collect(),
+        report,
+    })
+}
+
+/// Traffic of a group of sites.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Cost {
+    pub requests: u64,
+    pub sectors: u64,
+    pub ideal_sectors: u64,
+    pub transactions: u64,
+    pub ideal_transactions: u64,
+    pub wavefronts: u64,
+    pub ideal_wavefronts: u64,
+}
+
+impl Cost {
+    pub fn add(&mut self, s: &SiteStats) {
+        self.requests += s.requests;
+        self.sectors += s.sectors;
+        self.ideal_sectors += s.ideal_sectors;
+        self.transactions += s.transactions;
+        self.ideal_transactions += s.ideal_transactions;
+        self.wavefronts += s.wavefronts;
+        self.ideal_wavefronts += s.ideal_wavefronts;
+    }
+    pub fn of<'a>(sites: impl IntoIterator<Item = &'a SiteStats>) -> Cost {
+        let mut c = Cost::default();
+        sites.into_iter().for_each(|s| c.add(s));
+        c
+    }
+    /// The excess the model ranks by: sectors (or CC 1.1 transactions) plus
+    /// shared-memory wavefronts beyond their ideals.
+    pub fn excess(&self, model: Model) -> u64 {
+        let global = match model {
+            Model::Sm90 => self.sectors.saturating_sub(self.ideal_sectors),
+            Model::Cc11 => self.transactions.saturating_sub(self.ideal_transactions),
+        };
+        global + self.wavefronts.saturating_sub(self.ideal_wavefronts)
+    }
+}
+
+/// Launch totals by space and kind, the figures Nsight Compute counts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Totals {
+    pub global_load: Cost,
+    pub global_store: Cost,
+    pub global_atomic: Cost,
+    pub shared_load: Cost,
+    pub shared_store: Cost,
+    pub shared_atomic: Cost,
+}
+
+impl Totals {
+    pub fn of<'a>(sites: impl IntoIterator<Item = &'a SiteStats>) -> Totals {
+        let mut t = Totals::default();
+        for s in sites {
+            let slot = match (s.space, s.kind) {
+                (AddressSpace::Shared, AccessKind::Load) => &mut t.shared_load,
+                (AddressSpace::Shared, AccessKind::Store) => &mut t.shared_store,
+                (AddressSpace::Shared, AccessKind::Atomic) => &mut t.shared_atomic,
+                (_, AccessKind::Load) => &mut t.global_load,
+                (_, AccessKind::Store) => &mut t.global_store,
+                (_, AccessKind::Atomic) => &mut t.global_atomic,
+            };
+            slot.add(s);
+        }
+        t
+    }
+    pub fn all(&self) -> Cost {
+        let mut c = Cost::default();
+        for x in [
+            &self.global_load,
+            &self.global_store,
+            &self.global_atomic,
+            &self.shared_load,
+            &self.shared_store,
+            &self.shared_atomic,
+        ] {
+            c.requests += x.requests;
+            c.sectors += x.sectors;
+            c.ideal_sectors += x.ideal_sectors;
+            c.transactions += x.transactions;
+            c.ideal_transactions += x.ideal_transactions;
+            c.wavefronts += x.wavefronts;
+            c.ideal_wavefronts += x.ideal_wavefronts;
+        }
+        c
+    }
+}
+
+/// One access site, ranked, with its figures and the verified fixes.
+#[derive(Clone, Debug, Serialize)]
+pub struct Site {
+    /// 1 for the site that wastes most.
+    pub rank: usize,
+    pub file: String,
+    pub line: u32,
+    pub column: u32,
+    /// The access as CUDA C (`d_A[id + 1]`).
+    pub expression: Option<String>,
+    /// The source line it is on, when the file can be read.
+    pub source_line: Option<String>,
+    pub stats: SiteStats,
+    pub suggestions: Vec<Suggestion>,
+    pub rejected: Vec<Rejected>,
+    /// Whether the catalogue was consulted for this site (only the worst
+    /// `Options::suggest_sites` flagged sites are).
+    pub searched: bool,
+}
+
+impl Site {
+    /// Whether the site wastes anything under `model`.
+    pub fn flagged(&self, model: Model) -> bool {
+        self.stats.excess(model) > 0
+            || (model == Model::Cc11
+                && self.stats.space != AddressSpace::Shared
+                && !self.stats.cc11_failed().is_empty())
+    }
+}
+
+/// The result of [`analyze`].
+#[derive(Clone, Debug, Serialize)]
+pub struct Analysis {
+    pub kernel: String,
+    pub model: Model,
+    pub config: LaunchConfig,
+    /// Best-ranked (most wasteful) first.
+    pub sites: Vec<Site>,
+    pub totals: Totals,
+    pub completed: bool,
+    /// Faults that stopped the launch, with their locations.
+    pub faults: Vec<String>,
+}
+
+/// Analyses one launch. The launch's buffers are not modified.
+pub fn analyze(spec: &LaunchSpec, opts: &Options) -> Result<Analysis, AnalyzeError> {
+    let mut buffers = spec.buffers.clone();
+    let measured = measure(
+        &spec.module,
+        &spec.kernel,
+        &spec.config,
+        &spec.args,
+        &mut buffers,
+        opts.model,
+        opts.worst_warps,
+    )?;
+    let totals = Totals::of(&measured.sites);
+    let mut sources = SourceCache::default();
+    let mut sites: Vec<Site> = measured
+        .sites
+        .iter()
+        .map(|s| Site {
+            rank: 0,
+            file: spec
+                .module
+                .files
+                .get(s.span.file as usize)
+                .cloned()
+                .unwrap_or_default(),
+            line: s.span.line,
+            column: s.span.col,
+            expression: access_text(&spec.module, s.span, s.kind),
+            source_line: sources.line(&spec.module, s.span),
+            stats: s.clone(),
+            suggestions: Vec::new(),
+            rejected: Vec::new(),
+            searched: false,
+        })
+        .collect();
+    sites.sort_by(|a, b| {
+        b.stats
+            .excess(opts.model)
+            .cmp(&a.stats.excess(opts.model))
+            .then(b.stats.requests.cmp(&a.stats.requests))
+            .then(a.stats.site.cmp(&b.stats.site))
+    });
+    for (i, s) in sites.iter_mut().enumerate() {
+        s.rank = i + 1;
+    }
+    if opts.suggest && measured.report.completed {
+        let mut catalogue = patterns::Catalogue::new(spec, &measured, opts);
+        for s in sites
+            .iter_mut()
+            .filter(|s| s.flagged(opts.model))
+            .take(opts.suggest_sites)
+        {
+            let (found, rejected) = catalogue.suggest(&s.stats);
+            s.suggestions = found;
+            s.rejected = rejected;
+            s.searched = true;
+        }
+    }
+    Ok(Analysis {
+        kernel: spec.kernel.clone(),
+        model: opts.model,
+        config: spec.config.clone(),
+        sites,
+        totals,
+        completed: measured.report.completed,
+        faults: measured
+            .report
+            .faults
+            .iter()
+            .map(|f| f.message.clone())
+            .collect(),
+    })
+}
+
+/// The access at `span` printed as CUDA C: the target of a store, the
+/// address of an atomic, the expression of a load.
+pub fn access_text(module: &Module, span: Span, kind: AccessKind) -> Option<String> {
+    for f in &module.functions {
+        let mut found = None;
+        visit_block(&f.body, &mut |e| {
+            if found.is_some() || e.span != span {
+                return;
+            }
+            let target = match (&e.kind, kind) {
+                (ExprKind::Assign { lhs, .. }, AccessKind::Store | AccessKind::Atomic) => {
+                    lhs.as_ref()
+                }
+                (ExprKind::IncDec { target, .. }, AccessKind::Store) => target.as_ref(),
+                (ExprKind::Intrinsic(Intrinsic::Atomic(_), args), _) if !args.is_empty() => {
+                    &args[0]
+                }
+                (
+                    ExprKind::Index(..) | ExprKind::Deref(_) | ExprKind::Component(..),
+                    AccessKind::Load | AccessKind::Store,
+                ) => e,
+                _ => return,
+            };
+            found = Some(hone_ir::print::print_expr(module, f, target));
+        });
+        if found.is_some() {
+            return found;
+        }
+    }
+    None
+}
+
+#[derive(Default)]
+struct SourceCache {
+    files: HashMap<u32, Option<Vec<String>>>,
+}
+
+impl SourceCache {
+    fn line(&mut self, module: &Module, span: Span) -> Option<String> {
+        let lines = self.files.entry(span.file).or_insert_with(|| {
+            let name = module.files.get(span.file as usize)?;
+            let text = std::fs::read_to_string(name).ok()?;
+            Some(text.lines().map(str::to_string).collect())
+        });
+        lines
+            .as_ref()?
+            .get((span.line as usize).checked_sub(1)?)
+            .map(|l| l.trim_end().to_string())
+    }
+}

@@ -1,0 +1,349 @@
+//! The catalogue of fixes. Each pattern looks at a wasteful access (the shape
+//! of its index expression in the IR and what the trace saw) and proposes a
+//! rewritten kernel, with the change of data layout the caller must make if
+//! it needs one. Every proposal is then
+//!
+//! 1. printed as CUDA C and read back by the front end, so what is verified is
+//!    exactly the source shown;
+//! 2. run against the original in the emulator on the launch's inputs and on
+//!    random ones, relaid as the proposal says, and kept only when every
+//!    buffer ends up the same;
+//! 3. analysed again, and kept only when it lowers the excess of the site
+//!    and of the whole kernel.
+//!
+//! Proposals that fail a step are returned as [`Rejected`], with the reason.
+
+mod diff;
+mod interleave;
+pub mod layout;
+mod misaligned;
+mod remap;
+mod shared;
+mod tile;
+pub mod verify;
+
+use std::collections::HashMap;
+
+use hone_emulator::AccessKind;
+use hone_ir::{AddressSpace, Expr, ExprKind, Function, Module, VarId};
+use serde::Serialize;
+
+pub use diff::DiffLine;
+pub use layout::Layout;
+pub use verify::Verification;
+
+use crate::analysis::{measure, Cost, LaunchSpec, Measured};
+use crate::collect::SiteStats;
+use crate::shape::Varying;
+use crate::walk::{strip, visit_block};
+use crate::{Model, Options};
+
+/// A change the caller must make to one array's layout.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LayoutChange {
+    pub array: String,
+    pub layout: Layout,
+    pub description: String,
+}
+
+/// A verified fix.
+#[derive(Clone, Debug, Serialize)]
+pub struct Suggestion {
+    /// Catalogue entry: `misaligned-offset`, `thread-remap`,
+    /// `structure-of-arrays`, `row-walk`, `shared-tile`, `shared-padding`,
+    /// `shared-swizzle`.
+    pub pattern: &'static str,
+    pub title: String,
+    pub explanation: String,
+    /// The rewritten kernel as CUDA C.
+    pub source: String,
+    /// Changed lines against the original kernel as printed, with context.
+    pub diff: Vec<DiffLine>,
+    /// Empty when the rewrite keeps every array's layout.
+    pub layout_changes: Vec<LayoutChange>,
+    pub verification: Verification,
+    /// The site's traffic before and after (the matching access of the
+    /// rewritten kernel).
+    pub site_before: Cost,
+    pub site_after: Cost,
+    /// The whole kernel's traffic before and after.
+    pub kernel_before: Cost,
+    pub kernel_after: Cost,
+}
+
+/// A proposal that did not survive verification or did not help.
+#[derive(Clone, Debug, Serialize)]
+pub struct Rejected {
+    pub pattern: &'static str,
+    pub title: String,
+    pub reason: String,
+}
+
+/// A proposal before verification.
+pub(crate) struct Candidate {
+    pub pattern: &'static str,
+    pub title: String,
+    pub explanation: String,
+    pub module: Module,
+    /// Buffer index, array name, new layout.
+    pub layouts: Vec<(usize, String, Layout)>,
+}
+
+/// What the patterns see of the launch.
+pub(crate) struct Ctx<'a> {
+    pub spec: &'a LaunchSpec,
+    pub model: Model,
+    pub func_index: usize,
+    pub func: &'a Function,
+    pub varying: Varying,
+}
+
+/// An `a[i]` access of the kernel function found for a site.
+pub(crate) struct Access<'a> {
+    pub array: VarId,
+    pub index: &'a Expr,
+}
+
+impl<'a> Ctx<'a> {
+    /// The buffer a pointer parameter points to in this launch.
+    pub fn param_buffer(&self, v: VarId) -> Option<usize> {
+        let pos = self.func.params.iter().position(|p| *p == v)?;
+        match self.spec.args.get(pos)? {
+            hone_emulator::KernelArg::Buffer(i) => Some(*i),
+            _ => None,
+        }
+    }
+
+    /// The `a[i]` of the kernel at the site's span: the load itself, or the
+    /// target of a store.
+    pub fn access(&self, site: &SiteStats) -> Option<Access<'a>> {
+        let mut found = None;
+        visit_block(&self.func.body, &mut |e| {
+            if found.is_some() || e.span != site.span {
+                return;
+            }
+            let target = match (&e.kind, site.kind) {
+                (ExprKind::Assign { lhs, .. }, AccessKind::Store) => strip(lhs),
+                (ExprKind::Index(..), AccessKind::Load) => e,
+                _ => return,
+            };
+            if let ExprKind::Index(base, index) = &target.kind {
+                if let ExprKind::Var(v) = strip(base).kind {
+                    found = Some(Access { array: v, index });
+                }
+            }
+        });
+        found
+    }
+
+    /// A copy of the module with the kernel function rewritten by `f`.
+    pub fn rewrite(&self, f: impl FnOnce(&mut Function) -> Option<()>) -> Option<Module> {
+        let mut m = self.spec.module.clone();
+        f(&mut m.functions[self.func_index])?;
+        Some(m)
+    }
+}
+
+/// Looks up, verifies and costs fixes for the sites of one launch.
+pub struct Catalogue<'a> {
+    ctx: Option<Ctx<'a>>,
+    measured: &'a Measured,
+    opts: &'a Options,
+    /// Outcomes by rewritten source, so a fix proposed at several sites is
+    /// verified once.
+    done: HashMap<String, Result<Evaluated, String>>,
+}
+
+#[derive(Clone)]
+struct Evaluated {
+    verification: Verification,
+    sites_after: Vec<SiteStats>,
+    source: String,
+    diff: Vec<DiffLine>,
+}
+
+impl<'a> Catalogue<'a> {
+    pub fn new(spec: &'a LaunchSpec, measured: &'a Measured, opts: &'a Options) -> Catalogue<'a> {
+        let ctx = spec
+            .module
+            .functions
+            .iter()
+            .position(|f| f.name == spec.kernel)
+            .map(|i| {
+                let func = &spec.module.functions[i];
+                Ctx {
+                    spec,
+                    model: opts.model,
+                    func_index: i,
+                    func,
+                    varying: Varying::new(func, spec.config.block),
+                }
+            });
+        Catalogue {
+            ctx,
+            measured,
+            opts,
+            done: HashMap::new(),
+        }
+    }
+
+    /// Verified fixes for one site, and the proposals that failed.
+    pub fn suggest(&mut self, site: &SiteStats) -> (Vec<Suggestion>, Vec<Rejected>) {
+        let Some(ctx) = &self.ctx else {
+            return (Vec::new(), Vec::new());
+        };
+        let mut candidates = Vec::new();
+        candidates.extend(misaligned::propose(ctx, site));
+        candidates.extend(remap::propose(ctx, site));
+        candidates.extend(interleave::propose(ctx, site));
+        candidates.extend(shared::propose(ctx, site));
+        candidates.extend(tile::propose(ctx, site));
+        let mut found = Vec::new();
+        let mut rejected = Vec::new();
+        for c in candidates {
+            match self.evaluate(site, &c) {
+                Ok(s) => found.push(s),
+                Err(reason) => rejected.push(Rejected {
+                    pattern: c.pattern,
+                    title: c.title,
+                    reason,
+                }),
+            }
+        }
+        (found, rejected)
+    }
+
+    fn evaluate(&mut self, site: &SiteStats, c: &Candidate) -> Result<Suggestion, String> {
+        let ctx = self.ctx.as_ref().ok_or("no kernel")?;
+        let spec = ctx.spec;
+        let text = hone_ir::print::print_module(&c.module);
+        let layouts: Vec<(usize, Layout)> = c.layouts.iter().map(|(i, _, l)| (*i, *l)).collect();
+        let opts = self.opts;
+        let evaluated = self
+            .done
+            .entry(text.clone())
+            .or_insert_with(|| evaluate_text(spec, &text, &layouts, opts))
+            .clone()?;
+        if !evaluated.verification.verified {
+            return Err(format!("not verified: {}", evaluated.verification.message));
+        }
+        let site_before = Cost::of([site]);
+        let site_after = counterpart(&self.measured.sites, site, &evaluated.sites_after)
+            .map(|s| Cost::of([s]))
+            .unwrap_or_default();
+        let kernel_before = Cost::of(&self.measured.sites);
+        let kernel_after = Cost::of(&evaluated.sites_after);
+        let model = ctx.model;
+        if site_after.excess(model) >= site_before.excess(model) {
+            return Err(format!(
+                "does not lower this access's excess ({} -> {})",
+                site_before.excess(model),
+                site_after.excess(model)
+            ));
+        }
+        if kernel_after.excess(model) >= kernel_before.excess(model) {
+            return Err(format!(
+                "does not lower the kernel's excess ({} -> {}): it moves the waste to other accesses",
+                kernel_before.excess(model),
+                kernel_after.excess(model)
+            ));
+        }
+        Ok(Suggestion {
+            pattern: c.pattern,
+            title: c.title.clone(),
+            explanation: c.explanation.clone(),
+            source: evaluated.source,
+            diff: evaluated.diff,
+            layout_changes: c
+                .layouts
+                .iter()
+                .map(|(_, name, l)| LayoutChange {
+                    array: name.clone(),
+                    layout: *l,
+                    description: l.describe(name),
+                })
+                .collect(),
+            verification: evaluated.verification,
+            site_before,
+            site_after,
+            kernel_before,
+            kernel_after,
+        })
+    }
+}
+
+/// Prints, reparses, verifies and measures one rewritten module.
+fn evaluate_text(
+    spec: &LaunchSpec,
+    text: &str,
+    layouts: &[(usize, Layout)],
+    opts: &Options,
+) -> Result<Evaluated, String> {
+    let name = format!("{}.fixed.cu", spec.kernel);
+    let parsed =
+        hone_frontend::parse_source(&name, text, &Default::default()).map_err(|e| e.to_string())?;
+    if let Some(d) = parsed
+        .diagnostics
+        .iter()
+        .find(|d| d.severity == hone_frontend::Severity::Error)
+    {
+        return Err(format!("the rewritten source does not parse: {d}"));
+    }
+    let module = parsed.module;
+    let verification = verify::verify(spec, &module, layouts, opts.random_trials);
+    let mut buffers = verify::relay(&spec.buffers, layouts);
+    let measured = measure(
+        &module,
+        &spec.kernel,
+        &spec.config,
+        &spec.args,
+        &mut buffers,
+        opts.model,
+        0,
+    )
+    .map_err(|e| e.to_string())?;
+    let print_kernel = |m: &Module| {
+        m.function(&spec.kernel)
+            .map(|(_, f)| hone_ir::print::print_function(m, f))
+            .unwrap_or_default()
+    };
+    let before = print_kernel(&spec.module);
+    let source = print_kernel(&module);
+    Ok(Evaluated {
+        verification,
+        sites_after: measured.sites,
+        diff: diff::changed(&diff::diff(&before, &source)),
+        source,
+    })
+}
+
+/// The site of the rewritten kernel that corresponds to `site`: same array,
+/// space and kind, and the same position among those in source order.
+fn counterpart<'s>(
+    before: &[SiteStats],
+    site: &SiteStats,
+    after: &'s [SiteStats],
+) -> Option<&'s SiteStats> {
+    let same =
+        |s: &SiteStats| s.array == site.array && s.space == site.space && s.kind == site.kind;
+    let mut old: Vec<&SiteStats> = before.iter().filter(|s| same(s)).collect();
+    old.sort_by_key(|s| (s.span.line, s.span.col, s.site));
+    let pos = old.iter().position(|s| s.site == site.site)?;
+    let mut new: Vec<&SiteStats> = after.iter().filter(|s| same(s)).collect();
+    new.sort_by_key(|s| (s.span.line, s.span.col, s.site));
+    new.get(pos).copied()
+}
+
+/// The global pointer parameters of the kernel that are only ever indexed,
+/// so their layout can change without touching other code.
+pub(crate) fn relayable(ctx: &Ctx, v: VarId) -> bool {
+    ctx.func.params.contains(&v)
+        && ctx.func.var(v).ty.is_pointer()
+        && ctx.param_buffer(v).is_some()
+        && !crate::walk::used_other_than_indexed(ctx.func, v)
+}
+
+/// Space of an access the patterns act on.
+pub(crate) fn is_global(site: &SiteStats) -> bool {
+    site.space == AddressSpace::Global && site.kind != AccessKind::Atomic
+}

@@ -1,0 +1,357 @@
+//! Walking and rebuilding the IR: visits of every expression of a function,
+//! in place or read-only, and builders for the small integer expressions the
+//! rewrites insert.
+
+use hone_ir::{
+    BinaryOp, Block, Expr, ExprKind, Function, Init, Scalar, Span, StmtKind, Type, VarId,
+};
+
+/// Children of an expression, in evaluation order.
+pub fn children(e: &Expr) -> Vec<&Expr> {
+    match &e.kind {
+        ExprKind::Unary(_, a)
+        | ExprKind::Cast { expr: a, .. }
+        | ExprKind::Component(a, _)
+        | ExprKind::Deref(a)
+        | ExprKind::AddrOf(a)
+        | ExprKind::IncDec { target: a, .. } => vec![a],
+        ExprKind::Binary(_, a, b) | ExprKind::Index(a, b) | ExprKind::Comma(a, b) => vec![a, b],
+        ExprKind::Assign { lhs, rhs, .. } => vec![lhs, rhs],
+        ExprKind::Cond(a, b, c) => vec![a, b, c],
+        ExprKind::Call(_, args) | ExprKind::Intrinsic(_, args) => args.iter().collect(),
+        ExprKind::IntLit(_)
+        | ExprKind::FloatLit(_)
+        | ExprKind::BoolLit(_)
+        | ExprKind::Var(_)
+        | ExprKind::Builtin(_)
+        | ExprKind::SizeOf(_) => Vec::new(),
+    }
+}
+
+fn children_mut(e: &mut Expr) -> Vec<&mut Expr> {
+    match &mut e.kind {
+        ExprKind::Unary(_, a)
+        | ExprKind::Cast { expr: a, .. }
+        | ExprKind::Component(a, _)
+        | ExprKind::Deref(a)
+        | ExprKind::AddrOf(a)
+        | ExprKind::IncDec { target: a, .. } => vec![a],
+        ExprKind::Binary(_, a, b) | ExprKind::Index(a, b) | ExprKind::Comma(a, b) => vec![a, b],
+        ExprKind::Assign { lhs, rhs, .. } => vec![lhs, rhs],
+        ExprKind::Cond(a, b, c) => vec![a, b, c],
+        ExprKind::Call(_, args) | ExprKind::Intrinsic(_, args) => args.iter_mut().collect(),
+        ExprKind::IntLit(_)
+        | ExprKind::FloatLit(_)
+        | ExprKind::BoolLit(_)
+        | ExprKind::Var(_)
+        | ExprKind::Builtin(_)
+        | ExprKind::SizeOf(_) => Vec::new(),
+    }
+}
+
+/// Calls `f` on `e` and every expression inside it, parents first.
+pub fn visit_expr<'a>(e: &'a Expr, f: &mut dyn FnMut(&'a Expr)) {
+    f(e);
+    for c in children(e) {
+        visit_expr(c, f);
+    }
+}
+
+/// Calls `f` on every expression of `block`, parents first.
+pub fn visit_block<'a>(block: &'a Block, f: &mut dyn FnMut(&'a Expr)) {
+    for s in block {
+        match &s.kind {
+            StmtKind::Decl { init, .. } => {
+                if let Some(i) = init {
+                    visit_init(i, f);
+                }
+            }
+            StmtKind::Expr(e) => visit_expr(e, f),
+            StmtKind::If { cond, then, els } => {
+                visit_expr(cond, f);
+                visit_block(then, f);
+                if let Some(b) = els {
+                    visit_block(b, f);
+                }
+            }
+            StmtKind::For {
+                init,
+                cond,
+                step,
+                body,
+            } => {
+                visit_block(init, f);
+                if let Some(c) = cond {
+                    visit_expr(c, f);
+                }
+                if let Some(c) = step {
+                    visit_expr(c, f);
+                }
+                visit_block(body, f);
+            }
+            StmtKind::While { cond, body } | StmtKind::DoWhile { body, cond } => {
+                visit_expr(cond, f);
+                visit_block(body, f);
+            }
+            StmtKind::Switch { value, arms } => {
+                visit_expr(value, f);
+                for a in arms {
+                    visit_block(&a.body, f);
+                }
+            }
+            StmtKind::Return(Some(e)) => visit_expr(e, f),
+            StmtKind::Block(b) => visit_block(b, f),
+            StmtKind::Return(None) | StmtKind::Break | StmtKind::Continue => {}
+        }
+    }
+}
+
+fn visit_init<'a>(i: &'a Init, f: &mut dyn FnMut(&'a Expr)) {
+    match i {
+        Init::Expr(e) => visit_expr(e, f),
+        Init::List(l) => l.iter().for_each(|i| visit_init(i, f)),
+    }
+}
+
+/// Rewrites every expression of `e` bottom-up: `f` sees each node after its
+/// children were rewritten, and may replace it.
+pub fn rewrite_expr(e: &mut Expr, f: &mut dyn FnMut(&mut Expr)) {
+    for c in children_mut(e) {
+        rewrite_expr(c, f);
+    }
+    f(e);
+}
+
+/// Rewrites every expression of `block` bottom-up.
+pub fn rewrite_block(block: &mut Block, f: &mut dyn FnMut(&mut Expr)) {
+    for s in block.iter_mut() {
+        match &mut s.kind {
+            StmtKind::Decl { init, .. } => {
+                if let Some(i) = init {
+                    rewrite_init(i, f);
+                }
+            }
+            StmtKind::Expr(e) => rewrite_expr(e, f),
+            StmtKind::If { cond, then, els } => {
+                rewrite_expr(cond, f);
+                rewrite_block(then, f);
+                if let Some(b) = els {
+                    rewrite_block(b, f);
+                }
+            }
+            StmtKind::For {
+                init,
+                cond,
+                step,
+                body,
+            } => {
+                rewrite_block(init, f);
+                if let Some(c) = cond {
+                    rewrite_expr(c, f);
+                }
+                if let Some(c) = step {
+                    rewrite_expr(c, f);
+                }
+                rewrite_block(body, f);
+            }
+            StmtKind::While { cond, body } | StmtKind::DoWhile { body, cond } => {
+                rewrite_expr(cond, f);
+                rewrite_block(body, f);
+            }
+            StmtKind::Switch { value, arms } => {
+                rewrite_expr(value, f);
+                for a in arms {
+                    rewrite_block(&mut a.body, f);
+                }
+            }
+            StmtKind::Return(Some(e)) => rewrite_expr(e, f),
+            StmtKind::Block(b) => rewrite_block(b, f),
+            StmtKind::Return(None) | StmtKind::Break | StmtKind::Continue => {}
+        }
+    }
+}
+
+fn rewrite_init(i: &mut Init, f: &mut dyn FnMut(&mut Expr)) {
+    match i {
+        Init::Expr(e) => rewrite_expr(e, f),
+        Init::List(l) => l.iter_mut().for_each(|i| rewrite_init(i, f)),
+    }
+}
+
+/// `e` without the implicit conversions the front end wrapped around it.
+pub fn strip(e: &Expr) -> &Expr {
+    match &e.kind {
+        ExprKind::Cast {
+            implicit: true,
+            expr,
+        } => strip(expr),
+        _ => e,
+    }
+}
+
+/// The variable at the root of an `Index` chain (`a` in `a[i][j]`).
+pub fn index_root(e: &Expr) -> Option<VarId> {
+    match &strip(e).kind {
+        ExprKind::Var(v) => Some(*v),
+        ExprKind::Index(base, _) => index_root(base),
+        _ => None,
+    }
+}
+
+/// True when evaluating `e` has no side effect, so it may be repeated.
+pub fn is_pure(e: &Expr) -> bool {
+    let mut pure = true;
+    visit_expr(e, &mut |x| {
+        if matches!(
+            x.kind,
+            ExprKind::Assign { .. }
+                | ExprKind::IncDec { .. }
+                | ExprKind::Call(..)
+                | ExprKind::Intrinsic(..)
+        ) {
+            pure = false;
+        }
+    });
+    pure
+}
+
+/// The constant value of an integer literal (through implicit conversions).
+pub fn int_value(e: &Expr) -> Option<i64> {
+    match &strip(e).kind {
+        ExprKind::IntLit(v) => i64::try_from(*v).ok(),
+        ExprKind::Unary(hone_ir::UnaryOp::Neg, a) => int_value(a).map(|v| -v),
+        _ => None,
+    }
+}
+
+/// Whether `v` is used anywhere in `f` other than as the array of an `a[i]`.
+pub fn used_other_than_indexed(f: &Function, v: VarId) -> bool {
+    let mut indexed_bases: Vec<*const Expr> = Vec::new();
+    let mut uses: Vec<*const Expr> = Vec::new();
+    visit_block(&f.body, &mut |e| match &e.kind {
+        ExprKind::Index(base, _) => {
+            let b = strip(base);
+            if matches!(b.kind, ExprKind::Var(x) if x == v) {
+                indexed_bases.push(b as *const Expr);
+            }
+        }
+        ExprKind::Var(x) if *x == v => uses.push(e as *const Expr),
+        _ => {}
+    });
+    uses.iter().any(|u| !indexed_bases.contains(u))
+}
+
+// ---------------------------------------------------------------- builders
+
+/// C's integer promotion and usual arithmetic conversions, for the integer
+/// types rewritten indices are made of.
+pub fn common_int(a: &Type, b: &Type) -> Type {
+    let promote = |t: &Type| match t.scalar() {
+        Some(s) if s.is_integer() && s.size() >= 4 => s,
+        _ => Scalar::I32,
+    };
+    let (x, y) = (promote(a), promote(b));
+    let unsigned = |s: Scalar| matches!(s, Scalar::U32 | Scalar::U64);
+    let pick = if x == y {
+        x
+    } else if x.size() != y.size() {
+        let (big, small) = if x.size() > y.size() { (x, y) } else { (y, x) };
+        if unsigned(small) && !unsigned(big) && big.size() == small.size() {
+            Scalar::U64
+        } else {
+            big
+        }
+    } else if unsigned(x) {
+        x
+    } else {
+        y
+    };
+    Type::Scalar(pick)
+}
+
+fn convert(e: Expr, ty: &Type) -> Expr {
+    if &e.ty == ty {
+        e
+    } else {
+        let span = e.span;
+        Expr {
+            kind: ExprKind::Cast {
+                implicit: true,
+                expr: Box::new(e),
+            },
+            ty: ty.clone(),
+            span,
+        }
+    }
+}
+
+/// An integer literal of type `int` (or `long long` when it needs 64 bits).
+pub fn lit(v: i64, span: Span) -> Expr {
+    let ty = if i32::try_from(v).is_ok() {
+        Type::INT
+    } else {
+        Type::Scalar(Scalar::I64)
+    };
+    if v < 0 {
+        let inner = lit(-v, span);
+        return Expr {
+            ty: inner.ty.clone(),
+            kind: ExprKind::Unary(hone_ir::UnaryOp::Neg, Box::new(inner)),
+            span,
+        };
+    }
+    Expr {
+        kind: ExprKind::IntLit(v as u64),
+        ty,
+        span,
+    }
+}
+
+/// `a op b` on integers, converting both to their common type first.
+pub fn bin(op: BinaryOp, a: Expr, b: Expr) -> Expr {
+    let span = a.span;
+    if op.is_comparison() {
+        let ty = common_int(&a.ty, &b.ty);
+        return Expr {
+            kind: ExprKind::Binary(op, Box::new(convert(a, &ty)), Box::new(convert(b, &ty))),
+            ty: Type::BOOL,
+            span,
+        };
+    }
+    let ty = common_int(&a.ty, &b.ty);
+    Expr {
+        kind: ExprKind::Binary(op, Box::new(convert(a, &ty)), Box::new(convert(b, &ty))),
+        ty,
+        span,
+    }
+}
+
+/// `a + c` with the constant folded into a trailing `+ k` / `- k` of `a`.
+pub fn add_const(a: Expr, c: i64) -> Expr {
+    if c == 0 {
+        return a;
+    }
+    let span = a.span;
+    let s = strip(&a);
+    if let ExprKind::IntLit(_) = s.kind {
+        if let Some(v) = int_value(s) {
+            return convert(lit(v + c, span), &a.ty);
+        }
+    }
+    if let ExprKind::Binary(op @ (BinaryOp::Add | BinaryOp::Sub), x, k) = &s.kind {
+        if let Some(k) = int_value(k) {
+            let total = if *op == BinaryOp::Add { k + c } else { c - k };
+            let x = (**x).clone();
+            return match total {
+                0 => x,
+                t if t > 0 => bin(BinaryOp::Add, x, lit(t, span)),
+                t => bin(BinaryOp::Sub, x, lit(-t, span)),
+            };
+        }
+    }
+    if c > 0 {
+        bin(BinaryOp::Add, a, lit(c, span))
+    } else {
+        bin(BinaryOp::Sub, a, lit(-c, span))
+    }
+}

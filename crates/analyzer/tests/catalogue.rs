@@ -1,0 +1,370 @@
+//! Each entry of the catalogue on a kernel where it applies: the fix is
+//! proposed, verified in the emulator (same outputs, under the stated layout
+//! change), and really removes the excess sectors or wavefronts.
+
+mod common;
+
+use common::*;
+use hone_analyzer::patterns::{verify::verify, Layout, Suggestion};
+use hone_analyzer::{Model, Site};
+use hone_emulator::{Buffer, KernelArg};
+
+fn fix<'a>(s: &'a Site, pattern: &str) -> &'a Suggestion {
+    s.suggestions
+        .iter()
+        .find(|x| x.pattern == pattern)
+        .unwrap_or_else(|| {
+            panic!(
+                "no `{pattern}` fix for {:?}; found {:?}, rejected {:?}",
+                s.expression,
+                s.suggestions.iter().map(|x| x.pattern).collect::<Vec<_>>(),
+                s.rejected
+            )
+        })
+}
+
+fn check_verified(f: &Suggestion) {
+    assert!(f.verification.verified, "{}", f.verification.message);
+    assert_eq!(
+        f.verification.inputs, 3,
+        "the launch's inputs and two random ones"
+    );
+}
+
+#[test]
+fn misaligned_offset_pads_the_array_onto_sector_boundaries() {
+    let s = spec(
+        "misaligned.cu",
+        "shift_copy",
+        [4, 1, 1],
+        [64, 1, 1],
+        vec![
+            KernelArg::Buffer(0),
+            KernelArg::Buffer(1),
+            KernelArg::Int(256),
+        ],
+        vec![
+            floats("in", 257, 9),
+            Buffer::zeros("out", hone_ir::Type::FLOAT, 256),
+        ],
+    );
+    let a = run(&s, Model::Sm90, true);
+    let read = site(&a, 7, "in[i + 1]");
+    // 8 requests of 32 floats starting 4 bytes into a sector: 5 sectors each
+    assert_eq!((read.stats.sectors, read.stats.ideal_sectors), (40, 32));
+    let f = fix(read, "misaligned-offset");
+    check_verified(f);
+    assert!(f.source.contains("in[i + 8]"), "{}", f.source);
+    assert_eq!(f.layout_changes[0].layout, Layout::Shift { pad: 7 });
+    assert_eq!((f.site_before.sectors, f.site_after.sectors), (40, 32));
+    assert_eq!(f.kernel_after.sectors, f.kernel_after.ideal_sectors);
+}
+
+#[test]
+fn array_of_structures_becomes_structure_of_arrays_per_warp() {
+    let s = spec(
+        "aos.cu",
+        "norms",
+        [2, 1, 1],
+        [128, 1, 1],
+        vec![
+            KernelArg::Buffer(0),
+            KernelArg::Buffer(1),
+            KernelArg::Int(256),
+        ],
+        vec![
+            floats("pos", 768, 5),
+            Buffer::zeros("r2", hone_ir::Type::FLOAT, 256),
+        ],
+    );
+    let a = run(&s, Model::Sm90, true);
+    for (line, expr) in [
+        (8, "pos[3 * i]"),
+        (9, "pos[3 * i + 1]"),
+        (10, "pos[3 * i + 2]"),
+    ] {
+        let st = &site(&a, line, expr).stats;
+        // lanes 12 bytes apart: 384 bytes = 12 sectors for 4 sectors of data
+        assert_eq!((st.sectors, st.ideal_sectors), (96, 32), "{expr}");
+    }
+    let f = fix(site(&a, 8, "pos[3 * i]"), "structure-of-arrays");
+    check_verified(f);
+    assert_eq!(
+        f.layout_changes[0].layout,
+        Layout::Interleave {
+            stride: 3,
+            chunk: 32
+        }
+    );
+    assert_eq!((f.site_before.sectors, f.site_after.sectors), (96, 32));
+    // all three fields are fixed by the one relayout
+    assert_eq!(f.kernel_after.sectors, f.kernel_after.ideal_sectors);
+    assert_eq!(f.kernel_before.sectors, 3 * 96 + 32);
+}
+
+#[test]
+fn row_walk_of_a_matrix_is_stored_in_column_major_panels() {
+    let s = spec(
+        "matvec.cu",
+        "matvec_rows",
+        [2, 1, 1],
+        [32, 1, 1],
+        vec![
+            KernelArg::Buffer(0),
+            KernelArg::Buffer(1),
+            KernelArg::Buffer(2),
+            KernelArg::Int(64),
+            KernelArg::Int(32),
+        ],
+        vec![
+            floats("A", 2048, 7),
+            floats("x", 32, 8),
+            Buffer::zeros("y", hone_ir::Type::FLOAT, 64),
+        ],
+    );
+    let a = run(&s, Model::Sm90, true);
+    let read = site(&a, 9, "A[row * n + j]");
+    // every lane its own row: 32 sectors per request
+    assert_eq!(read.stats.sectors, 32 * read.stats.requests);
+    let f = fix(read, "row-walk");
+    check_verified(f);
+    assert!(
+        f.source
+            .contains("A[row / 32 * (32 * n) + row % 32 + 32 * j]"),
+        "{}",
+        f.source
+    );
+    assert_eq!((f.site_before.sectors, f.site_after.sectors), (2048, 256));
+    assert_eq!(f.site_after.sectors, f.site_after.ideal_sectors);
+}
+
+#[test]
+fn transposed_store_is_fixed_by_relayout_or_by_a_shared_tile() {
+    let s = spec(
+        "transpose.cu",
+        "transpose_naive",
+        [2, 8, 1],
+        [32, 8, 1],
+        vec![
+            KernelArg::Buffer(0),
+            KernelArg::Buffer(1),
+            KernelArg::Int(64),
+        ],
+        vec![
+            Buffer::zeros("out", hone_ir::Type::FLOAT, 4096),
+            floats("in", 4096, 1),
+        ],
+    );
+    let a = run(&s, Model::Sm90, true);
+    let store = site(&a, 9, "out[x * n + y]");
+    let f = fix(store, "row-walk");
+    check_verified(f);
+    assert_eq!((f.site_before.sectors, f.site_after.sectors), (4096, 512));
+    assert_eq!(f.layout_changes.len(), 1);
+
+    // Staging through a shared tile keeps the layout: each warp of the 32 x 8
+    // block then writes 4 runs of 8 floats, 4 sectors.
+    let t = fix(store, "shared-tile");
+    check_verified(t);
+    assert!(t.layout_changes.is_empty());
+    assert!(
+        t.source.contains("__shared__ float tile[8][36]"),
+        "{}",
+        t.source
+    );
+    assert!(t.source.contains("__syncthreads()"));
+    assert_eq!((t.site_before.sectors, t.site_after.sectors), (4096, 512));
+    assert_eq!(t.site_after.requests, 128);
+    // the tile's two accesses, 128 requests each, are conflict-free
+    assert_eq!(t.kernel_after.wavefronts, 256);
+    assert_eq!(t.kernel_after.wavefronts, t.kernel_after.ideal_wavefronts);
+}
+
+#[test]
+fn shared_tile_conflicts_are_removed_by_padding_and_by_swizzling() {
+    let s = spec(
+        "shared_stride.cu",
+        "column_sum",
+        [1, 1, 1],
+        [32, 1, 1],
+        buffers(2),
+        vec![
+            floats("in", 1024, 11),
+            Buffer::zeros("out", hone_ir::Type::FLOAT, 32),
+        ],
+    );
+    let a = run(&s, Model::Sm90, true);
+    let read = site(&a, 35, "tile[t][c]");
+    assert_eq!(read.stats.max_ways, 32);
+    let pad = fix(read, "shared-padding");
+    check_verified(pad);
+    assert!(pad.source.contains("tile[32][33]"), "{}", pad.source);
+    assert!(pad.layout_changes.is_empty());
+    assert_eq!(
+        (pad.site_before.wavefronts, pad.site_after.wavefronts),
+        (1024, 32)
+    );
+    let swz = fix(read, "shared-swizzle");
+    check_verified(swz);
+    assert!(
+        swz.source.contains("tile[t][c ^ (t % 32)]"),
+        "{}",
+        swz.source
+    );
+    assert_eq!(swz.site_after.wavefronts, swz.site_after.ideal_wavefronts);
+    // the row-wise store stays conflict-free after either fix
+    assert_eq!(
+        pad.kernel_after.wavefronts,
+        pad.kernel_after.ideal_wavefronts
+    );
+    assert_eq!(
+        swz.kernel_after.wavefronts,
+        swz.kernel_after.ideal_wavefronts
+    );
+}
+
+#[test]
+fn one_dimensional_shared_arrays_are_padded_every_32_words() {
+    for stride in [2i64, 32] {
+        let s = spec(
+            "shared_stride.cu",
+            "shared_stride",
+            [1, 1, 1],
+            [32, 1, 1],
+            vec![KernelArg::Buffer(0), KernelArg::Int(stride)],
+            vec![Buffer::zeros("out", hone_ir::Type::FLOAT, 32)],
+        );
+        let a = run(&s, Model::Sm90, true);
+        let read = site(&a, 10, "s[threadIdx.x * stride % (32 * 33)]");
+        let pad = fix(read, "shared-padding");
+        check_verified(pad);
+        assert!(
+            pad.source.contains("__shared__ float s[1089]"),
+            "{}",
+            pad.source
+        );
+        assert_eq!(pad.site_after.wavefronts, 1, "stride {stride}");
+        let swz = fix(read, "shared-swizzle");
+        assert_eq!(swz.site_after.wavefronts, 1, "stride {stride}");
+    }
+}
+
+#[test]
+fn tiled_transpose_tile_is_padded() {
+    let s = spec(
+        "transpose.cu",
+        "transpose_tiled",
+        [2, 2, 1],
+        [32, 8, 1],
+        vec![
+            KernelArg::Buffer(0),
+            KernelArg::Buffer(1),
+            KernelArg::Int(64),
+        ],
+        vec![
+            Buffer::zeros("out", hone_ir::Type::FLOAT, 4096),
+            floats("in", 4096, 1),
+        ],
+    );
+    let a = run(&s, Model::Sm90, true);
+    // global traffic is ideal; the shared column read is the one problem
+    assert_eq!(
+        a.totals.global_store.sectors,
+        a.totals.global_store.ideal_sectors
+    );
+    let read = site(&a, 27, "tile[threadIdx.x][threadIdx.y + j]");
+    assert_eq!(read.rank, 1);
+    let pad = fix(read, "shared-padding");
+    check_verified(pad);
+    assert_eq!(
+        (pad.site_before.wavefronts, pad.site_after.wavefronts),
+        (4096, 128)
+    );
+}
+
+#[test]
+fn a_stencil_pad_that_only_moves_the_misalignment_is_rejected() {
+    // i starts at 1: out[i] and in[i] are 4 bytes off, in[i + 1] 8, in[i - 1] aligned.
+    let src = "__global__ void blur(const float *in, float *out, int n) {
+        int i = blockIdx.x * blockDim.x + threadIdx.x + 1;
+        if (i < n - 1) out[i] = in[i - 1] + in[i] + in[i + 1];
+    }";
+    let parsed = hone_frontend::parse_source("blur.cu", src, &Default::default()).unwrap();
+    let s = hone_analyzer::LaunchSpec {
+        module: parsed.module,
+        kernel: "blur".into(),
+        config: hone_emulator::LaunchConfig::linear(2, 64),
+        args: vec![
+            KernelArg::Buffer(0),
+            KernelArg::Buffer(1),
+            KernelArg::Int(130),
+        ],
+        buffers: vec![
+            floats("in", 130, 3),
+            Buffer::zeros("out", hone_ir::Type::FLOAT, 130),
+        ],
+    };
+    let a = run(&s, Model::Sm90, true);
+    assert!(!site(&a, 3, "in[i - 1]").flagged(Model::Sm90));
+    // Shifting `in` aligns in[i] but misaligns in[i - 1]: nothing gained.
+    let read = site(&a, 3, "in[i]");
+    assert!(
+        read.suggestions.is_empty(),
+        "{:?}",
+        read.suggestions
+            .iter()
+            .map(|s| &s.title)
+            .collect::<Vec<_>>()
+    );
+    let r = read
+        .rejected
+        .iter()
+        .find(|r| r.pattern == "misaligned-offset")
+        .expect("the shift was tried");
+    assert!(r.reason.contains("moves the waste"), "{}", r.reason);
+    // Shifting `out` (written once) is a real fix.
+    let f = fix(site(&a, 3, "out[i]"), "misaligned-offset");
+    check_verified(f);
+    assert!(f.source.contains("out[i + 7]"), "{}", f.source);
+    assert!(f.kernel_after.sectors < f.kernel_before.sectors);
+}
+
+#[test]
+fn verification_catches_a_rewrite_that_computes_something_else() {
+    let s = spec(
+        "misaligned.cu",
+        "shift_copy",
+        [4, 1, 1],
+        [64, 1, 1],
+        vec![
+            KernelArg::Buffer(0),
+            KernelArg::Buffer(1),
+            KernelArg::Int(256),
+        ],
+        vec![
+            floats("in", 257, 9),
+            Buffer::zeros("out", hone_ir::Type::FLOAT, 256),
+        ],
+    );
+    let wrong = "__global__ void shift_copy(const float *in, float *out, int n) {
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        if (i < n) out[i] = in[i];
+    }";
+    let m = hone_frontend::parse_source("wrong.cu", wrong, &Default::default())
+        .unwrap()
+        .module;
+    let v = verify(&s, &m, &[], 2);
+    assert!(!v.verified);
+    assert!(
+        v.message.contains("`out` differs at element 0"),
+        "{}",
+        v.message
+    );
+    // the right rewrite under the right layout passes, under a wrong one fails
+    let right = wrong.replace("in[i]", "in[i + 8]");
+    let m = hone_frontend::parse_source("right.cu", &right, &Default::default())
+        .unwrap()
+        .module;
+    assert!(verify(&s, &m, &[(0, Layout::Shift { pad: 7 })], 2).verified);
+    assert!(!verify(&s, &m, &[(0, Layout::Shift { pad: 6 })], 2).verified);
+}

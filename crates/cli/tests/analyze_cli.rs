@@ -1,0 +1,321 @@
+//! `hone analyze` end to end: the bundled examples against their expected
+//! reports (examples/analyze/expected/), the JSON shape, diagrams, and bad input.
+//! Set UPDATE_EXPECTED=1 to rewrite the expected reports after a deliberate change.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+struct Outcome {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn hone(args: &[&str]) -> Outcome {
+    let out = Command::new(env!("CARGO_BIN_EXE_hone"))
+        .arg("analyze")
+        .args(args)
+        .current_dir(root())
+        .output()
+        .expect("hone runs");
+    Outcome {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into(),
+        stderr: String::from_utf8_lossy(&out.stderr).into(),
+    }
+}
+
+fn json(args: &[&str]) -> Value {
+    let mut all = args.to_vec();
+    all.push("--json");
+    let o = hone(&all);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    serde_json::from_str(&o.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {}", o.stdout))
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("hone-analyze-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn site<'a>(v: &'a Value, line: u64, expression: &str) -> &'a Value {
+    v["sites"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["line"] == line && s["expression"] == expression)
+        .unwrap_or_else(|| panic!("no site {expression} on line {line}"))
+}
+
+/// Every launch file under examples/analyze has an expected human report
+/// (the sm90 model, and for the paper's figures the cc11 model too).
+#[test]
+fn bundled_examples_give_their_expected_reports() {
+    let dir = root().join("examples/analyze");
+    let mut launches: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    launches.sort();
+    assert!(launches.len() >= 10, "{launches:?}");
+    let update = std::env::var_os("UPDATE_EXPECTED").is_some();
+    let mut checked = 0;
+    for launch in &launches {
+        let stem = launch.file_stem().unwrap().to_string_lossy().to_string();
+        let models: &[&str] = if stem.starts_with("figure") {
+            &["sm90", "cc11"]
+        } else {
+            &["sm90"]
+        };
+        for model in models {
+            let rel = Path::new("examples/analyze").join(launch.file_name().unwrap());
+            let o = hone(&[rel.to_str().unwrap(), "--model", model]);
+            assert_eq!(o.code, 0, "{stem}: {}", o.stderr);
+            let expected_path = dir.join("expected").join(format!("{stem}.{model}.txt"));
+            if update {
+                std::fs::create_dir_all(expected_path.parent().unwrap()).unwrap();
+                std::fs::write(&expected_path, &o.stdout).unwrap();
+            }
+            let expected = std::fs::read_to_string(&expected_path).unwrap_or_else(|e| {
+                panic!(
+                    "{}: {e} (run with UPDATE_EXPECTED=1)",
+                    expected_path.display()
+                )
+            });
+            assert_eq!(o.stdout, expected, "report of {stem} ({model}) changed");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 15);
+}
+
+#[test]
+fn human_report_leads_with_the_worst_site_and_its_verified_fix() {
+    let o = hone(&["examples/analyze/figure3.json", "--model", "cc11"]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let first_site = o.stdout.lines().find(|l| l.starts_with("#1 ")).unwrap();
+    assert!(
+        first_site.contains("figure3.cu:7:16  d_b[id + 1]"),
+        "{first_site}"
+    );
+    assert!(o
+        .stdout
+        .contains("not coalesced (16 of 16 half-warps fail: condition 3 in 16)"));
+    assert!(
+        o.stdout.contains("+     d_a[id] *= d_b[id + 16];"),
+        "{}",
+        o.stdout
+    );
+    assert!(o.stdout.contains("verified: same outputs on 3 inputs"));
+}
+
+#[test]
+fn json_has_the_documented_shape() {
+    let v = json(&["examples/analyze/figure6_plain.json"]);
+    assert_eq!(v["kernel"], "kernel_plain");
+    assert_eq!(v["model"], "sm90");
+    let s = site(&v, 22, "d_A[id + 1]");
+    for key in [
+        "line",
+        "column",
+        "array",
+        "space",
+        "kind",
+        "executions",
+        "requests",
+        "sectors",
+        "ideal_sectors",
+        "efficiency",
+        "wavefronts",
+        "ideal_wavefronts",
+        "cc11",
+        "suggestions",
+    ] {
+        assert!(s.get(key).is_some(), "missing `{key}`");
+    }
+    assert_eq!(s["column"], 29);
+    assert_eq!(s["array"], "d_A");
+    assert_eq!(
+        (s["space"].as_str(), s["kind"].as_str()),
+        (Some("global"), Some("load"))
+    );
+    assert_eq!(
+        (s["executions"].as_u64(), s["requests"].as_u64()),
+        (Some(128), Some(8))
+    );
+    assert_eq!(
+        (s["sectors"].as_u64(), s["ideal_sectors"].as_u64()),
+        (Some(32), Some(16))
+    );
+    assert_eq!(s["efficiency"].as_f64(), Some(0.5));
+    assert!(s["wavefronts"].is_null() && s["ideal_wavefronts"].is_null());
+    assert_eq!(s["cc11"]["coalesced"], false);
+    assert_eq!(s["cc11"]["failed"], serde_json::json!([2, 3]));
+    // odd threads do not execute the access: their addresses are unknown (null)
+    let addresses = s["worst_requests"][0]["addresses"].as_array().unwrap();
+    assert_eq!(addresses.len(), 32);
+    assert!(addresses.iter().skip(1).step_by(2).all(Value::is_null));
+    assert!(addresses.iter().step_by(2).all(Value::is_u64));
+    let fix = &s["suggestions"][0];
+    assert_eq!(fix["pattern"], "thread-remap");
+    assert_eq!(fix["verification"]["verified"], true);
+    assert_eq!(fix["changes_layout"], true);
+    assert_eq!(fix["after"]["site"]["sectors"], 16);
+    assert!(fix["source"].as_str().unwrap().contains("id % 64 < 32"));
+
+    // shared sites: sectors null, wavefronts filled
+    let v = json(&["examples/analyze/column_sum.json"]);
+    let s = site(&v, 35, "tile[t][c]");
+    assert_eq!(s["space"], "shared");
+    assert!(s["sectors"].is_null() && s["ideal_sectors"].is_null() && s["cc11"].is_null());
+    assert_eq!(
+        (s["wavefronts"].as_u64(), s["ideal_wavefronts"].as_u64()),
+        (Some(1024), Some(32))
+    );
+    assert_eq!(s["max_conflict_ways"], 32);
+    assert_eq!(v["sites"][0]["rank"], 1);
+    assert_eq!(v["totals"]["shared_load"]["wavefronts"], 1024);
+}
+
+#[test]
+fn a_source_file_overrides_the_launch_files_source() {
+    let dir = scratch("override");
+    let text = std::fs::read_to_string(root().join("examples/analyze/figure3.cu")).unwrap();
+    let cu = dir.join("shifted.cu");
+    std::fs::write(&cu, text.replace("d_b[id + 1]", "d_b[id + 2]")).unwrap();
+    let v = json(&[
+        cu.to_str().unwrap(),
+        "--launch",
+        "examples/analyze/figure3.json",
+        "--no-fix",
+    ]);
+    let s = site(&v, 7, "d_b[id + 2]");
+    assert_eq!(s["file"], cu.to_str().unwrap());
+    assert_eq!(s["suggestions"], serde_json::json!([]));
+}
+
+#[test]
+fn svg_option_writes_diagrams_of_the_flagged_sites() {
+    let dir = scratch("svg");
+    let d = dir.to_str().unwrap();
+    let v = json(&[
+        "examples/analyze/figure3.json",
+        "--svg",
+        d,
+        "--worst",
+        "1",
+        "--no-fix",
+    ]);
+    let files: Vec<String> = v["sites"][0]["diagrams"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f.as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(files.len(), 2, "{files:?}");
+    let svg = std::fs::read_to_string(files.iter().find(|f| f.ends_with(".svg")).unwrap()).unwrap();
+    assert!(svg.contains("d_b[id + 1]"));
+    assert_eq!(svg.matches(r#"class="access""#).count(), 32);
+    let png = std::fs::read(files.iter().find(|f| f.ends_with(".png")).unwrap()).unwrap();
+    assert_eq!(&png[..4], b"\x89PNG");
+    // unflagged sites get no diagram
+    assert!(v["sites"][1]["diagrams"].as_array().unwrap().is_empty());
+    let written = std::fs::read_dir(&dir).unwrap().count();
+    assert_eq!(written, 2);
+
+    let o = hone(&[
+        "examples/analyze/figure3.json",
+        "--svg",
+        d,
+        "--no-png",
+        "--no-fix",
+    ]);
+    assert_eq!(o.code, 0);
+    assert!(
+        o.stdout.contains("diagram file(s) written to"),
+        "{}",
+        o.stdout
+    );
+}
+
+#[test]
+fn bad_input_exits_with_code_2() {
+    let dir = scratch("bad");
+    let cases: Vec<(Vec<String>, &str)> = vec![
+        (
+            vec!["examples/analyze/missing.json".into()],
+            "cannot read launch file",
+        ),
+        (vec!["examples/analyze/figure3.cu".into()], "--launch"),
+        (
+            vec![
+                "examples/analyze/figure3.json".into(),
+                "--model".into(),
+                "sm20".into(),
+            ],
+            "sm20",
+        ),
+        (
+            vec![
+                dir.join("missing.cu").to_str().unwrap().into(),
+                "--launch".into(),
+                "examples/analyze/figure3.json".into(),
+            ],
+            "missing.cu",
+        ),
+    ];
+    for (args, needle) in cases {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let o = hone(&args);
+        assert_eq!(o.code, 2, "{args:?}: {}", o.stderr);
+        assert!(o.stderr.contains(needle), "{args:?}: {}", o.stderr);
+    }
+    let launch = dir.join("wrong_kernel.json");
+    let text = std::fs::read_to_string(root().join("examples/analyze/figure3.json")).unwrap();
+    std::fs::write(
+        &launch,
+        text.replace("\"kernel1\"", "\"kernel9\"").replace(
+            "figure3.cu",
+            root().join("examples/analyze/figure3.cu").to_str().unwrap(),
+        ),
+    )
+    .unwrap();
+    let o = hone(&[launch.to_str().unwrap()]);
+    assert_eq!(o.code, 2);
+    assert!(
+        o.stderr.contains("kernel `kernel9` not found"),
+        "{}",
+        o.stderr
+    );
+}
+
+#[test]
+fn a_faulting_kernel_exits_with_code_1_and_says_where() {
+    let dir = scratch("fault");
+    let text = std::fs::read_to_string(root().join("examples/analyze/misaligned.json")).unwrap();
+    let launch = dir.join("short.json");
+    std::fs::write(
+        &launch,
+        text.replace("\"len\": 257", "\"len\": 256").replace(
+            "misaligned.cu",
+            root()
+                .join("examples/analyze/misaligned.cu")
+                .to_str()
+                .unwrap(),
+        ),
+    )
+    .unwrap();
+    let o = hone(&[launch.to_str().unwrap()]);
+    assert_eq!(o.code, 1, "{}\n{}", o.stdout, o.stderr);
+    assert!(o.stdout.contains("fault:"), "{}", o.stdout);
+    assert!(o.stdout.contains("misaligned.cu:7"), "{}", o.stdout);
+}
