@@ -29,6 +29,14 @@ enum Command {
     Parse(commands::parse::ParseArgs),
     /// Analyse a launch's memory accesses: coalescing and bank conflicts per source access, diagrams, verified fixes
     Analyze(commands::analyze::AnalyzeArgs),
+    /// Run a launch file on the GPU (printed kernel compiled with NVRTC) and print the dumped buffers as `hone sim` does
+    GpuRun(commands::gpurun::GpuRunArgs),
+    /// Tune a kernel template: search, sampling over size, d-splines and a selection rule, stored in a tuning database
+    Tune(commands::tune::TuneArgs),
+    /// Fit d-splines to a tuned job's top kernels and emit the selection rule (JSON, Rust, C)
+    Rule(commands::rule::RuleArgs),
+    /// Plot a tuned job's kernels, d-splines and rule as SVG, and export its measurements
+    Report(commands::report::ReportArgs),
     /// Serve GPU evaluation requests on stdin/stdout (started by `hone tune`, which
     /// restarts it when a kernel faults or hangs)
     #[command(hide = true)]
@@ -51,6 +59,10 @@ fn main() -> ExitCode {
         Command::Sim(args) => commands::sim::run(args),
         Command::Parse(args) => commands::parse::run(args),
         Command::Analyze(args) => commands::analyze::run(args),
+        Command::GpuRun(args) => commands::gpurun::run(args),
+        Command::Tune(args) => commands::tune::run(args),
+        Command::Rule(args) => commands::rule::run(args),
+        Command::Report(args) => commands::report::run(args),
         Command::GpuWorker => {
             let code = hone_gpu::worker_main(std::io::stdin().lock(), std::io::stdout().lock());
             return ExitCode::from(u8::try_from(code).unwrap_or(1));

@@ -17,7 +17,8 @@
 //!   checks and times one variant;
 //! - [`worker_main`] serves evaluations over a JSON-lines protocol and
 //!   [`IsolatedEvaluator`] supervises it; [`sweep`] ties compilation and
-//!   evaluation together, and [`smoke`] exercises the whole stack.
+//!   evaluation together, [`tuning`] adapts the worker to the tuner's
+//!   `Evaluator`, and [`smoke`] exercises the whole stack.
 
 pub mod cache;
 pub mod device;
@@ -37,6 +38,7 @@ pub mod stats;
 pub mod sweep;
 pub mod template;
 pub mod timing;
+pub mod tuning;
 pub mod worker;
 
 pub use cache::ModuleCache;
@@ -52,4 +54,5 @@ pub use stats::Stats;
 pub use sweep::{sweep, SweepOptions, Variant, VariantResult};
 pub use template::{bundled_vcopy, Config, KernelTemplate, TemplateSpec};
 pub use timing::{CopyBandwidth, TimingOptions};
+pub use tuning::{TemplateEvaluator, TuneOptions, TuneStats};
 pub use worker::worker_main;

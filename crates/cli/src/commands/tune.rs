@@ -1,0 +1,679 @@
+//! `hone tune`: runs a tuning job (search, sampling over size, d-splines, the
+//! rule) on the GPU through the isolated worker, or against a recorded run,
+//! storing every measurement in the tuning database as it is taken. A re-run
+//! on the same database resumes; `--shard i/n` runs a slice of the space and
+//! `--merge` combines the shards' databases.
+
+use std::collections::{BTreeMap, HashMap};
+use std::io::IsTerminal;
+use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use anyhow::{anyhow, bail, Context, Result};
+use clap::Args;
+use hone_gpu::tuning::device_info;
+use hone_gpu::{
+    GpuError, IsolatedEvaluator, KernelTemplate, Limits, ModuleCache, TemplateEvaluator,
+    TuneOptions, WorkerCommand,
+};
+use hone_tuner::{
+    run_job, DeviceInfo, DeviceProps, Evaluator, JobReport, JobSpec, Measurement, Phase, Progress,
+    Recording, ReplayEvaluator, Space, TuningDb,
+};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use serde_json::{json, Value};
+
+use crate::exit;
+
+#[derive(Args)]
+pub struct TuneArgs {
+    /// The job file (.toml or .json); with --merge, the shard databases to merge
+    #[arg(value_name = "JOB | SHARD_DB", required = true)]
+    pub inputs: Vec<PathBuf>,
+    /// The tuning database: created if missing, resumed if the job is in it
+    #[arg(long, value_name = "FILE", default_value = "tuning.sqlite")]
+    pub db: PathBuf,
+    /// Evaluate only the deterministic slice I of N of the valid space (0 <= I < N)
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<String>,
+    /// Merge the shard databases given as inputs into this database
+    #[arg(long, value_name = "OUT_DB", conflicts_with_all = ["shard", "replay"])]
+    pub merge: Option<PathBuf>,
+    /// Measure nothing: answer from a recorded run (a .csv or .json recording,
+    /// or a tuning database holding the job)
+    #[arg(long, value_name = "FILE")]
+    pub replay: Option<PathBuf>,
+    /// Device properties that constraints name, for replaying a .csv or .json
+    /// recording: a JSON object of integers, or a device as `hone tune --json` prints it
+    #[arg(long, value_name = "FILE", requires = "replay")]
+    pub device_props: Option<PathBuf>,
+    /// Timed runs per measurement (the median is kept)
+    #[arg(long, default_value_t = 30)]
+    pub reps: u32,
+    /// Untimed runs before them
+    #[arg(long, default_value_t = 3)]
+    pub warmup: u32,
+    /// Do not overwrite L2 before each timed run
+    #[arg(long)]
+    pub no_flush: bool,
+    /// Check against the reference only up to this size; larger sizes are
+    /// timed unchecked, with floating-point inputs filled on the device
+    #[arg(long, value_name = "N")]
+    pub check_max: Option<u64>,
+    /// Seconds one launch may run before the variant counts as hung
+    #[arg(long, value_name = "SECONDS", default_value_t = 5.0)]
+    pub launch_timeout: f64,
+    /// Also time device-to-device copies (cuMemcpyDtoD) of the template's
+    /// declared bytes at the sampled sizes, and compare the rule's kernels with them
+    #[arg(long)]
+    pub compare_memcpy: bool,
+    /// Stop after this many new measurements; running again resumes
+    #[arg(long, value_name = "COUNT")]
+    pub max_measurements: Option<usize>,
+    /// One line per measurement on stderr
+    #[arg(short, long)]
+    pub verbose: bool,
+    /// Print the outcome as JSON (no progress bar)
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Why a run stopped before its end. Carried by unwinding out of the job
+/// runner from inside the evaluator, before the point in hand is stored:
+/// what was measured is committed, the job stays resumable, and nothing
+/// unmeasured is recorded.
+enum Stop {
+    Limit(usize),
+    Failure(GpuError),
+}
+
+enum Backend {
+    Gpu(Box<TemplateEvaluator>),
+    Replay(ReplayEvaluator),
+}
+
+/// The evaluator the job runner sees: the backend, plus the stop conditions.
+struct Driver {
+    backend: Backend,
+    limit: Option<usize>,
+    measured: usize,
+}
+
+impl Evaluator for Driver {
+    fn evaluate(&mut self, config: &hone_tuner::Config, size: u64) -> Measurement {
+        if let Some(limit) = self.limit.filter(|&l| self.measured >= l) {
+            resume_unwind(Box::new(Stop::Limit(limit)));
+        }
+        let m = match &mut self.backend {
+            Backend::Gpu(g) => {
+                let m = g.evaluate(config, size);
+                if let Some(e) = g.take_failure() {
+                    resume_unwind(Box::new(Stop::Failure(e)));
+                }
+                m
+            }
+            Backend::Replay(r) => r.evaluate(config, size),
+        };
+        self.measured += 1;
+        m
+    }
+}
+
+/// The progress bar (on a terminal) and the per-measurement log (`-v`).
+struct ProgressView {
+    enabled: bool,
+    verbose: bool,
+    bar: Option<ProgressBar>,
+    phase: Option<Phase>,
+    last_cached: bool,
+}
+
+fn phase_name(p: Phase) -> &'static str {
+    match p {
+        Phase::Search => "search",
+        Phase::Sampling => "sampling",
+    }
+}
+
+impl ProgressView {
+    fn new(enabled: bool, verbose: bool) -> Self {
+        ProgressView {
+            enabled,
+            verbose,
+            bar: None,
+            phase: None,
+            last_cached: false,
+        }
+    }
+
+    fn update(&mut self, p: &Progress) {
+        if self.verbose {
+            let total = p.total.map(|t| format!("/{t}")).unwrap_or_default();
+            let cached = if p.cached { " (from the database)" } else { "" };
+            let line = format!(
+                "[{} {}{total}] {} N={}: {}{cached}",
+                phase_name(p.phase),
+                p.done,
+                p.key,
+                p.size,
+                p.status
+            );
+            match &self.bar {
+                Some(b) => b.println(line),
+                None => eprintln!("{line}"),
+            }
+        }
+        if !self.enabled {
+            return;
+        }
+        if self.phase != Some(p.phase) {
+            if let Some(b) = self.bar.take() {
+                b.finish_and_clear();
+            }
+            let bar = match p.total {
+                Some(t) => ProgressBar::new(t as u64),
+                None => ProgressBar::new_spinner(),
+            };
+            bar.set_draw_target(ProgressDrawTarget::stderr());
+            let style = ProgressStyle::with_template(
+                "{prefix:>8} [{bar:32}] {pos}/{len} {elapsed_precise} ETA {eta} {wide_msg}",
+            )
+            .map(|s| s.progress_chars("=> "))
+            .unwrap_or_else(|_| ProgressStyle::default_bar());
+            bar.set_style(style);
+            bar.set_prefix(phase_name(p.phase));
+            self.bar = Some(bar);
+            self.phase = Some(p.phase);
+        }
+        if let Some(b) = &self.bar {
+            // Points answered from the database take no time: the rate of the
+            // estimate must start with the first real measurement.
+            if self.last_cached && !p.cached {
+                b.reset_eta();
+            }
+            self.last_cached = p.cached;
+            b.set_position(p.done as u64);
+            b.set_message(format!("{} N={} {}", p.key, p.size, p.status));
+        }
+    }
+
+    fn finish(&mut self) {
+        if let Some(b) = self.bar.take() {
+            b.finish_and_clear();
+        }
+    }
+}
+
+fn parse_shard(text: &str) -> Result<(u32, u32)> {
+    let bad = || anyhow!("--shard `{text}`: expected I/N with 0 <= I < N, e.g. 0/4");
+    let (i, n) = text.split_once('/').ok_or_else(bad)?;
+    let (i, n): (u32, u32) = (
+        i.trim().parse().map_err(|_| bad())?,
+        n.trim().parse().map_err(|_| bad())?,
+    );
+    if n == 0 || i >= n {
+        return Err(bad());
+    }
+    Ok((i, n))
+}
+
+fn load_device_props(path: &Path) -> Result<DeviceProps> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let value: Value =
+        serde_json::from_str(&text).with_context(|| format!("{}: not JSON", path.display()))?;
+    let props = match value.get("props") {
+        Some(p) => p.clone(),
+        None => value,
+    };
+    serde_json::from_value(props).map_err(|e| {
+        anyhow!(
+            "{}: expected an object of integer device properties: {e}",
+            path.display()
+        )
+    })
+}
+
+/// The recorded run and the device it stands for.
+fn replay_source(
+    path: &Path,
+    spec: &JobSpec,
+    props: Option<&Path>,
+) -> Result<(Recording, DeviceInfo)> {
+    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+    if matches!(ext, "sqlite" | "sqlite3" | "db") {
+        let db = super::refit::open_existing(path)?;
+        let job = super::refit::select_job(&db, None, Some(&spec.name))
+            .with_context(|| format!("replaying {}", path.display()))?;
+        let device = db.device(&job.device_uuid)?.ok_or_else(|| {
+            anyhow!(
+                "{}: job `{}` names a device the database does not hold",
+                path.display(),
+                job.name
+            )
+        })?;
+        return Ok((db.recording(job.id)?, device));
+    }
+    let recording = Recording::load(path).map_err(|e| anyhow!("{e}"))?;
+    let props = match props {
+        Some(p) => load_device_props(p)?,
+        None => DeviceProps::new(),
+    };
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let mut device = DeviceInfo::synthetic(&format!("replay of {name}"), props);
+    device.uuid = format!("replay-{name}");
+    Ok((recording, device))
+}
+
+fn template_for(spec: &JobSpec, job_dir: &Path) -> Result<KernelTemplate> {
+    let rel = spec.kernel.template.as_ref().ok_or_else(|| {
+        anyhow!(
+            "job `{}` names no kernel template (`template` under [kernel]); give one, or use --replay",
+            spec.name
+        )
+    })?;
+    let path = job_dir.join(rel);
+    let template = KernelTemplate::load(&path).map_err(|e| anyhow!("{e}"))?;
+    let job_params: Vec<&str> = spec.params.iter().map(|p| p.name.as_str()).collect();
+    let mut sorted = job_params.clone();
+    sorted.sort_unstable();
+    let template_params: Vec<&str> = template.spec.params.keys().map(String::as_str).collect();
+    if sorted != template_params {
+        bail!(
+            "job `{}` tunes {:?} but the template {} has the parameters {:?}",
+            spec.name,
+            job_params,
+            path.display(),
+            template_params
+        );
+    }
+    Ok(template)
+}
+
+fn gpu_backend(
+    args: &TuneArgs,
+    template: KernelTemplate,
+) -> Result<(TemplateEvaluator, DeviceInfo)> {
+    if !(args.launch_timeout.is_finite() && args.launch_timeout > 0.0) {
+        bail!("--launch-timeout must be a positive number of seconds");
+    }
+    let worker =
+        IsolatedEvaluator::new(WorkerCommand::current_exe(["gpu-worker"])?).with_limits(Limits {
+            per_launch: Duration::from_secs_f64(args.launch_timeout),
+            ..Limits::default()
+        });
+    let mut options = TuneOptions::default();
+    options.eval.timing.reps = args.reps.max(1);
+    options.eval.timing.warmup = args.warmup;
+    options.eval.timing.flush_l2 = !args.no_flush;
+    options.eval.fill_on_device = true;
+    options.check_max_n = args.check_max;
+    let mut eval = TemplateEvaluator::new(template, worker, options);
+    let props = eval.connect(ModuleCache::open_default())?;
+    Ok((eval, device_info(&props)))
+}
+
+fn merge(out: &Path, inputs: &[PathBuf], json_out: bool) -> Result<u8> {
+    let mut db = TuningDb::open(out).with_context(|| format!("opening {}", out.display()))?;
+    let mut rows = Vec::new();
+    for input in inputs {
+        if !input.is_file() {
+            bail!("{}: no such tuning database", input.display());
+        }
+        let r = db
+            .merge_from(input)
+            .with_context(|| format!("merging {}", input.display()))?;
+        rows.push(json!({
+            "input": input.display().to_string(),
+            "jobs": r.jobs,
+            "inserted": r.inserted,
+            "duplicates": r.duplicates,
+        }));
+        if !json_out {
+            println!(
+                "{}: {} job(s), {} measurement(s) added, {} already present",
+                input.display(),
+                r.jobs,
+                r.inserted,
+                r.duplicates
+            );
+        }
+    }
+    if json_out {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(
+                &json!({"merged_into": out.display().to_string(), "inputs": rows})
+            )?
+        );
+    } else {
+        println!(
+            "merged into {}; run `hone tune JOB --db {}` to finish the job",
+            out.display(),
+            out.display()
+        );
+    }
+    Ok(exit::OK)
+}
+
+/// One row of the comparison with the copy engine.
+struct CopyRow {
+    size: u64,
+    kernel: String,
+    key: String,
+    rule_gbps: Option<f64>,
+    best_gbps: Option<f64>,
+    memcpy_gbps: f64,
+}
+
+fn compare_memcpy(
+    eval: &mut TemplateEvaluator,
+    db: &TuningDb,
+    report: &JobReport,
+) -> Result<Vec<CopyRow>> {
+    let (Some(rule), Some(sampling)) = (&report.rule, &report.sampling) else {
+        bail!("--compare-memcpy needs a job with a [sampling] phase");
+    };
+    let measured: HashMap<(String, u64), Measurement> = db.measured(report.job_id)?;
+    let mut sizes = sampling.sizes.clone();
+    sizes.sort_unstable();
+    sizes.dedup();
+    let mut rows = Vec::new();
+    for n in sizes {
+        let pick = rule.select_index(n);
+        let kernel = &rule.kernels[pick];
+        let cfg = hone_gpu::tuning::runtime_config(&kernel.config).map_err(|e| anyhow!(e))?;
+        let bytes = eval
+            .template()
+            .resolve(&cfg, i64::try_from(n)?)
+            .map_err(|e| anyhow!("resolving the template at N = {n}: {e}"))?
+            .bytes;
+        let gbps_of = |key: &str| {
+            measured
+                .get(&(key.to_string(), n))
+                .and_then(|m| m.timing())
+                .and_then(|t| t.gbps)
+        };
+        let best_gbps = rule
+            .kernels
+            .iter()
+            .filter_map(|k| gbps_of(&k.config.key()))
+            .fold(None, |acc: Option<f64>, g| {
+                Some(acc.map_or(g, |a| a.max(g)))
+            });
+        // A copy of B bytes reads B and writes B: half the declared traffic.
+        let copy = eval.memcpy_bandwidth((bytes / 2.0) as usize)?;
+        rows.push(CopyRow {
+            size: n,
+            kernel: kernel.label.clone(),
+            key: kernel.config.key(),
+            rule_gbps: gbps_of(&kernel.config.key()),
+            best_gbps,
+            memcpy_gbps: copy.gbps,
+        });
+    }
+    Ok(rows)
+}
+
+fn invalid_counts(db: &TuningDb, job_id: i64) -> Result<BTreeMap<String, usize>> {
+    let mut counts = BTreeMap::new();
+    for s in db.measurements(job_id)? {
+        *counts
+            .entry(s.measurement.status().to_string())
+            .or_insert(0) += 1;
+    }
+    Ok(counts)
+}
+
+pub fn run(args: TuneArgs) -> Result<u8> {
+    if let Some(out) = &args.merge {
+        return merge(out, &args.inputs, args.json);
+    }
+    let [job_path] = args.inputs.as_slice() else {
+        bail!("give one job file (or --merge OUT_DB SHARD_DB...)");
+    };
+    let started = Instant::now();
+    let spec = JobSpec::load(job_path).map_err(|e| anyhow!("{e}"))?;
+    let shard = match &args.shard {
+        Some(s) => parse_shard(s)?,
+        None => (0, 1),
+    };
+    let job_dir = job_path.parent().unwrap_or(Path::new("."));
+    let (backend, device) = match &args.replay {
+        Some(path) => {
+            if args.compare_memcpy {
+                bail!("--compare-memcpy needs the GPU, not a replay");
+            }
+            let (recording, device) = replay_source(path, &spec, args.device_props.as_deref())?;
+            (Backend::Replay(ReplayEvaluator::new(&recording)), device)
+        }
+        None => {
+            let template = template_for(&spec, job_dir)?;
+            let (eval, device) = gpu_backend(&args, template)?;
+            (Backend::Gpu(Box::new(eval)), device)
+        }
+    };
+    let db = TuningDb::open(&args.db).with_context(|| format!("opening {}", args.db.display()))?;
+    let mut driver = Driver {
+        backend,
+        limit: args.max_measurements,
+        measured: 0,
+    };
+    let valid = Space::new(spec.space_spec(), spec.device_props(&device))
+        .map_err(|e| anyhow!("job `{}`: {e}", spec.name))?
+        .enumerate();
+    if let Backend::Gpu(g) = &mut driver.backend {
+        // Compile the slice on the pool while the worker times what is ready.
+        let slice = valid
+            .shard(shard.0 as usize, shard.1 as usize)
+            .map_err(|e| anyhow!("{e}"))?;
+        let configs: Vec<hone_tuner::Config> = slice.iter().map(|&i| valid.config(i)).collect();
+        g.precompile(&configs);
+    }
+    let show_bar = !args.json && std::io::stderr().is_terminal();
+    let mut view = ProgressView::new(show_bar, args.verbose);
+    let outcome = catch_unwind(AssertUnwindSafe(|| {
+        run_job(&spec, job_dir, &device, &db, &mut driver, shard, &mut |p| {
+            view.update(p)
+        })
+    }));
+    view.finish();
+    let report = match outcome {
+        Ok(r) => r.map_err(|e| anyhow!("{e}"))?,
+        Err(payload) => match payload.downcast::<Stop>() {
+            Ok(stop) => match *stop {
+                Stop::Failure(e) => return Err(anyhow!(e)),
+                Stop::Limit(limit) => {
+                    let msg = format!(
+                        "stopped after {limit} new measurement(s); run the same command again to resume"
+                    );
+                    if args.json {
+                        println!(
+                            "{}",
+                            serde_json::to_string_pretty(&json!({
+                                "job": spec.name,
+                                "db": args.db.display().to_string(),
+                                "complete": false,
+                                "measured": limit,
+                                "message": msg,
+                            }))?
+                        );
+                    } else {
+                        println!("{msg}");
+                    }
+                    return Ok(exit::OK);
+                }
+            },
+            Err(other) => resume_unwind(other),
+        },
+    };
+    let copy_rows = match (&mut driver.backend, args.compare_memcpy) {
+        (Backend::Gpu(g), true) => compare_memcpy(g, &db, &report)?,
+        _ => Vec::new(),
+    };
+    let counts = invalid_counts(&db, report.job_id)?;
+    let wall_s = started.elapsed().as_secs_f64();
+    let gpu_stats = match &driver.backend {
+        Backend::Gpu(g) => Some((g.stats(), g.restarts())),
+        Backend::Replay(_) => None,
+    };
+    // Points the recording lacks are stored with the status `missing`.
+    let replay_misses = match &driver.backend {
+        Backend::Replay(r) => Some(r.misses),
+        Backend::Gpu(_) => None,
+    };
+    if args.json {
+        let best = report.search.best().map(|r| {
+            json!({
+                "config": (r.index < valid.len()).then(|| valid.key(r.index)),
+                "objective": r.objective,
+                "points": r.points,
+            })
+        });
+        let mut out = json!({
+            "job": spec.name,
+            "job_id": report.job_id,
+            "db": args.db.display().to_string(),
+            "complete": true,
+            "device": device,
+            "resumed": report.resumed,
+            "shard": [report.shard.0, report.shard.1],
+            "valid_configs": report.valid_configs,
+            "candidates": report.candidates,
+            "measured": report.measured,
+            "reused": report.reused,
+            "statuses": counts,
+            "search": {
+                "strategy": report.search.strategy,
+                "evaluations": report.search.evaluations,
+                "best": best,
+            },
+            "champions": report.champions.iter().map(|c| c.key()).collect::<Vec<_>>(),
+            "wall_s": wall_s,
+        });
+        if let Some(s) = &report.sampling {
+            out["sampling"] = json!({
+                "sizes": s.sizes,
+                "evaluations": s.evaluations,
+                "rounds": s.rounds,
+                "stopped": s.stopped,
+                "alphas": s.curves.splines.iter().map(|sp| sp.as_ref().map(|x| x.alpha)).collect::<Vec<_>>(),
+            });
+        }
+        if let Some(r) = &report.rule {
+            out["rule"] = serde_json::to_value(r)?;
+        }
+        if let Some(misses) = replay_misses {
+            out["replay_misses"] = json!(misses);
+        }
+        if let Some((stats, restarts)) = &gpu_stats {
+            out["gpu"] = json!({
+                "evaluations": stats.evaluations,
+                "valid": stats.valid,
+                "checked": stats.checked,
+                "compiled": stats.compiled,
+                "module_cache_hits": stats.cache_hits,
+                "worker_restarts": restarts,
+            });
+        }
+        if !copy_rows.is_empty() {
+            out["memcpy_comparison"] = copy_rows
+                .iter()
+                .map(|r| {
+                    json!({
+                        "size": r.size,
+                        "kernel": r.kernel,
+                        "config": r.key,
+                        "rule_gbps": r.rule_gbps,
+                        "best_sampled_gbps": r.best_gbps,
+                        "memcpy_gbps": r.memcpy_gbps,
+                        "rule_over_memcpy": r.rule_gbps.map(|g| g / r.memcpy_gbps),
+                    })
+                })
+                .collect();
+        }
+        println!("{}", serde_json::to_string_pretty(&out)?);
+        return Ok(exit::OK);
+    }
+    println!(
+        "job `{}` on {} ({}){}: {} valid configuration(s), {} in this shard",
+        spec.name,
+        device.name,
+        device.uuid,
+        if report.resumed { ", resumed" } else { "" },
+        report.valid_configs,
+        report.candidates
+    );
+    println!(
+        "{} new measurement(s), {} from the database; statuses: {}",
+        report.measured,
+        report.reused,
+        counts
+            .iter()
+            .map(|(k, v)| format!("{k} {v}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    if let Some((stats, restarts)) = &gpu_stats {
+        println!(
+            "GPU: {} evaluation(s), {} valid ({} checked against the reference), {} variant(s) compiled ({} from the module cache), {} worker restart(s)",
+            stats.evaluations, stats.valid, stats.checked, stats.compiled, stats.cache_hits, restarts
+        );
+    }
+    if let Some(misses) = replay_misses.filter(|&m| m > 0) {
+        println!("{misses} point(s) are not in the recording: stored as `missing`");
+    }
+    println!(
+        "search: {} ({} evaluations)",
+        report.search.strategy, report.search.evaluations
+    );
+    for (i, c) in report.champions.iter().enumerate() {
+        println!("  Rank {:<3} {}", i + 1, c.key());
+    }
+    if let Some(s) = &report.sampling {
+        println!(
+            "sampling: {} size(s), {} evaluation(s), stopped: {:?}",
+            s.sizes.len(),
+            s.evaluations,
+            s.stopped
+        );
+    }
+    match &report.rule {
+        Some(r) => {
+            println!("rule ({} interval(s)):", r.intervals.len());
+            print!("{}", r.to_table());
+        }
+        None if shard.1 > 1 => println!(
+            "shard {}/{} done; merge the shards with `hone tune --merge OUT_DB SHARD_DB...`, then run the job on OUT_DB",
+            shard.0, shard.1
+        ),
+        None => {}
+    }
+    if !copy_rows.is_empty() {
+        println!("comparison with cuMemcpyDtoD (GB/s = bytes read + written / median time):");
+        println!(
+            "{:>12}  {:<8} {:>10} {:>10} {:>10} {:>7}",
+            "N", "kernel", "rule GB/s", "best GB/s", "memcpy", "ratio"
+        );
+        for r in &copy_rows {
+            let f = |v: Option<f64>| v.map(|g| format!("{g:.1}")).unwrap_or_else(|| "-".into());
+            println!(
+                "{:>12}  {:<8} {:>10} {:>10} {:>10.1} {:>7}",
+                r.size,
+                r.kernel,
+                f(r.rule_gbps),
+                f(r.best_gbps),
+                r.memcpy_gbps,
+                r.rule_gbps
+                    .map(|g| format!("{:.1}%", 100.0 * g / r.memcpy_gbps))
+                    .unwrap_or_else(|| "-".into())
+            );
+        }
+    }
+    println!("wall time {wall_s:.1} s; database {}", args.db.display());
+    Ok(exit::OK)
+}

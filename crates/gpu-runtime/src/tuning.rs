@@ -1,0 +1,634 @@
+//! The tuner's view of the GPU: a [`hone_tuner::Evaluator`] that checks and
+//! times one template variant at one size in the isolated worker, with the
+//! variants compiled ahead on a thread pool while the worker times others.
+//!
+//! Machinery failures (the device vanished, the worker cannot start) are not
+//! properties of a variant: [`TemplateEvaluator`] answers them with an
+//! `Invalid { kind: Missing }` that says "not measured" and keeps the error
+//! for [`TemplateEvaluator::take_failure`], so that the caller can stop the
+//! run instead of recording the rest of the space as missing.
+
+use std::collections::{HashMap, VecDeque};
+use std::path::PathBuf;
+use std::sync::{Arc, Condvar, Mutex};
+use std::thread::JoinHandle;
+
+use hone_tuner::{InvalidKind, Measurement as TunerMeasurement, Timing};
+
+use crate::cache::ModuleCache;
+use crate::device::DeviceProps;
+use crate::error::{GpuError, Result};
+use crate::evaluate::{EvalOptions, EvalRequest, ModuleSource, Outcome};
+use crate::isolated::IsolatedEvaluator;
+use crate::nvrtc::{self, ImageKind, Target};
+use crate::protocol::Simulate;
+use crate::template::{Config, KernelTemplate};
+use crate::timing::{CopyBandwidth, TimingOptions};
+
+/// How the tuner's evaluations run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TuneOptions {
+    /// Timing, checking and input options of every evaluation.
+    pub eval: EvalOptions,
+    /// Check against the reference only up to this size; larger sizes are
+    /// timed unchecked (with inputs filled on the device when
+    /// `eval.fill_on_device`). `None` checks every size.
+    pub check_max_n: Option<u64>,
+    /// Threads compiling variants ahead of the timing loop.
+    pub compile_threads: usize,
+}
+
+impl Default for TuneOptions {
+    fn default() -> Self {
+        TuneOptions {
+            eval: EvalOptions::default(),
+            check_max_n: None,
+            compile_threads: std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(2)
+                .clamp(1, 8),
+        }
+    }
+}
+
+/// Counts of what the evaluator did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TuneStats {
+    pub evaluations: usize,
+    pub valid: usize,
+    /// Valid evaluations that were checked against the reference.
+    pub checked: usize,
+    /// Invalid evaluations by kind, in [`InvalidKind::ALL`] order.
+    pub invalid: Vec<(InvalidKind, usize)>,
+    /// Variants compiled (or found in the module cache) by the pool.
+    pub compiled: usize,
+    pub cache_hits: usize,
+}
+
+impl TuneStats {
+    pub fn invalid_of(&self, kind: InvalidKind) -> usize {
+        self.invalid.iter().find(|e| e.0 == kind).map_or(0, |e| e.1)
+    }
+}
+
+/// The tuner's device description from the runtime's.
+pub fn device_info(props: &DeviceProps) -> hone_tuner::DeviceInfo {
+    let mut p = hone_tuner::DeviceProps::new();
+    let mut set = |name: &str, v: u64| p.set(name, i64::try_from(v).unwrap_or(i64::MAX));
+    set("cc_major", props.compute_capability.0.into());
+    set("cc_minor", props.compute_capability.1.into());
+    set("sm_count", props.sm_count.into());
+    set("warp_size", props.warp_size.into());
+    set("max_threads_per_block", props.max_threads_per_block.into());
+    set("max_threads_per_sm", props.max_threads_per_sm.into());
+    set("regs_per_block", props.registers_per_block.into());
+    set("regs_per_sm", props.registers_per_sm.into());
+    set("smem_per_block", props.shared_mem_per_block.into());
+    set(
+        "smem_per_block_optin",
+        props.shared_mem_per_block_optin.into(),
+    );
+    set("smem_per_sm", props.shared_mem_per_sm.into());
+    set("l2_bytes", props.l2_cache_bytes);
+    set("global_mem_mib", props.total_memory_bytes >> 20);
+    let version = |v: (u32, u32)| format!("{}.{}", v.0, v.1);
+    hone_tuner::DeviceInfo {
+        name: props.name.clone(),
+        uuid: props.uuid.clone(),
+        clock_mhz: props.clock_khz.map(|k| k as f64 / 1e3),
+        mem_clock_mhz: props.memory_clock_khz.map(|k| k as f64 / 1e3),
+        driver: Some(version(props.driver_version)),
+        nvrtc_version: props.nvrtc_version.map(version),
+        props: p,
+    }
+}
+
+/// The invalidity kind of a runtime failure reason. The runtime's reasons
+/// start with a fixed phrase per cause (`compile error:`, `wrong answer:`,
+/// `timed out`, `invalid configuration:`); everything else (faults, launch
+/// failures, a worker that died, too little memory) is a run-time failure.
+pub fn classify(reason: &str) -> InvalidKind {
+    if reason.starts_with("compile error") {
+        InvalidKind::Compile
+    } else if reason.starts_with("wrong answer") {
+        InvalidKind::WrongAnswer
+    } else if reason.starts_with("timed out") {
+        InvalidKind::Timeout
+    } else if reason.starts_with("invalid configuration") {
+        InvalidKind::Constraint
+    } else {
+        InvalidKind::Runtime
+    }
+}
+
+/// The runtime's configuration (integer parameters by name) from the tuner's.
+pub fn runtime_config(config: &hone_tuner::Config) -> std::result::Result<Config, String> {
+    config
+        .entries()
+        .iter()
+        .map(|(name, value)| match value.as_int() {
+            Some(v) => Ok((name.clone(), v)),
+            None => Err(format!(
+                "parameter `{name}` = `{value}` is not an integer; templates take -D integers"
+            )),
+        })
+        .collect()
+}
+
+/// The tuner's timing from a runtime measurement (milliseconds to seconds).
+pub fn timing_of(m: &crate::evaluate::Measurement) -> Timing {
+    let s = |ms: f64| ms * 1e-3;
+    let t = &m.time_ms;
+    Timing {
+        median_s: s(t.median),
+        q1_s: s(t.q1),
+        q3_s: s(t.q3),
+        min_s: s(t.min),
+        max_s: s(t.max),
+        samples: t.count as u32,
+        times_s: Vec::new(),
+        gbps: (m.bytes > 0.0).then_some(m.gbps),
+        gflops: (m.flops > 0.0).then_some(m.gflops),
+    }
+}
+
+type ModuleResult = std::result::Result<(PathBuf, ImageKind), String>;
+
+enum Slot {
+    /// Waiting in the queue.
+    Queued,
+    /// A thread is compiling it.
+    Compiling,
+    Done(ModuleResult),
+}
+
+/// Every variant's state, and the variants waiting for a thread.
+#[derive(Default)]
+struct Queue {
+    slots: HashMap<String, Slot>,
+    waiting: VecDeque<(String, Config)>,
+}
+
+struct Shared {
+    queue: Mutex<Queue>,
+    done: Condvar,
+}
+
+/// Compiles variants through the module cache on background threads, in the
+/// order they were queued; a variant asked for before its turn is compiled at
+/// once by the caller.
+struct Compiler {
+    template: Arc<KernelTemplate>,
+    cache: ModuleCache,
+    target: Target,
+    nvrtc_version: (u32, u32),
+    shared: Arc<Shared>,
+    threads: Vec<JoinHandle<()>>,
+    compiled: Arc<Mutex<(usize, usize)>>,
+}
+
+fn key_of(config: &Config) -> String {
+    crate::sweep::config_label(config)
+}
+
+fn compile_one(
+    template: &KernelTemplate,
+    cache: &ModuleCache,
+    target: Target,
+    nvrtc_version: (u32, u32),
+    config: &Config,
+) -> (ModuleResult, bool) {
+    if let Err(e) = template.check_config(config) {
+        return (Err(format!("invalid configuration: {e}")), false);
+    }
+    let name = format!("{}.cu", template.spec.name);
+    match cache.compile(
+        &template.source_text,
+        &name,
+        &template.compile_options(config),
+        &target,
+        nvrtc_version,
+    ) {
+        Ok(m) => (Ok((m.path, m.module.kind)), m.hit),
+        Err(e @ GpuError::Compile { .. }) => (Err(format!("compile error: {e}")), false),
+        Err(e) => (Err(e.to_string()), false),
+    }
+}
+
+impl Compiler {
+    fn queue(&mut self, configs: Vec<Config>, threads: usize) {
+        {
+            let mut q = self.shared.queue.lock().unwrap_or_else(|p| p.into_inner());
+            for c in configs {
+                let key = key_of(&c);
+                if !q.slots.contains_key(&key) {
+                    q.slots.insert(key.clone(), Slot::Queued);
+                    q.waiting.push_back((key, c));
+                }
+            }
+        }
+        self.threads.retain(|t| !t.is_finished());
+        for _ in self.threads.len()..threads.max(1) {
+            let shared = Arc::clone(&self.shared);
+            let template = Arc::clone(&self.template);
+            let cache = self.cache.clone();
+            let (target, version) = (self.target, self.nvrtc_version);
+            let compiled = Arc::clone(&self.compiled);
+            self.threads.push(std::thread::spawn(move || loop {
+                let next = {
+                    let mut q = shared.queue.lock().unwrap_or_else(|p| p.into_inner());
+                    let next = q.waiting.pop_front();
+                    if let Some((key, _)) = &next {
+                        q.slots.insert(key.clone(), Slot::Compiling);
+                    }
+                    next
+                };
+                let Some((key, config)) = next else { break };
+                let (result, hit) = compile_one(&template, &cache, target, version, &config);
+                if let Ok(mut c) = compiled.lock() {
+                    c.0 += 1;
+                    c.1 += usize::from(hit);
+                }
+                let mut q = shared.queue.lock().unwrap_or_else(|p| p.into_inner());
+                q.slots.insert(key, Slot::Done(result));
+                shared.done.notify_all();
+            }));
+        }
+    }
+
+    fn module_for(&self, config: &Config) -> ModuleResult {
+        let key = key_of(config);
+        let mut guard = self.shared.queue.lock().unwrap_or_else(|p| p.into_inner());
+        loop {
+            match guard.slots.get(&key) {
+                Some(Slot::Done(r)) => return r.clone(),
+                Some(Slot::Compiling) => {
+                    guard = self
+                        .shared
+                        .done
+                        .wait(guard)
+                        .unwrap_or_else(|p| p.into_inner());
+                }
+                Some(Slot::Queued) | None => {
+                    // Not started: compile it here rather than wait for its turn.
+                    guard.waiting.retain(|(k, _)| k != &key);
+                    guard.slots.insert(key.clone(), Slot::Compiling);
+                    drop(guard);
+                    let (result, hit) = compile_one(
+                        &self.template,
+                        &self.cache,
+                        self.target,
+                        self.nvrtc_version,
+                        config,
+                    );
+                    if let Ok(mut c) = self.compiled.lock() {
+                        c.0 += 1;
+                        c.1 += usize::from(hit);
+                    }
+                    let mut q = self.shared.queue.lock().unwrap_or_else(|p| p.into_inner());
+                    q.slots.insert(key, Slot::Done(result.clone()));
+                    self.shared.done.notify_all();
+                    return result;
+                }
+            }
+        }
+    }
+}
+
+impl Drop for Compiler {
+    fn drop(&mut self) {
+        // Queued variants are not needed any more; running compilations finish.
+        if let Ok(mut q) = self.shared.queue.lock() {
+            q.waiting.clear();
+        }
+        for t in self.threads.drain(..) {
+            let _ = t.join();
+        }
+    }
+}
+
+type SimulateFn = Box<dyn Fn(&Config, u64) -> Option<Simulate> + Send>;
+
+/// Evaluates variants of one template on the GPU for the tuner.
+pub struct TemplateEvaluator {
+    template: Arc<KernelTemplate>,
+    worker: IsolatedEvaluator,
+    options: TuneOptions,
+    compiler: Option<Compiler>,
+    simulate: Option<SimulateFn>,
+    failure: Option<GpuError>,
+    stats: TuneStats,
+}
+
+impl TemplateEvaluator {
+    /// An evaluator over `worker`; call [`TemplateEvaluator::connect`] before
+    /// evaluating on a real device.
+    pub fn new(template: KernelTemplate, worker: IsolatedEvaluator, options: TuneOptions) -> Self {
+        TemplateEvaluator {
+            template: Arc::new(template),
+            worker,
+            options,
+            compiler: None,
+            simulate: None,
+            failure: None,
+            stats: TuneStats {
+                invalid: InvalidKind::ALL.iter().map(|&k| (k, 0)).collect(),
+                ..TuneStats::default()
+            },
+        }
+    }
+
+    /// Opens the device in the worker, and NVRTC here for the device's
+    /// architecture; returns the device's properties. Fails with
+    /// [`GpuError::NoDevice`] on a machine without a usable GPU.
+    pub fn connect(&mut self, cache: ModuleCache) -> Result<DeviceProps> {
+        let props = self.worker.device()?;
+        let target = nvrtc::target_for(props.compute_capability)?;
+        let nvrtc_version = nvrtc::version()?;
+        self.compiler = Some(Compiler {
+            template: Arc::clone(&self.template),
+            cache,
+            target,
+            nvrtc_version,
+            shared: Arc::new(Shared {
+                queue: Mutex::new(Queue::default()),
+                done: Condvar::new(),
+            }),
+            threads: Vec::new(),
+            compiled: Arc::new(Mutex::new((0, 0))),
+        });
+        Ok(props)
+    }
+
+    /// Has the worker act out `simulate(config, size)` instead of using the
+    /// GPU (where it returns `Some`): for testing the tuning loop without a
+    /// device. Variants are then not compiled.
+    pub fn simulate(
+        mut self,
+        simulate: impl Fn(&Config, u64) -> Option<Simulate> + Send + 'static,
+    ) -> Self {
+        self.simulate = Some(Box::new(simulate));
+        self
+    }
+
+    /// Starts compiling `configs` on the pool (after [`TemplateEvaluator::connect`]);
+    /// configurations that are not the template's are skipped here and
+    /// reported invalid when evaluated.
+    pub fn precompile(&mut self, configs: &[hone_tuner::Config]) {
+        let threads = self.options.compile_threads;
+        if let Some(c) = self.compiler.as_mut() {
+            let configs = configs
+                .iter()
+                .filter_map(|c| runtime_config(c).ok())
+                .collect();
+            c.queue(configs, threads);
+        }
+    }
+
+    /// Device-to-device copy bandwidth for copies of `bytes` bytes, timed as
+    /// the evaluations are.
+    pub fn memcpy_bandwidth(&mut self, bytes: usize) -> Result<CopyBandwidth> {
+        let timing: TimingOptions = self.options.eval.timing.clone();
+        self.worker.memcpy_bandwidth(bytes, &timing)
+    }
+
+    /// The machinery failure that stopped evaluations, if any; evaluations
+    /// after it answer "not measured" until it is taken.
+    pub fn take_failure(&mut self) -> Option<GpuError> {
+        self.failure.take()
+    }
+
+    pub fn stats(&self) -> TuneStats {
+        let mut s = self.stats.clone();
+        if let Some(c) = &self.compiler {
+            if let Ok(counts) = c.compiled.lock() {
+                (s.compiled, s.cache_hits) = *counts;
+            }
+        }
+        s
+    }
+
+    /// Worker processes replaced after faults, hangs or deaths.
+    pub fn restarts(&self) -> u32 {
+        self.worker.restarts()
+    }
+
+    pub fn template(&self) -> &KernelTemplate {
+        &self.template
+    }
+
+    fn count(&mut self, m: &TunerMeasurement, checked: bool) {
+        self.stats.evaluations += 1;
+        match m {
+            TunerMeasurement::Ok(_) => {
+                self.stats.valid += 1;
+                self.stats.checked += usize::from(checked);
+            }
+            TunerMeasurement::Invalid { kind, .. } => {
+                if let Some(e) = self.stats.invalid.iter_mut().find(|e| e.0 == *kind) {
+                    e.1 += 1;
+                }
+            }
+        }
+    }
+
+    fn not_measured(&self) -> TunerMeasurement {
+        let why = self
+            .failure
+            .as_ref()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        TunerMeasurement::invalid(InvalidKind::Missing, format!("not measured: {why}"))
+    }
+
+    fn evaluate_inner(
+        &mut self,
+        config: &hone_tuner::Config,
+        size: u64,
+    ) -> (TunerMeasurement, bool) {
+        let cfg = match runtime_config(config) {
+            Ok(c) => c,
+            Err(e) => return (TunerMeasurement::invalid(InvalidKind::Constraint, e), false),
+        };
+        let Ok(n) = i64::try_from(size) else {
+            return (
+                TunerMeasurement::invalid(InvalidKind::Constraint, "size does not fit in i64"),
+                false,
+            );
+        };
+        let simulate = self.simulate.as_ref().and_then(|f| f(&cfg, size));
+        let module = match (&self.compiler, simulate) {
+            (_, Some(_)) | (None, None) => ModuleSource::Compile,
+            (Some(c), None) => match c.module_for(&cfg) {
+                Ok((path, kind)) => ModuleSource::File { path, kind },
+                Err(reason) => {
+                    let kind = classify(&reason);
+                    return (TunerMeasurement::invalid(kind, reason), false);
+                }
+            },
+        };
+        let mut options = self.options.eval.clone();
+        options.check = options.check && self.options.check_max_n.is_none_or(|max| size <= max);
+        let checked = options.check;
+        let request = EvalRequest {
+            template: (*self.template).clone(),
+            config: cfg,
+            n,
+            module,
+            options,
+        };
+        let outcome = match self.worker.evaluate_as(&request, simulate) {
+            Ok(o) => o,
+            Err(e) => {
+                self.failure = Some(e);
+                return (self.not_measured(), false);
+            }
+        };
+        let m = match outcome {
+            Outcome::Valid(m) => TunerMeasurement::Ok(timing_of(&m)),
+            Outcome::Invalid { reason } => TunerMeasurement::invalid(classify(&reason), reason),
+        };
+        (m, checked)
+    }
+}
+
+impl hone_tuner::Evaluator for TemplateEvaluator {
+    fn evaluate(&mut self, config: &hone_tuner::Config, size: u64) -> TunerMeasurement {
+        if self.failure.is_some() {
+            return self.not_measured();
+        }
+        let (m, checked) = self.evaluate_inner(config, size);
+        if self.failure.is_none() {
+            self.count(&m, checked);
+        }
+        m
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stats::Stats;
+
+    #[test]
+    fn reasons_map_to_invalidity_kinds() {
+        let cases = [
+            (
+                "compile error: compilation failed (x)",
+                InvalidKind::Compile,
+            ),
+            (
+                "wrong answer: max rel err 1e0 > tolerance 0e0 in `dst`",
+                InvalidKind::WrongAnswer,
+            ),
+            (
+                "timed out after 3.0 s in phase `check` (worker killed and restarted)",
+                InvalidKind::Timeout,
+            ),
+            (
+                "invalid configuration: constraint `BLOCK_SIZE <= 512` does not hold",
+                InvalidKind::Constraint,
+            ),
+            (
+                "fault: cuStreamSynchronize failed: CUDA_ERROR_ILLEGAL_ADDRESS",
+                InvalidKind::Runtime,
+            ),
+            (
+                "worker died in phase `check`: killed by signal 6",
+                InvalidKind::Runtime,
+            ),
+            (
+                "needs 9 bytes of device memory, 3 free",
+                InvalidKind::Runtime,
+            ),
+        ];
+        for (reason, kind) in cases {
+            assert_eq!(classify(reason), kind, "{reason}");
+        }
+    }
+
+    #[test]
+    fn configurations_convert_and_strings_are_refused() {
+        let c = hone_tuner::Config::parse_key("VEC=4,BLOCK_SIZE=256").unwrap();
+        let r = runtime_config(&c).unwrap();
+        assert_eq!(r["VEC"], 4);
+        assert_eq!(r["BLOCK_SIZE"], 256);
+        let s = hone_tuner::Config::parse_key("LAYOUT=tn").unwrap();
+        let err = runtime_config(&s).unwrap_err();
+        assert!(
+            err.contains("`LAYOUT`") && err.contains("not an integer"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn device_properties_become_constraint_names() {
+        let props = DeviceProps {
+            ordinal: 0,
+            name: "Test GPU".into(),
+            uuid: "GPU-1".into(),
+            compute_capability: (9, 0),
+            sm_count: 132,
+            clock_khz: Some(1_980_000),
+            memory_clock_khz: None,
+            memory_bus_width_bits: None,
+            theoretical_bandwidth_gbps: None,
+            total_memory_bytes: 80 << 30,
+            l2_cache_bytes: 50 << 20,
+            shared_mem_per_block: 49152,
+            shared_mem_per_block_optin: 232448,
+            shared_mem_per_sm: 233472,
+            registers_per_sm: 65536,
+            registers_per_block: 65536,
+            max_threads_per_block: 1024,
+            max_threads_per_sm: 2048,
+            warp_size: 32,
+            driver_version: (13, 0),
+            nvrtc_version: Some((13, 0)),
+        };
+        let info = device_info(&props);
+        assert_eq!(info.uuid, "GPU-1");
+        assert_eq!(info.clock_mhz, Some(1980.0));
+        assert_eq!(info.driver.as_deref(), Some("13.0"));
+        assert_eq!(info.props.get("max_threads_per_block"), Some(1024));
+        assert_eq!(info.props.get("smem_per_sm"), Some(233472));
+        assert_eq!(info.props.get("cc_major"), Some(9));
+        assert_eq!(info.props.get("global_mem_mib"), Some(80 << 10));
+        // The names are usable in the tuner's constraints.
+        let spec = hone_tuner::SpaceSpec::new()
+            .param(hone_tuner::Param::new("BS", [512i64, 1024, 2048]))
+            .constraint("BS <= max_threads_per_block && BS % warp_size == 0");
+        let space = hone_tuner::Space::new(spec, info.props).unwrap();
+        assert_eq!(space.enumerate().len(), 2);
+    }
+
+    #[test]
+    fn timings_convert_to_seconds_with_throughput() {
+        let m = crate::evaluate::Measurement {
+            time_ms: Stats::from_samples(&[1.0, 2.0, 3.0]).unwrap(),
+            gbps: 4.0,
+            gflops: 0.0,
+            bytes: 8e6,
+            flops: 0.0,
+            dims: crate::launch::LaunchDims {
+                grid: (1, 1, 1),
+                block: (1, 1, 1),
+                shared_mem: 0,
+            },
+            function: crate::launch::FunctionInfo {
+                registers: 8,
+                local_bytes: 0,
+                static_shared_bytes: 0,
+                max_threads_per_block: 1024,
+            },
+            copies: 1,
+            flushed_l2: true,
+            max_rel_err: Some(0.0),
+        };
+        let t = timing_of(&m);
+        assert_eq!(t.median_s, 2e-3);
+        assert_eq!((t.min_s, t.max_s, t.samples), (1e-3, 3e-3, 3));
+        assert_eq!(t.gbps, Some(4.0));
+        assert_eq!(t.gflops, None);
+    }
+}
