@@ -37,6 +37,8 @@ enum Command {
     Rule(commands::rule::RuleArgs),
     /// Plot a tuned job's kernels, d-splines and rule as SVG, and export its measurements
     Report(commands::report::ReportArgs),
+    /// Synthesize shared-memory index and condition expressions from an annotated kernel, verified in the emulator
+    Synth(commands::synth::SynthArgs),
     /// Serve GPU evaluation requests on stdin/stdout (started by `hone tune`, which
     /// restarts it when a kernel faults or hangs)
     #[command(hide = true)]
@@ -63,6 +65,7 @@ fn main() -> ExitCode {
         Command::Tune(args) => commands::tune::run(args),
         Command::Rule(args) => commands::rule::run(args),
         Command::Report(args) => commands::report::run(args),
+        Command::Synth(args) => commands::synth::run(args),
         Command::GpuWorker => {
             let code = hone_gpu::worker_main(std::io::stdin().lock(), std::io::stdout().lock());
             return ExitCode::from(u8::try_from(code).unwrap_or(1));

@@ -5,4 +5,5 @@ pub mod refit;
 pub mod report;
 pub mod rule;
 pub mod sim;
+pub mod synth;
 pub mod tune;

@@ -1,0 +1,215 @@
+//! `hone synth`: shared-memory synthesis from an annotated kernel (SHA,
+//! SHA-sleeve, temporal blocking), verified in the emulator.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{anyhow, Result};
+use clap::Args;
+use hone_frontend::FrontendOptions;
+use hone_synthesizer::{load_file, synthesize, LaunchData, Options, Synthesis};
+
+use crate::exit;
+use crate::launch::Launch;
+
+#[derive(Args)]
+pub struct SynthArgs {
+    /// The annotated .cu file (`__opt__in[...]`, `__opt__(shared, global)`, `__insert()`)
+    pub file: PathBuf,
+    /// The kernel to synthesize (default: the first launch file's kernel)
+    #[arg(long)]
+    pub kernel: Option<String>,
+    /// Profile launch file (JSON, as for `hone sim`; buffer contents are
+    /// replaced by distinct values); repeat for several launches
+    #[arg(long = "launch", value_name = "PROFILE.json", required = true)]
+    pub launches: Vec<PathBuf>,
+    /// Symbols to record and search over, comma-separated: integer variables
+    /// and threadIdx.x, blockDim.y, blockIdx.z, gridDim.x... (default: chosen per access)
+    #[arg(long, value_delimiter = ',')]
+    pub vars: Option<Vec<String>>,
+    /// Write the synthesized kernel to this file (default: standard output)
+    #[arg(short = 'o', long, value_name = "OUT.cu")]
+    pub output: Option<PathBuf>,
+    /// Print the report (and the kernel) as JSON
+    #[arg(long)]
+    pub json: bool,
+    /// Skip verification and emit the kernel unchecked
+    #[arg(long)]
+    pub unverified: bool,
+    /// An extra verification launch file (its sizes must differ from the profile's); repeatable
+    #[arg(long = "verify-launch", value_name = "LAUNCH.json")]
+    pub verify_launches: Vec<PathBuf>,
+    /// Fail instead of profiling again with other sizes when verification shows an
+    /// expression that held only for the profile launches' sizes
+    #[arg(long)]
+    pub no_refine: bool,
+}
+
+fn launch_data(
+    path: &Path,
+    ak: &hone_synthesizer::AnnotatedKernel,
+) -> Result<(Launch, LaunchData)> {
+    let launch = Launch::read(path)?;
+    let config = launch.config()?;
+    let (args, buffers) = launch
+        .arguments(&ak.kernel)
+        .map_err(|e| anyhow!("{}: {e:#}", path.display()))?;
+    let data = LaunchData {
+        name: path.display().to_string(),
+        config,
+        args,
+        buffers,
+    };
+    Ok((launch, data))
+}
+
+pub fn run(args: SynthArgs) -> Result<u8> {
+    let first = Launch::read(&args.launches[0])?;
+    let kernel = args
+        .kernel
+        .clone()
+        .unwrap_or_else(|| first.file.kernel.clone());
+    let opts = FrontendOptions {
+        include_dirs: first.include_dirs.clone(),
+        defines: first.defines.clone(),
+    };
+    let ak = load_file(&args.file, &kernel, &opts)?;
+    let mut profile = Vec::new();
+    for p in &args.launches {
+        let (launch, data) = launch_data(p, &ak)?;
+        if launch.file.kernel != kernel {
+            eprintln!(
+                "note: {} names kernel `{}`; its shape and arguments are used for `{kernel}`",
+                p.display(),
+                launch.file.kernel
+            );
+        }
+        profile.push(data);
+    }
+    let mut verify_launches = Vec::new();
+    for p in &args.verify_launches {
+        verify_launches.push(launch_data(p, &ak)?.1);
+    }
+    let synth_opts = Options {
+        vars: args.vars.clone(),
+        verify_launches,
+        unverified: args.unverified,
+        refine: !args.no_refine,
+        ..Options::default()
+    };
+    let s = synthesize(&ak, &profile, &synth_opts)?;
+    let emit = s.verified || args.unverified;
+    if emit {
+        if let Some(out) = &args.output {
+            std::fs::write(out, &s.source)
+                .map_err(|e| anyhow!("cannot write {}: {e}", out.display()))?;
+        }
+    }
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&s)?);
+    } else {
+        let report = human(&s, emit.then_some(args.output.as_ref()).flatten());
+        if args.output.is_none() && emit {
+            // The kernel goes to standard output, the report beside it.
+            print!("{}", s.source);
+            eprint!("{report}");
+        } else {
+            print!("{report}");
+        }
+    }
+    Ok(if s.verified || args.unverified {
+        exit::OK
+    } else {
+        exit::FAULT
+    })
+}
+
+fn human(s: &Synthesis, written: Option<&PathBuf>) -> String {
+    let mut o = String::new();
+    o.push_str(&format!(
+        "synthesized {} access{} of `{}` in {:.3} s\n",
+        s.sites.len(),
+        if s.sites.len() == 1 { "" } else { "es" },
+        s.kernel,
+        s.seconds
+    ));
+    for site in &s.sites {
+        let what = if site.kind == "copy" {
+            format!("{} cases, {} needing the copy", site.cases, site.found)
+        } else {
+            format!(
+                "{} cases, {} in `{}` ({} at several indices){}",
+                site.cases,
+                site.found,
+                site.array,
+                site.multiple,
+                if site.split {
+                    ", index split into cond ? then : else"
+                } else {
+                    ""
+                }
+            )
+        };
+        o.push_str(&format!(
+            "  {} {}  {}\n      -> {}\n      {what}; {:.4} s\n",
+            site.kind, site.location, site.original, site.synthesized, site.seconds
+        ));
+    }
+    for b in &s.barriers {
+        o.push_str(&format!("  {b}\n"));
+    }
+    for f in &s.folded {
+        o.push_str(&format!("  global intermediate `{f}` no longer read: its stores were folded into the copies into shared memory\n"));
+    }
+    for n in &s.notes {
+        o.push_str(&format!("note: {n}\n"));
+    }
+    let v = &s.verification;
+    if v.skipped {
+        o.push_str("verification skipped (--unverified)\n");
+    } else {
+        o.push_str(&format!(
+            "verification ({:.3} s): the emitted kernel against the annotated one on {} launch{}, random data, outputs compared bit for bit, race detection{}:\n",
+            v.seconds,
+            v.checks.len(),
+            if v.checks.len() == 1 { "" } else { "es" },
+            if s.tolerate_same_value_races { " (same-value writes tolerated)" } else { "" }
+        ));
+        for r in &v.rules {
+            o.push_str(&format!("  size rule: {r}\n"));
+        }
+        for c in &v.checks {
+            let bufs: Vec<String> = c
+                .compared
+                .iter()
+                .map(|(n, len)| format!("{n} ({len})"))
+                .collect();
+            o.push_str(&format!(
+                "  {} {}: {}{}\n",
+                if c.passed { "ok    " } else { "FAILED" },
+                c.launch,
+                if bufs.is_empty() {
+                    "nothing compared".to_string()
+                } else {
+                    format!("compared {}", bufs.join(", "))
+                },
+                c.problem
+                    .as_deref()
+                    .map(|p| format!("; {p}"))
+                    .unwrap_or_default()
+            ));
+        }
+    }
+    if let Some(d) = &s.dynamic_shared {
+        o.push_str(&format!(
+            "launch the emitted kernel with {d} of dynamic shared memory\n"
+        ));
+    }
+    match (written, s.verified) {
+        (Some(p), _) => o.push_str(&format!("wrote {}\n", p.display())),
+        (None, false) if !v.skipped => {
+            o.push_str("verification failed: no kernel emitted (--unverified emits it anyway)\n")
+        }
+        _ => {}
+    }
+    o
+}

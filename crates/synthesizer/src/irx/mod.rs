@@ -1,0 +1,4 @@
+//! IR helpers: typed construction and traversal.
+
+pub mod build;
+pub mod walk;

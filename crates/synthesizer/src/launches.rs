@@ -1,0 +1,427 @@
+//! Verification launches derived from a profile launch: other block and
+//! grid shapes, distinct in every dimension, with the integer arguments and
+//! buffer lengths that follow from them.
+//!
+//! How sizes follow the launch is inferred from the profile launch: an
+//! integer argument within 4 of what a dimension's blocks cover (`gridDim *
+//! blockDim`, or `gridDim * (blockDim - 2)` when blocks overlap as in
+//! temporal blocking) follows it (`nx = 9` for 3 blocks of 3 threads); a
+//! buffer length is a product of integer arguments times a small constant
+//! (`nx * ny * nz`, `4 * nx * ny * nz`), or failing that a product with
+//! thread extents (per-thread outputs); other integers that size a
+//! buffer are free sizes and change too; the rest are kept.
+
+use hone_emulator::{Buffer, KernelArg, LaunchConfig};
+use hone_ir::Function;
+
+use crate::data::LaunchData;
+use crate::error::SynthError;
+
+/// Block and grid shapes tried, per number of dimensions in use. The
+/// extents avoid small coincidences (no two within a few of each other),
+/// and most blocks span several warps.
+const SHAPES_1D: [([u32; 1], [u32; 1]); 4] = [([48], [3]), ([72], [2]), ([40], [5]), ([96], [2])];
+const SHAPES_2D: [([u32; 2], [u32; 2]); 4] = [
+    ([8, 6], [3, 2]),
+    ([13, 5], [2, 3]),
+    ([6, 11], [4, 2]),
+    ([16, 3], [2, 5]),
+];
+const SHAPES_3D: [([u32; 3], [u32; 3]); 4] = [
+    ([4, 3, 5], [2, 3, 2]),
+    ([6, 4, 3], [3, 2, 2]),
+    ([3, 7, 4], [4, 2, 2]),
+    ([5, 3, 6], [2, 4, 1]),
+];
+
+/// How many launches can be derived in all.
+pub const MAX_DERIVED: usize = 4;
+
+/// Extra profile launches, added when verification shows an expression that
+/// held only for the profile's sizes: small (one warp per block, as the
+/// thesis profiles) and of other sizes than both the profile and the
+/// verification launches.
+const PROFILE_1D: [([u32; 1], [u32; 1]); 2] = [([20], [3]), ([28], [2])];
+const PROFILE_2D: [([u32; 2], [u32; 2]); 2] = [([5, 6], [2, 3]), ([7, 3], [3, 2])];
+const PROFILE_3D: [([u32; 3], [u32; 3]); 2] = [([3, 2, 4], [2, 3, 1]), ([2, 4, 3], [3, 1, 2])];
+
+/// How many extra profile launches can be derived.
+pub const MAX_PROFILE: usize = 2;
+
+#[derive(Clone, Debug)]
+enum IntRule {
+    /// `gridDim[d] * (blockDim[d] - overlap) + offset`
+    Extent(usize, i64, i64),
+    /// A size not tied to the launch shape.
+    Free(i64),
+    Fixed(i64),
+}
+
+#[derive(Clone, Debug)]
+enum Factor {
+    Arg(usize),
+    Extent(usize),
+}
+
+/// The inferred rules, for reports.
+#[derive(Clone, Debug, Default)]
+pub struct Rules {
+    pub text: Vec<String>,
+}
+
+fn dim_name(d: usize) -> &'static str {
+    ["x", "y", "z"][d]
+}
+
+/// Verification launches `first..first + count` of the derived sequence.
+pub fn derive(
+    kernel: &Function,
+    profile: &LaunchData,
+    others: &[LaunchData],
+    first: usize,
+    count: usize,
+) -> Result<(Vec<LaunchData>, Rules), SynthError> {
+    derive_with(
+        kernel,
+        profile,
+        others,
+        first,
+        count,
+        MAX_DERIVED,
+        &shape,
+        "derived launch",
+    )
+}
+
+/// Extra profile launch number `r` (of [`MAX_PROFILE`]).
+pub fn derive_profile(
+    kernel: &Function,
+    profile: &LaunchData,
+    others: &[LaunchData],
+    r: usize,
+) -> Result<Option<LaunchData>, SynthError> {
+    let (mut ls, _) = derive_with(
+        kernel,
+        profile,
+        others,
+        r,
+        1,
+        MAX_PROFILE,
+        &profile_shape,
+        "extra profile launch",
+    )?;
+    Ok(ls.pop())
+}
+
+fn profile_shape(ndims: usize, r: usize) -> (Vec<u32>, Vec<u32>) {
+    match ndims {
+        0 | 1 => (PROFILE_1D[r].0.to_vec(), PROFILE_1D[r].1.to_vec()),
+        2 => (PROFILE_2D[r].0.to_vec(), PROFILE_2D[r].1.to_vec()),
+        _ => (PROFILE_3D[r].0.to_vec(), PROFILE_3D[r].1.to_vec()),
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn derive_with(
+    kernel: &Function,
+    profile: &LaunchData,
+    others: &[LaunchData],
+    first: usize,
+    count: usize,
+    max: usize,
+    shapes: &dyn Fn(usize, usize) -> (Vec<u32>, Vec<u32>),
+    what: &str,
+) -> Result<(Vec<LaunchData>, Rules), SynthError> {
+    let cfg = &profile.config;
+    let dims: Vec<usize> = (0..3)
+        .filter(|&d| cfg.block[d] > 1 || cfg.grid[d] > 1)
+        .collect();
+    let extent = |c: &LaunchConfig, d: usize| c.grid[d] as i64 * c.block[d] as i64;
+    // Blocks that overlap (temporal blocking) cover `blockDim - overlap` each.
+    let covered = |c: &LaunchConfig, d: usize, o: i64| c.grid[d] as i64 * (c.block[d] as i64 - o);
+    let names: Vec<String> = kernel
+        .params
+        .iter()
+        .map(|&p| kernel.var(p).name.clone())
+        .collect();
+
+    // Integer arguments that follow a dimension's extent.
+    let mut rules: Vec<Option<IntRule>> = vec![None; profile.args.len()];
+    let mut taken: Vec<usize> = Vec::new();
+    for (i, a) in profile.args.iter().enumerate() {
+        let KernelArg::Int(v) = *a else { continue };
+        let best = dims
+            .iter()
+            .flat_map(|&d| {
+                (0..=2)
+                    .filter(move |&o| cfg.block[d] as i64 > o + 1)
+                    .map(move |o| (d, o))
+            })
+            .map(|(d, o)| (d, o, v - covered(cfg, d, o)))
+            // Overlapping blocks cover the size exactly.
+            .filter(|&(_, o, off)| if o == 0 { off.abs() <= 4 } else { off == 0 })
+            .min_by_key(|&(d, o, off)| (taken.contains(&d), off.abs(), o, d));
+        if let Some((d, o, off)) = best {
+            taken.push(d);
+            rules[i] = Some(IntRule::Extent(d, o, off));
+        }
+    }
+    // Buffer lengths as products.
+    let int_args: Vec<(usize, i64)> = profile
+        .args
+        .iter()
+        .enumerate()
+        .filter_map(|(i, a)| match a {
+            KernelArg::Int(v) if *v >= 2 => Some((i, *v)),
+            _ => None,
+        })
+        .collect();
+    let mut factors: Vec<(Factor, i64)> =
+        int_args.iter().map(|&(i, v)| (Factor::Arg(i), v)).collect();
+    factors.extend(dims.iter().map(|&d| (Factor::Extent(d), extent(cfg, d))));
+    let mut buffer_rules: Vec<(u64, Vec<Factor>)> = Vec::new();
+    let mut text = Vec::new();
+    for b in &profile.buffers {
+        let len = b.len() as i64;
+        // Products of arguments alone first (problem sizes), then with
+        // thread extents (per-thread outputs); more factors, then a smaller
+        // constant, win.
+        let nargs = int_args.len();
+        let mut best: Option<(usize, i64, Vec<usize>)> = None;
+        for pool in [nargs.min(12), factors.len().min(12)] {
+            for mask in 0u32..(1 << pool) {
+                let chosen: Vec<usize> = (0..pool).filter(|i| mask & (1 << i) != 0).collect();
+                if chosen.len() > 4 {
+                    continue;
+                }
+                let prod: i64 = chosen.iter().map(|&i| factors[i].1).product();
+                if prod == 0 || len % prod != 0 || !(1..=16).contains(&(len / prod)) {
+                    continue;
+                }
+                let m = len / prod;
+                if best
+                    .as_ref()
+                    .is_none_or(|(n, bm, _)| (chosen.len(), -m) > (*n, -*bm))
+                {
+                    best = Some((chosen.len(), m, chosen));
+                }
+            }
+            if best.as_ref().is_some_and(|(n, _, _)| *n > 0) {
+                break;
+            }
+        }
+        let (m, chosen) = match best {
+            Some((_, m, c)) => (
+                m as u64,
+                c.into_iter()
+                    .map(|i| factors[i].0.clone())
+                    .collect::<Vec<_>>(),
+            ),
+            None => (len as u64, Vec::new()),
+        };
+        let mut parts: Vec<String> = chosen
+            .iter()
+            .map(|f| match f {
+                Factor::Arg(i) => names[*i].clone(),
+                Factor::Extent(d) => format!("gridDim.{0}*blockDim.{0}", dim_name(*d)),
+            })
+            .collect();
+        if m != 1 || parts.is_empty() {
+            parts.insert(0, m.to_string());
+        }
+        text.push(format!("{}: {} elements", b.name, parts.join("*")));
+        buffer_rules.push((m, chosen));
+    }
+    for (i, a) in profile.args.iter().enumerate() {
+        let KernelArg::Int(v) = *a else { continue };
+        if rules[i].is_none() {
+            let sizes = buffer_rules
+                .iter()
+                .any(|(_, fs)| fs.iter().any(|f| matches!(f, Factor::Arg(j) if *j == i)));
+            rules[i] = Some(if sizes {
+                IntRule::Free(v)
+            } else {
+                IntRule::Fixed(v)
+            });
+        }
+        match rules[i].as_ref().expect("set") {
+            IntRule::Extent(d, o, off) => text.push(format!(
+                "{} = gridDim.{1}*{2}{3}",
+                names[i],
+                dim_name(*d),
+                if *o == 0 {
+                    format!("blockDim.{}", dim_name(*d))
+                } else {
+                    format!("(blockDim.{} - {o})", dim_name(*d))
+                },
+                if *off == 0 {
+                    String::new()
+                } else {
+                    format!(" {} {}", if *off > 0 { "+" } else { "-" }, off.abs())
+                }
+            )),
+            IntRule::Free(_) => text.push(format!("{} is a free size", names[i])),
+            IntRule::Fixed(v) => text.push(format!("{} = {v} (kept)", names[i])),
+        }
+    }
+
+    let mut out = Vec::new();
+    let mut r = first;
+    while out.len() < count && r < max {
+        let shape = shapes(dims.len(), r);
+        r += 1;
+        let mut config = LaunchConfig::new([1; 3], [1; 3]);
+        for (slot, &d) in dims.iter().enumerate() {
+            config.block[d] = shape.0[slot];
+            config.grid[d] = shape.1[slot];
+        }
+        if std::iter::once(profile)
+            .chain(others)
+            .any(|l| l.config.block == config.block && l.config.grid == config.grid)
+        {
+            continue;
+        }
+        let mut args = profile.args.clone();
+        let mut value = vec![0i64; args.len()];
+        for (i, a) in args.iter_mut().enumerate() {
+            if let KernelArg::Int(_) = a {
+                let v = match rules[i].as_ref().expect("set") {
+                    IntRule::Extent(d, o, off) => covered(&config, *d, *o) + off,
+                    IntRule::Free(v) => v + 1 + r as i64,
+                    IntRule::Fixed(v) => *v,
+                };
+                *a = KernelArg::Int(v);
+                value[i] = v;
+            }
+        }
+        let buffers: Vec<Buffer> = profile
+            .buffers
+            .iter()
+            .zip(&buffer_rules)
+            .map(|(b, (m, fs))| {
+                let n: i64 = fs
+                    .iter()
+                    .map(|f| match f {
+                        Factor::Arg(i) => value[*i],
+                        Factor::Extent(d) => extent(&config, *d),
+                    })
+                    .product();
+                Buffer::zeros(&b.name, b.elem.clone(), (*m as i64 * n).max(1) as usize)
+            })
+            .collect();
+        let mut l = LaunchData {
+            name: String::new(),
+            config,
+            args,
+            buffers,
+        };
+        l.name = format!("{what} {}", l.describe(&names));
+        out.push(l);
+    }
+    if dims.is_empty() {
+        return Err(SynthError::Launch(format!(
+            "{}: the profile launch has one thread; give verification launches explicitly",
+            profile.name
+        )));
+    }
+    Ok((out, Rules { text }))
+}
+
+fn shape(ndims: usize, r: usize) -> (Vec<u32>, Vec<u32>) {
+    match ndims {
+        0 | 1 => (SHAPES_1D[r].0.to_vec(), SHAPES_1D[r].1.to_vec()),
+        2 => (SHAPES_2D[r].0.to_vec(), SHAPES_2D[r].1.to_vec()),
+        _ => (SHAPES_3D[r].0.to_vec(), SHAPES_3D[r].1.to_vec()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hone_ir::{FuncKind, Span, Type, Var, VarId, VarKind};
+
+    fn kernel(params: &[(&str, Type)]) -> Function {
+        Function {
+            name: "k".into(),
+            kind: FuncKind::Global,
+            ret: Type::Void,
+            params: (0..params.len() as u32).map(VarId).collect(),
+            vars: params
+                .iter()
+                .map(|(n, t)| Var {
+                    name: n.to_string(),
+                    ty: t.clone(),
+                    kind: VarKind::Param,
+                    is_const: false,
+                    span: Span::default(),
+                })
+                .collect(),
+            body: Vec::new(),
+            launch_bounds: None,
+            inline: None,
+            span: Span::default(),
+        }
+    }
+
+    #[test]
+    fn himeno_like_sizes_follow_the_launch() {
+        let k = kernel(&[
+            ("p", Type::ptr(Type::FLOAT)),
+            ("a", Type::ptr(Type::FLOAT)),
+            ("gosa", Type::ptr(Type::FLOAT)),
+            ("nx", Type::INT),
+            ("ny", Type::INT),
+            ("nz", Type::INT),
+        ]);
+        let profile = LaunchData {
+            name: "p.json".into(),
+            config: LaunchConfig::new([3, 2, 1], [5, 4, 1]),
+            args: vec![
+                KernelArg::Buffer(0),
+                KernelArg::Buffer(1),
+                KernelArg::Buffer(2),
+                KernelArg::Int(17),
+                KernelArg::Int(10),
+                KernelArg::Int(3),
+            ],
+            buffers: vec![
+                Buffer::zeros("p", Type::FLOAT, 510),
+                Buffer::zeros("a", Type::FLOAT, 4 * 510),
+                Buffer::zeros("gosa", Type::FLOAT, 170),
+            ],
+        };
+        let (ls, rules) = derive(&k, &profile, &[], 0, 2).unwrap();
+        assert_eq!(ls.len(), 2);
+        for l in &ls {
+            let [gx, gy, _] = l.config.grid;
+            let [bx, by, _] = l.config.block;
+            let ints: Vec<i64> = l
+                .args
+                .iter()
+                .filter_map(|a| {
+                    if let KernelArg::Int(v) = a {
+                        Some(*v)
+                    } else {
+                        None
+                    }
+                })
+                .collect();
+            assert_eq!(ints[0], (gx * bx) as i64 + 2);
+            assert_eq!(ints[1], (gy * by) as i64 + 2);
+            assert_ne!(ints[2], 3, "nz is a free size and changes");
+            let cells = (ints[0] * ints[1] * ints[2]) as usize;
+            assert_eq!(l.buffers[0].len(), cells);
+            assert_eq!(l.buffers[1].len(), 4 * cells);
+            assert_eq!(l.buffers[2].len(), (ints[0] * ints[1]) as usize);
+            assert_ne!(gx * bx, gy * by, "extents differ per dimension");
+        }
+        assert!(
+            rules
+                .text
+                .iter()
+                .any(|t| t == "nx = gridDim.x*blockDim.x + 2"),
+            "{:?}",
+            rules.text
+        );
+    }
+}
