@@ -1,0 +1,9 @@
+//! Kernels tuned by hone, each with its parameter space, its correctness
+//! checks and a benchmark against the vendor library.
+//!
+//! - [`symv`]: the symmetric matrix-vector product y = alpha A x + beta y in
+//!   double and single precision, lower and upper storage (the atomic and the
+//!   L+U algorithms of Imamura et al., HPC-138, 2013, with Hopper-era
+//!   changes), measured against cuBLAS `?symv` and `?gemv` in the same run.
+
+pub mod symv;

@@ -1,0 +1,895 @@
+//! Compiling, launching, checking and timing the SYMV kernels on a GPU.
+//!
+//! [`SymvRunner`] owns what stays from one measurement to the next (the
+//! module cache, the loaded kernels, the L2 flusher, the last problem's
+//! buffers); [`run_symv`] checks and times one kernel at one size, the call a
+//! tuner makes for each (configuration, size) pair.
+//!
+//! Every check draws a fresh seed for the matrix and fresh x, y, alpha and
+//! beta, then runs the kernel twice: with beta = 0 on a y poisoned with NaN
+//! (every element must be written, y must not be read), and with beta != 0 on
+//! a random y. The matrix's unstored triangle and padding rows hold NaN, so a
+//! kernel that reads them fails. See [`reference`](mod@super::reference) for the
+//! error bound.
+
+use std::collections::{BTreeMap, HashMap};
+use std::rc::Rc;
+use std::time::Instant;
+
+use hone_gpu::launch::{DeviceBuffer, Function, FunctionInfo, KernelArg, LaunchDims, Module};
+use hone_gpu::timing::{time_runs, L2Flusher};
+use hone_gpu::{nvrtc, CompileOptions, Gpu, GpuError, ModuleCache, Stats, Target, TimingOptions};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+use super::geometry::{atomic_launch, fill_launch, lu_launch, scale_launch};
+use super::reference::{compare, hash_product, ErrorReport};
+use super::space::{symv_template, util_source, DeviceLimits};
+use super::traffic::{gbps, symv_bytes};
+use super::{Algorithm, Precision, Result, SymvError, SymvKernel, Uplo};
+
+/// How to measure.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct RunOptions {
+    pub timing: TimingOptions,
+    /// Timing runs of `timing.reps` each; the spread between their medians
+    /// shows the noise.
+    pub timed_runs: u32,
+    /// Check against the CPU reference before timing.
+    pub check: bool,
+    /// The leading dimension is n rounded up to a multiple of this.
+    pub lda_multiple: usize,
+    /// alpha and beta of the timed runs.
+    pub alpha: f64,
+    pub beta: f64,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        RunOptions {
+            timing: TimingOptions::default(),
+            timed_runs: 2,
+            check: true,
+            lda_multiple: 32,
+            alpha: 1.0,
+            beta: 0.5,
+        }
+    }
+}
+
+impl RunOptions {
+    pub fn lda(&self, n: usize) -> usize {
+        n.max(1).div_ceil(self.lda_multiple.max(1)) * self.lda_multiple.max(1)
+    }
+}
+
+/// The two checks of one kernel on one fresh problem.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct CheckReport {
+    pub seed: u64,
+    pub alpha: f64,
+    pub beta: f64,
+    /// beta = 0 on a NaN-poisoned y.
+    pub zero_beta: ErrorReport,
+    /// beta != 0 on a random y.
+    pub with_beta: ErrorReport,
+}
+
+impl CheckReport {
+    pub fn passed(&self) -> bool {
+        self.zero_beta.passed() && self.with_beta.passed()
+    }
+
+    /// The larger relative error of the two checks.
+    pub fn relative(&self) -> f64 {
+        self.zero_beta.relative.max(self.with_beta.relative)
+    }
+
+    pub fn describe(&self) -> String {
+        format!(
+            "seed {:#x}: beta=0 on poisoned y: {}; beta={}: {}",
+            self.seed,
+            self.zero_beta.describe(),
+            self.beta,
+            self.with_beta.describe()
+        )
+    }
+}
+
+/// A kernel compiled and loaded, with what the compiler chose.
+pub struct LoadedKernel {
+    pub kernel: SymvKernel,
+    pub entry: &'static str,
+    pub info: FunctionInfo,
+    pub compile_ms: f64,
+    pub cache_hit: bool,
+    pub log: String,
+    shared_need: i64,
+    module: Module,
+}
+
+/// A problem's device buffers: `copies` sets of (A, x, y) to rotate through
+/// when timing, and the zeroed words the atomic kernel synchronises its
+/// blocks with (four counters, then the SYNC=1 kernels' mutexes).
+pub struct SymvData {
+    pub precision: Precision,
+    pub uplo: Uplo,
+    pub n: usize,
+    pub lda: usize,
+    a: Vec<DeviceBuffer>,
+    x: Vec<DeviceBuffer>,
+    y: Vec<DeviceBuffer>,
+    sync: DeviceBuffer,
+}
+
+impl SymvData {
+    pub fn copies(&self) -> usize {
+        self.a.len()
+    }
+
+    pub fn matrix_ptr(&self, copy: usize) -> u64 {
+        self.a[copy].ptr()
+    }
+
+    pub fn x_ptr(&self, copy: usize) -> u64 {
+        self.x[copy].ptr()
+    }
+
+    pub fn y_ptr(&self, copy: usize) -> u64 {
+        self.y[copy].ptr()
+    }
+}
+
+/// A measured kernel at one size.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct SymvMeasurement {
+    pub kernel: SymvKernel,
+    pub n: usize,
+    pub lda: usize,
+    pub check: Option<CheckReport>,
+    /// One entry per timing run.
+    pub times: Vec<Stats>,
+    /// Median of the first timing run, milliseconds.
+    pub median_ms: f64,
+    /// [`symv_bytes`] over `median_ms`.
+    pub gbps: f64,
+    pub registers: u32,
+    pub local_bytes: u32,
+    pub launch: LaunchDims,
+}
+
+/// The outcome of one (kernel, size) evaluation.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "status", rename_all = "lowercase")]
+pub enum SymvOutcome {
+    Valid(Box<SymvMeasurement>),
+    /// The variant cannot run or is wrong: a constraint, a compile error, a
+    /// launch the device refuses, a failed check.
+    Invalid {
+        reason: String,
+    },
+}
+
+impl SymvOutcome {
+    pub fn measurement(&self) -> Option<&SymvMeasurement> {
+        match self {
+            SymvOutcome::Valid(m) => Some(m),
+            SymvOutcome::Invalid { .. } => None,
+        }
+    }
+}
+
+/// Ints the atomic kernel synchronises with at size n: four counters and a
+/// mutex per 32 rows (the smallest BLOCK_SIZE).
+pub fn sync_words(n: usize) -> usize {
+    4 + n / 32 + 1
+}
+
+/// Kernel arguments of a scalar in the element type.
+fn scalar(precision: Precision, v: f64) -> KernelArg {
+    match precision {
+        Precision::Double => KernelArg::F64(v),
+        Precision::Single => KernelArg::F32(v as f32),
+    }
+}
+
+/// `v` rounded to the element type (what the device will hold).
+pub fn round_to(precision: Precision, v: f64) -> f64 {
+    match precision {
+        Precision::Double => v,
+        Precision::Single => v as f32 as f64,
+    }
+}
+
+fn to_bytes(precision: Precision, v: &[f64]) -> Vec<u8> {
+    match precision {
+        Precision::Double => v.iter().flat_map(|x| x.to_le_bytes()).collect(),
+        Precision::Single => v.iter().flat_map(|x| (*x as f32).to_le_bytes()).collect(),
+    }
+}
+
+fn from_bytes(precision: Precision, b: &[u8]) -> Vec<f64> {
+    match precision {
+        Precision::Double => b
+            .chunks_exact(8)
+            .map(|c| f64::from_le_bytes(c.try_into().expect("8-byte chunk")))
+            .collect(),
+        Precision::Single => b
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes(c.try_into().expect("4-byte chunk")) as f64)
+            .collect(),
+    }
+}
+
+/// Device pointers of one launch.
+#[derive(Clone, Copy)]
+struct Operands {
+    a: u64,
+    x: u64,
+    y: u64,
+    sync: u64,
+}
+
+impl SymvData {
+    fn operands(&self, copy: usize) -> Operands {
+        Operands {
+            a: self.a[copy].ptr(),
+            x: self.x[copy].ptr(),
+            y: self.y[copy].ptr(),
+            sync: self.sync.ptr(),
+        }
+    }
+}
+
+/// A kernel's functions resolved and prepared for one problem.
+struct Prepared<'a> {
+    precision: Precision,
+    algorithm: Algorithm,
+    n: usize,
+    lda: usize,
+    main: Function<'a>,
+    main_dims: LaunchDims,
+    scale: Function<'a>,
+    scale_dims: LaunchDims,
+}
+
+impl Prepared<'_> {
+    /// Enqueues y = alpha A x + beta y on the GPU's stream.
+    ///
+    /// # Safety
+    /// The pointers must hold the problem's buffers.
+    unsafe fn enqueue(&self, gpu: &Gpu, ops: Operands, alpha: f64, beta: f64) -> Result<()> {
+        let Operands { a, x, y, sync } = ops;
+        let p = self.precision;
+        let n = KernelArg::I32(self.n as i32);
+        let scale_args = [n, scalar(p, beta), KernelArg::Ptr(y)];
+        if alpha == 0.0 {
+            // BLAS: A and x are not referenced.
+            return Ok(self.scale.launch(gpu, &self.scale_dims, &scale_args)?);
+        }
+        match self.algorithm {
+            Algorithm::Atomic => {
+                self.main.launch(
+                    gpu,
+                    &self.main_dims,
+                    &[
+                        n,
+                        scalar(p, alpha),
+                        KernelArg::Ptr(a),
+                        KernelArg::I64(self.lda as i64),
+                        KernelArg::Ptr(x),
+                        scalar(p, beta),
+                        KernelArg::Ptr(y),
+                        KernelArg::Ptr(sync),
+                    ],
+                )?;
+            }
+            Algorithm::LowerUpper => {
+                self.main.launch(
+                    gpu,
+                    &self.main_dims,
+                    &[
+                        n,
+                        scalar(p, alpha),
+                        KernelArg::Ptr(a),
+                        KernelArg::I64(self.lda as i64),
+                        KernelArg::Ptr(x),
+                        scalar(p, beta),
+                        KernelArg::Ptr(y),
+                    ],
+                )?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Owns the state that survives from one SYMV measurement to the next.
+pub struct SymvRunner<'g> {
+    gpu: &'g Gpu,
+    limits: DeviceLimits,
+    cache: ModuleCache,
+    target: Target,
+    nvrtc_version: (u32, u32),
+    vector_atomics: bool,
+    util: BTreeMap<Precision, Module>,
+    kernels: HashMap<SymvKernel, std::result::Result<Rc<LoadedKernel>, String>>,
+    flusher: L2Flusher,
+    data: Option<SymvData>,
+    rng: StdRng,
+}
+
+/// What one compile thread hands back.
+type Compiled = std::result::Result<(hone_gpu::cache::CachedModule, f64), String>;
+
+impl<'g> SymvRunner<'g> {
+    /// Prepares to run SYMV kernels on `gpu`, compiling into `cache`.
+    pub fn new(gpu: &'g Gpu, cache: ModuleCache) -> Result<SymvRunner<'g>> {
+        let target = nvrtc::target_for(gpu.props().compute_capability)?;
+        let nvrtc_version = nvrtc::version()?;
+        let vector_atomics = probe_vector_atomics(&target);
+        Ok(SymvRunner {
+            gpu,
+            limits: DeviceLimits::from_props(gpu.props()),
+            cache,
+            target,
+            nvrtc_version,
+            vector_atomics,
+            util: BTreeMap::new(),
+            kernels: HashMap::new(),
+            flusher: L2Flusher::new(gpu)?,
+            data: None,
+            rng: StdRng::from_entropy(),
+        })
+    }
+
+    pub fn gpu(&self) -> &'g Gpu {
+        self.gpu
+    }
+
+    pub fn limits(&self) -> &DeviceLimits {
+        &self.limits
+    }
+
+    /// Whether float2/float4 atomicAdd compiled (used by single-precision
+    /// kernels with VEC = 2 or 4).
+    pub fn vector_atomics(&self) -> bool {
+        self.vector_atomics
+    }
+
+    fn compile_job(&self, kernel: &SymvKernel) -> std::result::Result<CompileJob, String> {
+        let t = symv_template(kernel.precision, kernel.uplo, kernel.algorithm);
+        t.validate(&kernel.config).map_err(|e| e.to_string())?;
+        let violated = t
+            .violations(&kernel.config, &self.limits)
+            .map_err(|e| e.to_string())?;
+        if !violated.is_empty() {
+            return Err(format!("violates {}", violated.join("; ")));
+        }
+        let defines = t
+            .defines(&kernel.config, self.vector_atomics)
+            .map_err(|e| e.to_string())?;
+        Ok(CompileJob {
+            source: t.source,
+            name: format!("{}.cu", t.entry),
+            options: CompileOptions {
+                defines,
+                ..Default::default()
+            },
+        })
+    }
+
+    /// Compiles (through the cache, on all cores) and loads every kernel not
+    /// loaded yet. Failures are remembered as the kernel's invalid reason.
+    pub fn prepare_kernels(&mut self, kernels: &[SymvKernel]) -> Result<()> {
+        let mut todo: Vec<(SymvKernel, CompileJob)> = Vec::new();
+        for k in kernels {
+            if self.kernels.contains_key(k) || todo.iter().any(|(t, _)| t == k) {
+                continue;
+            }
+            match self.compile_job(k) {
+                Ok(job) => todo.push((k.clone(), job)),
+                Err(reason) => {
+                    self.kernels.insert(k.clone(), Err(reason));
+                }
+            }
+        }
+        let results = compile_parallel(&self.cache, &self.target, self.nvrtc_version, &todo);
+        for ((kernel, _), compiled) in todo.into_iter().zip(results) {
+            let loaded = match compiled {
+                Ok((cached, ms)) => self.load(kernel.clone(), cached, ms),
+                Err(reason) => Err(reason),
+            };
+            self.kernels.insert(kernel, loaded.map(Rc::new));
+        }
+        Ok(())
+    }
+
+    fn load(
+        &self,
+        kernel: SymvKernel,
+        cached: hone_gpu::cache::CachedModule,
+        compile_ms: f64,
+    ) -> std::result::Result<LoadedKernel, String> {
+        let t = symv_template(kernel.precision, kernel.uplo, kernel.algorithm);
+        let module = Module::load(self.gpu, &cached.module.image, cached.module.kind)
+            .map_err(|e| format!("loading the module: {e}"))?;
+        let info = module
+            .function(t.entry)
+            .and_then(|f| f.info())
+            .map_err(|e| e.to_string())?;
+        Ok(LoadedKernel {
+            shared_need: t.shared_need(&kernel.config),
+            entry: t.entry,
+            info,
+            compile_ms,
+            cache_hit: cached.hit,
+            log: cached.module.log,
+            kernel,
+            module,
+        })
+    }
+
+    /// The loaded kernel, or why it cannot run.
+    pub fn kernel(
+        &mut self,
+        kernel: &SymvKernel,
+    ) -> Result<std::result::Result<Rc<LoadedKernel>, String>> {
+        if !self.kernels.contains_key(kernel) {
+            self.prepare_kernels(std::slice::from_ref(kernel))?;
+        }
+        Ok(self.kernels[kernel].clone())
+    }
+
+    fn util_module(&mut self, precision: Precision) -> Result<()> {
+        if self.util.contains_key(&precision) {
+            return Ok(());
+        }
+        let options = CompileOptions::with_defines([("PREC", precision.define())]);
+        let cached = self.cache.compile(
+            &util_source(),
+            "symv_util.cu",
+            &options,
+            &self.target,
+            self.nvrtc_version,
+        )?;
+        let module = Module::load(self.gpu, &cached.module.image, cached.module.kind)?;
+        self.util.insert(precision, module);
+        Ok(())
+    }
+
+    /// Allocates a problem's buffers (reusing the last problem's when it is
+    /// the same), with as many copies as the timing options ask for.
+    pub fn data(
+        &mut self,
+        precision: Precision,
+        uplo: Uplo,
+        n: usize,
+        options: &RunOptions,
+    ) -> Result<&SymvData> {
+        if n == 0 || n > i32::MAX as usize {
+            return Err(SymvError::Problem(format!("n = {n} is out of range")));
+        }
+        let lda = options.lda(n);
+        let reuse = self.data.as_ref().is_some_and(|d| {
+            d.precision == precision && d.uplo == uplo && d.n == n && d.lda == lda
+        });
+        if !reuse {
+            self.data = None;
+            let elem = precision.size();
+            let footprint = (lda * n + 2 * n) * elem;
+            let (free, _) = self.gpu.memory_info()?;
+            let copies = options
+                .timing
+                .copies_for(footprint, self.gpu.props().l2_cache_bytes, free)
+                as usize;
+            let alloc = |len: usize| DeviceBuffer::alloc(self.gpu, len * elem);
+            let mut data = SymvData {
+                precision,
+                uplo,
+                n,
+                lda,
+                a: Vec::new(),
+                x: Vec::new(),
+                y: Vec::new(),
+                sync: DeviceBuffer::alloc(self.gpu, 4 * sync_words(n))?,
+            };
+            for _ in 0..copies {
+                data.a.push(alloc(lda * n)?);
+                data.x.push(alloc(n)?);
+                data.y.push(alloc(n)?);
+            }
+            data.sync.fill_async(self.gpu, 0)?;
+            self.data = Some(data);
+            self.fill_all(false)?;
+        }
+        Ok(self.data.as_ref().expect("set above"))
+    }
+
+    /// Fills every copy of the current problem with a random matrix (the
+    /// stored triangle only, or the full symmetric matrix for GEMV) and random
+    /// vectors.
+    pub fn fill_all(&mut self, full: bool) -> Result<()> {
+        let (precision, copies) = match &self.data {
+            Some(d) => (d.precision, d.copies()),
+            None => return Ok(()),
+        };
+        self.util_module(precision)?;
+        for c in 0..copies {
+            let seed = self.rng.gen();
+            self.fill_matrix(c, seed, full)?;
+            let d = self.data.as_ref().expect("checked");
+            let x = random_vector(&mut self.rng, precision, d.n);
+            let y = random_vector(&mut self.rng, precision, d.n);
+            d.x[c].upload(self.gpu, &to_bytes(precision, &x))?;
+            d.y[c].upload(self.gpu, &to_bytes(precision, &y))?;
+        }
+        self.gpu.synchronize()?;
+        Ok(())
+    }
+
+    fn fill_matrix(&mut self, copy: usize, seed: u64, full: bool) -> Result<()> {
+        let d = self.data.as_ref().expect("a problem is allocated");
+        self.util_module(d.precision)?;
+        let d = self.data.as_ref().expect("a problem is allocated");
+        let f = self.util[&d.precision].function("symv_fill")?;
+        let dims = fill_launch(d.n, d.lda)?;
+        // SAFETY: the buffer holds lda x n elements of the precision.
+        unsafe {
+            f.launch(
+                self.gpu,
+                &dims,
+                &[
+                    KernelArg::Ptr(d.a[copy].ptr()),
+                    KernelArg::I32(d.n as i32),
+                    KernelArg::I64(d.lda as i64),
+                    KernelArg::U64(seed),
+                    KernelArg::I32(d.uplo.define() as i32),
+                    KernelArg::I32(i32::from(full)),
+                ],
+            )?;
+        }
+        Ok(())
+    }
+
+    /// Checks any SYMV implementation against the CPU reference on a fresh
+    /// problem in copy 0 of the current buffers. `run(alpha, beta)` must
+    /// enqueue y = alpha A x + beta y on copy 0 (on any stream); `full` fills
+    /// the whole symmetric matrix (for GEMV).
+    pub fn check_with(
+        &mut self,
+        full: bool,
+        mut run: impl FnMut(&SymvData, f64, f64) -> Result<()>,
+    ) -> Result<CheckReport> {
+        let (precision, n) = {
+            let d = self
+                .data
+                .as_ref()
+                .ok_or_else(|| SymvError::Problem("no problem allocated".into()))?;
+            (d.precision, d.n)
+        };
+        let seed: u64 = self.rng.gen();
+        self.fill_matrix(0, seed, full)?;
+        let x = random_vector(&mut self.rng, precision, n);
+        let y0 = random_vector(&mut self.rng, precision, n);
+        let sign = |r: &mut StdRng| if r.gen_bool(0.5) { 1.0 } else { -1.0 };
+        let alpha = round_to(
+            precision,
+            sign(&mut self.rng) * self.rng.gen_range(0.5..2.0),
+        );
+        let beta = round_to(
+            precision,
+            sign(&mut self.rng) * self.rng.gen_range(0.5..2.0),
+        );
+        let d = self.data.as_ref().expect("checked");
+        d.x[0].upload(self.gpu, &to_bytes(precision, &x))?;
+        // The reference runs on the CPU while nothing else waits for it.
+        let product = hash_product(precision, seed, &x);
+
+        d.y[0].fill_async(self.gpu, hone_gpu::host::POISON_BYTE)?;
+        self.gpu.synchronize()?;
+        run(d, alpha, 0.0)?;
+        let got = self.download_y(d)?;
+        let zero_beta = compare(precision, &got, &product, alpha, 0.0, None);
+
+        d.y[0].upload(self.gpu, &to_bytes(precision, &y0))?;
+        run(d, alpha, beta)?;
+        let got = self.download_y(d)?;
+        let with_beta = compare(precision, &got, &product, alpha, beta, Some(&y0));
+        Ok(CheckReport {
+            seed,
+            alpha,
+            beta,
+            zero_beta,
+            with_beta,
+        })
+    }
+
+    fn download_y(&self, d: &SymvData) -> Result<Vec<f64>> {
+        super::cublas::synchronize_device()?;
+        self.gpu.synchronize()?;
+        let mut bytes = vec![0u8; d.n * d.precision.size()];
+        d.y[0].download(self.gpu, &mut bytes)?;
+        Ok(from_bytes(d.precision, &bytes))
+    }
+
+    /// Checks (when asked) and times `kernel` on the current buffers.
+    pub fn measure(&mut self, kernel: &SymvKernel, options: &RunOptions) -> Result<SymvOutcome> {
+        let loaded = match self.kernel(kernel)? {
+            Ok(l) => l,
+            Err(reason) => return Ok(SymvOutcome::Invalid { reason }),
+        };
+        let Some(d) = self.data.as_ref() else {
+            return Err(SymvError::Problem("no problem allocated".into()));
+        };
+        if (d.precision, d.uplo) != (kernel.precision, kernel.uplo) {
+            return Err(SymvError::Problem(format!(
+                "the buffers hold a {} {} problem, the kernel is {} {}",
+                d.precision, d.uplo, kernel.precision, kernel.uplo
+            )));
+        }
+        let (gpu, limits) = (self.gpu, self.limits);
+        if let Err(reason) = prepared(gpu, &limits, &loaded, d) {
+            return Ok(SymvOutcome::Invalid { reason });
+        }
+
+        let check = if options.check {
+            let report = self.check_with(false, |d, alpha, beta| {
+                let p = prepared(gpu, &limits, &loaded, d).map_err(SymvError::Config)?;
+                // SAFETY: copy 0 of the problem's buffers.
+                unsafe { p.enqueue(gpu, d.operands(0), alpha, beta) }
+            });
+            match report {
+                Ok(r) if r.passed() => Some(r),
+                Ok(r) => {
+                    return Ok(SymvOutcome::Invalid {
+                        reason: format!("wrong result: {}", r.describe()),
+                    })
+                }
+                Err(e) => return launch_failure(e),
+            }
+        } else {
+            None
+        };
+
+        let d = self.data.as_ref().expect("checked");
+        let prep = match prepared(gpu, &limits, &loaded, d) {
+            Ok(p) => p,
+            Err(reason) => return Ok(SymvOutcome::Invalid { reason }),
+        };
+        let mut flusher = options.timing.flush_l2.then_some(&mut self.flusher);
+        let mut times = Vec::new();
+        for _ in 0..options.timed_runs.max(1) {
+            let samples = time_runs(
+                gpu,
+                &options.timing,
+                d.copies() as u32,
+                flusher.as_deref_mut(),
+                |c| {
+                    // SAFETY: copy c of the problem's buffers.
+                    unsafe { prep.enqueue(gpu, d.operands(c), options.alpha, options.beta) }
+                        .map_err(|e| match e {
+                            SymvError::Gpu(g) => g,
+                            other => GpuError::Launch(other.to_string()),
+                        })
+                },
+            );
+            match samples {
+                Ok(s) => times
+                    .push(Stats::from_samples(&s).ok_or_else(|| {
+                        SymvError::Problem("timings were not finite".to_string())
+                    })?),
+                Err(e) => return launch_failure(SymvError::Gpu(e)),
+            }
+        }
+        let median_ms = times[0].median;
+        Ok(SymvOutcome::Valid(Box::new(SymvMeasurement {
+            kernel: kernel.clone(),
+            n: d.n,
+            lda: d.lda,
+            check,
+            median_ms,
+            gbps: gbps(symv_bytes(d.n, d.precision.size()), median_ms),
+            times,
+            registers: loaded.info.registers,
+            local_bytes: loaded.info.local_bytes,
+            launch: prep.main_dims,
+        })))
+    }
+
+    /// The current problem's buffers.
+    pub fn data_ref(&self) -> Option<&SymvData> {
+        self.data.as_ref()
+    }
+}
+
+/// Resolves and prepares `loaded`'s functions for the problem in `d`; the
+/// reason it cannot launch otherwise.
+fn prepared<'k>(
+    gpu: &Gpu,
+    limits: &DeviceLimits,
+    loaded: &'k LoadedKernel,
+    d: &SymvData,
+) -> std::result::Result<Prepared<'k>, String> {
+    let k = &loaded.kernel;
+    let main_dims = match k.algorithm {
+        Algorithm::Atomic => {
+            let vec = k.config.get("VEC").copied().unwrap_or(1) as usize;
+            if !d.lda.is_multiple_of(vec) {
+                return Err(format!(
+                    "VEC={vec} needs lda ({}) divisible by {vec}",
+                    d.lda
+                ));
+            }
+            atomic_launch(k.uplo, &k.config, loaded.shared_need, d.n, limits)
+        }
+        Algorithm::LowerUpper => lu_launch(&k.config, d.n),
+    }
+    .map_err(|e| e.to_string())?;
+    let main = loaded
+        .module
+        .function(loaded.entry)
+        .map_err(|e| e.to_string())?;
+    main.prepare(gpu, &main_dims).map_err(|e| e.to_string())?;
+    let scale = loaded
+        .module
+        .function("symv_scale")
+        .map_err(|e| e.to_string())?;
+    Ok(Prepared {
+        precision: d.precision,
+        algorithm: k.algorithm,
+        n: d.n,
+        lda: d.lda,
+        main,
+        main_dims,
+        scale,
+        scale_dims: scale_launch(d.n),
+    })
+}
+
+/// Turns an error of a launch into the variant's invalid outcome, unless the
+/// device itself is gone or poisoned.
+fn launch_failure(e: SymvError) -> Result<SymvOutcome> {
+    match e {
+        SymvError::Gpu(g) if g.is_sticky() || matches!(g, GpuError::NoDevice(_)) => {
+            Err(SymvError::Gpu(g))
+        }
+        other => Ok(SymvOutcome::Invalid {
+            reason: other.to_string(),
+        }),
+    }
+}
+
+struct CompileJob {
+    source: String,
+    name: String,
+    options: CompileOptions,
+}
+
+fn compile_parallel(
+    cache: &ModuleCache,
+    target: &Target,
+    nvrtc_version: (u32, u32),
+    jobs: &[(SymvKernel, CompileJob)],
+) -> Vec<Compiled> {
+    let threads = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(4)
+        .min(jobs.len().max(1));
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results: Vec<std::sync::Mutex<Option<Compiled>>> =
+        jobs.iter().map(|_| std::sync::Mutex::new(None)).collect();
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some((_, job)) = jobs.get(i) else { break };
+                let start = Instant::now();
+                let r = cache
+                    .compile(&job.source, &job.name, &job.options, target, nvrtc_version)
+                    .map(|m| (m, start.elapsed().as_secs_f64() * 1e3))
+                    .map_err(|e| match e {
+                        GpuError::Compile { message, log } => {
+                            format!("compile error ({message}): {}", first_lines(&log, 6))
+                        }
+                        other => other.to_string(),
+                    });
+                *results[i].lock().expect("no panics while holding it") = Some(r);
+            });
+        }
+    });
+    results
+        .into_iter()
+        .map(|m| {
+            m.into_inner()
+                .expect("no panics while holding it")
+                .unwrap_or_else(|| Err("not compiled".to_string()))
+        })
+        .collect()
+}
+
+fn first_lines(s: &str, n: usize) -> String {
+    s.lines().take(n).collect::<Vec<_>>().join(" | ")
+}
+
+/// Whether NVRTC accepts float2/float4 atomicAdd for the target (sm_90 and
+/// CUDA 12.1 or newer).
+fn probe_vector_atomics(target: &Target) -> bool {
+    const PROBE: &str = "extern \"C\" __global__ void probe(float4* p, float2* q) {\n\
+                         atomicAdd(p, make_float4(1.f, 2.f, 3.f, 4.f));\n\
+                         atomicAdd(q, make_float2(1.f, 2.f));\n}\n";
+    target.arch >= 90
+        && nvrtc::compile(PROBE, "probe.cu", &CompileOptions::default(), target).is_ok()
+}
+
+/// n values uniform in [-1, 1), rounded to the precision.
+fn random_vector(rng: &mut StdRng, precision: Precision, n: usize) -> Vec<f64> {
+    (0..n)
+        .map(|_| round_to(precision, rng.gen_range(-1.0..1.0)))
+        .collect()
+}
+
+/// Checks and times one kernel at size n: the tuner's evaluation of a
+/// (configuration, size) pair. `Err` only when the device is unusable (none,
+/// or a fault that poisoned the context); everything wrong with the variant
+/// is [`SymvOutcome::Invalid`].
+pub fn run_symv(
+    runner: &mut SymvRunner<'_>,
+    kernel: &SymvKernel,
+    n: usize,
+    options: &RunOptions,
+) -> Result<SymvOutcome> {
+    runner.data(kernel.precision, kernel.uplo, n, options)?;
+    runner.measure(kernel, options)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn element_bytes_round_trip_in_both_precisions() {
+        let v = vec![1.5, -0.25, 3.0e-5];
+        assert_eq!(
+            from_bytes(Precision::Double, &to_bytes(Precision::Double, &v)),
+            v
+        );
+        let s = from_bytes(Precision::Single, &to_bytes(Precision::Single, &v));
+        assert_eq!(s.len(), 3);
+        assert_eq!(s[0], 1.5);
+        assert_eq!(s[2], 3.0e-5f32 as f64);
+        assert_eq!(to_bytes(Precision::Single, &v).len(), 12);
+    }
+
+    #[test]
+    fn sync_words_hold_the_counters_and_every_mutex() {
+        // The mutex of the segment that holds row n - 1 for the smallest
+        // BLOCK_SIZE (32) sits after the four counters.
+        for n in 1..300 {
+            assert!(4 + (n - 1) / 32 < sync_words(n), "n={n}");
+        }
+    }
+
+    #[test]
+    fn leading_dimension_is_rounded_up() {
+        let o = RunOptions::default();
+        assert_eq!(o.lda(1000), 1024);
+        assert_eq!(o.lda(1024), 1024);
+        assert_eq!(
+            RunOptions {
+                lda_multiple: 1,
+                ..o
+            }
+            .lda(1001),
+            1001
+        );
+    }
+
+    #[test]
+    fn runner_without_a_device_is_an_error_not_a_panic() {
+        match Gpu::open(0) {
+            Ok(_) => {}
+            Err(e) => assert!(matches!(e, GpuError::NoDevice(_)), "{e:?}"),
+        }
+    }
+}
