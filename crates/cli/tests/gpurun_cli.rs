@@ -101,3 +101,149 @@ fn on_a_gpu_the_dumped_buffers_equal_the_emulators() {
         assert_eq!(run["buffers"], sim["buffers"], "{launch}");
     }
 }
+
+/// A scratch directory removed when dropped.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(tag: &str) -> Scratch {
+        let dir = std::env::temp_dir().join(format!("hone-gpurun-{tag}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        Scratch(dir)
+    }
+    fn path(&self, name: &str) -> String {
+        self.0.join(name).to_str().unwrap().to_string()
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        std::fs::remove_dir_all(&self.0).ok();
+    }
+}
+
+#[test]
+fn input_save_and_compare_are_checked_before_any_device() {
+    // misaligned.json: `in` holds 257 floats, `out` (dumped) 256.
+    let s = Scratch::new("args");
+    std::fs::write(s.path("short.bin"), [0u8; 12]).unwrap();
+    std::fs::write(s.path("in.bin"), vec![0u8; 257 * 4]).unwrap();
+    std::fs::create_dir_all(s.path("ref")).unwrap();
+    std::fs::write(s.path("ref/out.bin"), vec![0u8; 255 * 4]).unwrap();
+    let launch = "examples/analyze/misaligned.json";
+    let cases: [(Vec<String>, &str); 6] = [
+        (
+            vec!["--input".into(), "in".into()],
+            "--input `in`: expected NAME=FILE",
+        ),
+        (
+            vec!["--input".into(), format!("nope={}", s.path("in.bin"))],
+            "has no buffer `nope`",
+        ),
+        (
+            vec!["--input".into(), format!("in={}", s.path("short.bin"))],
+            "holds 12 bytes, buffer `in` takes 1028",
+        ),
+        (
+            vec!["--compare".into(), s.path("missing")],
+            "cannot read reference",
+        ),
+        (
+            vec!["--compare".into(), s.path("ref")],
+            "holds 1020 bytes, buffer `out` has 1024",
+        ),
+        (
+            vec![
+                "examples/analyze/figure6.json".into(),
+                "--save".into(),
+                s.path("saved"),
+            ],
+            "take a single launch file",
+        ),
+    ];
+    for (extra, message) in cases {
+        let mut args = vec!["gpu-run", launch];
+        args.extend(extra.iter().map(String::as_str));
+        let o = hone(&args, true);
+        assert_eq!(o.code, 2, "{args:?}: {}", o.stderr);
+        assert!(o.stderr.contains(message), "{args:?}: {}", o.stderr);
+        assert!(!o.stderr.contains("no CUDA device"), "{}", o.stderr);
+    }
+    assert!(!std::path::Path::new(&s.path("saved")).exists());
+
+    let o = hone(&["gpu-run", launch, "--time", "0"], true);
+    assert_eq!(o.code, 2);
+    assert!(o.stderr.contains("--time"), "{}", o.stderr);
+
+    // Well-formed: only the missing device stops it.
+    let input = format!("in={}", s.path("in.bin"));
+    std::fs::write(s.path("ref/out.bin"), vec![0u8; 256 * 4]).unwrap();
+    let o = hone(
+        &[
+            "gpu-run",
+            launch,
+            "--input",
+            &input,
+            "--compare",
+            &s.path("ref"),
+            "--time",
+            "5",
+            "--no-dump",
+        ],
+        true,
+    );
+    assert_eq!(o.code, 2);
+    assert!(o.stderr.starts_with("no CUDA device: "), "{}", o.stderr);
+}
+
+#[test]
+fn on_a_gpu_a_saved_run_compares_equal_to_itself_and_is_timed() {
+    let s = Scratch::new("save");
+    let launch = "examples/analyze/figure6.json";
+    let saved = s.path("saved");
+    let o = hone(&["gpu-run", launch, "--save", &saved, "--no-dump"], false);
+    if o.code == 2 && o.stderr.starts_with("no CUDA device: ") {
+        eprintln!("no GPU here: {}", o.stderr.trim());
+        return;
+    }
+    assert_eq!(o.code, 0, "stderr: {}", o.stderr);
+    assert!(
+        o.stdout.is_empty(),
+        "no values with --no-dump: {}",
+        o.stdout
+    );
+    let sim = hone(&["sim", launch, "--json"], false);
+    let sim: Value = serde_json::from_str(&sim.stdout).unwrap();
+    let d_b: Vec<u8> = sim["buffers"]["d_B"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|v| (v.as_i64().unwrap() as i32).to_le_bytes())
+        .collect();
+    assert_eq!(std::fs::read(s.0.join("saved/d_B.bin")).unwrap(), d_b);
+
+    let o = hone(
+        &[
+            "gpu-run",
+            launch,
+            "--compare",
+            &saved,
+            "--time",
+            "4",
+            "--json",
+            "--no-dump",
+        ],
+        false,
+    );
+    assert_eq!(o.code, 0, "stderr: {}", o.stderr);
+    let run: Value = serde_json::from_str(&o.stdout).unwrap();
+    assert!(run.get("buffers").is_none());
+    assert_eq!(run["time_ms"]["runs"], 4);
+    assert!(run["time_ms"]["median"].as_f64().unwrap() > 0.0);
+    let cmp = run["compare"].as_object().unwrap();
+    assert_eq!(cmp.len(), 4);
+    for (name, c) in cmp {
+        assert_eq!(c["differing"], 0, "{name}");
+        assert_eq!(c["elements"], 256, "{name}");
+    }
+}
