@@ -11,6 +11,7 @@ mod module;
 pub mod print;
 mod span;
 mod types;
+pub mod visit;
 
 pub use expr::*;
 pub use module::*;

@@ -164,45 +164,11 @@ pub fn stmt_exprs_mut(s: &mut Stmt) -> Vec<&mut Expr> {
 }
 
 /// The direct sub-expressions of `e`.
-pub fn sub_exprs(e: &Expr) -> Vec<&Expr> {
-    match &e.kind {
-        ExprKind::Unary(_, a)
-        | ExprKind::Cast { expr: a, .. }
-        | ExprKind::Component(a, _)
-        | ExprKind::Deref(a)
-        | ExprKind::AddrOf(a) => vec![a],
-        ExprKind::IncDec { target, .. } => vec![target],
-        ExprKind::Binary(_, a, b) | ExprKind::Index(a, b) | ExprKind::Comma(a, b) => vec![a, b],
-        ExprKind::Assign { lhs, rhs, .. } => vec![lhs, rhs],
-        ExprKind::Cond(c, a, b) => vec![c, a, b],
-        ExprKind::Call(_, args) | ExprKind::Intrinsic(_, args) => args.iter().collect(),
-        _ => Vec::new(),
-    }
-}
-
-fn sub_exprs_mut(e: &mut Expr) -> Vec<&mut Expr> {
-    match &mut e.kind {
-        ExprKind::Unary(_, a)
-        | ExprKind::Cast { expr: a, .. }
-        | ExprKind::Component(a, _)
-        | ExprKind::Deref(a)
-        | ExprKind::AddrOf(a) => vec![a],
-        ExprKind::IncDec { target, .. } => vec![target],
-        ExprKind::Binary(_, a, b) | ExprKind::Index(a, b) | ExprKind::Comma(a, b) => vec![a, b],
-        ExprKind::Assign { lhs, rhs, .. } => vec![lhs, rhs],
-        ExprKind::Cond(c, a, b) => vec![c, a, b],
-        ExprKind::Call(_, args) | ExprKind::Intrinsic(_, args) => args.iter_mut().collect(),
-        _ => Vec::new(),
-    }
-}
+pub use hone_ir::visit::children as sub_exprs;
+use hone_ir::visit::children_mut as sub_exprs_mut;
 
 /// Pre-order visit of `e` and its sub-expressions.
-pub fn visit<'a>(e: &'a Expr, f: &mut dyn FnMut(&'a Expr)) {
-    f(e);
-    for s in sub_exprs(e) {
-        visit(s, f);
-    }
-}
+pub use hone_ir::visit::visit_expr as visit;
 
 /// Pre-order visit that may rewrite; when `f` returns true the node was
 /// replaced and its new children are not visited.
