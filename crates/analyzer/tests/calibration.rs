@@ -12,22 +12,7 @@ use hone_emulator::{Buffer, KernelArg};
 
 #[test]
 fn naive_transpose_matches_ncu_requests_and_sectors() {
-    let n = 64;
-    let s = spec(
-        "transpose.cu",
-        "transpose_naive",
-        [2, 8, 1],
-        [32, 8, 1],
-        vec![
-            KernelArg::Buffer(0),
-            KernelArg::Buffer(1),
-            KernelArg::Int(n),
-        ],
-        vec![
-            Buffer::zeros("out", hone_ir::Type::FLOAT, 4096),
-            floats("in", 4096, 1),
-        ],
-    );
+    let s = naive_transpose_64();
     let a = run(&s, Model::Sm90, false);
     assert!(a.completed);
     let t = &a.totals;

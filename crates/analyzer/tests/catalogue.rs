@@ -140,21 +140,7 @@ fn row_walk_of_a_matrix_is_stored_in_column_major_panels() {
 
 #[test]
 fn transposed_store_is_fixed_by_relayout_or_by_a_shared_tile() {
-    let s = spec(
-        "transpose.cu",
-        "transpose_naive",
-        [2, 8, 1],
-        [32, 8, 1],
-        vec![
-            KernelArg::Buffer(0),
-            KernelArg::Buffer(1),
-            KernelArg::Int(64),
-        ],
-        vec![
-            Buffer::zeros("out", hone_ir::Type::FLOAT, 4096),
-            floats("in", 4096, 1),
-        ],
-    );
+    let s = naive_transpose_64();
     let a = run(&s, Model::Sm90, true);
     let store = site(&a, 9, "out[x * n + y]");
     let f = fix(store, "row-walk");

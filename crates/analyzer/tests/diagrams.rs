@@ -5,7 +5,7 @@ mod common;
 
 use common::*;
 use hone_analyzer::{diagram, Model};
-use hone_emulator::{Buffer, KernelArg};
+use hone_emulator::Buffer;
 
 fn count(svg: &str, needle: &str) -> usize {
     svg.matches(needle).count()
@@ -54,21 +54,7 @@ fn figure6_diagram_shows_lanes_unknowns_sectors_and_failed_conditions() {
 
 #[test]
 fn column_walk_diagram_has_a_row_per_line_and_gaps_between() {
-    let s = spec(
-        "transpose.cu",
-        "transpose_naive",
-        [2, 8, 1],
-        [32, 8, 1],
-        vec![
-            KernelArg::Buffer(0),
-            KernelArg::Buffer(1),
-            KernelArg::Int(64),
-        ],
-        vec![
-            Buffer::zeros("out", hone_ir::Type::FLOAT, 4096),
-            floats("in", 4096, 1),
-        ],
-    );
+    let s = naive_transpose_64();
     let a = run(&s, Model::Sm90, false);
     let site = site(&a, 9, "out[x * n + y]");
     let svg = diagram::svg(site, &site.stats.worst[0], Model::Sm90);

@@ -36,6 +36,26 @@ pub fn spec(
     }
 }
 
+/// The naive 64x64 transpose on a 2x8 grid of 32x8 blocks: the launch whose
+/// counters Nsight Compute measured on an H200 (see gpu-baselines).
+pub fn naive_transpose_64() -> LaunchSpec {
+    spec(
+        "transpose.cu",
+        "transpose_naive",
+        [2, 8, 1],
+        [32, 8, 1],
+        vec![
+            KernelArg::Buffer(0),
+            KernelArg::Buffer(1),
+            KernelArg::Int(64),
+        ],
+        vec![
+            Buffer::zeros("out", hone_ir::Type::FLOAT, 4096),
+            floats("in", 4096, 1),
+        ],
+    )
+}
+
 /// Buffer arguments 0..n in order.
 pub fn buffers(n: usize) -> Vec<KernelArg> {
     (0..n).map(KernelArg::Buffer).collect()
