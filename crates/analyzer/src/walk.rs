@@ -74,43 +74,13 @@ pub fn used_other_than_indexed(f: &Function, v: VarId) -> bool {
 /// C's integer promotion and usual arithmetic conversions, for the integer
 /// types rewritten indices are made of.
 pub fn common_int(a: &Type, b: &Type) -> Type {
-    let promote = |t: &Type| match t.scalar() {
-        Some(s) if s.is_integer() && s.size() >= 4 => s,
-        _ => Scalar::I32,
-    };
-    let (x, y) = (promote(a), promote(b));
-    let unsigned = |s: Scalar| matches!(s, Scalar::U32 | Scalar::U64);
-    let pick = if x == y {
-        x
-    } else if x.size() != y.size() {
-        let (big, small) = if x.size() > y.size() { (x, y) } else { (y, x) };
-        if unsigned(small) && !unsigned(big) && big.size() == small.size() {
-            Scalar::U64
-        } else {
-            big
-        }
-    } else if unsigned(x) {
-        x
-    } else {
-        y
-    };
-    Type::Scalar(pick)
+    // Non-integer operands never reach here; they are read as `int`.
+    let int = |t: &Type| t.scalar().filter(|s| s.is_integer()).unwrap_or(Scalar::I32);
+    Type::Scalar(Scalar::usual_arithmetic(int(a), int(b)))
 }
 
 fn convert(e: Expr, ty: &Type) -> Expr {
-    if &e.ty == ty {
-        e
-    } else {
-        let span = e.span;
-        Expr {
-            kind: ExprKind::Cast {
-                implicit: true,
-                expr: Box::new(e),
-            },
-            ty: ty.clone(),
-            span,
-        }
-    }
+    e.implicit_cast(ty.clone())
 }
 
 /// An integer literal of type `int` (or `long long` when it needs 64 bits).

@@ -21,6 +21,25 @@ impl PartialEq for Expr {
     }
 }
 
+impl Expr {
+    /// `self` converted to `ty` by C's implicit conversion, made explicit as
+    /// `Cast { implicit: true }`; unchanged when it already has that type.
+    pub fn implicit_cast(self, ty: Type) -> Expr {
+        if self.ty == ty {
+            return self;
+        }
+        let span = self.span;
+        Expr {
+            kind: ExprKind::Cast {
+                implicit: true,
+                expr: Box::new(self),
+            },
+            ty,
+            span,
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum ExprKind {
     /// Integer literal; its type (int, unsigned, long long, ...) is in `Expr::ty`.

@@ -40,6 +40,40 @@ impl Scalar {
             Scalar::I8 | Scalar::I16 | Scalar::I32 | Scalar::I64 | Scalar::F32 | Scalar::F64
         )
     }
+    /// C's integer promotion: types narrower than `int` become `int`.
+    pub fn promoted(self) -> Scalar {
+        match self {
+            Scalar::Bool | Scalar::I8 | Scalar::U8 | Scalar::I16 | Scalar::U16 => Scalar::I32,
+            s => s,
+        }
+    }
+
+    /// C's usual arithmetic conversions: the type both operands are converted to.
+    pub fn usual_arithmetic(a: Scalar, b: Scalar) -> Scalar {
+        if a == Scalar::F64 || b == Scalar::F64 {
+            return Scalar::F64;
+        }
+        if a == Scalar::F32 || b == Scalar::F32 {
+            return Scalar::F32;
+        }
+        let (a, b) = (a.promoted(), b.promoted());
+        if a == b {
+            return a;
+        }
+        if a.is_signed() == b.is_signed() {
+            return if a.size() >= b.size() { a } else { b };
+        }
+        // After promotion a higher rank is a larger size (long and long long are
+        // one 64-bit type), so a signed type of higher rank holds every value of
+        // the unsigned one and C's "convert both to unsigned" case cannot arise.
+        let (s, u) = if a.is_signed() { (a, b) } else { (b, a) };
+        if u.size() >= s.size() {
+            u
+        } else {
+            s
+        }
+    }
+
     /// The CUDA C spelling the printer uses.
     pub fn c_name(self) -> &'static str {
         match self {
@@ -164,6 +198,30 @@ impl Type {
             Type::Vector(s, n) => s.size() as u64 * *n as u64,
             Type::Pointer(_) => 8,
             Type::Array(e, _) => e.align(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Scalar::{self, *};
+
+    #[test]
+    fn usual_arithmetic_conversions_follow_c() {
+        let cases: [(Scalar, Scalar, Scalar); 9] = [
+            (I8, U16, I32),
+            (Bool, I32, I32),
+            (I32, U32, U32),
+            (U32, I64, I64),
+            (I32, U64, U64),
+            (I64, U64, U64),
+            (U8, U32, U32),
+            (I64, F32, F32),
+            (F32, F64, F64),
+        ];
+        for (a, b, want) in cases {
+            assert_eq!(Scalar::usual_arithmetic(a, b), want, "{a:?} with {b:?}");
+            assert_eq!(Scalar::usual_arithmetic(b, a), want, "{b:?} with {a:?}");
         }
     }
 }

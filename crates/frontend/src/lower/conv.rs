@@ -6,73 +6,15 @@ use tree_sitter::Node;
 use super::func::{FnLowerer, LResult};
 
 pub(crate) fn icast(e: Expr, ty: Type) -> Expr {
-    if e.ty == ty {
-        return e;
-    }
-    let span = e.span;
-    Expr {
-        kind: ExprKind::Cast {
-            implicit: true,
-            expr: Box::new(e),
-        },
-        ty,
-        span,
-    }
+    e.implicit_cast(ty)
 }
 
-/// Integer promotion: types narrower than int become int.
 pub(crate) fn promoted(s: Scalar) -> Scalar {
-    match s {
-        Scalar::Bool | Scalar::I8 | Scalar::U8 | Scalar::I16 | Scalar::U16 => Scalar::I32,
-        s => s,
-    }
+    s.promoted()
 }
 
-fn rank(s: Scalar) -> u8 {
-    match s {
-        Scalar::Bool => 0,
-        Scalar::I8 | Scalar::U8 => 1,
-        Scalar::I16 | Scalar::U16 => 2,
-        Scalar::I32 | Scalar::U32 => 3,
-        Scalar::I64 | Scalar::U64 => 4,
-        Scalar::F32 => 5,
-        Scalar::F64 => 6,
-    }
-}
-
-fn to_unsigned(s: Scalar) -> Scalar {
-    match s {
-        Scalar::I8 => Scalar::U8,
-        Scalar::I16 => Scalar::U16,
-        Scalar::I32 => Scalar::U32,
-        Scalar::I64 => Scalar::U64,
-        s => s,
-    }
-}
-
-/// The usual arithmetic conversions: the type both operands are converted to.
 pub(crate) fn common_scalar(a: Scalar, b: Scalar) -> Scalar {
-    if a == Scalar::F64 || b == Scalar::F64 {
-        return Scalar::F64;
-    }
-    if a == Scalar::F32 || b == Scalar::F32 {
-        return Scalar::F32;
-    }
-    let (a, b) = (promoted(a), promoted(b));
-    if a == b {
-        return a;
-    }
-    if a.is_signed() == b.is_signed() {
-        return if rank(a) >= rank(b) { a } else { b };
-    }
-    let (s, u) = if a.is_signed() { (a, b) } else { (b, a) };
-    if rank(u) >= rank(s) {
-        u
-    } else if s.size() > u.size() {
-        s
-    } else {
-        to_unsigned(s)
-    }
+    Scalar::usual_arithmetic(a, b)
 }
 
 /// `0`, `NULL`, `nullptr`: integer literal zero.

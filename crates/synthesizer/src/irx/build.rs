@@ -10,59 +10,14 @@ pub fn mk(kind: ExprKind, ty: Type, span: Span) -> Expr {
     Expr { kind, ty, span }
 }
 
-/// The scalar after C's integer promotion.
-pub fn promote(s: Scalar) -> Scalar {
-    match s {
-        Scalar::Bool | Scalar::I8 | Scalar::U8 | Scalar::I16 | Scalar::U16 => Scalar::I32,
-        other => other,
-    }
-}
-
-fn rank(s: Scalar) -> u8 {
-    match s {
-        Scalar::I64 | Scalar::U64 => 2,
-        _ => 1,
-    }
-}
-
-/// C's usual arithmetic conversions of two integer operand types.
+/// C's usual arithmetic conversions of two operand types.
 pub fn usual(a: Scalar, b: Scalar) -> Scalar {
-    let (a, b) = (promote(a), promote(b));
-    if a.is_float() || b.is_float() {
-        return if a == Scalar::F64 || b == Scalar::F64 {
-            Scalar::F64
-        } else {
-            Scalar::F32
-        };
-    }
-    if a == b {
-        return a;
-    }
-    if a.is_signed() == b.is_signed() {
-        return if rank(a) >= rank(b) { a } else { b };
-    }
-    let (s, u) = if a.is_signed() { (a, b) } else { (b, a) };
-    if rank(u) >= rank(s) {
-        u
-    } else {
-        s
-    }
+    Scalar::usual_arithmetic(a, b)
 }
 
 /// `e` converted to `to`, with an implicit cast when the types differ.
 pub fn conv(e: Expr, to: &Type) -> Expr {
-    if &e.ty == to {
-        return e;
-    }
-    let span = e.span;
-    mk(
-        ExprKind::Cast {
-            implicit: true,
-            expr: Box::new(e),
-        },
-        to.clone(),
-        span,
-    )
+    e.implicit_cast(to.clone())
 }
 
 /// An explicit `(T)e`, or `e` itself when it already has type `to`.
