@@ -8,13 +8,7 @@ pub use hone_ir::visit::{children, rewrite_block, rewrite_expr, visit_block, vis
 
 /// `e` without the implicit conversions the front end wrapped around it.
 pub fn strip(e: &Expr) -> &Expr {
-    match &e.kind {
-        ExprKind::Cast {
-            implicit: true,
-            expr,
-        } => strip(expr),
-        _ => e,
-    }
+    e.without_implicit_casts()
 }
 
 /// The variable at the root of an `Index` chain (`a` in `a[i][j]`).

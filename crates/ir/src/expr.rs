@@ -38,6 +38,17 @@ impl Expr {
             span,
         }
     }
+
+    /// The expression under any implicit conversions: what the user wrote.
+    pub fn without_implicit_casts(&self) -> &Expr {
+        match &self.kind {
+            ExprKind::Cast {
+                implicit: true,
+                expr,
+            } => expr.without_implicit_casts(),
+            _ => self,
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -159,13 +159,7 @@ pub fn if_stmt(cond: Expr, then: Vec<Stmt>, span: Span) -> Stmt {
 
 /// Strips implicit conversions.
 pub fn peel(e: &Expr) -> &Expr {
-    match &e.kind {
-        ExprKind::Cast {
-            implicit: true,
-            expr,
-        } => peel(expr),
-        _ => e,
-    }
+    e.without_implicit_casts()
 }
 
 #[cfg(test)]
