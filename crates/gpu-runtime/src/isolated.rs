@@ -120,6 +120,21 @@ impl WorkerProcess {
     }
 }
 
+/// How an extension request ended.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ExtensionReply {
+    Answer {
+        payload: serde_json::Value,
+        /// The worker exited after answering (its context was poisoned).
+        fatal: bool,
+    },
+    /// No answer in time: the worker was killed (a new one starts on the
+    /// next request).
+    TimedOut { phase: String, seconds: f64 },
+    /// The worker died (a fault in the driver, an abort).
+    Died { phase: String, reason: String },
+}
+
 /// How an exchange with the worker ended.
 enum Exchange {
     Reply(ResponseBody),
@@ -231,6 +246,53 @@ impl IsolatedEvaluator {
                 "worker died in phase `{phase}`: {reason}"
             ))),
             Exchange::Reply(other) => Err(self.unexpected(Exchange::Reply(other))),
+        }
+    }
+
+    /// Sends `payload` to the worker's extension `name` and waits for its
+    /// answer; `limit` is the first deadline (progress lines set the next
+    /// ones). A worker that dies or times out has been replaced when this
+    /// returns; `Err` means the machinery failed, or the worker answered with
+    /// an error (an unknown extension, no device).
+    pub fn extension(
+        &mut self,
+        name: &str,
+        payload: serde_json::Value,
+        limit: Duration,
+    ) -> Result<ExtensionReply> {
+        let body = RequestBody::Extension {
+            name: name.to_string(),
+            payload,
+        };
+        match self.call(body, limit)? {
+            Exchange::Reply(ResponseBody::Extension { payload, fatal }) => {
+                if fatal {
+                    self.retire(Duration::from_secs(10));
+                }
+                Ok(ExtensionReply::Answer { payload, fatal })
+            }
+            Exchange::Reply(ResponseBody::Error { no_device, message }) => {
+                // An error that poisoned the context ends the worker; the
+                // next request starts another.
+                if self
+                    .worker
+                    .as_mut()
+                    .is_some_and(|w| w.child.try_wait().map(|s| s.is_some()).unwrap_or(true))
+                {
+                    self.retire(Duration::ZERO);
+                }
+                Err(if no_device {
+                    GpuError::NoDevice(message)
+                } else {
+                    GpuError::Worker(message)
+                })
+            }
+            Exchange::TimedOut { phase, limit } => Ok(ExtensionReply::TimedOut {
+                phase,
+                seconds: limit.as_secs_f64(),
+            }),
+            Exchange::Died { phase, reason } => Ok(ExtensionReply::Died { phase, reason }),
+            other => Err(self.unexpected(other)),
         }
     }
 

@@ -50,6 +50,14 @@ pub enum RequestBody {
         #[serde(default)]
         timing: TimingOptions,
     },
+    /// A request for a handler that the worker's binary registered
+    /// ([`crate::worker::WorkerExtension`]): kernels whose checks and launches
+    /// a JSON template cannot describe are evaluated in the same supervised
+    /// process.
+    Extension {
+        name: String,
+        payload: serde_json::Value,
+    },
     Shutdown,
 }
 
@@ -96,6 +104,12 @@ pub enum ResponseBody {
     },
     Bandwidth {
         bandwidth: CopyBandwidth,
+    },
+    /// An extension's answer.
+    Extension {
+        payload: serde_json::Value,
+        /// The worker's context is poisoned; it exits after this line.
+        fatal: bool,
     },
     Error {
         /// The reason is the absence of a usable device.

@@ -30,17 +30,46 @@ pub mod exit {
     pub const FATAL: i32 = 3;
 }
 
+/// A handler for `extension` requests, registered by the binary that runs
+/// the worker. It owns whatever device state it needs (it opens the device
+/// itself, on first use) and answers one JSON payload with another.
+pub trait WorkerExtension {
+    /// The name requests address it by.
+    fn name(&self) -> &str;
+
+    /// Serves one request. `progress(phase, launches)` starts a new deadline
+    /// in the supervisor, as the built-in evaluations' phases do (0 launches:
+    /// host work). `Ok((answer, fatal))`; `fatal` (or an `Err` that
+    /// [`GpuError::is_sticky`]) ends the worker after the answer.
+    fn handle(
+        &mut self,
+        payload: serde_json::Value,
+        progress: &mut dyn FnMut(&str, u32),
+    ) -> Result<(serde_json::Value, bool), GpuError>;
+}
+
 struct Worker<W: Write> {
     out: W,
     session: Option<GpuSession>,
+    extensions: Vec<Box<dyn WorkerExtension>>,
 }
 
 /// Serves requests from `input` until `shutdown`, end of input, or a fatal
 /// fault; returns the process exit code ([`exit`]).
 pub fn worker_main(input: impl BufRead, output: impl Write) -> i32 {
+    worker_main_with(input, output, Vec::new())
+}
+
+/// [`worker_main`] with `extensions` answering `extension` requests.
+pub fn worker_main_with(
+    input: impl BufRead,
+    output: impl Write,
+    extensions: Vec<Box<dyn WorkerExtension>>,
+) -> i32 {
     let mut w = Worker {
         out: output,
         session: None,
+        extensions,
     };
     for line in input.lines() {
         let Ok(line) = line else { return exit::IO };
@@ -147,6 +176,7 @@ impl<W: Write> Worker<W> {
                 };
                 self.send(id, body)?;
             }
+            RequestBody::Extension { name, payload } => return self.extension(id, &name, payload),
             RequestBody::Evaluate {
                 request,
                 simulate: Some(sim),
@@ -164,7 +194,7 @@ impl<W: Write> Worker<W> {
             self.send(id, error_body(&e))?;
             return Ok(Continue::Yes);
         }
-        let Worker { out, session } = self;
+        let Worker { out, session, .. } = self;
         let session = session.as_mut().expect("opened above");
         let mut io_error = None;
         let mut progress = |phase: Phase| {
@@ -201,6 +231,76 @@ impl<W: Write> Worker<W> {
                     ResponseBody::Outcome {
                         outcome,
                         fatal: true,
+                    },
+                    true,
+                )
+            }
+        };
+        self.send(id, body)?;
+        Ok(if fatal {
+            Continue::Fatal
+        } else {
+            Continue::Yes
+        })
+    }
+
+    fn extension(
+        &mut self,
+        id: u64,
+        name: &str,
+        payload: serde_json::Value,
+    ) -> std::io::Result<Continue> {
+        let Worker {
+            out, extensions, ..
+        } = self;
+        let Some(ext) = extensions.iter_mut().find(|e| e.name() == name) else {
+            let known: Vec<&str> = extensions.iter().map(|e| e.name()).collect();
+            let body = ResponseBody::Error {
+                no_device: false,
+                message: format!(
+                    "this worker has no extension `{name}` (it has: {})",
+                    if known.is_empty() {
+                        "none".to_string()
+                    } else {
+                        known.join(", ")
+                    }
+                ),
+            };
+            self.send(id, body)?;
+            return Ok(Continue::Yes);
+        };
+        let mut io_error = None;
+        let mut progress = |phase: &str, launches: u32| {
+            let line = serde_json::to_string(&Response {
+                id,
+                body: ResponseBody::Progress {
+                    phase: phase.to_string(),
+                    launches,
+                },
+            });
+            if let Ok(line) = line {
+                if let Err(e) = writeln!(out, "{line}").and_then(|_| out.flush()) {
+                    io_error.get_or_insert(e);
+                }
+            }
+        };
+        let result = catch_unwind(AssertUnwindSafe(|| ext.handle(payload, &mut progress)));
+        if let Some(e) = io_error {
+            return Err(e);
+        }
+        let (body, fatal) = match result {
+            Ok(Ok((payload, fatal))) => (ResponseBody::Extension { payload, fatal }, fatal),
+            Ok(Err(e)) => (error_body(&e), e.is_sticky()),
+            Err(panic) => {
+                let message = panic
+                    .downcast_ref::<String>()
+                    .cloned()
+                    .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                    .unwrap_or_default();
+                (
+                    ResponseBody::Error {
+                        no_device: false,
+                        message: format!("extension `{name}` panicked: {message}"),
                     },
                     true,
                 )
@@ -430,5 +530,81 @@ mod tests {
                 "{r:?}"
             );
         }
+    }
+
+    /// Doubles `x`; `{"fault": true}` answers as a poisoned context would.
+    struct Doubler;
+
+    impl WorkerExtension for Doubler {
+        fn name(&self) -> &str {
+            "double"
+        }
+
+        fn handle(
+            &mut self,
+            payload: serde_json::Value,
+            progress: &mut dyn FnMut(&str, u32),
+        ) -> Result<(serde_json::Value, bool), GpuError> {
+            progress("compute", 0);
+            let fatal = payload["fault"].as_bool().unwrap_or(false);
+            let x = payload["x"].as_i64().unwrap_or(0);
+            Ok((serde_json::json!({ "y": 2 * x }), fatal))
+        }
+    }
+
+    fn ext(id: u64, name: &str, payload: serde_json::Value) -> String {
+        line(
+            id,
+            RequestBody::Extension {
+                name: name.to_string(),
+                payload,
+            },
+        )
+    }
+
+    #[test]
+    fn extensions_answer_by_name_and_a_fatal_answer_ends_the_worker() {
+        let input = [
+            ext(1, "double", serde_json::json!({"x": 21})),
+            ext(2, "triple", serde_json::json!({"x": 1})),
+            ext(3, "double", serde_json::json!({"x": 1, "fault": true})),
+            ext(4, "double", serde_json::json!({"x": 5})),
+        ]
+        .join("\n");
+        let mut out = Vec::new();
+        let code = worker_main_with(input.as_bytes(), &mut out, vec![Box::new(Doubler)]);
+        let replies: Vec<Response> = String::from_utf8(out)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(code, exit::FATAL);
+        let bodies: Vec<(u64, &ResponseBody)> = replies.iter().map(|r| (r.id, &r.body)).collect();
+        assert!(matches!(
+            bodies[0],
+            (1, ResponseBody::Progress { launches: 0, .. })
+        ));
+        assert_eq!(
+            bodies[1],
+            (
+                1,
+                &ResponseBody::Extension {
+                    payload: serde_json::json!({"y": 42}),
+                    fatal: false
+                }
+            )
+        );
+        match bodies[2] {
+            (2, ResponseBody::Error { message, .. }) => {
+                assert!(message.contains("no extension `triple`") && message.contains("double"))
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(
+            bodies[4],
+            (3, ResponseBody::Extension { fatal: true, .. })
+        ));
+        // Request 4 is never served: the worker exited after the fatal answer.
+        assert_eq!(replies.len(), 5);
     }
 }
