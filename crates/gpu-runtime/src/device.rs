@@ -45,6 +45,25 @@ pub struct DeviceProps {
 }
 
 impl DeviceProps {
+    /// Resident blocks per SM, which the driver does not report: from the
+    /// compute capability (CUDA C Programming Guide, technical specifications).
+    pub fn max_blocks_per_sm(&self) -> u32 {
+        match self.compute_capability {
+            (7, 5) | (8, 6) | (8, 7) | (12, _) => 16,
+            (8, 9) => 24,
+            _ => 32,
+        }
+    }
+
+    /// Shared memory the system keeps per resident block (1 KiB since sm_80).
+    pub fn smem_reserved_per_block(&self) -> u32 {
+        if self.compute_capability.0 >= 8 {
+            1024
+        } else {
+            0
+        }
+    }
+
     /// `sm_90` for compute capability 9.0.
     pub fn sm_arch(&self) -> String {
         format!(

@@ -89,6 +89,11 @@ pub fn device_info(props: &DeviceProps) -> hone_tuner::DeviceInfo {
         props.shared_mem_per_block_optin.into(),
     );
     set("smem_per_sm", props.shared_mem_per_sm.into());
+    set(
+        "smem_reserved_per_block",
+        props.smem_reserved_per_block().into(),
+    );
+    set("max_blocks_per_sm", props.max_blocks_per_sm().into());
     set("l2_bytes", props.l2_cache_bytes);
     set("global_mem_mib", props.total_memory_bytes >> 20);
     let version = |v: (u32, u32)| format!("{}.{}", v.0, v.1);

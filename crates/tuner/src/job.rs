@@ -28,6 +28,11 @@ pub struct KernelSpec {
     /// Path of the template source, relative to the job file.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub template: Option<PathBuf>,
+    /// A kernel of hone's library instead of a template (e.g. `dsymv_lower`):
+    /// the library evaluates it with its own checks and launches. `template`
+    /// then names its source, for the database's source hash.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub library: Option<String>,
 }
 
 /// A parameter: explicit values or an integer range.
@@ -200,6 +205,12 @@ pub struct SamplingSpec {
     pub tolerance: f64,
     #[serde(default)]
     pub extra: Vec<ExtraKernel>,
+    /// Partial configurations (e.g. `{ ALG = 1 }`): the best searched
+    /// configuration matching each joins the sampling, so that a family the
+    /// champions may all miss (an algorithm for small sizes) is still in the
+    /// rule's choice.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub also_best: Vec<Config>,
 }
 
 fn one_u64() -> u64 {
@@ -529,6 +540,20 @@ pub fn run_job(
             label: format!("Rank {}", i + 1),
             config: c.clone(),
         }));
+        for filter in &s.also_best {
+            let best = search
+                .ranking
+                .iter()
+                .filter(|r| r.objective.is_some())
+                .map(|r| valid.config(r.index))
+                .find(|c| filter.entries().iter().all(|(k, v)| c.get(k) == Some(v)));
+            if let Some(c) = best.filter(|c| !kernels.iter().any(|k| &k.config == c)) {
+                kernels.push(RuleKernel {
+                    label: format!("Best {}", filter.key()),
+                    config: c,
+                });
+            }
+        }
         let grid = Grid {
             lo: s.lo,
             hi: s.hi,
