@@ -17,6 +17,7 @@ use hone_gpu::{
     GpuError, IsolatedEvaluator, KernelTemplate, Limits, ModuleCache, TemplateEvaluator,
     TuneOptions, WorkerCommand,
 };
+use hone_kernels::symv::tuning::{library_target, SymvEvaluator, SymvTuneOptions};
 use hone_tuner::{
     run_job, DeviceInfo, DeviceProps, Evaluator, JobReport, JobSpec, Measurement, Phase, Progress,
     Recording, ReplayEvaluator, Space, TuningDb,
@@ -90,6 +91,8 @@ enum Stop {
 
 enum Backend {
     Gpu(Box<TemplateEvaluator>),
+    /// A kernel of hone's library (`library = "dsymv_lower"` in the job).
+    Symv(Box<SymvEvaluator>),
     Replay(ReplayEvaluator),
 }
 
@@ -113,6 +116,13 @@ impl Evaluator for Driver {
                 }
                 m
             }
+            Backend::Symv(g) => {
+                let m = g.evaluate(config, size);
+                if let Some(e) = g.take_failure() {
+                    resume_unwind(Box::new(Stop::Failure(e)));
+                }
+                m
+            }
             Backend::Replay(r) => r.evaluate(config, size),
         };
         self.measured += 1;
@@ -127,6 +137,7 @@ struct ProgressView {
     bar: Option<ProgressBar>,
     phase: Option<Phase>,
     last_cached: bool,
+    started: Instant,
 }
 
 fn phase_name(p: Phase) -> &'static str {
@@ -144,6 +155,7 @@ impl ProgressView {
             bar: None,
             phase: None,
             last_cached: false,
+            started: Instant::now(),
         }
     }
 
@@ -152,7 +164,8 @@ impl ProgressView {
             let total = p.total.map(|t| format!("/{t}")).unwrap_or_default();
             let cached = if p.cached { " (from the database)" } else { "" };
             let line = format!(
-                "[{} {}{total}] {} N={}: {}{cached}",
+                "{:8.2} s [{} {}{total}] {} N={}: {}{cached}",
+                self.started.elapsed().as_secs_f64(),
                 phase_name(p.phase),
                 p.done,
                 p.key,
@@ -203,6 +216,16 @@ impl ProgressView {
             b.finish_and_clear();
         }
     }
+}
+
+/// What the GPU backends did, for the summary.
+struct GpuStats {
+    evaluations: usize,
+    valid: usize,
+    checked: usize,
+    compiled: usize,
+    cache_hits: usize,
+    restarts: u32,
 }
 
 fn parse_shard(text: &str) -> Result<(u32, u32)> {
@@ -313,6 +336,29 @@ fn gpu_backend(
     options.eval.fill_on_device = true;
     options.check_max_n = args.check_max;
     let mut eval = TemplateEvaluator::new(template, worker, options);
+    let props = eval.connect(ModuleCache::open_default())?;
+    Ok((eval, device_info(&props)))
+}
+
+fn symv_backend(args: &TuneArgs, library: &str) -> Result<(SymvEvaluator, DeviceInfo)> {
+    let (precision, uplo) = library_target(library).ok_or_else(|| {
+        anyhow!(
+            "unknown library kernel `{library}` (hone's library has dsymv_lower, dsymv_upper, ssymv_lower, ssymv_upper)"
+        )
+    })?;
+    if !(args.launch_timeout.is_finite() && args.launch_timeout > 0.0) {
+        bail!("--launch-timeout must be a positive number of seconds");
+    }
+    let worker = IsolatedEvaluator::new(WorkerCommand::current_exe(["gpu-worker"])?);
+    let mut options = SymvTuneOptions::default();
+    options.run.timing.reps = args.reps.max(1);
+    options.run.timing.warmup = args.warmup;
+    options.run.timing.flush_l2 = !args.no_flush;
+    options.per_launch = Duration::from_secs_f64(args.launch_timeout);
+    if let Some(max) = args.check_max {
+        options.check_max_n = Some(usize::try_from(max)?);
+    }
+    let mut eval = SymvEvaluator::new(precision, uplo, worker, options);
     let props = eval.connect(ModuleCache::open_default())?;
     Ok((eval, device_info(&props)))
 }
@@ -451,11 +497,20 @@ pub fn run(args: TuneArgs) -> Result<u8> {
             let (recording, device) = replay_source(path, &spec, args.device_props.as_deref())?;
             (Backend::Replay(ReplayEvaluator::new(&recording)), device)
         }
-        None => {
-            let template = template_for(&spec, job_dir)?;
-            let (eval, device) = gpu_backend(&args, template)?;
-            (Backend::Gpu(Box::new(eval)), device)
-        }
+        None => match &spec.kernel.library {
+            Some(library) => {
+                if args.compare_memcpy {
+                    bail!("--compare-memcpy is for templates; library kernels have their own benchmarks (`hone symv`)");
+                }
+                let (eval, device) = symv_backend(&args, library)?;
+                (Backend::Symv(Box::new(eval)), device)
+            }
+            None => {
+                let template = template_for(&spec, job_dir)?;
+                let (eval, device) = gpu_backend(&args, template)?;
+                (Backend::Gpu(Box::new(eval)), device)
+            }
+        },
     };
     let db = TuningDb::open(&args.db).with_context(|| format!("opening {}", args.db.display()))?;
     let mut driver = Driver {
@@ -466,13 +521,17 @@ pub fn run(args: TuneArgs) -> Result<u8> {
     let valid = Space::new(spec.space_spec(), spec.device_props(&device))
         .map_err(|e| anyhow!("job `{}`: {e}", spec.name))?
         .enumerate();
-    if let Backend::Gpu(g) = &mut driver.backend {
+    if matches!(driver.backend, Backend::Gpu(_) | Backend::Symv(_)) {
         // Compile the slice on the pool while the worker times what is ready.
         let slice = valid
             .shard(shard.0 as usize, shard.1 as usize)
             .map_err(|e| anyhow!("{e}"))?;
         let configs: Vec<hone_tuner::Config> = slice.iter().map(|&i| valid.config(i)).collect();
-        g.precompile(&configs);
+        match &mut driver.backend {
+            Backend::Gpu(g) => g.precompile(&configs),
+            Backend::Symv(g) => g.precompile(&configs),
+            Backend::Replay(_) => {}
+        }
     }
     let show_bar = !args.json && std::io::stderr().is_terminal();
     let mut view = ProgressView::new(show_bar, args.verbose);
@@ -518,13 +577,34 @@ pub fn run(args: TuneArgs) -> Result<u8> {
     let counts = invalid_counts(&db, report.job_id)?;
     let wall_s = started.elapsed().as_secs_f64();
     let gpu_stats = match &driver.backend {
-        Backend::Gpu(g) => Some((g.stats(), g.restarts())),
+        Backend::Gpu(g) => {
+            let s = g.stats();
+            Some(GpuStats {
+                evaluations: s.evaluations,
+                valid: s.valid,
+                checked: s.checked,
+                compiled: s.compiled,
+                cache_hits: s.cache_hits,
+                restarts: g.restarts(),
+            })
+        }
+        Backend::Symv(g) => {
+            let s = g.stats();
+            Some(GpuStats {
+                evaluations: s.evaluations,
+                valid: s.valid,
+                checked: s.checked,
+                compiled: s.compiled,
+                cache_hits: s.cache_hits,
+                restarts: g.restarts(),
+            })
+        }
         Backend::Replay(_) => None,
     };
     // Points the recording lacks are stored with the status `missing`.
     let replay_misses = match &driver.backend {
         Backend::Replay(r) => Some(r.misses),
-        Backend::Gpu(_) => None,
+        Backend::Gpu(_) | Backend::Symv(_) => None,
     };
     if args.json {
         let best = report.search.best().map(|r| {
@@ -570,14 +650,14 @@ pub fn run(args: TuneArgs) -> Result<u8> {
         if let Some(misses) = replay_misses {
             out["replay_misses"] = json!(misses);
         }
-        if let Some((stats, restarts)) = &gpu_stats {
+        if let Some(stats) = &gpu_stats {
             out["gpu"] = json!({
                 "evaluations": stats.evaluations,
                 "valid": stats.valid,
                 "checked": stats.checked,
                 "compiled": stats.compiled,
                 "module_cache_hits": stats.cache_hits,
-                "worker_restarts": restarts,
+                "worker_restarts": stats.restarts,
             });
         }
         if !copy_rows.is_empty() {
@@ -618,10 +698,10 @@ pub fn run(args: TuneArgs) -> Result<u8> {
             .collect::<Vec<_>>()
             .join(", ")
     );
-    if let Some((stats, restarts)) = &gpu_stats {
+    if let Some(stats) = &gpu_stats {
         println!(
             "GPU: {} evaluation(s), {} valid ({} checked against the reference), {} variant(s) compiled ({} from the module cache), {} worker restart(s)",
-            stats.evaluations, stats.valid, stats.checked, stats.compiled, stats.cache_hits, restarts
+            stats.evaluations, stats.valid, stats.checked, stats.compiled, stats.cache_hits, stats.restarts
         );
     }
     if let Some(misses) = replay_misses.filter(|&m| m > 0) {

@@ -92,13 +92,8 @@ impl DeviceLimits {
     /// The limits of an opened device. The two figures the driver does not
     /// report come from the compute capability.
     pub fn from_props(props: &DeviceProps) -> Self {
-        let (major, minor) = props.compute_capability;
-        let max_blocks_per_sm = match (major, minor) {
-            (7, 5) | (8, 6) | (8, 7) | (12, _) => 16,
-            (8, 9) => 24,
-            _ => 32,
-        };
-        let smem_reserved_per_block = if major >= 8 { 1024 } else { 0 };
+        let max_blocks_per_sm = props.max_blocks_per_sm() as i64;
+        let smem_reserved_per_block = props.smem_reserved_per_block() as i64;
         DeviceLimits {
             sm_count: props.sm_count as i64,
             smem_per_sm: props.shared_mem_per_sm as i64,

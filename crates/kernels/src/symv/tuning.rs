@@ -1,0 +1,723 @@
+//! SYMV under hone's tuning engine: a job file names the kernel with
+//! `library = "dsymv_lower"` (or `ssymv_upper`, ...), its parameters are
+//! the atomic kernel's plus `ALG` (0: atomic, 1: L+U) and the L+U kernel's
+//! `NB`, so that one search space, one sieve and one rule cover both
+//! algorithms.
+//!
+//! Evaluations run in hone's supervised GPU worker as the `symv` extension
+//! ([`SymvWorker`]), so a variant that faults or hangs costs one invalid
+//! result and a new worker, not the run. [`SymvEvaluator`] is the tuner's
+//! side: it compiles variants ahead on a thread pool into the module cache
+//! (the worker then loads them from there) while the worker checks and times
+//! others.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Condvar, Mutex};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use hone_gpu::protocol::DEVICE_ENV;
+use hone_gpu::{
+    nvrtc, ExtensionReply, Gpu, GpuError, IsolatedEvaluator, ModuleCache, Target, WorkerExtension,
+};
+use hone_tuner::{InvalidKind, Measurement, Timing};
+use serde::{Deserialize, Serialize};
+
+use super::device::{compile_cached, compile_job, probe_vector_atomics};
+use super::traffic::{flops, symv_bytes};
+use super::{
+    run_symv, Algorithm, Config, DeviceLimits, Precision, RunOptions, SymvError, SymvKernel,
+    SymvOutcome, SymvRunner, Uplo,
+};
+
+/// The worker extension's name.
+pub const EXTENSION: &str = "symv";
+
+/// The parameter that picks the algorithm in a job's space.
+pub const ALG: &str = "ALG";
+
+/// The L+U kernel's parameters; the rest of a configuration is the atomic
+/// kernel's (and is ignored for L+U).
+const LU_PARAMS: [&str; 2] = ["BLOCK_SIZE", "NB"];
+
+/// The precision and storage a job's `library` names: `dsymv_lower`,
+/// `ssymv_upper`, `dsymv_l`, ...
+pub fn library_target(name: &str) -> Option<(Precision, Uplo)> {
+    let (routine, uplo) = name.split_once('_')?;
+    let precision = match routine.to_ascii_lowercase().as_str() {
+        "dsymv" => Precision::Double,
+        "ssymv" => Precision::Single,
+        _ => return None,
+    };
+    Some((precision, uplo.parse().ok()?))
+}
+
+/// The `library` name of a precision and storage.
+pub fn library_name(precision: Precision, uplo: Uplo) -> String {
+    format!("{}symv_{uplo}", precision.blas_prefix())
+}
+
+/// The kernel a tuner configuration stands for. `ALG` = 1 takes BLOCK_SIZE
+/// and NB for the L+U kernel; `ALG` = 0 (or absent) takes every other
+/// parameter for the atomic kernel (an `NB` there must be 0, the job's
+/// placeholder).
+pub fn kernel_of(
+    precision: Precision,
+    uplo: Uplo,
+    config: &hone_tuner::Config,
+) -> super::Result<SymvKernel> {
+    let mut ints = Config::new();
+    for (name, value) in config.entries() {
+        let v = value
+            .as_int()
+            .ok_or_else(|| SymvError::Config(format!("{name} = `{value}` is not an integer")))?;
+        ints.insert(name.clone(), v);
+    }
+    let alg = ints.remove(ALG).unwrap_or(0);
+    let algorithm = match alg {
+        0 => Algorithm::Atomic,
+        1 => Algorithm::LowerUpper,
+        other => {
+            return Err(SymvError::Config(format!(
+                "{ALG} = {other}: expected 0 (atomic) or 1 (L+U)"
+            )))
+        }
+    };
+    let config = match algorithm {
+        Algorithm::Atomic => {
+            if let Some(nb) = ints.remove("NB").filter(|&nb| nb != 0) {
+                return Err(SymvError::Config(format!(
+                    "NB = {nb} with {ALG} = 0: NB belongs to the L+U kernel"
+                )));
+            }
+            ints
+        }
+        Algorithm::LowerUpper => ints
+            .into_iter()
+            .filter(|(k, _)| LU_PARAMS.contains(&k.as_str()))
+            .collect(),
+    };
+    Ok(SymvKernel::new(precision, uplo, algorithm, config))
+}
+
+/// One evaluation request to the worker.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct EvalPayload {
+    pub kernel: SymvKernel,
+    pub n: usize,
+    pub options: RunOptions,
+}
+
+/// The worker side: owns the device and a [`SymvRunner`] (modules, buffers)
+/// across requests.
+#[derive(Default)]
+pub struct SymvWorker {
+    runner: Option<SymvRunner<'static>>,
+}
+
+impl SymvWorker {
+    pub fn new() -> Self {
+        SymvWorker::default()
+    }
+
+    fn runner(&mut self) -> Result<&mut SymvRunner<'static>, GpuError> {
+        if self.runner.is_none() {
+            let ordinal = std::env::var(DEVICE_ENV)
+                .ok()
+                .and_then(|v| v.trim().parse().ok())
+                .unwrap_or(0);
+            // The worker process holds one device until it exits; the runner
+            // borrows it for that long.
+            let gpu: &'static Gpu = Box::leak(Box::new(Gpu::open(ordinal)?));
+            let runner =
+                SymvRunner::new(gpu, ModuleCache::open_default()).map_err(|e| match e {
+                    SymvError::Gpu(g) => g,
+                    other => GpuError::Worker(other.to_string()),
+                })?;
+            self.runner = Some(runner);
+        }
+        Ok(self.runner.as_mut().expect("opened above"))
+    }
+}
+
+impl WorkerExtension for SymvWorker {
+    fn name(&self) -> &str {
+        EXTENSION
+    }
+
+    fn handle(
+        &mut self,
+        payload: serde_json::Value,
+        progress: &mut dyn FnMut(&str, u32),
+    ) -> Result<(serde_json::Value, bool), GpuError> {
+        let request: EvalPayload = serde_json::from_value(payload)
+            .map_err(|e| GpuError::Worker(format!("unreadable symv request: {e}")))?;
+        progress("compile", 0);
+        let runner = self.runner()?;
+        // A compile failure is the outcome's to report; only the device can fail here.
+        let _ = runner.kernel(&request.kernel).map_err(to_gpu_error)?;
+        let t = &request.options.timing;
+        let launches = 4 + request.options.timed_runs.max(1) * (t.warmup + t.reps);
+        progress("run", launches);
+        let (outcome, fatal) = match run_symv(runner, &request.kernel, request.n, &request.options)
+        {
+            Ok(o) => (o, false),
+            Err(SymvError::Gpu(e)) if e.is_sticky() => (
+                SymvOutcome::Invalid {
+                    reason: format!("fault: {e}"),
+                },
+                true,
+            ),
+            Err(SymvError::Gpu(e @ GpuError::NoDevice(_))) => return Err(e),
+            Err(other) => (
+                SymvOutcome::Invalid {
+                    reason: other.to_string(),
+                },
+                false,
+            ),
+        };
+        let value = serde_json::to_value(&outcome)
+            .map_err(|e| GpuError::Worker(format!("cannot encode an outcome: {e}")))?;
+        Ok((value, fatal))
+    }
+}
+
+fn to_gpu_error(e: SymvError) -> GpuError {
+    match e {
+        SymvError::Gpu(g) => g,
+        other => GpuError::Worker(other.to_string()),
+    }
+}
+
+/// How the tuner's SYMV evaluations run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SymvTuneOptions {
+    pub run: RunOptions,
+    /// Check against the CPU reference only up to this size (the reference
+    /// costs O(n^2) on the host); larger sizes are timed unchecked.
+    pub check_max_n: Option<usize>,
+    /// Threads compiling variants ahead of the worker.
+    pub compile_threads: usize,
+    /// Seconds one launch may take before the variant counts as hung.
+    pub per_launch: Duration,
+}
+
+impl Default for SymvTuneOptions {
+    fn default() -> Self {
+        SymvTuneOptions {
+            run: RunOptions {
+                timed_runs: 1,
+                ..RunOptions::default()
+            },
+            check_max_n: Some(4096),
+            compile_threads: std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(2),
+            per_launch: Duration::from_secs(1),
+        }
+    }
+}
+
+/// What the evaluator did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SymvTuneStats {
+    pub evaluations: usize,
+    pub valid: usize,
+    /// Valid evaluations checked against the CPU reference.
+    pub checked: usize,
+    pub invalid: HashMap<InvalidKind, usize>,
+    /// Variants compiled by the pool, and how many of them the module cache
+    /// already held.
+    pub compiled: usize,
+    pub cache_hits: usize,
+}
+
+/// The invalidity kind of a SYMV invalid reason.
+pub fn classify(reason: &str) -> InvalidKind {
+    if reason.starts_with("compile error") {
+        InvalidKind::Compile
+    } else if reason.starts_with("wrong result") {
+        InvalidKind::WrongAnswer
+    } else if reason.starts_with("timed out") {
+        InvalidKind::Timeout
+    } else if reason.starts_with("violates") || reason.starts_with("invalid configuration") {
+        InvalidKind::Constraint
+    } else {
+        InvalidKind::Runtime
+    }
+}
+
+/// Evaluates SYMV configurations for the tuner in a supervised worker.
+pub struct SymvEvaluator {
+    precision: Precision,
+    uplo: Uplo,
+    worker: IsolatedEvaluator,
+    options: SymvTuneOptions,
+    pool: Option<CompilePool>,
+    failure: Option<GpuError>,
+    stats: SymvTuneStats,
+}
+
+impl SymvEvaluator {
+    /// An evaluator over `worker` (a `gpu-worker` that registers
+    /// [`SymvWorker`]); call [`SymvEvaluator::connect`] before evaluating.
+    pub fn new(
+        precision: Precision,
+        uplo: Uplo,
+        worker: IsolatedEvaluator,
+        options: SymvTuneOptions,
+    ) -> Self {
+        SymvEvaluator {
+            precision,
+            uplo,
+            worker,
+            options,
+            pool: None,
+            failure: None,
+            stats: SymvTuneStats::default(),
+        }
+    }
+
+    /// Opens the device in the worker and NVRTC here; returns the device's
+    /// properties ([`GpuError::NoDevice`] without a usable GPU).
+    pub fn connect(&mut self, cache: ModuleCache) -> hone_gpu::Result<hone_gpu::DeviceProps> {
+        let props = self.worker.device()?;
+        let target = nvrtc::target_for(props.compute_capability)?;
+        let nvrtc_version = nvrtc::version()?;
+        self.pool = Some(CompilePool::new(
+            cache,
+            target,
+            nvrtc_version,
+            DeviceLimits::from_props(&props),
+            probe_vector_atomics(&target),
+        ));
+        Ok(props)
+    }
+
+    /// Starts compiling `configs` on the pool, in order.
+    pub fn precompile(&mut self, configs: &[hone_tuner::Config]) {
+        let threads = self.options.compile_threads;
+        let (precision, uplo) = (self.precision, self.uplo);
+        if let Some(pool) = self.pool.as_mut() {
+            let kernels = configs
+                .iter()
+                .filter_map(|c| kernel_of(precision, uplo, c).ok())
+                .collect();
+            pool.queue(kernels, threads);
+        }
+    }
+
+    pub fn take_failure(&mut self) -> Option<GpuError> {
+        self.failure.take()
+    }
+
+    pub fn stats(&self) -> SymvTuneStats {
+        let mut s = self.stats.clone();
+        if let Some(p) = &self.pool {
+            let (compiled, hits) = *p.shared.counts.lock().unwrap_or_else(|e| e.into_inner());
+            s.compiled = compiled;
+            s.cache_hits = hits;
+        }
+        s
+    }
+
+    /// Workers replaced after a fault, a hang or a death.
+    pub fn restarts(&self) -> u32 {
+        self.worker.restarts()
+    }
+
+    fn invalid(&mut self, kind: InvalidKind, reason: impl Into<String>) -> Measurement {
+        *self.stats.invalid.entry(kind).or_insert(0) += 1;
+        Measurement::invalid(kind, reason)
+    }
+
+    fn measure(&mut self, kernel: SymvKernel, n: usize) -> Measurement {
+        if let Some(pool) = &self.pool {
+            if let Err(reason) = pool.wait(&kernel) {
+                let kind = classify(&reason);
+                return self.invalid(kind, reason);
+            }
+        }
+        let mut options = self.options.run.clone();
+        options.check = options.check && self.options.check_max_n.is_none_or(|max| n <= max);
+        let t = &options.timing;
+        let launches = 4 + options.timed_runs.max(1) * (t.warmup + t.reps);
+        let payload = EvalPayload {
+            kernel,
+            n,
+            options: options.clone(),
+        };
+        let payload = match serde_json::to_value(&payload) {
+            Ok(p) => p,
+            Err(e) => return self.invalid(InvalidKind::Runtime, format!("cannot encode: {e}")),
+        };
+        let limits = self.worker.limits();
+        let first = limits.host + self.options.per_launch * launches;
+        match self.worker.extension(EXTENSION, payload, first) {
+            Ok(ExtensionReply::Answer { payload, .. }) => {
+                match serde_json::from_value::<SymvOutcome>(payload) {
+                    Ok(SymvOutcome::Valid(m)) => {
+                        self.stats.valid += 1;
+                        self.stats.checked += usize::from(m.check.is_some());
+                        let s = m.times[0];
+                        let timing = Timing {
+                            median_s: s.median * 1e-3,
+                            q1_s: s.q1 * 1e-3,
+                            q3_s: s.q3 * 1e-3,
+                            min_s: s.min * 1e-3,
+                            max_s: s.max * 1e-3,
+                            samples: s.count as u32,
+                            times_s: Vec::new(),
+                            gbps: None,
+                            gflops: None,
+                        }
+                        .with_work(Some(symv_bytes(n, self.precision.size())), Some(flops(n)));
+                        Measurement::Ok(timing)
+                    }
+                    Ok(SymvOutcome::Invalid { reason }) => {
+                        let kind = classify(&reason);
+                        self.invalid(kind, reason)
+                    }
+                    Err(e) => self.invalid(
+                        InvalidKind::Runtime,
+                        format!("unreadable answer from the worker: {e}"),
+                    ),
+                }
+            }
+            Ok(ExtensionReply::TimedOut { phase, seconds }) => self.invalid(
+                InvalidKind::Timeout,
+                format!("timed out after {seconds:.1} s in phase `{phase}` (worker restarted)"),
+            ),
+            Ok(ExtensionReply::Died { phase, reason }) => self.invalid(
+                InvalidKind::Runtime,
+                format!("worker died in phase `{phase}`: {reason}"),
+            ),
+            Err(e) => {
+                let message = e.to_string();
+                self.failure = Some(e);
+                Measurement::invalid(InvalidKind::Missing, format!("not measured: {message}"))
+            }
+        }
+    }
+}
+
+impl hone_tuner::Evaluator for SymvEvaluator {
+    fn evaluate(&mut self, config: &hone_tuner::Config, size: u64) -> Measurement {
+        if self.failure.is_some() {
+            return Measurement::invalid(InvalidKind::Missing, "not measured: the GPU failed");
+        }
+        self.stats.evaluations += 1;
+        let kernel = match kernel_of(self.precision, self.uplo, config) {
+            Ok(k) => k,
+            Err(e) => return self.invalid(InvalidKind::Constraint, e.to_string()),
+        };
+        let Ok(n) = usize::try_from(size) else {
+            return self.invalid(InvalidKind::Constraint, format!("n = {size} is too large"));
+        };
+        self.measure(kernel, n)
+    }
+}
+
+enum Slot {
+    Queued,
+    Compiling,
+    Done(Result<(), String>),
+}
+
+#[derive(Default)]
+struct PoolState {
+    slots: HashMap<SymvKernel, Slot>,
+    waiting: VecDeque<SymvKernel>,
+}
+
+struct PoolShared {
+    state: Mutex<PoolState>,
+    done: Condvar,
+    /// (compiled, module-cache hits)
+    counts: Mutex<(usize, usize)>,
+    cache: ModuleCache,
+    target: Target,
+    nvrtc_version: (u32, u32),
+    limits: DeviceLimits,
+    vector_atomics: bool,
+}
+
+impl PoolShared {
+    fn compile(&self, kernel: &SymvKernel) -> Result<(), String> {
+        let job = compile_job(kernel, &self.limits, self.vector_atomics)?;
+        let m = compile_cached(&self.cache, &self.target, self.nvrtc_version, &job)?;
+        if let Ok(mut c) = self.counts.lock() {
+            c.0 += 1;
+            c.1 += usize::from(m.hit);
+        }
+        Ok(())
+    }
+
+    fn finish(&self, kernel: SymvKernel, result: Result<(), String>) {
+        let mut s = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        s.slots.insert(kernel, Slot::Done(result));
+        self.done.notify_all();
+    }
+}
+
+/// Compiles kernels into the module cache on background threads, in the
+/// order they were queued; a kernel needed before its turn is compiled by
+/// the caller at once.
+struct CompilePool {
+    shared: Arc<PoolShared>,
+    threads: Vec<JoinHandle<()>>,
+}
+
+impl CompilePool {
+    fn new(
+        cache: ModuleCache,
+        target: Target,
+        nvrtc_version: (u32, u32),
+        limits: DeviceLimits,
+        vector_atomics: bool,
+    ) -> Self {
+        CompilePool {
+            shared: Arc::new(PoolShared {
+                state: Mutex::new(PoolState::default()),
+                done: Condvar::new(),
+                counts: Mutex::new((0, 0)),
+                cache,
+                target,
+                nvrtc_version,
+                limits,
+                vector_atomics,
+            }),
+            threads: Vec::new(),
+        }
+    }
+
+    fn queue(&mut self, kernels: Vec<SymvKernel>, threads: usize) {
+        {
+            let mut s = self.shared.state.lock().unwrap_or_else(|e| e.into_inner());
+            for k in kernels {
+                if !s.slots.contains_key(&k) {
+                    s.slots.insert(k.clone(), Slot::Queued);
+                    s.waiting.push_back(k);
+                }
+            }
+        }
+        self.threads.retain(|t| !t.is_finished());
+        for _ in self.threads.len()..threads.max(1) {
+            let shared = Arc::clone(&self.shared);
+            self.threads.push(std::thread::spawn(move || loop {
+                let next = {
+                    let mut s = shared.state.lock().unwrap_or_else(|e| e.into_inner());
+                    let next = s.waiting.pop_front();
+                    if let Some(k) = &next {
+                        s.slots.insert(k.clone(), Slot::Compiling);
+                    }
+                    next
+                };
+                let Some(kernel) = next else { break };
+                let result = shared.compile(&kernel);
+                shared.finish(kernel, result);
+            }));
+        }
+    }
+
+    /// Waits until `kernel` is in the module cache; the reason when it
+    /// cannot be compiled.
+    fn wait(&self, kernel: &SymvKernel) -> Result<(), String> {
+        let mut s = self.shared.state.lock().unwrap_or_else(|e| e.into_inner());
+        loop {
+            match s.slots.get(kernel) {
+                Some(Slot::Done(r)) => return r.clone(),
+                Some(Slot::Compiling) => {
+                    s = self.shared.done.wait(s).unwrap_or_else(|e| e.into_inner());
+                }
+                Some(Slot::Queued) | None => {
+                    s.waiting.retain(|k| k != kernel);
+                    s.slots.insert(kernel.clone(), Slot::Compiling);
+                    drop(s);
+                    let result = self.shared.compile(kernel);
+                    self.shared.finish(kernel.clone(), result.clone());
+                    return result;
+                }
+            }
+        }
+    }
+}
+
+impl Drop for CompilePool {
+    fn drop(&mut self) {
+        if let Ok(mut s) = self.shared.state.lock() {
+            s.waiting.clear();
+        }
+        for t in self.threads.drain(..) {
+            let _ = t.join();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hone_tuner::ParamValue;
+
+    fn tuner_config(pairs: &[(&str, i64)]) -> hone_tuner::Config {
+        hone_tuner::Config::new(
+            pairs
+                .iter()
+                .map(|(k, v)| (k.to_string(), ParamValue::Int(*v)))
+                .collect(),
+        )
+    }
+
+    #[test]
+    fn library_names_round_trip() {
+        for p in Precision::ALL {
+            for u in Uplo::ALL {
+                assert_eq!(library_target(&library_name(p, u)), Some((p, u)));
+            }
+        }
+        assert_eq!(
+            library_target("dsymv_L"),
+            Some((Precision::Double, Uplo::Lower))
+        );
+        assert_eq!(library_target("zsymv_lower"), None);
+        assert_eq!(library_target("dsymv"), None);
+    }
+
+    #[test]
+    fn alg_picks_the_kernel_and_its_parameters() {
+        let atomic = tuner_config(&[
+            ("ALG", 0),
+            ("NB", 0),
+            ("BLOCK_SIZE", 128),
+            ("UX", 8),
+            ("NP", 4),
+        ]);
+        let k = kernel_of(Precision::Double, Uplo::Lower, &atomic).unwrap();
+        assert_eq!(k.algorithm, Algorithm::Atomic);
+        assert_eq!(
+            k.config,
+            super::super::config([("BLOCK_SIZE", 128), ("UX", 8), ("NP", 4)])
+        );
+        let lu = tuner_config(&[("ALG", 1), ("NB", 8), ("BLOCK_SIZE", 64), ("UX", 8)]);
+        let k = kernel_of(Precision::Single, Uplo::Upper, &lu).unwrap();
+        assert_eq!(k.algorithm, Algorithm::LowerUpper);
+        assert_eq!(
+            k.config,
+            super::super::config([("BLOCK_SIZE", 64), ("NB", 8)])
+        );
+        assert_eq!(k.uplo, Uplo::Upper);
+        // No ALG: the atomic kernel.
+        let plain = tuner_config(&[("BLOCK_SIZE", 64)]);
+        assert_eq!(
+            kernel_of(Precision::Double, Uplo::Lower, &plain)
+                .unwrap()
+                .algorithm,
+            Algorithm::Atomic
+        );
+        let bad = tuner_config(&[("ALG", 2)]);
+        assert!(kernel_of(Precision::Double, Uplo::Lower, &bad).is_err());
+        let stray = tuner_config(&[("ALG", 0), ("NB", 8)]);
+        let e = kernel_of(Precision::Double, Uplo::Lower, &stray).unwrap_err();
+        assert!(e.to_string().contains("NB"), "{e}");
+    }
+
+    #[test]
+    fn reasons_map_to_kinds() {
+        assert_eq!(classify("compile error (x): y"), InvalidKind::Compile);
+        assert_eq!(classify("wrong result: seed 0x1"), InvalidKind::WrongAnswer);
+        assert_eq!(classify("violates UX <= 8"), InvalidKind::Constraint);
+        assert_eq!(classify("timed out after 3 s"), InvalidKind::Timeout);
+        assert_eq!(
+            classify("fault: CUDA_ERROR_ILLEGAL_ADDRESS"),
+            InvalidKind::Runtime
+        );
+    }
+
+    #[test]
+    fn payloads_survive_the_wire() {
+        let k = SymvKernel::new(
+            Precision::Double,
+            Uplo::Lower,
+            Algorithm::LowerUpper,
+            super::super::config([("BLOCK_SIZE", 64), ("NB", 8)]),
+        );
+        let p = EvalPayload {
+            kernel: k.clone(),
+            n: 1000,
+            options: RunOptions::default(),
+        };
+        let v = serde_json::to_value(&p).unwrap();
+        let back: EvalPayload = serde_json::from_value(v).unwrap();
+        assert_eq!(back.kernel, k);
+        assert_eq!(back.n, 1000);
+    }
+
+    #[test]
+    fn job_files_agree_with_the_templates_constraints() {
+        use super::super::symv_template;
+        use std::collections::HashSet;
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../kernels/symv/tune");
+        let limits = DeviceLimits::h100_sxm();
+        let mut props = hone_tuner::DeviceProps::new();
+        for (k, v) in limits.named() {
+            props.set(k, v);
+        }
+        for p in Precision::ALL {
+            for u in Uplo::ALL {
+                let name = library_name(p, u);
+                let spec = hone_tuner::JobSpec::load(dir.join(format!("{name}.toml"))).unwrap();
+                assert_eq!(spec.kernel.library.as_deref(), Some(name.as_str()));
+                let valid = hone_tuner::Space::new(spec.space_spec(), props.clone())
+                    .unwrap()
+                    .enumerate();
+                let mut kernels = HashSet::new();
+                let mut lu = 0;
+                for i in 0..valid.len() {
+                    let k = kernel_of(p, u, &valid.config(i)).unwrap();
+                    let t = symv_template(p, u, k.algorithm);
+                    assert!(
+                        t.is_valid(&k.config, &limits).unwrap(),
+                        "{name}: {}",
+                        k.label()
+                    );
+                    lu += usize::from(k.algorithm == Algorithm::LowerUpper);
+                    assert!(kernels.insert(k), "{name}: a kernel appears twice");
+                }
+                // Every combination of the job's values that the template
+                // accepts is a kernel of the job's space.
+                let lists: Vec<(String, Vec<i64>)> = spec
+                    .params
+                    .iter()
+                    .map(|ps| {
+                        let v = ps.values.iter().map(|v| v.as_int().unwrap()).collect();
+                        (ps.name.clone(), v)
+                    })
+                    .collect();
+                let total: usize = lists.iter().map(|l| l.1.len()).product();
+                let mut accepted = 0;
+                for mut index in 0..total {
+                    let mut entries = Vec::new();
+                    for (n, vs) in lists.iter().rev() {
+                        entries
+                            .push((n.clone(), hone_tuner::ParamValue::Int(vs[index % vs.len()])));
+                        index /= vs.len();
+                    }
+                    let c = hone_tuner::Config::new(entries);
+                    let Ok(k) = kernel_of(p, u, &c) else { continue };
+                    if k.algorithm == Algorithm::Atomic && k.config["BLOCK_SIZE"] < 64 {
+                        continue;
+                    }
+                    let t = symv_template(p, u, k.algorithm);
+                    if t.is_valid(&k.config, &limits).unwrap_or(false) {
+                        accepted += 1;
+                        assert!(kernels.contains(&k), "{name}: {} is missing", k.label());
+                    }
+                }
+                assert!(accepted >= kernels.len());
+                assert_eq!(lu, 16, "{name}: every L+U kernel once");
+                assert!(valid.len() > 2_000, "{name}: {} valid", valid.len());
+                println!("{name}: {} valid ({lu} L+U)", valid.len());
+            }
+        }
+    }
+}
