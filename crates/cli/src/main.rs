@@ -39,6 +39,8 @@ enum Command {
     Report(commands::report::ReportArgs),
     /// Synthesize shared-memory index and condition expressions from an annotated kernel, verified in the emulator
     Synth(commands::synth::SynthArgs),
+    /// SYMV with the kernels the selection rules pick, checked and measured against cuBLAS on the GPU
+    Symv(commands::symv::SymvArgs),
     /// Serve GPU evaluation requests on stdin/stdout (started by `hone tune`, which
     /// restarts it when a kernel faults or hangs)
     #[command(hide = true)]
@@ -66,8 +68,13 @@ fn main() -> ExitCode {
         Command::Rule(args) => commands::rule::run(args),
         Command::Report(args) => commands::report::run(args),
         Command::Synth(args) => commands::synth::run(args),
+        Command::Symv(args) => commands::symv::run(args),
         Command::GpuWorker => {
-            let code = hone_gpu::worker_main(std::io::stdin().lock(), std::io::stdout().lock());
+            let code = hone_gpu::worker_main_with(
+                std::io::stdin().lock(),
+                std::io::stdout().lock(),
+                vec![Box::new(hone_kernels::symv::tuning::SymvWorker::new())],
+            );
             return ExitCode::from(u8::try_from(code).unwrap_or(1));
         }
     };

@@ -1,14 +1,21 @@
 //! SYMV on a real GPU: every benchmark candidate, both storages and
 //! precisions, odd sizes and leading dimensions, against the CPU reference;
-//! cuBLAS through the same check. Each test prints why and returns when the
+//! cuBLAS through the same check; every kernel the bundled selection rules
+//! pick, across its intervals; the library call on the caller's buffers. Each test prints why and returns when the
 //! machine has no CUDA device (or no NVRTC / cuBLAS).
 
+use hone_gpu::launch::DeviceBuffer;
 use hone_gpu::{Gpu, ModuleCache, TimingOptions};
 use hone_kernels::symv::bench::{atomic, candidates, config_label, lu};
 use hone_kernels::symv::cublas::Cublas;
+use hone_kernels::symv::device::round_to;
+use hone_kernels::symv::reference::{compare, hash_matrix, hash_product};
 use hone_kernels::symv::{
-    run_symv, Algorithm, Precision, RunOptions, SymvKernel, SymvOutcome, SymvRunner, Uplo,
+    run_symv, Algorithm, Precision, RunOptions, Symv, SymvKernel, SymvOutcome, SymvRules,
+    SymvRunner, Uplo,
 };
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
 
 fn gpu() -> Option<Gpu> {
     match Gpu::open(0) {
@@ -256,5 +263,201 @@ fn cublas_passes_the_same_check() {
                 .unwrap();
             assert!(!wrong.passed(), "GEMV over a NaN triangle passed");
         }
+    }
+}
+
+/// Sizes to check a rule's kernel at over one interval `[start, end)`: its
+/// first size, its last (at most 32768) and an odd size inside.
+fn interval_sizes(start: u64, end: Option<u64>) -> Vec<usize> {
+    let lo = start as usize;
+    let hi = end.map_or(32768, |e| (e as usize - 1).min(32768)).max(lo);
+    let mut sizes = vec![lo, hi];
+    if lo + 37 < hi {
+        sizes.push(lo + 37);
+    }
+    sizes.dedup();
+    sizes
+}
+
+#[test]
+fn every_kernel_the_bundled_rules_pick_is_right_across_its_intervals() {
+    let Some(gpu) = gpu() else { return };
+    let Some(mut runner) = runner(&gpu) else {
+        return;
+    };
+    let rules = SymvRules::bundled();
+    let mut bad = Vec::new();
+    let mut checked = 0;
+    for p in Precision::ALL {
+        for u in Uplo::ALL {
+            let selections = rules.selections(p, u).unwrap();
+            for kernel in rules.kernels(p, u).unwrap() {
+                let mut sizes: Vec<usize> = selections
+                    .iter()
+                    .filter(|s| s.kernel == kernel)
+                    .flat_map(|s| interval_sizes(s.start, s.end))
+                    .collect();
+                sizes.sort_unstable();
+                sizes.dedup();
+                checked += sizes.len();
+                bad.extend(failures(&mut runner, &[kernel], &sizes, &quick(32)));
+            }
+        }
+    }
+    println!("{checked} (kernel, size) checks");
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+fn to_device(gpu: &Gpu, p: Precision, v: &[f64]) -> DeviceBuffer {
+    let bytes: Vec<u8> = match p {
+        Precision::Double => v.iter().flat_map(|x| x.to_le_bytes()).collect(),
+        Precision::Single => v.iter().flat_map(|x| (*x as f32).to_le_bytes()).collect(),
+    };
+    let b = DeviceBuffer::alloc(gpu, bytes.len()).unwrap();
+    b.upload(gpu, &bytes).unwrap();
+    b
+}
+
+fn from_device(gpu: &Gpu, p: Precision, b: &DeviceBuffer) -> Vec<f64> {
+    let mut bytes = vec![0u8; b.bytes()];
+    b.download(gpu, &mut bytes).unwrap();
+    match p {
+        Precision::Double => bytes
+            .chunks_exact(8)
+            .map(|c| f64::from_le_bytes(c.try_into().unwrap()))
+            .collect(),
+        Precision::Single => bytes
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes(c.try_into().unwrap()) as f64)
+            .collect(),
+    }
+}
+
+fn random(rng: &mut StdRng, p: Precision, n: usize) -> Vec<f64> {
+    (0..n)
+        .map(|_| round_to(p, rng.gen_range(-1.0..1.0)))
+        .collect()
+}
+
+/// The VEC of the kernel the rules pick at n (1 for L+U).
+fn vec_of(rules: &SymvRules, p: Precision, u: Uplo, n: usize) -> usize {
+    rules
+        .kernel(p, u, n)
+        .unwrap()
+        .config
+        .get("VEC")
+        .copied()
+        .unwrap_or(1) as usize
+}
+
+#[test]
+fn the_library_call_is_right_on_the_callers_buffers() {
+    let Some(gpu) = gpu() else { return };
+    let Some(runner) = runner(&gpu) else {
+        return;
+    };
+    let rules = SymvRules::bundled();
+    let mut symv = Symv::with_runner(runner, rules.clone());
+    let mut rng = StdRng::seed_from_u64(0x5e_ed);
+    for p in Precision::ALL {
+        for u in Uplo::ALL {
+            let unbuilt = symv.prepare(p, u).unwrap();
+            assert!(unbuilt.is_empty(), "{p} {u}: {unbuilt:?}");
+            // 1000 with lda = n, and an odd size in the second interval (so
+            // another kernel, where the rule has one) with rows of padding
+            // (NaN, like the other triangle).
+            let intervals = &rules.rule(p, u).intervals;
+            let second = intervals.get(1).unwrap_or(&intervals[0]).start as usize;
+            let first_n = 1000;
+            let odd_n = (second + 37) | 1;
+            let vec = vec_of(&rules, p, u, odd_n);
+            for (n, lda) in [
+                (first_n, first_n),
+                (odd_n, (odd_n + 40).div_ceil(vec) * vec),
+            ] {
+                let seed: u64 = rng.gen();
+                let a = to_device(&gpu, p, &hash_matrix(p, seed, n, lda, u, false));
+                let xv = random(&mut rng, p, n);
+                let y0 = random(&mut rng, p, n);
+                let x = to_device(&gpu, p, &xv);
+                let y = to_device(&gpu, p, &y0);
+                let product = hash_product(p, seed, &xv);
+                let (alpha, beta) = (round_to(p, -1.25), round_to(p, 0.75));
+                // SAFETY: a holds lda x n elements, x and y n each, on this GPU.
+                let kernel =
+                    unsafe { symv.symv(p, u, n, alpha, a.ptr(), lda, x.ptr(), beta, y.ptr()) }
+                        .unwrap();
+                assert_eq!(kernel, rules.kernel(p, u, n).unwrap());
+                symv.synchronize().unwrap();
+                let got = from_device(&gpu, p, &y);
+                let r = compare(p, &got, &product, alpha, beta, Some(&y0));
+                assert!(
+                    r.passed(),
+                    "{p} {u} n={n} lda={lda} {}: {}",
+                    kernel.label(),
+                    r.describe()
+                );
+
+                // Again on the same words of synchronisation, with beta = 0
+                // (y is not read), then alpha = 0 (A and x are not read).
+                unsafe { symv.symv(p, u, n, alpha, a.ptr(), lda, x.ptr(), 0.0, y.ptr()) }.unwrap();
+                symv.synchronize().unwrap();
+                let r = compare(p, &from_device(&gpu, p, &y), &product, alpha, 0.0, None);
+                assert!(r.passed(), "{p} {u} n={n} beta=0: {}", r.describe());
+                let before = from_device(&gpu, p, &y);
+                unsafe { symv.symv(p, u, n, 0.0, 0xdead_0000, lda, 0xdead_0000, 2.0, y.ptr()) }
+                    .unwrap();
+                symv.synchronize().unwrap();
+                let after = from_device(&gpu, p, &y);
+                assert!(before.iter().zip(&after).all(|(b, a)| *a == 2.0 * b));
+                println!("ok {p} {u} n={n} lda={lda} {}", kernel.label());
+            }
+        }
+    }
+}
+
+#[test]
+fn the_library_call_refuses_bad_problems() {
+    let Some(gpu) = gpu() else { return };
+    let Some(runner) = runner(&gpu) else {
+        return;
+    };
+    let mut symv = Symv::with_runner(runner, SymvRules::bundled());
+    let buf = DeviceBuffer::alloc(&gpu, 8 * 128 * 128).unwrap();
+    for p in Precision::ALL {
+        let u = Uplo::Lower;
+        let call = |symv: &mut Symv<'_>, n: usize, lda: usize| {
+            // SAFETY: every call here is refused before a launch.
+            unsafe { symv.symv(p, u, n, 1.0, buf.ptr(), lda, buf.ptr(), 0.0, buf.ptr()) }
+                .unwrap_err()
+                .to_string()
+        };
+        let e = call(&mut symv, 0, 1);
+        assert!(e.contains("n = 0 is out of range"), "{e}");
+        let e = call(&mut symv, 64, 63);
+        assert!(e.contains("lda = 63 is smaller than n = 64"), "{e}");
+        // A kernel with 8- or 16-byte loads needs lda divisible by VEC.
+        let vec = if p == Precision::Double { 2 } else { 4 };
+        let wide = SymvKernel::new(
+            p,
+            u,
+            Algorithm::Atomic,
+            atomic([128, 16, 2, 0, vec, 2, 8, 0, 1, 1]),
+        );
+        // SAFETY: refused before a launch (lda is odd).
+        let e = unsafe {
+            symv.runner()
+                .enqueue(&wide, 64, 1.0, buf.ptr(), 65, buf.ptr(), 0.0, buf.ptr())
+        }
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("divisible") && e.contains("lda = 65"), "{e}");
+        let e = unsafe {
+            symv.runner()
+                .enqueue(&wide, 64, 1.0, 0, 64, buf.ptr(), 0.0, buf.ptr())
+        }
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("null"), "{e}");
     }
 }

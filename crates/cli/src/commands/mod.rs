@@ -5,5 +5,6 @@ pub mod refit;
 pub mod report;
 pub mod rule;
 pub mod sim;
+pub mod symv;
 pub mod synth;
 pub mod tune;

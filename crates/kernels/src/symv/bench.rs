@@ -34,6 +34,10 @@ pub struct BenchOptions {
     /// Sizes at which every picked kernel is also checked (not timed).
     #[serde(default)]
     pub check_sizes: Vec<usize>,
+    /// Where `picks` came from, for the report (`the selection rules in
+    /// DIR`); absent: the fastest of an earlier run.
+    #[serde(default)]
+    pub picks_origin: Option<String>,
 }
 
 /// A kernel chosen for one (precision, storage, size).
@@ -105,6 +109,7 @@ impl Default for BenchOptions {
             sweep: true,
             picks: None,
             check_sizes: Vec::new(),
+            picks_origin: None,
         }
     }
 }
@@ -407,6 +412,81 @@ pub fn run_bench(
         rows,
         summary,
     })
+}
+
+/// Checks and times one kernel at size n, then cuBLAS `?symv` (the same
+/// stored triangle) and `?gemv` (the full matrix) on the same buffers, each
+/// checked first, as [`run_bench`] does at each size: the rows (hone's
+/// first) and their summary.
+pub fn compare_kernel(
+    runner: &mut SymvRunner<'_>,
+    cublas: &Cublas,
+    run: &RunOptions,
+    kernel: &SymvKernel,
+    n: usize,
+    log: &mut dyn FnMut(&str),
+) -> Result<(Vec<BenchRow>, SizeSummary)> {
+    let (precision, uplo) = (kernel.precision, kernel.uplo);
+    let options = BenchOptions {
+        sizes: vec![n],
+        precisions: vec![precision],
+        uplos: vec![uplo],
+        run: run.clone(),
+        sweep: false,
+        picks: Some(vec![Pick {
+            precision,
+            uplo,
+            n,
+            algorithm: kernel.algorithm,
+            config: kernel.config.clone(),
+        }]),
+        check_sizes: Vec::new(),
+        picks_origin: None,
+    };
+    let mut timer = DefaultStreamTimer::new(runner.gpu())?;
+    runner.prepare_kernels(std::slice::from_ref(kernel))?;
+    let mut rows = Vec::new();
+    bench_size(
+        runner,
+        cublas,
+        &mut timer,
+        &options,
+        precision,
+        uplo,
+        n,
+        std::slice::from_ref(kernel),
+        &mut rows,
+        log,
+    )?;
+    let summary = summarise(&rows, precision, uplo, n);
+    Ok((rows, summary))
+}
+
+/// Writes `symv.md` (`md`), `symv.csv` and `symv.json` to `dir` (created
+/// if missing); the paths written.
+pub fn write_reports(
+    dir: &std::path::Path,
+    report: &BenchReport,
+    md: &str,
+) -> Result<Vec<std::path::PathBuf>> {
+    let io = |path: &std::path::Path, source: std::io::Error| SymvError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    std::fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
+    let json = serde_json::to_string_pretty(report)
+        .map_err(|e| io(&dir.join("symv.json"), std::io::Error::other(e)))?;
+    let mut written = Vec::new();
+    for (name, text) in [
+        ("symv.md", md),
+        ("symv.csv", &csv(report)),
+        ("symv.json", &json),
+    ] {
+        let path = dir.join(name);
+        std::fs::write(&path, text).map_err(|e| io(&path, e))?;
+        written.push(path);
+    }
+    Ok(written)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -746,13 +826,18 @@ pub fn markdown(report: &BenchReport) -> String {
     let _ = writeln!(
         s,
         "{}\n",
-        match &report.options.picks {
-            Some(p) => format!(
+        match (&report.options.picks, &report.options.picks_origin) {
+            (Some(p), Some(origin)) => format!(
+                "Kernels: one per size, chosen in advance by {origin} ({} picks), measured \
+                 here: no selection on this run's timings.",
+                p.len()
+            ),
+            (Some(p), None) => format!(
                 "Kernels: one per size, fixed in advance ({} picks, the fastest of an earlier \
                  sweep), re-measured here: no selection on this run's timings.",
                 p.len()
             ),
-            None => "Kernels: the fastest per size of the candidates and their hill-climbing \
+            (None, _) => "Kernels: the fastest per size of the candidates and their hill-climbing \
                      neighbours, all measured in this run (a best-of selection: compare the \
                      second median)."
                 .to_string(),
@@ -803,60 +888,68 @@ pub fn markdown(report: &BenchReport) -> String {
                 "## {}SYMV, {uplo} storage\n",
                 precision.blas_prefix().to_uppercase()
             );
-            let _ = writeln!(
-                s,
-                "| N | hone ms | hone GB/s | cuBLAS SYMV ms | cuBLAS SYMV GB/s | speedup | \
-                 cuBLAS GEMV GB/s | hone / GEMV GB/s | hone kernel |"
-            );
-            let _ = writeln!(s, "|---:|---:|---:|---:|---:|---:|---:|---:|---|");
-            for sm in report
-                .summary
-                .iter()
-                .filter(|m| m.precision == precision && m.uplo == uplo)
-            {
-                let times = |r: &Option<BenchRow>| match r {
-                    Some(r) => match r.medians_ms.as_slice() {
-                        [a, b, ..] => format!("{a:.4} ({b:.4})"),
-                        [a] => format!("{a:.4}"),
-                        [] => "-".into(),
-                    },
-                    None => "-".into(),
-                };
-                let g = |r: &Option<BenchRow>| opt(r.as_ref().and_then(|r| r.gbps), 0);
-                let vs_gemv = match (&sm.best, &sm.cublas_gemv) {
-                    (Some(b), Some(gm)) => match (b.gbps, gm.gbps) {
-                        (Some(x), Some(y)) if y > 0.0 => format!("{:.2}", x / y),
-                        _ => "-".into(),
-                    },
-                    _ => "-".into(),
-                };
-                let kernel = sm
-                    .best
-                    .as_ref()
-                    .map(|b| {
-                        format!(
-                            "{} {}",
-                            b.implementation.trim_start_matches("hone "),
-                            b.config
-                        )
-                    })
-                    .unwrap_or_else(|| "-".into());
-                let _ = writeln!(
-                    s,
-                    "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
-                    sm.n,
-                    times(&sm.best),
-                    g(&sm.best),
-                    times(&sm.cublas_symv),
-                    g(&sm.cublas_symv),
-                    opt(sm.speedup, 2),
-                    g(&sm.cublas_gemv),
-                    vs_gemv,
-                    kernel
-                );
-            }
+            s.push_str(&summary_table(report, precision, uplo));
             let _ = writeln!(s);
         }
+    }
+    s
+}
+
+/// One (precision, storage)'s summary as a markdown table: a row per size
+/// of `report.summary`, in its order.
+pub fn summary_table(report: &BenchReport, precision: Precision, uplo: Uplo) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "| N | hone ms | hone GB/s | cuBLAS SYMV ms | cuBLAS SYMV GB/s | speedup | \
+         cuBLAS GEMV GB/s | hone / GEMV GB/s | hone kernel |"
+    );
+    let _ = writeln!(s, "|---:|---:|---:|---:|---:|---:|---:|---:|---|");
+    for sm in report
+        .summary
+        .iter()
+        .filter(|m| m.precision == precision && m.uplo == uplo)
+    {
+        let times = |r: &Option<BenchRow>| match r {
+            Some(r) => match r.medians_ms.as_slice() {
+                [a, b, ..] => format!("{a:.4} ({b:.4})"),
+                [a] => format!("{a:.4}"),
+                [] => "-".into(),
+            },
+            None => "-".into(),
+        };
+        let g = |r: &Option<BenchRow>| opt(r.as_ref().and_then(|r| r.gbps), 0);
+        let vs_gemv = match (&sm.best, &sm.cublas_gemv) {
+            (Some(b), Some(gm)) => match (b.gbps, gm.gbps) {
+                (Some(x), Some(y)) if y > 0.0 => format!("{:.2}", x / y),
+                _ => "-".into(),
+            },
+            _ => "-".into(),
+        };
+        let kernel = sm
+            .best
+            .as_ref()
+            .map(|b| {
+                format!(
+                    "{} {}",
+                    b.implementation.trim_start_matches("hone "),
+                    b.config
+                )
+            })
+            .unwrap_or_else(|| "-".into());
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            sm.n,
+            times(&sm.best),
+            g(&sm.best),
+            times(&sm.cublas_symv),
+            g(&sm.cublas_symv),
+            opt(sm.speedup, 2),
+            g(&sm.cublas_gemv),
+            vs_gemv,
+            kernel
+        );
     }
     s
 }

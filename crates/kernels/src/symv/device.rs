@@ -127,6 +127,11 @@ impl SymvData {
         self.a.len()
     }
 
+    /// Device memory held by the matrix and vector copies.
+    pub fn bytes(&self) -> usize {
+        self.copies() * (self.lda * self.n + 2 * self.n) * self.precision.size()
+    }
+
     pub fn matrix_ptr(&self, copy: usize) -> u64 {
         self.a[copy].ptr()
     }
@@ -316,8 +321,19 @@ pub struct SymvRunner<'g> {
     kernels: HashMap<SymvKernel, std::result::Result<Rc<LoadedKernel>, String>>,
     flusher: L2Flusher,
     data: Option<SymvData>,
+    /// Earlier problems kept for reuse, oldest first: a tuner evaluates each
+    /// configuration at several sizes in turn, and refilling gigabytes for
+    /// every one would cost more than the timing.
+    parked: Vec<SymvData>,
+    /// The sync words of launches on the caller's buffers ([`SymvRunner::enqueue`]),
+    /// grown to the largest n seen; it holds no matrix or vector copies.
+    workspace: Option<SymvData>,
     rng: StdRng,
 }
+
+/// Problems kept besides the current one, and the device memory they may hold.
+const PARKED_PROBLEMS: usize = 8;
+const PARKED_BYTES: usize = 24 << 30;
 
 /// What one compile thread hands back.
 type Compiled = std::result::Result<(hone_gpu::cache::CachedModule, f64), String>;
@@ -339,6 +355,8 @@ impl<'g> SymvRunner<'g> {
             kernels: HashMap::new(),
             flusher: L2Flusher::new(gpu)?,
             data: None,
+            parked: Vec::new(),
+            workspace: None,
             rng: StdRng::from_entropy(),
         })
     }
@@ -357,28 +375,6 @@ impl<'g> SymvRunner<'g> {
         self.vector_atomics
     }
 
-    fn compile_job(&self, kernel: &SymvKernel) -> std::result::Result<CompileJob, String> {
-        let t = symv_template(kernel.precision, kernel.uplo, kernel.algorithm);
-        t.validate(&kernel.config).map_err(|e| e.to_string())?;
-        let violated = t
-            .violations(&kernel.config, &self.limits)
-            .map_err(|e| e.to_string())?;
-        if !violated.is_empty() {
-            return Err(format!("violates {}", violated.join("; ")));
-        }
-        let defines = t
-            .defines(&kernel.config, self.vector_atomics)
-            .map_err(|e| e.to_string())?;
-        Ok(CompileJob {
-            source: t.source,
-            name: format!("{}.cu", t.entry),
-            options: CompileOptions {
-                defines,
-                ..Default::default()
-            },
-        })
-    }
-
     /// Compiles (through the cache, on all cores) and loads every kernel not
     /// loaded yet. Failures are remembered as the kernel's invalid reason.
     pub fn prepare_kernels(&mut self, kernels: &[SymvKernel]) -> Result<()> {
@@ -387,7 +383,7 @@ impl<'g> SymvRunner<'g> {
             if self.kernels.contains_key(k) || todo.iter().any(|(t, _)| t == k) {
                 continue;
             }
-            match self.compile_job(k) {
+            match compile_job(k, &self.limits, self.vector_atomics) {
                 Ok(job) => todo.push((k.clone(), job)),
                 Err(reason) => {
                     self.kernels.insert(k.clone(), Err(reason));
@@ -471,11 +467,24 @@ impl<'g> SymvRunner<'g> {
             return Err(SymvError::Problem(format!("n = {n} is out of range")));
         }
         let lda = options.lda(n);
-        let reuse = self.data.as_ref().is_some_and(|d| {
-            d.precision == precision && d.uplo == uplo && d.n == n && d.lda == lda
-        });
+        let same =
+            |d: &SymvData| d.precision == precision && d.uplo == uplo && d.n == n && d.lda == lda;
+        let reuse = self.data.as_ref().is_some_and(same);
         if !reuse {
-            self.data = None;
+            if let Some(current) = self.data.take() {
+                self.parked.push(current);
+            }
+            if let Some(i) = self.parked.iter().position(same) {
+                self.data = Some(self.parked.remove(i));
+                return Ok(self.data.as_ref().expect("set above"));
+            }
+            let (free, _) = self.gpu.memory_info()?;
+            let budget = PARKED_BYTES.min(free / 4);
+            while self.parked.len() > PARKED_PROBLEMS
+                || self.parked.iter().map(SymvData::bytes).sum::<usize>() > budget
+            {
+                self.parked.remove(0);
+            }
             let elem = precision.size();
             let footprint = (lda * n + 2 * n) * elem;
             let (free, _) = self.gpu.memory_info()?;
@@ -701,6 +710,98 @@ impl<'g> SymvRunner<'g> {
     pub fn data_ref(&self) -> Option<&SymvData> {
         self.data.as_ref()
     }
+
+    /// Enqueues y = alpha A x + beta y with `kernel` on buffers the caller
+    /// owns, on the GPU's stream, and returns without waiting (a kernel
+    /// fault surfaces at the next [`Gpu::synchronize`]). The kernel is
+    /// compiled and loaded on first use. A is `kernel.uplo`'s triangle of an
+    /// n x n symmetric matrix, column-major with leading dimension `lda`; the
+    /// other triangle is never read, and neither are A and x when alpha = 0.
+    ///
+    /// The atomic kernels synchronise their blocks through words in device
+    /// memory that each launch leaves zeroed (the last block out resets the
+    /// counters, every mutex is released): one runner-owned set serves every
+    /// launch, as launches on one stream run in order.
+    ///
+    /// # Safety
+    /// `a` must point to `lda * n` elements of `kernel.precision` (at least
+    /// every element of the stored triangle), `x` and `y` to n each, all
+    /// allocated in this GPU's context and alive until the launch completes;
+    /// `y` must not overlap `a` or `x`.
+    #[allow(clippy::too_many_arguments)]
+    pub unsafe fn enqueue(
+        &mut self,
+        kernel: &SymvKernel,
+        n: usize,
+        alpha: f64,
+        a: u64,
+        lda: usize,
+        x: u64,
+        beta: f64,
+        y: u64,
+    ) -> Result<()> {
+        if n == 0 || n > i32::MAX as usize {
+            return Err(SymvError::Problem(format!(
+                "n = {n} is out of range (1 to {})",
+                i32::MAX
+            )));
+        }
+        if lda < n {
+            return Err(SymvError::Problem(format!(
+                "lda = {lda} is smaller than n = {n}"
+            )));
+        }
+        if a == 0 || x == 0 || y == 0 {
+            return Err(SymvError::Problem("a null device pointer".to_string()));
+        }
+        let loaded = self
+            .kernel(kernel)?
+            .map_err(|reason| SymvError::Config(format!("{}: {reason}", kernel.label())))?;
+        let words = sync_words(n);
+        if self
+            .workspace
+            .as_ref()
+            .is_none_or(|w| w.sync.bytes() < 4 * words)
+        {
+            if self.workspace.is_some() {
+                // Launches in flight may still use the words being replaced.
+                self.gpu.synchronize()?;
+            }
+            let sync = DeviceBuffer::alloc(self.gpu, 4 * words)?;
+            sync.fill_async(self.gpu, 0)?;
+            self.workspace = Some(SymvData {
+                precision: kernel.precision,
+                uplo: kernel.uplo,
+                n,
+                lda,
+                a: Vec::new(),
+                x: Vec::new(),
+                y: Vec::new(),
+                sync,
+            });
+        }
+        let ws = self.workspace.as_mut().expect("allocated above");
+        ws.precision = kernel.precision;
+        ws.uplo = kernel.uplo;
+        ws.n = n;
+        ws.lda = lda;
+        let ws = &*ws;
+        let prep = prepared(self.gpu, &self.limits, &loaded, ws).map_err(|reason| {
+            SymvError::Problem(format!(
+                "{} cannot run at n = {n}, lda = {lda}: {reason}",
+                kernel.label()
+            ))
+        })?;
+        let ops = Operands {
+            a,
+            x,
+            y,
+            sync: ws.sync.ptr(),
+        };
+        // SAFETY: the caller vouches for a, x and y; the sync words hold
+        // sync_words(n) zeroed ints.
+        unsafe { prep.enqueue(self.gpu, ops, alpha, beta) }
+    }
 }
 
 /// Resolves and prepares `loaded`'s functions for the problem in `d`; the
@@ -760,10 +861,59 @@ fn launch_failure(e: SymvError) -> Result<SymvOutcome> {
     }
 }
 
-struct CompileJob {
-    source: String,
-    name: String,
-    options: CompileOptions,
+/// What NVRTC compiles for one kernel: the runner and the tuner's
+/// compile-ahead pool build it the same way, so the pool's modules are the
+/// runner's cache hits.
+pub(crate) struct CompileJob {
+    pub source: String,
+    pub name: String,
+    pub options: CompileOptions,
+}
+
+/// The compile job of `kernel`, or why it cannot be compiled (a parameter
+/// outside its template, a violated constraint).
+pub(crate) fn compile_job(
+    kernel: &SymvKernel,
+    limits: &DeviceLimits,
+    vector_atomics: bool,
+) -> std::result::Result<CompileJob, String> {
+    let t = symv_template(kernel.precision, kernel.uplo, kernel.algorithm);
+    t.validate(&kernel.config).map_err(|e| e.to_string())?;
+    let violated = t
+        .violations(&kernel.config, limits)
+        .map_err(|e| e.to_string())?;
+    if !violated.is_empty() {
+        return Err(format!("violates {}", violated.join("; ")));
+    }
+    let defines = t
+        .defines(&kernel.config, vector_atomics)
+        .map_err(|e| e.to_string())?;
+    Ok(CompileJob {
+        source: t.source,
+        name: format!("{}.cu", t.entry),
+        options: CompileOptions {
+            defines,
+            ..Default::default()
+        },
+    })
+}
+
+/// Compiles one job through the cache; the message of a compile error
+/// starts with `compile error`.
+pub(crate) fn compile_cached(
+    cache: &ModuleCache,
+    target: &Target,
+    nvrtc_version: (u32, u32),
+    job: &CompileJob,
+) -> std::result::Result<hone_gpu::cache::CachedModule, String> {
+    cache
+        .compile(&job.source, &job.name, &job.options, target, nvrtc_version)
+        .map_err(|e| match e {
+            GpuError::Compile { message, log } => {
+                format!("compile error ({message}): {}", first_lines(&log, 6))
+            }
+            other => other.to_string(),
+        })
 }
 
 fn compile_parallel(
@@ -785,15 +935,8 @@ fn compile_parallel(
                 let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 let Some((_, job)) = jobs.get(i) else { break };
                 let start = Instant::now();
-                let r = cache
-                    .compile(&job.source, &job.name, &job.options, target, nvrtc_version)
-                    .map(|m| (m, start.elapsed().as_secs_f64() * 1e3))
-                    .map_err(|e| match e {
-                        GpuError::Compile { message, log } => {
-                            format!("compile error ({message}): {}", first_lines(&log, 6))
-                        }
-                        other => other.to_string(),
-                    });
+                let r = compile_cached(cache, target, nvrtc_version, job)
+                    .map(|m| (m, start.elapsed().as_secs_f64() * 1e3));
                 *results[i].lock().expect("no panics while holding it") = Some(r);
             });
         }
@@ -814,7 +957,7 @@ fn first_lines(s: &str, n: usize) -> String {
 
 /// Whether NVRTC accepts float2/float4 atomicAdd for the target (sm_90 and
 /// CUDA 12.1 or newer).
-fn probe_vector_atomics(target: &Target) -> bool {
+pub fn probe_vector_atomics(target: &Target) -> bool {
     const PROBE: &str = "extern \"C\" __global__ void probe(float4* p, float2* q) {\n\
                          atomicAdd(p, make_float4(1.f, 2.f, 3.f, 4.f));\n\
                          atomicAdd(q, make_float2(1.f, 2.f));\n}\n";

@@ -12,16 +12,22 @@
 //! - [`device`]: compiling, launching, checking and timing on a GPU
 //!   ([`run_symv`]);
 //! - [`cublas`]: the vendor baselines (`cublas?symv`, `cublas?gemv`);
-//! - [`bench`](mod@bench): the head-to-head benchmark and its reports.
+//! - [`bench`](mod@bench): the head-to-head benchmark and its reports;
+//! - [`plot`]: its GB/s-against-N charts;
+//! - [`library`]: the library call ([`Symv`]) with the tuner's selection
+//!   rules ([`SymvRules`]).
 
 pub mod bench;
 pub mod cublas;
 pub mod device;
 pub mod geometry;
+pub mod library;
 pub mod order;
+pub mod plot;
 pub mod reference;
 pub mod space;
 pub mod traffic;
+pub mod tuning;
 
 use std::fmt;
 use std::str::FromStr;
@@ -29,6 +35,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 pub use device::{run_symv, CheckReport, RunOptions, SymvOutcome, SymvRunner};
+pub use library::{Selection, Symv, SymvRules};
 pub use space::{symv_template, DeviceLimits, ParamSpace, SymvTemplate};
 
 /// A configuration: parameter name to value, as the tuner hands it over.

@@ -1,0 +1,42 @@
+/* Kernel selection rule "dsymv_upper" for sizes 64..32768 (hone-tuner). */
+#ifndef HONE_RULE_DSYMV_UPPER_H
+#define HONE_RULE_DSYMV_UPPER_H
+
+typedef struct {
+    int kernel; /* index in the rule's kernel list */
+    const char *key;
+    long long ALG;
+    long long BLOCK_SIZE;
+    long long UX;
+    long long MULTIPLICITY;
+    long long MX;
+    long long VEC;
+    long long STEPS;
+    long long NP;
+    long long SYNC;
+    long long LDHINT;
+    long long SCHED;
+    long long NB;
+} hone_dsymv_upper_config;
+
+static inline hone_dsymv_upper_config hone_dsymv_upper_select(unsigned long long n)
+{
+    if (n < 2016ULL) { /* Rank 1 */
+        hone_dsymv_upper_config c = { 0, "ALG=1,BLOCK_SIZE=256,UX=8,MULTIPLICITY=2,MX=0,VEC=1,STEPS=1,NP=1,SYNC=0,LDHINT=0,SCHED=0,NB=4", 1LL, 256LL, 8LL, 2LL, 0LL, 1LL, 1LL, 1LL, 0LL, 0LL, 0LL, 4LL };
+        return c;
+    }
+    if (n < 9888ULL) { /* Rank 2 */
+        hone_dsymv_upper_config c = { 1, "ALG=0,BLOCK_SIZE=128,UX=8,MULTIPLICITY=4,MX=1,VEC=1,STEPS=2,NP=4,SYNC=0,LDHINT=1,SCHED=0,NB=0", 0LL, 128LL, 8LL, 4LL, 1LL, 1LL, 2LL, 4LL, 0LL, 1LL, 0LL, 0LL };
+        return c;
+    }
+    if (n < 11520ULL) { /* Rank 4 */
+        hone_dsymv_upper_config c = { 3, "ALG=0,BLOCK_SIZE=256,UX=16,MULTIPLICITY=2,MX=0,VEC=1,STEPS=1,NP=16,SYNC=0,LDHINT=1,SCHED=0,NB=0", 0LL, 256LL, 16LL, 2LL, 0LL, 1LL, 1LL, 16LL, 0LL, 1LL, 0LL, 0LL };
+        return c;
+    }
+    { /* Rank 6 */
+        hone_dsymv_upper_config c = { 5, "ALG=0,BLOCK_SIZE=128,UX=16,MULTIPLICITY=4,MX=1,VEC=1,STEPS=1,NP=4,SYNC=0,LDHINT=0,SCHED=1,NB=0", 0LL, 128LL, 16LL, 4LL, 1LL, 1LL, 1LL, 4LL, 0LL, 0LL, 1LL, 0LL };
+        return c;
+    }
+}
+
+#endif /* HONE_RULE_DSYMV_UPPER_H */

@@ -1,0 +1,500 @@
+//! SYMV as a library call: y = alpha A x + beta y on the caller's device
+//! buffers, with the kernel for each size chosen by hone's selection rules.
+//!
+//! [`SymvRules`] holds one rule per precision and storage (the tuner's
+//! intervals of N, each naming a configuration): the ones built into the
+//! crate from `kernels/symv/rules/` ([`SymvRules::bundled`]), or the same four
+//! files from another directory ([`SymvRules::load_dir`]). [`Symv`] owns a
+//! [`SymvRunner`] and the rules; [`Symv::symv`] enqueues the rule's kernel
+//! for the size on the GPU's stream and says which kernel that was.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use hone_gpu::{Gpu, ModuleCache};
+use hone_tuner::Rule;
+
+use super::bench::Pick;
+use super::tuning::{kernel_of, library_name};
+use super::{symv_template, Precision, Result, SymvError, SymvKernel, SymvRunner, Uplo};
+
+/// The rules in `kernels/symv/rules/`, compiled into the crate.
+const BUNDLED: [(Precision, Uplo, &str); 4] = [
+    (
+        Precision::Double,
+        Uplo::Lower,
+        include_str!("../../../../kernels/symv/rules/dsymv_lower.json"),
+    ),
+    (
+        Precision::Double,
+        Uplo::Upper,
+        include_str!("../../../../kernels/symv/rules/dsymv_upper.json"),
+    ),
+    (
+        Precision::Single,
+        Uplo::Lower,
+        include_str!("../../../../kernels/symv/rules/ssymv_lower.json"),
+    ),
+    (
+        Precision::Single,
+        Uplo::Upper,
+        include_str!("../../../../kernels/symv/rules/ssymv_upper.json"),
+    ),
+];
+
+/// What a rule picks at one size.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Selection {
+    pub kernel: SymvKernel,
+    /// The rule's label for the kernel (`Rank 2`, `Best ALG=1`).
+    pub label: String,
+    /// The interval `start <= N < end` that holds the size (`end` None: no
+    /// upper bound). Sizes below the first interval's start use it.
+    pub start: u64,
+    pub end: Option<u64>,
+}
+
+impl Selection {
+    /// `[start, end)` as text.
+    pub fn interval(&self) -> String {
+        match self.end {
+            Some(e) => format!("[{}, {e})", self.start),
+            None => format!("[{}, inf)", self.start),
+        }
+    }
+}
+
+/// One selection rule per precision and storage.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SymvRules {
+    rules: BTreeMap<(Precision, Uplo), Rule>,
+}
+
+/// The file name of a rule: `dsymv_lower.json`, ...
+pub fn rule_file(precision: Precision, uplo: Uplo) -> String {
+    format!("{}.json", library_name(precision, uplo))
+}
+
+/// Parses and checks the rule of `precision` and `uplo`: the JSON, the
+/// intervals, the name (the library name, as `hone rule` writes it), and every
+/// kernel's configuration against its template. `origin` names the text in
+/// errors.
+pub fn parse_rule(precision: Precision, uplo: Uplo, text: &str, origin: &str) -> Result<Rule> {
+    let rule = Rule::from_json(text, origin).map_err(|e| SymvError::Config(e.to_string()))?;
+    let name = library_name(precision, uplo);
+    if rule.name != name {
+        return Err(SymvError::Config(format!(
+            "{origin}: the rule is named `{}`, expected `{name}`",
+            rule.name
+        )));
+    }
+    for k in &rule.kernels {
+        let kernel = kernel_of(precision, uplo, &k.config)
+            .map_err(|e| SymvError::Config(format!("{origin}: kernel `{}`: {e}", k.label)))?;
+        symv_template(precision, uplo, kernel.algorithm)
+            .validate(&kernel.config)
+            .map_err(|e| SymvError::Config(format!("{origin}: kernel `{}`: {e}", k.label)))?;
+    }
+    Ok(rule)
+}
+
+impl SymvRules {
+    /// The rules built into the crate. They are checked by the crate's tests,
+    /// so failing to parse one is a bug in the build, not a user error.
+    pub fn bundled() -> SymvRules {
+        let rules = BUNDLED
+            .iter()
+            .map(|&(p, u, text)| {
+                let origin = format!("kernels/symv/rules/{}", rule_file(p, u));
+                let rule = parse_rule(p, u, text, &origin)
+                    .unwrap_or_else(|e| panic!("bundled rule {origin}: {e}"));
+                ((p, u), rule)
+            })
+            .collect();
+        SymvRules { rules }
+    }
+
+    /// Reads `dsymv_lower.json`, `dsymv_upper.json`, `ssymv_lower.json` and
+    /// `ssymv_upper.json` from `dir`. Errors name the file.
+    pub fn load_dir(dir: impl AsRef<Path>) -> Result<SymvRules> {
+        let dir = dir.as_ref();
+        let mut rules = BTreeMap::new();
+        for p in Precision::ALL {
+            for u in Uplo::ALL {
+                let path = dir.join(rule_file(p, u));
+                let text = std::fs::read_to_string(&path).map_err(|source| SymvError::Io {
+                    path: path.clone(),
+                    source,
+                })?;
+                rules.insert(
+                    (p, u),
+                    parse_rule(p, u, &text, &path.display().to_string())?,
+                );
+            }
+        }
+        Ok(SymvRules { rules })
+    }
+
+    /// Replaces one rule (checked as [`parse_rule`] checks a file).
+    pub fn set_rule(&mut self, precision: Precision, uplo: Uplo, rule: Rule) -> Result<()> {
+        let origin = format!("rule `{}`", rule.name);
+        let checked = parse_rule(precision, uplo, &rule.to_json(), &origin)?;
+        self.rules.insert((precision, uplo), checked);
+        Ok(())
+    }
+
+    pub fn rule(&self, precision: Precision, uplo: Uplo) -> &Rule {
+        // Every constructor fills all four keys.
+        &self.rules[&(precision, uplo)]
+    }
+
+    /// The kernel the rule picks at size n, with its interval. Sizes outside
+    /// the rule's range use the nearest interval (the first below it; the
+    /// last is open above).
+    pub fn select(&self, precision: Precision, uplo: Uplo, n: usize) -> Result<Selection> {
+        let rule = self.rule(precision, uplo);
+        let iv = &rule.intervals[rule.interval_of(n as u64)];
+        let k = &rule.kernels[iv.kernel];
+        Ok(Selection {
+            kernel: kernel_of(precision, uplo, &k.config)?,
+            label: k.label.clone(),
+            start: iv.start,
+            end: iv.end,
+        })
+    }
+
+    /// The kernel the rule picks at size n.
+    pub fn kernel(&self, precision: Precision, uplo: Uplo, n: usize) -> Result<SymvKernel> {
+        kernel_of(precision, uplo, self.rule(precision, uplo).select(n as u64))
+    }
+
+    /// One selection per interval of the rule, in order of N.
+    pub fn selections(&self, precision: Precision, uplo: Uplo) -> Result<Vec<Selection>> {
+        let rule = self.rule(precision, uplo);
+        rule.intervals
+            .iter()
+            .map(|iv| {
+                let k = &rule.kernels[iv.kernel];
+                Ok(Selection {
+                    kernel: kernel_of(precision, uplo, &k.config)?,
+                    label: k.label.clone(),
+                    start: iv.start,
+                    end: iv.end,
+                })
+            })
+            .collect()
+    }
+
+    /// The distinct kernels the rule can pick, in order of first use.
+    pub fn kernels(&self, precision: Precision, uplo: Uplo) -> Result<Vec<SymvKernel>> {
+        let mut out: Vec<SymvKernel> = Vec::new();
+        for s in self.selections(precision, uplo)? {
+            if !out.contains(&s.kernel) {
+                out.push(s.kernel);
+            }
+        }
+        Ok(out)
+    }
+
+    /// The benchmark's picks: the rule's kernel for every precision, storage
+    /// and size given.
+    pub fn picks(
+        &self,
+        precisions: &[Precision],
+        uplos: &[Uplo],
+        sizes: &[usize],
+    ) -> Result<Vec<Pick>> {
+        let mut picks = Vec::new();
+        for &precision in precisions {
+            for &uplo in uplos {
+                for &n in sizes {
+                    let k = self.kernel(precision, uplo, n)?;
+                    picks.push(Pick {
+                        precision,
+                        uplo,
+                        n,
+                        algorithm: k.algorithm,
+                        config: k.config,
+                    });
+                }
+            }
+        }
+        Ok(picks)
+    }
+}
+
+/// The SYMV library call: the rules' kernel for each size, enqueued on the
+/// caller's device buffers.
+pub struct Symv<'g> {
+    runner: SymvRunner<'g>,
+    rules: SymvRules,
+}
+
+impl<'g> Symv<'g> {
+    /// A runner on `gpu` compiling into the default module cache.
+    pub fn new(gpu: &'g Gpu, rules: SymvRules) -> Result<Symv<'g>> {
+        Ok(Symv::with_runner(
+            SymvRunner::new(gpu, ModuleCache::open_default())?,
+            rules,
+        ))
+    }
+
+    pub fn with_runner(runner: SymvRunner<'g>, rules: SymvRules) -> Symv<'g> {
+        Symv { runner, rules }
+    }
+
+    pub fn rules(&self) -> &SymvRules {
+        &self.rules
+    }
+
+    pub fn runner(&mut self) -> &mut SymvRunner<'g> {
+        &mut self.runner
+    }
+
+    pub fn into_parts(self) -> (SymvRunner<'g>, SymvRules) {
+        (self.runner, self.rules)
+    }
+
+    /// Compiles and loads every kernel the rules of `precision` and `uplo`
+    /// can pick, so that no call waits for the compiler; the kernels that
+    /// cannot be built, with why.
+    pub fn prepare(
+        &mut self,
+        precision: Precision,
+        uplo: Uplo,
+    ) -> Result<Vec<(SymvKernel, String)>> {
+        let kernels = self.rules.kernels(precision, uplo)?;
+        self.runner.prepare_kernels(&kernels)?;
+        let mut failed = Vec::new();
+        for k in kernels {
+            if let Err(reason) = self.runner.kernel(&k)? {
+                failed.push((k, reason));
+            }
+        }
+        Ok(failed)
+    }
+
+    /// Enqueues y = alpha A x + beta y on the GPU's stream with the rules'
+    /// kernel for `precision`, `uplo` and n, and returns that kernel without
+    /// waiting for it ([`Symv::synchronize`] waits). A holds the `uplo`
+    /// triangle of a symmetric n x n matrix, column-major with leading
+    /// dimension `lda` (n or more; a multiple of the kernel's VEC for the
+    /// vector-load kernels); the other triangle is never read.
+    ///
+    /// # Safety
+    /// `a` must point to `lda * n` elements of `precision` and `x` and `y` to
+    /// n each, allocated on this runner's GPU and alive until the call
+    /// completes; `y` must not overlap `a` or `x`.
+    #[allow(clippy::too_many_arguments)]
+    pub unsafe fn symv(
+        &mut self,
+        precision: Precision,
+        uplo: Uplo,
+        n: usize,
+        alpha: f64,
+        a: u64,
+        lda: usize,
+        x: u64,
+        beta: f64,
+        y: u64,
+    ) -> Result<SymvKernel> {
+        let kernel = self.rules.kernel(precision, uplo, n)?;
+        // SAFETY: the caller's guarantees are the runner's; it checks n and lda.
+        unsafe { self.runner.enqueue(&kernel, n, alpha, a, lda, x, beta, y)? };
+        Ok(kernel)
+    }
+
+    /// Waits for every call enqueued so far; a kernel fault surfaces here.
+    pub fn synchronize(&self) -> Result<()> {
+        Ok(self.runner.gpu().synchronize()?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::symv::DeviceLimits;
+
+    fn scratch(name: &str) -> std::path::PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("hone-symv-library-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn write_bundled(dir: &Path) {
+        for (p, u, text) in BUNDLED {
+            std::fs::write(dir.join(rule_file(p, u)), text).unwrap();
+        }
+    }
+
+    #[test]
+    fn bundled_rules_parse_and_cover_every_precision_and_storage() {
+        let rules = SymvRules::bundled();
+        for p in Precision::ALL {
+            for u in Uplo::ALL {
+                let rule = rules.rule(p, u);
+                assert_eq!(rule.name, library_name(p, u));
+                assert!(!rule.intervals.is_empty());
+                assert!(rule.lo <= 512 && rule.hi >= 32768, "{}", rule.name);
+            }
+        }
+    }
+
+    #[test]
+    fn every_selectable_kernel_is_valid_on_an_h100() {
+        let limits = DeviceLimits::h100_sxm();
+        let rules = SymvRules::bundled();
+        for p in Precision::ALL {
+            for u in Uplo::ALL {
+                let kernels = rules.kernels(p, u).unwrap();
+                assert!(!kernels.is_empty());
+                for k in kernels {
+                    assert_eq!((k.precision, k.uplo), (p, u));
+                    let t = symv_template(p, u, k.algorithm);
+                    let violated = t.violations(&k.config, &limits).unwrap();
+                    assert!(
+                        t.is_valid(&k.config, &limits).unwrap(),
+                        "{}: {} violates {violated:?}",
+                        library_name(p, u),
+                        k.label()
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn kernels_follow_the_intervals_at_their_boundaries() {
+        let rules = SymvRules::bundled();
+        for p in Precision::ALL {
+            for u in Uplo::ALL {
+                let rule = rules.rule(p, u);
+                let at = |iv: &hone_tuner::Interval| {
+                    kernel_of(p, u, &rule.kernels[iv.kernel].config).unwrap()
+                };
+                for (j, iv) in rule.intervals.iter().enumerate() {
+                    let start = iv.start as usize;
+                    assert_eq!(rules.kernel(p, u, start).unwrap(), at(iv), "N = {start}");
+                    let s = rules.select(p, u, start).unwrap();
+                    assert_eq!((s.start, s.end), (iv.start, iv.end));
+                    assert_eq!(s.label, rule.kernels[iv.kernel].label);
+                    if let Some(end) = iv.end {
+                        let last = end as usize - 1;
+                        assert_eq!(rules.kernel(p, u, last).unwrap(), at(iv), "N = {last}");
+                        let next = &rule.intervals[j + 1];
+                        assert_eq!(rules.kernel(p, u, end as usize).unwrap(), at(next));
+                    }
+                }
+                // Outside the fitted range: the nearest interval.
+                let first = &rule.intervals[0];
+                let last = rule.intervals.last().unwrap();
+                assert!(first.start > 1);
+                assert_eq!(rules.kernel(p, u, 1).unwrap(), at(first));
+                assert_eq!(rules.select(p, u, 1).unwrap().start, first.start);
+                assert_eq!(rules.kernel(p, u, 1 << 20).unwrap(), at(last));
+            }
+        }
+    }
+
+    #[test]
+    fn picks_name_the_rule_kernel_of_every_size() {
+        let rules = SymvRules::bundled();
+        let sizes = [64, 1000, 32768];
+        let picks = rules
+            .picks(&Precision::ALL, &[Uplo::Upper], &sizes)
+            .unwrap();
+        assert_eq!(picks.len(), 2 * sizes.len());
+        for pick in &picks {
+            assert_eq!(pick.uplo, Uplo::Upper);
+            assert_eq!(
+                pick.kernel(),
+                rules.kernel(pick.precision, pick.uplo, pick.n).unwrap()
+            );
+        }
+    }
+
+    #[test]
+    fn load_dir_reads_the_four_files() {
+        let dir = scratch("ok");
+        write_bundled(&dir);
+        assert_eq!(SymvRules::load_dir(&dir).unwrap(), SymvRules::bundled());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn load_dir_errors_name_the_file() {
+        let dir = scratch("missing");
+        write_bundled(&dir);
+        let missing = dir.join("ssymv_upper.json");
+        std::fs::remove_file(&missing).unwrap();
+        let e = SymvRules::load_dir(&dir).unwrap_err().to_string();
+        assert!(e.contains(&missing.display().to_string()), "{e}");
+
+        let dir = scratch("broken");
+        write_bundled(&dir);
+        let broken = dir.join("dsymv_upper.json");
+        std::fs::write(&broken, "{ \"name\": ").unwrap();
+        let e = SymvRules::load_dir(&dir).unwrap_err().to_string();
+        assert!(e.contains(&broken.display().to_string()), "{e}");
+
+        // A rule for another routine under this one's name.
+        let dir = scratch("swapped");
+        write_bundled(&dir);
+        let swapped = dir.join("ssymv_lower.json");
+        std::fs::copy(dir.join("dsymv_upper.json"), &swapped).unwrap();
+        let e = SymvRules::load_dir(&dir).unwrap_err().to_string();
+        assert!(e.contains(&swapped.display().to_string()), "{e}");
+        assert!(e.contains("expected `ssymv_lower`"), "{e}");
+
+        // A configuration outside the kernel's template.
+        let dir = scratch("badconfig");
+        write_bundled(&dir);
+        let bad = dir.join("dsymv_lower.json");
+        let mut rule = SymvRules::bundled()
+            .rule(Precision::Double, Uplo::Lower)
+            .clone();
+        let first = rule.kernels[0].config.entries().to_vec();
+        rule.kernels[0].config = hone_tuner::Config::new(
+            first
+                .into_iter()
+                .map(|(k, v)| {
+                    if k == "UX" {
+                        (k, hone_tuner::ParamValue::Int(99))
+                    } else {
+                        (k, v)
+                    }
+                })
+                .collect(),
+        );
+        std::fs::write(&bad, rule.to_json()).unwrap();
+        let e = SymvRules::load_dir(&dir).unwrap_err().to_string();
+        assert!(e.contains(&bad.display().to_string()), "{e}");
+        assert!(e.contains("UX=99"), "{e}");
+        let mut rules = SymvRules::bundled();
+        assert!(rules
+            .set_rule(Precision::Double, Uplo::Lower, rule)
+            .is_err());
+        for name in ["missing", "broken", "swapped", "badconfig"] {
+            let _ = std::fs::remove_dir_all(scratch(name));
+        }
+    }
+
+    #[test]
+    fn selection_prints_its_interval() {
+        let rules = SymvRules::bundled();
+        let rule = rules.rule(Precision::Double, Uplo::Lower);
+        let last = rule.intervals.last().unwrap();
+        let s = rules
+            .select(Precision::Double, Uplo::Lower, last.start as usize)
+            .unwrap();
+        assert_eq!(s.interval(), format!("[{}, inf)", last.start));
+        let first = &rule.intervals[0];
+        let s = rules.select(Precision::Double, Uplo::Lower, 1).unwrap();
+        match first.end {
+            Some(e) => assert_eq!(s.interval(), format!("[{}, {e})", first.start)),
+            None => assert_eq!(s.interval(), format!("[{}, inf)", first.start)),
+        }
+    }
+}
