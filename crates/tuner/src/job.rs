@@ -205,8 +205,9 @@ pub struct SamplingSpec {
     pub tolerance: f64,
     #[serde(default)]
     pub extra: Vec<ExtraKernel>,
-    /// Partial configurations (e.g. `{ ALG = 1 }`): the best searched
-    /// configuration matching each joins the sampling, so that a family the
+    /// Partial configurations (e.g. `{ ALG = 1 }`): the searched
+    /// configuration matching each that the strategy ranked highest joins the
+    /// sampling, so that a family the
     /// champions may all miss (an algorithm for small sizes) is still in the
     /// rule's choice.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -835,5 +836,56 @@ extra = [{ label = "Rank 0", config = { ALGO = "lu" } }]
         assert!(again.resumed);
         assert_eq!((again.measured, again.reused), (0, 27 * 3 + 4 * 12));
         assert_eq!(again.rule.unwrap(), rule);
+    }
+
+    #[test]
+    fn also_best_brings_the_best_of_a_family_into_sampling() {
+        // Only UX = 12 ... 16 exist; ask for the best UX = 12 configuration,
+        // which the champions (top 1) may or may not include.
+        let text = TOML_JOB
+            .replace("top_k = 3, depth = 5", "top_k = 1, depth = 5")
+            .replace(
+                "extra = [{ label = \"Rank 0\", config = { ALGO = \"lu\" } }]",
+                "also_best = [{ UX = 12 }, { UX = 99 }]",
+            );
+        let spec = JobSpec::from_toml(&text, "job.toml").unwrap();
+        assert_eq!(spec.sampling.as_ref().unwrap().also_best.len(), 2);
+        let db = TuningDb::open_in_memory().unwrap();
+        let device = DeviceInfo::synthetic("k20", DeviceProps::tesla_k20());
+        let mut eval = SyntheticEvaluator::new(SyntheticModel::symv_k20(), 1);
+        let report = run_job(
+            &spec,
+            Path::new("."),
+            &device,
+            &db,
+            &mut eval,
+            (0, 1),
+            &mut |_| {},
+        )
+        .unwrap();
+        let kernels = &report.sampling.unwrap().curves.kernels;
+        let best_ux12 = report
+            .search
+            .ranking
+            .iter()
+            .map(|r| {
+                crate::space::Space::new(spec.space_spec(), spec.device_props(&device))
+                    .unwrap()
+                    .enumerate()
+                    .config(r.index)
+            })
+            .find(|c| c.get_int("UX") == Some(12))
+            .unwrap();
+        let champion = &report.champions[0];
+        if champion.get_int("UX") == Some(12) {
+            // Already sampled: not added twice.
+            assert_eq!(kernels.len(), 1);
+        } else {
+            assert_eq!(kernels.len(), 2);
+            assert_eq!(kernels[1].label, "Best UX=12");
+            assert_eq!(kernels[1].config, best_ux12);
+        }
+        // No configuration has UX = 99: nothing is added for it.
+        assert!(kernels.iter().all(|k| !k.label.contains("99")));
     }
 }

@@ -225,20 +225,47 @@ impl Recording {
         })
     }
 
-    /// Reads a `.csv` or `.json` recording, chosen by extension.
+    /// Reads a `.csv` or `.json` recording, chosen by extension; either may
+    /// be gzip-compressed (`.csv.gz`, `.json.gz`).
     pub fn load(path: &Path) -> Result<Recording, RecordingError> {
         let name = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|source| RecordingError::Io {
+        let io = |source| RecordingError::Io {
             path: name.clone(),
             source,
+        };
+        let bytes = std::fs::read(path).map_err(io)?;
+        let (bytes, inner) = if path.extension().is_some_and(|e| e == "gz") {
+            let mut out = Vec::new();
+            std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(&bytes[..]), &mut out)
+                .map_err(io)?;
+            (out, path.with_extension(""))
+        } else {
+            (bytes, path.to_path_buf())
+        };
+        let text = String::from_utf8(bytes).map_err(|e| RecordingError::Format {
+            path: name.clone(),
+            message: format!("not UTF-8 text: {e}"),
         })?;
-        match path.extension().and_then(|e| e.to_str()) {
+        match inner.extension().and_then(|e| e.to_str()) {
             Some("csv") => Recording::from_csv_str(&text, &name),
             Some("json") => Recording::from_json_str(&text, &name),
             _ => Err(RecordingError::Format {
                 path: name,
-                message: "expected a .csv or .json file".into(),
+                message: "expected a .csv or .json file (or .csv.gz, .json.gz)".into(),
             }),
+        }
+    }
+
+    /// The records at `sizes` only (e.g. a tuning run's search phase without
+    /// its sampling phase).
+    pub fn at_sizes(&self, sizes: &[u64]) -> Recording {
+        Recording {
+            records: self
+                .records
+                .iter()
+                .filter(|r| sizes.contains(&r.size))
+                .cloned()
+                .collect(),
         }
     }
 
@@ -359,6 +386,16 @@ mod tests {
             assert_eq!(Recording::load(&p).unwrap(), r);
         }
         assert!(r.save(&dir.path().join("r.txt")).is_err());
+        // Compressed recordings load the same.
+        let gz = dir.path().join("r.csv.gz");
+        let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        std::io::Write::write_all(&mut enc, csv.as_bytes()).unwrap();
+        std::fs::write(&gz, enc.finish().unwrap()).unwrap();
+        assert_eq!(Recording::load(&gz).unwrap(), r);
+        std::fs::write(dir.path().join("r.txt.gz"), b"x").unwrap();
+        assert!(Recording::load(&dir.path().join("r.txt.gz")).is_err());
+        assert_eq!(r.at_sizes(&[200]).records.len(), 1);
+        assert_eq!(r.at_sizes(&[200]).sizes(), vec![200]);
     }
 
     #[test]

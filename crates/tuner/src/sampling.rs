@@ -163,6 +163,10 @@ pub struct SequentialConfig {
     pub explore_every: usize,
     /// Grid step used between rounds (coarser than the final grid for speed).
     pub working_step: u64,
+    /// The only sizes that may be measured, when not every grid point can
+    /// be (a replay of a run that measured a fixed set of sizes); `None`:
+    /// any grid point.
+    pub candidates: Option<Vec<u64>>,
 }
 
 impl SequentialConfig {
@@ -177,6 +181,7 @@ impl SequentialConfig {
             alpha: None,
             explore_every: 3,
             working_step: (grid.len() as u64 / 500).max(1) * grid.step,
+            candidates: None,
         }
     }
 }
@@ -268,7 +273,21 @@ pub fn sample_sequential(
     let mut curves = Curves::new(work, kernels);
     let mut order: Vec<u64> = Vec::new();
     let mut evaluations = 0;
-    for n in log_spaced(fine.lo, fine.hi, cfg.initial.max(3)) {
+    let candidates: Option<Vec<u64>> = cfg.candidates.as_ref().map(|c| {
+        let mut c = c.clone();
+        c.sort_unstable();
+        c.dedup();
+        c
+    });
+    let mut initial = log_spaced(fine.lo, fine.hi, cfg.initial.max(3));
+    if let Some(c) = &candidates {
+        initial = initial
+            .iter()
+            .filter_map(|&n| c.iter().copied().min_by_key(|&m| m.abs_diff(n)))
+            .collect();
+        initial.dedup();
+    }
+    for n in initial {
         evaluations += curves.measure(n, eval);
         order.push(n);
     }
@@ -305,10 +324,12 @@ pub fn sample_sequential(
         if order.len() >= cfg.max_sizes {
             break StopReason::Budget;
         }
-        let next = if cfg.explore_every > 0 && rounds % cfg.explore_every == 0 {
-            widest_gap(&curves.sizes())
-        } else {
-            most_uncertain(&curves, &work)
+        let explore = cfg.explore_every > 0 && rounds % cfg.explore_every == 0;
+        let next = match (&candidates, explore) {
+            (None, true) => widest_gap(&curves.sizes()),
+            (None, false) => most_uncertain(&curves, &work),
+            (Some(c), true) => farthest_candidate(&curves.sizes(), c),
+            (Some(c), false) => most_uncertain_candidate(&curves, &work, c),
         };
         let Some(n) = next else {
             break StopReason::Exhausted;
@@ -349,6 +370,65 @@ fn widest_gap(sizes: &[u64]) -> Option<u64> {
             let mid = ((w[0] + w[1]) as f64 / 2.0 + ((w[0] as f64) * (w[1] as f64)).sqrt()) / 2.0;
             (mid.round() as u64).clamp(w[0] + 1, w[1] - 1)
         })
+}
+
+/// The unmeasured candidate farthest from every measured size (the sum of its
+/// linear and log distance shares, as in [`widest_gap`]).
+fn farthest_candidate(sizes: &[u64], candidates: &[u64]) -> Option<u64> {
+    let (lo, hi) = (*sizes.first()? as f64, *sizes.last()? as f64);
+    let lin = (hi - lo).max(1.0);
+    let log = (hi / lo.max(1.0)).ln().max(1e-9);
+    let distance = |c: u64| {
+        sizes
+            .iter()
+            .map(|&s| {
+                c.abs_diff(s) as f64 / lin + (c.max(1) as f64 / s.max(1) as f64).ln().abs() / log
+            })
+            .fold(f64::INFINITY, f64::min)
+    };
+    candidates
+        .iter()
+        .copied()
+        .filter(|c| !sizes.contains(c))
+        .max_by(|&a, &b| distance(a).total_cmp(&distance(b)))
+}
+
+/// [`most_uncertain`] over the unmeasured candidates: each is scored at its
+/// nearest working-grid point.
+fn most_uncertain_candidate(curves: &Curves, grid: &Grid, candidates: &[u64]) -> Option<u64> {
+    let sizes = curves.sizes();
+    let pred = curves.predictions();
+    let best = pointwise_best(&pred);
+    let noise = curves.noise();
+    let span = (grid.hi - grid.lo).max(1) as f64;
+    let last = grid.len().checked_sub(1)?;
+    let mut pick: Option<(f64, u64)> = None;
+    for &n in candidates.iter().filter(|c| !sizes.contains(c)) {
+        let i = ((n.saturating_sub(grid.lo) as f64 / grid.step.max(1) as f64).round() as usize)
+            .min(last);
+        let d = sizes
+            .iter()
+            .map(|&s| s.abs_diff(n))
+            .min()
+            .unwrap_or(u64::MAX);
+        let b = pred[best[i]][i];
+        let runner_up = pred
+            .iter()
+            .enumerate()
+            .filter(|(k, _)| *k != best[i])
+            .map(|(_, c)| c[i])
+            .fold(f64::INFINITY, f64::min);
+        let margin = if runner_up.is_finite() {
+            runner_up - b
+        } else {
+            1.0
+        };
+        let score = (d as f64 / span) / (noise + margin);
+        if pick.is_none_or(|(s, _)| score > s) {
+            pick = Some((score, n));
+        }
+    }
+    pick.map(|p| p.1)
 }
 
 fn most_uncertain(curves: &Curves, grid: &Grid) -> Option<u64> {
