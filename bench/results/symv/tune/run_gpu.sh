@@ -7,7 +7,8 @@
 #   OUTDIR       gets symv.sqlite (every measurement), and per LIB:
 #                LIB.txt (summary), LIB.log (one line per measurement, with
 #                the seconds since the start), LIB.rule.{json,rs,h,txt},
-#                report-LIB/ (SVG plots, CSV and T4 exports)
+#                report-LIB/ (SVG plots, CSV and T4 exports), and the rules
+#                again as rules/LIB.json, for `hone symv --rules OUT/rules`
 #   LIB          dsymv_lower, dsymv_upper, ssymv_lower or ssymv_upper (the
 #                job kernels/symv/tune/LIB.toml)
 #
@@ -37,6 +38,8 @@ for lib in "$@"; do
     "$hone" rule --db "$db" --job "$lib" --out-json "$out/$lib.rule.json" --out-rust "$out/$lib.rule.rs" \
         --out-c "$out/$lib.rule.h" > "$out/$lib.rule.txt" 2>&1
     echo "rule exit $?"
+    # The layout `hone symv --rules DIR` reads.
+    mkdir -p "$out/rules" && cp "$out/$lib.rule.json" "$out/rules/$lib.json"
     "$hone" report --db "$db" --job "$lib" -o "$out/report-$lib" \
         --work "$(case $lib in d*) echo 8;; *) echo 4;; esac) * (N * (N + 1) / 2 + 3 * N)" \
         --export csv,t4 > "$out/report-$lib.txt" 2>&1
