@@ -33,6 +33,11 @@ pub struct KernelSpec {
     /// then names its source, for the database's source hash.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub library: Option<String>,
+    /// Further files the kernel is built from (headers, sources the template
+    /// names), relative to the job file: hashed with the template, so that a
+    /// changed kernel is a new kernel in the database.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sources: Vec<PathBuf>,
 }
 
 /// A parameter: explicit values or an integer range.
@@ -251,6 +256,11 @@ pub struct JobSpec {
     pub alpha: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sampling: Option<SamplingSpec>,
+    /// How the evaluator measures (repetitions, warm-up, checks), set by the
+    /// program that runs the job: it is stored with the job, so a resumed job
+    /// must measure as the interrupted one did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub measurement: Option<serde_json::Value>,
 }
 
 /// Errors of jobs.
@@ -475,16 +485,38 @@ pub fn run_job(
             job: spec.name.clone(),
             source,
         })?;
-    let source_hash = match &spec.kernel.template {
-        Some(t) => {
-            let path = base_dir.join(t);
+    let files: Vec<&PathBuf> = spec
+        .kernel
+        .template
+        .iter()
+        .chain(&spec.kernel.sources)
+        .collect();
+    let source_hash = if files.is_empty() {
+        "none".to_string()
+    } else {
+        let mut all = Vec::new();
+        for (i, f) in files.iter().enumerate() {
+            let path = base_dir.join(f);
             let text = std::fs::read(&path).map_err(|e| JobError::Spec {
                 path: path.display().to_string(),
-                message: format!("kernel template: {e}"),
+                message: format!(
+                    "kernel {}: {e}",
+                    if i == 0 && spec.kernel.template.is_some() {
+                        "template"
+                    } else {
+                        "source"
+                    }
+                ),
             })?;
-            format!("{:016x}", fnv1a(&text))
+            // A template alone hashes as it always has (databases made before
+            // `sources` existed keep resuming); with several files, each
+            // length keeps ("ab", "c") and ("a", "bc") apart.
+            if files.len() > 1 {
+                all.extend_from_slice(&(text.len() as u64).to_le_bytes());
+            }
+            all.extend_from_slice(&text);
         }
-        None => "none".to_string(),
+        format!("{:016x}", fnv1a(&all))
     };
     let device_id = db.upsert_device(device)?;
     let kernel_id = db.upsert_kernel(&spec.kernel.name, &source_hash)?;
@@ -887,5 +919,52 @@ extra = [{ label = "Rank 0", config = { ALGO = "lu" } }]
         }
         // No configuration has UX = 99: nothing is added for it.
         assert!(kernels.iter().all(|k| !k.label.contains("99")));
+    }
+
+    #[test]
+    fn a_job_resumes_only_with_the_same_sources_and_measurement() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("k.cu"), "// kernel v1").unwrap();
+        std::fs::write(dir.path().join("k.cuh"), "// header v1").unwrap();
+        let text = TOML_JOB.replace(
+            "[kernel]\nname = \"symv\"",
+            "[kernel]\nname = \"symv\"\ntemplate = \"k.cu\"\nsources = [\"k.cuh\"]",
+        );
+        let mut spec = JobSpec::from_toml(&text, "job.toml").unwrap();
+        assert_eq!(spec.kernel.sources, vec![PathBuf::from("k.cuh")]);
+        spec.sampling = None;
+        spec.measurement = Some(serde_json::json!({"reps": 20}));
+        let db = TuningDb::open_in_memory().unwrap();
+        let device = DeviceInfo::synthetic("k20", DeviceProps::tesla_k20());
+        let mut eval = SyntheticEvaluator::new(SyntheticModel::symv_k20(), 1);
+        let mut run = |spec: &JobSpec| {
+            run_job(
+                spec,
+                dir.path(),
+                &device,
+                &db,
+                &mut eval,
+                (0, 1),
+                &mut |_| {},
+            )
+        };
+        run(&spec).unwrap();
+        assert!(run(&spec).unwrap().resumed);
+        // Other repetitions: not the same job.
+        let mut other = spec.clone();
+        other.measurement = Some(serde_json::json!({"reps": 50}));
+        let err = run(&other).unwrap_err().to_string();
+        assert!(err.contains("measurement options"), "{err}");
+        // A changed header is a changed kernel.
+        std::fs::write(dir.path().join("k.cuh"), "// header v2").unwrap();
+        let err = run(&spec).unwrap_err().to_string();
+        assert!(err.contains("kernel source"), "{err}");
+        // A missing source names itself.
+        std::fs::remove_file(dir.path().join("k.cuh")).unwrap();
+        let err = run(&spec).unwrap_err().to_string();
+        assert!(
+            err.contains("k.cuh") && err.contains("kernel source"),
+            "{err}"
+        );
     }
 }

@@ -483,7 +483,17 @@ pub fn run(args: TuneArgs) -> Result<u8> {
         bail!("give one job file (or --merge OUT_DB SHARD_DB...)");
     };
     let started = Instant::now();
-    let spec = JobSpec::load(job_path).map_err(|e| anyhow!("{e}"))?;
+    let mut spec = JobSpec::load(job_path).map_err(|e| anyhow!("{e}"))?;
+    if args.replay.is_none() {
+        // Stored with the job: resuming with other options would mix
+        // measurements taken two ways.
+        spec.measurement = Some(json!({
+            "reps": args.reps.max(1),
+            "warmup": args.warmup,
+            "flush_l2": !args.no_flush,
+            "check_max": args.check_max,
+        }));
+    }
     let shard = match &args.shard {
         Some(s) => parse_shard(s)?,
         None => (0, 1),
