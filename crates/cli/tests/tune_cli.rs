@@ -544,6 +544,62 @@ fn without_a_gpu_tune_says_so_and_exits_2() {
     assert!(r.stderr.contains("error: no CUDA device: "), "{}", r.stderr);
     assert!(!r.stderr.contains("panicked"), "{}", r.stderr);
     assert!(!db.exists(), "nothing is created without a device");
+    // A library kernel's job goes the same way.
+    let r = hone(&["tune", "kernels/symv/tune/dsymv_lower.toml", "--db", s(&db)]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("error: no CUDA device: "), "{}", r.stderr);
+    assert!(!db.exists());
+}
+
+#[test]
+fn the_recorded_symv_run_replays_to_the_shipped_rule() {
+    // The H100 run in bench/results/symv/tune: replaying every measurement
+    // of DSYMV lower with its job draws the rule hone ships.
+    let dir = scratch("symv-run");
+    let v = hone(&[
+        "tune",
+        "kernels/symv/tune/dsymv_lower.toml",
+        "--replay",
+        "bench/results/symv/tune/dsymv_lower.csv.gz",
+        "--device-props",
+        "bench/results/symv/tune/h100-props.json",
+        "--db",
+        s(&dir.join("t.sqlite")),
+        "--json",
+    ])
+    .ok()
+    .json();
+    assert_eq!(v["valid_configs"], 3184);
+    assert_eq!(v["statuses"]["ok"], 3184 * 4 + 10 * 47);
+    // The sampling's largest size was measured by the sieve already.
+    assert_eq!(v["reused"], 10);
+    assert!(v.get("replay_misses").is_none_or(|m| m == 0), "{v}");
+    let shipped = Rule::load(root().join("kernels/symv/rules/dsymv_lower.json")).unwrap();
+    // The same intervals with the same kernels (parameter order aside: the
+    // shipped rule was refitted from the database by `hone rule`).
+    let intervals = |r: &Rule| -> Vec<(
+        u64,
+        Option<u64>,
+        String,
+        std::collections::BTreeMap<String, String>,
+    )> {
+        r.intervals
+            .iter()
+            .map(|i| {
+                let k = &r.kernels[i.kernel];
+                let config = k
+                    .config
+                    .entries()
+                    .iter()
+                    .map(|(n, v)| (n.clone(), v.to_string()))
+                    .collect();
+                (i.start, i.end, k.label.clone(), config)
+            })
+            .collect()
+    };
+    let replayed = rule_of(&v);
+    assert_eq!(intervals(&replayed), intervals(&shipped));
+    assert_eq!(intervals(&shipped).len(), 5);
 }
 
 #[test]

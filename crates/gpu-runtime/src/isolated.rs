@@ -260,9 +260,23 @@ impl IsolatedEvaluator {
         payload: serde_json::Value,
         limit: Duration,
     ) -> Result<ExtensionReply> {
+        self.extension_as(name, payload, limit, None)
+    }
+
+    /// [`IsolatedEvaluator::extension`], with the worker acting out
+    /// `simulate` instead of calling the extension: for testing supervision
+    /// without a device.
+    pub fn extension_as(
+        &mut self,
+        name: &str,
+        payload: serde_json::Value,
+        limit: Duration,
+        simulate: Option<Simulate>,
+    ) -> Result<ExtensionReply> {
         let body = RequestBody::Extension {
             name: name.to_string(),
             payload,
+            simulate,
         };
         match self.call(body, limit)? {
             Exchange::Reply(ResponseBody::Extension { payload, fatal }) => {

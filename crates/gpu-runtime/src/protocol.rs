@@ -57,6 +57,10 @@ pub enum RequestBody {
     Extension {
         name: String,
         payload: serde_json::Value,
+        /// Pretend instead of calling the extension: for testing supervisors.
+        /// `succeed` echoes the payload.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        simulate: Option<Simulate>,
     },
     Shutdown,
 }

@@ -176,7 +176,16 @@ impl<W: Write> Worker<W> {
                 };
                 self.send(id, body)?;
             }
-            RequestBody::Extension { name, payload } => return self.extension(id, &name, payload),
+            RequestBody::Extension {
+                payload,
+                simulate: Some(sim),
+                ..
+            } => return self.simulate_extension(id, payload, sim),
+            RequestBody::Extension {
+                name,
+                payload,
+                simulate: None,
+            } => return self.extension(id, &name, payload),
             RequestBody::Evaluate {
                 request,
                 simulate: Some(sim),
@@ -312,6 +321,36 @@ impl<W: Write> Worker<W> {
         } else {
             Continue::Yes
         })
+    }
+
+    fn simulate_extension(
+        &mut self,
+        id: u64,
+        payload: serde_json::Value,
+        sim: Simulate,
+    ) -> std::io::Result<Continue> {
+        self.send(
+            id,
+            ResponseBody::Progress {
+                phase: "run".to_string(),
+                launches: 1,
+            },
+        )?;
+        match sim {
+            Simulate::Crash => std::process::abort(),
+            Simulate::Hang => loop {
+                std::thread::sleep(Duration::from_secs(3600));
+            },
+            Simulate::Fault | Simulate::Succeed => {
+                let fatal = sim == Simulate::Fault;
+                self.send(id, ResponseBody::Extension { payload, fatal })?;
+                Ok(if fatal {
+                    Continue::Fatal
+                } else {
+                    Continue::Yes
+                })
+            }
+        }
     }
 
     fn simulate(
@@ -558,6 +597,7 @@ mod tests {
             RequestBody::Extension {
                 name: name.to_string(),
                 payload,
+                simulate: None,
             },
         )
     }

@@ -224,3 +224,70 @@ fn sweep_records_uncompilable_variants_and_keeps_order() {
     // Nothing reached the worker.
     assert_eq!(ev.started(), 0);
 }
+
+#[test]
+fn extension_requests_are_supervised_like_evaluations() {
+    use hone_gpu::ExtensionReply;
+    let mut ev = IsolatedEvaluator::new(worker()).with_limits(fast_limits());
+    let limit = Duration::from_secs(20);
+    let payload = serde_json::json!({"n": 4096});
+    match ev
+        .extension_as("symv", payload.clone(), limit, Some(Simulate::Succeed))
+        .unwrap()
+    {
+        ExtensionReply::Answer { payload: p, fatal } => {
+            assert_eq!(p, payload);
+            assert!(!fatal);
+        }
+        other => panic!("{other:?}"),
+    }
+    let first = ev.worker_pid().expect("a worker is running");
+
+    match ev
+        .extension_as("symv", payload.clone(), limit, Some(Simulate::Crash))
+        .unwrap()
+    {
+        ExtensionReply::Died { phase, reason } => {
+            assert_eq!(phase, "run");
+            assert!(
+                reason.contains("signal") || reason.contains("exit"),
+                "{reason}"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(ev.worker_pid().is_none(), "the dead worker is gone");
+
+    // One announced launch of 300 ms: the hang is cut short quickly.
+    let start = Instant::now();
+    match ev
+        .extension_as("symv", payload.clone(), limit, Some(Simulate::Hang))
+        .unwrap()
+    {
+        ExtensionReply::TimedOut { phase, seconds } => {
+            assert_eq!(phase, "run");
+            assert!((seconds - 0.3).abs() < 1e-9, "{seconds}");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(start.elapsed() < Duration::from_secs(15));
+
+    match ev
+        .extension_as("symv", payload.clone(), limit, Some(Simulate::Fault))
+        .unwrap()
+    {
+        ExtensionReply::Answer { fatal, .. } => assert!(fatal),
+        other => panic!("{other:?}"),
+    }
+    assert!(ev.worker_pid().is_none(), "a poisoned worker is retired");
+
+    // The binary registers no extensions: a real request is refused, by a
+    // fresh worker, without killing it.
+    let err = ev.extension("symv", payload, limit).unwrap_err();
+    assert!(err.to_string().contains("no extension `symv`"), "{err}");
+    let last = ev
+        .worker_pid()
+        .expect("the worker survives a refused request");
+    assert_ne!(first, last);
+    assert_eq!(ev.restarts(), 3);
+}
