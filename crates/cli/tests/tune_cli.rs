@@ -551,6 +551,14 @@ fn without_a_gpu_tune_says_so_and_exits_2() {
     assert!(!db.exists());
 }
 
+/// An interval of a rule: start, end, kernel label, configuration by name.
+type IntervalKernel = (
+    u64,
+    Option<u64>,
+    String,
+    std::collections::BTreeMap<String, String>,
+);
+
 #[test]
 fn the_recorded_symv_run_replays_to_the_shipped_rule() {
     // The H100 run in bench/results/symv/tune: replaying every measurement
@@ -577,12 +585,7 @@ fn the_recorded_symv_run_replays_to_the_shipped_rule() {
     let shipped = Rule::load(root().join("kernels/symv/rules/dsymv_lower.json")).unwrap();
     // The same intervals with the same kernels (parameter order aside: the
     // shipped rule was refitted from the database by `hone rule`).
-    let intervals = |r: &Rule| -> Vec<(
-        u64,
-        Option<u64>,
-        String,
-        std::collections::BTreeMap<String, String>,
-    )> {
+    let intervals = |r: &Rule| -> Vec<IntervalKernel> {
         r.intervals
             .iter()
             .map(|i| {
