@@ -105,6 +105,15 @@ enum Continue {
     Fatal,
 }
 
+/// The text a panic was raised with, if it was text.
+fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+    panic
+        .downcast_ref::<String>()
+        .cloned()
+        .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_default()
+}
+
 fn error_body(e: &GpuError) -> ResponseBody {
     match e {
         GpuError::NoDevice(reason) => ResponseBody::Error {
@@ -230,11 +239,7 @@ impl<W: Write> Worker<W> {
             Ok(Ok((outcome, fatal))) => (ResponseBody::Outcome { outcome, fatal }, fatal),
             Ok(Err(e)) => (error_body(&e), e.is_sticky()),
             Err(panic) => {
-                let message = panic
-                    .downcast_ref::<String>()
-                    .cloned()
-                    .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
-                    .unwrap_or_default();
+                let message = panic_message(panic.as_ref());
                 let outcome = Outcome::invalid(format!("worker panicked: {message}"));
                 (
                     ResponseBody::Outcome {
@@ -301,11 +306,7 @@ impl<W: Write> Worker<W> {
             Ok(Ok((payload, fatal))) => (ResponseBody::Extension { payload, fatal }, fatal),
             Ok(Err(e)) => (error_body(&e), e.is_sticky()),
             Err(panic) => {
-                let message = panic
-                    .downcast_ref::<String>()
-                    .cloned()
-                    .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
-                    .unwrap_or_default();
+                let message = panic_message(panic.as_ref());
                 (
                     ResponseBody::Error {
                         no_device: false,

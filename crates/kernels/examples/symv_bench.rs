@@ -148,16 +148,8 @@ fn bench(gpu: &Gpu, args: &Args) -> Result<(), Box<dyn std::error::Error>> {
     let mut runner = SymvRunner::new(gpu, cache)?;
     let cublas = Cublas::new(gpu)?;
     println!(
-        "cuBLAS {}; float2/float4 atomicAdd {}",
-        cublas
-            .version()
-            .map(|v| v.to_string())
-            .unwrap_or_else(|e| e.to_string()),
-        if runner.vector_atomics() {
-            "available"
-        } else {
-            "not available"
-        }
+        "{}",
+        hone_kernels::symv::bench::tools_line(&runner, &cublas)
     );
     std::fs::create_dir_all(&args.out).map_err(|e| format!("{}: {e}", args.out.display()))?;
     let start = Instant::now();

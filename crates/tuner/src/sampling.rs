@@ -411,24 +411,28 @@ fn most_uncertain_candidate(curves: &Curves, grid: &Grid, candidates: &[u64]) ->
             .map(|&s| s.abs_diff(n))
             .min()
             .unwrap_or(u64::MAX);
-        let b = pred[best[i]][i];
-        let runner_up = pred
-            .iter()
-            .enumerate()
-            .filter(|(k, _)| *k != best[i])
-            .map(|(_, c)| c[i])
-            .fold(f64::INFINITY, f64::min);
-        let margin = if runner_up.is_finite() {
-            runner_up - b
-        } else {
-            1.0
-        };
-        let score = (d as f64 / span) / (noise + margin);
+        let score = (d as f64 / span) / (noise + margin_at(&pred, best[i], i));
         if pick.is_none_or(|(s, _)| score > s) {
             pick = Some((score, n));
         }
     }
     pick.map(|p| p.1)
+}
+
+/// The predicted ln-time gap at grid point `i` between the best kernel and
+/// the runner-up (1 when there is no runner-up).
+fn margin_at(pred: &[Vec<f64>], best: usize, i: usize) -> f64 {
+    let runner_up = pred
+        .iter()
+        .enumerate()
+        .filter(|(k, _)| *k != best)
+        .map(|(_, c)| c[i])
+        .fold(f64::INFINITY, f64::min);
+    if runner_up.is_finite() {
+        runner_up - pred[best][i]
+    } else {
+        1.0
+    }
 }
 
 fn most_uncertain(curves: &Curves, grid: &Grid) -> Option<u64> {
@@ -439,7 +443,7 @@ fn most_uncertain(curves: &Curves, grid: &Grid) -> Option<u64> {
     let span = (grid.hi - grid.lo).max(1) as f64;
     let mut pick: Option<(f64, u64)> = None;
     let mut nearest = 0usize;
-    for i in 0..grid.len() {
+    for (i, &best_i) in best.iter().enumerate().take(grid.len()) {
         let n = grid.point(i);
         while nearest + 1 < sizes.len() && sizes[nearest + 1] <= n {
             nearest += 1;
@@ -454,19 +458,7 @@ fn most_uncertain(curves: &Curves, grid: &Grid) -> Option<u64> {
         if d == 0 {
             continue;
         }
-        let b = pred[best[i]][i];
-        let runner_up = pred
-            .iter()
-            .enumerate()
-            .filter(|(k, _)| *k != best[i])
-            .map(|(_, c)| c[i])
-            .fold(f64::INFINITY, f64::min);
-        let margin = if runner_up.is_finite() {
-            runner_up - b
-        } else {
-            1.0
-        };
-        let score = (d as f64 / span) / (noise + margin);
+        let score = (d as f64 / span) / (noise + margin_at(&pred, best_i, i));
         if pick.is_none_or(|(s, _)| score > s) {
             pick = Some((score, n));
         }

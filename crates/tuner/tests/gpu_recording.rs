@@ -4,6 +4,8 @@
 //! job: the champion sieve's 3,184 valid configurations at four sizes, then
 //! the ten champions at 48 sizes from 64 to 32768).
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
 use hone_tuner::dspline::Grid;
@@ -13,7 +15,6 @@ use hone_tuner::sampling::{
     agreement, agreement_within, log_spaced, sample_fixed, sample_sequential,
 };
 use hone_tuner::sampling::{SamplingResult, SequentialConfig};
-use hone_tuner::strategy::{BayesOpt, Exhaustive, RandomSearch, Strategy};
 
 const SIEVE_SIZES: [u64; 4] = [512, 2048, 8192, 32768];
 
@@ -31,66 +32,11 @@ fn recording(routine: &str) -> Recording {
 #[test]
 fn bayes_reaches_two_percent_within_ten_percent_of_exhaustive_on_the_h100_sieve() {
     let rec = recording("dsymv_lower").at_sizes(&SIEVE_SIZES);
-    let space = rec.valid_space().unwrap();
-    assert_eq!(space.len(), 3_184, "the sieve's valid configurations");
-    let sizes = rec.sizes();
-    assert_eq!(sizes, SIEVE_SIZES.to_vec());
-    let all: Vec<usize> = (0..space.len()).collect();
-    let mut replay = ReplayEvaluator::new(&rec);
-    let exhaustive = Exhaustive.run(&space, &all, &sizes, &mut replay);
-    assert_eq!(replay.misses, 0);
-    let best = exhaustive.best().unwrap().objective.unwrap();
-    let near_best = exhaustive
-        .ranking
-        .iter()
-        .filter(|r| r.objective.is_some_and(|o| o <= best + 1.02f64.ln()))
-        .count();
-    let budget = space.len() / 10;
-    let runs: Vec<(Option<usize>, Option<usize>)> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..5u64)
-            .map(|seed| {
-                let (rec, space, all, sizes) = (&rec, &space, &all, &sizes);
-                scope.spawn(move || {
-                    let mut replay = ReplayEvaluator::new(rec);
-                    let mut bo = BayesOpt::new(budget, seed);
-                    bo.categorical = ["ALG", "MX", "LDHINT", "SCHED"].map(String::from).to_vec();
-                    let out = bo.run(space, all, sizes, &mut replay);
-                    assert_eq!(replay.misses, 0);
-                    let mut replay = ReplayEvaluator::new(rec);
-                    let rnd = RandomSearch { budget, seed }.run(space, all, sizes, &mut replay);
-                    (
-                        out.configs_to_reach(best, 0.02),
-                        rnd.configs_to_reach(best, 0.02),
-                    )
-                })
-            })
-            .collect();
-        handles.into_iter().map(|h| h.join().unwrap()).collect()
-    });
-    let bayes: Vec<Option<usize>> = runs.iter().map(|r| r.0).collect();
-    let random: Vec<Option<usize>> = runs.iter().map(|r| r.1).collect();
-    let mean = |v: &[Option<usize>]| {
-        v.iter()
-            .map(|x| x.unwrap_or(budget + 1) as f64)
-            .sum::<f64>()
-            / v.len() as f64
-    };
-    println!(
-        "H100 DSYMV sieve: {} configs x {} sizes; {near_best} within 2% of the best; budget {budget}; \
-         configs to reach 2%: bayes {bayes:?} (mean {:.1}), random {random:?} (mean {:.1})",
-        space.len(),
-        sizes.len(),
-        mean(&bayes),
-        mean(&random)
-    );
-    assert!(
-        bayes.iter().all(|x| x.is_some_and(|n| n <= budget)),
-        "every seed reaches 2% of the best within 10% of exhaustive: {bayes:?}"
-    );
-    assert!(
-        mean(&bayes) < mean(&random),
-        "the model beats random sampling"
-    );
+    assert_eq!(rec.sizes(), SIEVE_SIZES.to_vec());
+    let c = common::bayes_against_random(&rec, &["ALG", "MX", "LDHINT", "SCHED"], 5);
+    assert_eq!(c.configs, 3_184, "the sieve's valid configurations");
+    println!("H100 DSYMV sieve: {}", c.summary());
+    c.assert_claim();
 }
 
 /// ln(time) of `config` at `n` by the 48-point d-splines: the reference

@@ -332,16 +332,8 @@ fn bench(args: BenchArgs) -> Result<u8> {
     let (mut runner, cublas) = tools(&gpu)?;
     eprintln!("{}", gpu.props());
     eprintln!(
-        "cuBLAS {}; float2/float4 atomicAdd {}; {} sizes x {} routines",
-        cublas
-            .version()
-            .map(|v| v.to_string())
-            .unwrap_or_else(|e| e.to_string()),
-        if runner.vector_atomics() {
-            "available"
-        } else {
-            "not available"
-        },
+        "{}; {} sizes x {} routines",
+        hone_kernels::symv::bench::tools_line(&runner, &cublas),
         sizes.len(),
         precisions.len() * uplos.len()
     );

@@ -333,6 +333,23 @@ pub struct BenchReport {
     pub summary: Vec<SizeSummary>,
 }
 
+/// `cuBLAS 130100; float2/float4 atomicAdd available`: what a run's numbers
+/// depend on besides the device.
+pub fn tools_line(runner: &SymvRunner<'_>, cublas: &Cublas) -> String {
+    format!(
+        "cuBLAS {}; float2/float4 atomicAdd {}",
+        cublas
+            .version()
+            .map(|v| v.to_string())
+            .unwrap_or_else(|e| e.to_string()),
+        if runner.vector_atomics() {
+            "available"
+        } else {
+            "not available"
+        }
+    )
+}
+
 /// Runs the benchmark; `log` receives one line per measurement.
 pub fn run_bench(
     runner: &mut SymvRunner<'_>,
@@ -995,8 +1012,23 @@ fn csv_field(s: &str) -> String {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+
+    /// An sm_90 device as the reports show it, named `name`.
+    pub(crate) fn test_props(name: &str) -> DeviceProps {
+        serde_json::from_value(serde_json::json!({
+            "ordinal": 0, "name": name, "uuid": "GPU-0", "compute_capability": [9, 0],
+            "sm_count": 132, "clock_khz": null, "memory_clock_khz": null,
+            "memory_bus_width_bits": null, "theoretical_bandwidth_gbps": null,
+            "total_memory_bytes": 1, "l2_cache_bytes": 1, "shared_mem_per_block": 49152,
+            "shared_mem_per_block_optin": 232448, "shared_mem_per_sm": 233472,
+            "registers_per_sm": 65536, "registers_per_block": 65536,
+            "max_threads_per_block": 1024, "max_threads_per_sm": 2048, "warp_size": 32,
+            "driver_version": [13, 0], "nvrtc_version": [13, 0]
+        }))
+        .unwrap()
+    }
 
     #[test]
     fn every_candidate_is_valid_on_an_h100() {
@@ -1089,17 +1121,7 @@ mod tests {
             row("hone atomic", 1024, None, "invalid: compile error (x), y"),
         ];
         rows[0].config = "BLOCK_SIZE=128 UX=16".into();
-        let props: DeviceProps = serde_json::from_value(serde_json::json!({
-            "ordinal": 0, "name": "Test GPU", "uuid": "GPU-0", "compute_capability": [9, 0],
-            "sm_count": 132, "clock_khz": null, "memory_clock_khz": null,
-            "memory_bus_width_bits": null, "theoretical_bandwidth_gbps": null,
-            "total_memory_bytes": 1, "l2_cache_bytes": 1, "shared_mem_per_block": 49152,
-            "shared_mem_per_block_optin": 232448, "shared_mem_per_sm": 233472,
-            "registers_per_sm": 65536, "registers_per_block": 65536,
-            "max_threads_per_block": 1024, "max_threads_per_sm": 2048, "warp_size": 32,
-            "driver_version": [13, 0], "nvrtc_version": [13, 0]
-        }))
-        .unwrap();
+        let props = test_props("Test GPU");
         let options = BenchOptions {
             sizes: vec![1024],
             precisions: vec![Precision::Double],

@@ -64,6 +64,22 @@ impl Selection {
     }
 }
 
+/// The kernel of one of `rule`'s intervals.
+fn selection(
+    precision: Precision,
+    uplo: Uplo,
+    rule: &Rule,
+    iv: &hone_tuner::Interval,
+) -> Result<Selection> {
+    let k = &rule.kernels[iv.kernel];
+    Ok(Selection {
+        kernel: kernel_of(precision, uplo, &k.config)?,
+        label: k.label.clone(),
+        start: iv.start,
+        end: iv.end,
+    })
+}
+
 /// One selection rule per precision and storage.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SymvRules {
@@ -153,14 +169,12 @@ impl SymvRules {
     /// last is open above).
     pub fn select(&self, precision: Precision, uplo: Uplo, n: usize) -> Result<Selection> {
         let rule = self.rule(precision, uplo);
-        let iv = &rule.intervals[rule.interval_of(n as u64)];
-        let k = &rule.kernels[iv.kernel];
-        Ok(Selection {
-            kernel: kernel_of(precision, uplo, &k.config)?,
-            label: k.label.clone(),
-            start: iv.start,
-            end: iv.end,
-        })
+        selection(
+            precision,
+            uplo,
+            rule,
+            &rule.intervals[rule.interval_of(n as u64)],
+        )
     }
 
     /// The kernel the rule picks at size n.
@@ -173,15 +187,7 @@ impl SymvRules {
         let rule = self.rule(precision, uplo);
         rule.intervals
             .iter()
-            .map(|iv| {
-                let k = &rule.kernels[iv.kernel];
-                Ok(Selection {
-                    kernel: kernel_of(precision, uplo, &k.config)?,
-                    label: k.label.clone(),
-                    start: iv.start,
-                    end: iv.end,
-                })
-            })
+            .map(|iv| selection(precision, uplo, rule, iv))
             .collect()
     }
 

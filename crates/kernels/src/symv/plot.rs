@@ -301,7 +301,6 @@ mod tests {
     use crate::symv::bench::{summarise, BenchOptions, Pick};
     use crate::symv::traffic::{gbps, gemv_bytes, symv_bytes};
     use crate::symv::{Algorithm, Config};
-    use hone_gpu::DeviceProps;
 
     fn row(imp: &str, n: usize, ms: f64) -> BenchRow {
         let bytes = if imp == "cublas gemv" {
@@ -329,17 +328,7 @@ mod tests {
     }
 
     fn report(sizes: &[usize], with_gemv: bool) -> BenchReport {
-        let props: DeviceProps = serde_json::from_value(serde_json::json!({
-            "ordinal": 0, "name": "Test <GPU>", "uuid": "GPU-0", "compute_capability": [9, 0],
-            "sm_count": 132, "clock_khz": null, "memory_clock_khz": null,
-            "memory_bus_width_bits": null, "theoretical_bandwidth_gbps": null,
-            "total_memory_bytes": 1, "l2_cache_bytes": 1, "shared_mem_per_block": 49152,
-            "shared_mem_per_block_optin": 232448, "shared_mem_per_sm": 233472,
-            "registers_per_sm": 65536, "registers_per_block": 65536,
-            "max_threads_per_block": 1024, "max_threads_per_sm": 2048, "warp_size": 32,
-            "driver_version": [13, 0], "nvrtc_version": [13, 0]
-        }))
-        .unwrap();
+        let props = crate::symv::bench::tests::test_props("Test <GPU>");
         let mut rows = Vec::new();
         let mut summary = Vec::new();
         for &n in sizes {

@@ -534,17 +534,7 @@ mod tests {
 
     #[test]
     fn limits_of_an_sm_90_device_follow_its_properties() {
-        let props: DeviceProps = serde_json::from_value(serde_json::json!({
-            "ordinal": 0, "name": "H100", "uuid": "GPU-0", "compute_capability": [9, 0],
-            "sm_count": 132, "clock_khz": null, "memory_clock_khz": null,
-            "memory_bus_width_bits": null, "theoretical_bandwidth_gbps": null,
-            "total_memory_bytes": 1, "l2_cache_bytes": 1, "shared_mem_per_block": 49152,
-            "shared_mem_per_block_optin": 232448, "shared_mem_per_sm": 233472,
-            "registers_per_sm": 65536, "registers_per_block": 65536,
-            "max_threads_per_block": 1024, "max_threads_per_sm": 2048, "warp_size": 32,
-            "driver_version": [13, 0], "nvrtc_version": null
-        }))
-        .unwrap();
+        let props = crate::symv::bench::tests::test_props("H100");
         assert_eq!(DeviceLimits::from_props(&props), DeviceLimits::h100_sxm());
     }
 }
