@@ -133,6 +133,12 @@ pub enum ExtensionReply {
     TimedOut { phase: String, seconds: f64 },
     /// The worker died (a fault in the driver, an abort).
     Died { phase: String, reason: String },
+    /// The extension failed on this request (its own error or a panic).
+    Failed {
+        reason: String,
+        /// The worker exited after answering.
+        fatal: bool,
+    },
 }
 
 /// How an exchange with the worker ended.
@@ -251,9 +257,10 @@ impl IsolatedEvaluator {
 
     /// Sends `payload` to the worker's extension `name` and waits for its
     /// answer; `limit` is the first deadline (progress lines set the next
-    /// ones). A worker that dies or times out has been replaced when this
-    /// returns; `Err` means the machinery failed, or the worker answered with
-    /// an error (an unknown extension, no device).
+    /// ones). A worker that dies, times out or is poisoned is gone when this
+    /// returns, and the next request starts another; `Err` means the
+    /// machinery failed, or the worker answered with an error that is not the
+    /// request's (an unknown extension, no device).
     pub fn extension(
         &mut self,
         name: &str,
@@ -285,22 +292,21 @@ impl IsolatedEvaluator {
                 }
                 Ok(ExtensionReply::Answer { payload, fatal })
             }
-            Exchange::Reply(ResponseBody::Error { no_device, message }) => {
-                // An error that poisoned the context ends the worker; the
-                // next request starts another.
-                if self
-                    .worker
-                    .as_mut()
-                    .is_some_and(|w| w.child.try_wait().map(|s| s.is_some()).unwrap_or(true))
-                {
-                    self.retire(Duration::ZERO);
+            Exchange::Reply(ResponseBody::ExtensionFailed { message, fatal }) => {
+                if fatal {
+                    self.retire(Duration::from_secs(10));
                 }
-                Err(if no_device {
-                    GpuError::NoDevice(message)
-                } else {
-                    GpuError::Worker(message)
+                Ok(ExtensionReply::Failed {
+                    reason: message,
+                    fatal,
                 })
             }
+            // No device, no such extension: the machinery, not the request.
+            Exchange::Reply(ResponseBody::Error { no_device, message }) => Err(if no_device {
+                GpuError::NoDevice(message)
+            } else {
+                GpuError::Worker(message)
+            }),
             Exchange::TimedOut { phase, limit } => Ok(ExtensionReply::TimedOut {
                 phase,
                 seconds: limit.as_secs_f64(),
@@ -498,7 +504,10 @@ impl IsolatedEvaluator {
                             limit = if launches == 0 {
                                 limits.host
                             } else {
-                                limits.per_launch * launches
+                                limits
+                                    .per_launch
+                                    .checked_mul(launches)
+                                    .unwrap_or(Duration::MAX)
                             };
                             deadline = Instant::now() + limit;
                             phase = p;

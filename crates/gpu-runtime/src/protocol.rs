@@ -115,6 +115,13 @@ pub enum ResponseBody {
         /// The worker's context is poisoned; it exits after this line.
         fatal: bool,
     },
+    /// The extension failed on this request (an error of its own, a panic):
+    /// a property of the request, not of the machinery.
+    ExtensionFailed {
+        message: String,
+        /// The worker exits after this line.
+        fatal: bool,
+    },
     Error {
         /// The reason is the absence of a usable device.
         #[serde(default)]

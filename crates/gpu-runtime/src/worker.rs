@@ -304,17 +304,30 @@ impl<W: Write> Worker<W> {
         }
         let (body, fatal) = match result {
             Ok(Ok((payload, fatal))) => (ResponseBody::Extension { payload, fatal }, fatal),
-            Ok(Err(e)) => (error_body(&e), e.is_sticky()),
-            Err(panic) => {
-                let message = panic_message(panic.as_ref());
+            // No device is the machinery's failure, not the request's.
+            Ok(Err(e @ GpuError::NoDevice(_))) => (error_body(&e), false),
+            Ok(Err(e)) => {
+                let fatal = e.is_sticky();
                 (
-                    ResponseBody::Error {
-                        no_device: false,
-                        message: format!("extension `{name}` panicked: {message}"),
+                    ResponseBody::ExtensionFailed {
+                        message: e.to_string(),
+                        fatal,
                     },
-                    true,
+                    fatal,
                 )
             }
+            // A panic may have left the extension's state half-updated: start
+            // afresh.
+            Err(panic) => (
+                ResponseBody::ExtensionFailed {
+                    message: format!(
+                        "extension `{name}` panicked: {}",
+                        panic_message(panic.as_ref())
+                    ),
+                    fatal: true,
+                },
+                true,
+            ),
         };
         self.send(id, body)?;
         Ok(if fatal {
@@ -586,6 +599,12 @@ mod tests {
             progress: &mut dyn FnMut(&str, u32),
         ) -> Result<(serde_json::Value, bool), GpuError> {
             progress("compute", 0);
+            if payload["panic"].as_bool() == Some(true) {
+                panic!("asked to");
+            }
+            if payload["fail"].as_bool() == Some(true) {
+                return Err(GpuError::Launch("refused".into()));
+            }
             let fatal = payload["fault"].as_bool().unwrap_or(false);
             let x = payload["x"].as_i64().unwrap_or(0);
             Ok((serde_json::json!({ "y": 2 * x }), fatal))
@@ -601,6 +620,34 @@ mod tests {
                 simulate: None,
             },
         )
+    }
+
+    #[test]
+    fn extension_failures_are_the_requests_and_a_panic_ends_the_worker() {
+        let input = [
+            ext(1, "double", serde_json::json!({"fail": true})),
+            ext(2, "double", serde_json::json!({"panic": true})),
+            ext(3, "double", serde_json::json!({"x": 5})),
+        ]
+        .join("\n");
+        let mut out = Vec::new();
+        let code = worker_main_with(input.as_bytes(), &mut out, vec![Box::new(Doubler)]);
+        let replies: Vec<Response> = String::from_utf8(out)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .filter(|r: &Response| !matches!(r.body, ResponseBody::Progress { .. }))
+            .collect();
+        assert_eq!(code, exit::FATAL);
+        assert_eq!(replies.len(), 2, "{replies:?}");
+        assert!(matches!(
+            &replies[0].body,
+            ResponseBody::ExtensionFailed { message, fatal: false } if message.contains("refused")
+        ));
+        assert!(matches!(
+            &replies[1].body,
+            ResponseBody::ExtensionFailed { message, fatal: true } if message.contains("panicked: asked to")
+        ));
     }
 
     #[test]

@@ -459,5 +459,23 @@ fn the_library_call_refuses_bad_problems() {
         .unwrap_err()
         .to_string();
         assert!(e.contains("null"), "{e}");
+        // A pointer one element into the buffer is not aligned for wide loads.
+        let elem = p.size() as u64;
+        // SAFETY: refused before a launch (x is misaligned).
+        let e = unsafe {
+            symv.runner().enqueue(
+                &wide,
+                64,
+                1.0,
+                buf.ptr(),
+                64,
+                buf.ptr() + elem,
+                0.0,
+                buf.ptr() + 4096,
+            )
+        }
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("not aligned"), "{e}");
     }
 }

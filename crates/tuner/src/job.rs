@@ -472,6 +472,21 @@ pub fn run_job(
     shard: (u32, u32),
     progress: &mut dyn FnMut(&Progress),
 ) -> Result<JobReport, JobError> {
+    // Checked before the search, which may take long.
+    for filter in spec.sampling.iter().flat_map(|s| &s.also_best) {
+        if let Some((k, _)) = filter
+            .entries()
+            .iter()
+            .find(|(k, _)| !spec.params.iter().any(|p| &p.name == k))
+        {
+            return Err(JobError::Spec {
+                path: spec.name.clone(),
+                message: format!(
+                    "sampling.also_best names `{k}`, which is not a parameter of the job"
+                ),
+            });
+        }
+    }
     let space = Space::new(spec.space_spec(), spec.device_props(device)).map_err(|source| {
         JobError::Space {
             job: spec.name.clone(),
@@ -919,6 +934,22 @@ extra = [{ label = "Rank 0", config = { ALGO = "lu" } }]
         }
         // No configuration has UX = 99: nothing is added for it.
         assert!(kernels.iter().all(|k| !k.label.contains("99")));
+        // A misspelt parameter is an error, not a silent no-op.
+        let typo = text.replace("{ UX = 99 }", "{ ux = 12 }");
+        let spec = JobSpec::from_toml(&typo, "job.toml").unwrap();
+        let db = TuningDb::open_in_memory().unwrap();
+        let err = run_job(
+            &spec,
+            Path::new("."),
+            &device,
+            &db,
+            &mut eval,
+            (0, 1),
+            &mut |_| {},
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(err.contains("`ux`"), "{err}");
     }
 
     #[test]

@@ -274,7 +274,11 @@ pub fn sample_sequential(
     let mut order: Vec<u64> = Vec::new();
     let mut evaluations = 0;
     let candidates: Option<Vec<u64>> = cfg.candidates.as_ref().map(|c| {
-        let mut c = c.clone();
+        let mut c: Vec<u64> = c
+            .iter()
+            .copied()
+            .filter(|n| (fine.lo..=fine.hi).contains(n))
+            .collect();
         c.sort_unstable();
         c.dedup();
         c

@@ -17,7 +17,9 @@ use hone_gpu::{
     GpuError, IsolatedEvaluator, KernelTemplate, Limits, ModuleCache, TemplateEvaluator,
     TuneOptions, WorkerCommand,
 };
-use hone_kernels::symv::tuning::{library_target, SymvEvaluator, SymvTuneOptions};
+use hone_kernels::symv::tuning::{
+    check_job_params, library_target, SymvEvaluator, SymvTuneOptions,
+};
 use hone_tuner::{
     run_job, DeviceInfo, DeviceProps, Evaluator, JobReport, JobSpec, Measurement, Phase, Progress,
     Recording, ReplayEvaluator, Space, TuningDb,
@@ -321,12 +323,9 @@ fn gpu_backend(
     args: &TuneArgs,
     template: KernelTemplate,
 ) -> Result<(TemplateEvaluator, DeviceInfo)> {
-    if !(args.launch_timeout.is_finite() && args.launch_timeout > 0.0) {
-        bail!("--launch-timeout must be a positive number of seconds");
-    }
     let worker =
         IsolatedEvaluator::new(WorkerCommand::current_exe(["gpu-worker"])?).with_limits(Limits {
-            per_launch: Duration::from_secs_f64(args.launch_timeout),
+            per_launch: launch_timeout(args)?,
             ..Limits::default()
         });
     let mut options = TuneOptions::default();
@@ -340,21 +339,51 @@ fn gpu_backend(
     Ok((eval, device_info(&props)))
 }
 
-fn symv_backend(args: &TuneArgs, library: &str) -> Result<(SymvEvaluator, DeviceInfo)> {
+/// `--launch-timeout` as a duration.
+fn launch_timeout(args: &TuneArgs) -> Result<Duration> {
+    Duration::try_from_secs_f64(args.launch_timeout)
+        .ok()
+        .filter(|d| !d.is_zero())
+        .ok_or_else(|| anyhow!("--launch-timeout must be a positive number of seconds"))
+}
+
+fn symv_backend(
+    args: &TuneArgs,
+    spec: &JobSpec,
+    library: &str,
+) -> Result<(SymvEvaluator, DeviceInfo)> {
     let (precision, uplo) = library_target(library).ok_or_else(|| {
         anyhow!(
             "unknown library kernel `{library}` (hone's library has dsymv_lower, dsymv_upper, ssymv_lower, ssymv_upper)"
         )
     })?;
-    if !(args.launch_timeout.is_finite() && args.launch_timeout > 0.0) {
-        bail!("--launch-timeout must be a positive number of seconds");
-    }
-    let worker = IsolatedEvaluator::new(WorkerCommand::current_exe(["gpu-worker"])?);
+    let params = spec
+        .space_spec()
+        .params
+        .iter()
+        .map(|p| {
+            let ints = p
+                .values
+                .iter()
+                .map(|v| {
+                    v.as_int().ok_or_else(|| {
+                        anyhow!("job `{}`: {} = `{v}` is not an integer", spec.name, p.name)
+                    })
+                })
+                .collect::<Result<Vec<i64>>>()?;
+            Ok((p.name.clone(), ints))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    check_job_params(precision, uplo, &params).map_err(|e| anyhow!("job `{}`: {e}", spec.name))?;
+    let worker =
+        IsolatedEvaluator::new(WorkerCommand::current_exe(["gpu-worker"])?).with_limits(Limits {
+            per_launch: launch_timeout(args)?,
+            ..Limits::default()
+        });
     let mut options = SymvTuneOptions::default();
     options.run.timing.reps = args.reps.max(1);
     options.run.timing.warmup = args.warmup;
     options.run.timing.flush_l2 = !args.no_flush;
-    options.per_launch = Duration::from_secs_f64(args.launch_timeout);
     if let Some(max) = args.check_max {
         options.check_max_n = Some(usize::try_from(max)?);
     }
@@ -487,11 +516,17 @@ pub fn run(args: TuneArgs) -> Result<u8> {
     if args.replay.is_none() {
         // Stored with the job: resuming with other options would mix
         // measurements taken two ways.
+        // Library kernels check up to their own default size unless told.
+        let check_max = match (&spec.kernel.library, args.check_max) {
+            (_, Some(max)) => Some(max),
+            (Some(_), None) => SymvTuneOptions::default().check_max_n.map(|n| n as u64),
+            (None, None) => None,
+        };
         spec.measurement = Some(json!({
             "reps": args.reps.max(1),
             "warmup": args.warmup,
             "flush_l2": !args.no_flush,
-            "check_max": args.check_max,
+            "check_max": check_max,
         }));
     }
     let shard = match &args.shard {
@@ -512,7 +547,7 @@ pub fn run(args: TuneArgs) -> Result<u8> {
                 if args.compare_memcpy {
                     bail!("--compare-memcpy is for templates; library kernels have their own benchmarks (`hone symv`)");
                 }
-                let (eval, device) = symv_backend(&args, library)?;
+                let (eval, device) = symv_backend(&args, &spec, library)?;
                 (Backend::Symv(Box::new(eval)), device)
             }
             None => {

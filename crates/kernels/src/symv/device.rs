@@ -641,6 +641,9 @@ impl<'g> SymvRunner<'g> {
         if let Err(reason) = prepared(gpu, &limits, &loaded, d) {
             return Ok(SymvOutcome::Invalid { reason });
         }
+        // A kernel that went wrong before may have left its counters and
+        // mutexes set; every measurement starts from zeroed words.
+        d.sync.fill_async(gpu, 0)?;
 
         let check = if options.check {
             let report = self.check_with(false, |d, alpha, beta| {
@@ -727,7 +730,8 @@ impl<'g> SymvRunner<'g> {
     /// `a` must point to `lda * n` elements of `kernel.precision` (at least
     /// every element of the stored triangle), `x` and `y` to n each, all
     /// allocated in this GPU's context and alive until the launch completes;
-    /// `y` must not overlap `a` or `x`.
+    /// `y` must not overlap `a` or `x`. (Pointers not aligned to the
+    /// kernel's load width, `VEC` elements, are refused with an error.)
     #[allow(clippy::too_many_arguments)]
     pub unsafe fn enqueue(
         &mut self,
@@ -753,6 +757,19 @@ impl<'g> SymvRunner<'g> {
         }
         if a == 0 || x == 0 || y == 0 {
             return Err(SymvError::Problem("a null device pointer".to_string()));
+        }
+        // Wide loads (and float2/float4 atomics on y) fault on a pointer that
+        // is not aligned to their width, which would poison the context.
+        let width = kernel.config.get("VEC").copied().unwrap_or(1).max(1) as u64
+            * kernel.precision.size() as u64;
+        if let Some((name, p)) = [("a", a), ("x", x), ("y", y)]
+            .into_iter()
+            .find(|(_, p)| p % width != 0)
+        {
+            return Err(SymvError::Problem(format!(
+                "{name} = {p:#x} is not aligned to {width} bytes, which {} needs",
+                kernel.label()
+            )));
         }
         let loaded = self
             .kernel(kernel)?

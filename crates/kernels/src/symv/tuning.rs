@@ -14,7 +14,6 @@
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
-use std::time::Duration;
 
 use hone_gpu::protocol::DEVICE_ENV;
 use hone_gpu::{
@@ -26,8 +25,8 @@ use serde::{Deserialize, Serialize};
 use super::device::{compile_cached, compile_job, probe_vector_atomics};
 use super::traffic::{flops, symv_bytes};
 use super::{
-    run_symv, Algorithm, Config, DeviceLimits, Precision, RunOptions, SymvError, SymvKernel,
-    SymvOutcome, SymvRunner, Uplo,
+    Algorithm, Config, DeviceLimits, Precision, RunOptions, SymvError, SymvKernel, SymvOutcome,
+    SymvRunner, Uplo,
 };
 
 /// The worker extension's name.
@@ -100,6 +99,55 @@ pub fn kernel_of(
     Ok(SymvKernel::new(precision, uplo, algorithm, config))
 }
 
+/// Checks a job's parameters (name, values) against the SYMV templates of
+/// `precision` and `uplo`, so that a misspelt parameter or a value outside
+/// the template stops the job before it starts rather than making every
+/// configuration invalid.
+pub fn check_job_params(
+    precision: Precision,
+    uplo: Uplo,
+    params: &[(String, Vec<i64>)],
+) -> Result<(), String> {
+    let atomic = super::symv_template(precision, uplo, Algorithm::Atomic);
+    let lu = super::symv_template(precision, uplo, Algorithm::LowerUpper);
+    for (name, values) in params {
+        let allowed: Vec<i64> = if name == ALG {
+            vec![0, 1]
+        } else {
+            let mut v: Vec<i64> = [&atomic, &lu]
+                .iter()
+                .filter_map(|t| t.param(name))
+                .flat_map(|p| p.values.clone())
+                .collect();
+            if v.is_empty() {
+                let mut known: Vec<&str> = atomic
+                    .params
+                    .iter()
+                    .chain(&lu.params)
+                    .map(|p| p.name.as_str())
+                    .collect();
+                known.sort_unstable();
+                known.dedup();
+                return Err(format!(
+                    "`{name}` is not a parameter of the SYMV kernels ({ALG}, {})",
+                    known.join(", ")
+                ));
+            }
+            if name == "NB" {
+                // The atomic kernel's placeholder.
+                v.push(0);
+            }
+            v
+        };
+        if let Some(bad) = values.iter().find(|v| !allowed.contains(v)) {
+            return Err(format!(
+                "{name} = {bad} is not among the kernels' values {allowed:?}"
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// One evaluation request to the worker.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct EvalPayload {
@@ -112,6 +160,7 @@ pub struct EvalPayload {
 /// across requests.
 #[derive(Default)]
 pub struct SymvWorker {
+    gpu: Option<&'static Gpu>,
     runner: Option<SymvRunner<'static>>,
 }
 
@@ -128,7 +177,10 @@ impl SymvWorker {
                 .unwrap_or(0);
             // The worker process holds one device until it exits; the runner
             // borrows it for that long.
-            let gpu: &'static Gpu = Box::leak(Box::new(Gpu::open(ordinal)?));
+            let gpu: &'static Gpu = match self.gpu {
+                Some(g) => g,
+                None => self.gpu.insert(Box::leak(Box::new(Gpu::open(ordinal)?))),
+            };
             let runner =
                 SymvRunner::new(gpu, ModuleCache::open_default()).map_err(|e| match e {
                     SymvError::Gpu(g) => g,
@@ -156,11 +208,17 @@ impl WorkerExtension for SymvWorker {
         let runner = self.runner()?;
         // A compile failure is the outcome's to report; only the device can fail here.
         let _ = runner.kernel(&request.kernel).map_err(to_gpu_error)?;
-        let t = &request.options.timing;
-        let launches = 4 + request.options.timed_runs.max(1) * (t.warmup + t.reps);
-        progress("run", launches);
-        let (outcome, fatal) = match run_symv(runner, &request.kernel, request.n, &request.options)
-        {
+        let k = &request.kernel;
+        progress("data", 0);
+        let data = runner.data(k.precision, k.uplo, request.n, &request.options);
+        let result = match data {
+            Ok(_) => {
+                progress("run", launches(&request.options));
+                runner.measure(k, &request.options)
+            }
+            Err(e) => Err(e),
+        };
+        let (outcome, fatal) = match result {
             Ok(o) => (o, false),
             Err(SymvError::Gpu(e)) if e.is_sticky() => (
                 SymvOutcome::Invalid {
@@ -182,6 +240,15 @@ impl WorkerExtension for SymvWorker {
     }
 }
 
+/// Launches one evaluation makes after its data is ready, for the
+/// supervisor's deadline: the two checks (each a fill and a product), then
+/// per timed run the warm-up and timed products and an L2 flush before each.
+fn launches(options: &RunOptions) -> u32 {
+    let t = &options.timing;
+    let per_run = t.warmup.saturating_add(t.reps.saturating_mul(2));
+    4u32.saturating_add(options.timed_runs.max(1).saturating_mul(per_run))
+}
+
 fn to_gpu_error(e: SymvError) -> GpuError {
     match e {
         SymvError::Gpu(g) => g,
@@ -198,8 +265,6 @@ pub struct SymvTuneOptions {
     pub check_max_n: Option<usize>,
     /// Threads compiling variants ahead of the worker.
     pub compile_threads: usize,
-    /// Seconds one launch may take before the variant counts as hung.
-    pub per_launch: Duration,
 }
 
 impl Default for SymvTuneOptions {
@@ -213,7 +278,6 @@ impl Default for SymvTuneOptions {
             compile_threads: std::thread::available_parallelism()
                 .map(|n| n.get())
                 .unwrap_or(2),
-            per_launch: Duration::from_secs(1),
         }
     }
 }
@@ -240,7 +304,12 @@ pub fn classify(reason: &str) -> InvalidKind {
         InvalidKind::WrongAnswer
     } else if reason.starts_with("timed out") {
         InvalidKind::Timeout
-    } else if reason.starts_with("violates") || reason.starts_with("invalid configuration") {
+    } else if reason.starts_with("violates")
+        || reason.starts_with("invalid configuration")
+        || reason.contains(" is missing (")
+        || reason.contains(" is not among its values")
+        || reason.contains(" is not a parameter of")
+    {
         InvalidKind::Constraint
     } else {
         InvalidKind::Runtime
@@ -340,19 +409,13 @@ impl SymvEvaluator {
         }
         let mut options = self.options.run.clone();
         options.check = options.check && self.options.check_max_n.is_none_or(|max| n <= max);
-        let t = &options.timing;
-        let launches = 4 + options.timed_runs.max(1) * (t.warmup + t.reps);
-        let payload = EvalPayload {
-            kernel,
-            n,
-            options: options.clone(),
-        };
+        let payload = EvalPayload { kernel, n, options };
         let payload = match serde_json::to_value(&payload) {
             Ok(p) => p,
             Err(e) => return self.invalid(InvalidKind::Runtime, format!("cannot encode: {e}")),
         };
-        let limits = self.worker.limits();
-        let first = limits.host + self.options.per_launch * launches;
+        // The worker's progress lines set the deadlines of the later phases.
+        let first = self.worker.limits().host;
         match self.worker.extension(EXTENSION, payload, first) {
             Ok(ExtensionReply::Answer { payload, .. }) => {
                 match serde_json::from_value::<SymvOutcome>(payload) {
@@ -391,6 +454,14 @@ impl SymvEvaluator {
             Ok(ExtensionReply::Died { phase, reason }) => self.invalid(
                 InvalidKind::Runtime,
                 format!("worker died in phase `{phase}`: {reason}"),
+            ),
+            Ok(ExtensionReply::Failed { reason, fatal }) => self.invalid(
+                InvalidKind::Runtime,
+                if fatal {
+                    format!("{reason} (worker restarted)")
+                } else {
+                    reason
+                },
             ),
             Err(e) => {
                 let message = e.to_string();
@@ -444,6 +515,13 @@ struct PoolShared {
 
 impl PoolShared {
     fn compile(&self, kernel: &SymvKernel) -> Result<(), String> {
+        // A panic must not leave the kernel marked as compiling: its waiters
+        // would wait forever.
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.compile_inner(kernel)))
+            .unwrap_or_else(|_| Err(format!("compiling {} panicked", kernel.label())))
+    }
+
+    fn compile_inner(&self, kernel: &SymvKernel) -> Result<(), String> {
         let job = compile_job(kernel, &self.limits, self.vector_atomics)?;
         let m = compile_cached(&self.cache, &self.target, self.nvrtc_version, &job)?;
         if let Ok(mut c) = self.counts.lock() {
@@ -622,10 +700,62 @@ mod tests {
     }
 
     #[test]
+    fn job_parameters_are_checked_against_the_templates() {
+        let p = |pairs: &[(&str, &[i64])]| -> Vec<(String, Vec<i64>)> {
+            pairs
+                .iter()
+                .map(|(n, v)| (n.to_string(), v.to_vec()))
+                .collect()
+        };
+        let (d, l) = (Precision::Double, Uplo::Lower);
+        check_job_params(
+            d,
+            l,
+            &p(&[("ALG", &[0, 1]), ("UX", &[8, 16]), ("NB", &[0, 4])]),
+        )
+        .unwrap();
+        let e = check_job_params(d, l, &p(&[("UXX", &[8])])).unwrap_err();
+        assert!(e.contains("`UXX`") && e.contains("UX"), "{e}");
+        let e = check_job_params(d, l, &p(&[("UX", &[7])])).unwrap_err();
+        assert!(e.contains("UX = 7"), "{e}");
+        let e = check_job_params(d, l, &p(&[("ALG", &[2])])).unwrap_err();
+        assert!(e.contains("ALG = 2"), "{e}");
+        // VEC = 4 exists for single precision only.
+        assert!(check_job_params(d, l, &p(&[("VEC", &[4])])).is_err());
+        check_job_params(Precision::Single, l, &p(&[("VEC", &[4])])).unwrap();
+        // The shipped jobs pass.
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../kernels/symv/tune");
+        for pr in Precision::ALL {
+            for u in Uplo::ALL {
+                let spec =
+                    hone_tuner::JobSpec::load(dir.join(format!("{}.toml", library_name(pr, u))))
+                        .unwrap();
+                let params: Vec<(String, Vec<i64>)> = spec
+                    .params
+                    .iter()
+                    .map(|ps| {
+                        let v = ps.values.iter().map(|v| v.as_int().unwrap()).collect();
+                        (ps.name.clone(), v)
+                    })
+                    .collect();
+                check_job_params(pr, u, &params).unwrap();
+            }
+        }
+    }
+
+    #[test]
     fn reasons_map_to_kinds() {
         assert_eq!(classify("compile error (x): y"), InvalidKind::Compile);
         assert_eq!(classify("wrong result: seed 0x1"), InvalidKind::WrongAnswer);
         assert_eq!(classify("violates UX <= 8"), InvalidKind::Constraint);
+        assert_eq!(
+            classify("invalid configuration: NB=0 is not among its values [4, 8]"),
+            InvalidKind::Constraint
+        );
+        assert_eq!(
+            classify("UX is missing (the atomic kernel takes BLOCK_SIZE, UX)"),
+            InvalidKind::Constraint
+        );
         assert_eq!(classify("timed out after 3 s"), InvalidKind::Timeout);
         assert_eq!(
             classify("fault: CUDA_ERROR_ILLEGAL_ADDRESS"),
