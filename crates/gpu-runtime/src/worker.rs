@@ -611,6 +611,18 @@ mod tests {
         }
     }
 
+    /// Serves `input` with the doubling extension registered.
+    fn run_with_doubler(input: &str) -> (i32, Vec<Response>) {
+        let mut out = Vec::new();
+        let code = worker_main_with(input.as_bytes(), &mut out, vec![Box::new(Doubler)]);
+        let replies = String::from_utf8(out)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        (code, replies)
+    }
+
     fn ext(id: u64, name: &str, payload: serde_json::Value) -> String {
         line(
             id,
@@ -630,13 +642,10 @@ mod tests {
             ext(3, "double", serde_json::json!({"x": 5})),
         ]
         .join("\n");
-        let mut out = Vec::new();
-        let code = worker_main_with(input.as_bytes(), &mut out, vec![Box::new(Doubler)]);
-        let replies: Vec<Response> = String::from_utf8(out)
-            .unwrap()
-            .lines()
-            .map(|l| serde_json::from_str(l).unwrap())
-            .filter(|r: &Response| !matches!(r.body, ResponseBody::Progress { .. }))
+        let (code, replies) = run_with_doubler(&input);
+        let replies: Vec<Response> = replies
+            .into_iter()
+            .filter(|r| !matches!(r.body, ResponseBody::Progress { .. }))
             .collect();
         assert_eq!(code, exit::FATAL);
         assert_eq!(replies.len(), 2, "{replies:?}");
@@ -659,13 +668,7 @@ mod tests {
             ext(4, "double", serde_json::json!({"x": 5})),
         ]
         .join("\n");
-        let mut out = Vec::new();
-        let code = worker_main_with(input.as_bytes(), &mut out, vec![Box::new(Doubler)]);
-        let replies: Vec<Response> = String::from_utf8(out)
-            .unwrap()
-            .lines()
-            .map(|l| serde_json::from_str(l).unwrap())
-            .collect();
+        let (code, replies) = run_with_doubler(&input);
         assert_eq!(code, exit::FATAL);
         let bodies: Vec<(u64, &ResponseBody)> = replies.iter().map(|r| (r.id, &r.body)).collect();
         assert!(matches!(

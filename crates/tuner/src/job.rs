@@ -751,6 +751,17 @@ mod tests {
     use super::*;
     use crate::synthetic::{SyntheticEvaluator, SyntheticModel};
 
+    /// Runs a whole job without a shard and without progress reports.
+    fn run_quiet(
+        spec: &JobSpec,
+        base: &Path,
+        device: &DeviceInfo,
+        db: &TuningDb,
+        eval: &mut dyn Evaluator,
+    ) -> Result<JobReport, JobError> {
+        run_job(spec, base, device, db, eval, (0, 1), &mut |_| {})
+    }
+
     const TOML_JOB: &str = r#"
 name = "symv-small"
 sizes = { lo = 1000, hi = 8000, count = 3 }
@@ -870,16 +881,7 @@ extra = [{ label = "Rank 0", config = { ALGO = "lu" } }]
         );
         assert_eq!(db.jobs().unwrap()[0].status, "finished");
         // Running it again measures nothing new.
-        let again = run_job(
-            &spec,
-            Path::new("."),
-            &device,
-            &db,
-            &mut eval,
-            (0, 1),
-            &mut |_| {},
-        )
-        .unwrap();
+        let again = run_quiet(&spec, Path::new("."), &device, &db, &mut eval).unwrap();
         assert!(again.resumed);
         assert_eq!((again.measured, again.reused), (0, 27 * 3 + 4 * 12));
         assert_eq!(again.rule.unwrap(), rule);
@@ -900,16 +902,7 @@ extra = [{ label = "Rank 0", config = { ALGO = "lu" } }]
         let db = TuningDb::open_in_memory().unwrap();
         let device = DeviceInfo::synthetic("k20", DeviceProps::tesla_k20());
         let mut eval = SyntheticEvaluator::new(SyntheticModel::symv_k20(), 1);
-        let report = run_job(
-            &spec,
-            Path::new("."),
-            &device,
-            &db,
-            &mut eval,
-            (0, 1),
-            &mut |_| {},
-        )
-        .unwrap();
+        let report = run_quiet(&spec, Path::new("."), &device, &db, &mut eval).unwrap();
         let kernels = &report.sampling.unwrap().curves.kernels;
         let best_ux12 = report
             .search
@@ -938,17 +931,9 @@ extra = [{ label = "Rank 0", config = { ALGO = "lu" } }]
         let typo = text.replace("{ UX = 99 }", "{ ux = 12 }");
         let spec = JobSpec::from_toml(&typo, "job.toml").unwrap();
         let db = TuningDb::open_in_memory().unwrap();
-        let err = run_job(
-            &spec,
-            Path::new("."),
-            &device,
-            &db,
-            &mut eval,
-            (0, 1),
-            &mut |_| {},
-        )
-        .unwrap_err()
-        .to_string();
+        let err = run_quiet(&spec, Path::new("."), &device, &db, &mut eval)
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("`ux`"), "{err}");
     }
 
@@ -968,17 +953,7 @@ extra = [{ label = "Rank 0", config = { ALGO = "lu" } }]
         let db = TuningDb::open_in_memory().unwrap();
         let device = DeviceInfo::synthetic("k20", DeviceProps::tesla_k20());
         let mut eval = SyntheticEvaluator::new(SyntheticModel::symv_k20(), 1);
-        let mut run = |spec: &JobSpec| {
-            run_job(
-                spec,
-                dir.path(),
-                &device,
-                &db,
-                &mut eval,
-                (0, 1),
-                &mut |_| {},
-            )
-        };
+        let mut run = |spec: &JobSpec| run_quiet(spec, dir.path(), &device, &db, &mut eval);
         run(&spec).unwrap();
         assert!(run(&spec).unwrap().resumed);
         // Other repetitions: not the same job.

@@ -699,6 +699,17 @@ mod tests {
         assert!(e.to_string().contains("NB"), "{e}");
     }
 
+    /// A job's parameters with their integer values.
+    fn int_params(spec: &hone_tuner::JobSpec) -> Vec<(String, Vec<i64>)> {
+        spec.params
+            .iter()
+            .map(|ps| {
+                let v = ps.values.iter().map(|v| v.as_int().unwrap()).collect();
+                (ps.name.clone(), v)
+            })
+            .collect()
+    }
+
     #[test]
     fn job_parameters_are_checked_against_the_templates() {
         let p = |pairs: &[(&str, &[i64])]| -> Vec<(String, Vec<i64>)> {
@@ -730,15 +741,7 @@ mod tests {
                 let spec =
                     hone_tuner::JobSpec::load(dir.join(format!("{}.toml", library_name(pr, u))))
                         .unwrap();
-                let params: Vec<(String, Vec<i64>)> = spec
-                    .params
-                    .iter()
-                    .map(|ps| {
-                        let v = ps.values.iter().map(|v| v.as_int().unwrap()).collect();
-                        (ps.name.clone(), v)
-                    })
-                    .collect();
-                check_job_params(pr, u, &params).unwrap();
+                check_job_params(pr, u, &int_params(&spec)).unwrap();
             }
         }
     }
@@ -815,14 +818,7 @@ mod tests {
                 }
                 // Every combination of the job's values that the template
                 // accepts is a kernel of the job's space.
-                let lists: Vec<(String, Vec<i64>)> = spec
-                    .params
-                    .iter()
-                    .map(|ps| {
-                        let v = ps.values.iter().map(|v| v.as_int().unwrap()).collect();
-                        (ps.name.clone(), v)
-                    })
-                    .collect();
+                let lists = int_params(&spec);
                 let total: usize = lists.iter().map(|l| l.1.len()).product();
                 let mut accepted = 0;
                 for mut index in 0..total {
