@@ -11,7 +11,9 @@
 //! The layers, bottom up:
 //! - [`Gpu`] opens a device and reads its [`DeviceProps`];
 //! - [`nvrtc`] compiles CUDA C for the device's architecture, [`ModuleCache`]
-//!   keeps the results on disk, and [`Pipeline`] compiles on many threads;
+//!   keeps the results on disk, [`Pipeline`] compiles on many threads for a
+//!   consumer that takes variants in turn, and [`pool::CompilePool`]
+//!   compiles ahead for one that asks for any variant at any time;
 //! - [`launch`] and [`timing`] load modules, move data, launch and time;
 //! - [`KernelTemplate`] describes a tunable kernel, [`GpuSession::evaluate`]
 //!   checks and times one variant;
@@ -31,6 +33,7 @@ pub mod launch;
 pub mod libs;
 pub mod nvrtc;
 pub mod pipeline;
+pub mod pool;
 pub mod protocol;
 pub mod reference;
 pub mod smoke;

@@ -1,6 +1,6 @@
 //! The tuner's view of the GPU: a [`hone_tuner::Evaluator`] that checks and
 //! times one template variant at one size in the isolated worker, with the
-//! variants compiled ahead on a thread pool while the worker times others.
+//! variants compiled ahead on a [`CompilePool`] while the worker times others.
 //!
 //! Machinery failures (the device vanished, the worker cannot start) are not
 //! properties of a variant: [`TemplateEvaluator`] answers them with an
@@ -8,10 +8,8 @@
 //! for [`TemplateEvaluator::take_failure`], so that the caller can stop the
 //! run instead of recording the rest of the space as missing.
 
-use std::collections::{HashMap, VecDeque};
 use std::path::PathBuf;
-use std::sync::{Arc, Condvar, Mutex};
-use std::thread::JoinHandle;
+use std::sync::Arc;
 
 use hone_tuner::{InvalidKind, Measurement as TunerMeasurement, Timing};
 
@@ -21,6 +19,7 @@ use crate::error::{GpuError, Result};
 use crate::evaluate::{EvalOptions, EvalRequest, ModuleSource, Outcome};
 use crate::isolated::IsolatedEvaluator;
 use crate::nvrtc::{self, ImageKind, Target};
+use crate::pool::{CompilePool, Compiled};
 use crate::protocol::Simulate;
 use crate::template::{Config, KernelTemplate};
 use crate::timing::{CopyBandwidth, TimingOptions};
@@ -66,8 +65,33 @@ pub struct TuneStats {
 }
 
 impl TuneStats {
+    /// No evaluations yet, every invalid kind at zero.
+    pub fn new() -> Self {
+        TuneStats {
+            invalid: InvalidKind::ALL.iter().map(|&k| (k, 0)).collect(),
+            ..TuneStats::default()
+        }
+    }
+
     pub fn invalid_of(&self, kind: InvalidKind) -> usize {
         self.invalid.iter().find(|e| e.0 == kind).map_or(0, |e| e.1)
+    }
+
+    /// Counts one evaluation; `checked`: a valid one was checked against the
+    /// reference.
+    pub fn record(&mut self, m: &TunerMeasurement, checked: bool) {
+        self.evaluations += 1;
+        match m {
+            TunerMeasurement::Ok(_) => {
+                self.valid += 1;
+                self.checked += usize::from(checked);
+            }
+            TunerMeasurement::Invalid { kind, .. } => {
+                if let Some(e) = self.invalid.iter_mut().find(|e| e.0 == *kind) {
+                    e.1 += 1;
+                }
+            }
+        }
     }
 }
 
@@ -157,54 +181,18 @@ pub fn timing_of(m: &crate::evaluate::Measurement) -> Timing {
     }
 }
 
-type ModuleResult = std::result::Result<(PathBuf, ImageKind), String>;
-
-enum Slot {
-    /// Waiting in the queue.
-    Queued,
-    /// A thread is compiling it.
-    Compiling,
-    Done(ModuleResult),
-}
-
-/// Every variant's state, and the variants waiting for a thread.
-#[derive(Default)]
-struct Queue {
-    slots: HashMap<String, Slot>,
-    waiting: VecDeque<(String, Config)>,
-}
-
-struct Shared {
-    queue: Mutex<Queue>,
-    done: Condvar,
-}
-
-/// Compiles variants through the module cache on background threads, in the
-/// order they were queued; a variant asked for before its turn is compiled at
-/// once by the caller.
-struct Compiler {
-    template: Arc<KernelTemplate>,
-    cache: ModuleCache,
-    target: Target,
-    nvrtc_version: (u32, u32),
-    shared: Arc<Shared>,
-    threads: Vec<JoinHandle<()>>,
-    compiled: Arc<Mutex<(usize, usize)>>,
-}
-
-fn key_of(config: &Config) -> String {
-    crate::sweep::config_label(config)
-}
-
 fn compile_one(
     template: &KernelTemplate,
     cache: &ModuleCache,
     target: Target,
     nvrtc_version: (u32, u32),
     config: &Config,
-) -> (ModuleResult, bool) {
+) -> Compiled<(PathBuf, ImageKind)> {
     if let Err(e) = template.check_config(config) {
-        return (Err(format!("invalid configuration: {e}")), false);
+        return Compiled {
+            result: Err(format!("invalid configuration: {e}")),
+            cache_hit: Some(false),
+        };
     }
     let name = format!("{}.cu", template.spec.name);
     match cache.compile(
@@ -214,101 +202,18 @@ fn compile_one(
         &target,
         nvrtc_version,
     ) {
-        Ok(m) => (Ok((m.path, m.module.kind)), m.hit),
-        Err(e @ GpuError::Compile { .. }) => (Err(format!("compile error: {e}")), false),
-        Err(e) => (Err(e.to_string()), false),
-    }
-}
-
-impl Compiler {
-    fn queue(&mut self, configs: Vec<Config>, threads: usize) {
-        {
-            let mut q = self.shared.queue.lock().unwrap_or_else(|p| p.into_inner());
-            for c in configs {
-                let key = key_of(&c);
-                if !q.slots.contains_key(&key) {
-                    q.slots.insert(key.clone(), Slot::Queued);
-                    q.waiting.push_back((key, c));
-                }
-            }
-        }
-        self.threads.retain(|t| !t.is_finished());
-        for _ in self.threads.len()..threads.max(1) {
-            let shared = Arc::clone(&self.shared);
-            let template = Arc::clone(&self.template);
-            let cache = self.cache.clone();
-            let (target, version) = (self.target, self.nvrtc_version);
-            let compiled = Arc::clone(&self.compiled);
-            self.threads.push(std::thread::spawn(move || loop {
-                let next = {
-                    let mut q = shared.queue.lock().unwrap_or_else(|p| p.into_inner());
-                    let next = q.waiting.pop_front();
-                    if let Some((key, _)) = &next {
-                        q.slots.insert(key.clone(), Slot::Compiling);
-                    }
-                    next
-                };
-                let Some((key, config)) = next else { break };
-                let (result, hit) = compile_one(&template, &cache, target, version, &config);
-                if let Ok(mut c) = compiled.lock() {
-                    c.0 += 1;
-                    c.1 += usize::from(hit);
-                }
-                let mut q = shared.queue.lock().unwrap_or_else(|p| p.into_inner());
-                q.slots.insert(key, Slot::Done(result));
-                shared.done.notify_all();
-            }));
-        }
-    }
-
-    fn module_for(&self, config: &Config) -> ModuleResult {
-        let key = key_of(config);
-        let mut guard = self.shared.queue.lock().unwrap_or_else(|p| p.into_inner());
-        loop {
-            match guard.slots.get(&key) {
-                Some(Slot::Done(r)) => return r.clone(),
-                Some(Slot::Compiling) => {
-                    guard = self
-                        .shared
-                        .done
-                        .wait(guard)
-                        .unwrap_or_else(|p| p.into_inner());
-                }
-                Some(Slot::Queued) | None => {
-                    // Not started: compile it here rather than wait for its turn.
-                    guard.waiting.retain(|(k, _)| k != &key);
-                    guard.slots.insert(key.clone(), Slot::Compiling);
-                    drop(guard);
-                    let (result, hit) = compile_one(
-                        &self.template,
-                        &self.cache,
-                        self.target,
-                        self.nvrtc_version,
-                        config,
-                    );
-                    if let Ok(mut c) = self.compiled.lock() {
-                        c.0 += 1;
-                        c.1 += usize::from(hit);
-                    }
-                    let mut q = self.shared.queue.lock().unwrap_or_else(|p| p.into_inner());
-                    q.slots.insert(key, Slot::Done(result.clone()));
-                    self.shared.done.notify_all();
-                    return result;
-                }
-            }
-        }
-    }
-}
-
-impl Drop for Compiler {
-    fn drop(&mut self) {
-        // Queued variants are not needed any more; running compilations finish.
-        if let Ok(mut q) = self.shared.queue.lock() {
-            q.waiting.clear();
-        }
-        for t in self.threads.drain(..) {
-            let _ = t.join();
-        }
+        Ok(m) => Compiled {
+            result: Ok((m.path, m.module.kind)),
+            cache_hit: Some(m.hit),
+        },
+        Err(e @ GpuError::Compile { .. }) => Compiled {
+            result: Err(format!("compile error: {e}")),
+            cache_hit: Some(false),
+        },
+        Err(e) => Compiled {
+            result: Err(e.to_string()),
+            cache_hit: Some(false),
+        },
     }
 }
 
@@ -319,7 +224,7 @@ pub struct TemplateEvaluator {
     template: Arc<KernelTemplate>,
     worker: IsolatedEvaluator,
     options: TuneOptions,
-    compiler: Option<Compiler>,
+    compiler: Option<CompilePool<Config, (PathBuf, ImageKind)>>,
     simulate: Option<SimulateFn>,
     failure: Option<GpuError>,
     stats: TuneStats,
@@ -336,10 +241,7 @@ impl TemplateEvaluator {
             compiler: None,
             simulate: None,
             failure: None,
-            stats: TuneStats {
-                invalid: InvalidKind::ALL.iter().map(|&k| (k, 0)).collect(),
-                ..TuneStats::default()
-            },
+            stats: TuneStats::new(),
         }
     }
 
@@ -350,18 +252,10 @@ impl TemplateEvaluator {
         let props = self.worker.device()?;
         let target = nvrtc::target_for(props.compute_capability)?;
         let nvrtc_version = nvrtc::version()?;
-        self.compiler = Some(Compiler {
-            template: Arc::clone(&self.template),
-            cache,
-            target,
-            nvrtc_version,
-            shared: Arc::new(Shared {
-                queue: Mutex::new(Queue::default()),
-                done: Condvar::new(),
-            }),
-            threads: Vec::new(),
-            compiled: Arc::new(Mutex::new((0, 0))),
-        });
+        let template = Arc::clone(&self.template);
+        self.compiler = Some(CompilePool::new(move |config: &Config| {
+            compile_one(&template, &cache, target, nvrtc_version, config)
+        }));
         Ok(props)
     }
 
@@ -382,11 +276,10 @@ impl TemplateEvaluator {
     pub fn precompile(&mut self, configs: &[hone_tuner::Config]) {
         let threads = self.options.compile_threads;
         if let Some(c) = self.compiler.as_mut() {
-            let configs = configs
-                .iter()
-                .filter_map(|c| runtime_config(c).ok())
-                .collect();
-            c.queue(configs, threads);
+            c.queue(
+                configs.iter().filter_map(|c| runtime_config(c).ok()),
+                threads,
+            );
         }
     }
 
@@ -406,9 +299,7 @@ impl TemplateEvaluator {
     pub fn stats(&self) -> TuneStats {
         let mut s = self.stats.clone();
         if let Some(c) = &self.compiler {
-            if let Ok(counts) = c.compiled.lock() {
-                (s.compiled, s.cache_hits) = *counts;
-            }
+            (s.compiled, s.cache_hits) = c.counts();
         }
         s
     }
@@ -420,21 +311,6 @@ impl TemplateEvaluator {
 
     pub fn template(&self) -> &KernelTemplate {
         &self.template
-    }
-
-    fn count(&mut self, m: &TunerMeasurement, checked: bool) {
-        self.stats.evaluations += 1;
-        match m {
-            TunerMeasurement::Ok(_) => {
-                self.stats.valid += 1;
-                self.stats.checked += usize::from(checked);
-            }
-            TunerMeasurement::Invalid { kind, .. } => {
-                if let Some(e) = self.stats.invalid.iter_mut().find(|e| e.0 == *kind) {
-                    e.1 += 1;
-                }
-            }
-        }
     }
 
     fn not_measured(&self) -> TunerMeasurement {
@@ -464,7 +340,7 @@ impl TemplateEvaluator {
         let simulate = self.simulate.as_ref().and_then(|f| f(&cfg, size));
         let module = match (&self.compiler, simulate) {
             (_, Some(_)) | (None, None) => ModuleSource::Compile,
-            (Some(c), None) => match c.module_for(&cfg) {
+            (Some(c), None) => match c.wait(&cfg) {
                 Ok((path, kind)) => ModuleSource::File { path, kind },
                 Err(reason) => {
                     let kind = classify(&reason);
@@ -504,7 +380,7 @@ impl hone_tuner::Evaluator for TemplateEvaluator {
         }
         let (m, checked) = self.evaluate_inner(config, size);
         if self.failure.is_none() {
-            self.count(&m, checked);
+            self.stats.record(&m, checked);
         }
         m
     }

@@ -220,16 +220,6 @@ impl ProgressView {
     }
 }
 
-/// What the GPU backends did, for the summary.
-struct GpuStats {
-    evaluations: usize,
-    valid: usize,
-    checked: usize,
-    compiled: usize,
-    cache_hits: usize,
-    restarts: u32,
-}
-
 fn parse_shard(text: &str) -> Result<(u32, u32)> {
     let bad = || anyhow!("--shard `{text}`: expected I/N with 0 <= I < N, e.g. 0/4");
     let (i, n) = text.split_once('/').ok_or_else(bad)?;
@@ -622,28 +612,8 @@ pub fn run(args: TuneArgs) -> Result<u8> {
     let counts = invalid_counts(&db, report.job_id)?;
     let wall_s = started.elapsed().as_secs_f64();
     let gpu_stats = match &driver.backend {
-        Backend::Gpu(g) => {
-            let s = g.stats();
-            Some(GpuStats {
-                evaluations: s.evaluations,
-                valid: s.valid,
-                checked: s.checked,
-                compiled: s.compiled,
-                cache_hits: s.cache_hits,
-                restarts: g.restarts(),
-            })
-        }
-        Backend::Symv(g) => {
-            let s = g.stats();
-            Some(GpuStats {
-                evaluations: s.evaluations,
-                valid: s.valid,
-                checked: s.checked,
-                compiled: s.compiled,
-                cache_hits: s.cache_hits,
-                restarts: g.restarts(),
-            })
-        }
+        Backend::Gpu(g) => Some((g.stats(), g.restarts())),
+        Backend::Symv(g) => Some((g.stats(), g.restarts())),
         Backend::Replay(_) => None,
     };
     // Points the recording lacks are stored with the status `missing`.
@@ -695,14 +665,14 @@ pub fn run(args: TuneArgs) -> Result<u8> {
         if let Some(misses) = replay_misses {
             out["replay_misses"] = json!(misses);
         }
-        if let Some(stats) = &gpu_stats {
+        if let Some((stats, restarts)) = &gpu_stats {
             out["gpu"] = json!({
                 "evaluations": stats.evaluations,
                 "valid": stats.valid,
                 "checked": stats.checked,
                 "compiled": stats.compiled,
                 "module_cache_hits": stats.cache_hits,
-                "worker_restarts": stats.restarts,
+                "worker_restarts": restarts,
             });
         }
         if !copy_rows.is_empty() {
@@ -743,10 +713,10 @@ pub fn run(args: TuneArgs) -> Result<u8> {
             .collect::<Vec<_>>()
             .join(", ")
     );
-    if let Some(stats) = &gpu_stats {
+    if let Some((stats, restarts)) = &gpu_stats {
         println!(
             "GPU: {} evaluation(s), {} valid ({} checked against the reference), {} variant(s) compiled ({} from the module cache), {} worker restart(s)",
-            stats.evaluations, stats.valid, stats.checked, stats.compiled, stats.cache_hits, stats.restarts
+            stats.evaluations, stats.valid, stats.checked, stats.compiled, stats.cache_hits, restarts
         );
     }
     if let Some(misses) = replay_misses.filter(|&m| m > 0) {

@@ -11,13 +11,11 @@
 //! (the worker then loads them from there) while the worker checks and times
 //! others.
 
-use std::collections::{HashMap, VecDeque};
-use std::sync::{Arc, Condvar, Mutex};
-use std::thread::JoinHandle;
-
+use hone_gpu::pool::{CompilePool, Compiled};
 use hone_gpu::protocol::DEVICE_ENV;
 use hone_gpu::{
-    nvrtc, ExtensionReply, Gpu, GpuError, IsolatedEvaluator, ModuleCache, Target, WorkerExtension,
+    nvrtc, ExtensionReply, Gpu, GpuError, IsolatedEvaluator, ModuleCache, TuneStats,
+    WorkerExtension,
 };
 use hone_tuner::{InvalidKind, Measurement, Timing};
 use serde::{Deserialize, Serialize};
@@ -282,20 +280,6 @@ impl Default for SymvTuneOptions {
     }
 }
 
-/// What the evaluator did.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct SymvTuneStats {
-    pub evaluations: usize,
-    pub valid: usize,
-    /// Valid evaluations checked against the CPU reference.
-    pub checked: usize,
-    pub invalid: HashMap<InvalidKind, usize>,
-    /// Variants compiled by the pool, and how many of them the module cache
-    /// already held.
-    pub compiled: usize,
-    pub cache_hits: usize,
-}
-
 /// The invalidity kind of a SYMV invalid reason.
 pub fn classify(reason: &str) -> InvalidKind {
     if reason.starts_with("compile error") {
@@ -322,9 +306,9 @@ pub struct SymvEvaluator {
     uplo: Uplo,
     worker: IsolatedEvaluator,
     options: SymvTuneOptions,
-    pool: Option<CompilePool>,
+    pool: Option<CompilePool<SymvKernel, ()>>,
     failure: Option<GpuError>,
-    stats: SymvTuneStats,
+    stats: TuneStats,
 }
 
 impl SymvEvaluator {
@@ -343,7 +327,7 @@ impl SymvEvaluator {
             options,
             pool: None,
             failure: None,
-            stats: SymvTuneStats::default(),
+            stats: TuneStats::new(),
         }
     }
 
@@ -353,13 +337,17 @@ impl SymvEvaluator {
         let props = self.worker.device()?;
         let target = nvrtc::target_for(props.compute_capability)?;
         let nvrtc_version = nvrtc::version()?;
-        self.pool = Some(CompilePool::new(
-            cache,
-            target,
-            nvrtc_version,
-            DeviceLimits::from_props(&props),
-            probe_vector_atomics(&target),
-        ));
+        let limits = DeviceLimits::from_props(&props);
+        let vector_atomics = probe_vector_atomics(&target);
+        // The worker compiles the same jobs and finds them in the cache.
+        self.pool = Some(CompilePool::new(move |kernel: &SymvKernel| {
+            let compiled = compile_job(kernel, &limits, vector_atomics)
+                .and_then(|job| compile_cached(&cache, &target, nvrtc_version, &job));
+            Compiled {
+                cache_hit: compiled.as_ref().ok().map(|m| m.hit),
+                result: compiled.map(|_| ()),
+            }
+        }));
         Ok(props)
     }
 
@@ -368,11 +356,12 @@ impl SymvEvaluator {
         let threads = self.options.compile_threads;
         let (precision, uplo) = (self.precision, self.uplo);
         if let Some(pool) = self.pool.as_mut() {
-            let kernels = configs
-                .iter()
-                .filter_map(|c| kernel_of(precision, uplo, c).ok())
-                .collect();
-            pool.queue(kernels, threads);
+            pool.queue(
+                configs
+                    .iter()
+                    .filter_map(|c| kernel_of(precision, uplo, c).ok()),
+                threads,
+            );
         }
     }
 
@@ -380,12 +369,10 @@ impl SymvEvaluator {
         self.failure.take()
     }
 
-    pub fn stats(&self) -> SymvTuneStats {
+    pub fn stats(&self) -> TuneStats {
         let mut s = self.stats.clone();
         if let Some(p) = &self.pool {
-            let (compiled, hits) = *p.shared.counts.lock().unwrap_or_else(|e| e.into_inner());
-            s.compiled = compiled;
-            s.cache_hits = hits;
+            (s.compiled, s.cache_hits) = p.counts();
         }
         s
     }
@@ -395,24 +382,25 @@ impl SymvEvaluator {
         self.worker.restarts()
     }
 
-    fn invalid(&mut self, kind: InvalidKind, reason: impl Into<String>) -> Measurement {
-        *self.stats.invalid.entry(kind).or_insert(0) += 1;
-        Measurement::invalid(kind, reason)
+    /// Whether an evaluation at size n is checked against the CPU reference.
+    fn checks_at(&self, n: usize) -> bool {
+        self.options.run.check && self.options.check_max_n.is_none_or(|max| n <= max)
     }
 
     fn measure(&mut self, kernel: SymvKernel, n: usize) -> Measurement {
         if let Some(pool) = &self.pool {
             if let Err(reason) = pool.wait(&kernel) {
-                let kind = classify(&reason);
-                return self.invalid(kind, reason);
+                return Measurement::invalid(classify(&reason), reason);
             }
         }
         let mut options = self.options.run.clone();
-        options.check = options.check && self.options.check_max_n.is_none_or(|max| n <= max);
+        options.check = self.checks_at(n);
         let payload = EvalPayload { kernel, n, options };
         let payload = match serde_json::to_value(&payload) {
             Ok(p) => p,
-            Err(e) => return self.invalid(InvalidKind::Runtime, format!("cannot encode: {e}")),
+            Err(e) => {
+                return Measurement::invalid(InvalidKind::Runtime, format!("cannot encode: {e}"))
+            }
         };
         // The worker's progress lines set the deadlines of the later phases.
         let first = self.worker.limits().host;
@@ -420,8 +408,6 @@ impl SymvEvaluator {
             Ok(ExtensionReply::Answer { payload, .. }) => {
                 match serde_json::from_value::<SymvOutcome>(payload) {
                     Ok(SymvOutcome::Valid(m)) => {
-                        self.stats.valid += 1;
-                        self.stats.checked += usize::from(m.check.is_some());
                         let s = m.times[0];
                         let timing = Timing {
                             median_s: s.median * 1e-3,
@@ -438,24 +424,23 @@ impl SymvEvaluator {
                         Measurement::Ok(timing)
                     }
                     Ok(SymvOutcome::Invalid { reason }) => {
-                        let kind = classify(&reason);
-                        self.invalid(kind, reason)
+                        Measurement::invalid(classify(&reason), reason)
                     }
-                    Err(e) => self.invalid(
+                    Err(e) => Measurement::invalid(
                         InvalidKind::Runtime,
                         format!("unreadable answer from the worker: {e}"),
                     ),
                 }
             }
-            Ok(ExtensionReply::TimedOut { phase, seconds }) => self.invalid(
+            Ok(ExtensionReply::TimedOut { phase, seconds }) => Measurement::invalid(
                 InvalidKind::Timeout,
                 format!("timed out after {seconds:.1} s in phase `{phase}` (worker restarted)"),
             ),
-            Ok(ExtensionReply::Died { phase, reason }) => self.invalid(
+            Ok(ExtensionReply::Died { phase, reason }) => Measurement::invalid(
                 InvalidKind::Runtime,
                 format!("worker died in phase `{phase}`: {reason}"),
             ),
-            Ok(ExtensionReply::Failed { reason, fatal }) => self.invalid(
+            Ok(ExtensionReply::Failed { reason, fatal }) => Measurement::invalid(
                 InvalidKind::Runtime,
                 if fatal {
                     format!("{reason} (worker restarted)")
@@ -477,158 +462,21 @@ impl hone_tuner::Evaluator for SymvEvaluator {
         if self.failure.is_some() {
             return Measurement::invalid(InvalidKind::Missing, "not measured: the GPU failed");
         }
-        self.stats.evaluations += 1;
-        let kernel = match kernel_of(self.precision, self.uplo, config) {
-            Ok(k) => k,
-            Err(e) => return self.invalid(InvalidKind::Constraint, e.to_string()),
-        };
-        let Ok(n) = usize::try_from(size) else {
-            return self.invalid(InvalidKind::Constraint, format!("n = {size} is too large"));
-        };
-        self.measure(kernel, n)
-    }
-}
-
-enum Slot {
-    Queued,
-    Compiling,
-    Done(Result<(), String>),
-}
-
-#[derive(Default)]
-struct PoolState {
-    slots: HashMap<SymvKernel, Slot>,
-    waiting: VecDeque<SymvKernel>,
-}
-
-struct PoolShared {
-    state: Mutex<PoolState>,
-    done: Condvar,
-    /// (compiled, module-cache hits)
-    counts: Mutex<(usize, usize)>,
-    cache: ModuleCache,
-    target: Target,
-    nvrtc_version: (u32, u32),
-    limits: DeviceLimits,
-    vector_atomics: bool,
-}
-
-impl PoolShared {
-    fn compile(&self, kernel: &SymvKernel) -> Result<(), String> {
-        // A panic must not leave the kernel marked as compiling: its waiters
-        // would wait forever.
-        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.compile_inner(kernel)))
-            .unwrap_or_else(|_| Err(format!("compiling {} panicked", kernel.label())))
-    }
-
-    fn compile_inner(&self, kernel: &SymvKernel) -> Result<(), String> {
-        let job = compile_job(kernel, &self.limits, self.vector_atomics)?;
-        let m = compile_cached(&self.cache, &self.target, self.nvrtc_version, &job)?;
-        if let Ok(mut c) = self.counts.lock() {
-            c.0 += 1;
-            c.1 += usize::from(m.hit);
-        }
-        Ok(())
-    }
-
-    fn finish(&self, kernel: SymvKernel, result: Result<(), String>) {
-        let mut s = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        s.slots.insert(kernel, Slot::Done(result));
-        self.done.notify_all();
-    }
-}
-
-/// Compiles kernels into the module cache on background threads, in the
-/// order they were queued; a kernel needed before its turn is compiled by
-/// the caller at once.
-struct CompilePool {
-    shared: Arc<PoolShared>,
-    threads: Vec<JoinHandle<()>>,
-}
-
-impl CompilePool {
-    fn new(
-        cache: ModuleCache,
-        target: Target,
-        nvrtc_version: (u32, u32),
-        limits: DeviceLimits,
-        vector_atomics: bool,
-    ) -> Self {
-        CompilePool {
-            shared: Arc::new(PoolShared {
-                state: Mutex::new(PoolState::default()),
-                done: Condvar::new(),
-                counts: Mutex::new((0, 0)),
-                cache,
-                target,
-                nvrtc_version,
-                limits,
-                vector_atomics,
-            }),
-            threads: Vec::new(),
-        }
-    }
-
-    fn queue(&mut self, kernels: Vec<SymvKernel>, threads: usize) {
-        {
-            let mut s = self.shared.state.lock().unwrap_or_else(|e| e.into_inner());
-            for k in kernels {
-                if !s.slots.contains_key(&k) {
-                    s.slots.insert(k.clone(), Slot::Queued);
-                    s.waiting.push_back(k);
-                }
+        let m = match (
+            kernel_of(self.precision, self.uplo, config),
+            usize::try_from(size),
+        ) {
+            (Err(e), _) => Measurement::invalid(InvalidKind::Constraint, e.to_string()),
+            (_, Err(_)) => {
+                Measurement::invalid(InvalidKind::Constraint, format!("n = {size} is too large"))
             }
+            (Ok(kernel), Ok(n)) => self.measure(kernel, n),
+        };
+        if self.failure.is_none() {
+            let checked = usize::try_from(size).is_ok_and(|n| self.checks_at(n));
+            self.stats.record(&m, checked);
         }
-        self.threads.retain(|t| !t.is_finished());
-        for _ in self.threads.len()..threads.max(1) {
-            let shared = Arc::clone(&self.shared);
-            self.threads.push(std::thread::spawn(move || loop {
-                let next = {
-                    let mut s = shared.state.lock().unwrap_or_else(|e| e.into_inner());
-                    let next = s.waiting.pop_front();
-                    if let Some(k) = &next {
-                        s.slots.insert(k.clone(), Slot::Compiling);
-                    }
-                    next
-                };
-                let Some(kernel) = next else { break };
-                let result = shared.compile(&kernel);
-                shared.finish(kernel, result);
-            }));
-        }
-    }
-
-    /// Waits until `kernel` is in the module cache; the reason when it
-    /// cannot be compiled.
-    fn wait(&self, kernel: &SymvKernel) -> Result<(), String> {
-        let mut s = self.shared.state.lock().unwrap_or_else(|e| e.into_inner());
-        loop {
-            match s.slots.get(kernel) {
-                Some(Slot::Done(r)) => return r.clone(),
-                Some(Slot::Compiling) => {
-                    s = self.shared.done.wait(s).unwrap_or_else(|e| e.into_inner());
-                }
-                Some(Slot::Queued) | None => {
-                    s.waiting.retain(|k| k != kernel);
-                    s.slots.insert(kernel.clone(), Slot::Compiling);
-                    drop(s);
-                    let result = self.shared.compile(kernel);
-                    self.shared.finish(kernel.clone(), result.clone());
-                    return result;
-                }
-            }
-        }
-    }
-}
-
-impl Drop for CompilePool {
-    fn drop(&mut self) {
-        if let Ok(mut s) = self.shared.state.lock() {
-            s.waiting.clear();
-        }
-        for t in self.threads.drain(..) {
-            let _ = t.join();
-        }
+        m
     }
 }
 
