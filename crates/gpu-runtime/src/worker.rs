@@ -105,6 +105,29 @@ enum Continue {
     Fatal,
 }
 
+/// Writes a progress line while a request is served; the first write error
+/// is kept for after the request (the supervisor is gone).
+fn send_progress(
+    out: &mut impl Write,
+    id: u64,
+    phase: &str,
+    launches: u32,
+    io_error: &mut Option<std::io::Error>,
+) {
+    let line = serde_json::to_string(&Response {
+        id,
+        body: ResponseBody::Progress {
+            phase: phase.to_string(),
+            launches,
+        },
+    });
+    if let Ok(line) = line {
+        if let Err(e) = writeln!(out, "{line}").and_then(|_| out.flush()) {
+            io_error.get_or_insert(e);
+        }
+    }
+}
+
 /// The text a panic was raised with, if it was text.
 fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
     panic
@@ -215,20 +238,8 @@ impl<W: Write> Worker<W> {
         let Worker { out, session, .. } = self;
         let session = session.as_mut().expect("opened above");
         let mut io_error = None;
-        let mut progress = |phase: Phase| {
-            let line = serde_json::to_string(&Response {
-                id,
-                body: ResponseBody::Progress {
-                    phase: phase.name.to_string(),
-                    launches: phase.launches,
-                },
-            });
-            if let Ok(line) = line {
-                if let Err(e) = writeln!(out, "{line}").and_then(|_| out.flush()) {
-                    io_error.get_or_insert(e);
-                }
-            }
-        };
+        let mut progress =
+            |phase: Phase| send_progress(out, id, phase.name, phase.launches, &mut io_error);
         let result = catch_unwind(AssertUnwindSafe(|| {
             session.evaluate(request, &mut progress)
         }));
@@ -284,20 +295,8 @@ impl<W: Write> Worker<W> {
             return Ok(Continue::Yes);
         };
         let mut io_error = None;
-        let mut progress = |phase: &str, launches: u32| {
-            let line = serde_json::to_string(&Response {
-                id,
-                body: ResponseBody::Progress {
-                    phase: phase.to_string(),
-                    launches,
-                },
-            });
-            if let Ok(line) = line {
-                if let Err(e) = writeln!(out, "{line}").and_then(|_| out.flush()) {
-                    io_error.get_or_insert(e);
-                }
-            }
-        };
+        let mut progress =
+            |phase: &str, launches: u32| send_progress(out, id, phase, launches, &mut io_error);
         let result = catch_unwind(AssertUnwindSafe(|| ext.handle(payload, &mut progress)));
         if let Some(e) = io_error {
             return Err(e);
