@@ -400,27 +400,20 @@ fn farthest_candidate(sizes: &[u64], candidates: &[u64]) -> Option<u64> {
 /// [`most_uncertain`] over the unmeasured candidates: each is scored at its
 /// nearest working-grid point.
 fn most_uncertain_candidate(curves: &Curves, grid: &Grid, candidates: &[u64]) -> Option<u64> {
-    let sizes = curves.sizes();
-    let pred = curves.predictions();
-    let best = pointwise_best(&pred);
-    let noise = curves.noise();
-    let span = (grid.hi - grid.lo).max(1) as f64;
     let last = grid.len().checked_sub(1)?;
-    let mut pick: Option<(f64, u64)> = None;
-    for &n in candidates.iter().filter(|c| !sizes.contains(c)) {
-        let i = ((n.saturating_sub(grid.lo) as f64 / grid.step.max(1) as f64).round() as usize)
-            .min(last);
-        let d = sizes
-            .iter()
-            .map(|&s| s.abs_diff(n))
-            .min()
-            .unwrap_or(u64::MAX);
-        let score = (d as f64 / span) / (noise + margin_at(&pred, best[i], i));
-        if pick.is_none_or(|(s, _)| score > s) {
-            pick = Some((score, n));
-        }
-    }
-    pick.map(|p| p.1)
+    let step = grid.step.max(1) as f64;
+    most_uncertain_of(
+        curves,
+        grid,
+        candidates.iter().map(|&n| {
+            let i = ((n.saturating_sub(grid.lo) as f64 / step).round() as usize).min(last);
+            (n, i)
+        }),
+    )
+}
+
+fn most_uncertain(curves: &Curves, grid: &Grid) -> Option<u64> {
+    most_uncertain_of(curves, grid, (0..grid.len()).map(|i| (grid.point(i), i)))
 }
 
 /// The predicted ln-time gap at grid point `i` between the best kernel and
@@ -439,30 +432,35 @@ fn margin_at(pred: &[Vec<f64>], best: usize, i: usize) -> f64 {
     }
 }
 
-fn most_uncertain(curves: &Curves, grid: &Grid) -> Option<u64> {
+/// Of `points` (a size and the working-grid point its prediction is read
+/// at), the unmeasured one with the highest distance to the nearest measured
+/// size over the predicted margin between the two best kernels.
+fn most_uncertain_of(
+    curves: &Curves,
+    grid: &Grid,
+    points: impl Iterator<Item = (u64, usize)>,
+) -> Option<u64> {
     let sizes = curves.sizes();
     let pred = curves.predictions();
     let best = pointwise_best(&pred);
     let noise = curves.noise();
     let span = (grid.hi - grid.lo).max(1) as f64;
     let mut pick: Option<(f64, u64)> = None;
-    let mut nearest = 0usize;
-    for (i, &best_i) in best.iter().enumerate().take(grid.len()) {
-        let n = grid.point(i);
-        while nearest + 1 < sizes.len() && sizes[nearest + 1] <= n {
-            nearest += 1;
-        }
-        let d = sizes
-            .get(nearest)
-            .map(|&s| s.abs_diff(n))
+    for (n, i) in points {
+        // The nearest measured sizes are the last at or below n and the
+        // first above it.
+        let above = sizes.partition_point(|&s| s <= n);
+        let d = above
+            .checked_sub(1)
+            .map(|k| n - sizes[k])
             .into_iter()
-            .chain(sizes.get(nearest + 1).map(|&s| s.abs_diff(n)))
+            .chain(sizes.get(above).map(|&s| s - n))
             .min()
             .unwrap_or(u64::MAX);
         if d == 0 {
             continue;
         }
-        let score = (d as f64 / span) / (noise + margin_at(&pred, best_i, i));
+        let score = (d as f64 / span) / (noise + margin_at(&pred, best[i], i));
         if pick.is_none_or(|(s, _)| score > s) {
             pick = Some((score, n));
         }
