@@ -22,6 +22,7 @@ use hone_kernels::symv::cublas::Cublas;
 use hone_kernels::symv::reference::tolerance;
 use hone_kernels::symv::tuning::library_name;
 use hone_kernels::symv::{plot, Precision, RunOptions, SymvRules, SymvRunner, Uplo};
+use hone_tuner::sampling::log_spaced;
 use serde_json::json;
 
 use crate::exit;
@@ -270,21 +271,12 @@ fn run_one(args: RunArgs) -> Result<u8> {
     Ok(if passed { exit::OK } else { exit::FAULT })
 }
 
-/// `count` sizes spaced evenly in log N from `lo` to `hi`, both included
-/// (fewer where rounding makes two equal).
-pub fn log_sizes(lo: usize, hi: usize, count: usize) -> Vec<usize> {
-    let mut out: Vec<usize> = match count {
-        0 => Vec::new(),
-        1 => vec![lo],
-        _ => {
-            let (a, b) = ((lo as f64).ln(), (hi as f64).ln());
-            (0..count)
-                .map(|i| (a + (b - a) * i as f64 / (count - 1) as f64).exp().round() as usize)
-                .collect()
-        }
-    };
-    out.dedup();
-    out
+/// The charts' extra sizes: `count` log-spaced from 64 to 32768.
+fn plot_sizes(count: usize) -> Vec<usize> {
+    log_spaced(PLOT_RANGE.0 as u64, PLOT_RANGE.1 as u64, count)
+        .into_iter()
+        .map(|n| n as usize)
+        .collect()
 }
 
 /// Keeps the first of each repeated value, in order.
@@ -312,7 +304,7 @@ fn bench(args: BenchArgs) -> Result<u8> {
         bail!("--precisions and --uplos need at least one value each");
     }
     let mut sizes = table.clone();
-    sizes.extend(log_sizes(PLOT_RANGE.0, PLOT_RANGE.1, args.plot_sizes));
+    sizes.extend(plot_sizes(args.plot_sizes));
     sizes.sort_unstable();
     sizes.dedup();
     let (rules, origin) = load_rules(args.common.rules.as_deref())?;
@@ -451,8 +443,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn log_sizes_span_the_range_evenly() {
-        let s = log_sizes(64, 32768, 10);
+    fn plot_sizes_span_the_range_evenly() {
+        let s = plot_sizes(10);
         assert_eq!(s.len(), 10);
         assert_eq!((s[0], s[9]), (64, 32768));
         // 512^(1/9) apart, up to rounding.
@@ -460,10 +452,10 @@ mod tests {
             let r = w[1] as f64 / w[0] as f64;
             assert!((r - 512f64.powf(1.0 / 9.0)).abs() < 0.02, "{w:?}");
         }
-        assert_eq!(log_sizes(64, 32768, 1), vec![64]);
-        assert!(log_sizes(64, 32768, 0).is_empty());
+        assert_eq!(plot_sizes(1), vec![64]);
+        assert!(plot_sizes(0).is_empty());
         // More points than integers: repeats are dropped.
-        assert_eq!(log_sizes(4, 6, 20), vec![4, 5, 6]);
+        assert_eq!(log_spaced(4, 6, 20), vec![4, 5, 6]);
     }
 
     #[test]
