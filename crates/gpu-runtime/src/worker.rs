@@ -151,6 +151,16 @@ fn error_body(e: &GpuError) -> ResponseBody {
 }
 
 impl<W: Write> Worker<W> {
+    /// Sends a request's answer; a `fatal` one ends the worker after it.
+    fn answer(&mut self, id: u64, body: ResponseBody, fatal: bool) -> std::io::Result<Continue> {
+        self.send(id, body)?;
+        Ok(if fatal {
+            Continue::Fatal
+        } else {
+            Continue::Yes
+        })
+    }
+
     fn send(&mut self, id: u64, body: ResponseBody) -> std::io::Result<()> {
         let line = serde_json::to_string(&Response { id, body }).map_err(std::io::Error::other)?;
         writeln!(self.out, "{line}")?;
@@ -197,13 +207,7 @@ impl<W: Write> Worker<W> {
                 {
                     Ok(bandwidth) => ResponseBody::Bandwidth { bandwidth },
                     Err(e) => {
-                        let fatal = e.is_sticky();
-                        self.send(id, error_body(&e))?;
-                        return Ok(if fatal {
-                            Continue::Fatal
-                        } else {
-                            Continue::Yes
-                        });
+                        return self.answer(id, error_body(&e), e.is_sticky());
                     }
                 };
                 self.send(id, body)?;
@@ -261,12 +265,7 @@ impl<W: Write> Worker<W> {
                 )
             }
         };
-        self.send(id, body)?;
-        Ok(if fatal {
-            Continue::Fatal
-        } else {
-            Continue::Yes
-        })
+        self.answer(id, body, fatal)
     }
 
     fn extension(
@@ -328,12 +327,7 @@ impl<W: Write> Worker<W> {
                 true,
             ),
         };
-        self.send(id, body)?;
-        Ok(if fatal {
-            Continue::Fatal
-        } else {
-            Continue::Yes
-        })
+        self.answer(id, body, fatal)
     }
 
     fn simulate_extension(
@@ -356,12 +350,7 @@ impl<W: Write> Worker<W> {
             },
             Simulate::Fault | Simulate::Succeed => {
                 let fatal = sim == Simulate::Fault;
-                self.send(id, ResponseBody::Extension { payload, fatal })?;
-                Ok(if fatal {
-                    Continue::Fatal
-                } else {
-                    Continue::Yes
-                })
+                self.answer(id, ResponseBody::Extension { payload, fatal }, fatal)
             }
         }
     }
