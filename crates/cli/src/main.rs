@@ -39,8 +39,12 @@ enum Command {
     Report(commands::report::ReportArgs),
     /// Synthesize shared-memory index and condition expressions from an annotated kernel, verified in the emulator
     Synth(commands::synth::SynthArgs),
-    /// SYMV with the kernels the selection rules pick, checked and measured against cuBLAS on the GPU
-    Symv(commands::symv::SymvArgs),
+    /// Run one problem of a tuned routine (e.g. `hone run symv n=4096`) with the kernel its rules pick, checked and timed against the vendor library
+    Run(commands::routine::RunArgs),
+    /// Measure a tuned routine against the vendor library over many sizes: tables, CSV, JSON and SVG charts
+    Bench(commands::routine::BenchArgs),
+    /// List the tuned routines, their variants and problem words
+    Routines,
     /// Serve GPU evaluation requests on stdin/stdout (started by `hone tune`, which
     /// restarts it when a kernel faults or hangs)
     #[command(hide = true)]
@@ -68,7 +72,9 @@ fn main() -> ExitCode {
         Command::Rule(args) => commands::rule::run(args),
         Command::Report(args) => commands::report::run(args),
         Command::Synth(args) => commands::synth::run(args),
-        Command::Symv(args) => commands::symv::run(args),
+        Command::Run(args) => commands::routine::run(args),
+        Command::Bench(args) => commands::routine::bench(args),
+        Command::Routines => commands::routine::list(),
         Command::GpuWorker => {
             let code = hone_gpu::worker_main_with(
                 std::io::stdin().lock(),

@@ -248,7 +248,13 @@ pub struct BenchRow {
 }
 
 impl BenchRow {
-    fn new(precision: Precision, uplo: Uplo, n: usize, lda: usize, implementation: &str) -> Self {
+    pub(crate) fn new(
+        precision: Precision,
+        uplo: Uplo,
+        n: usize,
+        lda: usize,
+        implementation: &str,
+    ) -> Self {
         BenchRow {
             precision,
             uplo,
@@ -1016,20 +1022,6 @@ pub(crate) mod tests {
     use super::*;
 
     /// An sm_90 device as the reports show it, named `name`.
-    pub(crate) fn test_props(name: &str) -> DeviceProps {
-        serde_json::from_value(serde_json::json!({
-            "ordinal": 0, "name": name, "uuid": "GPU-0", "compute_capability": [9, 0],
-            "sm_count": 132, "clock_khz": null, "memory_clock_khz": null,
-            "memory_bus_width_bits": null, "theoretical_bandwidth_gbps": null,
-            "total_memory_bytes": 1, "l2_cache_bytes": 1, "shared_mem_per_block": 49152,
-            "shared_mem_per_block_optin": 232448, "shared_mem_per_sm": 233472,
-            "registers_per_sm": 65536, "registers_per_block": 65536,
-            "max_threads_per_block": 1024, "max_threads_per_sm": 2048, "warp_size": 32,
-            "driver_version": [13, 0], "nvrtc_version": [13, 0]
-        }))
-        .unwrap()
-    }
-
     #[test]
     fn every_candidate_is_valid_on_an_h100() {
         let limits = DeviceLimits::h100_sxm();
@@ -1121,7 +1113,7 @@ pub(crate) mod tests {
             row("hone atomic", 1024, None, "invalid: compile error (x), y"),
         ];
         rows[0].config = "BLOCK_SIZE=128 UX=16".into();
-        let props = test_props("Test GPU");
+        let props = crate::routine::test_props("Test GPU");
         let options = BenchOptions {
             sizes: vec![1024],
             precisions: vec![Precision::Double],

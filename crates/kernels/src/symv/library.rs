@@ -8,7 +8,6 @@
 //! [`SymvRunner`] and the rules; [`Symv::symv`] enqueues the rule's kernel
 //! for the size on the GPU's stream and says which kernel that was.
 
-use std::collections::BTreeMap;
 use std::path::Path;
 
 use hone_gpu::{Gpu, ModuleCache};
@@ -17,30 +16,55 @@ use hone_tuner::Rule;
 use super::bench::Pick;
 use super::tuning::{kernel_of, library_name};
 use super::{symv_template, Precision, Result, SymvError, SymvKernel, SymvRunner, Uplo};
+use crate::routine::rules::RuleSet;
+
+/// Where the bundled rules live, relative to the repository root.
+const RULES_FOLDER: &str = "kernels/symv/rules";
 
 /// The rules in `kernels/symv/rules/`, compiled into the crate.
-const BUNDLED: [(Precision, Uplo, &str); 4] = [
+const BUNDLED: [(&str, &str); 4] = [
     (
-        Precision::Double,
-        Uplo::Lower,
+        "dsymv_lower",
         include_str!("../../../../kernels/symv/rules/dsymv_lower.json"),
     ),
     (
-        Precision::Double,
-        Uplo::Upper,
+        "dsymv_upper",
         include_str!("../../../../kernels/symv/rules/dsymv_upper.json"),
     ),
     (
-        Precision::Single,
-        Uplo::Lower,
+        "ssymv_lower",
         include_str!("../../../../kernels/symv/rules/ssymv_lower.json"),
     ),
     (
-        Precision::Single,
-        Uplo::Upper,
+        "ssymv_upper",
         include_str!("../../../../kernels/symv/rules/ssymv_upper.json"),
     ),
 ];
+
+/// The precision and storage of a variant name (`dsymv_lower`).
+pub fn parse_variant(name: &str) -> Option<(Precision, Uplo)> {
+    Precision::ALL
+        .into_iter()
+        .flat_map(|p| Uplo::ALL.map(|u| (p, u)))
+        .find(|&(p, u)| library_name(p, u) == name)
+}
+
+/// The variant names, in report order.
+pub fn variants() -> Vec<String> {
+    Precision::ALL
+        .into_iter()
+        .flat_map(|p| Uplo::ALL.map(move |u| library_name(p, u)))
+        .collect()
+}
+
+/// A rule's configuration must be a kernel of its variant's templates.
+fn check_config(variant: &str, config: &hone_tuner::Config) -> std::result::Result<(), String> {
+    let (p, u) = parse_variant(variant).ok_or_else(|| format!("`{variant}` is not SYMV"))?;
+    let kernel = kernel_of(p, u, config).map_err(|e| e.to_string())?;
+    symv_template(p, u, kernel.algorithm)
+        .validate(&kernel.config)
+        .map_err(|e| e.to_string())
+}
 
 /// What a rule picks at one size.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -62,28 +86,21 @@ impl Selection {
             None => format!("[{}, inf)", self.start),
         }
     }
-}
 
-/// The kernel of one of `rule`'s intervals.
-fn selection(
-    precision: Precision,
-    uplo: Uplo,
-    rule: &Rule,
-    iv: &hone_tuner::Interval,
-) -> Result<Selection> {
-    let k = &rule.kernels[iv.kernel];
-    Ok(Selection {
-        kernel: kernel_of(precision, uplo, &k.config)?,
-        label: k.label.clone(),
-        start: iv.start,
-        end: iv.end,
-    })
+    fn of(precision: Precision, uplo: Uplo, s: crate::routine::Selection) -> Result<Selection> {
+        Ok(Selection {
+            kernel: kernel_of(precision, uplo, &s.config)?,
+            label: s.label,
+            start: s.start,
+            end: s.end,
+        })
+    }
 }
 
 /// One selection rule per precision and storage.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SymvRules {
-    rules: BTreeMap<(Precision, Uplo), Rule>,
+    set: RuleSet,
 }
 
 /// The file name of a rule: `dsymv_lower.json`, ...
@@ -91,103 +108,81 @@ pub fn rule_file(precision: Precision, uplo: Uplo) -> String {
     format!("{}.json", library_name(precision, uplo))
 }
 
+fn lib_error(e: crate::routine::LibError) -> SymvError {
+    match e {
+        crate::routine::LibError::Io { path, source } => SymvError::Io { path, source },
+        crate::routine::LibError::Gpu(g) => SymvError::Gpu(g),
+        other => SymvError::Config(other.to_string()),
+    }
+}
+
 /// Parses and checks the rule of `precision` and `uplo`: the JSON, the
 /// intervals, the name (the library name, as `hone rule` writes it), and every
 /// kernel's configuration against its template. `origin` names the text in
 /// errors.
 pub fn parse_rule(precision: Precision, uplo: Uplo, text: &str, origin: &str) -> Result<Rule> {
-    let rule = Rule::from_json(text, origin).map_err(|e| SymvError::Config(e.to_string()))?;
-    let name = library_name(precision, uplo);
-    if rule.name != name {
-        return Err(SymvError::Config(format!(
-            "{origin}: the rule is named `{}`, expected `{name}`",
-            rule.name
-        )));
-    }
-    for k in &rule.kernels {
-        let kernel = kernel_of(precision, uplo, &k.config)
-            .map_err(|e| SymvError::Config(format!("{origin}: kernel `{}`: {e}", k.label)))?;
-        symv_template(precision, uplo, kernel.algorithm)
-            .validate(&kernel.config)
-            .map_err(|e| SymvError::Config(format!("{origin}: kernel `{}`: {e}", k.label)))?;
-    }
-    Ok(rule)
+    RuleSet::parse(&library_name(precision, uplo), text, origin, check_config).map_err(lib_error)
 }
 
 impl SymvRules {
     /// The rules built into the crate. They are checked by the crate's tests,
     /// so failing to parse one is a bug in the build, not a user error.
     pub fn bundled() -> SymvRules {
-        let rules = BUNDLED
-            .iter()
-            .map(|&(p, u, text)| {
-                let origin = format!("kernels/symv/rules/{}", rule_file(p, u));
-                let rule = parse_rule(p, u, text, &origin)
-                    .unwrap_or_else(|e| panic!("bundled rule {origin}: {e}"));
-                ((p, u), rule)
-            })
-            .collect();
-        SymvRules { rules }
+        SymvRules {
+            set: RuleSet::bundled(RULES_FOLDER, &BUNDLED, check_config),
+        }
     }
 
     /// Reads `dsymv_lower.json`, `dsymv_upper.json`, `ssymv_lower.json` and
     /// `ssymv_upper.json` from `dir`. Errors name the file.
     pub fn load_dir(dir: impl AsRef<Path>) -> Result<SymvRules> {
-        let dir = dir.as_ref();
-        let mut rules = BTreeMap::new();
-        for p in Precision::ALL {
-            for u in Uplo::ALL {
-                let path = dir.join(rule_file(p, u));
-                let text = std::fs::read_to_string(&path).map_err(|source| SymvError::Io {
-                    path: path.clone(),
-                    source,
-                })?;
-                rules.insert(
-                    (p, u),
-                    parse_rule(p, u, &text, &path.display().to_string())?,
-                );
-            }
-        }
-        Ok(SymvRules { rules })
+        Ok(SymvRules {
+            set: RuleSet::load_dir(dir, &variants(), check_config).map_err(lib_error)?,
+        })
+    }
+
+    /// Where the rules came from.
+    pub fn origin(&self) -> &str {
+        self.set.origin()
     }
 
     /// Replaces one rule (checked as [`parse_rule`] checks a file).
     pub fn set_rule(&mut self, precision: Precision, uplo: Uplo, rule: Rule) -> Result<()> {
-        let origin = format!("rule `{}`", rule.name);
-        let checked = parse_rule(precision, uplo, &rule.to_json(), &origin)?;
-        self.rules.insert((precision, uplo), checked);
-        Ok(())
+        self.set
+            .set(&library_name(precision, uplo), rule)
+            .map_err(lib_error)
     }
 
     pub fn rule(&self, precision: Precision, uplo: Uplo) -> &Rule {
-        // Every constructor fills all four keys.
-        &self.rules[&(precision, uplo)]
+        // Every constructor fills all four variants.
+        self.set
+            .rule(&library_name(precision, uplo))
+            .expect("every SYMV variant has a rule")
     }
 
     /// The kernel the rule picks at size n, with its interval. Sizes outside
     /// the rule's range use the nearest interval (the first below it; the
     /// last is open above).
     pub fn select(&self, precision: Precision, uplo: Uplo, n: usize) -> Result<Selection> {
-        let rule = self.rule(precision, uplo);
-        selection(
-            precision,
-            uplo,
-            rule,
-            &rule.intervals[rule.interval_of(n as u64)],
-        )
+        let s = self
+            .set
+            .select(&library_name(precision, uplo), n as u64)
+            .map_err(lib_error)?;
+        Selection::of(precision, uplo, s)
     }
 
     /// The kernel the rule picks at size n.
     pub fn kernel(&self, precision: Precision, uplo: Uplo, n: usize) -> Result<SymvKernel> {
-        kernel_of(precision, uplo, self.rule(precision, uplo).select(n as u64))
+        Ok(self.select(precision, uplo, n)?.kernel)
     }
 
     /// One selection per interval of the rule, in order of N.
     pub fn selections(&self, precision: Precision, uplo: Uplo) -> Result<Vec<Selection>> {
-        let rule = self.rule(precision, uplo);
-        rule.intervals
-            .iter()
-            .map(|iv| selection(precision, uplo, rule, iv))
+        self.set
+            .selections(&library_name(precision, uplo))
+            .map_err(lib_error)?
+            .into_iter()
+            .map(|s| Selection::of(precision, uplo, s))
             .collect()
     }
 
@@ -251,6 +246,10 @@ impl<'g> Symv<'g> {
 
     pub fn rules(&self) -> &SymvRules {
         &self.rules
+    }
+
+    pub fn runner_ref(&self) -> &SymvRunner<'g> {
+        &self.runner
     }
 
     pub fn runner(&mut self) -> &mut SymvRunner<'g> {
@@ -330,8 +329,8 @@ mod tests {
     }
 
     fn write_bundled(dir: &Path) {
-        for (p, u, text) in BUNDLED {
-            std::fs::write(dir.join(rule_file(p, u)), text).unwrap();
+        for (variant, text) in BUNDLED {
+            std::fs::write(dir.join(format!("{variant}.json")), text).unwrap();
         }
     }
 

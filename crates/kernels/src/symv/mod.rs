@@ -14,6 +14,8 @@
 //! - [`cublas`]: the vendor baselines (`cublas?symv`, `cublas?gemv`);
 //! - [`bench`](mod@bench): the head-to-head benchmark and its reports;
 //! - [`plot`]: its GB/s-against-N charts;
+//! - [`routine`]: SYMV as a routine of the shared library layer
+//!   ([`crate::routine`]);
 //! - [`library`]: the library call ([`Symv`]) with the tuner's selection
 //!   rules ([`SymvRules`]).
 
@@ -25,6 +27,7 @@ pub mod library;
 pub mod order;
 pub mod plot;
 pub mod reference;
+pub mod routine;
 pub mod space;
 pub mod traffic;
 pub mod tuning;

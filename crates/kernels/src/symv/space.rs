@@ -534,7 +534,7 @@ mod tests {
 
     #[test]
     fn limits_of_an_sm_90_device_follow_its_properties() {
-        let props = crate::symv::bench::tests::test_props("H100");
+        let props = crate::routine::test_props("H100");
         assert_eq!(DeviceLimits::from_props(&props), DeviceLimits::h100_sxm());
     }
 }

@@ -1,0 +1,189 @@
+//! `hone run`, `hone bench` and `hone routines`: the tuned routines of the
+//! kernel library (`hone_kernels::routine`), each with the kernel its
+//! selection rules pick, checked and measured against the vendor library on
+//! the same GPU in the same run. Every routine goes through the same code.
+
+use std::io::Write as _;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use anyhow::{anyhow, Context, Result};
+use clap::Args;
+use hone_gpu::Gpu;
+use hone_kernels::routine::report::{table, write_reports};
+use hone_kernels::routine::{
+    find, parse_words, routines, run_bench, BenchOptions, MeasureOptions, Row,
+};
+
+use crate::exit;
+
+/// What `run` and `bench` share.
+#[derive(Args)]
+pub struct Common {
+    /// A directory holding the routine's rules (VARIANT.json, as `hone rule
+    /// --out-json` writes them); default: the rules built into hone
+    #[arg(long, value_name = "DIR")]
+    pub rules: Option<PathBuf>,
+    /// Timed runs per measurement (the median is kept)
+    #[arg(long, value_name = "R", default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..))]
+    pub reps: u32,
+    /// Timing passes per implementation (the report shows the second median
+    /// in parentheses as a measure of noise)
+    #[arg(long, value_name = "COUNT", default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..))]
+    pub runs: u32,
+    /// The CUDA device ordinal
+    #[arg(long, default_value_t = 0)]
+    pub device: u32,
+}
+
+impl Common {
+    fn measure(&self) -> MeasureOptions {
+        let mut m = MeasureOptions {
+            timed_runs: self.runs,
+            ..MeasureOptions::default()
+        };
+        m.timing.reps = self.reps;
+        m
+    }
+}
+
+#[derive(Args)]
+pub struct RunArgs {
+    /// The routine (`hone routines` lists them)
+    pub routine: String,
+    /// The problem as KEY=VALUE words, e.g. `n=4096 precision=d uplo=lower`
+    #[arg(value_name = "KEY=VALUE")]
+    pub problem: Vec<String>,
+    #[command(flatten)]
+    pub common: Common,
+    /// Print the outcome as JSON
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args)]
+pub struct BenchArgs {
+    /// The routine (`hone routines` lists them)
+    pub routine: String,
+    /// Where the reports go (created if missing)
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+    /// The variants to measure (default: all)
+    #[arg(long, value_name = "V,V", value_delimiter = ',')]
+    pub variants: Vec<String>,
+    /// The sizes of the tables (default: the routine's)
+    #[arg(long, value_name = "N,N,...", value_delimiter = ',')]
+    pub sizes: Vec<u64>,
+    /// Also measure COUNT log-spaced sizes over the routine's chart range, so
+    /// that the charts have a curve
+    #[arg(long, value_name = "COUNT", default_value_t = 24)]
+    pub plot_sizes: usize,
+    #[command(flatten)]
+    pub common: Common,
+}
+
+/// The library's errors carry their causes in their text already.
+fn message(e: impl std::fmt::Display) -> anyhow::Error {
+    anyhow!("{e}")
+}
+
+/// `hone routines`: each routine, its variants and problem words.
+pub fn list() -> Result<u8> {
+    for r in routines() {
+        println!("{}: {}", r.name(), r.about());
+        println!("  variants: {}", r.variants().join(", "));
+        for d in r.dims() {
+            println!("  {}=...  {}", d.name, d.help);
+        }
+    }
+    Ok(exit::OK)
+}
+
+pub fn run(args: RunArgs) -> Result<u8> {
+    let routine = find(&args.routine).map_err(message)?;
+    let problem = routine
+        .problem(&parse_words(&args.problem).map_err(message)?)
+        .map_err(message)?;
+    let gpu = Gpu::open(args.common.device).map_err(message)?;
+    let mut session = routine
+        .open(&gpu, args.common.rules.as_deref())
+        .map_err(message)?;
+    let c = session
+        .compare(&problem, &args.common.measure(), &mut |_| {})
+        .map_err(message)?;
+    if args.json {
+        let out = serde_json::json!({
+            "device": gpu.props().name,
+            "tools": session.tools(),
+            "rules": session.rules_origin(),
+            "comparison": c,
+            "speedup": c.speedup(),
+        });
+        println!("{}", serde_json::to_string_pretty(&out)?);
+    } else {
+        println!("{}", c.text(routine.work_unit(), &gpu.props().name));
+    }
+    Ok(if c.hone.ok() { exit::OK } else { exit::FAULT })
+}
+
+pub fn bench(args: BenchArgs) -> Result<u8> {
+    let routine = find(&args.routine).map_err(message)?;
+    let options = BenchOptions::for_routine(
+        routine,
+        &args.variants,
+        &args.sizes,
+        args.plot_sizes,
+        args.common.measure(),
+    )
+    .map_err(message)?;
+    let gpu = Gpu::open(args.common.device).map_err(message)?;
+    let mut session = routine
+        .open(&gpu, args.common.rules.as_deref())
+        .map_err(message)?;
+    eprintln!("{}", gpu.props());
+    eprintln!("{}", session.tools());
+    std::fs::create_dir_all(&args.out)
+        .with_context(|| format!("cannot create directory {}", args.out.display()))?;
+    let log_path = args.out.join(format!("{}.log", routine.name()));
+    let mut log_file = std::fs::File::create(&log_path)
+        .with_context(|| format!("cannot create {}", log_path.display()))?;
+    let start = Instant::now();
+    let unit = routine.work_unit().rate_label();
+    let mut log = |r: &Row| {
+        let line = format!(
+            "{} | {:<14} {} | {} ms | {} {unit} | {}",
+            r.problem,
+            r.implementation,
+            r.kernel,
+            r.times_text(),
+            r.rate
+                .map(|g| format!("{g:.0}"))
+                .unwrap_or_else(|| "-".into()),
+            r.status
+        );
+        eprintln!("[{:7.1} s] {line}", start.elapsed().as_secs_f64());
+        let _ = writeln!(log_file, "{line}");
+    };
+    let report =
+        run_bench(routine, session.as_mut(), gpu.props(), &options, &mut log).map_err(message)?;
+    let command: Vec<String> = std::env::args().collect();
+    let footer = format!(
+        "Command: `{}` ({:.0} s).\n",
+        command.join(" "),
+        start.elapsed().as_secs_f64()
+    );
+    let written = write_reports(&args.out, &report, &footer).map_err(message)?;
+    for v in &report.options.variants {
+        println!("## {v}\n\n{}", table(&report, v, &report.options.sizes));
+    }
+    for path in written.iter().chain([&log_path]) {
+        println!("wrote {}", path.display());
+    }
+    if report.all_checks_passed() {
+        return Ok(exit::OK);
+    }
+    for c in report.comparisons.iter().filter(|c| !c.hone.ok()) {
+        eprintln!("  {}: {}", c.problem, c.hone.status);
+    }
+    Ok(exit::FAULT)
+}

@@ -1,0 +1,170 @@
+//! The benchmark of a routine: for each variant and size, the rules' kernel
+//! against the vendor baselines in the same run ([`Session::compare`]), with
+//! the device's ceiling measured alongside.
+
+use hone_gpu::DeviceProps;
+use serde::{Deserialize, Serialize};
+
+use super::compare::{Comparison, MeasureOptions, Row};
+use super::{Result, Roof, Routine, Session, WorkUnit};
+
+/// What to run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BenchOptions {
+    pub variants: Vec<String>,
+    /// The sizes of the headline tables.
+    pub sizes: Vec<u64>,
+    /// More sizes measured for the charts' curves only.
+    pub chart_sizes: Vec<u64>,
+    pub measure: MeasureOptions,
+}
+
+/// Everything one benchmark run measured.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BenchReport {
+    pub routine: String,
+    pub work_unit: WorkUnit,
+    pub size_axis: String,
+    pub device: DeviceProps,
+    pub tools: String,
+    pub rules_origin: String,
+    pub roof: Option<Roof>,
+    pub options: BenchOptions,
+    /// One per variant and size, variants in order, sizes increasing.
+    pub comparisons: Vec<Comparison>,
+}
+
+impl BenchReport {
+    /// The comparisons of one variant, sizes increasing.
+    pub fn of_variant<'a>(&'a self, variant: &'a str) -> impl Iterator<Item = &'a Comparison> {
+        self.comparisons
+            .iter()
+            .filter(move |c| c.problem.variant == variant)
+    }
+
+    /// Whether every hone row passed its check.
+    pub fn all_checks_passed(&self) -> bool {
+        self.comparisons.iter().all(|c| c.hone.ok())
+    }
+}
+
+impl BenchOptions {
+    /// The options for `routine`: `variants` (all when empty), the table
+    /// `sizes` (the routine's default when empty), and `chart_count`
+    /// log-spaced sizes over the routine's chart range.
+    pub fn for_routine(
+        routine: &dyn Routine,
+        variants: &[String],
+        sizes: &[u64],
+        chart_count: usize,
+        measure: MeasureOptions,
+    ) -> Result<BenchOptions> {
+        let known = routine.variants();
+        for v in variants {
+            if !known.contains(v) {
+                return Err(super::LibError::Usage(format!(
+                    "{} has no variant `{v}` (expected one of {})",
+                    routine.name(),
+                    known.join(", ")
+                )));
+            }
+        }
+        let defaults = routine.default_sizes();
+        let variants = if variants.is_empty() {
+            known
+        } else {
+            variants.to_vec()
+        };
+        let sizes = if sizes.is_empty() {
+            defaults.table
+        } else {
+            sizes.to_vec()
+        };
+        // Every size must make a problem of every variant before anything runs.
+        for v in &variants {
+            for &n in &sizes {
+                routine.family_problem(v, n)?;
+            }
+        }
+        let (lo, hi) = defaults.chart;
+        Ok(BenchOptions {
+            variants,
+            sizes,
+            chart_sizes: hone_tuner::sampling::log_spaced(lo, hi, chart_count),
+            measure,
+        })
+    }
+}
+
+/// Sorted, without repeats.
+fn merged(a: &[u64], b: &[u64]) -> Vec<u64> {
+    let mut v: Vec<u64> = a.iter().chain(b).copied().collect();
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+/// Runs the benchmark on an open session; `log` receives each row.
+pub fn run_bench(
+    routine: &dyn Routine,
+    session: &mut dyn Session,
+    device: &DeviceProps,
+    options: &BenchOptions,
+    log: &mut dyn FnMut(&Row),
+) -> Result<BenchReport> {
+    let roof = session.roof(&options.measure);
+    let sizes = merged(&options.sizes, &options.chart_sizes);
+    let mut comparisons = Vec::new();
+    for variant in &options.variants {
+        for &size in &sizes {
+            let problem = routine.family_problem(variant, size)?;
+            comparisons.push(session.compare(&problem, &options.measure, log)?);
+        }
+    }
+    Ok(BenchReport {
+        routine: routine.name().to_string(),
+        work_unit: routine.work_unit(),
+        size_axis: routine.size_axis().to_string(),
+        device: device.clone(),
+        tools: session.tools(),
+        rules_origin: session.rules_origin(),
+        roof,
+        options: options.clone(),
+        comparisons,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn options_default_to_every_variant_and_the_routines_sizes() {
+        let symv = crate::routine::find("symv").unwrap();
+        let o = BenchOptions::for_routine(symv, &[], &[], 10, MeasureOptions::default()).unwrap();
+        assert_eq!(o.variants, symv.variants());
+        assert_eq!(o.sizes, symv.default_sizes().table);
+        assert_eq!(o.chart_sizes.len(), 10);
+        assert_eq!(
+            (o.chart_sizes[0], o.chart_sizes[9]),
+            symv.default_sizes().chart
+        );
+        let e = BenchOptions::for_routine(
+            symv,
+            &["zsymv".to_string()],
+            &[],
+            0,
+            MeasureOptions::default(),
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("no variant `zsymv`"), "{e}");
+        let e =
+            BenchOptions::for_routine(symv, &[], &[0], 0, MeasureOptions::default()).unwrap_err();
+        assert!(e.to_string().contains("out of range"), "{e}");
+    }
+
+    #[test]
+    fn sizes_merge_sorted_and_distinct() {
+        assert_eq!(merged(&[512, 64], &[64, 100, 512]), vec![64, 100, 512]);
+    }
+}

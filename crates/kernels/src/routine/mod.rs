@@ -1,0 +1,186 @@
+//! The routine-independent half of the kernel library.
+//!
+//! Every tuned routine (SYMV today; GEMM, the FFT and stencils next) needs
+//! the same machinery around its kernels: selection rules that pick a kernel
+//! per problem, a checked and timed run against the vendor library on the
+//! same buffers, a benchmark over many sizes with tables, CSV, JSON and
+//! charts, and a command line. This module holds that machinery once. A
+//! routine supplies only what is its own, through [`Routine`] and
+//! [`Session`]: its variants and problem shapes, its kernels and their
+//! checks, its vendor baselines and how its work is counted.
+//!
+//! Adding a routine is its own folder under `src/` plus one line in
+//! [`registry`].
+//!
+//! - [`problem`]: [`Problem`] (a variant and named dimensions) and the
+//!   `key=value` words that describe one on the command line;
+//! - [`rules`]: [`RuleSet`], the selection rules of a routine's variants,
+//!   built in or loaded from a directory;
+//! - [`compare`]: [`Row`] and [`Comparison`], one problem measured;
+//! - [`bench`](mod@bench): the benchmark over sizes and its [`BenchReport`];
+//! - [`report`]: markdown, CSV and JSON of a report;
+//! - [`chart`]: SVG rate-against-size charts.
+
+pub mod bench;
+pub mod chart;
+pub mod compare;
+pub mod problem;
+pub mod registry;
+pub mod report;
+pub mod rules;
+
+use std::path::Path;
+
+use hone_gpu::Gpu;
+use serde::{Deserialize, Serialize};
+
+pub use bench::{run_bench, BenchOptions, BenchReport};
+pub use compare::{Comparison, LaunchInfo, MeasureOptions, Row};
+pub use problem::{parse_words, Problem};
+pub use registry::{find, routines};
+pub use rules::{RuleSet, Selection};
+
+/// What a routine's rate counts: bytes moved (memory-bound routines such as
+/// SYMV) or floating-point operations (GEMM).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum WorkUnit {
+    Bytes,
+    Flops,
+}
+
+impl WorkUnit {
+    /// `GB/s` or `GFLOP/s`.
+    pub fn rate_label(self) -> &'static str {
+        match self {
+            WorkUnit::Bytes => "GB/s",
+            WorkUnit::Flops => "GFLOP/s",
+        }
+    }
+
+    /// `work` units in `ms` milliseconds, in 10^9 units per second.
+    pub fn rate(self, work: f64, ms: f64) -> f64 {
+        work / (ms * 1e-3) / 1e9
+    }
+}
+
+/// The measured ceiling drawn on charts and printed beside the tables: the
+/// device's copy rate for memory-bound routines.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Roof {
+    pub label: String,
+    pub rate: f64,
+}
+
+/// Where a benchmark's sizes come from by default.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DefaultSizes {
+    /// The sizes of the headline tables.
+    pub table: Vec<u64>,
+    /// The range over which extra log-spaced sizes draw the charts' curves.
+    pub chart: (u64, u64),
+}
+
+/// Errors of the library layer. Routines map their own errors into
+/// `Routine` (with their message) and `Gpu`.
+#[derive(Debug, thiserror::Error)]
+pub enum LibError {
+    #[error(transparent)]
+    Gpu(#[from] hone_gpu::GpuError),
+    /// A problem or option the routine does not accept.
+    #[error("{0}")]
+    Usage(String),
+    /// A rule that does not parse or does not fit the routine.
+    #[error("{0}")]
+    Rule(String),
+    /// Anything else the routine reports (vendor library, kernel set-up).
+    #[error("{0}")]
+    Routine(String),
+    #[error("{path}: {source}")]
+    Io {
+        path: std::path::PathBuf,
+        source: std::io::Error,
+    },
+}
+
+impl LibError {
+    /// Whether there is no usable GPU, so a caller should stop quietly.
+    pub fn is_no_device(&self) -> bool {
+        matches!(self, LibError::Gpu(hone_gpu::GpuError::NoDevice(_)))
+    }
+}
+
+pub type Result<T, E = LibError> = std::result::Result<T, E>;
+
+/// One dimension or option a routine's problems take on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DimHelp {
+    pub name: &'static str,
+    pub help: &'static str,
+}
+
+/// What a tuned routine supplies to the shared layer. Implementations are
+/// stateless descriptions; GPU state lives in the [`Session`] they open.
+pub trait Routine: Sync {
+    /// The name users type: `symv`.
+    fn name(&self) -> &'static str;
+    /// One line for listings.
+    fn about(&self) -> &'static str;
+    /// Every variant served by a rule of its own (`dsymv_lower`, ...), in
+    /// report order.
+    fn variants(&self) -> Vec<String>;
+    /// The `key=value` words a problem takes, for help texts.
+    fn dims(&self) -> &'static [DimHelp];
+    /// The problem `words` describe (see [`parse_words`]); missing words
+    /// take the routine's defaults.
+    fn problem(&self, words: &[(String, String)]) -> Result<Problem>;
+    /// The problem at position `size` of `variant`'s size axis: the family
+    /// that its rule's intervals and the benchmark's sizes run along.
+    fn family_problem(&self, variant: &str, size: u64) -> Result<Problem>;
+    /// The name of the size axis on charts (`N`).
+    fn size_axis(&self) -> &'static str;
+    fn default_sizes(&self) -> DefaultSizes;
+    fn work_unit(&self) -> WorkUnit;
+    /// Opens the routine on `gpu` with the rules in `rules_dir` (the built-in
+    /// ones when `None`).
+    fn open<'g>(&self, gpu: &'g Gpu, rules_dir: Option<&Path>) -> Result<Box<dyn Session + 'g>>;
+}
+
+/// A routine opened on one GPU: its kernels, rules and vendor baselines.
+pub trait Session {
+    /// What the numbers depend on besides the device (`cuBLAS 130100; ...`).
+    fn tools(&self) -> String;
+    /// Where the rules came from, for reports.
+    fn rules_origin(&self) -> String;
+    /// The kernel the rules pick for `problem`.
+    fn select(&self, problem: &Problem) -> Result<Selection>;
+    /// Checks, then times, the rules' kernel for `problem` and every vendor
+    /// baseline on the same buffers; every row is checked against the
+    /// routine's reference before it is timed. `log` sees each row as it is
+    /// measured.
+    fn compare(
+        &mut self,
+        problem: &Problem,
+        options: &MeasureOptions,
+        log: &mut dyn FnMut(&Row),
+    ) -> Result<Comparison>;
+    /// The ceiling drawn beside the rates, measured on this device.
+    fn roof(&mut self, options: &MeasureOptions) -> Option<Roof>;
+}
+
+/// Device properties of an H100-like GPU named `name`, for tests that need
+/// a device description without a device.
+#[cfg(test)]
+pub(crate) fn test_props(name: &str) -> hone_gpu::DeviceProps {
+    serde_json::from_value(serde_json::json!({
+        "ordinal": 0, "name": name, "uuid": "GPU-0", "compute_capability": [9, 0],
+        "sm_count": 132, "clock_khz": null, "memory_clock_khz": null,
+        "memory_bus_width_bits": null, "theoretical_bandwidth_gbps": null,
+        "total_memory_bytes": 1, "l2_cache_bytes": 1, "shared_mem_per_block": 49152,
+        "shared_mem_per_block_optin": 232448, "shared_mem_per_sm": 233472,
+        "registers_per_sm": 65536, "registers_per_block": 65536,
+        "max_threads_per_block": 1024, "max_threads_per_sm": 2048, "warp_size": 32,
+        "driver_version": [13, 0], "nvrtc_version": [13, 0]
+    }))
+    .unwrap()
+}
