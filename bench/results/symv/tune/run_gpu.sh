@@ -8,7 +8,7 @@
 #                LIB.txt (summary), LIB.log (one line per measurement, with
 #                the seconds since the start), LIB.rule.{json,rs,h,txt},
 #                report-LIB/ (SVG plots, CSV and T4 exports), and the rules
-#                again as rules/LIB.json, for `hone symv --rules OUT/rules`
+#                again as rules/LIB.json, for `hone bench symv --rules OUT/rules`
 #   LIB          dsymv_lower, dsymv_upper, ssymv_lower or ssymv_upper (the
 #                job kernels/symv/tune/LIB.toml)
 #
@@ -38,7 +38,7 @@ for lib in "$@"; do
     "$hone" rule --db "$db" --job "$lib" --out-json "$out/$lib.rule.json" --out-rust "$out/$lib.rule.rs" \
         --out-c "$out/$lib.rule.h" > "$out/$lib.rule.txt" 2>&1
     echo "rule exit $?"
-    # The layout `hone symv --rules DIR` reads.
+    # The layout `hone bench symv --rules DIR` reads.
     mkdir -p "$out/rules" && cp "$out/$lib.rule.json" "$out/rules/$lib.json"
     "$hone" report --db "$db" --job "$lib" -o "$out/report-$lib" \
         --work "$(case $lib in d*) echo 8;; *) echo 4;; esac) * (N * (N + 1) / 2 + 3 * N)" \
