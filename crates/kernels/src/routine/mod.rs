@@ -103,6 +103,12 @@ pub enum LibError {
     },
 }
 
+impl From<crate::vendor::cublas::VendorError> for LibError {
+    fn from(e: crate::vendor::cublas::VendorError) -> LibError {
+        LibError::Routine(format!("cuBLAS: {e}"))
+    }
+}
+
 impl LibError {
     /// Whether there is no usable GPU, so a caller should stop quietly.
     pub fn is_no_device(&self) -> bool {

@@ -1,72 +1,16 @@
-//! The vendor baselines: cuBLAS `?symv` and `?gemv` (through cudarc, loaded at
-//! run time), and their timing.
-//!
-//! cuBLAS runs on the legacy default stream; hone's own kernels run on the
-//! [`Gpu`]'s non-blocking stream. Each side is timed on its own stream the
-//! same way (warm-up, L2 flush before each timed run, rotation over the same
-//! buffer copies, median of events), and the two never overlap: the device is
-//! synchronised at each hand-over.
+//! The SYMV baselines: cuBLAS `?symv` on the stored triangle and `?gemv` on
+//! the full matrix.
 
 use std::ffi::c_int;
-use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use cudarc::cublas::sys as cb;
-use cudarc::driver::result as cu;
-use cudarc::driver::sys as cusys;
-use hone_gpu::launch::DeviceBuffer;
-use hone_gpu::{Gpu, TimingOptions};
 
-use super::{Precision, Result, SymvError, Uplo};
+use crate::vendor::cublas::status;
+pub use crate::vendor::cublas::{synchronize_device, Cublas, DefaultStreamTimer};
 
-fn driver(call: &str, e: cu::DriverError) -> SymvError {
-    SymvError::Cublas(format!("{call}: {e:?}"))
-}
-
-fn status(call: &str, s: cb::cublasStatus_t) -> Result<()> {
-    s.result()
-        .map_err(|e| SymvError::Cublas(format!("{call}: {:?}", e.0)))
-}
-
-/// A cuBLAS handle on the current device's primary context.
-pub struct Cublas {
-    handle: cb::cublasHandle_t,
-}
+use super::{Precision, Result, Uplo};
 
 impl Cublas {
-    /// Creates a handle; fails (never panics) when libcublas is missing.
-    /// The [`Gpu`] must be open, so that its context is current.
-    pub fn new(_gpu: &Gpu) -> Result<Cublas> {
-        // SAFETY: only tries to dlopen candidate names.
-        if !unsafe { cb::is_culib_present() } {
-            return Err(SymvError::Cublas(
-                "libcublas was not found; add the CUDA toolkit's lib64 directory to \
-                 LD_LIBRARY_PATH"
-                    .to_string(),
-            ));
-        }
-        let created = catch_unwind(AssertUnwindSafe(cudarc::cublas::result::create_handle))
-            .map_err(|p| {
-                let m = p
-                    .downcast_ref::<String>()
-                    .cloned()
-                    .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
-                    .unwrap_or_default();
-                SymvError::Cublas(format!("loading cuBLAS: {m}"))
-            })?;
-        let handle = created.map_err(|e| SymvError::Cublas(format!("cublasCreate: {:?}", e.0)))?;
-        Ok(Cublas { handle })
-    }
-
-    /// The library's version, e.g. 130000 for 13.0.0.
-    pub fn version(&self) -> Result<i32> {
-        let mut v: c_int = 0;
-        // SAFETY: the handle is alive; writes one int.
-        status("cublasGetVersion", unsafe {
-            cb::cublasGetVersion_v2(self.handle, &mut v)
-        })?;
-        Ok(v)
-    }
-
     /// y = alpha A x + beta y with A symmetric (`uplo` triangle stored), on the
     /// default stream, not waited for.
     ///
@@ -90,11 +34,11 @@ impl Cublas {
             Uplo::Upper => cb::cublasFillMode_t::CUBLAS_FILL_MODE_UPPER,
         };
         let (n, lda) = (n as c_int, lda as c_int);
-        match precision {
+        Ok(match precision {
             Precision::Double => status(
                 "cublasDsymv",
                 cb::cublasDsymv_v2(
-                    self.handle,
+                    self.handle(),
                     fill,
                     n,
                     &alpha,
@@ -112,7 +56,7 @@ impl Cublas {
                 status(
                     "cublasSsymv",
                     cb::cublasSsymv_v2(
-                        self.handle,
+                        self.handle(),
                         fill,
                         n,
                         &alpha,
@@ -126,7 +70,7 @@ impl Cublas {
                     ),
                 )
             }
-        }
+        }?)
     }
 
     /// y = alpha A x + beta y with A a full n x n matrix, on the default
@@ -148,11 +92,11 @@ impl Cublas {
     ) -> Result<()> {
         let op = cb::cublasOperation_t::CUBLAS_OP_N;
         let (n, lda) = (n as c_int, lda as c_int);
-        match precision {
+        Ok(match precision {
             Precision::Double => status(
                 "cublasDgemv",
                 cb::cublasDgemv_v2(
-                    self.handle,
+                    self.handle(),
                     op,
                     n,
                     n,
@@ -171,7 +115,7 @@ impl Cublas {
                 status(
                     "cublasSgemv",
                     cb::cublasSgemv_v2(
-                        self.handle,
+                        self.handle(),
                         op,
                         n,
                         n,
@@ -186,112 +130,6 @@ impl Cublas {
                     ),
                 )
             }
-        }
-    }
-}
-
-impl Drop for Cublas {
-    fn drop(&mut self) {
-        // SAFETY: created once, destroyed once.
-        let _ = unsafe { cudarc::cublas::result::destroy_handle(self.handle) };
-    }
-}
-
-/// Waits for all work of the current context, on every stream.
-pub fn synchronize_device() -> Result<()> {
-    cu::ctx::synchronize().map_err(|e| driver("cuCtxSynchronize", e))
-}
-
-/// Times work enqueued on the legacy default stream the way
-/// [`hone_gpu::timing::time_runs`] times work on the GPU's own stream.
-pub struct DefaultStreamTimer {
-    flush: DeviceBuffer,
-    round: u8,
-}
-
-struct RawEvent(cusys::CUevent);
-
-impl RawEvent {
-    fn new() -> Result<RawEvent> {
-        cu::event::create(cusys::CUevent_flags::CU_EVENT_DEFAULT)
-            .map(RawEvent)
-            .map_err(|e| driver("cuEventCreate", e))
-    }
-
-    fn record(&self) -> Result<()> {
-        // SAFETY: the event is alive; the null stream is the legacy default.
-        unsafe { cu::event::record(self.0, std::ptr::null_mut()) }
-            .map_err(|e| driver("cuEventRecord", e))
-    }
-}
-
-impl Drop for RawEvent {
-    fn drop(&mut self) {
-        // SAFETY: created once, destroyed once.
-        let _ = unsafe { cu::event::destroy(self.0) };
-    }
-}
-
-impl DefaultStreamTimer {
-    /// A flush buffer of twice the L2 size, like hone's own flusher.
-    pub fn new(gpu: &Gpu) -> Result<DefaultStreamTimer> {
-        let bytes = (2 * gpu.props().l2_cache_bytes as usize).max(8 << 20);
-        Ok(DefaultStreamTimer {
-            flush: DeviceBuffer::alloc(gpu, bytes)?,
-            round: 0,
-        })
-    }
-
-    fn flush(&mut self) -> Result<()> {
-        self.round = self.round.wrapping_add(1);
-        // SAFETY: within the allocation, on the default stream.
-        unsafe {
-            cu::memset_d8_async(
-                self.flush.ptr(),
-                self.round,
-                self.flush.bytes(),
-                std::ptr::null_mut(),
-            )
-        }
-        .map_err(|e| driver("cuMemsetD8Async", e))
-    }
-
-    /// Runs `run(copy)` `warmup` times, then `reps` times between events (an
-    /// L2 flush before each when asked), cycling over `copies`; returns each
-    /// timed run's milliseconds.
-    pub fn time(
-        &mut self,
-        options: &TimingOptions,
-        copies: usize,
-        mut run: impl FnMut(usize) -> Result<()>,
-    ) -> Result<Vec<f64>> {
-        let copies = copies.max(1);
-        synchronize_device()?;
-        for i in 0..options.warmup as usize {
-            run(i % copies)?;
-        }
-        let reps = options.reps.max(1) as usize;
-        let events = (0..reps)
-            .map(|_| Ok((RawEvent::new()?, RawEvent::new()?)))
-            .collect::<Result<Vec<_>>>()?;
-        for (r, (start, end)) in events.iter().enumerate() {
-            if options.flush_l2 {
-                self.flush()?;
-            }
-            start.record()?;
-            run((options.warmup as usize + r) % copies)?;
-            end.record()?;
-        }
-        synchronize_device()?;
-        events
-            .iter()
-            .map(|(s, e)| {
-                // SAFETY: both events were recorded on the default stream and
-                // have completed.
-                unsafe { cu::event::elapsed(s.0, e.0) }
-                    .map(f64::from)
-                    .map_err(|e| driver("cuEventElapsedTime", e))
-            })
-            .collect()
+        }?)
     }
 }

@@ -1,0 +1,3 @@
+//! The vendor libraries hone's routines are measured against.
+
+pub mod cublas;
