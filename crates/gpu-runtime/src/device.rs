@@ -183,6 +183,12 @@ impl Gpu {
         self.stream
     }
 
+    /// The stream hone's launches go to, for libraries that order their own
+    /// copies and events against them (overlapping transfers with kernels).
+    pub fn raw_stream(&self) -> sys::CUstream {
+        self.stream
+    }
+
     /// Waits for all work on the stream; a kernel fault surfaces here.
     pub fn synchronize(&self) -> Result<()> {
         // SAFETY: the stream belongs to this Gpu.

@@ -9,6 +9,7 @@
 //!   L+U algorithms of Imamura et al., HPC-138, 2013, with Hopper-era
 //!   changes), measured against cuBLAS `?symv` and `?gemv` in the same run.
 
+pub mod driver;
 pub mod precision;
 pub mod routine;
 pub mod symv;

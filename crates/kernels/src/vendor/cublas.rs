@@ -13,9 +13,10 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use cudarc::cublas::sys as cb;
 use cudarc::driver::result as cu;
-use cudarc::driver::sys as cusys;
 use hone_gpu::launch::DeviceBuffer;
 use hone_gpu::{Gpu, TimingOptions};
+
+use crate::driver::RawEvent;
 
 /// A failure of the vendor library or of the driver calls around it.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -23,6 +24,12 @@ use hone_gpu::{Gpu, TimingOptions};
 pub struct VendorError(pub String);
 
 pub type Result<T, E = VendorError> = std::result::Result<T, E>;
+
+impl From<crate::driver::DriverError> for VendorError {
+    fn from(e: crate::driver::DriverError) -> VendorError {
+        VendorError(e.to_string())
+    }
+}
 
 impl From<hone_gpu::GpuError> for VendorError {
     fn from(e: hone_gpu::GpuError) -> VendorError {
@@ -105,29 +112,6 @@ pub struct DefaultStreamTimer {
     round: u8,
 }
 
-struct RawEvent(cusys::CUevent);
-
-impl RawEvent {
-    fn new() -> Result<RawEvent> {
-        cu::event::create(cusys::CUevent_flags::CU_EVENT_DEFAULT)
-            .map(RawEvent)
-            .map_err(|e| driver("cuEventCreate", e))
-    }
-
-    fn record(&self) -> Result<()> {
-        // SAFETY: the event is alive; the null stream is the legacy default.
-        unsafe { cu::event::record(self.0, std::ptr::null_mut()) }
-            .map_err(|e| driver("cuEventRecord", e))
-    }
-}
-
-impl Drop for RawEvent {
-    fn drop(&mut self) {
-        // SAFETY: created once, destroyed once.
-        let _ = unsafe { cu::event::destroy(self.0) };
-    }
-}
-
 impl DefaultStreamTimer {
     /// A flush buffer of twice the L2 size, like hone's own flusher.
     pub fn new(gpu: &Gpu) -> Result<DefaultStreamTimer> {
@@ -174,20 +158,17 @@ impl DefaultStreamTimer {
             if options.flush_l2 {
                 self.flush()?;
             }
-            start.record()?;
+            start
+                .record(std::ptr::null_mut())
+                .map_err(VendorError::from)?;
             run((options.warmup as usize + r) % copies)?;
-            end.record()?;
+            end.record(std::ptr::null_mut())
+                .map_err(VendorError::from)?;
         }
         synchronize_device()?;
         events
             .iter()
-            .map(|(s, e)| {
-                // SAFETY: both events were recorded on the default stream and
-                // have completed.
-                unsafe { cu::event::elapsed(s.0, e.0) }
-                    .map(f64::from)
-                    .map_err(|e| driver("cuEventElapsedTime", e).into())
-            })
+            .map(|(s, e)| e.since(s).map_err(|e| VendorError::from(e).into()))
             .collect()
     }
 }

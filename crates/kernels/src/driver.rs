@@ -1,0 +1,169 @@
+//! Thin owners of CUDA driver objects that hone-gpu's single-stream model
+//! does not cover: events on any stream, extra streams, and pinned host
+//! memory. Each frees its object when dropped.
+
+use std::ffi::c_void;
+
+use cudarc::driver::result as cu;
+use cudarc::driver::sys;
+
+/// A driver failure, naming the call.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{call}: {message}")]
+pub struct DriverError {
+    pub call: &'static str,
+    pub message: String,
+}
+
+pub type Result<T> = std::result::Result<T, DriverError>;
+
+pub(crate) fn driver(call: &'static str, e: cu::DriverError) -> DriverError {
+    DriverError {
+        call,
+        message: format!("{e:?}"),
+    }
+}
+
+/// An event, recorded on any stream.
+pub struct RawEvent(pub(crate) sys::CUevent);
+
+impl RawEvent {
+    pub fn new() -> Result<RawEvent> {
+        cu::event::create(sys::CUevent_flags::CU_EVENT_DEFAULT)
+            .map(RawEvent)
+            .map_err(|e| driver("cuEventCreate", e))
+    }
+
+    /// Records on `stream` (null: the legacy default stream).
+    pub fn record(&self, stream: sys::CUstream) -> Result<()> {
+        // SAFETY: the event is alive; the stream is alive or null.
+        unsafe { cu::event::record(self.0, stream) }.map_err(|e| driver("cuEventRecord", e))
+    }
+
+    /// Milliseconds from `start` to `self`; both must have completed.
+    pub fn since(&self, start: &RawEvent) -> Result<f64> {
+        // SAFETY: both events are alive and were recorded.
+        unsafe { cu::event::elapsed(start.0, self.0) }
+            .map(f64::from)
+            .map_err(|e| driver("cuEventElapsedTime", e))
+    }
+
+    /// Makes `stream` wait for the work before this event's record.
+    pub fn make_wait(&self, stream: sys::CUstream) -> Result<()> {
+        // SAFETY: both are alive.
+        unsafe {
+            cu::stream::wait_event(
+                stream,
+                self.0,
+                sys::CUevent_wait_flags::CU_EVENT_WAIT_DEFAULT,
+            )
+        }
+        .map_err(|e| driver("cuStreamWaitEvent", e))
+    }
+}
+
+impl Drop for RawEvent {
+    fn drop(&mut self) {
+        // SAFETY: created once, destroyed once.
+        let _ = unsafe { cu::event::destroy(self.0) };
+    }
+}
+
+/// A non-blocking stream of the current context.
+pub struct Stream(pub(crate) sys::CUstream);
+
+impl Stream {
+    pub fn new() -> Result<Stream> {
+        cu::stream::create(cu::stream::StreamKind::NonBlocking)
+            .map(Stream)
+            .map_err(|e| driver("cuStreamCreate", e))
+    }
+
+    pub fn raw(&self) -> sys::CUstream {
+        self.0
+    }
+
+    pub fn synchronize(&self) -> Result<()> {
+        // SAFETY: the stream is alive.
+        unsafe { cu::stream::synchronize(self.0) }.map_err(|e| driver("cuStreamSynchronize", e))
+    }
+}
+
+impl Drop for Stream {
+    fn drop(&mut self) {
+        // SAFETY: created once; destroying waits for nothing but is legal
+        // with work pending (the driver finishes it).
+        let _ = unsafe { cu::stream::destroy(self.0) };
+    }
+}
+
+/// Page-locked host memory, which copies can overlap with kernels.
+pub struct Pinned {
+    ptr: *mut c_void,
+    bytes: usize,
+}
+
+impl Pinned {
+    pub fn new(bytes: usize) -> Result<Pinned> {
+        // SAFETY: the memory is uninitialised; it is zeroed below before
+        // any read.
+        let ptr =
+            unsafe { cu::malloc_host(bytes.max(1), 0) }.map_err(|e| driver("cuMemHostAlloc", e))?;
+        // SAFETY: `bytes` bytes were just allocated at `ptr`.
+        unsafe { std::ptr::write_bytes(ptr as *mut u8, 0, bytes) };
+        Ok(Pinned { ptr, bytes })
+    }
+
+    pub fn bytes(&self) -> usize {
+        self.bytes
+    }
+
+    pub fn as_slice(&self) -> &[u8] {
+        // SAFETY: owned, initialised allocation of `bytes` bytes.
+        unsafe { std::slice::from_raw_parts(self.ptr as *const u8, self.bytes) }
+    }
+
+    pub fn as_mut_slice(&mut self) -> &mut [u8] {
+        // SAFETY: owned, initialised allocation of `bytes` bytes.
+        unsafe { std::slice::from_raw_parts_mut(self.ptr as *mut u8, self.bytes) }
+    }
+
+    /// Enqueues a copy of `len` bytes from offset `at` to device address
+    /// `dst` on `stream`.
+    ///
+    /// # Safety
+    /// `dst` must hold `len` bytes; neither side may be touched until the
+    /// stream has passed the copy.
+    pub unsafe fn upload(&self, at: usize, len: usize, dst: u64, stream: &Stream) -> Result<()> {
+        assert!(at + len <= self.bytes, "pinned upload past the end");
+        // SAFETY: in bounds (checked); the caller vouches for dst.
+        unsafe { cu::memcpy_htod_async(dst, &self.as_slice()[at..at + len], stream.0) }
+            .map_err(|e| driver("cuMemcpyHtoDAsync", e))
+    }
+
+    /// Enqueues a copy of `len` bytes from device address `src` to offset
+    /// `at` on `stream`.
+    ///
+    /// # Safety
+    /// As for [`Pinned::upload`].
+    pub unsafe fn download(
+        &mut self,
+        at: usize,
+        len: usize,
+        src: u64,
+        stream: &Stream,
+    ) -> Result<()> {
+        assert!(at + len <= self.bytes, "pinned download past the end");
+        let s = stream.0;
+        // SAFETY: in bounds (checked); the caller vouches for src.
+        unsafe { cu::memcpy_dtoh_async(&mut self.as_mut_slice()[at..at + len], src, s) }
+            .map_err(|e| driver("cuMemcpyDtoHAsync", e))
+    }
+}
+
+impl Drop for Pinned {
+    fn drop(&mut self) {
+        // SAFETY: allocated once by cuMemHostAlloc, freed once.
+        let _ = unsafe { cu::free_host(self.ptr) };
+    }
+}
