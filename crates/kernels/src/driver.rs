@@ -35,8 +35,11 @@ impl RawEvent {
     }
 
     /// Records on `stream` (null: the legacy default stream).
-    pub fn record(&self, stream: sys::CUstream) -> Result<()> {
-        // SAFETY: the event is alive; the stream is alive or null.
+    ///
+    /// # Safety
+    /// `stream` must be null or a live stream of the current context.
+    pub unsafe fn record(&self, stream: sys::CUstream) -> Result<()> {
+        // SAFETY: the event is alive; the caller vouches for the stream.
         unsafe { cu::event::record(self.0, stream) }.map_err(|e| driver("cuEventRecord", e))
     }
 
@@ -49,8 +52,11 @@ impl RawEvent {
     }
 
     /// Makes `stream` wait for the work before this event's record.
-    pub fn make_wait(&self, stream: sys::CUstream) -> Result<()> {
-        // SAFETY: both are alive.
+    ///
+    /// # Safety
+    /// `stream` must be a live stream of the current context.
+    pub unsafe fn make_wait(&self, stream: sys::CUstream) -> Result<()> {
+        // SAFETY: the event is alive; the caller vouches for the stream.
         unsafe {
             cu::stream::wait_event(
                 stream,
