@@ -158,12 +158,11 @@ impl DefaultStreamTimer {
             if options.flush_l2 {
                 self.flush()?;
             }
-            start
-                .record(std::ptr::null_mut())
-                .map_err(VendorError::from)?;
+            // SAFETY: null is the legacy default stream.
+            unsafe { start.record(std::ptr::null_mut()) }.map_err(VendorError::from)?;
             run((options.warmup as usize + r) % copies)?;
-            end.record(std::ptr::null_mut())
-                .map_err(VendorError::from)?;
+            // SAFETY: as above.
+            unsafe { end.record(std::ptr::null_mut()) }.map_err(VendorError::from)?;
         }
         synchronize_device()?;
         events
