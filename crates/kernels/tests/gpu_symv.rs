@@ -9,6 +9,7 @@ use hone_gpu::{Gpu, ModuleCache, TimingOptions};
 use hone_kernels::symv::bench::{atomic, candidates, config_label, lu};
 use hone_kernels::symv::cublas::Cublas;
 use hone_kernels::symv::device::round_to;
+use hone_kernels::symv::library::fitting;
 use hone_kernels::symv::reference::{compare, hash_matrix, hash_product};
 use hone_kernels::symv::{
     run_symv, Algorithm, Precision, RunOptions, Symv, SymvKernel, SymvOutcome, SymvRules,
@@ -371,23 +372,38 @@ fn the_library_call_is_right_on_the_callers_buffers() {
             let first_n = 1000;
             let odd_n = (second + 37) | 1;
             let vec = vec_of(&rules, p, u, odd_n);
-            for (n, lda) in [
-                (first_n, first_n),
-                (odd_n, (odd_n + 40).div_ceil(vec) * vec),
+            // The third problem has an lda and an x that no vector load
+            // suits: the call takes the rule's kernel with scalar loads.
+            for (n, lda, x_skew) in [
+                (first_n, first_n, 0),
+                (odd_n, (odd_n + 40).div_ceil(vec) * vec, 0),
+                (odd_n, (odd_n + 40).div_ceil(vec) * vec + 1, 1),
             ] {
                 let seed: u64 = rng.gen();
                 let a = to_device(&gpu, p, &hash_matrix(p, seed, n, lda, u, false));
                 let xv = random(&mut rng, p, n);
                 let y0 = random(&mut rng, p, n);
-                let x = to_device(&gpu, p, &xv);
+                let mut skewed = vec![0.0; x_skew];
+                skewed.extend_from_slice(&xv);
+                let x_buf = to_device(&gpu, p, &skewed);
+                let x_ptr = x_buf.ptr() + (x_skew * p.size()) as u64;
                 let y = to_device(&gpu, p, &y0);
                 let product = hash_product(p, seed, &xv);
                 let (alpha, beta) = (round_to(p, -1.25), round_to(p, 0.75));
                 // SAFETY: a holds lda x n elements, x and y n each, on this GPU.
                 let kernel =
-                    unsafe { symv.symv(p, u, n, alpha, a.ptr(), lda, x.ptr(), beta, y.ptr()) }
+                    unsafe { symv.symv(p, u, n, alpha, a.ptr(), lda, x_ptr, beta, y.ptr()) }
                         .unwrap();
-                assert_eq!(kernel, rules.kernel(p, u, n).unwrap());
+                let expected = fitting(
+                    rules.kernel(p, u, n).unwrap(),
+                    lda,
+                    [a.ptr(), x_ptr, y.ptr()],
+                    symv.runner().limits(),
+                );
+                assert_eq!(kernel, expected);
+                if x_skew > 0 {
+                    assert_eq!(kernel.config.get("VEC").copied().unwrap_or(1), 1);
+                }
                 symv.synchronize().unwrap();
                 let got = from_device(&gpu, p, &y);
                 let r = compare(p, &got, &product, alpha, beta, Some(&y0));
@@ -400,7 +416,7 @@ fn the_library_call_is_right_on_the_callers_buffers() {
 
                 // Again on the same words of synchronisation, with beta = 0
                 // (y is not read), then alpha = 0 (A and x are not read).
-                unsafe { symv.symv(p, u, n, alpha, a.ptr(), lda, x.ptr(), 0.0, y.ptr()) }.unwrap();
+                unsafe { symv.symv(p, u, n, alpha, a.ptr(), lda, x_ptr, 0.0, y.ptr()) }.unwrap();
                 symv.synchronize().unwrap();
                 let r = compare(p, &from_device(&gpu, p, &y), &product, alpha, 0.0, None);
                 assert!(r.passed(), "{p} {u} n={n} beta=0: {}", r.describe());

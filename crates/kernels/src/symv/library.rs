@@ -15,7 +15,9 @@ use hone_tuner::Rule;
 
 use super::bench::Pick;
 use super::tuning::{kernel_of, library_name};
-use super::{symv_template, Precision, Result, SymvError, SymvKernel, SymvRunner, Uplo};
+use super::{
+    symv_template, DeviceLimits, Precision, Result, SymvError, SymvKernel, SymvRunner, Uplo,
+};
 use crate::routine::rules::RuleSet;
 
 /// Where the bundled rules live, relative to the repository root.
@@ -303,7 +305,8 @@ impl<'g> Symv<'g> {
         beta: f64,
         y: u64,
     ) -> Result<SymvKernel> {
-        let kernel = self.rules.kernel(precision, uplo, n)?;
+        let picked = self.rules.kernel(precision, uplo, n)?;
+        let kernel = fitting(picked, lda, [a, x, y], self.runner.limits());
         // SAFETY: the caller's guarantees are the runner's; it checks n and lda.
         unsafe { self.runner.enqueue(&kernel, n, alpha, a, lda, x, beta, y)? };
         Ok(kernel)
@@ -312,6 +315,33 @@ impl<'g> Symv<'g> {
     /// Waits for every call enqueued so far; a kernel fault surfaces here.
     pub fn synchronize(&self) -> Result<()> {
         Ok(self.runner.gpu().synchronize()?)
+    }
+}
+
+/// `kernel`, or the same kernel with scalar loads (VEC=1) when the caller's
+/// leading dimension or pointers do not suit its vector loads: a BLAS caller
+/// may pass any lda and any element-aligned pointer, and should get an
+/// answer, a little slower, not an error.
+pub fn fitting(
+    kernel: SymvKernel,
+    lda: usize,
+    ptrs: [u64; 3],
+    limits: &DeviceLimits,
+) -> SymvKernel {
+    let vec = kernel.config.get("VEC").copied().unwrap_or(1);
+    if vec <= 1 {
+        return kernel;
+    }
+    let width = vec as u64 * kernel.precision.size() as u64;
+    if lda.is_multiple_of(vec as usize) && ptrs.iter().all(|p| p % width == 0) {
+        return kernel;
+    }
+    let mut scalar = kernel.clone();
+    scalar.config.insert("VEC".to_string(), 1);
+    let t = symv_template(kernel.precision, kernel.uplo, kernel.algorithm);
+    match t.is_valid(&scalar.config, limits) {
+        Ok(true) => scalar,
+        _ => kernel,
     }
 }
 
@@ -484,6 +514,39 @@ mod tests {
         for name in ["missing", "broken", "swapped", "badconfig"] {
             let _ = std::fs::remove_dir_all(scratch(name));
         }
+    }
+
+    #[test]
+    fn vector_kernels_fall_back_to_scalar_loads_for_odd_lda_or_pointers() {
+        let limits = DeviceLimits::h100_sxm();
+        let rules = SymvRules::bundled();
+        let mut seen = 0;
+        for p in Precision::ALL {
+            for u in Uplo::ALL {
+                for k in rules.kernels(p, u).unwrap() {
+                    let vec = k.config.get("VEC").copied().unwrap_or(1);
+                    let width = vec as u64 * p.size() as u64;
+                    let aligned = [4096 * width; 3];
+                    // Suitable lda and pointers keep the rule's kernel.
+                    assert_eq!(fitting(k.clone(), 1024, aligned, &limits), k);
+                    if vec <= 1 {
+                        continue;
+                    }
+                    seen += 1;
+                    for (lda, ptrs) in [
+                        (1025, aligned),
+                        (1024, [aligned[0] + p.size() as u64, aligned[1], aligned[2]]),
+                    ] {
+                        let f = fitting(k.clone(), lda, ptrs, &limits);
+                        assert_eq!(f.config["VEC"], 1, "{}", k.label());
+                        let mut rest = f.config.clone();
+                        rest.insert("VEC".into(), vec);
+                        assert_eq!(rest, k.config);
+                    }
+                }
+            }
+        }
+        assert!(seen > 0, "no rule picks a vector kernel");
     }
 
     #[test]
