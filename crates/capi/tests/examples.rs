@@ -9,7 +9,14 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+    let built = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    if built.join("examples/capi").exists() {
+        built
+    } else {
+        // A test binary carried to another machine runs from the
+        // repository's root there.
+        PathBuf::from(".")
+    }
 }
 
 /// The directory holding this build's libhone.so: the test binary's own.
