@@ -7,12 +7,12 @@ use std::io::Write as _;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use anyhow::{anyhow, Context, Result};
+use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
 use hone_gpu::Gpu;
 use hone_kernels::routine::report::{table, write_reports};
 use hone_kernels::routine::{
-    find, parse_words, routines, run_bench, BenchOptions, MeasureOptions, Row,
+    find, parse_words, routines, run_bench, BenchOptions, BenchReport, MeasureOptions, Row,
 };
 
 use crate::exit;
@@ -78,6 +78,12 @@ pub struct BenchArgs {
     /// that the charts have a curve
     #[arg(long, value_name = "COUNT", default_value_t = 24)]
     pub plot_sizes: usize,
+    /// Also write the report as one self-contained HTML page
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
+    /// Measure nothing: write the reports of a recorded run (its ROUTINE.json)
+    #[arg(long, value_name = "JSON", conflicts_with_all = ["variants", "sizes"])]
+    pub from: Option<PathBuf>,
     #[command(flatten)]
     pub common: Common,
 }
@@ -126,7 +132,41 @@ pub fn run(args: RunArgs) -> Result<u8> {
     Ok(if c.hone.ok() { exit::OK } else { exit::FAULT })
 }
 
+fn write_html(path: &std::path::Path, report: &BenchReport) -> Result<()> {
+    std::fs::write(path, hone_report::bench_page(report))
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    println!("wrote {}", path.display());
+    Ok(())
+}
+
+/// `--from`: the reports of a recorded run, without a GPU.
+fn rerender(args: &BenchArgs, json: &std::path::Path) -> Result<u8> {
+    let text =
+        std::fs::read_to_string(json).with_context(|| format!("cannot read {}", json.display()))?;
+    let report: BenchReport = serde_json::from_str(&text)
+        .with_context(|| format!("{}: not a `hone bench` report", json.display()))?;
+    if report.routine != find(&args.routine).map_err(message)?.name() {
+        bail!(
+            "{} records `{}`, not `{}`",
+            json.display(),
+            report.routine,
+            args.routine
+        );
+    }
+    let footer = format!("Rendered from {}.\n", json.display());
+    for path in write_reports(&args.out, &report, &footer).map_err(message)? {
+        println!("wrote {}", path.display());
+    }
+    if let Some(h) = &args.html {
+        write_html(h, &report)?;
+    }
+    Ok(exit::OK)
+}
+
 pub fn bench(args: BenchArgs) -> Result<u8> {
+    if let Some(json) = &args.from {
+        return rerender(&args, json);
+    }
     let routine = find(&args.routine).map_err(message)?;
     let options = BenchOptions::for_routine(
         routine,
@@ -178,6 +218,9 @@ pub fn bench(args: BenchArgs) -> Result<u8> {
     }
     for path in written.iter().chain([&log_path]) {
         println!("wrote {}", path.display());
+    }
+    if let Some(h) = &args.html {
+        write_html(h, &report)?;
     }
     if report.all_checks_passed() {
         return Ok(exit::OK);

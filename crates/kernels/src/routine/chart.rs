@@ -31,10 +31,10 @@ pub const COLOURS: [&str; 6] = [
     "#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b",
 ];
 
-const WIDTH: f64 = 900.0;
+const WIDTH: f64 = 980.0;
 const HEIGHT: f64 = 540.0;
 const LEFT: f64 = 80.0;
-const RIGHT: f64 = 230.0;
+const RIGHT: f64 = 310.0;
 const TOP: f64 = 56.0;
 const BOTTOM: f64 = 64.0;
 

@@ -1,0 +1,229 @@
+//! The page of a routine's benchmark (`hone bench ROUTINE`): per variant,
+//! the chart of rates against size with the vendor's, the headline table
+//! with speedups, and every measurement in a sortable table.
+
+use hone_kernels::routine::report::charts;
+use hone_kernels::routine::{BenchReport, Comparison};
+
+use crate::page::{Cell, Page, Table};
+
+fn speedup_cell(v: Option<f64>) -> Cell {
+    let c = Cell::num(v, 2);
+    match v {
+        Some(s) if s >= 1.0 => c.with_class("good"),
+        Some(_) => c.with_class("bad"),
+        None => c,
+    }
+}
+
+fn variant_table(
+    report: &BenchReport,
+    variant: &str,
+    sizes: &[u64],
+    id: &str,
+    caption: &str,
+) -> Table {
+    let unit = report.work_unit.rate_label();
+    let mut cols: Vec<(String, bool)> = vec![
+        (report.size_axis.clone(), false),
+        ("hone ms".into(), false),
+        (format!("hone {unit}"), false),
+    ];
+    let names: Vec<String> = {
+        let mut n: Vec<String> = Vec::new();
+        for c in report.of_variant(variant) {
+            for b in &c.baselines {
+                if !n.contains(&b.implementation) {
+                    n.push(b.implementation.clone());
+                }
+            }
+        }
+        n
+    };
+    for n in &names {
+        cols.push((format!("{n} ms"), false));
+        cols.push((format!("{n} {unit}"), false));
+        cols.push((format!("speedup over {n}"), false));
+    }
+    cols.push(("error / bound".into(), false));
+    cols.push(("hone kernel".into(), true));
+    let col_refs: Vec<(&str, bool)> = cols.iter().map(|(c, t)| (c.as_str(), *t)).collect();
+    let mut t = Table::new(id, caption, &col_refs);
+    for c in report
+        .of_variant(variant)
+        .filter(|c| sizes.is_empty() || sizes.contains(&c.problem.size))
+    {
+        t.row(row_cells(c, &names));
+    }
+    t
+}
+
+fn row_cells(c: &Comparison, names: &[String]) -> Vec<Cell> {
+    let h = &c.hone;
+    let mut cells = vec![
+        Cell::num(Some(c.problem.size as f64), 0),
+        if h.ok() {
+            Cell::num(h.median_ms(), 4)
+        } else {
+            Cell::text(h.status.clone()).with_class("bad")
+        },
+        Cell::num(h.rate, 0),
+    ];
+    for n in names {
+        match c.baselines.iter().position(|b| &b.implementation == n) {
+            Some(i) if c.baselines[i].ok() => {
+                let b = &c.baselines[i];
+                cells.push(Cell::num(b.median_ms(), 4));
+                cells.push(Cell::num(b.rate, 0));
+                cells.push(speedup_cell(c.ratio(i)));
+            }
+            Some(i) => {
+                cells.push(Cell::text(c.baselines[i].status.clone()));
+                cells.push(Cell::num(None, 0));
+                cells.push(Cell::num(None, 0));
+            }
+            None => cells.extend([Cell::num(None, 0), Cell::num(None, 0), Cell::num(None, 0)]),
+        }
+    }
+    cells.push(Cell::num(h.error_share(), 2));
+    cells.push(Cell::text(format!("{} {}", h.kernel, c.interval)));
+    cells
+}
+
+/// The benchmark page.
+pub fn bench_page(report: &BenchReport) -> String {
+    let d = &report.device;
+    let mut page = Page::new(&format!(
+        "{}: hone against the vendor library on {}",
+        report.routine, d.name
+    ));
+    page.heading(
+        1,
+        &format!("{}: hone against the vendor library", report.routine),
+        "top",
+    );
+    page.meta(&format!(
+        "{} ({} SMs, sm_{}{}), driver {}.{}; {}. Kernels: {}.",
+        d.name,
+        d.sm_count,
+        d.compute_capability.0,
+        d.compute_capability.1,
+        d.driver_version.0,
+        d.driver_version.1,
+        report.tools,
+        report.rules_origin
+    ));
+    let t = &report.options.measure.timing;
+    page.paragraph(&format!(
+        "Each time is the median of {} event-timed runs after {} warm-ups{}; every implementation \
+         was checked against the reference on fresh random inputs before it was timed. Rates count \
+         each implementation's own work; a speedup above 1 means hone is faster.",
+        t.reps,
+        t.warmup,
+        if t.flush_l2 {
+            ", L2 flushed before each"
+        } else {
+            ""
+        }
+    ));
+    if let Some(r) = &report.roof {
+        page.paragraph(&format!(
+            "Ceiling measured in the same run: {}, {:.0} {}.",
+            r.label,
+            r.rate,
+            report.work_unit.rate_label()
+        ));
+    }
+    let charts = charts(report);
+    for (i, v) in report.options.variants.iter().enumerate() {
+        page.heading(2, v, &format!("v-{v}"));
+        if let Some((_, svg)) = charts.iter().find(|(f, _)| f == &format!("{v}.svg")) {
+            page.figure(
+                svg,
+                &format!(
+                    "{v}: {} against {}",
+                    report.work_unit.rate_label(),
+                    report.size_axis
+                ),
+                &format!(
+                    "{v}: hone's rule and the vendor's routine, {} against {} (log scale).",
+                    report.work_unit.rate_label(),
+                    report.size_axis
+                ),
+            );
+        }
+        page.table(&variant_table(
+            report,
+            v,
+            &report.options.sizes,
+            &format!("headline-{i}"),
+            &format!("{v} at the headline sizes"),
+        ));
+        page.table(&variant_table(
+            report,
+            v,
+            &[],
+            &format!("all-{i}"),
+            &format!("{v}: every measured size"),
+        ));
+    }
+    page.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hone_kernels::routine::{problem::Problem, BenchOptions, MeasureOptions, Row, WorkUnit};
+
+    pub(crate) fn report() -> BenchReport {
+        let comparisons = [256u64, 1024]
+            .iter()
+            .map(|&n| {
+                let p = Problem::new("dfoo", vec![("n", n)], n);
+                let mut hone = Row::new(&p, "hone", 1e9);
+                hone.timed(WorkUnit::Bytes, vec![1.0, 1.0]);
+                hone.kernel = "A=1".into();
+                let mut v = Row::new(&p, "vendor <dfoo>", 1e9);
+                v.timed(WorkUnit::Bytes, vec![if n == 256 { 0.5 } else { 2.0 }]);
+                Comparison {
+                    problem: p,
+                    rule_kernel: "Rank 1".into(),
+                    interval: "[1, inf)".into(),
+                    hone,
+                    baselines: vec![v],
+                }
+            })
+            .collect();
+        BenchReport {
+            routine: "foo".into(),
+            work_unit: WorkUnit::Bytes,
+            size_axis: "N".into(),
+            device: serde_json::from_str(include_str!("../tests/data/device.json")).unwrap(),
+            tools: "vendor 1".into(),
+            rules_origin: "test rules".into(),
+            roof: None,
+            options: BenchOptions {
+                variants: vec!["dfoo".into()],
+                sizes: vec![1024],
+                chart_sizes: vec![256, 1024],
+                measure: MeasureOptions::default(),
+            },
+            comparisons,
+        }
+    }
+
+    #[test]
+    fn the_page_has_a_chart_and_both_tables_with_speedups_marked() {
+        let html = bench_page(&report());
+        assert!(html.contains("<h2 id=\"v-dfoo\">dfoo</h2>"));
+        assert_eq!(html.matches("<figure>").count(), 1);
+        assert!(html.contains("id=\"headline-0\"") && html.contains("id=\"all-0\""));
+        // 1024: hone 2x faster (good); 256: 0.5x (bad).
+        assert!(
+            html.contains("class=\"good\" data-value=\"2\">2.00</td>"),
+            "{html}"
+        );
+        assert!(html.contains("class=\"bad\" data-value=\"0.5\">0.50</td>"));
+        assert!(html.contains("vendor &lt;dfoo&gt;"));
+    }
+}

@@ -1,0 +1,13 @@
+//! hone-report: one self-contained HTML file per report (no network needed
+//! to view it), for the benchmarks of the tuned routines. The pages are
+//! built from the same serialisable reports the commands write as JSON, so
+//! a recorded run renders the same page as a live one.
+//!
+//! - [`page`]: the page skeleton (inline styles and scripts, light and dark,
+//!   sortable accessible tables, script errors surfaced in the DOM);
+//! - [`bench`](mod@bench): the routine benchmark page.
+
+pub mod bench;
+pub mod page;
+
+pub use bench::bench_page;
