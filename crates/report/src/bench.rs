@@ -166,6 +166,42 @@ pub fn bench_page(report: &BenchReport) -> String {
             &format!("all-{i}"),
             &format!("{v}: every measured size"),
         ));
+        let shapes: Vec<&Comparison> = report
+            .other_shapes
+            .iter()
+            .filter(|c| &c.problem.variant == v)
+            .collect();
+        if !shapes.is_empty() {
+            let unit = report.work_unit.rate_label();
+            let mut t = Table::new(
+                &format!("shapes-{i}"),
+                &format!("{v}: other shapes, placed on the rule's axis at the size shown"),
+                &[
+                    ("problem", true),
+                    (report.size_axis.as_str(), false),
+                    ("hone ms", false),
+                    (&format!("hone {unit}"), false),
+                    ("vendor ms", false),
+                    (&format!("vendor {unit}"), false),
+                    ("speedup", false),
+                    ("hone kernel", true),
+                ],
+            );
+            for c in shapes {
+                let b = c.baselines.first();
+                t.row(vec![
+                    Cell::text(c.problem.key()),
+                    Cell::num(Some(c.problem.size as f64), 0),
+                    Cell::num(c.hone.median_ms().filter(|_| c.hone.ok()), 4),
+                    Cell::num(c.hone.rate, 0),
+                    Cell::num(b.and_then(|b| b.median_ms()), 4),
+                    Cell::num(b.and_then(|b| b.rate), 0),
+                    speedup_cell(c.speedup()),
+                    Cell::text(format!("{} {}", c.hone.kernel, c.interval)),
+                ]);
+            }
+            page.table(&t);
+        }
     }
     page.finish()
 }
@@ -209,6 +245,7 @@ mod tests {
                 measure: MeasureOptions::default(),
             },
             comparisons,
+            other_shapes: Vec::new(),
         }
     }
 

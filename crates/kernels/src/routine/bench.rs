@@ -32,6 +32,9 @@ pub struct BenchReport {
     pub options: BenchOptions,
     /// One per variant and size, variants in order, sizes increasing.
     pub comparisons: Vec<Comparison>,
+    /// The routine's other shapes ([`Routine::other_shapes`]), per variant.
+    #[serde(default)]
+    pub other_shapes: Vec<Comparison>,
 }
 
 impl BenchReport {
@@ -44,7 +47,10 @@ impl BenchReport {
 
     /// Whether every hone row passed its check.
     pub fn all_checks_passed(&self) -> bool {
-        self.comparisons.iter().all(|c| c.hone.ok())
+        self.comparisons
+            .iter()
+            .chain(&self.other_shapes)
+            .all(|c| c.hone.ok())
     }
 }
 
@@ -115,10 +121,14 @@ pub fn run_bench(
     let roof = session.roof(&options.measure);
     let sizes = merged(&options.sizes, &options.chart_sizes);
     let mut comparisons = Vec::new();
+    let mut other_shapes = Vec::new();
     for variant in &options.variants {
         for &size in &sizes {
             let problem = routine.family_problem(variant, size)?;
             comparisons.push(session.compare(&problem, &options.measure, log)?);
+        }
+        for problem in routine.other_shapes(variant) {
+            other_shapes.push(session.compare(&problem, &options.measure, log)?);
         }
     }
     Ok(BenchReport {
@@ -131,6 +141,7 @@ pub fn run_bench(
         roof,
         options: options.clone(),
         comparisons,
+        other_shapes,
     })
 }
 

@@ -146,6 +146,12 @@ pub trait Routine: Sync {
     /// The name of the size axis on charts (`N`).
     fn size_axis(&self) -> &'static str;
     fn default_sizes(&self) -> DefaultSizes;
+    /// Problems off the size axis that users of the variant bring (GEMM's
+    /// tall-skinny shapes, K much larger than M and N), measured by the
+    /// benchmark beside the family and shown in a table of their own.
+    fn other_shapes(&self, _variant: &str) -> Vec<Problem> {
+        Vec::new()
+    }
     fn work_unit(&self) -> WorkUnit;
     /// Opens the routine on `gpu` with the rules in `rules_dir` (the built-in
     /// ones when `None`).

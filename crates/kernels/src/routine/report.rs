@@ -152,6 +152,7 @@ pub fn markdown(report: &BenchReport) -> String {
     let failed: Vec<String> = report
         .comparisons
         .iter()
+        .chain(&report.other_shapes)
         .flat_map(Comparison::rows)
         .filter(|r| !r.ok())
         .map(|r| format!("{} {}: {}", r.problem, r.implementation, r.status))
@@ -166,7 +167,56 @@ pub fn markdown(report: &BenchReport) -> String {
             let _ = writeln!(s, "\nEvery size measured (the chart `{v}.svg`):\n");
             s.push_str(&table(report, v, &[]));
         }
+        if report.other_shapes.iter().any(|c| &c.problem.variant == v) {
+            let _ = writeln!(
+                s,
+                "\nOther shapes (placed on the rule's axis at the size shown):\n"
+            );
+            s.push_str(&shapes_table(report, v));
+        }
         let _ = writeln!(s);
+    }
+    s
+}
+
+/// A variant's other shapes: the problem, hone's and the vendor's times,
+/// the ratio and the kernel.
+pub fn shapes_table(report: &BenchReport, variant: &str) -> String {
+    let unit = report.work_unit.rate_label();
+    let mut s = format!(
+        "| problem | {axis} | hone ms | hone {unit} | vendor ms | vendor {unit} | hone / vendor | hone kernel |\n\
+         |---|---:|---:|---:|---:|---:|---:|---|\n",
+        axis = report.size_axis
+    );
+    for c in report
+        .other_shapes
+        .iter()
+        .filter(|c| c.problem.variant == variant)
+    {
+        let h = &c.hone;
+        let b = c.baselines.first();
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | {} | {} | {} | {} ({}) |",
+            c.problem.key(),
+            c.problem.size,
+            if h.ok() {
+                h.times_text()
+            } else {
+                h.status.clone()
+            },
+            opt(h.rate, 0),
+            b.map(|b| if b.ok() {
+                b.times_text()
+            } else {
+                b.status.clone()
+            })
+            .unwrap_or_else(|| "-".into()),
+            opt(b.and_then(|b| b.rate), 0),
+            opt(c.speedup(), 2),
+            h.kernel,
+            c.interval
+        );
     }
     s
 }
@@ -186,7 +236,12 @@ pub fn csv(report: &BenchReport) -> String {
          rate,error,bound,registers,local_bytes,grid,block,shared_mem\n",
     );
     let o = |v: Option<String>| v.unwrap_or_default();
-    for r in report.comparisons.iter().flat_map(Comparison::rows) {
+    for r in report
+        .comparisons
+        .iter()
+        .chain(&report.other_shapes)
+        .flat_map(Comparison::rows)
+    {
         let l = r.launch.as_ref();
         let _ = writeln!(
             s,
@@ -334,7 +389,23 @@ pub(crate) mod tests {
                 measure: MeasureOptions::default(),
             },
             comparisons,
+            other_shapes: Vec::new(),
         }
+    }
+
+    #[test]
+    fn other_shapes_get_their_own_table_and_csv_rows() {
+        let mut r = report(&[256]);
+        let mut c = r.comparisons[0].clone();
+        c.problem = Problem::new("dfoo", vec![("m", 8), ("n", 8), ("k", 4096)], 64);
+        r.other_shapes.push(c);
+        let md = markdown(&r);
+        assert!(md.contains("Other shapes"), "{md}");
+        assert!(
+            md.contains("| m=8 n=8 k=4096 | 64 | 1.0000 (1.0000) |"),
+            "{md}"
+        );
+        assert_eq!(csv(&r).lines().count(), 1 + 2 + 2);
     }
 
     #[test]
