@@ -68,6 +68,32 @@ impl RawEvent {
     }
 }
 
+impl RawEvent {
+    /// Records on a stream of this crate's.
+    pub fn record_on(&self, stream: &Stream) -> Result<()> {
+        // SAFETY: the Stream is alive while borrowed.
+        unsafe { self.record(stream.0) }
+    }
+
+    /// Records on the stream hone's launches go to.
+    pub fn record_on_gpu(&self, gpu: &hone_gpu::Gpu) -> Result<()> {
+        // SAFETY: the Gpu's stream lives as long as the Gpu.
+        unsafe { self.record(gpu.raw_stream()) }
+    }
+
+    /// Makes a stream of this crate's wait for this event.
+    pub fn make_stream_wait(&self, stream: &Stream) -> Result<()> {
+        // SAFETY: the Stream is alive while borrowed.
+        unsafe { self.make_wait(stream.0) }
+    }
+
+    /// Makes hone's launch stream wait for this event.
+    pub fn make_gpu_wait(&self, gpu: &hone_gpu::Gpu) -> Result<()> {
+        // SAFETY: the Gpu's stream lives as long as the Gpu.
+        unsafe { self.make_wait(gpu.raw_stream()) }
+    }
+}
+
 impl Drop for RawEvent {
     fn drop(&mut self) {
         // SAFETY: created once, destroyed once.
