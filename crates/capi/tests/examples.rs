@@ -124,16 +124,10 @@ fn the_installed_pkg_config_file_builds_the_c_example() {
         return;
     }
     let prefix = scratch("prefix");
-    let profile = lib_dir()
-        .parent()
-        .and_then(|p| p.file_name())
-        .map(|n| n.to_string_lossy().into_owned())
-        .expect("target/PROFILE/deps");
-    let target_dir = lib_dir().parent().unwrap().parent().unwrap().to_path_buf();
     run(Command::new(root().join("crates/capi/install.sh"))
         .arg(&prefix)
-        .args(["--profile", &profile, "--no-build"])
-        .env("CARGO_TARGET_DIR", &target_dir));
+        .arg("--lib")
+        .arg(lib_dir().join("libhone.so")));
     for f in [
         "lib/libhone.so",
         "include/hone.h",
