@@ -1,0 +1,245 @@
+// FP32-accurate SGEMM on TF32 tensor cores with the 3xTF32 split:
+// x = big + small, big = tf32(x), small = tf32(x - big);
+// acc += a_small*b_big + a_big*b_small + a_big*b_big (fp32 accumulate).
+// C = alpha*op(A)*op(B) + beta*C, column-major, op by TRANS_A / TRANS_B.
+// mma.sync.m16n8k8 tf32, STAGES-deep cp.async pipeline; shared-memory tiles
+// keep the global layout (no transpose) and are padded against bank
+// conflicts.
+#include "gemm_common.cuh"
+
+#ifndef TRANS_A
+#define TRANS_A 0
+#endif
+#ifndef TRANS_B
+#define TRANS_B 0
+#endif
+#ifndef BM
+#define BM 128
+#endif
+#ifndef BN
+#define BN 128
+#endif
+#ifndef BK
+#define BK 16
+#endif
+#ifndef WARPS_M
+#define WARPS_M 2
+#endif
+#ifndef WARPS_N
+#define WARPS_N 4
+#endif
+#ifndef STAGES
+#define STAGES 3
+#endif
+#ifndef VEC            // 4: 16-byte cp.async fast path; 1: element copies (any ld)
+#define VEC 4
+#endif
+#ifndef PAD_MN         // padding (floats) of tiles whose contiguous dim is m or n
+#define PAD_MN 8
+#endif
+#ifndef PAD_K          // padding (floats) of tiles whose contiguous dim is k
+#define PAD_K 4
+#endif
+#ifndef GROUP
+#define GROUP 8
+#endif
+#ifndef SPLIT          // 0: big = rna(x), small = rna(x - big); 1: big = x with low 13 bits cleared
+#define SPLIT 1        //    (no cvt), small = rna(x - big)
+#endif
+#ifndef FLUSH          // 0: products accumulate straight into acc (fastest, error grows ~K since
+#define FLUSH 2        //    the tensor-core accumulation truncates); 1: each k8 step's three
+#endif                 //    products go into a zeroed fragment, then acc += it (RN add);
+                       // 2: same per BK slice (i-outer loop order), fewer adds
+#ifndef KERNEL_NAME
+#define KERNEL_NAME gemm_3xtf32
+#endif
+
+#define TF_NT (WARPS_M * WARPS_N * 32)
+#define TF_A_LD (TRANS_A ? (BK + PAD_K) : (BM + PAD_MN))
+#define TF_A_ST (TRANS_A ? BM * TF_A_LD : BK * TF_A_LD)
+#define TF_B_LD (TRANS_B ? (BN + PAD_MN) : (BK + PAD_K))
+#define TF_B_ST (TRANS_B ? BK * TF_B_LD : BN * TF_B_LD)
+// dynamic shared memory bytes (for the TRANS_A/TRANS_B of this compilation)
+#define TF_SMEM_BYTES (STAGES * (TF_A_ST + TF_B_ST) * 4)
+
+__device__ __forceinline__ void tf_split(float x, unsigned& big, unsigned& small) {
+  if (SPLIT == 1) big = __float_as_uint(x) & 0xffffe000u;
+  else asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(big) : "f"(x));
+  float r = x - __uint_as_float(big);
+  asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(small) : "f"(r));
+}
+__device__ __forceinline__ void tf_mma(float* d, const unsigned* a, const unsigned* b) {
+  asm volatile(
+      "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+      "{%0,%1,%2,%3};\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+
+template <int TA, int TB>
+__device__ __forceinline__ void gemm_3xtf32_impl(int M, int N, int K, float alpha,
+                                                 const float* __restrict__ A, int lda,
+                                                 const float* __restrict__ B, int ldb, float beta,
+                                                 float* __restrict__ C, int ldc) {
+  constexpr int NT = TF_NT;
+  constexpr int WM = BM / WARPS_M, WN = BN / WARPS_N;
+  constexpr int MI = WM / 16, NI = WN / 8;
+  static_assert(WM % 16 == 0 && WN % 8 == 0 && BK % 8 == 0, "tile shape");
+  constexpr int A_LD = TA ? (BK + PAD_K) : (BM + PAD_MN);
+  constexpr int A_ST = TA ? BM * A_LD : BK * A_LD;
+  constexpr int B_LD = TB ? (BN + PAD_MN) : (BK + PAD_K);
+  constexpr int B_ST = TB ? BK * B_LD : BN * B_LD;
+
+  extern __shared__ __attribute__((aligned(16))) unsigned char tf_smem_raw[];
+  float* As = reinterpret_cast<float*>(tf_smem_raw);
+  float* Bs = As + STAGES * A_ST;
+
+  const int tid = threadIdx.x;
+  const int gm = GEMM_CDIV(M, BM), gn = GEMM_CDIV(N, BN);
+  int tmi, tni;
+  gemm_tile_index<GROUP>(gm, gn, tmi, tni);
+  const int m0 = tmi * BM, n0 = tni * BN;
+  const int warp = tid >> 5, lane = tid & 31;
+  const int wm = warp % WARPS_M, wn = warp / WARPS_M;
+  const int g = lane >> 2, t = lane & 3;
+
+  float acc[MI][NI][4];
+#pragma unroll
+  for (int i = 0; i < MI; ++i)
+#pragma unroll
+    for (int j = 0; j < NI; ++j)
+#pragma unroll
+      for (int r = 0; r < 4; ++r) acc[i][j][r] = 0.f;
+
+  const int KT = GEMM_CDIV(K, BK);
+  auto load = [&](int st, int kt) {
+    const int k0 = kt * BK;
+    if (TA) gemm_async_tile<float, BK, BM, A_LD, VEC, NT>(As + st * A_ST, A, lda, k0, m0, K, M, tid);
+    else gemm_async_tile<float, BM, BK, A_LD, VEC, NT>(As + st * A_ST, A, lda, m0, k0, M, K, tid);
+    if (TB) gemm_async_tile<float, BN, BK, B_LD, VEC, NT>(Bs + st * B_ST, B, ldb, n0, k0, N, K, tid);
+    else gemm_async_tile<float, BK, BN, B_LD, VEC, NT>(Bs + st * B_ST, B, ldb, k0, n0, K, N, tid);
+  };
+
+#pragma unroll
+  for (int s = 0; s < STAGES - 1; ++s) {
+    if (s < KT) load(s, s);
+    gemm_cp_commit();
+  }
+  for (int kt = 0; kt < KT; ++kt) {
+    gemm_cp_wait<STAGES - 2>();
+    __syncthreads();
+    {
+      int nk = kt + STAGES - 1;
+      if (nk < KT) load(nk % STAGES, nk);
+      gemm_cp_commit();
+    }
+    const float* as = As + (kt % STAGES) * A_ST;
+    const float* bs = Bs + (kt % STAGES) * B_ST;
+    if (FLUSH == 2) {
+      // i-outer order: the three products of a whole BK slice go into a zeroed
+      // fragment, added once per k-tile (fewer adds than FLUSH = 1)
+      constexpr int KQ = BK / 8;
+      unsigned bb[NI][KQ][2], bsm[NI][KQ][2];
+#pragma unroll
+      for (int j = 0; j < NI; ++j) {
+        int n = wn * WN + j * 8 + g;
+#pragma unroll
+        for (int q = 0; q < KQ; ++q)
+#pragma unroll
+          for (int r = 0; r < 2; ++r) {
+            int k = q * 8 + t + r * 4;
+            float v = TB ? bs[k * B_LD + n] : bs[n * B_LD + k];
+            tf_split(v, bb[j][q][r], bsm[j][q][r]);
+          }
+      }
+#pragma unroll
+      for (int i = 0; i < MI; ++i) {
+        unsigned ab[KQ][4], asm_[KQ][4];
+        int mr = wm * WM + i * 16 + g;
+#pragma unroll
+        for (int q = 0; q < KQ; ++q)
+#pragma unroll
+          for (int r = 0; r < 4; ++r) {
+            int m = mr + (r & 1) * 8, k = q * 8 + t + (r >> 1) * 4;
+            float v = TA ? as[m * A_LD + k] : as[k * A_LD + m];
+            tf_split(v, ab[q][r], asm_[q][r]);
+          }
+#pragma unroll
+        for (int j = 0; j < NI; ++j) {
+          float tmp[4] = {0.f, 0.f, 0.f, 0.f};
+#pragma unroll
+          for (int q = 0; q < KQ; ++q) {
+            tf_mma(tmp, asm_[q], bb[j][q]);
+            tf_mma(tmp, ab[q], bsm[j][q]);
+            tf_mma(tmp, ab[q], bb[j][q]);
+          }
+#pragma unroll
+          for (int r = 0; r < 4; ++r) acc[i][j][r] += tmp[r];
+        }
+      }
+    } else {
+#pragma unroll
+    for (int kk = 0; kk < BK; kk += 8) {
+      unsigned ab[MI][4], asm_[MI][4], bb[NI][2], bsm[NI][2];
+#pragma unroll
+      for (int i = 0; i < MI; ++i) {
+        int mr = wm * WM + i * 16 + g;
+#pragma unroll
+        for (int r = 0; r < 4; ++r) {
+          int m = mr + (r & 1) * 8, k = kk + t + (r >> 1) * 4;
+          float v = TA ? as[m * A_LD + k] : as[k * A_LD + m];
+          tf_split(v, ab[i][r], asm_[i][r]);
+        }
+      }
+#pragma unroll
+      for (int j = 0; j < NI; ++j) {
+        int n = wn * WN + j * 8 + g;
+#pragma unroll
+        for (int r = 0; r < 2; ++r) {
+          int k = kk + t + r * 4;
+          float v = TB ? bs[k * B_LD + n] : bs[n * B_LD + k];
+          tf_split(v, bb[j][r], bsm[j][r]);
+        }
+      }
+#pragma unroll
+      for (int i = 0; i < MI; ++i)
+#pragma unroll
+        for (int j = 0; j < NI; ++j) {
+          if (FLUSH) {
+            float tmp[4] = {0.f, 0.f, 0.f, 0.f};
+            tf_mma(tmp, asm_[i], bb[j]);
+            tf_mma(tmp, ab[i], bsm[j]);
+            tf_mma(tmp, ab[i], bb[j]);
+#pragma unroll
+            for (int r = 0; r < 4; ++r) acc[i][j][r] += tmp[r];
+          } else {
+            tf_mma(acc[i][j], asm_[i], bb[j]);
+            tf_mma(acc[i][j], ab[i], bsm[j]);
+            tf_mma(acc[i][j], ab[i], bb[j]);
+          }
+        }
+    }
+    }
+  }
+  gemm_cp_wait<0>();
+
+#pragma unroll
+  for (int i = 0; i < MI; ++i)
+#pragma unroll
+    for (int j = 0; j < NI; ++j) {
+      int m = m0 + wm * WM + i * 16 + g;
+      int n = n0 + wn * WN + j * 8 + 2 * t;
+      gemm_store<float>(C, ldc, m, n, M, N, acc[i][j][0], alpha, beta);
+      gemm_store<float>(C, ldc, m, n + 1, M, N, acc[i][j][1], alpha, beta);
+      gemm_store<float>(C, ldc, m + 8, n, M, N, acc[i][j][2], alpha, beta);
+      gemm_store<float>(C, ldc, m + 8, n + 1, M, N, acc[i][j][3], alpha, beta);
+    }
+}
+
+#ifndef GEMM_NO_ENTRY
+extern "C" __global__ void __launch_bounds__(TF_NT, 1)
+KERNEL_NAME(int M, int N, int K, float alpha, const float* __restrict__ A, int lda,
+            const float* __restrict__ B, int ldb, float beta, float* __restrict__ C, int ldc) {
+  gemm_3xtf32_impl<TRANS_A, TRANS_B>(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+}
+#endif
