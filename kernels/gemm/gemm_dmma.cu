@@ -46,6 +46,9 @@
 #ifndef GROUP
 #define GROUP 8
 #endif
+#ifndef MINB           // min blocks per SM for __launch_bounds__ (caps registers)
+#define MINB 1
+#endif
 #ifndef KERNEL_NAME
 #define KERNEL_NAME gemm_dmma
 #endif
@@ -191,7 +194,7 @@ __device__ __forceinline__ void gemm_dmma_impl(int M, int N, int K, double alpha
 }
 
 #ifndef GEMM_NO_ENTRY
-extern "C" __global__ void __launch_bounds__(DM_NT, 1)
+extern "C" __global__ void __launch_bounds__(DM_NT, MINB)
 KERNEL_NAME(int M, int N, int K, double alpha, const double* __restrict__ A, int lda,
             const double* __restrict__ B, int ldb, double beta, double* __restrict__ C, int ldc) {
   gemm_dmma_impl<TRANS_A, TRANS_B>(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);

@@ -35,7 +35,7 @@ static void cfg(char* s) {
 #include "../gemm_dmma.cu"
 typedef double T;
 #define NTHR DM_NT
-#define LBMIN 1
+#define LBMIN MINB
 #define IMPL(ta, tb) gemm_dmma_impl<ta, tb>
 static int smem_bytes(int ta, int tb) {
   int ald = ta ? (BK + PAD_K) : (BM + PAD_MN), ast = ta ? BM * ald : BK * ald;
@@ -44,8 +44,8 @@ static int smem_bytes(int ta, int tb) {
 }
 static const char* alg_name() { return "dgemm_dmma"; }
 static void cfg(char* s) {
-  sprintf(s, "BM=%d BN=%d BK=%d WARPS_M=%d WARPS_N=%d MMA=m%dn8k%d STAGES=%d VEC=%d GROUP=%d", BM, BN,
-          BK, WARPS_M, WARPS_N, MMA_M, MMA_K, STAGES, VEC, GROUP);
+  sprintf(s, "BM=%d BN=%d BK=%d WARPS_M=%d WARPS_N=%d MMA=m%dn8k%d STAGES=%d VEC=%d GROUP=%d MINB=%d", BM,
+          BN, BK, WARPS_M, WARPS_N, MMA_M, MMA_K, STAGES, VEC, GROUP, MINB);
 }
 #elif ALG == 3
 #include "../gemm_3xtf32.cu"
