@@ -10,6 +10,7 @@
 //!   changes), measured against cuBLAS `?symv` and `?gemv` in the same run.
 
 pub mod driver;
+pub mod gemm;
 pub mod precision;
 pub mod routine;
 pub mod symv;

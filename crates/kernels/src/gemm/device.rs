@@ -1,0 +1,489 @@
+//! GEMM on a GPU: compiling the templates (through the module cache),
+//! checking a kernel against the CPU reference on fresh random operands,
+//! timing it, and the library call on the caller's buffers.
+//!
+//! Every check draws new operands and runs the kernel twice: with beta = 0
+//! on a C poisoned with NaN (every element must be written and C must not be
+//! read), and with beta != 0 on a random C. Padding rows of A, B and C
+//! (between the stored rows and the leading dimension) hold NaN and must be
+//! neither read nor written.
+
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use hone_gpu::launch::{DeviceBuffer, FunctionInfo, KernelArg, LaunchDims, Module};
+use hone_gpu::timing::{time_runs, L2Flusher};
+use hone_gpu::{nvrtc, CompileOptions, Gpu, ModuleCache, Stats, Target, TimingOptions};
+use rayon::prelude::*;
+
+use super::reference::{compare, reference, CheckReport, Operands};
+use super::template::{template, GemmKernel};
+use super::{Flavor, GemmProblem, Precision};
+use crate::routine::{LibError, Result};
+use crate::vendor::cublas::{Cublas, DefaultStreamTimer};
+
+/// alpha and beta of the timed runs and the second check (beta != 0).
+pub const ALPHA: f64 = 1.25;
+pub const BETA: f64 = 0.75;
+
+/// A compiled and loaded kernel.
+pub struct LoadedKernel {
+    pub kernel: GemmKernel,
+    pub module: Module,
+    pub info: FunctionInfo,
+    pub compile_ms: f64,
+}
+
+/// The device buffers of one problem: `copies` of A, B and C to rotate over
+/// (so that timed runs do not find their operands in L2).
+pub struct GemmData {
+    pub problem: GemmProblem,
+    a: Vec<DeviceBuffer>,
+    b: Vec<DeviceBuffer>,
+    c: Vec<DeviceBuffer>,
+}
+
+impl GemmData {
+    pub fn copies(&self) -> usize {
+        self.a.len()
+    }
+
+    pub fn ptrs(&self, copy: usize) -> (u64, u64, u64) {
+        (self.a[copy].ptr(), self.b[copy].ptr(), self.c[copy].ptr())
+    }
+}
+
+fn to_bytes(precision: Precision, v: &[f64]) -> Vec<u8> {
+    match precision {
+        Precision::Double => v.iter().flat_map(|x| x.to_le_bytes()).collect(),
+        Precision::Single => v.iter().flat_map(|x| (*x as f32).to_le_bytes()).collect(),
+    }
+}
+
+fn from_bytes(precision: Precision, b: &[u8]) -> Vec<f64> {
+    match precision {
+        Precision::Double => b
+            .chunks_exact(8)
+            .map(|c| f64::from_le_bytes(c.try_into().expect("8 bytes")))
+            .collect(),
+        Precision::Single => b
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes")) as f64)
+            .collect(),
+    }
+}
+
+/// One timed measurement of a kernel or of the vendor.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Timed {
+    /// One entry per timing pass.
+    pub times: Vec<Stats>,
+    pub launch: Option<LaunchDims>,
+    pub registers: Option<u32>,
+    pub local_bytes: Option<u32>,
+}
+
+impl Timed {
+    pub fn medians_ms(&self) -> Vec<f64> {
+        self.times.iter().map(|s| s.median).collect()
+    }
+}
+
+/// Compiles, loads, checks and times GEMM kernels on one GPU.
+pub struct GemmRunner<'g> {
+    gpu: &'g Gpu,
+    cache: ModuleCache,
+    target: Target,
+    nvrtc_version: (u32, u32),
+    kernels: HashMap<GemmKernel, std::result::Result<Rc<LoadedKernel>, String>>,
+    data: Option<GemmData>,
+    flusher: L2Flusher,
+    seed: u64,
+    limits: crate::symv::DeviceLimits,
+}
+
+impl<'g> GemmRunner<'g> {
+    pub fn new(gpu: &'g Gpu, cache: ModuleCache) -> Result<GemmRunner<'g>> {
+        let target = nvrtc::target_for(gpu.props().compute_capability)?;
+        Ok(GemmRunner {
+            gpu,
+            cache,
+            target,
+            nvrtc_version: nvrtc::version()?,
+            kernels: HashMap::new(),
+            data: None,
+            flusher: L2Flusher::new(gpu)?,
+            seed: rand::random(),
+            limits: crate::symv::DeviceLimits::from_props(gpu.props()),
+        })
+    }
+
+    /// The device limits that the templates' constraints name.
+    pub fn limit(&self, name: &str) -> Option<i64> {
+        self.limits.get(name)
+    }
+
+    /// The rule's kernel for the current problem, or its element-load
+    /// variant where the buffers' leading dimensions call for it.
+    pub fn fitting(&self, kernel: GemmKernel) -> GemmKernel {
+        match &self.data {
+            Some(d) => {
+                let (a, b, _) = d.ptrs(0);
+                super::template::fitting(kernel, &d.problem, a, b, &|n| self.limit(n))
+            }
+            None => kernel,
+        }
+    }
+
+    pub fn gpu(&self) -> &'g Gpu {
+        self.gpu
+    }
+
+    /// Compiles (on all cores, through the module cache) and loads every
+    /// kernel not loaded yet; one that does not build is remembered with why.
+    pub fn prepare_kernels(&mut self, kernels: &[GemmKernel]) -> Result<()> {
+        let todo: Vec<&GemmKernel> = kernels
+            .iter()
+            .filter(|k| !self.kernels.contains_key(*k))
+            .collect();
+        let (cache, target, nvrtc_version) = (&self.cache, &self.target, self.nvrtc_version);
+        let compiled: Vec<_> = todo
+            .par_iter()
+            .map(|k| {
+                let t = template(k.flavor);
+                let start = std::time::Instant::now();
+                let options = CompileOptions::with_defines(t.defines(k));
+                cache
+                    .compile(&t.source(), t.file, &options, target, nvrtc_version)
+                    .map(|m| (m, start.elapsed().as_secs_f64() * 1e3))
+                    .map_err(|e| e.to_string())
+            })
+            .collect();
+        for (k, c) in todo.into_iter().zip(compiled) {
+            let loaded = c.and_then(|(cached, ms)| {
+                let module = Module::load(self.gpu, &cached.module.image, cached.module.kind)
+                    .map_err(|e| format!("loading the module: {e}"))?;
+                let info = module
+                    .function(&template(k.flavor).entry)
+                    .and_then(|f| f.info())
+                    .map_err(|e| e.to_string())?;
+                Ok(Rc::new(LoadedKernel {
+                    kernel: k.clone(),
+                    module,
+                    info,
+                    compile_ms: ms,
+                }))
+            });
+            self.kernels.insert(k.clone(), loaded);
+        }
+        Ok(())
+    }
+
+    /// The loaded kernel, or why it cannot run.
+    pub fn kernel(
+        &mut self,
+        k: &GemmKernel,
+    ) -> Result<std::result::Result<Rc<LoadedKernel>, String>> {
+        if !self.kernels.contains_key(k) {
+            self.prepare_kernels(std::slice::from_ref(k))?;
+        }
+        Ok(self.kernels[k].clone())
+    }
+
+    /// Allocates the buffers of `p` (reusing the last problem's when it is
+    /// the same) with as many copies as `timing` asks for.
+    pub fn data(&mut self, p: &GemmProblem, timing: &TimingOptions) -> Result<&GemmData> {
+        p.validate().map_err(LibError::Usage)?;
+        if self.data.as_ref().is_some_and(|d| d.problem == *p) {
+            return Ok(self.data.as_ref().expect("checked"));
+        }
+        self.data = None;
+        let elem = p.flavor.precision().size();
+        let (ea, eb, ec) = p.elements();
+        let footprint = (ea + eb + ec) * elem;
+        let (free, _) = self.gpu.memory_info()?;
+        let copies = timing.copies_for(footprint, self.gpu.props().l2_cache_bytes, free);
+        if footprint > free {
+            return Err(LibError::Usage(format!(
+                "{p} needs {footprint} bytes of device memory, {free} are free"
+            )));
+        }
+        let alloc = |e: usize| -> Result<Vec<DeviceBuffer>> {
+            (0..copies)
+                .map(|_| Ok(DeviceBuffer::alloc(self.gpu, e * elem)?))
+                .collect()
+        };
+        let d = GemmData {
+            problem: *p,
+            a: alloc(ea)?,
+            b: alloc(eb)?,
+            c: alloc(ec)?,
+        };
+        // Timed runs read whatever the copies hold: random operands, so that
+        // the arithmetic is the ordinary kind (no denormals, no zeros).
+        let ops = Operands::random(p, self.seed ^ 0x7173);
+        let prec = p.flavor.precision();
+        for i in 0..copies as usize {
+            d.a[i].upload(self.gpu, &to_bytes(prec, &ops.a))?;
+            d.b[i].upload(self.gpu, &to_bytes(prec, &ops.b))?;
+            d.c[i].upload(self.gpu, &to_bytes(prec, &ops.c))?;
+        }
+        self.data = Some(d);
+        Ok(self.data.as_ref().expect("just set"))
+    }
+
+    /// Runs `call(alpha, a, b, beta, c)` on copy 0 of the current problem's
+    /// buffers with fresh operands, twice (beta = 0 on a NaN-poisoned C, then
+    /// beta != 0), and compares with the reference; the worse of the two.
+    pub fn check_with(
+        &mut self,
+        mut call: impl FnMut(f64, u64, u64, f64, u64) -> Result<()>,
+    ) -> Result<CheckReport> {
+        let d = self
+            .data
+            .as_ref()
+            .ok_or_else(|| LibError::Routine("no problem allocated".into()))?;
+        let p = d.problem;
+        let prec = p.flavor.precision();
+        self.seed = self.seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let ops = Operands::random(&p, self.seed);
+        let (a, b, c) = d.ptrs(0);
+        d.a[0].upload(self.gpu, &to_bytes(prec, &ops.a))?;
+        d.b[0].upload(self.gpu, &to_bytes(prec, &ops.b))?;
+        let mut worst: Option<CheckReport> = None;
+        for beta in [0.0, BETA] {
+            let before = if beta == 0.0 {
+                vec![f64::NAN; ops.c.len()]
+            } else {
+                ops.c.clone()
+            };
+            d.c[0].upload(self.gpu, &to_bytes(prec, &before))?;
+            call(ALPHA, a, b, beta, c)?;
+            crate::vendor::cublas::synchronize_device()?;
+            let mut raw = vec![0u8; before.len() * prec.size()];
+            d.c[0].download(self.gpu, &mut raw)?;
+            let got = from_bytes(prec, &raw);
+            let r = reference(&p, &ops, ALPHA, beta, self.seed);
+            let rep = compare(&p, &r, &got, &before);
+            let worse = match &worst {
+                None => true,
+                Some(w) => (!rep.passed() && w.passed()) || rep.max_error > w.max_error,
+            };
+            if worse {
+                worst = Some(rep);
+            }
+        }
+        Ok(worst.expect("two checks ran"))
+    }
+
+    /// The launch of `loaded` on the current problem, or why it cannot run.
+    fn launch_dims(&self, loaded: &LoadedKernel) -> std::result::Result<LaunchDims, String> {
+        let d = self.data.as_ref().ok_or("no problem allocated")?;
+        let t = template(loaded.kernel.flavor);
+        t.accepts(&loaded.kernel, &d.problem)?;
+        let dims = t.launch(&loaded.kernel, &d.problem);
+        let f = loaded
+            .module
+            .function(&t.entry)
+            .map_err(|e| e.to_string())?;
+        f.prepare(self.gpu, &dims).map_err(|e| e.to_string())?;
+        Ok(dims)
+    }
+
+    /// Checks `kernel` on the current problem: `Ok(Err(why))` when it cannot
+    /// run there or computes a wrong C.
+    pub fn check(
+        &mut self,
+        kernel: &GemmKernel,
+    ) -> Result<std::result::Result<CheckReport, String>> {
+        let loaded = match self.kernel(kernel)? {
+            Ok(l) => l,
+            Err(why) => return Ok(Err(why)),
+        };
+        let dims = match self.launch_dims(&loaded) {
+            Ok(d) => d,
+            Err(why) => return Ok(Err(why)),
+        };
+        let gpu = self.gpu;
+        let p = self.data.as_ref().expect("launch_dims checked").problem;
+        let rep = self.check_with(|alpha, a, b, beta, c| {
+            // SAFETY: the buffers hold the problem's matrices.
+            unsafe { launch(gpu, &loaded, &dims, &p, alpha, a, b, beta, c) }
+        })?;
+        Ok(if rep.passed() {
+            Ok(rep)
+        } else {
+            Err(format!("wrong result: {}", rep.describe()))
+        })
+    }
+
+    /// Times `kernel` on the current problem (`timed_runs` passes).
+    pub fn time(
+        &mut self,
+        kernel: &GemmKernel,
+        timing: &TimingOptions,
+        timed_runs: u32,
+    ) -> Result<std::result::Result<Timed, String>> {
+        let loaded = match self.kernel(kernel)? {
+            Ok(l) => l,
+            Err(why) => return Ok(Err(why)),
+        };
+        let dims = match self.launch_dims(&loaded) {
+            Ok(d) => d,
+            Err(why) => return Ok(Err(why)),
+        };
+        let gpu = self.gpu;
+        let d = self.data.as_ref().expect("launch_dims checked");
+        let p = d.problem;
+        let mut flusher = timing.flush_l2.then_some(&mut self.flusher);
+        let mut times = Vec::new();
+        for _ in 0..timed_runs.max(1) {
+            let samples = time_runs(
+                gpu,
+                timing,
+                d.copies() as u32,
+                flusher.as_deref_mut(),
+                |c| {
+                    let (a, b, cc) = d.ptrs(c);
+                    // SAFETY: copy c of the problem's buffers.
+                    unsafe { launch(gpu, &loaded, &dims, &p, ALPHA, a, b, BETA, cc) }
+                        .map_err(|e| hone_gpu::GpuError::Launch(e.to_string()))
+                },
+            );
+            match samples {
+                Ok(s) => times.push(
+                    Stats::from_samples(&s)
+                        .ok_or_else(|| LibError::Routine("timings were not finite".to_string()))?,
+                ),
+                Err(e) => return Ok(Err(format!("launch failed: {e}"))),
+            }
+        }
+        Ok(Ok(Timed {
+            times,
+            launch: Some(dims),
+            registers: Some(loaded.info.registers),
+            local_bytes: Some(loaded.info.local_bytes),
+        }))
+    }
+
+    /// Checks cuBLAS on the current problem.
+    pub fn check_vendor(&mut self, cublas: &Cublas) -> Result<CheckReport> {
+        let p = self.data.as_ref().map(|d| d.problem);
+        let p = p.ok_or_else(|| LibError::Routine("no problem allocated".into()))?;
+        self.check_with(|alpha, a, b, beta, c| {
+            // SAFETY: the buffers hold the problem's matrices.
+            Ok(unsafe { cublas.gemm(&p, alpha, a, b, beta, c) }?)
+        })
+    }
+
+    /// Times cuBLAS on the current problem, on the default stream.
+    pub fn time_vendor(
+        &mut self,
+        cublas: &Cublas,
+        timer: &mut DefaultStreamTimer,
+        timing: &TimingOptions,
+        timed_runs: u32,
+    ) -> Result<Timed> {
+        let d = self
+            .data
+            .as_ref()
+            .ok_or_else(|| LibError::Routine("no problem allocated".into()))?;
+        let p = d.problem;
+        let mut times = Vec::new();
+        for _ in 0..timed_runs.max(1) {
+            let samples = timer.time(timing, d.copies(), |c| {
+                let (a, b, cc) = d.ptrs(c);
+                // SAFETY: copy c of the problem's buffers.
+                unsafe { cublas.gemm(&p, ALPHA, a, b, BETA, cc) }
+            })?;
+            times.push(
+                Stats::from_samples(&samples)
+                    .ok_or_else(|| LibError::Routine("timings were not finite".to_string()))?,
+            );
+        }
+        Ok(Timed {
+            times,
+            launch: None,
+            registers: None,
+            local_bytes: None,
+        })
+    }
+
+    /// Enqueues C = alpha op(A) op(B) + beta C with `kernel` (or its
+    /// element-load variant where the caller's leading dimensions or
+    /// pointers do not suit its vector loads) on the caller's buffers, on
+    /// the GPU's stream, without waiting.
+    ///
+    /// # Safety
+    /// `a`, `b` and `c` must point to the stored matrices of `p`
+    /// ([`GemmProblem::elements`] elements of its precision) on this GPU,
+    /// alive until the call completes; `c` must not overlap `a` or `b`.
+    #[allow(clippy::too_many_arguments)]
+    pub unsafe fn enqueue(
+        &mut self,
+        kernel: &GemmKernel,
+        p: &GemmProblem,
+        alpha: f64,
+        a: u64,
+        b: u64,
+        beta: f64,
+        c: u64,
+    ) -> Result<GemmKernel> {
+        p.validate().map_err(LibError::Usage)?;
+        if a == 0 || b == 0 || c == 0 {
+            return Err(LibError::Usage("a null matrix pointer".to_string()));
+        }
+        let kernel = &super::template::fitting(kernel.clone(), p, a, b, &|n| self.limit(n));
+        let loaded = self.kernel(kernel)?.map_err(LibError::Routine)?;
+        let t = template(kernel.flavor);
+        t.accepts(kernel, p).map_err(LibError::Usage)?;
+        t.aligned(kernel, a, b).map_err(LibError::Usage)?;
+        let dims = t.launch(kernel, p);
+        let f = loaded.module.function(&t.entry)?;
+        f.prepare(self.gpu, &dims)?;
+        // SAFETY: the caller's guarantees.
+        unsafe { launch(self.gpu, &loaded, &dims, p, alpha, a, b, beta, c) }?;
+        Ok(kernel.clone())
+    }
+}
+
+/// One launch of a loaded kernel with the BLAS argument list.
+///
+/// # Safety
+/// The pointers must hold `p`'s matrices on `gpu`.
+#[allow(clippy::too_many_arguments)]
+unsafe fn launch(
+    gpu: &Gpu,
+    loaded: &LoadedKernel,
+    dims: &LaunchDims,
+    p: &GemmProblem,
+    alpha: f64,
+    a: u64,
+    b: u64,
+    beta: f64,
+    c: u64,
+) -> Result<()> {
+    let t = template(loaded.kernel.flavor);
+    let f = loaded.module.function(&t.entry)?;
+    let scalar = |v: f64| match p.flavor {
+        Flavor::Dgemm => KernelArg::F64(v),
+        Flavor::Sgemm | Flavor::Sgemm3xTf32 => KernelArg::F32(v as f32),
+    };
+    let args = [
+        KernelArg::I32(p.m as i32),
+        KernelArg::I32(p.n as i32),
+        KernelArg::I32(p.k as i32),
+        scalar(alpha),
+        KernelArg::Ptr(a),
+        KernelArg::I32(p.lda as i32),
+        KernelArg::Ptr(b),
+        KernelArg::I32(p.ldb as i32),
+        scalar(beta),
+        KernelArg::Ptr(c),
+        KernelArg::I32(p.ldc as i32),
+    ];
+    // SAFETY: the argument list is the templates' BLAS signature; the caller
+    // vouches for the pointers.
+    unsafe { f.launch(gpu, dims, &args) }?;
+    Ok(())
+}

@@ -1,0 +1,133 @@
+//! GEMM as a library call on the caller's device buffers, with the kernel
+//! for each problem chosen by the tuner's rules (one per flavor and layout,
+//! `kernels/gemm/rules/VARIANT.json`).
+
+use std::path::Path;
+
+use hone_gpu::{Gpu, ModuleCache};
+use hone_tuner::Config as TunerConfig;
+
+use super::device::GemmRunner;
+use super::routine::problem_of;
+use super::template::{kernel_of, GemmKernel};
+use super::{Flavor, GemmProblem, Layout};
+use crate::routine::rules::RuleSet;
+use crate::routine::{LibError, Result};
+
+const RULES_FOLDER: &str = "kernels/gemm/rules";
+
+/// The rules built into the crate: one per variant tuned so far; a variant
+/// without one is refused with a message naming it.
+const BUNDLED: &[(&str, &str)] = &[];
+
+fn check_config(variant: &str, config: &TunerConfig) -> std::result::Result<(), String> {
+    let (flavor, layout) =
+        Flavor::parse_variant(variant).ok_or_else(|| format!("`{variant}` is not GEMM"))?;
+    kernel_of(flavor, layout, config).map(|_| ())
+}
+
+/// One rule per GEMM variant.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GemmRules {
+    set: RuleSet,
+}
+
+impl GemmRules {
+    pub fn bundled() -> GemmRules {
+        GemmRules {
+            set: RuleSet::bundled(RULES_FOLDER, BUNDLED, check_config),
+        }
+    }
+
+    /// `VARIANT.json` for every variant in `dir`; errors name the file.
+    pub fn load_dir(dir: impl AsRef<Path>) -> Result<GemmRules> {
+        Ok(GemmRules {
+            set: RuleSet::load_dir(dir, &Flavor::all_variants(), check_config)?,
+        })
+    }
+
+    pub fn origin(&self) -> &str {
+        self.set.origin()
+    }
+
+    pub fn set(&self) -> &RuleSet {
+        &self.set
+    }
+
+    /// The kernel the rules pick for `p` (placed on its variant's size axis
+    /// as [`problem_of`] places it).
+    pub fn kernel(&self, p: &GemmProblem) -> Result<GemmKernel> {
+        let lp = problem_of(p);
+        let s = self.set.select(&lp.variant, lp.size)?;
+        kernel_of(p.flavor, p.layout, &s.config).map_err(LibError::Rule)
+    }
+
+    /// Every kernel a variant's rule can pick.
+    pub fn kernels(&self, flavor: Flavor, layout: Layout) -> Result<Vec<GemmKernel>> {
+        self.set
+            .configs(&flavor.variant(layout))?
+            .iter()
+            .map(|c| kernel_of(flavor, layout, c).map_err(LibError::Rule))
+            .collect()
+    }
+}
+
+/// The GEMM library call: the rules' kernel for each problem, enqueued on
+/// the caller's device buffers.
+pub struct Gemm<'g> {
+    runner: GemmRunner<'g>,
+    rules: GemmRules,
+}
+
+impl<'g> Gemm<'g> {
+    pub fn new(gpu: &'g Gpu, rules: GemmRules) -> Result<Gemm<'g>> {
+        Ok(Gemm {
+            runner: GemmRunner::new(gpu, ModuleCache::open_default())?,
+            rules,
+        })
+    }
+
+    pub fn rules(&self) -> &GemmRules {
+        &self.rules
+    }
+
+    /// Compiles every kernel the rules of `flavor` can pick for any layout,
+    /// so that no call waits for the compiler.
+    pub fn prepare(&mut self, flavor: Flavor) -> Result<()> {
+        let mut all = Vec::new();
+        for l in Layout::ALL {
+            all.extend(self.rules.kernels(flavor, l)?);
+        }
+        self.runner.prepare_kernels(&all)
+    }
+
+    /// Enqueues C = alpha op(A) op(B) + beta C on the GPU's stream with the
+    /// rules' kernel for `p` (its element-load variant where `p`'s leading
+    /// dimensions or the pointers call for it), and returns the kernel that
+    /// ran, without waiting
+    /// ([`Gemm::synchronize`] waits). Column-major, BLAS semantics: beta = 0
+    /// never reads C.
+    ///
+    /// # Safety
+    /// `a`, `b`, `c` must point to `p`'s stored matrices
+    /// ([`GemmProblem::elements`] elements of its precision) on this GPU,
+    /// alive until the call completes; `c` must not overlap `a` or `b`.
+    pub unsafe fn gemm(
+        &mut self,
+        p: &GemmProblem,
+        alpha: f64,
+        a: u64,
+        b: u64,
+        beta: f64,
+        c: u64,
+    ) -> Result<GemmKernel> {
+        let kernel = self.rules.kernel(p)?;
+        // SAFETY: the caller's guarantees are the runner's.
+        unsafe { self.runner.enqueue(&kernel, p, alpha, a, b, beta, c) }
+    }
+
+    /// Waits for every call enqueued so far; a kernel fault surfaces here.
+    pub fn synchronize(&self) -> Result<()> {
+        Ok(self.runner.gpu().synchronize()?)
+    }
+}

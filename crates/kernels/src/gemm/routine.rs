@@ -1,0 +1,319 @@
+//! GEMM as a library routine: variants `sgemm_nn` ... `sgemm_3xtf32_tt`
+//! (one rule per flavor and layout), problems `m n k` with packed leading
+//! dimensions, the rules' kernel checked and timed against cuBLAS `?gemm`
+//! on the same buffers.
+
+use std::path::Path;
+
+use hone_gpu::{Gpu, ModuleCache};
+
+use super::device::{GemmRunner, Timed};
+use super::library::GemmRules;
+use super::reference::CheckReport;
+use super::{Flavor, GemmProblem, Layout};
+use crate::routine::problem::{reject_unknown, size_word};
+use crate::routine::{
+    Comparison, DefaultSizes, DimHelp, LaunchInfo, LibError, MeasureOptions, Problem, Result, Roof,
+    Routine, Row, Selection, Session, WorkUnit,
+};
+use crate::vendor::cublas::{Cublas, DefaultStreamTimer};
+
+/// The routine's description; see [`Routine`].
+pub struct GemmRoutine;
+
+const MAX_DIM: u64 = i32::MAX as u64;
+
+/// The library problem of a GEMM problem.
+pub fn problem_of(p: &GemmProblem) -> Problem {
+    Problem::new(
+        p.flavor.variant(p.layout),
+        vec![
+            ("m", p.m as u64),
+            ("n", p.n as u64),
+            ("k", p.k as u64),
+            ("lda", p.lda as u64),
+            ("ldb", p.ldb as u64),
+            ("ldc", p.ldc as u64),
+        ],
+        // The rules run along square problems; others are placed by their
+        // geometric mean, the cube root of the work.
+        (p.m as f64 * p.n as f64 * p.k as f64).cbrt().round() as u64,
+    )
+}
+
+/// The GEMM problem of a library problem.
+pub fn gemm_of(p: &Problem) -> Result<GemmProblem> {
+    let (flavor, layout) = Flavor::parse_variant(&p.variant).ok_or_else(|| {
+        LibError::Usage(format!(
+            "unknown GEMM variant `{}` (expected one of {})",
+            p.variant,
+            Flavor::all_variants().join(", ")
+        ))
+    })?;
+    let dim = |name: &str| {
+        p.dim(name)
+            .map(|v| v as usize)
+            .ok_or_else(|| LibError::Usage(format!("{p}: no {name}")))
+    };
+    let g = GemmProblem {
+        flavor,
+        layout,
+        m: dim("m")?,
+        n: dim("n")?,
+        k: dim("k")?,
+        lda: dim("lda")?,
+        ldb: dim("ldb")?,
+        ldc: dim("ldc")?,
+    };
+    g.validate().map_err(LibError::Usage)?;
+    Ok(g)
+}
+
+impl Routine for GemmRoutine {
+    fn name(&self) -> &'static str {
+        "gemm"
+    }
+
+    fn about(&self) -> &'static str {
+        "C = alpha op(A) op(B) + beta C, column-major (sgemm: FP32 FMA; dgemm: FP64 tensor cores; \
+         sgemm_3xtf32: FP32 accuracy on TF32 tensor cores)"
+    }
+
+    fn variants(&self) -> Vec<String> {
+        Flavor::all_variants()
+    }
+
+    fn dims(&self) -> &'static [DimHelp] {
+        &[
+            DimHelp {
+                name: "m",
+                help: "rows of C (required; n and k default to it)",
+            },
+            DimHelp {
+                name: "n",
+                help: "columns of C",
+            },
+            DimHelp {
+                name: "k",
+                help: "the inner dimension",
+            },
+            DimHelp {
+                name: "routine",
+                help: "sgemm (default), dgemm or sgemm_3xtf32",
+            },
+            DimHelp {
+                name: "layout",
+                help: "op(A) op(B): NN (default), NT, TN or TT",
+            },
+        ]
+    }
+
+    fn problem(&self, words: &[(String, String)]) -> Result<Problem> {
+        reject_unknown(words, &["m", "n", "k", "routine", "layout"])?;
+        let word = |k: &str| words.iter().find(|(w, _)| w == k).map(|(_, v)| v.as_str());
+        let flavor = match word("routine") {
+            Some(f) => f.parse::<Flavor>().map_err(LibError::Usage)?,
+            None => Flavor::Sgemm,
+        };
+        let layout = match word("layout") {
+            Some(l) => l.parse::<Layout>().map_err(LibError::Usage)?,
+            None => Layout::ALL[0],
+        };
+        let m = size_word(words, "m", MAX_DIM)?
+            .ok_or_else(|| LibError::Usage("GEMM needs m=M (n and k default to m)".into()))?;
+        let n = size_word(words, "n", MAX_DIM)?.unwrap_or(m);
+        let k = size_word(words, "k", MAX_DIM)?.unwrap_or(m);
+        let g = GemmProblem::packed(flavor, layout, m as usize, n as usize, k as usize);
+        g.validate().map_err(LibError::Usage)?;
+        Ok(problem_of(&g))
+    }
+
+    fn family_problem(&self, variant: &str, size: u64) -> Result<Problem> {
+        let (flavor, layout) = Flavor::parse_variant(variant)
+            .ok_or_else(|| LibError::Usage(format!("unknown GEMM variant `{variant}`")))?;
+        let s = size as usize;
+        let g = GemmProblem::packed(flavor, layout, s, s, s);
+        g.validate().map_err(LibError::Usage)?;
+        Ok(problem_of(&g))
+    }
+
+    fn size_axis(&self) -> &'static str {
+        "N (square, M = N = K)"
+    }
+
+    fn default_sizes(&self) -> DefaultSizes {
+        DefaultSizes {
+            table: vec![256, 512, 1024, 2048, 4096, 8192, 16384],
+            chart: (64, 16384),
+        }
+    }
+
+    fn work_unit(&self) -> WorkUnit {
+        WorkUnit::Flops
+    }
+
+    fn open<'g>(&self, gpu: &'g Gpu, rules_dir: Option<&Path>) -> Result<Box<dyn Session + 'g>> {
+        let rules = match rules_dir {
+            Some(d) => GemmRules::load_dir(d)?,
+            None => GemmRules::bundled(),
+        };
+        Ok(Box::new(GemmSession {
+            runner: GemmRunner::new(gpu, ModuleCache::open_default())?,
+            timer: DefaultStreamTimer::new(gpu)?,
+            cublas: Cublas::new(gpu)?,
+            rules,
+        }))
+    }
+}
+
+struct GemmSession<'g> {
+    runner: GemmRunner<'g>,
+    cublas: Cublas,
+    timer: DefaultStreamTimer,
+    rules: GemmRules,
+}
+
+fn fill_row(row: &mut Row, check: Option<&CheckReport>, timed: Option<&Timed>) {
+    if let Some(c) = check {
+        row.error = Some(c.max_error);
+        row.bound = Some(c.bound);
+    }
+    if let Some(t) = timed {
+        row.timed(WorkUnit::Flops, t.medians_ms());
+        if let (Some(l), Some(registers)) = (t.launch, t.registers) {
+            row.launch = Some(LaunchInfo {
+                registers,
+                local_bytes: t.local_bytes.unwrap_or(0),
+                grid: l.grid,
+                block: l.block,
+                shared_mem: l.shared_mem,
+            });
+        }
+    }
+}
+
+impl Session for GemmSession<'_> {
+    fn tools(&self) -> String {
+        format!(
+            "cuBLAS {}",
+            self.cublas
+                .version()
+                .map(|v| v.to_string())
+                .unwrap_or_else(|e| e.to_string())
+        )
+    }
+
+    fn rules_origin(&self) -> String {
+        self.rules.origin().to_string()
+    }
+
+    fn select(&self, problem: &Problem) -> Result<Selection> {
+        self.rules.set().select(&problem.variant, problem.size)
+    }
+
+    fn compare(
+        &mut self,
+        problem: &Problem,
+        options: &MeasureOptions,
+        log: &mut dyn FnMut(&Row),
+    ) -> Result<Comparison> {
+        let g = gemm_of(problem)?;
+        let selection = self.select(problem)?;
+        self.runner.data(&g, &options.timing)?;
+        let kernel = self.runner.fitting(self.rules.kernel(&g)?);
+
+        let mut hone = Row::new(problem, "hone", g.flops());
+        hone.kernel = kernel.label();
+        match self.runner.check(&kernel)? {
+            Err(why) => hone.invalid(why),
+            Ok(check) => match self
+                .runner
+                .time(&kernel, &options.timing, options.timed_runs)?
+            {
+                Ok(t) => fill_row(&mut hone, Some(&check), Some(&t)),
+                Err(why) => {
+                    fill_row(&mut hone, Some(&check), None);
+                    hone.invalid(why)
+                }
+            },
+        }
+        log(&hone);
+
+        let name = match g.flavor {
+            Flavor::Dgemm => "cublas dgemm",
+            Flavor::Sgemm | Flavor::Sgemm3xTf32 => "cublas sgemm",
+        };
+        let mut vendor = Row::new(problem, name, g.flops());
+        let check = self.runner.check_vendor(&self.cublas)?;
+        if check.passed() {
+            let t = self.runner.time_vendor(
+                &self.cublas,
+                &mut self.timer,
+                &options.timing,
+                options.timed_runs,
+            )?;
+            fill_row(&mut vendor, Some(&check), Some(&t));
+        } else {
+            fill_row(&mut vendor, Some(&check), None);
+            vendor.invalid(format!("wrong result: {}", check.describe()));
+        }
+        log(&vendor);
+        Ok(Comparison {
+            problem: problem.clone(),
+            rule_kernel: selection.label.clone(),
+            interval: selection.interval(),
+            hone,
+            baselines: vec![vendor],
+        })
+    }
+
+    fn roof(&mut self, _options: &MeasureOptions) -> Option<Roof> {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::routine::parse_words;
+
+    #[test]
+    fn problems_default_to_square_packed_sgemm_nn() {
+        let r = GemmRoutine;
+        let p = r.problem(&parse_words(&["m=100"]).unwrap()).unwrap();
+        assert_eq!(p.variant, "sgemm_nn");
+        assert_eq!(p.key(), "m=100 n=100 k=100 lda=100 ldb=100 ldc=100");
+        assert_eq!(p.size, 100);
+        let p = r
+            .problem(
+                &parse_words(&["m=64", "n=32", "k=4096", "routine=dgemm", "layout=tn"]).unwrap(),
+            )
+            .unwrap();
+        assert_eq!(p.variant, "dgemm_tn");
+        assert_eq!(p.key(), "m=64 n=32 k=4096 lda=4096 ldb=4096 ldc=64");
+        let g = gemm_of(&p).unwrap();
+        assert_eq!((g.m, g.n, g.k), (64, 32, 4096));
+        assert_eq!(problem_of(&g), p);
+        for (words, msg) in [
+            (vec!["n=3"], "needs m=M"),
+            (vec!["m=3", "layout=XY"], "unknown layout"),
+            (vec!["m=3", "routine=zgemm"], "unknown GEMM"),
+            (vec!["m=3", "uplo=lower"], "unknown key `uplo`"),
+            (vec!["m=65536", "k=65536"], "2^31"),
+        ] {
+            let e = r.problem(&parse_words(&words).unwrap()).unwrap_err();
+            assert!(e.to_string().contains(msg), "{words:?}: {e}");
+        }
+    }
+
+    #[test]
+    fn families_are_square() {
+        let r = GemmRoutine;
+        for v in r.variants() {
+            let p = r.family_problem(&v, 512).unwrap();
+            let g = gemm_of(&p).unwrap();
+            assert_eq!((g.m, g.n, g.k, p.size), (512, 512, 512, 512));
+        }
+        assert!(r.family_problem("sgemm_nn", 0).is_err());
+    }
+}

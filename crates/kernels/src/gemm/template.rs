@@ -1,0 +1,546 @@
+//! The GEMM templates: one CUDA file per flavor under `kernels/gemm/`, each
+//! described by a JSON file beside it (`sgemm.json`, `dgemm.json`,
+//! `sgemm_3xtf32.json`) that names the kernel, its parameters and their
+//! values, the constraints between them (integer expressions over the
+//! parameters and the device's limits), the launch geometry and dynamic
+//! shared memory (expressions over the parameters and M, N, K), and what a
+//! problem must satisfy for a configuration to run it (`requires`, over the
+//! same names plus lda, ldb, ldc: vector loads need aligned leading
+//! dimensions, for instance). The sources and descriptions are built into
+//! the crate.
+
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+use hone_gpu::IntExpr;
+use serde::Deserialize;
+
+use super::{Config, Flavor, GemmProblem, Layout};
+
+const COMMON: &str = include_str!("../../../../kernels/gemm/gemm_common.cuh");
+
+/// (flavor, description JSON, CUDA source, source file name)
+const FILES: [(Flavor, &str, &str, &str); 3] = [
+    (
+        Flavor::Sgemm,
+        include_str!("../../../../kernels/gemm/sgemm.json"),
+        include_str!("../../../../kernels/gemm/gemm_fma.cu"),
+        "gemm_fma.cu",
+    ),
+    (
+        Flavor::Dgemm,
+        include_str!("../../../../kernels/gemm/dgemm.json"),
+        include_str!("../../../../kernels/gemm/gemm_dmma.cu"),
+        "gemm_dmma.cu",
+    ),
+    (
+        Flavor::Sgemm3xTf32,
+        include_str!("../../../../kernels/gemm/sgemm_3xtf32.json"),
+        include_str!("../../../../kernels/gemm/gemm_3xtf32.cu"),
+        "gemm_3xtf32.cu",
+    ),
+];
+
+/// A template's description file.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Description {
+    /// The `extern "C"` kernel.
+    entry: String,
+    #[serde(default)]
+    description: String,
+    /// Defines every variant gets (`PREC`).
+    #[serde(default)]
+    defines: BTreeMap<String, i64>,
+    params: BTreeMap<String, Vec<i64>>,
+    #[serde(default)]
+    constraints: Vec<String>,
+    grid: [String; 3],
+    block: [String; 3],
+    shared_mem: String,
+    /// Conditions on the problem (M, N, K, lda, ldb, ldc) and parameters.
+    #[serde(default)]
+    requires: Vec<String>,
+    /// Bytes the A, B and C pointers must be aligned to.
+    #[serde(default = "one")]
+    pointer_align: String,
+}
+
+fn one() -> String {
+    "1".to_string()
+}
+
+/// A GEMM template, parsed.
+#[derive(Debug, Clone)]
+pub struct GemmTemplate {
+    pub flavor: Flavor,
+    pub entry: String,
+    pub description: String,
+    pub file: &'static str,
+    body: &'static str,
+    defines: BTreeMap<String, i64>,
+    pub params: Vec<(String, Vec<i64>)>,
+    pub constraints: Vec<(String, IntExpr)>,
+    grid: [IntExpr; 3],
+    block: [IntExpr; 3],
+    shared_mem: IntExpr,
+    requires: Vec<(String, IntExpr)>,
+    pointer_align: IntExpr,
+}
+
+/// One kernel: a template's configuration for one layout.
+#[derive(
+    Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+pub struct GemmKernel {
+    pub flavor: Flavor,
+    pub layout: Layout,
+    pub config: Config,
+}
+
+impl GemmKernel {
+    /// `BM=128 BN=128 ...`, in name order.
+    pub fn label(&self) -> String {
+        self.config
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+fn parse(what: &str, text: &str) -> IntExpr {
+    IntExpr::parse(text).unwrap_or_else(|e| panic!("built-in GEMM template {what} `{text}`: {e}"))
+}
+
+impl GemmTemplate {
+    fn load(flavor: Flavor, json: &str, body: &'static str, file: &'static str) -> GemmTemplate {
+        // Built into the crate and covered by its tests: a failure here is a
+        // bug in the build, not a user error.
+        let d: Description = serde_json::from_str(json)
+            .unwrap_or_else(|e| panic!("built-in GEMM template for {flavor}: {e}"));
+        let exprs = |v: &[String]| -> Vec<(String, IntExpr)> {
+            v.iter()
+                .map(|c| (c.clone(), parse(flavor.name(), c)))
+                .collect()
+        };
+        let three = |v: &[String; 3]| [0, 1, 2].map(|i| parse(flavor.name(), &v[i]));
+        GemmTemplate {
+            flavor,
+            entry: d.entry,
+            description: d.description,
+            file,
+            body,
+            defines: d.defines,
+            params: d.params.into_iter().collect(),
+            constraints: exprs(&d.constraints),
+            grid: three(&d.grid),
+            block: three(&d.block),
+            shared_mem: parse(flavor.name(), &d.shared_mem),
+            requires: exprs(&d.requires),
+            pointer_align: parse(flavor.name(), &d.pointer_align),
+        }
+    }
+
+    /// The common header then the kernel file, with `#line` markers so that
+    /// compiler messages name the right file.
+    pub fn source(&self) -> String {
+        format!(
+            "#line 1 \"gemm_common.cuh\"\n{COMMON}\n#line 1 \"{}\"\n{}",
+            self.file,
+            self.body.replace("#include \"gemm_common.cuh\"", "")
+        )
+    }
+
+    /// Checks that `config` sets exactly this template's parameters, each to
+    /// one of its values.
+    pub fn validate(&self, config: &Config) -> Result<(), String> {
+        for (name, values) in &self.params {
+            match config.get(name) {
+                None => {
+                    return Err(format!(
+                        "{name} is missing ({} takes {})",
+                        self.flavor,
+                        self.param_names()
+                    ))
+                }
+                Some(v) if !values.contains(v) => {
+                    return Err(format!("{name}={v} is not among its values {values:?}"))
+                }
+                Some(_) => {}
+            }
+        }
+        match config
+            .keys()
+            .find(|k| !self.params.iter().any(|(n, _)| n == *k))
+        {
+            Some(extra) => Err(format!(
+                "{extra} is not a parameter of {} (it takes {})",
+                self.flavor,
+                self.param_names()
+            )),
+            None => Ok(()),
+        }
+    }
+
+    fn param_names(&self) -> String {
+        self.params
+            .iter()
+            .map(|(n, _)| n.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// The constraints `config` violates with the device limits `limits`
+    /// (a name-to-value lookup).
+    pub fn violations(&self, config: &Config, limits: &dyn Fn(&str) -> Option<i64>) -> Vec<String> {
+        let env = |name: &str| config.get(name).copied().or_else(|| limits(name));
+        self.constraints
+            .iter()
+            .filter(|(_, e)| e.eval(&env).map(|v| v == 0).unwrap_or(true))
+            .map(|(text, _)| text.clone())
+            .collect()
+    }
+
+    /// The `-D` defines of a kernel.
+    pub fn defines(&self, k: &GemmKernel) -> Vec<(String, i64)> {
+        let mut d: Vec<(String, i64)> = self
+            .defines
+            .iter()
+            .chain(&k.config)
+            .map(|(n, v)| (n.clone(), *v))
+            .collect();
+        d.push(("TRANS_A".into(), k.layout.a.define()));
+        d.push(("TRANS_B".into(), k.layout.b.define()));
+        d
+    }
+
+    fn env<'a>(k: &'a GemmKernel, p: &'a GemmProblem) -> impl Fn(&str) -> Option<i64> + 'a {
+        move |name: &str| match name {
+            "M" => Some(p.m as i64),
+            "N" => Some(p.n as i64),
+            "K" => Some(p.k as i64),
+            "lda" => Some(p.lda as i64),
+            "ldb" => Some(p.ldb as i64),
+            "ldc" => Some(p.ldc as i64),
+            "TRANS_A" => Some(k.layout.a.define()),
+            "TRANS_B" => Some(k.layout.b.define()),
+            other => k.config.get(other).copied(),
+        }
+    }
+
+    /// Whether the kernel can run problem `p` (leading dimensions the vector
+    /// loads can take, ...); the unmet condition otherwise.
+    pub fn accepts(&self, k: &GemmKernel, p: &GemmProblem) -> Result<(), String> {
+        if (k.flavor, k.layout) != (p.flavor, p.layout) {
+            return Err(format!(
+                "the kernel is {} {}, the problem {} {}",
+                k.flavor, k.layout, p.flavor, p.layout
+            ));
+        }
+        let env = GemmTemplate::env(k, p);
+        for (text, e) in &self.requires {
+            match e.eval(&env) {
+                Ok(0) => return Err(format!("this kernel needs {text} ({p})")),
+                Ok(_) => {}
+                Err(err) => return Err(format!("`{text}`: {err}")),
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether A and B meet the kernel's load alignment (C is stored
+    /// element by element and needs only its element's).
+    pub fn aligned(&self, k: &GemmKernel, a: u64, b: u64) -> Result<(), String> {
+        let env = |name: &str| k.config.get(name).copied();
+        let align = self
+            .pointer_align
+            .eval(&env)
+            .map_err(|e| e.to_string())?
+            .max(1) as u64;
+        for (name, ptr) in [("A", a), ("B", b)] {
+            if ptr % align != 0 {
+                return Err(format!(
+                    "{name} at {ptr:#x} is not aligned to {align} bytes, as this kernel's loads need"
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Grid, block and dynamic shared memory of the kernel on `p`.
+    pub fn launch(&self, k: &GemmKernel, p: &GemmProblem) -> hone_gpu::launch::LaunchDims {
+        let env = GemmTemplate::env(k, p);
+        // The expressions were checked against every parameter when the
+        // template loaded; a value outside u32 is clamped to fail the launch.
+        let v = |e: &IntExpr| e.eval(&env).unwrap_or(0).clamp(0, u32::MAX as i64) as u32;
+        hone_gpu::launch::LaunchDims {
+            grid: (v(&self.grid[0]), v(&self.grid[1]), v(&self.grid[2])),
+            block: (v(&self.block[0]), v(&self.block[1]), v(&self.block[2])),
+            shared_mem: v(&self.shared_mem),
+        }
+    }
+}
+
+/// The template of a flavor.
+pub fn template(flavor: Flavor) -> &'static GemmTemplate {
+    static TEMPLATES: OnceLock<Vec<GemmTemplate>> = OnceLock::new();
+    let all = TEMPLATES.get_or_init(|| {
+        FILES
+            .iter()
+            .map(|&(f, json, body, file)| GemmTemplate::load(f, json, body, file))
+            .collect()
+    });
+    all.iter()
+        .find(|t| t.flavor == flavor)
+        .expect("every flavor has a template")
+}
+
+/// The kernel a tuner configuration stands for, checked against its
+/// template's parameters.
+pub fn kernel_of(
+    flavor: Flavor,
+    layout: Layout,
+    config: &hone_tuner::Config,
+) -> Result<GemmKernel, String> {
+    let mut ints = Config::new();
+    for (name, value) in config.entries() {
+        let v = value
+            .as_int()
+            .ok_or_else(|| format!("{name} = `{value}` is not an integer"))?;
+        ints.insert(name.clone(), v);
+    }
+    template(flavor).validate(&ints)?;
+    Ok(GemmKernel {
+        flavor,
+        layout,
+        config: ints,
+    })
+}
+
+/// `kernel`, or the same kernel with element loads (VEC = 1) when `p`'s
+/// leading dimensions or the pointers do not suit its vector loads: a BLAS
+/// caller may pass any of them and should get an answer, a little slower.
+pub fn fitting(
+    kernel: GemmKernel,
+    p: &GemmProblem,
+    a: u64,
+    b: u64,
+    limits: &dyn Fn(&str) -> Option<i64>,
+) -> GemmKernel {
+    let t = template(kernel.flavor);
+    if t.accepts(&kernel, p).is_ok() && t.aligned(&kernel, a, b).is_ok() {
+        return kernel;
+    }
+    let mut scalar = kernel.clone();
+    scalar.config.insert("VEC".to_string(), 1);
+    if t.validate(&scalar.config).is_ok() && t.violations(&scalar.config, limits).is_empty() {
+        scalar
+    } else {
+        kernel
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gemm::Op;
+    use crate::symv::DeviceLimits;
+
+    fn h100() -> impl Fn(&str) -> Option<i64> {
+        let l = DeviceLimits::h100_sxm();
+        move |n: &str| l.get(n)
+    }
+
+    fn configs(t: &GemmTemplate) -> Vec<Config> {
+        let mut all = vec![Config::new()];
+        for (name, values) in &t.params {
+            all = all
+                .into_iter()
+                .flat_map(|c| {
+                    values.iter().map(move |v| {
+                        let mut c = c.clone();
+                        c.insert(name.clone(), *v);
+                        c
+                    })
+                })
+                .collect();
+        }
+        all
+    }
+
+    fn config(pairs: &[(&str, i64)], t: &GemmTemplate) -> Config {
+        // Every parameter at its first value, then the pairs.
+        let mut c: Config = t.params.iter().map(|(n, v)| (n.clone(), v[0])).collect();
+        for (k, v) in pairs {
+            c.insert(k.to_string(), *v);
+        }
+        c
+    }
+
+    #[test]
+    fn every_expression_names_known_variables_and_spaces_are_not_empty() {
+        let limits = h100();
+        for f in Flavor::ALL {
+            let t = template(f);
+            assert!(
+                t.source().contains(&format!("{}(", t.entry)) || t.source().contains("KERNEL_NAME")
+            );
+            let valid: Vec<Config> = configs(t)
+                .into_iter()
+                .filter(|c| t.violations(c, &limits).is_empty())
+                .collect();
+            assert!(valid.len() >= 8, "{f}: {} valid", valid.len());
+            // Launch expressions evaluate on every valid configuration and
+            // every layout, giving a legal block.
+            let p = GemmProblem::packed(f, Layout { a: Op::T, b: Op::N }, 1000, 333, 129);
+            for c in &valid {
+                let k = GemmKernel {
+                    flavor: f,
+                    layout: p.layout,
+                    config: c.clone(),
+                };
+                let d = t.launch(&k, &p);
+                let threads = d.block.0 * d.block.1 * d.block.2;
+                assert!((32..=1024).contains(&threads), "{f} {}", k.label());
+                assert!(
+                    d.grid.0 >= 1 && d.shared_mem as i64 <= limits("smem_per_block_optin").unwrap()
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_measured_best_configurations_are_in_the_spaces() {
+        let limits = h100();
+        let cases: [(Flavor, &[(&str, i64)]); 4] = [
+            (
+                Flavor::Sgemm,
+                &[
+                    ("BM", 256),
+                    ("BN", 128),
+                    ("BK", 8),
+                    ("TM", 16),
+                    ("TN", 8),
+                    ("VEC", 4),
+                ],
+            ),
+            (
+                Flavor::Sgemm,
+                &[
+                    ("BM", 64),
+                    ("BN", 64),
+                    ("BK", 8),
+                    ("TM", 4),
+                    ("TN", 8),
+                    ("VEC", 4),
+                ],
+            ),
+            (
+                Flavor::Dgemm,
+                &[
+                    ("BM", 128),
+                    ("BN", 64),
+                    ("BK", 8),
+                    ("WARPS_M", 2),
+                    ("WARPS_N", 2),
+                    ("MMA_K", 8),
+                    ("STAGES", 4),
+                    ("VEC", 2),
+                    ("GROUP", 16),
+                ],
+            ),
+            (
+                Flavor::Sgemm3xTf32,
+                &[
+                    ("BM", 128),
+                    ("BN", 128),
+                    ("BK", 32),
+                    ("WARPS_M", 2),
+                    ("WARPS_N", 4),
+                    ("STAGES", 3),
+                    ("VEC", 4),
+                ],
+            ),
+        ];
+        for (f, pairs) in cases {
+            let t = template(f);
+            let c = config(pairs, t);
+            assert!(t.validate(&c).is_ok(), "{f}: {:?}", t.validate(&c));
+            assert_eq!(t.violations(&c, &limits), Vec::<String>::new(), "{f} {c:?}");
+        }
+    }
+
+    #[test]
+    fn vector_kernels_fall_back_to_element_loads() {
+        let limits = h100();
+        let t = template(Flavor::Sgemm);
+        let c = config(
+            &[
+                ("BM", 128),
+                ("BN", 64),
+                ("BK", 16),
+                ("TM", 8),
+                ("TN", 4),
+                ("VEC", 4),
+            ],
+            t,
+        );
+        let nn = Layout { a: Op::N, b: Op::N };
+        let k = GemmKernel {
+            flavor: Flavor::Sgemm,
+            layout: nn,
+            config: c,
+        };
+        let good = GemmProblem::packed(Flavor::Sgemm, nn, 64, 64, 64);
+        assert_eq!(fitting(k.clone(), &good, 4096, 8192, &limits), k);
+        let mut odd = good;
+        odd.lda = 65;
+        let e = t.accepts(&k, &odd).unwrap_err();
+        assert!(e.contains("lda % VEC == 0"), "{e}");
+        assert_eq!(
+            fitting(k.clone(), &odd, 4096, 8192, &limits).config["VEC"],
+            1
+        );
+        assert!(t
+            .aligned(&k, 4100, 8192)
+            .unwrap_err()
+            .contains("not aligned to 16 bytes"));
+        assert_eq!(
+            fitting(k.clone(), &good, 4100, 8192, &limits).config["VEC"],
+            1
+        );
+        let other = GemmProblem::packed(Flavor::Dgemm, nn, 64, 64, 64);
+        assert!(t
+            .accepts(&k, &other)
+            .unwrap_err()
+            .contains("the problem dgemm"));
+    }
+
+    #[test]
+    fn defines_carry_the_layout_and_the_configuration() {
+        let t = template(Flavor::Dgemm);
+        let k = GemmKernel {
+            flavor: Flavor::Dgemm,
+            layout: Layout { a: Op::T, b: Op::N },
+            config: config(&[], t),
+        };
+        let d = t.defines(&k);
+        assert!(d.contains(&("TRANS_A".to_string(), 1)) && d.contains(&("TRANS_B".to_string(), 0)));
+        assert!(d.iter().any(|(n, _)| n == "STAGES"));
+        let c = crate::gemm::template::kernel_of(
+            Flavor::Dgemm,
+            k.layout,
+            &hone_tuner::Config::new(
+                k.config
+                    .iter()
+                    .map(|(n, v)| (n.clone(), hone_tuner::ParamValue::Int(*v)))
+                    .collect(),
+            ),
+        )
+        .unwrap();
+        assert_eq!(c, k);
+        let bad = hone_tuner::Config::new(vec![("BM".into(), hone_tuner::ParamValue::Int(96))]);
+        assert!(kernel_of(Flavor::Dgemm, k.layout, &bad).is_err());
+    }
+}
