@@ -46,6 +46,10 @@
 #ifndef GROUP
 #define GROUP 8
 #endif
+#ifndef KPERM          // 1: relabel k inside each MMA_K slice (lane t takes k = t*MMA_K/4 + q
+#define KPERM 0        //    instead of t + 4q, same for A and B), so a lane's fragment values
+#endif                 //    are adjacent in k-contiguous tiles: 16-byte shared loads. Pair with
+                       //    PAD_MN = 2 and (BK + PAD_K) % 16 == 8 (conflict-free).
 #ifndef MINB           // min blocks per SM for __launch_bounds__ (caps registers)
 #define MINB 1
 #endif
@@ -86,6 +90,10 @@ __device__ __forceinline__ void dm_mma(double* d, const double* a, const double*
           "d"(b[0]), "d"(b[1]), "d"(b[2]), "d"(b[3]));
   }
 }
+
+struct __attribute__((aligned(16))) dm_d2 {
+  double x, y;
+};
 
 template <int TA, int TB>
 __device__ __forceinline__ void gemm_dmma_impl(int M, int N, int K, double alpha,
@@ -150,24 +158,47 @@ __device__ __forceinline__ void gemm_dmma_impl(int M, int N, int K, double alpha
 #pragma unroll
     for (int kk = 0; kk < BK; kk += MMA_K) {
       double af[MI][AR], bf[NI][BR];
+      constexpr int KS = MMA_K / 4;  // k values per lane per fragment column
 #pragma unroll
       for (int i = 0; i < MI; ++i) {
         int mr = wm * WM + i * MMA_M + g;
+        if (KPERM && TA && MMA_M == 16 && KS % 2 == 0) {
+          // [m][k] tile, lane's k = kk + t*KS + q: q pairs are adjacent
 #pragma unroll
-        for (int r = 0; r < AR; ++r) {
-          // m16: a[2q+h] = A(g + 8h, t + 4q); m8: a[0] = A(g, t)
-          int m = mr + (MMA_M == 16 ? (r & 1) * 8 : 0);
-          int k = kk + t + (MMA_M == 16 ? (r >> 1) : r) * 4;
-          af[i][r] = TA ? as[m * A_LD + k] : as[k * A_LD + m];
+          for (int h = 0; h < 2; ++h)
+#pragma unroll
+            for (int q = 0; q < KS; q += 2) {
+              dm_d2 v = *reinterpret_cast<const dm_d2*>(as + (mr + 8 * h) * A_LD + kk + t * KS + q);
+              af[i][2 * q + h] = v.x;
+              af[i][2 * (q + 1) + h] = v.y;
+            }
+        } else {
+#pragma unroll
+          for (int r = 0; r < AR; ++r) {
+            // m16: a[2q+h] = A(g + 8h, slot t + 4q); m8: a[0] = A(g, t)
+            int m = mr + (MMA_M == 16 ? (r & 1) * 8 : 0);
+            int q = MMA_M == 16 ? (r >> 1) : r;
+            int k = kk + (KPERM ? t * KS + q : t + q * 4);
+            af[i][r] = TA ? as[m * A_LD + k] : as[k * A_LD + m];
+          }
         }
       }
 #pragma unroll
       for (int j = 0; j < NI; ++j) {
         int n = wn * WN + j * 8 + g;
+        if (KPERM && !TB && KS % 2 == 0) {
 #pragma unroll
-        for (int r = 0; r < BR; ++r) {
-          int k = kk + t + r * 4;
-          bf[j][r] = TB ? bs[k * B_LD + n] : bs[n * B_LD + k];
+          for (int q = 0; q < KS; q += 2) {
+            dm_d2 v = *reinterpret_cast<const dm_d2*>(bs + n * B_LD + kk + t * KS + q);
+            bf[j][q] = v.x;
+            bf[j][q + 1] = v.y;
+          }
+        } else {
+#pragma unroll
+          for (int r = 0; r < BR; ++r) {
+            int k = kk + (KPERM ? t * KS + r : t + r * 4);
+            bf[j][r] = TB ? bs[k * B_LD + n] : bs[n * B_LD + k];
+          }
         }
       }
 #pragma unroll

@@ -44,8 +44,9 @@ static int smem_bytes(int ta, int tb) {
 }
 static const char* alg_name() { return "dgemm_dmma"; }
 static void cfg(char* s) {
-  sprintf(s, "BM=%d BN=%d BK=%d WARPS_M=%d WARPS_N=%d MMA=m%dn8k%d STAGES=%d VEC=%d GROUP=%d MINB=%d", BM,
-          BN, BK, WARPS_M, WARPS_N, MMA_M, MMA_K, STAGES, VEC, GROUP, MINB);
+  sprintf(s, "BM=%d BN=%d BK=%d WARPS_M=%d WARPS_N=%d MMA=m%dn8k%d STAGES=%d VEC=%d GROUP=%d MINB=%d "
+          "KPERM=%d PAD_MN=%d PAD_K=%d", BM, BN, BK, WARPS_M, WARPS_N, MMA_M, MMA_K, STAGES, VEC, GROUP, MINB,
+          KPERM, PAD_MN, PAD_K);
 }
 #elif ALG == 3
 #include "../gemm_3xtf32.cu"
