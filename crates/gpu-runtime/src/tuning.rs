@@ -3,15 +3,14 @@
 //! variants compiled ahead on a [`CompilePool`] while the worker times others.
 //!
 //! Machinery failures (the device vanished, the worker cannot start) are not
-//! properties of a variant: [`TemplateEvaluator`] answers them with an
-//! `Invalid { kind: Missing }` that says "not measured" and keeps the error
-//! for [`TemplateEvaluator::take_failure`], so that the caller can stop the
-//! run instead of recording the rest of the space as missing.
+//! properties of a variant: [`TemplateEvaluator`] ends the run with them
+//! ([`hone_tuner::Stop`]) instead of recording the rest of the space as
+//! missing.
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use hone_tuner::{InvalidKind, Measurement as TunerMeasurement, Timing};
+use hone_tuner::{InvalidKind, Measurement as TunerMeasurement, ProblemKey, Stop, Timing};
 
 use crate::cache::ModuleCache;
 use crate::device::DeviceProps;
@@ -226,7 +225,6 @@ pub struct TemplateEvaluator {
     options: TuneOptions,
     compiler: Option<CompilePool<Config, (PathBuf, ImageKind)>>,
     simulate: Option<SimulateFn>,
-    failure: Option<GpuError>,
     stats: TuneStats,
 }
 
@@ -240,7 +238,6 @@ impl TemplateEvaluator {
             options,
             compiler: None,
             simulate: None,
-            failure: None,
             stats: TuneStats::new(),
         }
     }
@@ -290,12 +287,6 @@ impl TemplateEvaluator {
         self.worker.memcpy_bandwidth(bytes, &timing)
     }
 
-    /// The machinery failure that stopped evaluations, if any; evaluations
-    /// after it answer "not measured" until it is taken.
-    pub fn take_failure(&mut self) -> Option<GpuError> {
-        self.failure.take()
-    }
-
     pub fn stats(&self) -> TuneStats {
         let mut s = self.stats.clone();
         if let Some(c) = &self.compiler {
@@ -313,29 +304,22 @@ impl TemplateEvaluator {
         &self.template
     }
 
-    fn not_measured(&self) -> TunerMeasurement {
-        let why = self
-            .failure
-            .as_ref()
-            .map(|e| e.to_string())
-            .unwrap_or_default();
-        TunerMeasurement::invalid(InvalidKind::Missing, format!("not measured: {why}"))
-    }
-
+    /// One evaluation, and whether a valid one was checked against the
+    /// reference; `Err` when the machinery failed.
     fn evaluate_inner(
         &mut self,
         config: &hone_tuner::Config,
         size: u64,
-    ) -> (TunerMeasurement, bool) {
+    ) -> Result<(TunerMeasurement, bool)> {
         let cfg = match runtime_config(config) {
             Ok(c) => c,
-            Err(e) => return (TunerMeasurement::invalid(InvalidKind::Constraint, e), false),
+            Err(e) => return Ok((TunerMeasurement::invalid(InvalidKind::Constraint, e), false)),
         };
         let Ok(n) = i64::try_from(size) else {
-            return (
+            return Ok((
                 TunerMeasurement::invalid(InvalidKind::Constraint, "size does not fit in i64"),
                 false,
-            );
+            ));
         };
         let simulate = self.simulate.as_ref().and_then(|f| f(&cfg, size));
         let module = match (&self.compiler, simulate) {
@@ -344,7 +328,7 @@ impl TemplateEvaluator {
                 Ok((path, kind)) => ModuleSource::File { path, kind },
                 Err(reason) => {
                     let kind = classify(&reason);
-                    return (TunerMeasurement::invalid(kind, reason), false);
+                    return Ok((TunerMeasurement::invalid(kind, reason), false));
                 }
             },
         };
@@ -358,31 +342,27 @@ impl TemplateEvaluator {
             module,
             options,
         };
-        let outcome = match self.worker.evaluate_as(&request, simulate) {
-            Ok(o) => o,
-            Err(e) => {
-                self.failure = Some(e);
-                return (self.not_measured(), false);
-            }
-        };
-        let m = match outcome {
+        let m = match self.worker.evaluate_as(&request, simulate)? {
             Outcome::Valid(m) => TunerMeasurement::Ok(timing_of(&m)),
             Outcome::Invalid { reason } => TunerMeasurement::invalid(classify(&reason), reason),
         };
-        (m, checked)
+        Ok((m, checked))
     }
 }
 
 impl hone_tuner::Evaluator for TemplateEvaluator {
-    fn evaluate(&mut self, config: &hone_tuner::Config, size: u64) -> TunerMeasurement {
-        if self.failure.is_some() {
-            return self.not_measured();
-        }
-        let (m, checked) = self.evaluate_inner(config, size);
-        if self.failure.is_none() {
-            self.stats.record(&m, checked);
-        }
-        m
+    /// Templates take one size: the key's single dimension (`n=N`).
+    fn evaluate(
+        &mut self,
+        config: &hone_tuner::Config,
+        key: &ProblemKey,
+    ) -> std::result::Result<TunerMeasurement, Stop> {
+        let Some(size) = key.single_size() else {
+            return Ok(hone_tuner::measure::not_one_size(key));
+        };
+        let (m, checked) = self.evaluate_inner(config, size).map_err(Stop::failed)?;
+        self.stats.record(&m, checked);
+        Ok(m)
     }
 }
 

@@ -10,9 +10,10 @@
 use crate::config::{Config, ParamValue};
 use crate::db::{DbError, DeviceInfo, TuningDb};
 use crate::dspline::Grid;
-use crate::measure::{Evaluator, InvalidKind, Measurement};
+use crate::key::{Family, ProblemKey};
+use crate::measure::{Evaluator, Measurement, Stop};
 use crate::rule::{Rule, RuleError, RuleKernel};
-use crate::sampling::{self, SamplingResult, SequentialConfig};
+use crate::sampling::{self, SamplingError, SamplingResult, SequentialConfig};
 use crate::space::{DeviceProps, Param, Space, SpaceError, SpaceSpec};
 use crate::strategy::{BayesOpt, ChampionSieve, Exhaustive, Outcome, RandomSearch, Strategy};
 use crate::synthetic::fnv1a;
@@ -241,6 +242,10 @@ pub struct JobSpec {
     /// Device properties added to (or overriding) the evaluator's device.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub device: Option<DeviceProps>,
+    /// The problems the sizes stand for (`m=*,n=*,k=*,layout=NN`); `n=*`
+    /// when absent.
+    #[serde(default, skip_serializing_if = "Family::is_default")]
+    pub family: Family,
     /// Representative sizes of the search phase.
     pub sizes: SizeSpec,
     pub strategy: StrategySpec,
@@ -274,6 +279,18 @@ pub enum JobError {
     Db(#[from] DbError),
     #[error(transparent)]
     Rule(#[from] RuleError),
+    /// The evaluator ended the run; what was measured is stored.
+    #[error(transparent)]
+    Stopped(#[from] Stop),
+}
+
+impl From<SamplingError> for JobError {
+    fn from(e: SamplingError) -> JobError {
+        match e {
+            SamplingError::Rule(e) => JobError::Rule(e),
+            SamplingError::Stopped(s) => JobError::Stopped(s),
+        }
+    }
 }
 
 impl JobSpec {
@@ -437,8 +454,9 @@ pub struct Progress {
     pub total: Option<usize>,
     /// Whether this one came from the database (a resumed job).
     pub cached: bool,
+    /// The configuration's key.
     pub key: String,
-    pub size: u64,
+    pub problem: ProblemKey,
     pub status: &'static str,
 }
 
@@ -537,13 +555,14 @@ pub fn run_job(
     let kernel_id = db.upsert_kernel(&spec.kernel.name, &source_hash)?;
     let spec_json = serde_json::to_string(spec).map_err(DbError::from)?;
     let (job_id, resumed) = db.open_job(&spec.name, kernel_id, device_id, shard, &spec_json)?;
-    let sizes = spec.sizes.sizes();
+    let sizes = spec.family.keys(&spec.sizes.sizes());
     let mut strategy = spec.strategy();
     let mut rec = Recorder {
         db,
         job_id,
         kernel_id,
         inner: eval,
+        family: &spec.family,
         cache: db.measured(job_id)?,
         config_ids: HashMap::new(),
         progress,
@@ -552,12 +571,8 @@ pub fn run_job(
         total: strategy.planned_evaluations(candidates.len(), sizes.len()),
         measured: 0,
         reused: 0,
-        error: None,
     };
-    let search = strategy.run(&valid, &candidates, &sizes, &mut rec);
-    if let Some(e) = rec.error.take() {
-        return Err(e.into());
-    }
+    let search = strategy.run(&valid, &candidates, &sizes, &mut rec)?;
     let champion_idx: Vec<usize> = match &spec.strategy {
         StrategySpec::Champion { top_k, depth } => ChampionSieve {
             top_k: top_k.unwrap_or(spec.top_k),
@@ -622,6 +637,7 @@ pub fn run_job(
                 sampling::sample_fixed(
                     &spec.name,
                     kernels,
+                    &spec.family,
                     &sizes,
                     grid,
                     spec.alpha,
@@ -641,12 +657,9 @@ pub fn run_job(
                 cfg.tolerance = s.tolerance;
                 cfg.alpha = spec.alpha;
                 rec.total = Some(max_sizes * kernels.len());
-                sampling::sample_sequential(&spec.name, kernels, &cfg, &mut rec)?
+                sampling::sample_sequential(&spec.name, kernels, &spec.family, &cfg, &mut rec)?
             }
         };
-        if let Some(e) = rec.error.take() {
-            return Err(e.into());
-        }
         rule = Some(result.rule.clone());
         sampling_result = Some(result);
     }
@@ -674,7 +687,8 @@ struct Recorder<'a> {
     job_id: i64,
     kernel_id: i64,
     inner: &'a mut dyn Evaluator,
-    cache: HashMap<(String, u64), Measurement>,
+    family: &'a Family,
+    cache: HashMap<(String, ProblemKey), Measurement>,
     config_ids: HashMap<String, i64>,
     progress: &'a mut dyn FnMut(&Progress),
     phase: Phase,
@@ -682,11 +696,10 @@ struct Recorder<'a> {
     total: Option<usize>,
     measured: usize,
     reused: usize,
-    error: Option<DbError>,
 }
 
 impl Recorder<'_> {
-    fn report(&mut self, key: String, size: u64, cached: bool, m: &Measurement) {
+    fn report(&mut self, key: String, problem: &ProblemKey, cached: bool, m: &Measurement) {
         self.done += 1;
         (self.progress)(&Progress {
             phase: self.phase,
@@ -694,7 +707,7 @@ impl Recorder<'_> {
             total: self.total,
             cached,
             key,
-            size,
+            problem: problem.clone(),
             status: m.status(),
         });
     }
@@ -703,7 +716,7 @@ impl Recorder<'_> {
         &mut self,
         config: &Config,
         key: &str,
-        size: u64,
+        problem: &ProblemKey,
         m: &Measurement,
     ) -> Result<(), DbError> {
         let cid = match self.config_ids.get(key) {
@@ -714,35 +727,31 @@ impl Recorder<'_> {
                 id
             }
         };
-        self.db.record(self.job_id, cid, size, m)?;
+        // Problems off the family (exact-key plans) have no size on it.
+        let size = self.family.size_of(problem).unwrap_or(0);
+        self.db.record(self.job_id, cid, problem, size, m)?;
         Ok(())
     }
 }
 
 impl Evaluator for Recorder<'_> {
-    fn evaluate(&mut self, config: &Config, size: u64) -> Measurement {
+    fn evaluate(&mut self, config: &Config, problem: &ProblemKey) -> Result<Measurement, Stop> {
         let key = config.key();
-        if let Some(m) = self.cache.get(&(key.clone(), size)).cloned() {
+        let at = (key, problem.clone());
+        if let Some(m) = self.cache.get(&at).cloned() {
             self.reused += 1;
-            self.report(key, size, true, &m);
-            return m;
+            self.report(at.0, problem, true, &m);
+            return Ok(m);
         }
-        if self.error.is_some() {
-            // Measuring on without a place to store the results would waste
-            // device time; the job reports the error when the phase ends.
-            return Measurement::invalid(
-                InvalidKind::Missing,
-                "not measured: the tuning database failed",
-            );
-        }
-        let m = self.inner.evaluate(config, size);
+        let m = self.inner.evaluate(config, problem)?;
         self.measured += 1;
-        if let Err(e) = self.store(config, &key, size, &m) {
-            self.error = Some(e);
-        }
-        self.cache.insert((key.clone(), size), m.clone());
-        self.report(key, size, false, &m);
-        m
+        // Measuring on without a place to store the results would waste
+        // device time.
+        self.store(config, &at.0, problem, &m)
+            .map_err(Stop::failed)?;
+        self.cache.insert(at.clone(), m.clone());
+        self.report(at.0, problem, false, &m);
+        Ok(m)
     }
 }
 

@@ -2,7 +2,8 @@
 //! from them so strategies can be compared and tested without a GPU.
 
 use crate::config::{Config, ParamValue};
-use crate::measure::{Evaluator, InvalidKind, Measurement, Timing};
+use crate::key::{Family, ProblemKey};
+use crate::measure::{Evaluator, InvalidKind, Measurement, Stop, Timing};
 use crate::space::{SpaceError, ValidSpace};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeSet, HashMap};
@@ -12,8 +13,19 @@ use std::path::Path;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Record {
     pub config: Config,
+    /// The size along the job's family (`n` of the key `n=N`).
     pub size: u64,
+    /// The problem, when it is not `n=size` (recordings made before keys
+    /// existed have none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key: Option<ProblemKey>,
     pub measurement: Measurement,
+}
+
+impl Record {
+    pub fn problem(&self) -> ProblemKey {
+        self.key.clone().unwrap_or_else(|| ProblemKey::n(self.size))
+    }
 }
 
 /// Errors reading or writing recordings.
@@ -53,7 +65,19 @@ impl Recording {
         self.records.push(Record {
             config,
             size,
+            key: None,
             measurement,
+        });
+    }
+
+    /// A measurement of `key`, which stands at `size` on its family.
+    pub fn push_key(&mut self, config: Config, key: ProblemKey, size: u64, m: Measurement) {
+        let key = (key != ProblemKey::n(size)).then_some(key);
+        self.records.push(Record {
+            config,
+            size,
+            key,
+            measurement: m,
         });
     }
 
@@ -91,9 +115,13 @@ impl Recording {
             .map(|r| r.config.entries().iter().map(|(n, _)| n.clone()).collect())
             .unwrap_or_default();
         let mut w = csv::Writer::from_writer(Vec::new());
+        // The key column only where some problem is not `n=size`, so that
+        // one-size recordings keep their form.
+        let keyed = self.records.iter().any(|r| r.key.is_some());
         let header: Vec<&str> = CSV_COLUMNS
             .iter()
             .copied()
+            .chain(keyed.then_some("key"))
             .chain(param_names.iter().map(String::as_str))
             .collect();
         // Writing to a Vec cannot fail.
@@ -124,6 +152,9 @@ impl Recording {
                     row.push(reason.clone());
                     row.push(String::new());
                 }
+            }
+            if keyed {
+                row.push(r.problem().to_string());
             }
             for name in &param_names {
                 row.push(
@@ -209,7 +240,13 @@ impl Recording {
                 })?;
                 Measurement::invalid(kind, get("reason"))
             };
-            rec.push(config, size, measurement);
+            let key = match col("key").and_then(|i| row.get(i)).map(str::trim) {
+                Some(k) if !k.is_empty() => {
+                    k.parse().map_err(|e| fmt_err(line, format!("key: {e}")))?
+                }
+                _ => ProblemKey::n(size),
+            };
+            rec.push_key(config, key, size, measurement);
         }
         Ok(rec)
     }
@@ -290,7 +327,7 @@ impl Recording {
 /// [`InvalidKind::Missing`].
 #[derive(Debug, Clone)]
 pub struct ReplayEvaluator {
-    table: HashMap<(String, u64), Measurement>,
+    table: HashMap<(String, ProblemKey), Measurement>,
     /// Calls answered so far (the evaluation count of a strategy).
     pub calls: usize,
     /// Calls for points the recording lacks.
@@ -302,7 +339,7 @@ impl ReplayEvaluator {
         let table = recording
             .records
             .iter()
-            .map(|r| ((r.config.key(), r.size), r.measurement.clone()))
+            .map(|r| ((r.config.key(), r.problem()), r.measurement.clone()))
             .collect();
         ReplayEvaluator {
             table,
@@ -311,38 +348,49 @@ impl ReplayEvaluator {
         }
     }
 
-    pub fn lookup(&self, config: &Config, size: u64) -> Option<&Measurement> {
-        self.table.get(&(config.key(), size))
+    pub fn lookup(&self, config: &Config, key: &ProblemKey) -> Option<&Measurement> {
+        self.table.get(&(config.key(), key.clone()))
     }
 }
 
 impl Evaluator for ReplayEvaluator {
-    fn evaluate(&mut self, config: &Config, size: u64) -> Measurement {
+    fn evaluate(&mut self, config: &Config, key: &ProblemKey) -> Result<Measurement, Stop> {
         self.calls += 1;
-        match self.table.get(&(config.key(), size)) {
+        Ok(match self.lookup(config, key) {
             Some(m) => m.clone(),
             None => {
                 self.misses += 1;
+                let at = match key.single_size() {
+                    Some(n) => format!("size {n}"),
+                    None => format!("`{key}`"),
+                };
                 Measurement::invalid(
                     InvalidKind::Missing,
-                    format!("`{}` at size {size} is not in the recording", config.key()),
+                    format!("`{}` at {at} is not in the recording", config.key()),
                 )
             }
-        }
+        })
     }
 }
 
-/// Measures every configuration of `space` at every size into a recording.
-pub fn record_all(space: &ValidSpace, sizes: &[u64], eval: &mut dyn Evaluator) -> Recording {
+/// Measures every configuration of `space` at every size of `family` into
+/// a recording.
+pub fn record_all(
+    space: &ValidSpace,
+    family: &Family,
+    sizes: &[u64],
+    eval: &mut dyn Evaluator,
+) -> Result<Recording, Stop> {
     let mut rec = Recording::new();
     for i in 0..space.len() {
         let c = space.config(i);
         for &n in sizes {
-            let m = eval.evaluate(&c, n);
-            rec.push(c.clone(), n, m);
+            let key = family.key(n);
+            let m = eval.evaluate(&c, &key)?;
+            rec.push_key(c.clone(), key, n, m);
         }
     }
-    rec
+    Ok(rec)
 }
 
 #[cfg(test)]
@@ -399,6 +447,41 @@ mod tests {
     }
 
     #[test]
+    fn keyed_records_round_trip_and_replay_by_key() {
+        let mut r = sample();
+        let gemm: Family = "m=*,n=*,k=*,layout=NT".parse().unwrap();
+        let c = Config::parse_key("B=32,L=tn").unwrap();
+        r.push_key(
+            c.clone(),
+            gemm.key(100),
+            100,
+            Measurement::Ok(Timing::single(5e-3)),
+        );
+        let csv = r.to_csv_string();
+        assert!(
+            csv.lines().next().unwrap().ends_with(",times_s,key,B,L"),
+            "{csv}"
+        );
+        assert!(csv.contains("m=100,n=100,k=100,layout=NT"), "{csv}");
+        let back = Recording::from_csv_str(&csv, "mem").unwrap();
+        assert_eq!(back, r);
+        assert_eq!(
+            Recording::from_json_str(&r.to_json_string(), "mem").unwrap(),
+            r
+        );
+        let replay = ReplayEvaluator::new(&back);
+        // The same configuration and size on two problems: two answers.
+        assert_eq!(
+            replay.lookup(&c, &gemm.key(100)).unwrap().time_s(),
+            Some(5e-3)
+        );
+        assert_eq!(
+            replay.lookup(&c, &ProblemKey::n(100)).unwrap().time_s(),
+            Some(1e-3)
+        );
+    }
+
+    #[test]
     fn csv_errors_name_the_line() {
         let bad = "config,size,status,median_s,q1_s,q3_s,min_s,max_s,samples,gbps,gflops,reason,times_s\nA=1,xx,ok,1,1,1,1,1,1,,,,\n";
         let err = Recording::from_csv_str(bad, "f.csv")
@@ -429,14 +512,19 @@ mod tests {
         .unwrap()
         .enumerate();
         let mut synth = SyntheticEvaluator::new(SyntheticModel::Generic, 5);
-        let rec = record_all(&space, &[100, 1000], &mut synth);
+        let rec = record_all(&space, &Family::default(), &[100, 1000], &mut synth).unwrap();
         let mut replay =
             ReplayEvaluator::new(&Recording::from_csv_str(&rec.to_csv_string(), "mem").unwrap());
         for i in 0..space.len() {
             let c = space.config(i);
-            assert_eq!(replay.evaluate(&c, 1000), synth.evaluate(&c, 1000));
+            assert_eq!(
+                replay.evaluate(&c, &ProblemKey::n(1000)).unwrap(),
+                synth.measure(&c, 1000)
+            );
         }
-        let m = replay.evaluate(&space.config(0), 5);
+        let m = replay
+            .evaluate(&space.config(0), &ProblemKey::n(5))
+            .unwrap();
         assert!(matches!(
             m,
             Measurement::Invalid {

@@ -6,7 +6,6 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::io::IsTerminal;
-use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -14,15 +13,15 @@ use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
 use hone_gpu::tuning::device_info;
 use hone_gpu::{
-    GpuError, IsolatedEvaluator, KernelTemplate, Limits, ModuleCache, TemplateEvaluator,
-    TuneOptions, WorkerCommand,
+    IsolatedEvaluator, KernelTemplate, Limits, ModuleCache, TemplateEvaluator, TuneOptions,
+    WorkerCommand,
 };
 use hone_kernels::symv::tuning::{
     check_job_params, library_target, SymvEvaluator, SymvTuneOptions,
 };
 use hone_tuner::{
-    run_job, DeviceInfo, DeviceProps, Evaluator, JobReport, JobSpec, Measurement, Phase, Progress,
-    Recording, ReplayEvaluator, Space, TuningDb,
+    run_job, DeviceInfo, DeviceProps, Evaluator, JobError, JobReport, JobSpec, Measurement, Phase,
+    ProblemKey, Progress, Recording, ReplayEvaluator, Space, Stop, TuningDb,
 };
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::{json, Value};
@@ -82,15 +81,6 @@ pub struct TuneArgs {
     pub json: bool,
 }
 
-/// Why a run stopped before its end. Carried by unwinding out of the job
-/// runner from inside the evaluator, before the point in hand is stored:
-/// what was measured is committed, the job stays resumable, and nothing
-/// unmeasured is recorded.
-enum Stop {
-    Limit(usize),
-    Failure(GpuError),
-}
-
 enum Backend {
     Gpu(Box<TemplateEvaluator>),
     /// A kernel of hone's library (`library = "dsymv_lower"` in the job).
@@ -106,29 +96,23 @@ struct Driver {
 }
 
 impl Evaluator for Driver {
-    fn evaluate(&mut self, config: &hone_tuner::Config, size: u64) -> Measurement {
+    /// Stops before the point in hand is measured once the limit is reached:
+    /// what was measured is committed and the job stays resumable.
+    fn evaluate(
+        &mut self,
+        config: &hone_tuner::Config,
+        key: &ProblemKey,
+    ) -> Result<Measurement, Stop> {
         if let Some(limit) = self.limit.filter(|&l| self.measured >= l) {
-            resume_unwind(Box::new(Stop::Limit(limit)));
+            return Err(Stop::Limit(limit));
         }
         let m = match &mut self.backend {
-            Backend::Gpu(g) => {
-                let m = g.evaluate(config, size);
-                if let Some(e) = g.take_failure() {
-                    resume_unwind(Box::new(Stop::Failure(e)));
-                }
-                m
-            }
-            Backend::Symv(g) => {
-                let m = g.evaluate(config, size);
-                if let Some(e) = g.take_failure() {
-                    resume_unwind(Box::new(Stop::Failure(e)));
-                }
-                m
-            }
-            Backend::Replay(r) => r.evaluate(config, size),
+            Backend::Gpu(g) => g.evaluate(config, key)?,
+            Backend::Symv(g) => g.evaluate(config, key)?,
+            Backend::Replay(r) => r.evaluate(config, key)?,
         };
         self.measured += 1;
-        m
+        Ok(m)
     }
 }
 
@@ -166,12 +150,12 @@ impl ProgressView {
             let total = p.total.map(|t| format!("/{t}")).unwrap_or_default();
             let cached = if p.cached { " (from the database)" } else { "" };
             let line = format!(
-                "{:8.2} s [{} {}{total}] {} N={}: {}{cached}",
+                "{:8.2} s [{} {}{total}] {} {}: {}{cached}",
                 self.started.elapsed().as_secs_f64(),
                 phase_name(p.phase),
                 p.done,
                 p.key,
-                p.size,
+                problem_text(&p.problem),
                 p.status
             );
             match &self.bar {
@@ -209,7 +193,12 @@ impl ProgressView {
             }
             self.last_cached = p.cached;
             b.set_position(p.done as u64);
-            b.set_message(format!("{} N={} {}", p.key, p.size, p.status));
+            b.set_message(format!(
+                "{} {} {}",
+                p.key,
+                problem_text(&p.problem),
+                p.status
+            ));
         }
     }
 
@@ -217,6 +206,15 @@ impl ProgressView {
         if let Some(b) = self.bar.take() {
             b.finish_and_clear();
         }
+    }
+}
+
+/// `N=4096` for one-size problems, as the log has always shown them; the
+/// key's text otherwise.
+fn problem_text(key: &ProblemKey) -> String {
+    match key.single_size() {
+        Some(n) => format!("N={n}"),
+        None => key.to_string(),
     }
 }
 
@@ -443,7 +441,7 @@ fn compare_memcpy(
     let (Some(rule), Some(sampling)) = (&report.rule, &report.sampling) else {
         bail!("--compare-memcpy needs a job with a [sampling] phase");
     };
-    let measured: HashMap<(String, u64), Measurement> = db.measured(report.job_id)?;
+    let measured: HashMap<(String, ProblemKey), Measurement> = db.measured(report.job_id)?;
     let mut sizes = sampling.sizes.clone();
     sizes.sort_unstable();
     sizes.dedup();
@@ -459,7 +457,7 @@ fn compare_memcpy(
             .bytes;
         let gbps_of = |key: &str| {
             measured
-                .get(&(key.to_string(), n))
+                .get(&(key.to_string(), rule.family.key(n)))
                 .and_then(|m| m.timing())
                 .and_then(|t| t.gbps)
         };
@@ -570,40 +568,34 @@ pub fn run(args: TuneArgs) -> Result<u8> {
     }
     let show_bar = !args.json && std::io::stderr().is_terminal();
     let mut view = ProgressView::new(show_bar, args.verbose);
-    let outcome = catch_unwind(AssertUnwindSafe(|| {
-        run_job(&spec, job_dir, &device, &db, &mut driver, shard, &mut |p| {
-            view.update(p)
-        })
-    }));
+    let outcome = run_job(&spec, job_dir, &device, &db, &mut driver, shard, &mut |p| {
+        view.update(p)
+    });
     view.finish();
     let report = match outcome {
-        Ok(r) => r.map_err(|e| anyhow!("{e}"))?,
-        Err(payload) => match payload.downcast::<Stop>() {
-            Ok(stop) => match *stop {
-                Stop::Failure(e) => return Err(anyhow!(e)),
-                Stop::Limit(limit) => {
-                    let msg = format!(
-                        "stopped after {limit} new measurement(s); run the same command again to resume"
-                    );
-                    if args.json {
-                        println!(
-                            "{}",
-                            serde_json::to_string_pretty(&json!({
-                                "job": spec.name,
-                                "db": args.db.display().to_string(),
-                                "complete": false,
-                                "measured": limit,
-                                "message": msg,
-                            }))?
-                        );
-                    } else {
-                        println!("{msg}");
-                    }
-                    return Ok(exit::OK);
-                }
-            },
-            Err(other) => resume_unwind(other),
-        },
+        Ok(r) => r,
+        Err(JobError::Stopped(Stop::Failed(e))) => return Err(anyhow::Error::from_boxed(e)),
+        Err(JobError::Stopped(Stop::Limit(limit))) => {
+            let msg = format!(
+                "stopped after {limit} new measurement(s); run the same command again to resume"
+            );
+            if args.json {
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&json!({
+                        "job": spec.name,
+                        "db": args.db.display().to_string(),
+                        "complete": false,
+                        "measured": limit,
+                        "message": msg,
+                    }))?
+                );
+            } else {
+                println!("{msg}");
+            }
+            return Ok(exit::OK);
+        }
+        Err(e) => return Err(anyhow!("{e}")),
     };
     let copy_rows = match (&mut driver.backend, args.compare_memcpy) {
         (Backend::Gpu(g), true) => compare_memcpy(g, &db, &report)?,

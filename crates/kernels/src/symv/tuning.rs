@@ -17,7 +17,7 @@ use hone_gpu::{
     nvrtc, ExtensionReply, Gpu, GpuError, IsolatedEvaluator, ModuleCache, TuneStats,
     WorkerExtension,
 };
-use hone_tuner::{InvalidKind, Measurement, Timing};
+use hone_tuner::{InvalidKind, Measurement, ProblemKey, Stop, Timing};
 use serde::{Deserialize, Serialize};
 
 use super::device::{compile_cached, compile_job, probe_vector_atomics};
@@ -307,7 +307,6 @@ pub struct SymvEvaluator {
     worker: IsolatedEvaluator,
     options: SymvTuneOptions,
     pool: Option<CompilePool<SymvKernel, ()>>,
-    failure: Option<GpuError>,
     stats: TuneStats,
 }
 
@@ -326,7 +325,6 @@ impl SymvEvaluator {
             worker,
             options,
             pool: None,
-            failure: None,
             stats: TuneStats::new(),
         }
     }
@@ -365,10 +363,6 @@ impl SymvEvaluator {
         }
     }
 
-    pub fn take_failure(&mut self) -> Option<GpuError> {
-        self.failure.take()
-    }
-
     pub fn stats(&self) -> TuneStats {
         let mut s = self.stats.clone();
         if let Some(p) = &self.pool {
@@ -387,10 +381,11 @@ impl SymvEvaluator {
         self.options.run.check && self.options.check_max_n.is_none_or(|max| n <= max)
     }
 
-    fn measure(&mut self, kernel: SymvKernel, n: usize) -> Measurement {
+    /// One evaluation; `Err` when the device or the worker failed.
+    fn measure(&mut self, kernel: SymvKernel, n: usize) -> Result<Measurement, GpuError> {
         if let Some(pool) = &self.pool {
             if let Err(reason) = pool.wait(&kernel) {
-                return Measurement::invalid(classify(&reason), reason);
+                return Ok(Measurement::invalid(classify(&reason), reason));
             }
         }
         let mut options = self.options.run.clone();
@@ -399,13 +394,16 @@ impl SymvEvaluator {
         let payload = match serde_json::to_value(&payload) {
             Ok(p) => p,
             Err(e) => {
-                return Measurement::invalid(InvalidKind::Runtime, format!("cannot encode: {e}"))
+                return Ok(Measurement::invalid(
+                    InvalidKind::Runtime,
+                    format!("cannot encode: {e}"),
+                ))
             }
         };
         // The worker's progress lines set the deadlines of the later phases.
         let first = self.worker.limits().host;
-        match self.worker.extension(EXTENSION, payload, first) {
-            Ok(ExtensionReply::Answer { payload, .. }) => {
+        Ok(match self.worker.extension(EXTENSION, payload, first)? {
+            ExtensionReply::Answer { payload, .. } => {
                 match serde_json::from_value::<SymvOutcome>(payload) {
                     Ok(SymvOutcome::Valid(m)) => {
                         let s = m.times[0];
@@ -432,15 +430,15 @@ impl SymvEvaluator {
                     ),
                 }
             }
-            Ok(ExtensionReply::TimedOut { phase, seconds }) => Measurement::invalid(
+            ExtensionReply::TimedOut { phase, seconds } => Measurement::invalid(
                 InvalidKind::Timeout,
                 format!("timed out after {seconds:.1} s in phase `{phase}` (worker restarted)"),
             ),
-            Ok(ExtensionReply::Died { phase, reason }) => Measurement::invalid(
+            ExtensionReply::Died { phase, reason } => Measurement::invalid(
                 InvalidKind::Runtime,
                 format!("worker died in phase `{phase}`: {reason}"),
             ),
-            Ok(ExtensionReply::Failed { reason, fatal }) => Measurement::invalid(
+            ExtensionReply::Failed { reason, fatal } => Measurement::invalid(
                 InvalidKind::Runtime,
                 if fatal {
                     format!("{reason} (worker restarted)")
@@ -448,20 +446,20 @@ impl SymvEvaluator {
                     reason
                 },
             ),
-            Err(e) => {
-                let message = e.to_string();
-                self.failure = Some(e);
-                Measurement::invalid(InvalidKind::Missing, format!("not measured: {message}"))
-            }
-        }
+        })
     }
 }
 
 impl hone_tuner::Evaluator for SymvEvaluator {
-    fn evaluate(&mut self, config: &hone_tuner::Config, size: u64) -> Measurement {
-        if self.failure.is_some() {
-            return Measurement::invalid(InvalidKind::Missing, "not measured: the GPU failed");
-        }
+    /// SYMV's problems are `n=N`.
+    fn evaluate(
+        &mut self,
+        config: &hone_tuner::Config,
+        key: &ProblemKey,
+    ) -> Result<Measurement, Stop> {
+        let Some(size) = key.single_size() else {
+            return Ok(hone_tuner::measure::not_one_size(key));
+        };
         let m = match (
             kernel_of(self.precision, self.uplo, config),
             usize::try_from(size),
@@ -470,13 +468,11 @@ impl hone_tuner::Evaluator for SymvEvaluator {
             (_, Err(_)) => {
                 Measurement::invalid(InvalidKind::Constraint, format!("n = {size} is too large"))
             }
-            (Ok(kernel), Ok(n)) => self.measure(kernel, n),
+            (Ok(kernel), Ok(n)) => self.measure(kernel, n).map_err(Stop::failed)?,
         };
-        if self.failure.is_none() {
-            let checked = usize::try_from(size).is_ok_and(|n| self.checks_at(n));
-            self.stats.record(&m, checked);
-        }
-        m
+        let checked = usize::try_from(size).is_ok_and(|n| self.checks_at(n));
+        self.stats.record(&m, checked);
+        Ok(m)
     }
 }
 
