@@ -809,6 +809,44 @@ mod tests {
     }
 
     #[test]
+    fn a_database_made_before_keys_reads_as_n_and_takes_keys_on_writing() {
+        let old =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bench/results/tune/vcopy.sqlite");
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("old.sqlite");
+        std::fs::copy(&old, &path).unwrap();
+        let db = TuningDb::open(&path).unwrap();
+        assert!(
+            !db.keyed.get(),
+            "the recorded database has no problem column"
+        );
+        let job = db.jobs().unwrap()[0].id;
+        let before = db.measurements(job).unwrap();
+        assert!(!before.is_empty());
+        assert!(before.iter().all(|m| m.problem == ProblemKey::n(m.size)));
+        let kernel: i64 = db
+            .connection()
+            .query_row("SELECT kernel_id FROM jobs WHERE id = ?1", [job], |r| {
+                r.get(0)
+            })
+            .unwrap();
+        let cid = db.config_id(kernel, &before[0].config).unwrap();
+        let gemm: ProblemKey = "m=7,n=7,k=7,layout=NN".parse().unwrap();
+        let m = Measurement::Ok(Timing::single(1.0));
+        assert!(db.record(job, cid, &gemm, 7, &m).unwrap());
+        drop(db);
+        let db = TuningDb::open(&path).unwrap();
+        assert!(db.keyed.get());
+        let after = db.measurements(job).unwrap();
+        assert_eq!(after[..before.len()], before[..]);
+        assert_eq!(after.last().unwrap().problem, gemm);
+        assert_eq!(
+            db.measured(job).unwrap()[&(before[0].config.key(), gemm)],
+            m
+        );
+    }
+
+    #[test]
     fn a_job_replays_from_the_database() {
         use crate::measure::Evaluator;
         use crate::replay::ReplayEvaluator;

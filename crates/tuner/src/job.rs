@@ -896,6 +896,58 @@ extra = [{ label = "Rank 0", config = { ALGO = "lu" } }]
         assert_eq!(again.rule.unwrap(), rule);
     }
 
+    /// Square GEMM in the SYMV model's clothes: the model sees the size the
+    /// key stands for, and refuses keys that are not of the job's family.
+    struct SquareGemm(SyntheticEvaluator);
+
+    impl Evaluator for SquareGemm {
+        fn evaluate(&mut self, c: &Config, key: &ProblemKey) -> Result<Measurement, Stop> {
+            let family: Family = "m=*,n=*,k=*,layout=NT".parse().unwrap();
+            let n = family.size_of(key).expect("a key of the job's family");
+            Ok(self.0.measure(c, n))
+        }
+    }
+
+    #[test]
+    fn a_job_on_a_declared_family_stores_and_resumes_by_key() {
+        let text = TOML_JOB.replacen("sizes =", "family = \"m=*,n=*,k=*,layout=NT\"\nsizes =", 1);
+        let spec = JobSpec::from_toml(&text, "gemm.toml").unwrap();
+        let db = TuningDb::open_in_memory().unwrap();
+        let device = DeviceInfo::synthetic("k20", DeviceProps::tesla_k20());
+        let mut eval = SquareGemm(SyntheticEvaluator::new(SyntheticModel::symv_k20(), 1));
+        let mut problems = Vec::new();
+        let report = run_job(
+            &spec,
+            Path::new("."),
+            &device,
+            &db,
+            &mut eval,
+            (0, 1),
+            &mut |p| problems.push(p.problem.to_string()),
+        )
+        .unwrap();
+        assert_eq!(problems[0], "m=1000,n=1000,k=1000,layout=NT");
+        let rule = report.rule.unwrap();
+        assert_eq!(rule.family, spec.family);
+        // The rule's JSON names the family; it applies to NT keys only.
+        assert!(rule
+            .to_json()
+            .contains("\"family\": \"m=*,n=*,k=*,layout=NT\""));
+        let nt: ProblemKey = "m=150,n=150,k=150,layout=NT".parse().unwrap();
+        assert_eq!(rule.select_key(&nt), Some(rule.select(150)));
+        let nn: ProblemKey = "m=150,n=150,k=150,layout=NN".parse().unwrap();
+        assert_eq!(rule.select_key(&nn), None);
+        let stored = db.measurements(report.job_id).unwrap();
+        assert!(stored
+            .iter()
+            .all(|m| spec.family.size_of(&m.problem) == Some(m.size)));
+        let again = run_quiet(&spec, Path::new("."), &device, &db, &mut eval).unwrap();
+        assert_eq!((again.measured, again.reused), (0, report.measured));
+        // The same job over n=* is another job: its spec differs.
+        let plain = JobSpec::from_toml(TOML_JOB, "job.toml").unwrap();
+        assert!(run_quiet(&plain, Path::new("."), &device, &db, &mut eval).is_err());
+    }
+
     #[test]
     fn also_best_brings_the_best_of_a_family_into_sampling() {
         // Only UX = 12 ... 16 exist; ask for the best UX = 12 configuration,
