@@ -280,7 +280,7 @@ pub fn smoke(
                         m.function.registers,
                         m.max_rel_err.unwrap_or(f64::NAN)
                     ),
-                    Outcome::Invalid { reason } => {
+                    Outcome::Invalid { reason, .. } => {
                         let first = reason.lines().take(3).collect::<Vec<_>>().join(" / ");
                         format!("    N={:>10}: INVALID: {first}", s.n)
                     }

@@ -7,13 +7,15 @@ use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
-use crate::cache::ModuleCache;
+use crate::cache::{CachedModule, ModuleCache};
 use crate::error::Result;
 use crate::evaluate::{EvalOptions, EvalRequest, ModuleSource, Outcome};
 use crate::isolated::IsolatedEvaluator;
-use crate::nvrtc::{ImageKind, Target};
+use crate::nvrtc::Target;
 use crate::pipeline::Pipeline;
 use crate::template::{Config, KernelTemplate};
+use crate::tuning::compile_variant;
+use hone_tuner::Invalid;
 
 /// One variant to evaluate at some sizes.
 #[derive(Debug, Clone)]
@@ -73,7 +75,7 @@ impl Default for SweepOptions {
 
 /// Where a variant's module ended up.
 struct Compiled {
-    module: std::result::Result<(std::path::PathBuf, ImageKind, bool), String>,
+    module: std::result::Result<CachedModule, Invalid>,
     ms: f64,
 }
 
@@ -99,7 +101,8 @@ pub fn sweep(
         options.queue_depth,
         move |v: Variant| {
             let start = Instant::now();
-            let module = compile_variant(&cache, &v, target, nvrtc_version);
+            let module =
+                compile_variant(&v.template, &cache, target, nvrtc_version, &v.config).result;
             Compiled {
                 module,
                 ms: start.elapsed().as_secs_f64() * 1e3,
@@ -118,18 +121,19 @@ pub fn sweep(
             results: Vec::new(),
         };
         match c.module {
-            Err(reason) => {
+            Err(invalid) => {
                 result.results = v
                     .sizes
                     .iter()
                     .map(|&n| SizeResult {
                         n,
-                        outcome: Outcome::invalid(reason.clone()),
+                        outcome: invalid.clone().into(),
                     })
                     .collect();
             }
-            Ok((path, kind, hit)) => {
-                result.cache_hit = Some(hit);
+            Ok(m) => {
+                result.cache_hit = Some(m.hit);
+                let (path, kind) = (m.path, m.module.kind);
                 for &n in &v.sizes {
                     let request = EvalRequest {
                         template: (*v.template).clone(),
@@ -151,32 +155,6 @@ pub fn sweep(
     }
     results.sort_by_key(|r| r.index);
     Ok(results)
-}
-
-fn compile_variant(
-    cache: &ModuleCache,
-    v: &Variant,
-    target: Target,
-    nvrtc_version: (u32, u32),
-) -> std::result::Result<(std::path::PathBuf, ImageKind, bool), String> {
-    v.template
-        .check_config(&v.config)
-        .map_err(|e| format!("invalid configuration: {e}"))?;
-    let name = format!("{}.cu", v.template.spec.name);
-    let options = v.template.compile_options(&v.config);
-    cache
-        .compile(
-            &v.template.source_text,
-            &name,
-            &options,
-            &target,
-            nvrtc_version,
-        )
-        .map(|m| (m.path, m.module.kind, m.hit))
-        .map_err(|e| match e {
-            crate::error::GpuError::Compile { .. } => format!("compile error: {e}"),
-            other => other.to_string(),
-        })
 }
 
 /// A label such as `BLOCK_SIZE=256 ELEMS_PER_THREAD=4 VEC=4`.
@@ -216,10 +194,12 @@ mod tests {
         let cache = ModuleCache::new(std::env::temp_dir().join("hone-sweep-unused"));
         let target = Target {
             arch: 90,
-            kind: ImageKind::Cubin,
+            kind: crate::nvrtc::ImageKind::Cubin,
         };
-        let err = compile_variant(&cache, &v, target, (13, 0)).unwrap_err();
-        assert!(err.starts_with("invalid configuration"), "{err}");
+        let c = compile_variant(&v.template, &cache, target, (13, 0), &v.config);
+        let err = c.result.unwrap_err();
+        assert!(err.reason.starts_with("invalid configuration"), "{err}");
+        assert_eq!(err.kind, hone_tuner::InvalidKind::Constraint);
         assert!(!cache.dir().exists(), "nothing was compiled");
     }
 }

@@ -10,9 +10,9 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use hone_tuner::{InvalidKind, Measurement as TunerMeasurement, ProblemKey, Stop, Timing};
+use hone_tuner::{Invalid, InvalidKind, Measurement as TunerMeasurement, ProblemKey, Stop, Timing};
 
-use crate::cache::ModuleCache;
+use crate::cache::{CachedModule, ModuleCache};
 use crate::device::DeviceProps;
 use crate::error::{GpuError, Result};
 use crate::evaluate::{EvalOptions, EvalRequest, ModuleSource, Outcome};
@@ -131,24 +131,6 @@ pub fn device_info(props: &DeviceProps) -> hone_tuner::DeviceInfo {
     }
 }
 
-/// The invalidity kind of a runtime failure reason. The runtime's reasons
-/// start with a fixed phrase per cause (`compile error:`, `wrong answer:`,
-/// `timed out`, `invalid configuration:`); everything else (faults, launch
-/// failures, a worker that died, too little memory) is a run-time failure.
-pub fn classify(reason: &str) -> InvalidKind {
-    if reason.starts_with("compile error") {
-        InvalidKind::Compile
-    } else if reason.starts_with("wrong answer") {
-        InvalidKind::WrongAnswer
-    } else if reason.starts_with("timed out") {
-        InvalidKind::Timeout
-    } else if reason.starts_with("invalid configuration") {
-        InvalidKind::Constraint
-    } else {
-        InvalidKind::Runtime
-    }
-}
-
 /// The runtime's configuration (integer parameters by name) from the tuner's.
 pub fn runtime_config(config: &hone_tuner::Config) -> std::result::Result<Config, String> {
     config
@@ -180,16 +162,18 @@ pub fn timing_of(m: &crate::evaluate::Measurement) -> Timing {
     }
 }
 
-fn compile_one(
+/// Compiles one variant of `template` through `cache`, or says why it
+/// cannot be: a configuration outside the template, a compile error.
+pub fn compile_variant(
     template: &KernelTemplate,
     cache: &ModuleCache,
     target: Target,
     nvrtc_version: (u32, u32),
     config: &Config,
-) -> Compiled<(PathBuf, ImageKind)> {
+) -> Compiled<CachedModule> {
     if let Err(e) = template.check_config(config) {
         return Compiled {
-            result: Err(format!("invalid configuration: {e}")),
+            result: Err(Invalid::constraint(format!("invalid configuration: {e}"))),
             cache_hit: Some(false),
         };
     }
@@ -202,15 +186,15 @@ fn compile_one(
         nvrtc_version,
     ) {
         Ok(m) => Compiled {
-            result: Ok((m.path, m.module.kind)),
             cache_hit: Some(m.hit),
+            result: Ok(m),
         },
         Err(e @ GpuError::Compile { .. }) => Compiled {
-            result: Err(format!("compile error: {e}")),
+            result: Err(Invalid::compile(format!("compile error: {e}"))),
             cache_hit: Some(false),
         },
         Err(e) => Compiled {
-            result: Err(e.to_string()),
+            result: Err(Invalid::runtime(e.to_string())),
             cache_hit: Some(false),
         },
     }
@@ -251,7 +235,11 @@ impl TemplateEvaluator {
         let nvrtc_version = nvrtc::version()?;
         let template = Arc::clone(&self.template);
         self.compiler = Some(CompilePool::new(move |config: &Config| {
-            compile_one(&template, &cache, target, nvrtc_version, config)
+            let c = compile_variant(&template, &cache, target, nvrtc_version, config);
+            Compiled {
+                result: c.result.map(|m| (m.path, m.module.kind)),
+                cache_hit: c.cache_hit,
+            }
         }));
         Ok(props)
     }
@@ -326,10 +314,7 @@ impl TemplateEvaluator {
             (_, Some(_)) | (None, None) => ModuleSource::Compile,
             (Some(c), None) => match c.wait(&cfg) {
                 Ok((path, kind)) => ModuleSource::File { path, kind },
-                Err(reason) => {
-                    let kind = classify(&reason);
-                    return Ok((TunerMeasurement::invalid(kind, reason), false));
-                }
+                Err(invalid) => return Ok((invalid.into(), false)),
             },
         };
         let mut options = self.options.eval.clone();
@@ -344,7 +329,7 @@ impl TemplateEvaluator {
         };
         let m = match self.worker.evaluate_as(&request, simulate)? {
             Outcome::Valid(m) => TunerMeasurement::Ok(timing_of(&m)),
-            Outcome::Invalid { reason } => TunerMeasurement::invalid(classify(&reason), reason),
+            Outcome::Invalid { kind, reason } => TunerMeasurement::invalid(kind, reason),
         };
         Ok((m, checked))
     }
@@ -370,43 +355,6 @@ impl hone_tuner::Evaluator for TemplateEvaluator {
 mod tests {
     use super::*;
     use crate::stats::Stats;
-
-    #[test]
-    fn reasons_map_to_invalidity_kinds() {
-        let cases = [
-            (
-                "compile error: compilation failed (x)",
-                InvalidKind::Compile,
-            ),
-            (
-                "wrong answer: max rel err 1e0 > tolerance 0e0 in `dst`",
-                InvalidKind::WrongAnswer,
-            ),
-            (
-                "timed out after 3.0 s in phase `check` (worker killed and restarted)",
-                InvalidKind::Timeout,
-            ),
-            (
-                "invalid configuration: constraint `BLOCK_SIZE <= 512` does not hold",
-                InvalidKind::Constraint,
-            ),
-            (
-                "fault: cuStreamSynchronize failed: CUDA_ERROR_ILLEGAL_ADDRESS",
-                InvalidKind::Runtime,
-            ),
-            (
-                "worker died in phase `check`: killed by signal 6",
-                InvalidKind::Runtime,
-            ),
-            (
-                "needs 9 bytes of device memory, 3 free",
-                InvalidKind::Runtime,
-            ),
-        ];
-        for (reason, kind) in cases {
-            assert_eq!(classify(reason), kind, "{reason}");
-        }
-    }
 
     #[test]
     fn configurations_convert_and_strings_are_refused() {

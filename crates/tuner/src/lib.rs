@@ -42,7 +42,7 @@ pub use db::{DbError, DeviceInfo, TuningDb};
 pub use dspline::{DSpline, Grid};
 pub use job::{run_job, JobError, JobReport, JobSpec, Phase, Progress};
 pub use key::{Family, FamilyDim, KeyError, KeyValue, ProblemKey};
-pub use measure::{Evaluator, InvalidKind, Measurement, Stop, Timing};
+pub use measure::{Evaluator, Invalid, InvalidKind, Measurement, Stop, Timing};
 pub use plan::{Plan, Plans};
 pub use plot::{render_svg, PlotOptions, YAxis};
 pub use replay::{Recording, ReplayEvaluator};

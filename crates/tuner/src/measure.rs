@@ -134,6 +134,58 @@ impl fmt::Display for InvalidKind {
     }
 }
 
+/// Why a variant gave no timing, typed where the failure happens so that
+/// no one has to recover the kind from the message.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Invalid {
+    pub kind: InvalidKind,
+    pub reason: String,
+}
+
+impl Invalid {
+    pub fn new(kind: InvalidKind, reason: impl Into<String>) -> Invalid {
+        Invalid {
+            kind,
+            reason: reason.into(),
+        }
+    }
+
+    pub fn compile(reason: impl Into<String>) -> Invalid {
+        Invalid::new(InvalidKind::Compile, reason)
+    }
+
+    pub fn runtime(reason: impl Into<String>) -> Invalid {
+        Invalid::new(InvalidKind::Runtime, reason)
+    }
+
+    pub fn constraint(reason: impl Into<String>) -> Invalid {
+        Invalid::new(InvalidKind::Constraint, reason)
+    }
+
+    pub fn wrong_answer(reason: impl Into<String>) -> Invalid {
+        Invalid::new(InvalidKind::WrongAnswer, reason)
+    }
+
+    pub fn timeout(reason: impl Into<String>) -> Invalid {
+        Invalid::new(InvalidKind::Timeout, reason)
+    }
+}
+
+impl fmt::Display for Invalid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.reason)
+    }
+}
+
+impl From<Invalid> for Measurement {
+    fn from(i: Invalid) -> Measurement {
+        Measurement::Invalid {
+            kind: i.kind,
+            reason: i.reason,
+        }
+    }
+}
+
 /// The outcome of evaluating one configuration at one problem size.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "status", rename_all = "snake_case")]

@@ -19,6 +19,7 @@ use std::time::Instant;
 use hone_gpu::launch::{DeviceBuffer, Function, FunctionInfo, KernelArg, LaunchDims, Module};
 use hone_gpu::timing::{time_runs, L2Flusher};
 use hone_gpu::{nvrtc, CompileOptions, Gpu, GpuError, ModuleCache, Stats, Target, TimingOptions};
+use hone_tuner::{Invalid, InvalidKind};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -171,8 +172,18 @@ pub enum SymvOutcome {
     /// The variant cannot run or is wrong: a constraint, a compile error, a
     /// launch the device refuses, a failed check.
     Invalid {
+        kind: InvalidKind,
         reason: String,
     },
+}
+
+impl From<Invalid> for SymvOutcome {
+    fn from(i: Invalid) -> SymvOutcome {
+        SymvOutcome::Invalid {
+            kind: i.kind,
+            reason: i.reason,
+        }
+    }
 }
 
 impl SymvOutcome {
@@ -318,7 +329,7 @@ pub struct SymvRunner<'g> {
     nvrtc_version: (u32, u32),
     vector_atomics: bool,
     util: BTreeMap<Precision, Module>,
-    kernels: HashMap<SymvKernel, std::result::Result<Rc<LoadedKernel>, String>>,
+    kernels: HashMap<SymvKernel, std::result::Result<Rc<LoadedKernel>, Invalid>>,
     flusher: L2Flusher,
     data: Option<SymvData>,
     /// Earlier problems kept for reuse, oldest first: a tuner evaluates each
@@ -336,7 +347,7 @@ const PARKED_PROBLEMS: usize = 8;
 const PARKED_BYTES: usize = 24 << 30;
 
 /// What one compile thread hands back.
-type Compiled = std::result::Result<(hone_gpu::cache::CachedModule, f64), String>;
+type Compiled = std::result::Result<(hone_gpu::cache::CachedModule, f64), Invalid>;
 
 impl<'g> SymvRunner<'g> {
     /// Prepares to run SYMV kernels on `gpu`, compiling into `cache`.
@@ -406,14 +417,14 @@ impl<'g> SymvRunner<'g> {
         kernel: SymvKernel,
         cached: hone_gpu::cache::CachedModule,
         compile_ms: f64,
-    ) -> std::result::Result<LoadedKernel, String> {
+    ) -> std::result::Result<LoadedKernel, Invalid> {
         let t = symv_template(kernel.precision, kernel.uplo, kernel.algorithm);
         let module = Module::load(self.gpu, &cached.module.image, cached.module.kind)
-            .map_err(|e| format!("loading the module: {e}"))?;
+            .map_err(|e| Invalid::runtime(format!("loading the module: {e}")))?;
         let info = module
             .function(t.entry)
             .and_then(|f| f.info())
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| Invalid::runtime(e.to_string()))?;
         Ok(LoadedKernel {
             shared_need: t.shared_need(&kernel.config),
             entry: t.entry,
@@ -431,6 +442,13 @@ impl<'g> SymvRunner<'g> {
         &mut self,
         kernel: &SymvKernel,
     ) -> Result<std::result::Result<Rc<LoadedKernel>, String>> {
+        Ok(self.loaded(kernel)?.map_err(|i| i.reason))
+    }
+
+    fn loaded(
+        &mut self,
+        kernel: &SymvKernel,
+    ) -> Result<std::result::Result<Rc<LoadedKernel>, Invalid>> {
         if !self.kernels.contains_key(kernel) {
             self.prepare_kernels(std::slice::from_ref(kernel))?;
         }
@@ -624,9 +642,9 @@ impl<'g> SymvRunner<'g> {
 
     /// Checks (when asked) and times `kernel` on the current buffers.
     pub fn measure(&mut self, kernel: &SymvKernel, options: &RunOptions) -> Result<SymvOutcome> {
-        let loaded = match self.kernel(kernel)? {
+        let loaded = match self.loaded(kernel)? {
             Ok(l) => l,
-            Err(reason) => return Ok(SymvOutcome::Invalid { reason }),
+            Err(invalid) => return Ok(invalid.into()),
         };
         let Some(d) = self.data.as_ref() else {
             return Err(SymvError::Problem("no problem allocated".into()));
@@ -639,7 +657,7 @@ impl<'g> SymvRunner<'g> {
         }
         let (gpu, limits) = (self.gpu, self.limits);
         if let Err(reason) = prepared(gpu, &limits, &loaded, d) {
-            return Ok(SymvOutcome::Invalid { reason });
+            return Ok(Invalid::runtime(reason).into());
         }
         // A kernel that went wrong before may have left its counters and
         // mutexes set; every measurement starts from zeroed words.
@@ -654,9 +672,9 @@ impl<'g> SymvRunner<'g> {
             match report {
                 Ok(r) if r.passed() => Some(r),
                 Ok(r) => {
-                    return Ok(SymvOutcome::Invalid {
-                        reason: format!("wrong result: {}", r.describe()),
-                    })
+                    return Ok(
+                        Invalid::wrong_answer(format!("wrong result: {}", r.describe())).into(),
+                    )
                 }
                 Err(e) => return launch_failure(e),
             }
@@ -667,7 +685,7 @@ impl<'g> SymvRunner<'g> {
         let d = self.data.as_ref().expect("checked");
         let prep = match prepared(gpu, &limits, &loaded, d) {
             Ok(p) => p,
-            Err(reason) => return Ok(SymvOutcome::Invalid { reason }),
+            Err(reason) => return Ok(Invalid::runtime(reason).into()),
         };
         let mut flusher = options.timing.flush_l2.then_some(&mut self.flusher);
         let mut times = Vec::new();
@@ -872,9 +890,7 @@ fn launch_failure(e: SymvError) -> Result<SymvOutcome> {
         SymvError::Gpu(g) if g.is_sticky() || matches!(g, GpuError::NoDevice(_)) => {
             Err(SymvError::Gpu(g))
         }
-        other => Ok(SymvOutcome::Invalid {
-            reason: other.to_string(),
-        }),
+        other => Ok(Invalid::runtime(other.to_string()).into()),
     }
 }
 
@@ -893,18 +909,18 @@ pub(crate) fn compile_job(
     kernel: &SymvKernel,
     limits: &DeviceLimits,
     vector_atomics: bool,
-) -> std::result::Result<CompileJob, String> {
+) -> std::result::Result<CompileJob, Invalid> {
     let t = symv_template(kernel.precision, kernel.uplo, kernel.algorithm);
-    t.validate(&kernel.config).map_err(|e| e.to_string())?;
-    let violated = t
-        .violations(&kernel.config, limits)
-        .map_err(|e| e.to_string())?;
+    let refused = |e: SymvError| Invalid::constraint(e.to_string());
+    t.validate(&kernel.config).map_err(refused)?;
+    let violated = t.violations(&kernel.config, limits).map_err(refused)?;
     if !violated.is_empty() {
-        return Err(format!("violates {}", violated.join("; ")));
+        return Err(Invalid::constraint(format!(
+            "violates {}",
+            violated.join("; ")
+        )));
     }
-    let defines = t
-        .defines(&kernel.config, vector_atomics)
-        .map_err(|e| e.to_string())?;
+    let defines = t.defines(&kernel.config, vector_atomics).map_err(refused)?;
     Ok(CompileJob {
         source: t.source,
         name: format!("{}.cu", t.entry),
@@ -915,21 +931,21 @@ pub(crate) fn compile_job(
     })
 }
 
-/// Compiles one job through the cache; the message of a compile error
-/// starts with `compile error`.
+/// Compiles one job through the cache.
 pub(crate) fn compile_cached(
     cache: &ModuleCache,
     target: &Target,
     nvrtc_version: (u32, u32),
     job: &CompileJob,
-) -> std::result::Result<hone_gpu::cache::CachedModule, String> {
+) -> std::result::Result<hone_gpu::cache::CachedModule, Invalid> {
     cache
         .compile(&job.source, &job.name, &job.options, target, nvrtc_version)
         .map_err(|e| match e {
-            GpuError::Compile { message, log } => {
-                format!("compile error ({message}): {}", first_lines(&log, 6))
-            }
-            other => other.to_string(),
+            GpuError::Compile { message, log } => Invalid::compile(format!(
+                "compile error ({message}): {}",
+                first_lines(&log, 6)
+            )),
+            other => Invalid::runtime(other.to_string()),
         })
 }
 
@@ -963,7 +979,7 @@ fn compile_parallel(
         .map(|m| {
             m.into_inner()
                 .expect("no panics while holding it")
-                .unwrap_or_else(|| Err("not compiled".to_string()))
+                .unwrap_or_else(|| Err(Invalid::runtime("not compiled")))
         })
         .collect()
 }

@@ -17,7 +17,7 @@ use hone_gpu::{
     nvrtc, ExtensionReply, Gpu, GpuError, IsolatedEvaluator, ModuleCache, TuneStats,
     WorkerExtension,
 };
-use hone_tuner::{InvalidKind, Measurement, ProblemKey, Stop, Timing};
+use hone_tuner::{Invalid, InvalidKind, Measurement, ProblemKey, Stop, Timing};
 use serde::{Deserialize, Serialize};
 
 use super::device::{compile_cached, compile_job, probe_vector_atomics};
@@ -218,19 +218,11 @@ impl WorkerExtension for SymvWorker {
         };
         let (outcome, fatal) = match result {
             Ok(o) => (o, false),
-            Err(SymvError::Gpu(e)) if e.is_sticky() => (
-                SymvOutcome::Invalid {
-                    reason: format!("fault: {e}"),
-                },
-                true,
-            ),
+            Err(SymvError::Gpu(e)) if e.is_sticky() => {
+                (Invalid::runtime(format!("fault: {e}")).into(), true)
+            }
             Err(SymvError::Gpu(e @ GpuError::NoDevice(_))) => return Err(e),
-            Err(other) => (
-                SymvOutcome::Invalid {
-                    reason: other.to_string(),
-                },
-                false,
-            ),
+            Err(other) => (Invalid::runtime(other.to_string()).into(), false),
         };
         let value = serde_json::to_value(&outcome)
             .map_err(|e| GpuError::Worker(format!("cannot encode an outcome: {e}")))?;
@@ -277,26 +269,6 @@ impl Default for SymvTuneOptions {
                 .map(|n| n.get())
                 .unwrap_or(2),
         }
-    }
-}
-
-/// The invalidity kind of a SYMV invalid reason.
-pub fn classify(reason: &str) -> InvalidKind {
-    if reason.starts_with("compile error") {
-        InvalidKind::Compile
-    } else if reason.starts_with("wrong result") {
-        InvalidKind::WrongAnswer
-    } else if reason.starts_with("timed out") {
-        InvalidKind::Timeout
-    } else if reason.starts_with("violates")
-        || reason.starts_with("invalid configuration")
-        || reason.contains(" is missing (")
-        || reason.contains(" is not among its values")
-        || reason.contains(" is not a parameter of")
-    {
-        InvalidKind::Constraint
-    } else {
-        InvalidKind::Runtime
     }
 }
 
@@ -384,8 +356,8 @@ impl SymvEvaluator {
     /// One evaluation; `Err` when the device or the worker failed.
     fn measure(&mut self, kernel: SymvKernel, n: usize) -> Result<Measurement, GpuError> {
         if let Some(pool) = &self.pool {
-            if let Err(reason) = pool.wait(&kernel) {
-                return Ok(Measurement::invalid(classify(&reason), reason));
+            if let Err(invalid) = pool.wait(&kernel) {
+                return Ok(invalid.into());
             }
         }
         let mut options = self.options.run.clone();
@@ -421,9 +393,7 @@ impl SymvEvaluator {
                         .with_work(Some(symv_bytes(n, self.precision.size())), Some(flops(n)));
                         Measurement::Ok(timing)
                     }
-                    Ok(SymvOutcome::Invalid { reason }) => {
-                        Measurement::invalid(classify(&reason), reason)
-                    }
+                    Ok(SymvOutcome::Invalid { kind, reason }) => Measurement::invalid(kind, reason),
                     Err(e) => Measurement::invalid(
                         InvalidKind::Runtime,
                         format!("unreadable answer from the worker: {e}"),
@@ -591,23 +561,36 @@ mod tests {
     }
 
     #[test]
-    fn reasons_map_to_kinds() {
-        assert_eq!(classify("compile error (x): y"), InvalidKind::Compile);
-        assert_eq!(classify("wrong result: seed 0x1"), InvalidKind::WrongAnswer);
-        assert_eq!(classify("violates UX <= 8"), InvalidKind::Constraint);
-        assert_eq!(
-            classify("invalid configuration: NB=0 is not among its values [4, 8]"),
-            InvalidKind::Constraint
+    fn kernels_outside_their_template_are_constraints_before_compiling() {
+        let limits = DeviceLimits::h100_sxm();
+        let lu = |nb| {
+            SymvKernel::new(
+                Precision::Double,
+                Uplo::Lower,
+                Algorithm::LowerUpper,
+                super::super::config([("BLOCK_SIZE", 64), ("NB", nb)]),
+            )
+        };
+        let refused = |k: &SymvKernel| {
+            super::super::device::compile_job(k, &limits, false)
+                .err()
+                .expect("refused before compiling")
+        };
+        let not_among = refused(&lu(0));
+        assert_eq!(not_among.kind, InvalidKind::Constraint, "{not_among}");
+        assert!(
+            not_among.reason.contains("is not among its values"),
+            "{not_among}"
         );
-        assert_eq!(
-            classify("UX is missing (the atomic kernel takes BLOCK_SIZE, UX)"),
-            InvalidKind::Constraint
-        );
-        assert_eq!(classify("timed out after 3 s"), InvalidKind::Timeout);
-        assert_eq!(
-            classify("fault: CUDA_ERROR_ILLEGAL_ADDRESS"),
-            InvalidKind::Runtime
-        );
+        let missing = refused(&SymvKernel::new(
+            Precision::Double,
+            Uplo::Lower,
+            Algorithm::Atomic,
+            super::super::config([("BLOCK_SIZE", 64)]),
+        ));
+        assert_eq!(missing.kind, InvalidKind::Constraint, "{missing}");
+        assert!(missing.reason.contains("is missing"), "{missing}");
+        assert!(super::super::device::compile_job(&lu(8), &limits, false).is_ok());
     }
 
     #[test]
