@@ -26,7 +26,7 @@ use crate::timing::{self, CopyBandwidth, L2Flusher, TimingOptions};
 pub enum ModuleSource {
     /// Compile the template here, through the module cache.
     Compile,
-    /// An image compiled elsewhere (the parallel compile pipeline).
+    /// An image compiled elsewhere (the compile-ahead pool).
     File { path: PathBuf, kind: ImageKind },
 }
 

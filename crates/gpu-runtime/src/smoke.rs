@@ -244,7 +244,6 @@ pub fn smoke(
     let sweep_options = SweepOptions {
         eval: options.eval.clone(),
         compile_threads: options.compile_threads,
-        queue_depth: 4,
     };
     let start = Instant::now();
     let mut done = 0;

@@ -7,15 +7,14 @@ use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
-use crate::cache::{CachedModule, ModuleCache};
+use crate::cache::ModuleCache;
 use crate::error::Result;
 use crate::evaluate::{EvalOptions, EvalRequest, ModuleSource, Outcome};
 use crate::isolated::IsolatedEvaluator;
 use crate::nvrtc::Target;
-use crate::pipeline::Pipeline;
+use crate::pool::{CompilePool, Compiled};
 use crate::template::{Config, KernelTemplate};
 use crate::tuning::compile_variant;
-use hone_tuner::Invalid;
 
 /// One variant to evaluate at some sizes.
 #[derive(Debug, Clone)]
@@ -56,8 +55,6 @@ impl VariantResult {
 pub struct SweepOptions {
     pub eval: EvalOptions,
     pub compile_threads: usize,
-    /// Compiled variants allowed to wait for the timing loop.
-    pub queue_depth: usize,
 }
 
 impl Default for SweepOptions {
@@ -68,21 +65,13 @@ impl Default for SweepOptions {
                 .map(|n| n.get())
                 .unwrap_or(2)
                 .clamp(1, 8),
-            queue_depth: 4,
         }
     }
 }
 
-/// Where a variant's module ended up.
-struct Compiled {
-    module: std::result::Result<CachedModule, Invalid>,
-    ms: f64,
-}
-
-/// Compiles every variant for `target` through `cache` on a thread pool and
-/// evaluates each at its sizes in `evaluator`, calling `on_result` as each
-/// variant finishes (in completion order). Returns the results in variant
-/// order. Stops early only when the machinery fails (no device, a worker
+/// Compiles every variant for `target` through `cache` ahead on the compile
+/// pool and evaluates each at its sizes in `evaluator`, in variant order,
+/// calling `on_result` as each variant finishes. Returns the results. Stops early only when the machinery fails (no device, a worker
 /// that cannot start).
 pub fn sweep(
     evaluator: &mut IsolatedEvaluator,
@@ -93,34 +82,32 @@ pub fn sweep(
     options: &SweepOptions,
     mut on_result: impl FnMut(&VariantResult),
 ) -> Result<Vec<VariantResult>> {
-    let jobs: Vec<Variant> = variants.clone();
+    let variants = Arc::new(variants);
+    let jobs = Arc::clone(&variants);
     let cache = cache.clone();
-    let compiled = Pipeline::spawn(
-        jobs,
-        options.compile_threads,
-        options.queue_depth,
-        move |v: Variant| {
-            let start = Instant::now();
-            let module =
-                compile_variant(&v.template, &cache, target, nvrtc_version, &v.config).result;
-            Compiled {
-                module,
-                ms: start.elapsed().as_secs_f64() * 1e3,
-            }
-        },
-    );
+    let mut pool = CompilePool::new(move |&i: &usize| {
+        let v = &jobs[i];
+        let start = Instant::now();
+        let c = compile_variant(&v.template, &cache, target, nvrtc_version, &v.config);
+        let ms = start.elapsed().as_secs_f64() * 1e3;
+        Compiled {
+            cache_hit: c.cache_hit,
+            result: c.result.map(|m| (m.path, m.module.kind, m.hit, ms)),
+        }
+    });
+    pool.queue(0..variants.len(), options.compile_threads);
     let mut results: Vec<VariantResult> = Vec::with_capacity(variants.len());
-    for (index, c) in compiled {
-        let v = &variants[index];
+    for (index, v) in variants.iter().enumerate() {
+        let module = pool.wait(&index);
         let mut result = VariantResult {
             index,
             label: v.label.clone(),
             config: v.config.clone(),
-            compile_ms: c.ms,
+            compile_ms: module.as_ref().map_or(0.0, |m| m.3),
             cache_hit: None,
             results: Vec::new(),
         };
-        match c.module {
+        match module {
             Err(invalid) => {
                 result.results = v
                     .sizes
@@ -131,9 +118,8 @@ pub fn sweep(
                     })
                     .collect();
             }
-            Ok(m) => {
-                result.cache_hit = Some(m.hit);
-                let (path, kind) = (m.path, m.module.kind);
+            Ok((path, kind, hit, _)) => {
+                result.cache_hit = Some(hit);
                 for &n in &v.sizes {
                     let request = EvalRequest {
                         template: (*v.template).clone(),
@@ -153,7 +139,6 @@ pub fn sweep(
         on_result(&result);
         results.push(result);
     }
-    results.sort_by_key(|r| r.index);
     Ok(results)
 }
 

@@ -16,7 +16,9 @@ use std::collections::{BTreeMap, HashMap};
 use std::rc::Rc;
 use std::time::Instant;
 
+use hone_gpu::cache::CachedModule;
 use hone_gpu::launch::{DeviceBuffer, Function, FunctionInfo, KernelArg, LaunchDims, Module};
+use hone_gpu::pool::{CompilePool, Compiled};
 use hone_gpu::timing::{time_runs, L2Flusher};
 use hone_gpu::{nvrtc, CompileOptions, Gpu, GpuError, ModuleCache, Stats, Target, TimingOptions};
 use hone_tuner::{Invalid, InvalidKind};
@@ -346,9 +348,6 @@ pub struct SymvRunner<'g> {
 const PARKED_PROBLEMS: usize = 8;
 const PARKED_BYTES: usize = 24 << 30;
 
-/// What one compile thread hands back.
-type Compiled = std::result::Result<(hone_gpu::cache::CachedModule, f64), Invalid>;
-
 impl<'g> SymvRunner<'g> {
     /// Prepares to run SYMV kernels on `gpu`, compiling into `cache`.
     pub fn new(gpu: &'g Gpu, cache: ModuleCache) -> Result<SymvRunner<'g>> {
@@ -389,23 +388,28 @@ impl<'g> SymvRunner<'g> {
     /// Compiles (through the cache, on all cores) and loads every kernel not
     /// loaded yet. Failures are remembered as the kernel's invalid reason.
     pub fn prepare_kernels(&mut self, kernels: &[SymvKernel]) -> Result<()> {
-        let mut todo: Vec<(SymvKernel, CompileJob)> = Vec::new();
+        let mut todo: Vec<SymvKernel> = Vec::new();
         for k in kernels {
-            if self.kernels.contains_key(k) || todo.iter().any(|(t, _)| t == k) {
-                continue;
-            }
-            match compile_job(k, &self.limits, self.vector_atomics) {
-                Ok(job) => todo.push((k.clone(), job)),
-                Err(reason) => {
-                    self.kernels.insert(k.clone(), Err(reason));
-                }
+            if !self.kernels.contains_key(k) && !todo.contains(k) {
+                todo.push(k.clone());
             }
         }
-        let results = compile_parallel(&self.cache, &self.target, self.nvrtc_version, &todo);
-        for ((kernel, _), compiled) in todo.into_iter().zip(results) {
-            let loaded = match compiled {
+        if todo.is_empty() {
+            return Ok(());
+        }
+        let mut pool = CompilePool::new(compiler(
+            self.limits,
+            self.vector_atomics,
+            self.cache.clone(),
+            self.target,
+            self.nvrtc_version,
+        ));
+        let threads = std::thread::available_parallelism().map_or(4, |n| n.get());
+        pool.queue(todo.iter().cloned(), threads.min(todo.len()));
+        for kernel in todo {
+            let loaded = match pool.wait(&kernel) {
                 Ok((cached, ms)) => self.load(kernel.clone(), cached, ms),
-                Err(reason) => Err(reason),
+                Err(invalid) => Err(invalid),
             };
             self.kernels.insert(kernel, loaded.map(Rc::new));
         }
@@ -415,7 +419,7 @@ impl<'g> SymvRunner<'g> {
     fn load(
         &self,
         kernel: SymvKernel,
-        cached: hone_gpu::cache::CachedModule,
+        cached: CachedModule,
         compile_ms: f64,
     ) -> std::result::Result<LoadedKernel, Invalid> {
         let t = symv_template(kernel.precision, kernel.uplo, kernel.algorithm);
@@ -949,39 +953,25 @@ pub(crate) fn compile_cached(
         })
 }
 
-fn compile_parallel(
-    cache: &ModuleCache,
-    target: &Target,
+/// Compiles SYMV kernels through `cache`, timing each: what the runner's
+/// and the tuner's compile-ahead pools run, so that one's modules are the
+/// other's cache hits.
+pub(crate) fn compiler(
+    limits: DeviceLimits,
+    vector_atomics: bool,
+    cache: ModuleCache,
+    target: Target,
     nvrtc_version: (u32, u32),
-    jobs: &[(SymvKernel, CompileJob)],
-) -> Vec<Compiled> {
-    let threads = std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(4)
-        .min(jobs.len().max(1));
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let results: Vec<std::sync::Mutex<Option<Compiled>>> =
-        jobs.iter().map(|_| std::sync::Mutex::new(None)).collect();
-    std::thread::scope(|s| {
-        for _ in 0..threads {
-            s.spawn(|| loop {
-                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                let Some((_, job)) = jobs.get(i) else { break };
-                let start = Instant::now();
-                let r = compile_cached(cache, target, nvrtc_version, job)
-                    .map(|m| (m, start.elapsed().as_secs_f64() * 1e3));
-                *results[i].lock().expect("no panics while holding it") = Some(r);
-            });
+) -> impl Fn(&SymvKernel) -> Compiled<(CachedModule, f64)> + Send + Sync + 'static {
+    move |kernel: &SymvKernel| {
+        let start = Instant::now();
+        let compiled = compile_job(kernel, &limits, vector_atomics)
+            .and_then(|job| compile_cached(&cache, &target, nvrtc_version, &job));
+        Compiled {
+            cache_hit: compiled.as_ref().ok().map(|m| m.hit),
+            result: compiled.map(|m| (m, start.elapsed().as_secs_f64() * 1e3)),
         }
-    });
-    results
-        .into_iter()
-        .map(|m| {
-            m.into_inner()
-                .expect("no panics while holding it")
-                .unwrap_or_else(|| Err(Invalid::runtime("not compiled")))
-        })
-        .collect()
+    }
 }
 
 fn first_lines(s: &str, n: usize) -> String {

@@ -20,7 +20,7 @@ use hone_gpu::{
 use hone_tuner::{Invalid, InvalidKind, Measurement, ProblemKey, Stop, Timing};
 use serde::{Deserialize, Serialize};
 
-use super::device::{compile_cached, compile_job, probe_vector_atomics};
+use super::device::{compiler, probe_vector_atomics};
 use super::traffic::{flops, symv_bytes};
 use super::{
     Algorithm, Config, DeviceLimits, Precision, RunOptions, SymvError, SymvKernel, SymvOutcome,
@@ -310,12 +310,12 @@ impl SymvEvaluator {
         let limits = DeviceLimits::from_props(&props);
         let vector_atomics = probe_vector_atomics(&target);
         // The worker compiles the same jobs and finds them in the cache.
+        let compile = compiler(limits, vector_atomics, cache, target, nvrtc_version);
         self.pool = Some(CompilePool::new(move |kernel: &SymvKernel| {
-            let compiled = compile_job(kernel, &limits, vector_atomics)
-                .and_then(|job| compile_cached(&cache, &target, nvrtc_version, &job));
+            let c = compile(kernel);
             Compiled {
-                cache_hit: compiled.as_ref().ok().map(|m| m.hit),
-                result: compiled.map(|_| ()),
+                cache_hit: c.cache_hit,
+                result: c.result.map(|_| ()),
             }
         }));
         Ok(props)
