@@ -233,7 +233,9 @@ fn tolerance() -> f64 {
 pub struct JobSpec {
     pub name: String,
     pub kernel: KernelSpec,
-    #[serde(alias = "param")]
+    /// Left out by a job that names a library routine: it tunes the
+    /// routine's space ([`JobSpec::inherit`]).
+    #[serde(default, alias = "param")]
     pub params: Vec<ParamSpec>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub derived: Vec<DerivedSpec>,
@@ -358,6 +360,12 @@ impl JobSpec {
                 _ => {}
             }
         }
+        if self.params.is_empty() && self.kernel.library.is_none() {
+            return Err(err(
+                "no parameters: give `[[param]]`s, or name a library routine (`library` under [kernel])"
+                    .into(),
+            ));
+        }
         if self.sizes.sizes().is_empty() {
             return Err(err("`sizes` is empty".into()));
         }
@@ -375,6 +383,18 @@ impl JobSpec {
             }
         }
         Ok(())
+    }
+
+    /// Takes the space of the library routine the job names, when the job
+    /// gives no parameters of its own; its own constraints come after the
+    /// routine's. Stored with the job as if written out, so a job resumes
+    /// and replays the same whether it states the space or inherits it.
+    pub fn inherit(&mut self, params: Vec<ParamSpec>, constraints: Vec<String>) {
+        if self.params.is_empty() {
+            self.params = params;
+            let own = std::mem::take(&mut self.constraints);
+            self.constraints = constraints.into_iter().chain(own).collect();
+        }
     }
 
     pub fn space_spec(&self) -> SpaceSpec {

@@ -16,9 +16,7 @@ use hone_gpu::{
     IsolatedEvaluator, KernelTemplate, Limits, ModuleCache, TemplateEvaluator, TuneOptions,
     WorkerCommand,
 };
-use hone_kernels::symv::tuning::{
-    check_job_params, library_target, SymvEvaluator, SymvTuneOptions,
-};
+use hone_kernels::symv::tuning::{inherit_space, library_target, SymvEvaluator, SymvTuneOptions};
 use hone_tuner::{
     run_job, DeviceInfo, DeviceProps, Evaluator, JobError, JobReport, JobSpec, Measurement, Phase,
     ProblemKey, Progress, Recording, ReplayEvaluator, Space, Stop, TuningDb,
@@ -335,34 +333,12 @@ fn launch_timeout(args: &TuneArgs) -> Result<Duration> {
         .ok_or_else(|| anyhow!("--launch-timeout must be a positive number of seconds"))
 }
 
-fn symv_backend(
-    args: &TuneArgs,
-    spec: &JobSpec,
-    library: &str,
-) -> Result<(SymvEvaluator, DeviceInfo)> {
+fn symv_backend(args: &TuneArgs, library: &str) -> Result<(SymvEvaluator, DeviceInfo)> {
     let (precision, uplo) = library_target(library).ok_or_else(|| {
         anyhow!(
             "unknown library kernel `{library}` (hone's library has dsymv_lower, dsymv_upper, ssymv_lower, ssymv_upper)"
         )
     })?;
-    let params = spec
-        .space_spec()
-        .params
-        .iter()
-        .map(|p| {
-            let ints = p
-                .values
-                .iter()
-                .map(|v| {
-                    v.as_int().ok_or_else(|| {
-                        anyhow!("job `{}`: {} = `{v}` is not an integer", spec.name, p.name)
-                    })
-                })
-                .collect::<Result<Vec<i64>>>()?;
-            Ok((p.name.clone(), ints))
-        })
-        .collect::<Result<Vec<_>>>()?;
-    check_job_params(precision, uplo, &params).map_err(|e| anyhow!("job `{}`: {e}", spec.name))?;
     let worker =
         IsolatedEvaluator::new(WorkerCommand::current_exe(["gpu-worker"])?).with_limits(Limits {
             per_launch: launch_timeout(args)?,
@@ -501,6 +477,7 @@ pub fn run(args: TuneArgs) -> Result<u8> {
     };
     let started = Instant::now();
     let mut spec = JobSpec::load(job_path).map_err(|e| anyhow!("{e}"))?;
+    inherit_space(&mut spec).map_err(|e| anyhow!("job `{}`: {e}", spec.name))?;
     if args.replay.is_none() {
         // Stored with the job: resuming with other options would mix
         // measurements taken two ways.
@@ -535,7 +512,7 @@ pub fn run(args: TuneArgs) -> Result<u8> {
                 if args.compare_memcpy {
                     bail!("--compare-memcpy is for templates; library kernels have their own benchmarks (`hone symv`)");
                 }
-                let (eval, device) = symv_backend(&args, &spec, library)?;
+                let (eval, device) = symv_backend(&args, library)?;
                 (Backend::Symv(Box::new(eval)), device)
             }
             None => {

@@ -17,7 +17,10 @@ use hone_gpu::{
     nvrtc, ExtensionReply, Gpu, GpuError, IsolatedEvaluator, ModuleCache, TuneStats,
     WorkerExtension,
 };
-use hone_tuner::{Invalid, InvalidKind, Measurement, ProblemKey, Stop, Timing};
+use hone_tuner::job::ParamSpec;
+use hone_tuner::{
+    Invalid, InvalidKind, JobSpec, Measurement, ParamValue, ProblemKey, Stop, Timing,
+};
 use serde::{Deserialize, Serialize};
 
 use super::device::{compiler, probe_vector_atomics};
@@ -95,6 +98,108 @@ pub fn kernel_of(
             .collect(),
     };
     Ok(SymvKernel::new(precision, uplo, algorithm, config))
+}
+
+/// The values a tuning job searches: the templates' for the Hopper
+/// parameters, narrower for the paper's four (the ranges where the
+/// exploratory sweep, `bench/results/symv/sweep`, found every per-size
+/// winner), and SYNC pinned to native atomics (the paper's mutexes were
+/// 13-15% slower there).
+fn tuned_values(precision: Precision) -> Vec<(&'static str, Vec<i64>)> {
+    let vec = match precision {
+        Precision::Double => vec![1, 2],
+        Precision::Single => vec![2, 4],
+    };
+    vec![
+        ("BLOCK_SIZE", vec![32, 64, 128, 256]),
+        ("UX", vec![8, 12, 16]),
+        ("MULTIPLICITY", vec![2, 4, 8]),
+        ("MX", vec![0, 1]),
+        ("VEC", vec),
+        ("STEPS", vec![1, 2]),
+        ("NP", vec![1, 2, 4, 8, 16, 32]),
+        ("SYNC", vec![0]),
+        ("LDHINT", vec![0, 1]),
+        ("SCHED", vec![0, 1]),
+    ]
+}
+
+/// The space a job tunes for `precision` and `uplo`: both algorithms in one
+/// space ([`ALG`]), with the templates' constraints, each guarded by the
+/// algorithm it belongs to. The L+U kernel's unused parameters are pinned to
+/// their first values so that each L+U kernel appears once; NB is 0 for the
+/// atomic kernel, whose blocks below 64 threads never win.
+pub fn job_space(precision: Precision, uplo: Uplo) -> (Vec<ParamSpec>, Vec<String>) {
+    let atomic = super::symv_template(precision, uplo, Algorithm::Atomic);
+    let lu = super::symv_template(precision, uplo, Algorithm::LowerUpper);
+    let param = |name: &str, values: &[i64]| ParamSpec {
+        name: name.to_string(),
+        values: values.iter().map(|&v| ParamValue::Int(v)).collect(),
+        range: None,
+    };
+    let tuned = tuned_values(precision);
+    let nb: Vec<i64> = std::iter::once(0)
+        .chain(lu.param("NB").map_or(Vec::new(), |p| p.values.clone()))
+        .collect();
+    let params = std::iter::once(param(ALG, &[0, 1]))
+        .chain(tuned.iter().map(|(n, v)| param(n, v)))
+        .chain(std::iter::once(param("NB", &nb)))
+        .collect();
+    let pins: Vec<String> = tuned
+        .iter()
+        .filter(|(n, v)| !LU_PARAMS.contains(n) && v.len() > 1)
+        .map(|(n, v)| format!("{n} == {}", v[0]))
+        .collect();
+    let constraints = [
+        format!("{ALG} == 0 || ({})", pins.join(" && ")),
+        format!("{ALG} == 0 || (NB > 0 && {})", lu.constraints.join(" && ")),
+        format!("{ALG} == 1 || (NB == 0 && BLOCK_SIZE >= 64)"),
+    ]
+    .into_iter()
+    .chain(
+        atomic
+            .constraints
+            .iter()
+            .map(|c| format!("{ALG} == 1 || {c}")),
+    )
+    .collect();
+    (params, constraints)
+}
+
+/// Gives a job that names a SYMV routine the routine's space
+/// ([`JobSpec::inherit`]), or checks the parameters it states against the
+/// templates.
+pub fn inherit_space(spec: &mut JobSpec) -> Result<(), String> {
+    let Some(library) = spec.kernel.library.clone() else {
+        return Ok(());
+    };
+    let (precision, uplo) = library_target(&library).ok_or_else(|| {
+        format!(
+            "unknown library kernel `{library}` (hone's library has dsymv_lower, dsymv_upper, ssymv_lower, ssymv_upper)"
+        )
+    })?;
+    if spec.params.is_empty() {
+        let (params, constraints) = job_space(precision, uplo);
+        spec.inherit(params, constraints);
+        return Ok(());
+    }
+    let params = spec
+        .space_spec()
+        .params
+        .iter()
+        .map(|p| {
+            let ints = p
+                .values
+                .iter()
+                .map(|v| {
+                    v.as_int()
+                        .ok_or_else(|| format!("{} = `{v}` is not an integer", p.name))
+                })
+                .collect::<Result<Vec<i64>, String>>()?;
+            Ok((p.name.clone(), ints))
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    check_job_params(precision, uplo, &params)
 }
 
 /// Checks a job's parameters (name, values) against the SYMV templates of
@@ -449,7 +554,6 @@ impl hone_tuner::Evaluator for SymvEvaluator {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use hone_tuner::ParamValue;
 
     fn tuner_config(pairs: &[(&str, i64)]) -> hone_tuner::Config {
         hone_tuner::Config::new(
@@ -548,13 +652,15 @@ mod tests {
         // VEC = 4 exists for single precision only.
         assert!(check_job_params(d, l, &p(&[("VEC", &[4])])).is_err());
         check_job_params(Precision::Single, l, &p(&[("VEC", &[4])])).unwrap();
-        // The shipped jobs pass.
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../kernels/symv/tune");
+        // The routines' own job spaces pass.
         for pr in Precision::ALL {
             for u in Uplo::ALL {
-                let spec =
-                    hone_tuner::JobSpec::load(dir.join(format!("{}.toml", library_name(pr, u))))
-                        .unwrap();
+                let mut spec = hone_tuner::JobSpec::from_toml(
+                    "name = \"j\"\nsizes = [512]\nstrategy = { kind = \"exhaustive\" }\n[kernel]\nname = \"j\"\n[[param]]\nname = \"ALG\"\nvalues = [0]",
+                    "j.toml",
+                )
+                .unwrap();
+                spec.params = job_space(pr, u).0;
                 check_job_params(pr, u, &int_params(&spec)).unwrap();
             }
         }
@@ -613,6 +719,37 @@ mod tests {
     }
 
     #[test]
+    fn a_job_naming_a_routine_inherits_its_space() {
+        let text = |extra: &str| {
+            format!(
+                "name = \"j\"\nsizes = [512]\nstrategy = {{ kind = \"exhaustive\" }}\n{extra}\n\
+                 [kernel]\nname = \"j\"\nlibrary = \"ssymv_upper\"\n"
+            )
+        };
+        let mut spec = JobSpec::from_toml(&text("constraints = [\"UX <= 12\"]"), "j.toml").unwrap();
+        inherit_space(&mut spec).unwrap();
+        let (params, constraints) = job_space(Precision::Single, Uplo::Upper);
+        assert_eq!(spec.params, params);
+        // The routine's constraints first, the job's own after them.
+        assert_eq!(spec.constraints[..constraints.len()], constraints[..]);
+        assert_eq!(
+            spec.constraints.last().map(String::as_str),
+            Some("UX <= 12")
+        );
+        assert!(constraints
+            .iter()
+            .any(|c| c.starts_with("ALG == 1 || MULTIPLICITY * (4 * ")));
+        // A job that states its parameters keeps them, checked.
+        let mut own =
+            JobSpec::from_toml(&text("[[param]]\nname = \"UX\"\nvalues = [7]"), "j.toml").unwrap();
+        let e = inherit_space(&mut own).unwrap_err();
+        assert!(e.contains("UX = 7"), "{e}");
+        // Without a routine, a job needs parameters.
+        let none = "name = \"j\"\nsizes = [512]\nstrategy = { kind = \"exhaustive\" }\n[kernel]\nname = \"j\"\n";
+        assert!(JobSpec::from_toml(none, "j.toml").is_err());
+    }
+
+    #[test]
     fn job_files_agree_with_the_templates_constraints() {
         use super::super::symv_template;
         use std::collections::HashSet;
@@ -625,8 +762,9 @@ mod tests {
         for p in Precision::ALL {
             for u in Uplo::ALL {
                 let name = library_name(p, u);
-                let spec = hone_tuner::JobSpec::load(dir.join(format!("{name}.toml"))).unwrap();
+                let mut spec = hone_tuner::JobSpec::load(dir.join(format!("{name}.toml"))).unwrap();
                 assert_eq!(spec.kernel.library.as_deref(), Some(name.as_str()));
+                inherit_space(&mut spec).unwrap();
                 let valid = hone_tuner::Space::new(spec.space_spec(), props.clone())
                     .unwrap()
                     .enumerate();
