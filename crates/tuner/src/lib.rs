@@ -30,6 +30,7 @@ pub mod key;
 pub mod measure;
 pub mod plan;
 pub mod plot;
+pub mod refit;
 pub mod replay;
 pub mod rule;
 pub mod sampling;

@@ -131,6 +131,48 @@ impl Curves {
         )
     }
 
+    /// The part of the curves over `[lo, hi]` (grid points nearest to them): the
+    /// same fits, cut, with only the samples inside.
+    pub fn window(&self, lo: u64, hi: u64) -> Option<Curves> {
+        let g = self.grid;
+        let (i0, i1) = (g.index_of(lo.max(g.lo))?, g.index_of(hi.min(g.hi))?);
+        if i1 < i0 + 2 {
+            return None;
+        }
+        let grid = Grid {
+            lo: g.point(i0),
+            hi: g.point(i1),
+            step: g.step,
+        };
+        let splines = self
+            .splines
+            .iter()
+            .map(|s| {
+                s.as_ref().map(|s| DSpline {
+                    grid,
+                    values: s.values[i0..=i1].to_vec(),
+                    ..s.clone()
+                })
+            })
+            .collect();
+        let samples = self
+            .samples
+            .iter()
+            .map(|ks| {
+                ks.iter()
+                    .copied()
+                    .filter(|(n, _)| (grid.lo..=grid.hi).contains(n))
+                    .collect()
+            })
+            .collect();
+        Some(Curves {
+            grid,
+            kernels: self.kernels.clone(),
+            samples,
+            splines,
+        })
+    }
+
     /// A pooled estimate of the timing noise (in log units) from the fits' residuals.
     pub fn noise(&self) -> f64 {
         let mut sds: Vec<f64> = self
@@ -586,5 +628,37 @@ mod tests {
             "{}",
             seq.rule.to_table()
         );
+    }
+
+    #[test]
+    fn a_window_cuts_the_fits_and_keeps_the_samples_inside() {
+        let grid = Grid::integers(100, 10_000);
+        let sizes = linear_spaced(100, 10_000, 12);
+        let fixed = sample_fixed(
+            "t",
+            kernels(),
+            &Family::default(),
+            &sizes,
+            grid,
+            None,
+            0.0,
+            &mut FnEvaluator(crossing),
+        )
+        .unwrap();
+        let c = &fixed.curves;
+        let w = c.window(2000, 5000).unwrap();
+        assert_eq!((w.grid.lo, w.grid.hi, w.grid.step), (2000, 5000, 1));
+        let full = c.splines[0].as_ref().unwrap();
+        let cut = w.splines[0].as_ref().unwrap();
+        assert_eq!(cut.values.len(), 3001);
+        assert_eq!(cut.values[0], full.values[1900]);
+        assert!(w
+            .samples
+            .iter()
+            .flatten()
+            .all(|s| (2000..=5000).contains(&s.0)));
+        assert!(!w.samples[0].is_empty());
+        // Fewer than three grid points: no window.
+        assert!(c.window(5000, 5001).is_none());
     }
 }

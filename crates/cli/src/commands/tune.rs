@@ -255,7 +255,7 @@ fn replay_source(
     let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
     if matches!(ext, "sqlite" | "sqlite3" | "db") {
         let db = super::refit::open_existing(path)?;
-        let job = super::refit::select_job(&db, None, Some(&spec.name))
+        let job = hone_tuner::refit::select_job(&db, None, Some(&spec.name))
             .with_context(|| format!("replaying {}", path.display()))?;
         let device = db.device(&job.device_uuid)?.ok_or_else(|| {
             anyhow!(
