@@ -7,10 +7,14 @@
 //! ([`hone_tuner::Stop`]) instead of recording the rest of the space as
 //! missing.
 
-use std::path::PathBuf;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use hone_tuner::{Invalid, InvalidKind, Measurement as TunerMeasurement, ProblemKey, Stop, Timing};
+use hone_tuner::{
+    Invalid, InvalidKind, JobReport, JobSpec, Measurement as TunerMeasurement, ProblemKey, Stop,
+    Timing, TuningDb,
+};
 
 use crate::cache::{CachedModule, ModuleCache};
 use crate::device::DeviceProps;
@@ -332,6 +336,102 @@ impl TemplateEvaluator {
             Outcome::Invalid { kind, reason } => TunerMeasurement::invalid(kind, reason),
         };
         Ok((m, checked))
+    }
+}
+
+/// The kernel template a job names, relative to the job file's folder,
+/// checked to have the job's parameters.
+pub fn job_template(spec: &JobSpec, job_dir: &Path) -> std::result::Result<KernelTemplate, String> {
+    let rel = spec.kernel.template.as_ref().ok_or_else(|| {
+        format!(
+            "job `{}` names no kernel template (`template` under [kernel]); give one, or use --replay",
+            spec.name
+        )
+    })?;
+    let path = job_dir.join(rel);
+    let template = KernelTemplate::load(&path).map_err(|e| e.to_string())?;
+    let job_params: Vec<&str> = spec.params.iter().map(|p| p.name.as_str()).collect();
+    let mut sorted = job_params.clone();
+    sorted.sort_unstable();
+    let template_params: Vec<&str> = template.spec.params.keys().map(String::as_str).collect();
+    if sorted != template_params {
+        return Err(format!(
+            "job `{}` tunes {:?} but the template {} has the parameters {:?}",
+            spec.name,
+            job_params,
+            path.display(),
+            template_params
+        ));
+    }
+    Ok(template)
+}
+
+/// One size of the comparison of a rule's kernels with the copy engine.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CopyRow {
+    pub size: u64,
+    /// The rule's kernel at this size: its label and configuration key.
+    pub kernel: String,
+    pub key: String,
+    pub rule_gbps: Option<f64>,
+    /// The best of the rule's kernels measured at this size.
+    pub best_gbps: Option<f64>,
+    pub memcpy_gbps: f64,
+}
+
+impl TemplateEvaluator {
+    /// Times device-to-device copies of the template's declared traffic at
+    /// the job's sampled sizes, next to the rule's kernels measured there.
+    pub fn compare_memcpy(
+        &mut self,
+        db: &TuningDb,
+        report: &JobReport,
+    ) -> std::result::Result<Vec<CopyRow>, String> {
+        let (Some(rule), Some(sampling)) = (&report.rule, &report.sampling) else {
+            return Err("--compare-memcpy needs a job with a [sampling] phase".into());
+        };
+        let measured: HashMap<(String, ProblemKey), TunerMeasurement> =
+            db.measured(report.job_id).map_err(|e| e.to_string())?;
+        let mut sizes = sampling.sizes.clone();
+        sizes.sort_unstable();
+        sizes.dedup();
+        let mut rows = Vec::new();
+        for n in sizes {
+            let kernel = &rule.kernels[rule.select_index(n)];
+            let cfg = runtime_config(&kernel.config)?;
+            let at = i64::try_from(n).map_err(|e| e.to_string())?;
+            let bytes = self
+                .template()
+                .resolve(&cfg, at)
+                .map_err(|e| format!("resolving the template at N = {n}: {e}"))?
+                .bytes;
+            let gbps_of = |key: &str| {
+                measured
+                    .get(&(key.to_string(), rule.family.key(n)))
+                    .and_then(|m| m.timing())
+                    .and_then(|t| t.gbps)
+            };
+            let best_gbps = rule
+                .kernels
+                .iter()
+                .filter_map(|k| gbps_of(&k.config.key()))
+                .fold(None, |acc: Option<f64>, g| {
+                    Some(acc.map_or(g, |a| a.max(g)))
+                });
+            // A copy of B bytes reads B and writes B: half the declared traffic.
+            let copy = self
+                .memcpy_bandwidth((bytes / 2.0) as usize)
+                .map_err(|e| e.to_string())?;
+            rows.push(CopyRow {
+                size: n,
+                kernel: kernel.label.clone(),
+                key: kernel.config.key(),
+                rule_gbps: gbps_of(&kernel.config.key()),
+                best_gbps,
+                memcpy_gbps: copy.gbps,
+            });
+        }
+        Ok(rows)
     }
 }
 
