@@ -887,24 +887,16 @@ mod tests {
         let t = Timing::from_samples(&[1e-3, 2e-3, 3e-3])
             .unwrap()
             .with_work(None, Some(2e6));
-        db.record(job, ca, &ProblemKey::n(1000), 1000, &Measurement::Ok(t))
-            .unwrap();
-        db.record(
-            job,
+        let record = |cid, n, m: Measurement| {
+            db.record(job, cid, &ProblemKey::n(n), n, &m).unwrap();
+        };
+        record(ca, 1000, Measurement::Ok(t));
+        record(cb, 1000, Measurement::invalid(InvalidKind::Compile, "x"));
+        record(
             cb,
-            &ProblemKey::n(1000),
-            1000,
-            &Measurement::invalid(InvalidKind::Compile, "x"),
-        )
-        .unwrap();
-        db.record(
-            job,
-            cb,
-            &ProblemKey::n(2000),
             2000,
-            &Measurement::invalid(InvalidKind::WrongAnswer, "x"),
-        )
-        .unwrap();
+            Measurement::invalid(InvalidKind::WrongAnswer, "x"),
+        );
         let v = db.export_t4(job, None).unwrap();
         assert_eq!(v["schema_version"], "1.0.0");
         let r = v["results"].as_array().unwrap();

@@ -935,18 +935,12 @@ extra = [{ label = "Rank 0", config = { ALGO = "lu" } }]
         let db = TuningDb::open_in_memory().unwrap();
         let device = DeviceInfo::synthetic("k20", DeviceProps::tesla_k20());
         let mut eval = SquareGemm(SyntheticEvaluator::new(SyntheticModel::symv_k20(), 1));
-        let mut problems = Vec::new();
-        let report = run_job(
-            &spec,
-            Path::new("."),
-            &device,
-            &db,
-            &mut eval,
-            (0, 1),
-            &mut |p| problems.push(p.problem.to_string()),
-        )
-        .unwrap();
-        assert_eq!(problems[0], "m=1000,n=1000,k=1000,layout=NT");
+        let report = run_quiet(&spec, Path::new("."), &device, &db, &mut eval).unwrap();
+        let stored = db.measurements(report.job_id).unwrap();
+        assert_eq!(
+            stored[0].problem.to_string(),
+            "m=1000,n=1000,k=1000,layout=NT"
+        );
         let rule = report.rule.unwrap();
         assert_eq!(rule.family, spec.family);
         // The rule's JSON names the family; it applies to NT keys only.
@@ -957,7 +951,6 @@ extra = [{ label = "Rank 0", config = { ALGO = "lu" } }]
         assert_eq!(rule.select_key(&nt), Some(rule.select(150)));
         let nn: ProblemKey = "m=150,n=150,k=150,layout=NN".parse().unwrap();
         assert_eq!(rule.select_key(&nn), None);
-        let stored = db.measurements(report.job_id).unwrap();
         assert!(stored
             .iter()
             .all(|m| spec.family.size_of(&m.problem) == Some(m.size)));
