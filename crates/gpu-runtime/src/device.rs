@@ -45,6 +45,35 @@ pub struct DeviceProps {
 }
 
 impl DeviceProps {
+    /// The properties by the names constraints use (`smem_per_sm`,
+    /// `regs_per_sm`, ...): the one place that names them.
+    pub fn constraint_props(&self) -> hone_tuner::DeviceProps {
+        let mut p = hone_tuner::DeviceProps::new();
+        let mut set = |name: &str, v: u64| p.set(name, i64::try_from(v).unwrap_or(i64::MAX));
+        set("cc_major", self.compute_capability.0.into());
+        set("cc_minor", self.compute_capability.1.into());
+        set("sm_count", self.sm_count.into());
+        set("warp_size", self.warp_size.into());
+        set("max_threads_per_block", self.max_threads_per_block.into());
+        set("max_threads_per_sm", self.max_threads_per_sm.into());
+        set("regs_per_block", self.registers_per_block.into());
+        set("regs_per_sm", self.registers_per_sm.into());
+        set("smem_per_block", self.shared_mem_per_block.into());
+        set(
+            "smem_per_block_optin",
+            self.shared_mem_per_block_optin.into(),
+        );
+        set("smem_per_sm", self.shared_mem_per_sm.into());
+        set(
+            "smem_reserved_per_block",
+            self.smem_reserved_per_block().into(),
+        );
+        set("max_blocks_per_sm", self.max_blocks_per_sm().into());
+        set("l2_bytes", self.l2_cache_bytes);
+        set("global_mem_mib", self.total_memory_bytes >> 20);
+        p
+    }
+
     /// Resident blocks per SM, which the driver does not report: from the
     /// compute capability (CUDA C Programming Guide, technical specifications).
     pub fn max_blocks_per_sm(&self) -> u32 {

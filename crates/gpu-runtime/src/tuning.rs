@@ -100,29 +100,7 @@ impl TuneStats {
 
 /// The tuner's device description from the runtime's.
 pub fn device_info(props: &DeviceProps) -> hone_tuner::DeviceInfo {
-    let mut p = hone_tuner::DeviceProps::new();
-    let mut set = |name: &str, v: u64| p.set(name, i64::try_from(v).unwrap_or(i64::MAX));
-    set("cc_major", props.compute_capability.0.into());
-    set("cc_minor", props.compute_capability.1.into());
-    set("sm_count", props.sm_count.into());
-    set("warp_size", props.warp_size.into());
-    set("max_threads_per_block", props.max_threads_per_block.into());
-    set("max_threads_per_sm", props.max_threads_per_sm.into());
-    set("regs_per_block", props.registers_per_block.into());
-    set("regs_per_sm", props.registers_per_sm.into());
-    set("smem_per_block", props.shared_mem_per_block.into());
-    set(
-        "smem_per_block_optin",
-        props.shared_mem_per_block_optin.into(),
-    );
-    set("smem_per_sm", props.shared_mem_per_sm.into());
-    set(
-        "smem_reserved_per_block",
-        props.smem_reserved_per_block().into(),
-    );
-    set("max_blocks_per_sm", props.max_blocks_per_sm().into());
-    set("l2_bytes", props.l2_cache_bytes);
-    set("global_mem_mib", props.total_memory_bytes >> 20);
+    let p = props.constraint_props();
     let version = |v: (u32, u32)| format!("{}.{}", v.0, v.1);
     hone_tuner::DeviceInfo {
         name: props.name.clone(),

@@ -26,8 +26,8 @@ use serde::{Deserialize, Serialize};
 use super::device::{compiler, probe_vector_atomics};
 use super::traffic::{flops, symv_bytes};
 use super::{
-    Algorithm, Config, DeviceLimits, Precision, RunOptions, SymvError, SymvKernel, SymvOutcome,
-    SymvRunner, Uplo,
+    Algorithm, DeviceLimits, Precision, RunOptions, SymvError, SymvKernel, SymvOutcome, SymvRunner,
+    Uplo,
 };
 
 /// The worker extension's name.
@@ -66,13 +66,7 @@ pub fn kernel_of(
     uplo: Uplo,
     config: &hone_tuner::Config,
 ) -> super::Result<SymvKernel> {
-    let mut ints = Config::new();
-    for (name, value) in config.entries() {
-        let v = value
-            .as_int()
-            .ok_or_else(|| SymvError::Config(format!("{name} = `{value}` is not an integer")))?;
-        ints.insert(name.clone(), v);
-    }
+    let mut ints = hone_gpu::tuning::runtime_config(config).map_err(SymvError::Config)?;
     let alg = ints.remove(ALG).unwrap_or(0);
     let algorithm = match alg {
         0 => Algorithm::Atomic,
