@@ -310,7 +310,7 @@ fn format_uuid(b: &[u8; 16]) -> String {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     #[test]
@@ -344,9 +344,9 @@ mod tests {
         }
     }
 
-    #[test]
-    fn props_round_trip_through_json() {
-        let props = DeviceProps {
+    /// An H100 as the driver describes it.
+    pub(crate) fn h100() -> DeviceProps {
+        DeviceProps {
             ordinal: 0,
             name: "Test GPU".into(),
             uuid: "GPU-0".into(),
@@ -368,7 +368,12 @@ mod tests {
             warp_size: 32,
             driver_version: (13, 0),
             nvrtc_version: None,
-        };
+        }
+    }
+
+    #[test]
+    fn props_round_trip_through_json() {
+        let props = h100();
         let json = serde_json::to_string(&props).unwrap();
         let back: DeviceProps = serde_json::from_str(&json).unwrap();
         assert_eq!(back, props);

@@ -451,27 +451,9 @@ mod tests {
     #[test]
     fn device_properties_become_constraint_names() {
         let props = DeviceProps {
-            ordinal: 0,
-            name: "Test GPU".into(),
             uuid: "GPU-1".into(),
-            compute_capability: (9, 0),
-            sm_count: 132,
-            clock_khz: Some(1_980_000),
-            memory_clock_khz: None,
-            memory_bus_width_bits: None,
-            theoretical_bandwidth_gbps: None,
-            total_memory_bytes: 80 << 30,
-            l2_cache_bytes: 50 << 20,
-            shared_mem_per_block: 49152,
-            shared_mem_per_block_optin: 232448,
-            shared_mem_per_sm: 233472,
-            registers_per_sm: 65536,
-            registers_per_block: 65536,
-            max_threads_per_block: 1024,
-            max_threads_per_sm: 2048,
-            warp_size: 32,
-            driver_version: (13, 0),
             nvrtc_version: Some((13, 0)),
+            ..crate::device::tests::h100()
         };
         let info = device_info(&props);
         assert_eq!(info.uuid, "GPU-1");
