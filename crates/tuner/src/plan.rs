@@ -6,6 +6,7 @@
 //! [`Rule`]: crate::rule::Rule
 
 use crate::config::Config;
+use crate::db::{DbError, TuningDb};
 use crate::key::ProblemKey;
 use crate::measure::{Evaluator, Measurement, Stop};
 use crate::rule::RuleError;
@@ -54,6 +55,16 @@ impl Plans {
                 })
                 .collect(),
         }
+    }
+
+    /// The plans of a job's stored measurements (every problem it measured).
+    pub fn from_job(db: &TuningDb, job_id: i64, name: &str) -> Result<Plans, DbError> {
+        Ok(Plans::from_measurements(
+            name,
+            db.measurements(job_id)?
+                .into_iter()
+                .map(|m| (m.problem, m.config, m.measurement)),
+        ))
     }
 
     /// Measures every configuration on every key and keeps the fastest.
@@ -143,6 +154,21 @@ mod tests {
         assert_eq!(pick("nx=7,precision=d").as_deref(), Some("R=2"));
         // Exact keys only: no interpolation to a neighbour.
         assert_eq!(pick("nx=65,precision=s"), None);
+        // The same plans from a database that stored the measurements.
+        let db = TuningDb::open_in_memory().unwrap();
+        let dev = db
+            .upsert_device(&crate::db::DeviceInfo::synthetic("t", Default::default()))
+            .unwrap();
+        let ker = db.upsert_kernel("fft", "h").unwrap();
+        let (job, _) = db.open_job("fft", ker, dev, (0, 1), "{}").unwrap();
+        for key in &keys {
+            for c in &configs {
+                let cid = db.config_id(ker, c).unwrap();
+                let m = Fft.evaluate(c, key).unwrap();
+                db.record(job, cid, key, 0, &m).unwrap();
+            }
+        }
+        assert_eq!(Plans::from_job(&db, job, "fft").unwrap(), plans);
         let back = Plans::from_json(&plans.to_json(), "mem").unwrap();
         assert_eq!(back, plans);
         let mut twice = plans.clone();
