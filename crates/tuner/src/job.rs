@@ -12,6 +12,7 @@ use crate::db::{DbError, DeviceInfo, TuningDb};
 use crate::dspline::Grid;
 use crate::key::{Family, ProblemKey};
 use crate::measure::{Evaluator, Measurement, Stop};
+use crate::plan::Plans;
 use crate::rule::{Rule, RuleError, RuleKernel};
 use crate::sampling::{self, SamplingError, SamplingResult, SequentialConfig};
 use crate::space::{DeviceProps, Param, Space, SpaceError, SpaceSpec};
@@ -248,8 +249,14 @@ pub struct JobSpec {
     /// when absent.
     #[serde(default, skip_serializing_if = "Family::is_default")]
     pub family: Family,
-    /// Representative sizes of the search phase.
-    pub sizes: SizeSpec,
+    /// Representative sizes of the search phase, along `family`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sizes: Option<SizeSpec>,
+    /// Instead of sizes, the exact problems to tune for: each gets the
+    /// configuration that measured fastest on it ([`Plans`]), with no
+    /// interpolation between them (an FFT's `nx,ny,nz,precision,batch`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub problems: Vec<ProblemKey>,
     pub strategy: StrategySpec,
     /// Evaluation budget (configurations) for `random` and `bayes` when the
     /// strategy does not give one.
@@ -366,8 +373,21 @@ impl JobSpec {
                     .into(),
             ));
         }
-        if self.sizes.sizes().is_empty() {
-            return Err(err("`sizes` is empty".into()));
+        match (&self.sizes, self.problems.is_empty()) {
+            (Some(_), false) => {
+                return Err(err(
+                    "give `sizes` along the family or exact `problems`, not both".into(),
+                ))
+            }
+            (None, true) => return Err(err("give `sizes` (or exact `problems`)".into())),
+            (Some(s), true) if s.sizes().is_empty() => return Err(err("`sizes` is empty".into())),
+            _ => {}
+        }
+        if !self.problems.is_empty() && self.sampling.is_some() {
+            return Err(err(
+                "sampling over size needs `sizes` along a family; exact `problems` get plans"
+                    .into(),
+            ));
         }
         match &self.strategy {
             StrategySpec::Random { budget, .. } | StrategySpec::Bayes { budget, .. }
@@ -493,6 +513,8 @@ pub struct JobReport {
     pub champions: Vec<Config>,
     pub sampling: Option<SamplingResult>,
     pub rule: Option<Rule>,
+    /// The best configuration per problem, for a job of exact `problems`.
+    pub plans: Option<Plans>,
     /// Evaluations that reached the backend.
     pub measured: usize,
     /// Evaluations answered from the database.
@@ -575,7 +597,10 @@ pub fn run_job(
     let kernel_id = db.upsert_kernel(&spec.kernel.name, &source_hash)?;
     let spec_json = serde_json::to_string(spec).map_err(DbError::from)?;
     let (job_id, resumed) = db.open_job(&spec.name, kernel_id, device_id, shard, &spec_json)?;
-    let sizes = spec.family.keys(&spec.sizes.sizes());
+    let sizes = match &spec.sizes {
+        Some(s) => spec.family.keys(&s.sizes()),
+        None => spec.problems.clone(),
+    };
     let mut strategy = spec.strategy();
     let mut rec = Recorder {
         db,
@@ -683,8 +708,17 @@ pub fn run_job(
         rule = Some(result.rule.clone());
         sampling_result = Some(result);
     }
+    let plans = match (spec.problems.is_empty(), shard.1) {
+        (false, 1) => {
+            let mut plans = Plans::from_job(db, job_id, &spec.name)?;
+            plans.plans.retain(|p| spec.problems.contains(&p.key));
+            Some(plans)
+        }
+        _ => None,
+    };
     db.finish_job(job_id)?;
     Ok(JobReport {
+        plans,
         job_id,
         resumed,
         shard,
@@ -829,7 +863,10 @@ extra = [{ label = "Rank 0", config = { ALGO = "lu" } }]
     fn toml_and_json_specs_agree() {
         let spec = JobSpec::from_toml(TOML_JOB, "job.toml").unwrap();
         assert_eq!(spec.params.len(), 3);
-        assert_eq!(spec.sizes.sizes(), vec![1000, 2828, 8000]);
+        assert_eq!(
+            spec.sizes.as_ref().map(SizeSpec::sizes),
+            Some(vec![1000, 2828, 8000])
+        );
         assert_eq!(spec.space_spec().product_size(), 27);
         let json = serde_json::to_string_pretty(&spec).unwrap();
         assert_eq!(JobSpec::from_json(&json, "job.json").unwrap(), spec);
@@ -959,6 +996,55 @@ extra = [{ label = "Rank 0", config = { ALGO = "lu" } }]
         // The same job over n=* is another job: its spec differs.
         let plain = JobSpec::from_toml(TOML_JOB, "job.toml").unwrap();
         assert!(run_quiet(&plain, Path::new("."), &device, &db, &mut eval).is_err());
+    }
+
+    /// A stand-in FFT: fastest where the radix divides nx, and the larger
+    /// radix the faster.
+    struct Radix;
+
+    impl Evaluator for Radix {
+        fn evaluate(&mut self, c: &Config, key: &ProblemKey) -> Result<Measurement, Stop> {
+            let (r, nx) = (c.get_int("R").unwrap(), key.int("nx").unwrap());
+            let t = if nx % r == 0 { 1.0 / r as f64 } else { 2.0 };
+            Ok(Measurement::Ok(crate::measure::Timing::single(t)))
+        }
+    }
+
+    #[test]
+    fn a_job_of_exact_problems_plans_each_one() {
+        const FFT: &str = r#"
+name = "fft"
+problems = ["nx=64,precision=s", "nx=81,precision=s", "nx=125,precision=d"]
+strategy = { kind = "exhaustive" }
+
+[kernel]
+name = "fft"
+
+[[param]]
+name = "R"
+values = [2, 3, 5]
+"#;
+        let spec = JobSpec::from_toml(FFT, "fft.toml").unwrap();
+        let db = TuningDb::open_in_memory().unwrap();
+        let device = DeviceInfo::synthetic("t", DeviceProps::new());
+        let report = run_quiet(&spec, Path::new("."), &device, &db, &mut Radix).unwrap();
+        assert!(report.rule.is_none());
+        let plans = report.plans.unwrap();
+        let pick = |k: &str| plans.select(&k.parse().unwrap()).map(Config::key);
+        assert_eq!(pick("nx=64,precision=s").as_deref(), Some("R=2"));
+        assert_eq!(pick("nx=81,precision=s").as_deref(), Some("R=3"));
+        assert_eq!(pick("nx=125,precision=d").as_deref(), Some("R=5"));
+        let stored = db.measurements(report.job_id).unwrap();
+        assert_eq!(stored.len(), 9);
+        // Sizes and problems exclude each other; exact problems have no sampling.
+        let both = FFT.replacen("problems =", "sizes = [64]\nproblems =", 1);
+        assert!(JobSpec::from_toml(&both, "f.toml").is_err());
+        let sampled =
+            format!("{FFT}\n[sampling]\nlo = 64\nhi = 128\nmode = \"fixed\"\ncount = 4\n");
+        let err = JobSpec::from_toml(&sampled, "f.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("exact `problems` get plans"), "{err}");
     }
 
     #[test]

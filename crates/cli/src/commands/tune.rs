@@ -480,6 +480,9 @@ pub fn run(args: TuneArgs) -> Result<u8> {
         if let Some(r) = &report.rule {
             out["rule"] = serde_json::to_value(r)?;
         }
+        if let Some(p) = &report.plans {
+            out["plans"] = serde_json::to_value(p)?;
+        }
         if let Some(misses) = replay_misses {
             out["replay_misses"] = json!(misses);
         }
@@ -565,6 +568,17 @@ pub fn run(args: TuneArgs) -> Result<u8> {
             shard.0, shard.1
         ),
         None => {}
+    }
+    if let Some(p) = &report.plans {
+        println!("plans ({} problem(s)):", p.plans.len());
+        for plan in &p.plans {
+            println!(
+                "  {:<32} {}  {:.3e} s",
+                plan.key,
+                plan.config.key(),
+                plan.time_s
+            );
+        }
     }
     if !copy_rows.is_empty() {
         println!("comparison with cuMemcpyDtoD (GB/s = bytes read + written / median time):");
