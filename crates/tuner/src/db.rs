@@ -195,6 +195,8 @@ fn now() -> String {
 pub struct TuningDb {
     conn: Connection,
     keyed: std::cell::Cell<bool>,
+    /// Made before keys: one measurement per (job, configuration, size).
+    legacy: bool,
 }
 
 impl TuningDb {
@@ -222,6 +224,7 @@ impl TuningDb {
         Ok(TuningDb {
             conn,
             keyed: std::cell::Cell::new(keyed),
+            legacy: !keyed,
         })
     }
 
@@ -410,6 +413,13 @@ impl TuningDb {
         m: &Measurement,
         timestamp: &str,
     ) -> Result<bool, DbError> {
+        if self.legacy && size == 0 {
+            // Problems off a family all stand at size 0: the old uniqueness
+            // would keep only the first of them.
+            return Err(DbError::Conflict(format!(
+                "this tuning database predates problem keys and cannot hold `{problem}`; use a new database"
+            )));
+        }
         if !self.keyed.get() {
             self.conn
                 .execute_batch("ALTER TABLE measurements ADD COLUMN problem TEXT")?;
@@ -834,6 +844,9 @@ mod tests {
         let gemm: ProblemKey = "m=7,n=7,k=7,layout=NN".parse().unwrap();
         let m = Measurement::Ok(Timing::single(1.0));
         assert!(db.record(job, cid, &gemm, 7, &m).unwrap());
+        let fft: ProblemKey = "nx=64,precision=s".parse().unwrap();
+        let err = db.record(job, cid, &fft, 0, &m).unwrap_err().to_string();
+        assert!(err.contains("predates problem keys"), "{err}");
         drop(db);
         let db = TuningDb::open(&path).unwrap();
         assert!(db.keyed.get());
