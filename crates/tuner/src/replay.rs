@@ -2,9 +2,10 @@
 //! from them so strategies can be compared and tested without a GPU.
 
 use crate::config::{Config, ParamValue};
+use crate::db::{DbError, DeviceInfo, TuningDb};
 use crate::key::{Family, ProblemKey};
 use crate::measure::{Evaluator, InvalidKind, Measurement, Stop, Timing};
-use crate::space::{SpaceError, ValidSpace};
+use crate::space::{DeviceProps, SpaceError, ValidSpace};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
@@ -373,6 +374,78 @@ impl Evaluator for ReplayEvaluator {
     }
 }
 
+/// Why a recorded run could not be opened.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct SourceError(pub String);
+
+/// Device properties for constraints from a JSON file: an object of
+/// integers, or a device as `hone tune --json` prints it (its `props`).
+pub fn load_device_props(path: &Path) -> Result<DeviceProps, SourceError> {
+    let fail = |m: String| SourceError(format!("{}: {m}", path.display()));
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| SourceError(format!("reading {}: {e}", path.display())))?;
+    let value: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| fail(format!("not JSON: {e}")))?;
+    let props = match value.get("props") {
+        Some(p) => p.clone(),
+        None => value,
+    };
+    serde_json::from_value(props).map_err(|e| {
+        fail(format!(
+            "expected an object of integer device properties: {e}"
+        ))
+    })
+}
+
+/// A recorded run of job `job` and the device it stands for: from a tuning
+/// database (`.sqlite`, `.sqlite3`, `.db`) that holds the job, or from a
+/// `.csv`/`.json` recording, whose device is named after the file and has
+/// the properties in `props` (none when absent).
+pub fn recorded_run(
+    path: &Path,
+    job: &str,
+    props: Option<&Path>,
+) -> Result<(Recording, DeviceInfo), SourceError> {
+    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+    if matches!(ext, "sqlite" | "sqlite3" | "db") {
+        if !path.is_file() {
+            return Err(SourceError(format!(
+                "{}: no such tuning database",
+                path.display()
+            )));
+        }
+        let db = TuningDb::open(path)
+            .map_err(|e| SourceError(format!("opening {}: {e}", path.display())))?;
+        let row = crate::refit::select_job(&db, None, Some(job))
+            .map_err(|e| SourceError(format!("replaying {}: {e}", path.display())))?;
+        let db_err = |e: DbError| SourceError(format!("{}: {e}", path.display()));
+        let device = db
+            .device(&row.device_uuid)
+            .map_err(db_err)?
+            .ok_or_else(|| {
+                SourceError(format!(
+                    "{}: job `{}` names a device the database does not hold",
+                    path.display(),
+                    row.name
+                ))
+            })?;
+        return Ok((db.recording(row.id).map_err(db_err)?, device));
+    }
+    let recording = Recording::load(path).map_err(|e| SourceError(e.to_string()))?;
+    let props = match props {
+        Some(p) => load_device_props(p)?,
+        None => DeviceProps::new(),
+    };
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let mut device = DeviceInfo::synthetic(&format!("replay of {name}"), props);
+    device.uuid = format!("replay-{name}");
+    Ok((recording, device))
+}
+
 /// Measures every configuration of `space` at every size of `family` into
 /// a recording.
 pub fn record_all(
@@ -533,5 +606,36 @@ mod tests {
             }
         ));
         assert_eq!((replay.calls, replay.misses), (11, 1));
+    }
+
+    #[test]
+    fn recorded_runs_open_from_databases_and_files() {
+        let db =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bench/results/tune/vcopy.sqlite");
+        let (rec, device) = recorded_run(&db, "vcopy", None).unwrap();
+        assert!(!rec.records.is_empty());
+        assert!(!device.uuid.is_empty());
+        let err = recorded_run(&db, "nope", None).unwrap_err().to_string();
+        assert!(
+            err.starts_with("replaying ") && err.contains("no job matches"),
+            "{err}"
+        );
+        let missing = Path::new("/nonexistent/x.sqlite");
+        let err = recorded_run(missing, "vcopy", None)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("no such tuning database"), "{err}");
+        let dir = tempfile::tempdir().unwrap();
+        let csv = dir.path().join("run.csv");
+        sample().save(&csv).unwrap();
+        let props = dir.path().join("device.json");
+        std::fs::write(&props, r#"{"name": "x", "props": {"sm_count": 132}}"#).unwrap();
+        let (rec, device) = recorded_run(&csv, "any", Some(&props)).unwrap();
+        assert_eq!(rec, sample());
+        assert_eq!(device.uuid, "replay-run.csv");
+        assert_eq!(device.props.get("sm_count"), Some(132));
+        std::fs::write(&props, "[1]").unwrap();
+        let err = load_device_props(&props).unwrap_err().to_string();
+        assert!(err.contains("integer device properties"), "{err}");
     }
 }

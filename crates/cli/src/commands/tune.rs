@@ -13,12 +13,13 @@ use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
 use hone_gpu::WorkerCommand;
 use hone_kernels::backend::{prepare_job, JobBackend, MeasureOptions};
+use hone_tuner::replay::recorded_run;
 use hone_tuner::{
-    run_job, DeviceInfo, DeviceProps, Evaluator, JobError, JobSpec, Measurement, Phase, ProblemKey,
-    Progress, Recording, ReplayEvaluator, Space, Stop, TuningDb,
+    run_job, Evaluator, JobError, JobSpec, Measurement, Phase, ProblemKey, Progress,
+    ReplayEvaluator, Space, Stop, TuningDb,
 };
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use serde_json::{json, Value};
+use serde_json::json;
 
 use crate::exit;
 
@@ -222,57 +223,6 @@ fn parse_shard(text: &str) -> Result<(u32, u32)> {
     Ok((i, n))
 }
 
-fn load_device_props(path: &Path) -> Result<DeviceProps> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-    let value: Value =
-        serde_json::from_str(&text).with_context(|| format!("{}: not JSON", path.display()))?;
-    let props = match value.get("props") {
-        Some(p) => p.clone(),
-        None => value,
-    };
-    serde_json::from_value(props).map_err(|e| {
-        anyhow!(
-            "{}: expected an object of integer device properties: {e}",
-            path.display()
-        )
-    })
-}
-
-/// The recorded run and the device it stands for.
-fn replay_source(
-    path: &Path,
-    spec: &JobSpec,
-    props: Option<&Path>,
-) -> Result<(Recording, DeviceInfo)> {
-    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
-    if matches!(ext, "sqlite" | "sqlite3" | "db") {
-        let db = super::refit::open_existing(path)?;
-        let job = hone_tuner::refit::select_job(&db, None, Some(&spec.name))
-            .with_context(|| format!("replaying {}", path.display()))?;
-        let device = db.device(&job.device_uuid)?.ok_or_else(|| {
-            anyhow!(
-                "{}: job `{}` names a device the database does not hold",
-                path.display(),
-                job.name
-            )
-        })?;
-        return Ok((db.recording(job.id)?, device));
-    }
-    let recording = Recording::load(path).map_err(|e| anyhow!("{e}"))?;
-    let props = match props {
-        Some(p) => load_device_props(p)?,
-        None => DeviceProps::new(),
-    };
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let mut device = DeviceInfo::synthetic(&format!("replay of {name}"), props);
-    device.uuid = format!("replay-{name}");
-    Ok((recording, device))
-}
-
 /// `--launch-timeout` as a duration.
 fn launch_timeout(args: &TuneArgs) -> Result<Duration> {
     Duration::try_from_secs_f64(args.launch_timeout)
@@ -364,7 +314,7 @@ pub fn run(args: TuneArgs) -> Result<u8> {
             if args.compare_memcpy {
                 bail!("--compare-memcpy needs the GPU, not a replay");
             }
-            let (recording, device) = replay_source(path, &spec, args.device_props.as_deref())?;
+            let (recording, device) = recorded_run(path, &spec.name, args.device_props.as_deref())?;
             (Backend::Replay(ReplayEvaluator::new(&recording)), device)
         }
         None => {
