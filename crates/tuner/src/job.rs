@@ -984,6 +984,7 @@ extra = [{ label = "Rank 0", config = { ALGO = "lu" } }]
         assert!(rule
             .to_json()
             .contains("\"family\": \"m=*,n=*,k=*,layout=NT\""));
+        assert_eq!(Rule::from_json(&rule.to_json(), "rule.json").unwrap(), rule);
         let nt: ProblemKey = "m=150,n=150,k=150,layout=NT".parse().unwrap();
         assert_eq!(rule.select_key(&nt), Some(rule.select(150)));
         let nn: ProblemKey = "m=150,n=150,k=150,layout=NN".parse().unwrap();

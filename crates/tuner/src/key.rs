@@ -140,19 +140,27 @@ impl FromStr for ProblemKey {
     }
 }
 
-impl Serialize for ProblemKey {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
-    }
+/// Keys and families travel as their text form.
+macro_rules! serde_as_text {
+    ($t:ty) => {
+        impl Serialize for $t {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.collect_str(self)
+            }
+        }
+
+        impl<'de> Deserialize<'de> for $t {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                String::deserialize(d)?
+                    .parse()
+                    .map_err(serde::de::Error::custom)
+            }
+        }
+    };
 }
 
-impl<'de> Deserialize<'de> for ProblemKey {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        String::deserialize(d)?
-            .parse()
-            .map_err(serde::de::Error::custom)
-    }
-}
+serde_as_text!(ProblemKey);
+serde_as_text!(Family);
 
 /// How one dimension of a family's keys follows the size axis.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -269,20 +277,6 @@ impl FromStr for Family {
             )));
         }
         Ok(Family(dims))
-    }
-}
-
-impl Serialize for Family {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
-    }
-}
-
-impl<'de> Deserialize<'de> for Family {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        String::deserialize(d)?
-            .parse()
-            .map_err(serde::de::Error::custom)
     }
 }
 
