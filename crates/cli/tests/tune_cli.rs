@@ -124,7 +124,8 @@ fn setup(dir: &Path) -> (PathBuf, PathBuf, PathBuf, usize) {
     sizes.sort_unstable();
     sizes.dedup();
     let mut synth = SyntheticEvaluator::new(SyntheticModel::Generic, 7);
-    let rec = hone_tuner::replay::record_all(&valid, &sizes, &mut synth);
+    let rec =
+        hone_tuner::replay::record_all(&valid, &Default::default(), &sizes, &mut synth).unwrap();
     let path = dir.join("recording.csv");
     rec.save(&path).unwrap();
     (job, props, path, valid.len())

@@ -45,6 +45,35 @@ pub struct DeviceProps {
 }
 
 impl DeviceProps {
+    /// The properties by the names constraints use (`smem_per_sm`,
+    /// `regs_per_sm`, ...): the one place that names them.
+    pub fn constraint_props(&self) -> hone_tuner::DeviceProps {
+        let mut p = hone_tuner::DeviceProps::new();
+        let mut set = |name: &str, v: u64| p.set(name, i64::try_from(v).unwrap_or(i64::MAX));
+        set("cc_major", self.compute_capability.0.into());
+        set("cc_minor", self.compute_capability.1.into());
+        set("sm_count", self.sm_count.into());
+        set("warp_size", self.warp_size.into());
+        set("max_threads_per_block", self.max_threads_per_block.into());
+        set("max_threads_per_sm", self.max_threads_per_sm.into());
+        set("regs_per_block", self.registers_per_block.into());
+        set("regs_per_sm", self.registers_per_sm.into());
+        set("smem_per_block", self.shared_mem_per_block.into());
+        set(
+            "smem_per_block_optin",
+            self.shared_mem_per_block_optin.into(),
+        );
+        set("smem_per_sm", self.shared_mem_per_sm.into());
+        set(
+            "smem_reserved_per_block",
+            self.smem_reserved_per_block().into(),
+        );
+        set("max_blocks_per_sm", self.max_blocks_per_sm().into());
+        set("l2_bytes", self.l2_cache_bytes);
+        set("global_mem_mib", self.total_memory_bytes >> 20);
+        p
+    }
+
     /// Resident blocks per SM, which the driver does not report: from the
     /// compute capability (CUDA C Programming Guide, technical specifications).
     pub fn max_blocks_per_sm(&self) -> u32 {
@@ -287,7 +316,7 @@ fn format_uuid(b: &[u8; 16]) -> String {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     #[test]
@@ -321,9 +350,9 @@ mod tests {
         }
     }
 
-    #[test]
-    fn props_round_trip_through_json() {
-        let props = DeviceProps {
+    /// An H100 as the driver describes it.
+    pub(crate) fn h100() -> DeviceProps {
+        DeviceProps {
             ordinal: 0,
             name: "Test GPU".into(),
             uuid: "GPU-0".into(),
@@ -345,7 +374,12 @@ mod tests {
             warp_size: 32,
             driver_version: (13, 0),
             nvrtc_version: None,
-        };
+        }
+    }
+
+    #[test]
+    fn props_round_trip_through_json() {
+        let props = h100();
         let json = serde_json::to_string(&props).unwrap();
         let back: DeviceProps = serde_json::from_str(&json).unwrap();
         assert_eq!(back, props);

@@ -7,6 +7,7 @@
 
 use std::path::PathBuf;
 
+use hone_tuner::{Invalid, InvalidKind};
 use serde::{Deserialize, Serialize};
 
 use crate::cache::ModuleCache;
@@ -25,7 +26,7 @@ use crate::timing::{self, CopyBandwidth, L2Flusher, TimingOptions};
 pub enum ModuleSource {
     /// Compile the template here, through the module cache.
     Compile,
-    /// An image compiled elsewhere (the parallel compile pipeline).
+    /// An image compiled elsewhere (the compile-ahead pool).
     File { path: PathBuf, kind: ImageKind },
 }
 
@@ -101,15 +102,23 @@ pub enum Outcome {
     Valid(Measurement),
     /// Faulted, hung, failed to compile, broke a limit or answered wrong.
     Invalid {
+        kind: InvalidKind,
         reason: String,
     },
 }
 
-impl Outcome {
-    pub fn invalid(reason: impl Into<String>) -> Outcome {
+impl From<Invalid> for Outcome {
+    fn from(i: Invalid) -> Outcome {
         Outcome::Invalid {
-            reason: reason.into(),
+            kind: i.kind,
+            reason: i.reason,
         }
+    }
+}
+
+impl Outcome {
+    pub fn invalid(kind: InvalidKind, reason: impl Into<String>) -> Outcome {
+        Invalid::new(kind, reason).into()
     }
 
     pub fn measurement(&self) -> Option<&Measurement> {
@@ -200,16 +209,18 @@ impl GpuSession {
     ) -> Result<(Outcome, bool)> {
         match self.evaluate_inner(req, progress) {
             Ok(m) => Ok((Outcome::Valid(m), false)),
-            Err(Failure::Invalid(reason)) => Ok((Outcome::Invalid { reason }, false)),
+            Err(Failure::Invalid(i)) => Ok((i.into(), false)),
             Err(Failure::Gpu(e @ GpuError::NoDevice(_))) => Err(e),
             Err(Failure::Gpu(e)) => {
                 let fatal = e.is_sticky();
-                let reason = match &e {
-                    GpuError::Compile { .. } => format!("compile error: {e}"),
-                    GpuError::Driver { sticky: true, .. } => format!("fault: {e}"),
-                    _ => e.to_string(),
+                let invalid = match &e {
+                    GpuError::Compile { .. } => Invalid::compile(format!("compile error: {e}")),
+                    GpuError::Driver { sticky: true, .. } => {
+                        Invalid::runtime(format!("fault: {e}"))
+                    }
+                    _ => Invalid::runtime(e.to_string()),
                 };
-                Ok((Outcome::Invalid { reason }, fatal))
+                Ok((invalid.into(), fatal))
             }
         }
     }
@@ -223,13 +234,13 @@ impl GpuSession {
         // A template that arrived over the protocol was deserialised, not
         // built by `KernelTemplate::new`: validate it before trusting its names.
         KernelTemplate::new(t.spec.clone(), String::new())
-            .map_err(|e| Failure::Invalid(format!("invalid template: {e}")))?;
-        let resolved = t
-            .resolve(&req.config, req.n)
-            .map_err(|e| Failure::Invalid(format!("invalid configuration: {e}")))?;
+            .map_err(|e| Failure::Invalid(Invalid::runtime(format!("invalid template: {e}"))))?;
+        let resolved = t.resolve(&req.config, req.n).map_err(|e| {
+            Failure::Invalid(Invalid::constraint(format!("invalid configuration: {e}")))
+        })?;
         let scalars = t
             .scalar_args(&req.config, req.n)
-            .map_err(Failure::Invalid)?;
+            .map_err(|e| Failure::Invalid(Invalid::runtime(e)))?;
 
         let (image, kind) = match &req.module {
             ModuleSource::File { path, kind } => {
@@ -268,15 +279,15 @@ impl GpuSession {
             shared_mem: resolved.shared_mem,
         };
         func.prepare(gpu, &dims)
-            .map_err(|e| Failure::Invalid(e.to_string()))?;
+            .map_err(|e| Failure::Invalid(Invalid::runtime(e.to_string())))?;
         let info = func.info()?;
 
         let (free, _) = gpu.memory_info()?;
         let footprint = resolved.buffer_bytes();
         if footprint > free {
-            return Err(Failure::Invalid(format!(
+            return Err(Failure::Invalid(Invalid::runtime(format!(
                 "needs {footprint} bytes of device memory, {free} free"
-            )));
+            ))));
         }
         let copies = req
             .options
@@ -390,8 +401,9 @@ impl GpuSession {
             // SAFETY: as for the checked launch above.
             unsafe { func.launch(gpu, &dims, &arg_sets[i]) }
         })?;
-        let time_ms = Stats::from_samples(&samples)
-            .ok_or_else(|| Failure::Invalid("the kernel timings were not finite".to_string()))?;
+        let time_ms = Stats::from_samples(&samples).ok_or_else(|| {
+            Failure::Invalid(Invalid::runtime("the kernel timings were not finite"))
+        })?;
         Ok(Measurement {
             gbps: timing::gbps(resolved.bytes, time_ms.median),
             gflops: timing::gbps(resolved.flops, time_ms.median),
@@ -452,7 +464,7 @@ impl GpuSession {
         spec.reference
             .builtin
             .run(&env, &inputs, &mut want)
-            .map_err(|e| Failure::Invalid(format!("reference: {e}")))?;
+            .map_err(|e| Failure::Invalid(Invalid::runtime(format!("reference: {e}"))))?;
         let mut worst = 0.0f64;
         for (name, want) in spec.reference.outputs.iter().zip(&want) {
             let i = index(name);
@@ -460,7 +472,9 @@ impl GpuSession {
             set[i].download(&self.gpu, got.as_bytes_mut())?;
             let cmp = host::compare(&got, want, spec.tolerance);
             if !cmp.passed() {
-                return Err(Failure::Invalid(cmp.describe(name, spec.tolerance)));
+                return Err(Failure::Invalid(Invalid::wrong_answer(
+                    cmp.describe(name, spec.tolerance),
+                )));
             }
             worst = worst.max(cmp.max_rel_err);
         }
@@ -493,7 +507,7 @@ pub fn fresh_seed() -> u64 {
 }
 
 enum Failure {
-    Invalid(String),
+    Invalid(Invalid),
     Gpu(GpuError),
 }
 
@@ -509,7 +523,7 @@ mod tests {
 
     #[test]
     fn outcomes_serialise_with_a_status_tag() {
-        let o = Outcome::invalid("wrong answer: max rel err 1e0");
+        let o = Outcome::invalid(InvalidKind::WrongAnswer, "wrong answer: max rel err 1e0");
         let json = serde_json::to_string(&o).unwrap();
         assert!(json.contains("\"status\":\"invalid\""), "{json}");
         assert_eq!(serde_json::from_str::<Outcome>(&json).unwrap(), o);

@@ -17,6 +17,7 @@ use crate::error::{GpuError, Result};
 use crate::evaluate::{EvalRequest, Outcome};
 use crate::protocol::{Request, RequestBody, Response, ResponseBody, Simulate, PROTOCOL_VERSION};
 use crate::timing::{CopyBandwidth, TimingOptions};
+use hone_tuner::InvalidKind;
 
 /// How to start a worker: a program and its arguments, e.g. the running
 /// `hone` binary with `gpu-worker`.
@@ -244,13 +245,17 @@ impl IsolatedEvaluator {
                 }
                 Ok(outcome)
             }
-            Exchange::TimedOut { phase, limit } => Ok(Outcome::invalid(format!(
-                "timed out after {:.1} s in phase `{phase}` (worker killed and restarted)",
-                limit.as_secs_f64()
-            ))),
-            Exchange::Died { phase, reason } => Ok(Outcome::invalid(format!(
-                "worker died in phase `{phase}`: {reason}"
-            ))),
+            Exchange::TimedOut { phase, limit } => Ok(Outcome::invalid(
+                InvalidKind::Timeout,
+                format!(
+                    "timed out after {:.1} s in phase `{phase}` (worker killed and restarted)",
+                    limit.as_secs_f64()
+                ),
+            )),
+            Exchange::Died { phase, reason } => Ok(Outcome::invalid(
+                InvalidKind::Runtime,
+                format!("worker died in phase `{phase}`: {reason}"),
+            )),
             Exchange::Reply(other) => Err(self.unexpected(Exchange::Reply(other))),
         }
     }

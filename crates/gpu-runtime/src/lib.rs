@@ -11,9 +11,9 @@
 //! The layers, bottom up:
 //! - [`Gpu`] opens a device and reads its [`DeviceProps`];
 //! - [`nvrtc`] compiles CUDA C for the device's architecture, [`ModuleCache`]
-//!   keeps the results on disk, [`Pipeline`] compiles on many threads for a
-//!   consumer that takes variants in turn, and [`pool::CompilePool`]
-//!   compiles ahead for one that asks for any variant at any time;
+//!   keeps the results on disk, and [`pool::CompilePool`] compiles ahead on
+//!   threads while the worker times what is ready (for templates and library
+//!   kernels alike);
 //! - [`launch`] and [`timing`] load modules, move data, launch and time;
 //! - [`KernelTemplate`] describes a tunable kernel, [`GpuSession::evaluate`]
 //!   checks and times one variant;
@@ -32,7 +32,6 @@ pub mod isolated;
 pub mod launch;
 pub mod libs;
 pub mod nvrtc;
-pub mod pipeline;
 pub mod pool;
 pub mod protocol;
 pub mod reference;
@@ -51,7 +50,6 @@ pub use evaluate::{EvalOptions, EvalRequest, GpuSession, Measurement, ModuleSour
 pub use expr::IntExpr;
 pub use isolated::{ExtensionReply, IsolatedEvaluator, Limits, WorkerCommand};
 pub use nvrtc::{CompileOptions, CompiledModule, ImageKind, Target};
-pub use pipeline::Pipeline;
 pub use smoke::{smoke, SmokeOptions, SmokeReport};
 pub use stats::Stats;
 pub use sweep::{sweep, SweepOptions, Variant, VariantResult};

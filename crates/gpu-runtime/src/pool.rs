@@ -9,10 +9,12 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 
+use hone_tuner::Invalid;
+
 /// What compiling one key gave.
 pub struct Compiled<T> {
     /// The compiled thing, or why there is none.
-    pub result: Result<T, String>,
+    pub result: Result<T, Invalid>,
     /// `Some(hit)` when a compilation was attempted (`hit`: the module cache
     /// had it); `None` when the key was refused before compiling.
     pub cache_hit: Option<bool>,
@@ -21,7 +23,7 @@ pub struct Compiled<T> {
 enum Slot<T> {
     Queued,
     Compiling,
-    Done(Result<T, String>),
+    Done(Result<T, Invalid>),
 }
 
 struct State<K, T> {
@@ -47,18 +49,18 @@ impl<K: Eq + Hash + Clone, T: Clone> Shared<K, T> {
     /// Compiles `key` and publishes the result. A panic becomes an error:
     /// it must not leave the key marked as compiling, or its waiters would
     /// wait forever.
-    fn run(&self, key: K) -> Result<T, String> {
+    fn run(&self, key: K) -> Result<T, Invalid> {
         let compiled =
             catch_unwind(AssertUnwindSafe(|| (self.compile)(&key))).unwrap_or_else(|panic| {
                 Compiled {
-                    result: Err(format!(
+                    result: Err(Invalid::runtime(format!(
                         "compilation panicked: {}",
                         panic
                             .downcast_ref::<String>()
                             .cloned()
                             .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
                             .unwrap_or_default()
-                    )),
+                    ))),
                     cache_hit: None,
                 }
             });
@@ -132,7 +134,7 @@ where
     }
 
     /// The result for `key`: ready, waited for, or compiled here now.
-    pub fn wait(&self, key: &K) -> Result<T, String> {
+    pub fn wait(&self, key: &K) -> Result<T, Invalid> {
         let mut s = self.shared.lock();
         loop {
             match s.slots.get(key) {
@@ -182,7 +184,7 @@ mod tests {
             std::thread::sleep(std::time::Duration::from_millis(2));
             Compiled {
                 result: if k.is_multiple_of(7) {
-                    Err(format!("{k} refused"))
+                    Err(Invalid::constraint(format!("{k} refused")))
                 } else {
                     Ok(k * 10)
                 },
@@ -194,7 +196,7 @@ mod tests {
         for k in (0..40).rev().chain(0..40) {
             match pool.wait(&k) {
                 Ok(v) => assert_eq!(v, k * 10),
-                Err(e) => assert_eq!(e, format!("{k} refused")),
+                Err(e) => assert_eq!(e, Invalid::constraint(format!("{k} refused"))),
             }
         }
         // A key never queued is compiled by the caller.
@@ -222,7 +224,7 @@ mod tests {
         });
         pool.queue(0..6, 2);
         let e = pool.wait(&3).unwrap_err();
-        assert!(e.contains("panicked: boom"), "{e}");
+        assert!(e.reason.contains("panicked: boom"), "{e}");
         assert_eq!(pool.wait(&5), Ok(5));
     }
 }

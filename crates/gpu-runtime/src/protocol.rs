@@ -171,7 +171,7 @@ mod tests {
                 launches: 1,
             },
             ResponseBody::Outcome {
-                outcome: Outcome::invalid("fault: x"),
+                outcome: Outcome::invalid(hone_tuner::InvalidKind::Runtime, "fault: x"),
                 fatal: true,
             },
             ResponseBody::Error {

@@ -244,7 +244,6 @@ pub fn smoke(
     let sweep_options = SweepOptions {
         eval: options.eval.clone(),
         compile_threads: options.compile_threads,
-        queue_depth: 4,
     };
     let start = Instant::now();
     let mut done = 0;
@@ -280,7 +279,7 @@ pub fn smoke(
                         m.function.registers,
                         m.max_rel_err.unwrap_or(f64::NAN)
                     ),
-                    Outcome::Invalid { reason } => {
+                    Outcome::Invalid { reason, .. } => {
                         let first = reason.lines().take(3).collect::<Vec<_>>().join(" / ");
                         format!("    N={:>10}: INVALID: {first}", s.n)
                     }

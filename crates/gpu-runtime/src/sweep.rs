@@ -11,9 +11,10 @@ use crate::cache::ModuleCache;
 use crate::error::Result;
 use crate::evaluate::{EvalOptions, EvalRequest, ModuleSource, Outcome};
 use crate::isolated::IsolatedEvaluator;
-use crate::nvrtc::{ImageKind, Target};
-use crate::pipeline::Pipeline;
+use crate::nvrtc::Target;
+use crate::pool::{CompilePool, Compiled};
 use crate::template::{Config, KernelTemplate};
+use crate::tuning::compile_variant;
 
 /// One variant to evaluate at some sizes.
 #[derive(Debug, Clone)]
@@ -54,8 +55,6 @@ impl VariantResult {
 pub struct SweepOptions {
     pub eval: EvalOptions,
     pub compile_threads: usize,
-    /// Compiled variants allowed to wait for the timing loop.
-    pub queue_depth: usize,
 }
 
 impl Default for SweepOptions {
@@ -66,21 +65,13 @@ impl Default for SweepOptions {
                 .map(|n| n.get())
                 .unwrap_or(2)
                 .clamp(1, 8),
-            queue_depth: 4,
         }
     }
 }
 
-/// Where a variant's module ended up.
-struct Compiled {
-    module: std::result::Result<(std::path::PathBuf, ImageKind, bool), String>,
-    ms: f64,
-}
-
-/// Compiles every variant for `target` through `cache` on a thread pool and
-/// evaluates each at its sizes in `evaluator`, calling `on_result` as each
-/// variant finishes (in completion order). Returns the results in variant
-/// order. Stops early only when the machinery fails (no device, a worker
+/// Compiles every variant for `target` through `cache` ahead on the compile
+/// pool and evaluates each at its sizes in `evaluator`, in variant order,
+/// calling `on_result` as each variant finishes. Returns the results. Stops early only when the machinery fails (no device, a worker
 /// that cannot start).
 pub fn sweep(
     evaluator: &mut IsolatedEvaluator,
@@ -91,44 +82,43 @@ pub fn sweep(
     options: &SweepOptions,
     mut on_result: impl FnMut(&VariantResult),
 ) -> Result<Vec<VariantResult>> {
-    let jobs: Vec<Variant> = variants.clone();
+    let variants = Arc::new(variants);
+    let jobs = Arc::clone(&variants);
     let cache = cache.clone();
-    let compiled = Pipeline::spawn(
-        jobs,
-        options.compile_threads,
-        options.queue_depth,
-        move |v: Variant| {
-            let start = Instant::now();
-            let module = compile_variant(&cache, &v, target, nvrtc_version);
-            Compiled {
-                module,
-                ms: start.elapsed().as_secs_f64() * 1e3,
-            }
-        },
-    );
+    let mut pool = CompilePool::new(move |&i: &usize| {
+        let v = &jobs[i];
+        let start = Instant::now();
+        let c = compile_variant(&v.template, &cache, target, nvrtc_version, &v.config);
+        let ms = start.elapsed().as_secs_f64() * 1e3;
+        Compiled {
+            cache_hit: c.cache_hit,
+            result: c.result.map(|m| (m.path, m.module.kind, m.hit, ms)),
+        }
+    });
+    pool.queue(0..variants.len(), options.compile_threads);
     let mut results: Vec<VariantResult> = Vec::with_capacity(variants.len());
-    for (index, c) in compiled {
-        let v = &variants[index];
+    for (index, v) in variants.iter().enumerate() {
+        let module = pool.wait(&index);
         let mut result = VariantResult {
             index,
             label: v.label.clone(),
             config: v.config.clone(),
-            compile_ms: c.ms,
+            compile_ms: module.as_ref().map_or(0.0, |m| m.3),
             cache_hit: None,
             results: Vec::new(),
         };
-        match c.module {
-            Err(reason) => {
+        match module {
+            Err(invalid) => {
                 result.results = v
                     .sizes
                     .iter()
                     .map(|&n| SizeResult {
                         n,
-                        outcome: Outcome::invalid(reason.clone()),
+                        outcome: invalid.clone().into(),
                     })
                     .collect();
             }
-            Ok((path, kind, hit)) => {
+            Ok((path, kind, hit, _)) => {
                 result.cache_hit = Some(hit);
                 for &n in &v.sizes {
                     let request = EvalRequest {
@@ -149,34 +139,7 @@ pub fn sweep(
         on_result(&result);
         results.push(result);
     }
-    results.sort_by_key(|r| r.index);
     Ok(results)
-}
-
-fn compile_variant(
-    cache: &ModuleCache,
-    v: &Variant,
-    target: Target,
-    nvrtc_version: (u32, u32),
-) -> std::result::Result<(std::path::PathBuf, ImageKind, bool), String> {
-    v.template
-        .check_config(&v.config)
-        .map_err(|e| format!("invalid configuration: {e}"))?;
-    let name = format!("{}.cu", v.template.spec.name);
-    let options = v.template.compile_options(&v.config);
-    cache
-        .compile(
-            &v.template.source_text,
-            &name,
-            &options,
-            &target,
-            nvrtc_version,
-        )
-        .map(|m| (m.path, m.module.kind, m.hit))
-        .map_err(|e| match e {
-            crate::error::GpuError::Compile { .. } => format!("compile error: {e}"),
-            other => other.to_string(),
-        })
 }
 
 /// A label such as `BLOCK_SIZE=256 ELEMS_PER_THREAD=4 VEC=4`.
@@ -216,10 +179,12 @@ mod tests {
         let cache = ModuleCache::new(std::env::temp_dir().join("hone-sweep-unused"));
         let target = Target {
             arch: 90,
-            kind: ImageKind::Cubin,
+            kind: crate::nvrtc::ImageKind::Cubin,
         };
-        let err = compile_variant(&cache, &v, target, (13, 0)).unwrap_err();
-        assert!(err.starts_with("invalid configuration"), "{err}");
+        let c = compile_variant(&v.template, &cache, target, (13, 0), &v.config);
+        let err = c.result.unwrap_err();
+        assert!(err.reason.starts_with("invalid configuration"), "{err}");
+        assert_eq!(err.kind, hone_tuner::InvalidKind::Constraint);
         assert!(!cache.dir().exists(), "nothing was compiled");
     }
 }

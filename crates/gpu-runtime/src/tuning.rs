@@ -3,17 +3,20 @@
 //! variants compiled ahead on a [`CompilePool`] while the worker times others.
 //!
 //! Machinery failures (the device vanished, the worker cannot start) are not
-//! properties of a variant: [`TemplateEvaluator`] answers them with an
-//! `Invalid { kind: Missing }` that says "not measured" and keeps the error
-//! for [`TemplateEvaluator::take_failure`], so that the caller can stop the
-//! run instead of recording the rest of the space as missing.
+//! properties of a variant: [`TemplateEvaluator`] ends the run with them
+//! ([`hone_tuner::Stop`]) instead of recording the rest of the space as
+//! missing.
 
-use std::path::PathBuf;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use hone_tuner::{InvalidKind, Measurement as TunerMeasurement, Timing};
+use hone_tuner::{
+    Invalid, InvalidKind, JobReport, JobSpec, Measurement as TunerMeasurement, ProblemKey, Stop,
+    Timing, TuningDb,
+};
 
-use crate::cache::ModuleCache;
+use crate::cache::{CachedModule, ModuleCache};
 use crate::device::DeviceProps;
 use crate::error::{GpuError, Result};
 use crate::evaluate::{EvalOptions, EvalRequest, ModuleSource, Outcome};
@@ -97,29 +100,7 @@ impl TuneStats {
 
 /// The tuner's device description from the runtime's.
 pub fn device_info(props: &DeviceProps) -> hone_tuner::DeviceInfo {
-    let mut p = hone_tuner::DeviceProps::new();
-    let mut set = |name: &str, v: u64| p.set(name, i64::try_from(v).unwrap_or(i64::MAX));
-    set("cc_major", props.compute_capability.0.into());
-    set("cc_minor", props.compute_capability.1.into());
-    set("sm_count", props.sm_count.into());
-    set("warp_size", props.warp_size.into());
-    set("max_threads_per_block", props.max_threads_per_block.into());
-    set("max_threads_per_sm", props.max_threads_per_sm.into());
-    set("regs_per_block", props.registers_per_block.into());
-    set("regs_per_sm", props.registers_per_sm.into());
-    set("smem_per_block", props.shared_mem_per_block.into());
-    set(
-        "smem_per_block_optin",
-        props.shared_mem_per_block_optin.into(),
-    );
-    set("smem_per_sm", props.shared_mem_per_sm.into());
-    set(
-        "smem_reserved_per_block",
-        props.smem_reserved_per_block().into(),
-    );
-    set("max_blocks_per_sm", props.max_blocks_per_sm().into());
-    set("l2_bytes", props.l2_cache_bytes);
-    set("global_mem_mib", props.total_memory_bytes >> 20);
+    let p = props.constraint_props();
     let version = |v: (u32, u32)| format!("{}.{}", v.0, v.1);
     hone_tuner::DeviceInfo {
         name: props.name.clone(),
@@ -129,24 +110,6 @@ pub fn device_info(props: &DeviceProps) -> hone_tuner::DeviceInfo {
         driver: Some(version(props.driver_version)),
         nvrtc_version: props.nvrtc_version.map(version),
         props: p,
-    }
-}
-
-/// The invalidity kind of a runtime failure reason. The runtime's reasons
-/// start with a fixed phrase per cause (`compile error:`, `wrong answer:`,
-/// `timed out`, `invalid configuration:`); everything else (faults, launch
-/// failures, a worker that died, too little memory) is a run-time failure.
-pub fn classify(reason: &str) -> InvalidKind {
-    if reason.starts_with("compile error") {
-        InvalidKind::Compile
-    } else if reason.starts_with("wrong answer") {
-        InvalidKind::WrongAnswer
-    } else if reason.starts_with("timed out") {
-        InvalidKind::Timeout
-    } else if reason.starts_with("invalid configuration") {
-        InvalidKind::Constraint
-    } else {
-        InvalidKind::Runtime
     }
 }
 
@@ -181,16 +144,18 @@ pub fn timing_of(m: &crate::evaluate::Measurement) -> Timing {
     }
 }
 
-fn compile_one(
+/// Compiles one variant of `template` through `cache`, or says why it
+/// cannot be: a configuration outside the template, a compile error.
+pub fn compile_variant(
     template: &KernelTemplate,
     cache: &ModuleCache,
     target: Target,
     nvrtc_version: (u32, u32),
     config: &Config,
-) -> Compiled<(PathBuf, ImageKind)> {
+) -> Compiled<CachedModule> {
     if let Err(e) = template.check_config(config) {
         return Compiled {
-            result: Err(format!("invalid configuration: {e}")),
+            result: Err(Invalid::constraint(format!("invalid configuration: {e}"))),
             cache_hit: Some(false),
         };
     }
@@ -203,15 +168,15 @@ fn compile_one(
         nvrtc_version,
     ) {
         Ok(m) => Compiled {
-            result: Ok((m.path, m.module.kind)),
             cache_hit: Some(m.hit),
+            result: Ok(m),
         },
         Err(e @ GpuError::Compile { .. }) => Compiled {
-            result: Err(format!("compile error: {e}")),
+            result: Err(Invalid::compile(format!("compile error: {e}"))),
             cache_hit: Some(false),
         },
         Err(e) => Compiled {
-            result: Err(e.to_string()),
+            result: Err(Invalid::runtime(e.to_string())),
             cache_hit: Some(false),
         },
     }
@@ -226,7 +191,6 @@ pub struct TemplateEvaluator {
     options: TuneOptions,
     compiler: Option<CompilePool<Config, (PathBuf, ImageKind)>>,
     simulate: Option<SimulateFn>,
-    failure: Option<GpuError>,
     stats: TuneStats,
 }
 
@@ -240,7 +204,6 @@ impl TemplateEvaluator {
             options,
             compiler: None,
             simulate: None,
-            failure: None,
             stats: TuneStats::new(),
         }
     }
@@ -254,7 +217,11 @@ impl TemplateEvaluator {
         let nvrtc_version = nvrtc::version()?;
         let template = Arc::clone(&self.template);
         self.compiler = Some(CompilePool::new(move |config: &Config| {
-            compile_one(&template, &cache, target, nvrtc_version, config)
+            let c = compile_variant(&template, &cache, target, nvrtc_version, config);
+            Compiled {
+                result: c.result.map(|m| (m.path, m.module.kind)),
+                cache_hit: c.cache_hit,
+            }
         }));
         Ok(props)
     }
@@ -290,12 +257,6 @@ impl TemplateEvaluator {
         self.worker.memcpy_bandwidth(bytes, &timing)
     }
 
-    /// The machinery failure that stopped evaluations, if any; evaluations
-    /// after it answer "not measured" until it is taken.
-    pub fn take_failure(&mut self) -> Option<GpuError> {
-        self.failure.take()
-    }
-
     pub fn stats(&self) -> TuneStats {
         let mut s = self.stats.clone();
         if let Some(c) = &self.compiler {
@@ -313,39 +274,29 @@ impl TemplateEvaluator {
         &self.template
     }
 
-    fn not_measured(&self) -> TunerMeasurement {
-        let why = self
-            .failure
-            .as_ref()
-            .map(|e| e.to_string())
-            .unwrap_or_default();
-        TunerMeasurement::invalid(InvalidKind::Missing, format!("not measured: {why}"))
-    }
-
+    /// One evaluation, and whether a valid one was checked against the
+    /// reference; `Err` when the machinery failed.
     fn evaluate_inner(
         &mut self,
         config: &hone_tuner::Config,
         size: u64,
-    ) -> (TunerMeasurement, bool) {
+    ) -> Result<(TunerMeasurement, bool)> {
         let cfg = match runtime_config(config) {
             Ok(c) => c,
-            Err(e) => return (TunerMeasurement::invalid(InvalidKind::Constraint, e), false),
+            Err(e) => return Ok((TunerMeasurement::invalid(InvalidKind::Constraint, e), false)),
         };
         let Ok(n) = i64::try_from(size) else {
-            return (
+            return Ok((
                 TunerMeasurement::invalid(InvalidKind::Constraint, "size does not fit in i64"),
                 false,
-            );
+            ));
         };
         let simulate = self.simulate.as_ref().and_then(|f| f(&cfg, size));
         let module = match (&self.compiler, simulate) {
             (_, Some(_)) | (None, None) => ModuleSource::Compile,
             (Some(c), None) => match c.wait(&cfg) {
                 Ok((path, kind)) => ModuleSource::File { path, kind },
-                Err(reason) => {
-                    let kind = classify(&reason);
-                    return (TunerMeasurement::invalid(kind, reason), false);
-                }
+                Err(invalid) => return Ok((invalid.into(), false)),
             },
         };
         let mut options = self.options.eval.clone();
@@ -358,31 +309,123 @@ impl TemplateEvaluator {
             module,
             options,
         };
-        let outcome = match self.worker.evaluate_as(&request, simulate) {
-            Ok(o) => o,
-            Err(e) => {
-                self.failure = Some(e);
-                return (self.not_measured(), false);
-            }
-        };
-        let m = match outcome {
+        let m = match self.worker.evaluate_as(&request, simulate)? {
             Outcome::Valid(m) => TunerMeasurement::Ok(timing_of(&m)),
-            Outcome::Invalid { reason } => TunerMeasurement::invalid(classify(&reason), reason),
+            Outcome::Invalid { kind, reason } => TunerMeasurement::invalid(kind, reason),
         };
-        (m, checked)
+        Ok((m, checked))
+    }
+}
+
+/// The kernel template a job names, relative to the job file's folder,
+/// checked to have the job's parameters.
+pub fn job_template(spec: &JobSpec, job_dir: &Path) -> std::result::Result<KernelTemplate, String> {
+    let rel = spec.kernel.template.as_ref().ok_or_else(|| {
+        format!(
+            "job `{}` names no kernel template (`template` under [kernel]); give one, or use --replay",
+            spec.name
+        )
+    })?;
+    let path = job_dir.join(rel);
+    let template = KernelTemplate::load(&path).map_err(|e| e.to_string())?;
+    let job_params: Vec<&str> = spec.params.iter().map(|p| p.name.as_str()).collect();
+    let mut sorted = job_params.clone();
+    sorted.sort_unstable();
+    let template_params: Vec<&str> = template.spec.params.keys().map(String::as_str).collect();
+    if sorted != template_params {
+        return Err(format!(
+            "job `{}` tunes {:?} but the template {} has the parameters {:?}",
+            spec.name,
+            job_params,
+            path.display(),
+            template_params
+        ));
+    }
+    Ok(template)
+}
+
+/// One size of the comparison of a rule's kernels with the copy engine.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CopyRow {
+    pub size: u64,
+    /// The rule's kernel at this size: its label and configuration key.
+    pub kernel: String,
+    pub key: String,
+    pub rule_gbps: Option<f64>,
+    /// The best of the rule's kernels measured at this size.
+    pub best_gbps: Option<f64>,
+    pub memcpy_gbps: f64,
+}
+
+impl TemplateEvaluator {
+    /// Times device-to-device copies of the template's declared traffic at
+    /// the job's sampled sizes, next to the rule's kernels measured there.
+    pub fn compare_memcpy(
+        &mut self,
+        db: &TuningDb,
+        report: &JobReport,
+    ) -> std::result::Result<Vec<CopyRow>, String> {
+        let (Some(rule), Some(sampling)) = (&report.rule, &report.sampling) else {
+            return Err("--compare-memcpy needs a job with a [sampling] phase".into());
+        };
+        let measured: HashMap<(String, ProblemKey), TunerMeasurement> =
+            db.measured(report.job_id).map_err(|e| e.to_string())?;
+        let mut sizes = sampling.sizes.clone();
+        sizes.sort_unstable();
+        sizes.dedup();
+        let mut rows = Vec::new();
+        for n in sizes {
+            let kernel = &rule.kernels[rule.select_index(n)];
+            let cfg = runtime_config(&kernel.config)?;
+            let at = i64::try_from(n).map_err(|e| e.to_string())?;
+            let bytes = self
+                .template()
+                .resolve(&cfg, at)
+                .map_err(|e| format!("resolving the template at N = {n}: {e}"))?
+                .bytes;
+            let gbps_of = |key: &str| {
+                measured
+                    .get(&(key.to_string(), rule.family.key(n)))
+                    .and_then(|m| m.timing())
+                    .and_then(|t| t.gbps)
+            };
+            let best_gbps = rule
+                .kernels
+                .iter()
+                .filter_map(|k| gbps_of(&k.config.key()))
+                .fold(None, |acc: Option<f64>, g| {
+                    Some(acc.map_or(g, |a| a.max(g)))
+                });
+            // A copy of B bytes reads B and writes B: half the declared traffic.
+            let copy = self
+                .memcpy_bandwidth((bytes / 2.0) as usize)
+                .map_err(|e| e.to_string())?;
+            rows.push(CopyRow {
+                size: n,
+                kernel: kernel.label.clone(),
+                key: kernel.config.key(),
+                rule_gbps: gbps_of(&kernel.config.key()),
+                best_gbps,
+                memcpy_gbps: copy.gbps,
+            });
+        }
+        Ok(rows)
     }
 }
 
 impl hone_tuner::Evaluator for TemplateEvaluator {
-    fn evaluate(&mut self, config: &hone_tuner::Config, size: u64) -> TunerMeasurement {
-        if self.failure.is_some() {
-            return self.not_measured();
-        }
-        let (m, checked) = self.evaluate_inner(config, size);
-        if self.failure.is_none() {
-            self.stats.record(&m, checked);
-        }
-        m
+    /// Templates take one size: the key's single dimension (`n=N`).
+    fn evaluate(
+        &mut self,
+        config: &hone_tuner::Config,
+        key: &ProblemKey,
+    ) -> std::result::Result<TunerMeasurement, Stop> {
+        let Some(size) = key.single_size() else {
+            return Ok(hone_tuner::measure::not_one_size(key));
+        };
+        let (m, checked) = self.evaluate_inner(config, size).map_err(Stop::failed)?;
+        self.stats.record(&m, checked);
+        Ok(m)
     }
 }
 
@@ -390,43 +433,6 @@ impl hone_tuner::Evaluator for TemplateEvaluator {
 mod tests {
     use super::*;
     use crate::stats::Stats;
-
-    #[test]
-    fn reasons_map_to_invalidity_kinds() {
-        let cases = [
-            (
-                "compile error: compilation failed (x)",
-                InvalidKind::Compile,
-            ),
-            (
-                "wrong answer: max rel err 1e0 > tolerance 0e0 in `dst`",
-                InvalidKind::WrongAnswer,
-            ),
-            (
-                "timed out after 3.0 s in phase `check` (worker killed and restarted)",
-                InvalidKind::Timeout,
-            ),
-            (
-                "invalid configuration: constraint `BLOCK_SIZE <= 512` does not hold",
-                InvalidKind::Constraint,
-            ),
-            (
-                "fault: cuStreamSynchronize failed: CUDA_ERROR_ILLEGAL_ADDRESS",
-                InvalidKind::Runtime,
-            ),
-            (
-                "worker died in phase `check`: killed by signal 6",
-                InvalidKind::Runtime,
-            ),
-            (
-                "needs 9 bytes of device memory, 3 free",
-                InvalidKind::Runtime,
-            ),
-        ];
-        for (reason, kind) in cases {
-            assert_eq!(classify(reason), kind, "{reason}");
-        }
-    }
 
     #[test]
     fn configurations_convert_and_strings_are_refused() {
@@ -445,27 +451,9 @@ mod tests {
     #[test]
     fn device_properties_become_constraint_names() {
         let props = DeviceProps {
-            ordinal: 0,
-            name: "Test GPU".into(),
             uuid: "GPU-1".into(),
-            compute_capability: (9, 0),
-            sm_count: 132,
-            clock_khz: Some(1_980_000),
-            memory_clock_khz: None,
-            memory_bus_width_bits: None,
-            theoretical_bandwidth_gbps: None,
-            total_memory_bytes: 80 << 30,
-            l2_cache_bytes: 50 << 20,
-            shared_mem_per_block: 49152,
-            shared_mem_per_block_optin: 232448,
-            shared_mem_per_sm: 233472,
-            registers_per_sm: 65536,
-            registers_per_block: 65536,
-            max_threads_per_block: 1024,
-            max_threads_per_sm: 2048,
-            warp_size: 32,
-            driver_version: (13, 0),
             nvrtc_version: Some((13, 0)),
+            ..crate::device::tests::h100()
         };
         let info = device_info(&props);
         assert_eq!(info.uuid, "GPU-1");

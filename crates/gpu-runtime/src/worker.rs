@@ -19,6 +19,7 @@ use crate::protocol::{
 };
 use crate::stats::Stats;
 use crate::timing;
+use hone_tuner::InvalidKind;
 
 /// Exit codes of [`worker_main`].
 pub mod exit {
@@ -255,7 +256,8 @@ impl<W: Write> Worker<W> {
             Ok(Err(e)) => (error_body(&e), e.is_sticky()),
             Err(panic) => {
                 let message = panic_message(panic.as_ref());
-                let outcome = Outcome::invalid(format!("worker panicked: {message}"));
+                let outcome =
+                    Outcome::invalid(InvalidKind::Runtime, format!("worker panicked: {message}"));
                 (
                     ResponseBody::Outcome {
                         outcome,
@@ -379,6 +381,7 @@ impl<W: Write> Worker<W> {
             Simulate::Fault => {
                 self.send(id, progress("check", 1))?;
                 let outcome = Outcome::invalid(
+                    InvalidKind::Runtime,
                     "fault: cuStreamSynchronize failed: CUDA_ERROR_ILLEGAL_ADDRESS: simulated",
                 );
                 self.send(
@@ -393,7 +396,7 @@ impl<W: Write> Worker<W> {
             Simulate::Succeed => {
                 let outcome = match simulated_measurement(request) {
                     Ok(m) => Outcome::Valid(m),
-                    Err(reason) => Outcome::Invalid { reason },
+                    Err(reason) => Outcome::invalid(InvalidKind::Runtime, reason),
                 };
                 self.send(id, progress("check", 1))?;
                 let t = &request.options.timing;
@@ -543,7 +546,7 @@ mod tests {
         let last = replies.last().unwrap();
         assert_eq!(last.id, 1);
         assert!(
-            matches!(&last.body, ResponseBody::Outcome { fatal: true, outcome: Outcome::Invalid { reason } } if reason.contains("ILLEGAL_ADDRESS"))
+            matches!(&last.body, ResponseBody::Outcome { fatal: true, outcome: Outcome::Invalid { kind: InvalidKind::Runtime, reason } } if reason.contains("ILLEGAL_ADDRESS"))
         );
     }
 

@@ -10,6 +10,7 @@ use hone_gpu::{
     bundled_vcopy, libs, sweep, EvalOptions, EvalRequest, GpuError, ImageKind, IsolatedEvaluator,
     Limits, ModuleCache, ModuleSource, Outcome, SweepOptions, Target, Variant, WorkerCommand,
 };
+use hone_tuner::InvalidKind;
 
 fn worker() -> WorkerCommand {
     WorkerCommand::new(env!("CARGO_BIN_EXE_hone-gpu-worker"))
@@ -41,7 +42,14 @@ fn assert_valid(o: &Outcome) {
 
 fn reason(o: &Outcome) -> &str {
     match o {
-        Outcome::Invalid { reason } => reason,
+        Outcome::Invalid { reason, .. } => reason,
+        Outcome::Valid(_) => panic!("expected an invalid outcome"),
+    }
+}
+
+fn kind(o: &Outcome) -> InvalidKind {
+    match o {
+        Outcome::Invalid { kind, .. } => *kind,
         Outcome::Valid(_) => panic!("expected an invalid outcome"),
     }
 }
@@ -78,6 +86,7 @@ fn a_crash_is_invalid_and_the_next_request_gets_a_new_worker() {
     let r = reason(&o);
     assert!(r.contains("worker died in phase `check`"), "{r}");
     assert!(r.contains("signal 6"), "{r}");
+    assert_eq!(kind(&o), InvalidKind::Runtime);
     assert_eq!(ev.restarts(), 1);
     assert_valid(
         &ev.evaluate_as(&request(4096), Some(Simulate::Succeed))
@@ -98,6 +107,7 @@ fn a_hang_times_out_per_launch_and_tuning_goes_on() {
     let waited = start.elapsed();
     let r = reason(&o);
     assert!(r.contains("timed out after 0.3 s in phase `check`"), "{r}");
+    assert_eq!(kind(&o), InvalidKind::Timeout);
     // The per-launch limit applied, not the much longer host limit.
     assert!(waited < limits.host / 2, "waited {waited:?}");
     assert!(waited >= limits.per_launch);

@@ -10,7 +10,9 @@ use hone_gpu::protocol::Simulate;
 use hone_gpu::{
     bundled_vcopy, IsolatedEvaluator, Limits, TemplateEvaluator, TuneOptions, WorkerCommand,
 };
-use hone_tuner::{run_job, DeviceInfo, DeviceProps, InvalidKind, JobSpec, Measurement, TuningDb};
+use hone_tuner::{
+    run_job, DeviceInfo, DeviceProps, InvalidKind, JobSpec, Measurement, ProblemKey, Stop, TuningDb,
+};
 
 const JOB: &str = r#"
 name = "vcopy-simulated"
@@ -74,7 +76,6 @@ fn faults_and_hangs_are_recorded_and_the_job_finishes() {
         &mut |_| {},
     )
     .unwrap();
-    assert!(eval.take_failure().is_none());
     assert_eq!(report.valid_configs, 8);
     // Every variant at both sizes: a fault or a hang is a property of the
     // variant at one size, so the sieve goes on to the next size.
@@ -158,11 +159,13 @@ fn without_a_device_connect_reports_no_device_and_evaluations_stop() {
             );
             let c =
                 hone_tuner::Config::parse_key("BLOCK_SIZE=128,ELEMS_PER_THREAD=1,VEC=4").unwrap();
-            let m = hone_tuner::Evaluator::evaluate(&mut eval, &c, 4096);
+            let stop = hone_tuner::Evaluator::evaluate(&mut eval, &c, &ProblemKey::n(4096));
             // Not connected: the worker is asked to compile and answers that
-            // it has no device, which stops the evaluator.
-            assert_eq!(m.status(), "missing", "{m:?}");
-            let failure = eval.take_failure().expect("the failure is kept");
+            // it has no device, which stops the run.
+            let failure = match stop {
+                Err(Stop::Failed(e)) => e,
+                other => panic!("expected the run to stop, got {other:?}"),
+            };
             assert!(
                 failure.to_string().starts_with("no CUDA device"),
                 "{failure}"

@@ -9,6 +9,10 @@
 //!   L+U algorithms of Imamura et al., HPC-138, 2013, with Hopper-era
 //!   changes), measured against cuBLAS `?symv` and `?gemv` in the same run.
 
+//! - [`backend`]: the evaluator a tuning job gets for what it names, a
+//!   kernel template or one of the routines here.
+
+pub mod backend;
 pub mod driver;
 pub mod gemm;
 pub mod precision;

@@ -77,7 +77,7 @@ fn failures(
                         c.relative()
                     );
                 }
-                SymvOutcome::Invalid { reason } => bad.push(format!(
+                SymvOutcome::Invalid { reason, .. } => bad.push(format!(
                     "{} {} n={n} {}: {reason}",
                     k.precision,
                     k.uplo,
@@ -154,7 +154,7 @@ fn odd_sizes_and_leading_dimensions() {
                 &quick(vec as usize),
             ));
             match run_symv(&mut runner, &wide[0], 515, &quick(1)).unwrap() {
-                SymvOutcome::Invalid { reason } => {
+                SymvOutcome::Invalid { reason, .. } => {
                     assert!(reason.contains("divisible"), "{reason}")
                 }
                 SymvOutcome::Valid(_) => panic!("VEC={vec} accepted lda = 515"),
@@ -194,7 +194,10 @@ fn configurations_outside_the_space_are_invalid_not_errors() {
         atomic([128, 16, 8, 0, 2, 2, 8, 0, 1, 0]),
     );
     match run_symv(&mut runner, &k, 256, &quick(32)).unwrap() {
-        SymvOutcome::Invalid { reason } => assert!(reason.contains("regs_per_sm"), "{reason}"),
+        SymvOutcome::Invalid { kind, reason } => {
+            assert_eq!(kind, hone_tuner::InvalidKind::Constraint, "{reason}");
+            assert!(reason.contains("regs_per_sm"), "{reason}")
+        }
         SymvOutcome::Valid(_) => panic!("{} ran", config_label(&k.config)),
     }
 }

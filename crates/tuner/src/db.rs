@@ -4,6 +4,7 @@
 //! Tuner's T4 results format; merges the databases of sharded runs.
 
 use crate::config::Config;
+use crate::key::ProblemKey;
 use crate::measure::{InvalidKind, Measurement, Timing};
 use crate::replay::Recording;
 use crate::space::DeviceProps;
@@ -77,7 +78,9 @@ pub struct JobRow {
 #[derive(Debug, Clone, PartialEq)]
 pub struct StoredMeasurement {
     pub config: Config,
+    /// The size on the job's family (0 for a problem off it).
     pub size: u64,
+    pub problem: ProblemKey,
     pub measurement: Measurement,
     pub timestamp: String,
 }
@@ -133,6 +136,7 @@ CREATE TABLE IF NOT EXISTS measurements (
     job_id INTEGER NOT NULL REFERENCES jobs(id),
     config_id INTEGER NOT NULL REFERENCES configs(id),
     size INTEGER NOT NULL,
+    problem TEXT,
     status TEXT NOT NULL,
     median_s REAL,
     q1_s REAL,
@@ -145,7 +149,7 @@ CREATE TABLE IF NOT EXISTS measurements (
     gflops REAL,
     reason TEXT,
     timestamp TEXT NOT NULL,
-    UNIQUE (job_id, config_id, size)
+    UNIQUE (job_id, config_id, size, problem)
 );
 ";
 
@@ -182,8 +186,17 @@ fn now() -> String {
 }
 
 /// The tuning database.
+///
+/// Measurements name their problem by key text (`problem`). Databases made
+/// before keys existed have no such column and hold one-size problems,
+/// `n=<size>`: they are read as such and get the column on their first new
+/// measurement (so that replaying a recorded database leaves it untouched),
+/// keeping their uniqueness over (job, configuration, size).
 pub struct TuningDb {
     conn: Connection,
+    keyed: std::cell::Cell<bool>,
+    /// Made before keys: one measurement per (job, configuration, size).
+    legacy: bool,
 }
 
 impl TuningDb {
@@ -205,7 +218,14 @@ impl TuningDb {
         conn.pragma_update(None, "foreign_keys", "ON")?;
         conn.busy_timeout(std::time::Duration::from_secs(30))?;
         conn.execute_batch(SCHEMA)?;
-        Ok(TuningDb { conn })
+        let keyed = conn
+            .prepare("SELECT 1 FROM pragma_table_info('measurements') WHERE name = 'problem'")?
+            .exists([])?;
+        Ok(TuningDb {
+            conn,
+            keyed: std::cell::Cell::new(keyed),
+            legacy: !keyed,
+        })
     }
 
     pub fn connection(&self) -> &Connection {
@@ -372,30 +392,46 @@ impl TuningDb {
 
     /// Stores one measurement in its own transaction (autocommit), so it is
     /// durable the moment this returns. A point already stored is kept.
+    /// `size` is the problem's size on the job's family.
     pub fn record(
         &self,
         job_id: i64,
         config_id: i64,
+        problem: &ProblemKey,
         size: u64,
         m: &Measurement,
     ) -> Result<bool, DbError> {
-        self.record_at(job_id, config_id, size, m, &now())
+        self.record_at(job_id, config_id, problem, size, m, &now())
     }
 
     fn record_at(
         &self,
         job_id: i64,
         config_id: i64,
+        problem: &ProblemKey,
         size: u64,
         m: &Measurement,
         timestamp: &str,
     ) -> Result<bool, DbError> {
+        if self.legacy && size == 0 {
+            // Problems off a family all stand at size 0: the old uniqueness
+            // would keep only the first of them.
+            return Err(DbError::Conflict(format!(
+                "this tuning database predates problem keys and cannot hold `{problem}`; use a new database"
+            )));
+        }
+        if !self.keyed.get() {
+            self.conn
+                .execute_batch("ALTER TABLE measurements ADD COLUMN problem TEXT")?;
+            self.keyed.set(true);
+        }
         let mut stmt = self.conn.prepare_cached(
             "INSERT OR IGNORE INTO measurements
              (job_id, config_id, size, status, median_s, q1_s, q3_s, min_s, max_s, samples,
-              times_json, gbps, gflops, reason, timestamp)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+              times_json, gbps, gflops, reason, timestamp, problem)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
         )?;
+        let problem = problem.to_string();
         let n = match m {
             Measurement::Ok(t) => stmt.execute(params![
                 job_id,
@@ -416,7 +452,8 @@ impl TuningDb {
                 t.gbps,
                 t.gflops,
                 None::<String>,
-                timestamp
+                timestamp,
+                problem
             ])?,
             Measurement::Invalid { kind, reason } => stmt.execute(params![
                 job_id,
@@ -433,7 +470,8 @@ impl TuningDb {
                 None::<f64>,
                 None::<f64>,
                 reason,
-                timestamp
+                timestamp,
+                problem
             ])?,
         };
         Ok(n == 1)
@@ -441,12 +479,17 @@ impl TuningDb {
 
     /// Every measurement of a job, in the order taken.
     pub fn measurements(&self, job_id: i64) -> Result<Vec<StoredMeasurement>, DbError> {
-        let mut stmt = self.conn.prepare(
+        let problem = if self.keyed.get() {
+            "m.problem"
+        } else {
+            "NULL"
+        };
+        let mut stmt = self.conn.prepare(&format!(
             "SELECT c.params_json, m.size, m.status, m.median_s, m.q1_s, m.q3_s, m.min_s, m.max_s,
-                    m.samples, m.times_json, m.gbps, m.gflops, m.reason, m.timestamp
+                    m.samples, m.times_json, m.gbps, m.gflops, m.reason, m.timestamp, {problem}
              FROM measurements m JOIN configs c ON c.id = m.config_id
-             WHERE m.job_id = ?1 ORDER BY m.id",
-        )?;
+             WHERE m.job_id = ?1 ORDER BY m.id"
+        ))?;
         let rows = stmt.query_map([job_id], |r| {
             Ok((
                 r.get::<_, String>(0)?,
@@ -463,6 +506,7 @@ impl TuningDb {
                 r.get::<_, Option<f64>>(11)?,
                 r.get::<_, Option<String>>(12)?,
                 r.get::<_, String>(13)?,
+                r.get::<_, Option<String>>(14)?,
             ))
         })?;
         let mut out = Vec::new();
@@ -482,7 +526,14 @@ impl TuningDb {
                 gflops,
                 reason,
                 ts,
+                problem,
             ) = row?;
+            let problem = match problem {
+                Some(text) => text.parse().map_err(|e| {
+                    DbError::Conflict(format!("tuning database: problem `{text}`: {e}"))
+                })?,
+                None => ProblemKey::n(size as u64),
+            };
             let config: Config = serde_json::from_str(&params_json)?;
             let measurement = if status == "ok" {
                 let median = median.unwrap_or(f64::NAN);
@@ -511,6 +562,7 @@ impl TuningDb {
             out.push(StoredMeasurement {
                 config,
                 size: size as u64,
+                problem,
                 measurement,
                 timestamp: ts,
             });
@@ -518,20 +570,23 @@ impl TuningDb {
         Ok(out)
     }
 
-    /// The measurements of a job keyed by (configuration key, size): what a
-    /// resumed job need not measure again.
-    pub fn measured(&self, job_id: i64) -> Result<HashMap<(String, u64), Measurement>, DbError> {
+    /// The measurements of a job keyed by (configuration key, problem): what
+    /// a resumed job need not measure again.
+    pub fn measured(
+        &self,
+        job_id: i64,
+    ) -> Result<HashMap<(String, ProblemKey), Measurement>, DbError> {
         Ok(self
             .measurements(job_id)?
             .into_iter()
-            .map(|s| ((s.config.key(), s.size), s.measurement))
+            .map(|s| ((s.config.key(), s.problem), s.measurement))
             .collect())
     }
 
     pub fn recording(&self, job_id: i64) -> Result<Recording, DbError> {
         let mut rec = Recording::new();
         for s in self.measurements(job_id)? {
-            rec.push(s.config, s.size, s.measurement);
+            rec.push_key(s.config, s.problem, s.size, s.measurement);
         }
         Ok(rec)
     }
@@ -657,7 +712,14 @@ impl TuningDb {
                     self.open_job(&job.name, kernel_id, device_id, (0, 1), &job.spec_json)?;
                 for s in src.measurements(job.id)? {
                     let cid = self.config_id(kernel_id, &s.config)?;
-                    if self.record_at(target, cid, s.size, &s.measurement, &s.timestamp)? {
+                    if self.record_at(
+                        target,
+                        cid,
+                        &s.problem,
+                        s.size,
+                        &s.measurement,
+                        &s.timestamp,
+                    )? {
                         report.inserted += 1;
                     } else {
                         report.duplicates += 1;
@@ -719,17 +781,29 @@ mod tests {
         let mut t = Timing::from_samples(&[1e-3, 2e-3, 3e-3]).unwrap();
         t.gflops = Some(5.0);
         assert!(db
-            .record(job, cid, 100, &Measurement::Ok(t.clone()))
+            .record(
+                job,
+                cid,
+                &ProblemKey::n(100),
+                100,
+                &Measurement::Ok(t.clone())
+            )
             .unwrap());
         // A point already stored is kept, not overwritten.
         assert!(!db
-            .record(job, cid, 100, &Measurement::Ok(Timing::single(9.0)))
+            .record(
+                job,
+                cid,
+                &ProblemKey::n(100),
+                100,
+                &Measurement::Ok(Timing::single(9.0))
+            )
             .unwrap());
         let bad = Measurement::invalid(InvalidKind::Timeout, "over 10 s");
-        db.record(job, cid, 200, &bad).unwrap();
+        db.record(job, cid, &ProblemKey::n(200), 200, &bad).unwrap();
         let got = db.measured(job).unwrap();
-        assert_eq!(got[&(c.key(), 100)], Measurement::Ok(t));
-        assert_eq!(got[&(c.key(), 200)], bad);
+        assert_eq!(got[&(c.key(), ProblemKey::n(100))], Measurement::Ok(t));
+        assert_eq!(got[&(c.key(), ProblemKey::n(200))], bad);
         assert_eq!(
             db.open_job("j", ker, dev, (0, 1), "{}").unwrap(),
             (job, true)
@@ -745,13 +819,54 @@ mod tests {
     }
 
     #[test]
+    fn a_database_made_before_keys_reads_as_n_and_takes_keys_on_writing() {
+        let old =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bench/results/tune/vcopy.sqlite");
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("old.sqlite");
+        std::fs::copy(&old, &path).unwrap();
+        let db = TuningDb::open(&path).unwrap();
+        assert!(
+            !db.keyed.get(),
+            "the recorded database has no problem column"
+        );
+        let job = db.jobs().unwrap()[0].id;
+        let before = db.measurements(job).unwrap();
+        assert!(!before.is_empty());
+        assert!(before.iter().all(|m| m.problem == ProblemKey::n(m.size)));
+        let kernel: i64 = db
+            .connection()
+            .query_row("SELECT kernel_id FROM jobs WHERE id = ?1", [job], |r| {
+                r.get(0)
+            })
+            .unwrap();
+        let cid = db.config_id(kernel, &before[0].config).unwrap();
+        let gemm: ProblemKey = "m=7,n=7,k=7,layout=NN".parse().unwrap();
+        let m = Measurement::Ok(Timing::single(1.0));
+        assert!(db.record(job, cid, &gemm, 7, &m).unwrap());
+        let fft: ProblemKey = "nx=64,precision=s".parse().unwrap();
+        let err = db.record(job, cid, &fft, 0, &m).unwrap_err().to_string();
+        assert!(err.contains("predates problem keys"), "{err}");
+        drop(db);
+        let db = TuningDb::open(&path).unwrap();
+        assert!(db.keyed.get());
+        let after = db.measurements(job).unwrap();
+        assert_eq!(after[..before.len()], before[..]);
+        assert_eq!(after.last().unwrap().problem, gemm);
+        assert_eq!(
+            db.measured(job).unwrap()[&(before[0].config.key(), gemm)],
+            m
+        );
+    }
+
+    #[test]
     fn a_job_replays_from_the_database() {
         use crate::measure::Evaluator;
         use crate::replay::ReplayEvaluator;
         let db = TuningDb::open_in_memory().unwrap();
         let (dev, ker) = setup(&db);
         let (job, _) = db.open_job("j", ker, dev, (0, 1), "{}").unwrap();
-        let mut synth =
+        let synth =
             crate::synthetic::SyntheticEvaluator::new(crate::synthetic::SyntheticModel::Generic, 3);
         let configs: Vec<Config> = (0..5)
             .map(|k| Config::parse_key(&format!("K={k}")).unwrap())
@@ -759,12 +874,16 @@ mod tests {
         for c in &configs {
             let cid = db.config_id(ker, c).unwrap();
             for n in [100, 1000] {
-                db.record(job, cid, n, &synth.evaluate(c, n)).unwrap();
+                db.record(job, cid, &ProblemKey::n(n), n, &synth.measure(c, n))
+                    .unwrap();
             }
         }
         let mut replay = ReplayEvaluator::new(&db.recording(job).unwrap());
         for c in &configs {
-            assert_eq!(replay.evaluate(c, 1000), synth.evaluate(c, 1000));
+            assert_eq!(
+                replay.evaluate(c, &ProblemKey::n(1000)).unwrap(),
+                synth.measure(c, 1000)
+            );
         }
         assert_eq!(replay.misses, 0);
     }
@@ -781,21 +900,16 @@ mod tests {
         let t = Timing::from_samples(&[1e-3, 2e-3, 3e-3])
             .unwrap()
             .with_work(None, Some(2e6));
-        db.record(job, ca, 1000, &Measurement::Ok(t)).unwrap();
-        db.record(
-            job,
-            cb,
-            1000,
-            &Measurement::invalid(InvalidKind::Compile, "x"),
-        )
-        .unwrap();
-        db.record(
-            job,
+        let record = |cid, n, m: Measurement| {
+            db.record(job, cid, &ProblemKey::n(n), n, &m).unwrap();
+        };
+        record(ca, 1000, Measurement::Ok(t));
+        record(cb, 1000, Measurement::invalid(InvalidKind::Compile, "x"));
+        record(
             cb,
             2000,
-            &Measurement::invalid(InvalidKind::WrongAnswer, "x"),
-        )
-        .unwrap();
+            Measurement::invalid(InvalidKind::WrongAnswer, "x"),
+        );
         let v = db.export_t4(job, None).unwrap();
         assert_eq!(v["schema_version"], "1.0.0");
         let r = v["results"].as_array().unwrap();

@@ -2,13 +2,19 @@
 //!
 //! Grammar (lowest precedence first):
 //! `or := and ('||' and)*`, `and := eq ('&&' eq)*`, `eq := rel (('=='|'!=') rel)*`,
-//! `rel := add (('<'|'<='|'>'|'>=') add)*`, `add := mul (('+'|'-') mul)*`,
+//! `rel := shift (('<'|'<='|'>'|'>=') shift)?`, `shift := add (('<<'|'>>') add)*`,
+//! `add := mul (('+'|'-') mul)*`,
 //! `mul := unary (('*'|'/'|'%') unary)*`, `unary := ('!'|'-') unary | primary`,
 //! `primary := INT | STRING | NAME | NAME '(' args ')' | '(' or ')'`.
 //!
 //! Values are 64-bit integers or strings; comparisons and logic yield 0 or 1, and
 //! any non-zero integer is true. Strings may only be compared with `==` and `!=`.
-//! Functions: `min(a, b, ...)`, `max(a, b, ...)`, `ceil_div(a, b)`, `abs(a)`.
+//! Comparisons do not chain (`a < b < c` is refused). Integers may be written
+//! in hex (`0x10`) and with `_` separators. Functions: `min(a, b, ...)`,
+//! `max(a, b, ...)`, `cdiv(a, b)` (ceiling division, also `ceil_div`),
+//! `align(a, b)` (a rounded up to a multiple of b > 0), `abs(a)`, `log2(a)`
+//! (floor, a > 0). Constraints of tuning jobs and the size formulas of kernel
+//! templates are written in this one language.
 
 use std::fmt;
 
@@ -40,6 +46,9 @@ pub enum EvalError {
     UnknownName(String),
     #[error("type mismatch: {0}")]
     Type(String),
+    /// An argument outside a function's or operator's domain.
+    #[error("{0}")]
+    Domain(String),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,6 +64,8 @@ pub enum BinOp {
     Le,
     Gt,
     Ge,
+    Shl,
+    Shr,
     And,
     Or,
 }
@@ -73,6 +84,8 @@ impl BinOp {
             BinOp::Le => "<=",
             BinOp::Gt => ">",
             BinOp::Ge => ">=",
+            BinOp::Shl => "<<",
+            BinOp::Shr => ">>",
             BinOp::And => "&&",
             BinOp::Or => "||",
         }
@@ -90,7 +103,9 @@ pub enum Func {
     Min,
     Max,
     CeilDiv,
+    Align,
     Abs,
+    Log2,
 }
 
 impl Func {
@@ -98,8 +113,10 @@ impl Func {
         match name {
             "min" => Some(Func::Min),
             "max" => Some(Func::Max),
-            "ceil_div" => Some(Func::CeilDiv),
+            "cdiv" | "ceil_div" => Some(Func::CeilDiv),
+            "align" => Some(Func::Align),
             "abs" => Some(Func::Abs),
+            "log2" => Some(Func::Log2),
             _ => None,
         }
     }
@@ -108,16 +125,26 @@ impl Func {
         match self {
             Func::Min => "min",
             Func::Max => "max",
-            Func::CeilDiv => "ceil_div",
+            Func::CeilDiv => "cdiv",
+            Func::Align => "align",
             Func::Abs => "abs",
+            Func::Log2 => "log2",
         }
     }
 
     fn arity_ok(self, n: usize) -> bool {
         match self {
             Func::Min | Func::Max => n >= 1,
-            Func::CeilDiv => n == 2,
-            Func::Abs => n == 1,
+            Func::CeilDiv | Func::Align => n == 2,
+            Func::Abs | Func::Log2 => n == 1,
+        }
+    }
+
+    fn arity_text(self) -> &'static str {
+        match self {
+            Func::Min | Func::Max => "at least 1 argument",
+            Func::CeilDiv | Func::Align => "2 arguments",
+            Func::Abs | Func::Log2 => "1 argument",
         }
     }
 }
@@ -172,9 +199,10 @@ enum Tok {
 }
 
 fn tokenize(src: &str) -> Result<Vec<(usize, Tok)>, ExprError> {
-    const OPS: [&str; 19] = [
-        "==", "!=", "<=", ">=", "&&", "||", "+", "-", "*", "/", "%", "<", ">", "!", "(", ")", ",",
-        "=", "&",
+    // Longest first: `<<` before `<=` and `<`.
+    const OPS: [&str; 21] = [
+        "<<", ">>", "==", "!=", "<=", ">=", "&&", "||", "+", "-", "*", "/", "%", "<", ">", "!",
+        "(", ")", ",", "=", "&",
     ];
     let bytes = src.as_bytes();
     let mut out = Vec::new();
@@ -299,8 +327,35 @@ impl Parser {
         ops: &[&'static str],
         next: fn(&mut Parser) -> Result<Expr, ExprError>,
     ) -> Result<Expr, ExprError> {
+        self.level(ops, next, true)
+    }
+
+    /// A level of comparisons: one at most, since `a < b < c` does not
+    /// mean what it reads as.
+    fn comparison_level(
+        &mut self,
+        ops: &[&'static str],
+        next: fn(&mut Parser) -> Result<Expr, ExprError>,
+    ) -> Result<Expr, ExprError> {
+        self.level(ops, next, false)
+    }
+
+    fn level(
+        &mut self,
+        ops: &[&'static str],
+        next: fn(&mut Parser) -> Result<Expr, ExprError>,
+        chain: bool,
+    ) -> Result<Expr, ExprError> {
         let mut lhs = next(self)?;
-        while let Some((_, op)) = self.eat_op(ops) {
+        let mut seen = false;
+        while let Some((at, op)) = self.eat_op(ops) {
+            if seen && !chain {
+                return Err(ExprError::new(
+                    at,
+                    format!("comparisons do not chain: write `a {op} b && b {op} c`"),
+                ));
+            }
+            seen = true;
             let rhs = next(self)?;
             let op = match op {
                 "+" => BinOp::Add,
@@ -314,6 +369,8 @@ impl Parser {
                 "<=" => BinOp::Le,
                 ">" => BinOp::Gt,
                 ">=" => BinOp::Ge,
+                "<<" => BinOp::Shl,
+                ">>" => BinOp::Shr,
                 "&&" => BinOp::And,
                 _ => BinOp::Or,
             };
@@ -333,10 +390,13 @@ impl Parser {
         self.binary_level(&["&&"], Parser::eq)
     }
     fn eq(&mut self) -> Result<Expr, ExprError> {
-        self.binary_level(&["==", "!="], Parser::rel)
+        self.comparison_level(&["==", "!="], Parser::rel)
     }
     fn rel(&mut self) -> Result<Expr, ExprError> {
-        self.binary_level(&["<=", ">=", "<", ">"], Parser::add)
+        self.comparison_level(&["<=", ">=", "<", ">"], Parser::shift)
+    }
+    fn shift(&mut self) -> Result<Expr, ExprError> {
+        self.binary_level(&["<<", ">>"], Parser::add)
     }
     fn add(&mut self) -> Result<Expr, ExprError> {
         self.binary_level(&["+", "-"], Parser::mul)
@@ -380,7 +440,9 @@ impl Parser {
                     let func = Func::from_name(&name).ok_or_else(|| {
                         ExprError::new(
                             at,
-                            format!("unknown function `{name}` (known: min, max, ceil_div, abs)"),
+                            format!(
+                                "unknown function `{name}` (known: min, max, cdiv, align, abs, log2)"
+                            ),
                         )
                     })?;
                     let mut args = Vec::new();
@@ -404,7 +466,12 @@ impl Parser {
                     if !func.arity_ok(args.len()) {
                         return Err(ExprError::new(
                             at,
-                            format!("`{}` does not take {} argument(s)", func.name(), args.len()),
+                            format!(
+                                "`{}` takes {}, not {}",
+                                func.name(),
+                                func.arity_text(),
+                                args.len()
+                            ),
                         ));
                     }
                     Ok(Expr {
@@ -631,6 +698,22 @@ fn binary<'a>(op: BinOp, l: Value<'a>, r: Value<'a>) -> Result<Value<'a>, EvalEr
         BinOp::Le => (a <= b) as i64,
         BinOp::Gt => (a > b) as i64,
         BinOp::Ge => (a >= b) as i64,
+        BinOp::Shl => {
+            if !(0..63).contains(&b) {
+                return Err(EvalError::Domain(format!("shift by {b}")));
+            }
+            let r = a << b;
+            if r >> b != a {
+                return Err(EvalError::Overflow);
+            }
+            r
+        }
+        BinOp::Shr => {
+            if !(0..64).contains(&b) {
+                return Err(EvalError::Domain(format!("shift by {b}")));
+            }
+            a >> b
+        }
         BinOp::And | BinOp::Or => unreachable!("short-circuit operators are handled by the caller"),
     };
     Ok(Value::Int(v))
@@ -652,6 +735,22 @@ fn call(func: Func, vals: &[i64]) -> Result<i64, EvalError> {
             } else {
                 q
             }
+        }
+        Func::Align => {
+            let (a, b) = (vals[0], vals[1]);
+            if b <= 0 {
+                return Err(EvalError::Domain(format!(
+                    "align: multiple {b} must be positive"
+                )));
+            }
+            let q = a.div_euclid(b) + (a.rem_euclid(b) != 0) as i64;
+            q.checked_mul(b).ok_or(EvalError::Overflow)?
+        }
+        Func::Log2 => {
+            if vals[0] <= 0 {
+                return Err(EvalError::Domain(format!("log2 of {}", vals[0])));
+            }
+            63 - vals[0].leading_zeros() as i64
         }
     })
 }
@@ -891,6 +990,18 @@ mod tests {
         assert_eq!(eval_int("min(5, UX, 9)", &vars), Ok(5));
         assert_eq!(eval_int("abs(-4)", &vars), Ok(4));
         assert_eq!(eval_int("0x10 + 1_000", &vars), Ok(1016));
+        assert_eq!(eval_int("cdiv(BLOCK_SIZE, 64)", &vars), Ok(2));
+        assert_eq!(eval_int("align(65, 32)", &vars), Ok(96));
+        assert_eq!(eval_int("log2(1 << 20)", &vars), Ok(20));
+        assert_eq!(eval_int("1 << 2 + 1", &vars), Ok(8));
+        assert_eq!(eval_int("(1 < 2) < 3", &vars), Ok(1));
+        assert!(Expr::parse("1 < UX < 3")
+            .unwrap_err()
+            .message
+            .contains("chain"));
+        assert!(eval_int("1 << 64", &vars).is_err());
+        assert!(eval_int("log2(0)", &vars).is_err());
+        assert!(eval_int("align(4, 0)", &vars).is_err());
         let e = Expr::parse("BLOCK_SIZE * UX * 8 <= smem_per_sm && UX > 2").unwrap();
         assert_eq!(e.names(), vec!["BLOCK_SIZE", "UX", "smem_per_sm"]);
     }

@@ -10,9 +10,11 @@
 use crate::config::{Config, ParamValue};
 use crate::db::{DbError, DeviceInfo, TuningDb};
 use crate::dspline::Grid;
-use crate::measure::{Evaluator, InvalidKind, Measurement};
+use crate::key::{Family, ProblemKey};
+use crate::measure::{Evaluator, Measurement, Stop};
+use crate::plan::Plans;
 use crate::rule::{Rule, RuleError, RuleKernel};
-use crate::sampling::{self, SamplingResult, SequentialConfig};
+use crate::sampling::{self, SamplingError, SamplingResult, SequentialConfig};
 use crate::space::{DeviceProps, Param, Space, SpaceError, SpaceSpec};
 use crate::strategy::{BayesOpt, ChampionSieve, Exhaustive, Outcome, RandomSearch, Strategy};
 use crate::synthetic::fnv1a;
@@ -232,7 +234,9 @@ fn tolerance() -> f64 {
 pub struct JobSpec {
     pub name: String,
     pub kernel: KernelSpec,
-    #[serde(alias = "param")]
+    /// Left out by a job that names a library routine: it tunes the
+    /// routine's space ([`JobSpec::inherit`]).
+    #[serde(default, alias = "param")]
     pub params: Vec<ParamSpec>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub derived: Vec<DerivedSpec>,
@@ -241,8 +245,18 @@ pub struct JobSpec {
     /// Device properties added to (or overriding) the evaluator's device.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub device: Option<DeviceProps>,
-    /// Representative sizes of the search phase.
-    pub sizes: SizeSpec,
+    /// The problems the sizes stand for (`m=*,n=*,k=*,layout=NN`); `n=*`
+    /// when absent.
+    #[serde(default, skip_serializing_if = "Family::is_default")]
+    pub family: Family,
+    /// Representative sizes of the search phase, along `family`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sizes: Option<SizeSpec>,
+    /// Instead of sizes, the exact problems to tune for: each gets the
+    /// configuration that measured fastest on it ([`Plans`]), with no
+    /// interpolation between them (an FFT's `nx,ny,nz,precision,batch`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub problems: Vec<ProblemKey>,
     pub strategy: StrategySpec,
     /// Evaluation budget (configurations) for `random` and `bayes` when the
     /// strategy does not give one.
@@ -274,6 +288,18 @@ pub enum JobError {
     Db(#[from] DbError),
     #[error(transparent)]
     Rule(#[from] RuleError),
+    /// The evaluator ended the run; what was measured is stored.
+    #[error(transparent)]
+    Stopped(#[from] Stop),
+}
+
+impl From<SamplingError> for JobError {
+    fn from(e: SamplingError) -> JobError {
+        match e {
+            SamplingError::Rule(e) => JobError::Rule(e),
+            SamplingError::Stopped(s) => JobError::Stopped(s),
+        }
+    }
 }
 
 impl JobSpec {
@@ -341,8 +367,27 @@ impl JobSpec {
                 _ => {}
             }
         }
-        if self.sizes.sizes().is_empty() {
-            return Err(err("`sizes` is empty".into()));
+        if self.params.is_empty() && self.kernel.library.is_none() {
+            return Err(err(
+                "no parameters: give `[[param]]`s, or name a library routine (`library` under [kernel])"
+                    .into(),
+            ));
+        }
+        match (&self.sizes, self.problems.is_empty()) {
+            (Some(_), false) => {
+                return Err(err(
+                    "give `sizes` along the family or exact `problems`, not both".into(),
+                ))
+            }
+            (None, true) => return Err(err("give `sizes` (or exact `problems`)".into())),
+            (Some(s), true) if s.sizes().is_empty() => return Err(err("`sizes` is empty".into())),
+            _ => {}
+        }
+        if !self.problems.is_empty() && self.sampling.is_some() {
+            return Err(err(
+                "sampling over size needs `sizes` along a family; exact `problems` get plans"
+                    .into(),
+            ));
         }
         match &self.strategy {
             StrategySpec::Random { budget, .. } | StrategySpec::Bayes { budget, .. }
@@ -358,6 +403,18 @@ impl JobSpec {
             }
         }
         Ok(())
+    }
+
+    /// Takes the space of the library routine the job names, when the job
+    /// gives no parameters of its own; its own constraints come after the
+    /// routine's. Stored with the job as if written out, so a job resumes
+    /// and replays the same whether it states the space or inherits it.
+    pub fn inherit(&mut self, params: Vec<ParamSpec>, constraints: Vec<String>) {
+        if self.params.is_empty() {
+            self.params = params;
+            let own = std::mem::take(&mut self.constraints);
+            self.constraints = constraints.into_iter().chain(own).collect();
+        }
     }
 
     pub fn space_spec(&self) -> SpaceSpec {
@@ -437,8 +494,9 @@ pub struct Progress {
     pub total: Option<usize>,
     /// Whether this one came from the database (a resumed job).
     pub cached: bool,
+    /// The configuration's key.
     pub key: String,
-    pub size: u64,
+    pub problem: ProblemKey,
     pub status: &'static str,
 }
 
@@ -455,6 +513,8 @@ pub struct JobReport {
     pub champions: Vec<Config>,
     pub sampling: Option<SamplingResult>,
     pub rule: Option<Rule>,
+    /// The best configuration per problem, for a job of exact `problems`.
+    pub plans: Option<Plans>,
     /// Evaluations that reached the backend.
     pub measured: usize,
     /// Evaluations answered from the database.
@@ -537,13 +597,17 @@ pub fn run_job(
     let kernel_id = db.upsert_kernel(&spec.kernel.name, &source_hash)?;
     let spec_json = serde_json::to_string(spec).map_err(DbError::from)?;
     let (job_id, resumed) = db.open_job(&spec.name, kernel_id, device_id, shard, &spec_json)?;
-    let sizes = spec.sizes.sizes();
+    let sizes = match &spec.sizes {
+        Some(s) => spec.family.keys(&s.sizes()),
+        None => spec.problems.clone(),
+    };
     let mut strategy = spec.strategy();
     let mut rec = Recorder {
         db,
         job_id,
         kernel_id,
         inner: eval,
+        family: &spec.family,
         cache: db.measured(job_id)?,
         config_ids: HashMap::new(),
         progress,
@@ -552,12 +616,8 @@ pub fn run_job(
         total: strategy.planned_evaluations(candidates.len(), sizes.len()),
         measured: 0,
         reused: 0,
-        error: None,
     };
-    let search = strategy.run(&valid, &candidates, &sizes, &mut rec);
-    if let Some(e) = rec.error.take() {
-        return Err(e.into());
-    }
+    let search = strategy.run(&valid, &candidates, &sizes, &mut rec)?;
     let champion_idx: Vec<usize> = match &spec.strategy {
         StrategySpec::Champion { top_k, depth } => ChampionSieve {
             top_k: top_k.unwrap_or(spec.top_k),
@@ -622,6 +682,7 @@ pub fn run_job(
                 sampling::sample_fixed(
                     &spec.name,
                     kernels,
+                    &spec.family,
                     &sizes,
                     grid,
                     spec.alpha,
@@ -641,17 +702,23 @@ pub fn run_job(
                 cfg.tolerance = s.tolerance;
                 cfg.alpha = spec.alpha;
                 rec.total = Some(max_sizes * kernels.len());
-                sampling::sample_sequential(&spec.name, kernels, &cfg, &mut rec)?
+                sampling::sample_sequential(&spec.name, kernels, &spec.family, &cfg, &mut rec)?
             }
         };
-        if let Some(e) = rec.error.take() {
-            return Err(e.into());
-        }
         rule = Some(result.rule.clone());
         sampling_result = Some(result);
     }
+    let plans = match (spec.problems.is_empty(), shard.1) {
+        (false, 1) => {
+            let mut plans = Plans::from_job(db, job_id, &spec.name)?;
+            plans.plans.retain(|p| spec.problems.contains(&p.key));
+            Some(plans)
+        }
+        _ => None,
+    };
     db.finish_job(job_id)?;
     Ok(JobReport {
+        plans,
         job_id,
         resumed,
         shard,
@@ -674,7 +741,8 @@ struct Recorder<'a> {
     job_id: i64,
     kernel_id: i64,
     inner: &'a mut dyn Evaluator,
-    cache: HashMap<(String, u64), Measurement>,
+    family: &'a Family,
+    cache: HashMap<(String, ProblemKey), Measurement>,
     config_ids: HashMap<String, i64>,
     progress: &'a mut dyn FnMut(&Progress),
     phase: Phase,
@@ -682,11 +750,10 @@ struct Recorder<'a> {
     total: Option<usize>,
     measured: usize,
     reused: usize,
-    error: Option<DbError>,
 }
 
 impl Recorder<'_> {
-    fn report(&mut self, key: String, size: u64, cached: bool, m: &Measurement) {
+    fn report(&mut self, key: String, problem: &ProblemKey, cached: bool, m: &Measurement) {
         self.done += 1;
         (self.progress)(&Progress {
             phase: self.phase,
@@ -694,7 +761,7 @@ impl Recorder<'_> {
             total: self.total,
             cached,
             key,
-            size,
+            problem: problem.clone(),
             status: m.status(),
         });
     }
@@ -703,7 +770,7 @@ impl Recorder<'_> {
         &mut self,
         config: &Config,
         key: &str,
-        size: u64,
+        problem: &ProblemKey,
         m: &Measurement,
     ) -> Result<(), DbError> {
         let cid = match self.config_ids.get(key) {
@@ -714,35 +781,31 @@ impl Recorder<'_> {
                 id
             }
         };
-        self.db.record(self.job_id, cid, size, m)?;
+        // Problems off the family (exact-key plans) have no size on it.
+        let size = self.family.size_of(problem).unwrap_or(0);
+        self.db.record(self.job_id, cid, problem, size, m)?;
         Ok(())
     }
 }
 
 impl Evaluator for Recorder<'_> {
-    fn evaluate(&mut self, config: &Config, size: u64) -> Measurement {
+    fn evaluate(&mut self, config: &Config, problem: &ProblemKey) -> Result<Measurement, Stop> {
         let key = config.key();
-        if let Some(m) = self.cache.get(&(key.clone(), size)).cloned() {
+        let at = (key, problem.clone());
+        if let Some(m) = self.cache.get(&at).cloned() {
             self.reused += 1;
-            self.report(key, size, true, &m);
-            return m;
+            self.report(at.0, problem, true, &m);
+            return Ok(m);
         }
-        if self.error.is_some() {
-            // Measuring on without a place to store the results would waste
-            // device time; the job reports the error when the phase ends.
-            return Measurement::invalid(
-                InvalidKind::Missing,
-                "not measured: the tuning database failed",
-            );
-        }
-        let m = self.inner.evaluate(config, size);
+        let m = self.inner.evaluate(config, problem)?;
         self.measured += 1;
-        if let Err(e) = self.store(config, &key, size, &m) {
-            self.error = Some(e);
-        }
-        self.cache.insert((key.clone(), size), m.clone());
-        self.report(key, size, false, &m);
-        m
+        // Measuring on without a place to store the results would waste
+        // device time.
+        self.store(config, &at.0, problem, &m)
+            .map_err(Stop::failed)?;
+        self.cache.insert(at.clone(), m.clone());
+        self.report(at.0, problem, false, &m);
+        Ok(m)
     }
 }
 
@@ -800,7 +863,10 @@ extra = [{ label = "Rank 0", config = { ALGO = "lu" } }]
     fn toml_and_json_specs_agree() {
         let spec = JobSpec::from_toml(TOML_JOB, "job.toml").unwrap();
         assert_eq!(spec.params.len(), 3);
-        assert_eq!(spec.sizes.sizes(), vec![1000, 2828, 8000]);
+        assert_eq!(
+            spec.sizes.as_ref().map(SizeSpec::sizes),
+            Some(vec![1000, 2828, 8000])
+        );
         assert_eq!(spec.space_spec().product_size(), 27);
         let json = serde_json::to_string_pretty(&spec).unwrap();
         assert_eq!(JobSpec::from_json(&json, "job.json").unwrap(), spec);
@@ -885,6 +951,101 @@ extra = [{ label = "Rank 0", config = { ALGO = "lu" } }]
         assert!(again.resumed);
         assert_eq!((again.measured, again.reused), (0, 27 * 3 + 4 * 12));
         assert_eq!(again.rule.unwrap(), rule);
+    }
+
+    /// Square GEMM in the SYMV model's clothes: the model sees the size the
+    /// key stands for, and refuses keys that are not of the job's family.
+    struct SquareGemm(SyntheticEvaluator);
+
+    impl Evaluator for SquareGemm {
+        fn evaluate(&mut self, c: &Config, key: &ProblemKey) -> Result<Measurement, Stop> {
+            let family: Family = "m=*,n=*,k=*,layout=NT".parse().unwrap();
+            let n = family.size_of(key).expect("a key of the job's family");
+            Ok(self.0.measure(c, n))
+        }
+    }
+
+    #[test]
+    fn a_job_on_a_declared_family_stores_and_resumes_by_key() {
+        let text = TOML_JOB.replacen("sizes =", "family = \"m=*,n=*,k=*,layout=NT\"\nsizes =", 1);
+        let spec = JobSpec::from_toml(&text, "gemm.toml").unwrap();
+        let db = TuningDb::open_in_memory().unwrap();
+        let device = DeviceInfo::synthetic("k20", DeviceProps::tesla_k20());
+        let mut eval = SquareGemm(SyntheticEvaluator::new(SyntheticModel::symv_k20(), 1));
+        let report = run_quiet(&spec, Path::new("."), &device, &db, &mut eval).unwrap();
+        let stored = db.measurements(report.job_id).unwrap();
+        assert_eq!(
+            stored[0].problem.to_string(),
+            "m=1000,n=1000,k=1000,layout=NT"
+        );
+        let rule = report.rule.unwrap();
+        assert_eq!(rule.family, spec.family);
+        // The rule's JSON names the family; it applies to NT keys only.
+        assert!(rule
+            .to_json()
+            .contains("\"family\": \"m=*,n=*,k=*,layout=NT\""));
+        assert_eq!(Rule::from_json(&rule.to_json(), "rule.json").unwrap(), rule);
+        let nt: ProblemKey = "m=150,n=150,k=150,layout=NT".parse().unwrap();
+        assert_eq!(rule.select_key(&nt), Some(rule.select(150)));
+        let nn: ProblemKey = "m=150,n=150,k=150,layout=NN".parse().unwrap();
+        assert_eq!(rule.select_key(&nn), None);
+        assert!(stored
+            .iter()
+            .all(|m| spec.family.size_of(&m.problem) == Some(m.size)));
+        let again = run_quiet(&spec, Path::new("."), &device, &db, &mut eval).unwrap();
+        assert_eq!((again.measured, again.reused), (0, report.measured));
+        // The same job over n=* is another job: its spec differs.
+        let plain = JobSpec::from_toml(TOML_JOB, "job.toml").unwrap();
+        assert!(run_quiet(&plain, Path::new("."), &device, &db, &mut eval).is_err());
+    }
+
+    /// A stand-in FFT: fastest where the radix divides nx, and the larger
+    /// radix the faster.
+    struct Radix;
+
+    impl Evaluator for Radix {
+        fn evaluate(&mut self, c: &Config, key: &ProblemKey) -> Result<Measurement, Stop> {
+            let (r, nx) = (c.get_int("R").unwrap(), key.int("nx").unwrap());
+            let t = if nx % r == 0 { 1.0 / r as f64 } else { 2.0 };
+            Ok(Measurement::Ok(crate::measure::Timing::single(t)))
+        }
+    }
+
+    #[test]
+    fn a_job_of_exact_problems_plans_each_one() {
+        const FFT: &str = r#"
+name = "fft"
+problems = ["nx=64,precision=s", "nx=81,precision=s", "nx=125,precision=d"]
+strategy = { kind = "exhaustive" }
+
+[kernel]
+name = "fft"
+
+[[param]]
+name = "R"
+values = [2, 3, 5]
+"#;
+        let spec = JobSpec::from_toml(FFT, "fft.toml").unwrap();
+        let db = TuningDb::open_in_memory().unwrap();
+        let device = DeviceInfo::synthetic("t", DeviceProps::new());
+        let report = run_quiet(&spec, Path::new("."), &device, &db, &mut Radix).unwrap();
+        assert!(report.rule.is_none());
+        let plans = report.plans.unwrap();
+        let pick = |k: &str| plans.select(&k.parse().unwrap()).map(Config::key);
+        assert_eq!(pick("nx=64,precision=s").as_deref(), Some("R=2"));
+        assert_eq!(pick("nx=81,precision=s").as_deref(), Some("R=3"));
+        assert_eq!(pick("nx=125,precision=d").as_deref(), Some("R=5"));
+        let stored = db.measurements(report.job_id).unwrap();
+        assert_eq!(stored.len(), 9);
+        // Sizes and problems exclude each other; exact problems have no sampling.
+        let both = FFT.replacen("problems =", "sizes = [64]\nproblems =", 1);
+        assert!(JobSpec::from_toml(&both, "f.toml").is_err());
+        let sampled =
+            format!("{FFT}\n[sampling]\nlo = 64\nhi = 128\nmode = \"fixed\"\ncount = 4\n");
+        let err = JobSpec::from_toml(&sampled, "f.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("exact `problems` get plans"), "{err}");
     }
 
     #[test]

@@ -6,8 +6,11 @@
 //! 1. [`space`]: parameters with value lists and constraints over parameters
 //!    and device properties ([`expr`] parses them), enumerated by a pruning
 //!    backtracking solver into a [`ValidSpace`].
-//! 2. [`measure`]: the [`Evaluator`] trait a backend implements (the GPU
-//!    runtime; [`replay`] of a recorded run; a [`synthetic`] model).
+//! 2. [`key`]: problems as named dimensions ([`ProblemKey`]) and the
+//!    one-dimensional [`Family`] the size axis of d-splines and rules runs
+//!    along. [`measure`]: the [`Evaluator`] trait a backend implements (the
+//!    GPU runtime; [`replay`] of a recorded run; a [`synthetic`] model); it
+//!    measures a configuration on a key, and its `Err` ([`Stop`]) ends a run.
 //! 3. [`strategy`]: exhaustive, random, the paper's champion sieve, and
 //!    Bayesian optimisation.
 //! 4. [`dspline`]: d-splines over problem size with GCV-chosen smoothing.
@@ -23,8 +26,11 @@ pub mod db;
 pub mod dspline;
 pub mod expr;
 pub mod job;
+pub mod key;
 pub mod measure;
+pub mod plan;
 pub mod plot;
+pub mod refit;
 pub mod replay;
 pub mod rule;
 pub mod sampling;
@@ -36,11 +42,15 @@ pub use config::{Config, ParamValue};
 pub use db::{DbError, DeviceInfo, TuningDb};
 pub use dspline::{DSpline, Grid};
 pub use job::{run_job, JobError, JobReport, JobSpec, Phase, Progress};
-pub use measure::{Evaluator, InvalidKind, Measurement, Timing};
+pub use key::{Family, FamilyDim, KeyError, KeyValue, ProblemKey};
+pub use measure::{Evaluator, Invalid, InvalidKind, Measurement, Stop, Timing};
+pub use plan::{Plan, Plans};
 pub use plot::{render_svg, PlotOptions, YAxis};
 pub use replay::{Recording, ReplayEvaluator};
 pub use rule::{Interval, Rule, RuleKernel};
-pub use sampling::{sample_fixed, sample_sequential, Curves, SamplingResult, SequentialConfig};
+pub use sampling::{
+    sample_fixed, sample_sequential, Curves, SamplingError, SamplingResult, SequentialConfig,
+};
 pub use space::{DeviceProps, Param, Space, SpaceError, SpaceSpec, ValidSpace};
 pub use strategy::{BayesOpt, ChampionSieve, Exhaustive, Outcome, RandomSearch, Strategy};
 pub use synthetic::{SyntheticEvaluator, SyntheticModel};

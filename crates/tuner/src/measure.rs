@@ -1,6 +1,7 @@
 //! Measurements and the evaluation backend trait.
 
 use crate::config::Config;
+use crate::key::ProblemKey;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -133,6 +134,58 @@ impl fmt::Display for InvalidKind {
     }
 }
 
+/// Why a variant gave no timing, typed where the failure happens so that
+/// no one has to recover the kind from the message.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Invalid {
+    pub kind: InvalidKind,
+    pub reason: String,
+}
+
+impl Invalid {
+    pub fn new(kind: InvalidKind, reason: impl Into<String>) -> Invalid {
+        Invalid {
+            kind,
+            reason: reason.into(),
+        }
+    }
+
+    pub fn compile(reason: impl Into<String>) -> Invalid {
+        Invalid::new(InvalidKind::Compile, reason)
+    }
+
+    pub fn runtime(reason: impl Into<String>) -> Invalid {
+        Invalid::new(InvalidKind::Runtime, reason)
+    }
+
+    pub fn constraint(reason: impl Into<String>) -> Invalid {
+        Invalid::new(InvalidKind::Constraint, reason)
+    }
+
+    pub fn wrong_answer(reason: impl Into<String>) -> Invalid {
+        Invalid::new(InvalidKind::WrongAnswer, reason)
+    }
+
+    pub fn timeout(reason: impl Into<String>) -> Invalid {
+        Invalid::new(InvalidKind::Timeout, reason)
+    }
+}
+
+impl fmt::Display for Invalid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.reason)
+    }
+}
+
+impl From<Invalid> for Measurement {
+    fn from(i: Invalid) -> Measurement {
+        Measurement::Invalid {
+            kind: i.kind,
+            reason: i.reason,
+        }
+    }
+}
+
 /// The outcome of evaluating one configuration at one problem size.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "status", rename_all = "snake_case")]
@@ -174,31 +227,63 @@ impl Measurement {
     }
 }
 
-/// A backend that measures a configuration at a problem size: the GPU runtime,
-/// a replay of a recorded run, or a synthetic model.
+/// Why an evaluator stopped the run. The point in hand is not recorded:
+/// what was measured before stays stored, and the job resumes from there.
+#[derive(Debug, thiserror::Error)]
+pub enum Stop {
+    /// The caller's budget of new measurements is spent.
+    #[error("stopped after {0} new measurement(s)")]
+    Limit(usize),
+    /// The backend can measure nothing more (the device is gone, the tuning
+    /// database cannot be written).
+    #[error("{0}")]
+    Failed(Box<dyn std::error::Error + Send + Sync>),
+}
+
+impl Stop {
+    pub fn failed(e: impl Into<Box<dyn std::error::Error + Send + Sync>>) -> Stop {
+        Stop::Failed(e.into())
+    }
+}
+
+/// A backend that measures a configuration on a problem: the GPU runtime,
+/// a replay of a recorded run, or a synthetic model. A configuration that
+/// cannot run is an `Ok` invalid measurement; `Err` ends the run.
 pub trait Evaluator {
-    fn evaluate(&mut self, config: &Config, size: u64) -> Measurement;
+    fn evaluate(&mut self, config: &Config, key: &ProblemKey) -> Result<Measurement, Stop>;
 }
 
 impl<E: Evaluator + ?Sized> Evaluator for &mut E {
-    fn evaluate(&mut self, config: &Config, size: u64) -> Measurement {
-        (**self).evaluate(config, size)
+    fn evaluate(&mut self, config: &Config, key: &ProblemKey) -> Result<Measurement, Stop> {
+        (**self).evaluate(config, key)
     }
 }
 
 impl<E: Evaluator + ?Sized> Evaluator for Box<E> {
-    fn evaluate(&mut self, config: &Config, size: u64) -> Measurement {
-        (**self).evaluate(config, size)
+    fn evaluate(&mut self, config: &Config, key: &ProblemKey) -> Result<Measurement, Stop> {
+        (**self).evaluate(config, key)
     }
 }
 
-/// Wraps a closure as an evaluator.
+/// Wraps a closure of the problem size (a key `n=N`, as one-size models
+/// take) as an evaluator.
 pub struct FnEvaluator<F>(pub F);
 
 impl<F: FnMut(&Config, u64) -> Measurement> Evaluator for FnEvaluator<F> {
-    fn evaluate(&mut self, config: &Config, size: u64) -> Measurement {
-        (self.0)(config, size)
+    fn evaluate(&mut self, config: &Config, key: &ProblemKey) -> Result<Measurement, Stop> {
+        Ok(match key.single_size() {
+            Some(n) => (self.0)(config, n),
+            None => not_one_size(key),
+        })
     }
+}
+
+/// What a one-size backend answers for a key it cannot take.
+pub fn not_one_size(key: &ProblemKey) -> Measurement {
+    Measurement::invalid(
+        InvalidKind::Constraint,
+        format!("problem `{key}` is not one size"),
+    )
 }
 
 /// Counts the calls that reach an inner evaluator.
@@ -214,9 +299,9 @@ impl<E> Counting<E> {
 }
 
 impl<E: Evaluator> Evaluator for Counting<E> {
-    fn evaluate(&mut self, config: &Config, size: u64) -> Measurement {
+    fn evaluate(&mut self, config: &Config, key: &ProblemKey) -> Result<Measurement, Stop> {
         self.calls += 1;
-        self.inner.evaluate(config, size)
+        self.inner.evaluate(config, key)
     }
 }
 
@@ -264,10 +349,18 @@ mod tests {
             Measurement::Ok(Timing::single(n as f64))
         }));
         let c = Config::new(vec![]);
-        assert_eq!(f.evaluate(&c, 7).time_s(), Some(7.0));
+        assert_eq!(
+            f.evaluate(&c, &ProblemKey::n(7)).unwrap().time_s(),
+            Some(7.0)
+        );
         let mut boxed: Box<dyn Evaluator> = Box::new(&mut f);
-        assert_eq!(boxed.evaluate(&c, 9).time_s(), Some(9.0));
+        assert_eq!(
+            boxed.evaluate(&c, &ProblemKey::n(9)).unwrap().time_s(),
+            Some(9.0)
+        );
+        let two: ProblemKey = "m=2,n=2".parse().unwrap();
+        assert_eq!(boxed.evaluate(&c, &two).unwrap().status(), "constraint");
         drop(boxed);
-        assert_eq!(f.calls, 2);
+        assert_eq!(f.calls, 3);
     }
 }

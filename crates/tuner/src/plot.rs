@@ -336,6 +336,25 @@ pub fn render_svg(curves: &Curves, rule: &Rule, opts: &PlotOptions) -> String {
     s
 }
 
+/// Windows equal on a log scale when the range spans more than three
+/// decades (a linear axis then squeezes the small sizes into one pixel).
+pub fn zoom_windows(lo: u64, hi: u64) -> Vec<(u64, u64)> {
+    let (a, b) = (lo.max(1) as f64, hi as f64);
+    if b / a < 1e3 {
+        return Vec::new();
+    }
+    let parts = ((b / a).log10() / 2.0).ceil().clamp(2.0, 5.0) as usize;
+    (0..parts)
+        .map(|i| {
+            let at = |t: f64| (a.ln() + t * (b.ln() - a.ln())).exp().round() as u64;
+            (
+                at(i as f64 / parts as f64),
+                at((i + 1) as f64 / parts as f64),
+            )
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -416,5 +435,16 @@ mod tests {
         assert_eq!(fmt_tick(10_000.0), "10000");
         assert_eq!(fmt_tick(2e6), "2.0e6");
         assert_eq!(fmt_tick(0.25), "0.25");
+    }
+
+    #[test]
+    fn zoom_windows_split_wide_ranges_evenly_in_log() {
+        assert!(zoom_windows(100, 10_000).is_empty());
+        let w = zoom_windows(1 << 10, 1 << 28);
+        assert_eq!(w.len(), 3);
+        assert_eq!(w[0].0, 1 << 10);
+        assert_eq!(w[2].1, 1 << 28);
+        assert_eq!(w[0].1, 1 << 16);
+        assert_eq!(w[1], (1 << 16, 1 << 22));
     }
 }

@@ -2,8 +2,10 @@
 //! from them so strategies can be compared and tested without a GPU.
 
 use crate::config::{Config, ParamValue};
-use crate::measure::{Evaluator, InvalidKind, Measurement, Timing};
-use crate::space::{SpaceError, ValidSpace};
+use crate::db::{DbError, DeviceInfo, TuningDb};
+use crate::key::{Family, ProblemKey};
+use crate::measure::{Evaluator, InvalidKind, Measurement, Stop, Timing};
+use crate::space::{DeviceProps, SpaceError, ValidSpace};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
@@ -12,8 +14,19 @@ use std::path::Path;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Record {
     pub config: Config,
+    /// The size along the job's family (`n` of the key `n=N`).
     pub size: u64,
+    /// The problem, when it is not `n=size` (recordings made before keys
+    /// existed have none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key: Option<ProblemKey>,
     pub measurement: Measurement,
+}
+
+impl Record {
+    pub fn problem(&self) -> ProblemKey {
+        self.key.clone().unwrap_or_else(|| ProblemKey::n(self.size))
+    }
 }
 
 /// Errors reading or writing recordings.
@@ -53,7 +66,19 @@ impl Recording {
         self.records.push(Record {
             config,
             size,
+            key: None,
             measurement,
+        });
+    }
+
+    /// A measurement of `key`, which stands at `size` on its family.
+    pub fn push_key(&mut self, config: Config, key: ProblemKey, size: u64, m: Measurement) {
+        let key = (key != ProblemKey::n(size)).then_some(key);
+        self.records.push(Record {
+            config,
+            size,
+            key,
+            measurement: m,
         });
     }
 
@@ -91,9 +116,13 @@ impl Recording {
             .map(|r| r.config.entries().iter().map(|(n, _)| n.clone()).collect())
             .unwrap_or_default();
         let mut w = csv::Writer::from_writer(Vec::new());
+        // The key column only where some problem is not `n=size`, so that
+        // one-size recordings keep their form.
+        let keyed = self.records.iter().any(|r| r.key.is_some());
         let header: Vec<&str> = CSV_COLUMNS
             .iter()
             .copied()
+            .chain(keyed.then_some("key"))
             .chain(param_names.iter().map(String::as_str))
             .collect();
         // Writing to a Vec cannot fail.
@@ -124,6 +153,9 @@ impl Recording {
                     row.push(reason.clone());
                     row.push(String::new());
                 }
+            }
+            if keyed {
+                row.push(r.problem().to_string());
             }
             for name in &param_names {
                 row.push(
@@ -209,7 +241,13 @@ impl Recording {
                 })?;
                 Measurement::invalid(kind, get("reason"))
             };
-            rec.push(config, size, measurement);
+            let key = match col("key").and_then(|i| row.get(i)).map(str::trim) {
+                Some(k) if !k.is_empty() => {
+                    k.parse().map_err(|e| fmt_err(line, format!("key: {e}")))?
+                }
+                _ => ProblemKey::n(size),
+            };
+            rec.push_key(config, key, size, measurement);
         }
         Ok(rec)
     }
@@ -290,7 +328,7 @@ impl Recording {
 /// [`InvalidKind::Missing`].
 #[derive(Debug, Clone)]
 pub struct ReplayEvaluator {
-    table: HashMap<(String, u64), Measurement>,
+    table: HashMap<(String, ProblemKey), Measurement>,
     /// Calls answered so far (the evaluation count of a strategy).
     pub calls: usize,
     /// Calls for points the recording lacks.
@@ -302,7 +340,7 @@ impl ReplayEvaluator {
         let table = recording
             .records
             .iter()
-            .map(|r| ((r.config.key(), r.size), r.measurement.clone()))
+            .map(|r| ((r.config.key(), r.problem()), r.measurement.clone()))
             .collect();
         ReplayEvaluator {
             table,
@@ -311,38 +349,121 @@ impl ReplayEvaluator {
         }
     }
 
-    pub fn lookup(&self, config: &Config, size: u64) -> Option<&Measurement> {
-        self.table.get(&(config.key(), size))
+    pub fn lookup(&self, config: &Config, key: &ProblemKey) -> Option<&Measurement> {
+        self.table.get(&(config.key(), key.clone()))
     }
 }
 
 impl Evaluator for ReplayEvaluator {
-    fn evaluate(&mut self, config: &Config, size: u64) -> Measurement {
+    fn evaluate(&mut self, config: &Config, key: &ProblemKey) -> Result<Measurement, Stop> {
         self.calls += 1;
-        match self.table.get(&(config.key(), size)) {
+        Ok(match self.lookup(config, key) {
             Some(m) => m.clone(),
             None => {
                 self.misses += 1;
+                let at = match key.single_size() {
+                    Some(n) => format!("size {n}"),
+                    None => format!("`{key}`"),
+                };
                 Measurement::invalid(
                     InvalidKind::Missing,
-                    format!("`{}` at size {size} is not in the recording", config.key()),
+                    format!("`{}` at {at} is not in the recording", config.key()),
                 )
             }
-        }
+        })
     }
 }
 
-/// Measures every configuration of `space` at every size into a recording.
-pub fn record_all(space: &ValidSpace, sizes: &[u64], eval: &mut dyn Evaluator) -> Recording {
+/// Why a recorded run could not be opened.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct SourceError(pub String);
+
+/// Device properties for constraints from a JSON file: an object of
+/// integers, or a device as `hone tune --json` prints it (its `props`).
+pub fn load_device_props(path: &Path) -> Result<DeviceProps, SourceError> {
+    let fail = |m: String| SourceError(format!("{}: {m}", path.display()));
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| SourceError(format!("reading {}: {e}", path.display())))?;
+    let value: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| fail(format!("not JSON: {e}")))?;
+    let props = match value.get("props") {
+        Some(p) => p.clone(),
+        None => value,
+    };
+    serde_json::from_value(props).map_err(|e| {
+        fail(format!(
+            "expected an object of integer device properties: {e}"
+        ))
+    })
+}
+
+/// A recorded run of job `job` and the device it stands for: from a tuning
+/// database (`.sqlite`, `.sqlite3`, `.db`) that holds the job, or from a
+/// `.csv`/`.json` recording, whose device is named after the file and has
+/// the properties in `props` (none when absent).
+pub fn recorded_run(
+    path: &Path,
+    job: &str,
+    props: Option<&Path>,
+) -> Result<(Recording, DeviceInfo), SourceError> {
+    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+    if matches!(ext, "sqlite" | "sqlite3" | "db") {
+        if !path.is_file() {
+            return Err(SourceError(format!(
+                "{}: no such tuning database",
+                path.display()
+            )));
+        }
+        let db = TuningDb::open(path)
+            .map_err(|e| SourceError(format!("opening {}: {e}", path.display())))?;
+        let row = crate::refit::select_job(&db, None, Some(job))
+            .map_err(|e| SourceError(format!("replaying {}: {e}", path.display())))?;
+        let db_err = |e: DbError| SourceError(format!("{}: {e}", path.display()));
+        let device = db
+            .device(&row.device_uuid)
+            .map_err(db_err)?
+            .ok_or_else(|| {
+                SourceError(format!(
+                    "{}: job `{}` names a device the database does not hold",
+                    path.display(),
+                    row.name
+                ))
+            })?;
+        return Ok((db.recording(row.id).map_err(db_err)?, device));
+    }
+    let recording = Recording::load(path).map_err(|e| SourceError(e.to_string()))?;
+    let props = match props {
+        Some(p) => load_device_props(p)?,
+        None => DeviceProps::new(),
+    };
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let mut device = DeviceInfo::synthetic(&format!("replay of {name}"), props);
+    device.uuid = format!("replay-{name}");
+    Ok((recording, device))
+}
+
+/// Measures every configuration of `space` at every size of `family` into
+/// a recording.
+pub fn record_all(
+    space: &ValidSpace,
+    family: &Family,
+    sizes: &[u64],
+    eval: &mut dyn Evaluator,
+) -> Result<Recording, Stop> {
     let mut rec = Recording::new();
     for i in 0..space.len() {
         let c = space.config(i);
         for &n in sizes {
-            let m = eval.evaluate(&c, n);
-            rec.push(c.clone(), n, m);
+            let key = family.key(n);
+            let m = eval.evaluate(&c, &key)?;
+            rec.push_key(c.clone(), key, n, m);
         }
     }
-    rec
+    Ok(rec)
 }
 
 #[cfg(test)]
@@ -399,6 +520,41 @@ mod tests {
     }
 
     #[test]
+    fn keyed_records_round_trip_and_replay_by_key() {
+        let mut r = sample();
+        let gemm: Family = "m=*,n=*,k=*,layout=NT".parse().unwrap();
+        let c = Config::parse_key("B=32,L=tn").unwrap();
+        r.push_key(
+            c.clone(),
+            gemm.key(100),
+            100,
+            Measurement::Ok(Timing::single(5e-3)),
+        );
+        let csv = r.to_csv_string();
+        assert!(
+            csv.lines().next().unwrap().ends_with(",times_s,key,B,L"),
+            "{csv}"
+        );
+        assert!(csv.contains("m=100,n=100,k=100,layout=NT"), "{csv}");
+        let back = Recording::from_csv_str(&csv, "mem").unwrap();
+        assert_eq!(back, r);
+        assert_eq!(
+            Recording::from_json_str(&r.to_json_string(), "mem").unwrap(),
+            r
+        );
+        let replay = ReplayEvaluator::new(&back);
+        // The same configuration and size on two problems: two answers.
+        assert_eq!(
+            replay.lookup(&c, &gemm.key(100)).unwrap().time_s(),
+            Some(5e-3)
+        );
+        assert_eq!(
+            replay.lookup(&c, &ProblemKey::n(100)).unwrap().time_s(),
+            Some(1e-3)
+        );
+    }
+
+    #[test]
     fn csv_errors_name_the_line() {
         let bad = "config,size,status,median_s,q1_s,q3_s,min_s,max_s,samples,gbps,gflops,reason,times_s\nA=1,xx,ok,1,1,1,1,1,1,,,,\n";
         let err = Recording::from_csv_str(bad, "f.csv")
@@ -429,14 +585,19 @@ mod tests {
         .unwrap()
         .enumerate();
         let mut synth = SyntheticEvaluator::new(SyntheticModel::Generic, 5);
-        let rec = record_all(&space, &[100, 1000], &mut synth);
+        let rec = record_all(&space, &Family::default(), &[100, 1000], &mut synth).unwrap();
         let mut replay =
             ReplayEvaluator::new(&Recording::from_csv_str(&rec.to_csv_string(), "mem").unwrap());
         for i in 0..space.len() {
             let c = space.config(i);
-            assert_eq!(replay.evaluate(&c, 1000), synth.evaluate(&c, 1000));
+            assert_eq!(
+                replay.evaluate(&c, &ProblemKey::n(1000)).unwrap(),
+                synth.measure(&c, 1000)
+            );
         }
-        let m = replay.evaluate(&space.config(0), 5);
+        let m = replay
+            .evaluate(&space.config(0), &ProblemKey::n(5))
+            .unwrap();
         assert!(matches!(
             m,
             Measurement::Invalid {
@@ -445,5 +606,36 @@ mod tests {
             }
         ));
         assert_eq!((replay.calls, replay.misses), (11, 1));
+    }
+
+    #[test]
+    fn recorded_runs_open_from_databases_and_files() {
+        let db =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bench/results/tune/vcopy.sqlite");
+        let (rec, device) = recorded_run(&db, "vcopy", None).unwrap();
+        assert!(!rec.records.is_empty());
+        assert!(!device.uuid.is_empty());
+        let err = recorded_run(&db, "nope", None).unwrap_err().to_string();
+        assert!(
+            err.starts_with("replaying ") && err.contains("no job matches"),
+            "{err}"
+        );
+        let missing = Path::new("/nonexistent/x.sqlite");
+        let err = recorded_run(missing, "vcopy", None)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("no such tuning database"), "{err}");
+        let dir = tempfile::tempdir().unwrap();
+        let csv = dir.path().join("run.csv");
+        sample().save(&csv).unwrap();
+        let props = dir.path().join("device.json");
+        std::fs::write(&props, r#"{"name": "x", "props": {"sm_count": 132}}"#).unwrap();
+        let (rec, device) = recorded_run(&csv, "any", Some(&props)).unwrap();
+        assert_eq!(rec, sample());
+        assert_eq!(device.uuid, "replay-run.csv");
+        assert_eq!(device.props.get("sm_count"), Some(132));
+        std::fs::write(&props, "[1]").unwrap();
+        let err = load_device_props(&props).unwrap_err().to_string();
+        assert!(err.contains("integer device properties"), "{err}");
     }
 }

@@ -4,6 +4,7 @@
 
 use crate::config::{Config, ParamValue};
 use crate::dspline::Grid;
+use crate::key::{Family, ProblemKey};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 use std::path::Path;
@@ -36,6 +37,12 @@ pub struct Rule {
     pub tolerance: f64,
     pub kernels: Vec<RuleKernel>,
     pub intervals: Vec<Interval>,
+    /// The problems the sizes stand for (`m=*,n=*,k=*,layout=NN`): the
+    /// intervals are over its size axis, its fixed dimensions say which
+    /// problems the rule covers. Absent in files written before families
+    /// were declared, which are over `n=*`.
+    #[serde(default, skip_serializing_if = "Family::is_default")]
+    pub family: Family,
 }
 
 /// Errors loading or building rules.
@@ -167,6 +174,7 @@ impl Rule {
             tolerance,
             kernels,
             intervals,
+            family: Family::default(),
         })
     }
 
@@ -185,6 +193,18 @@ impl Rule {
     /// The configuration to run at size `n`.
     pub fn select(&self, n: u64) -> &Config {
         &self.kernels[self.select_index(n)].config
+    }
+
+    /// The rule over `family`'s sizes.
+    pub fn on_family(mut self, family: &Family) -> Rule {
+        self.family = family.clone();
+        self
+    }
+
+    /// The configuration for problem `key`; `None` when the key is not of
+    /// the rule's family (another layout, a non-square shape).
+    pub fn select_key(&self, key: &ProblemKey) -> Option<&Config> {
+        self.family.size_of(key).map(|n| self.select(n))
     }
 
     /// Checks the invariants that [`Rule::select`] relies on.

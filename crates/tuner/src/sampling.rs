@@ -7,7 +7,8 @@
 //! difference of two curves is directly a relative loss.
 
 use crate::dspline::{self, DSpline, Grid};
-use crate::measure::{Evaluator, Measurement};
+use crate::key::Family;
+use crate::measure::{Evaluator, Measurement, Stop};
 use crate::rule::{pointwise_best, Rule, RuleError, RuleKernel};
 use serde::{Deserialize, Serialize};
 
@@ -61,14 +62,20 @@ impl Curves {
         }
     }
 
-    /// Measures every kernel at `size` and keeps the valid results.
-    pub fn measure(&mut self, size: u64, eval: &mut dyn Evaluator) -> usize {
+    /// Measures every kernel at `size` of `family` and keeps the valid results.
+    pub fn measure(
+        &mut self,
+        size: u64,
+        family: &Family,
+        eval: &mut dyn Evaluator,
+    ) -> Result<usize, Stop> {
+        let key = family.key(size);
         for (k, kern) in self.kernels.iter().enumerate() {
-            if let Measurement::Ok(t) = eval.evaluate(&kern.config, size) {
+            if let Measurement::Ok(t) = eval.evaluate(&kern.config, &key)? {
                 self.samples[k].push((size, t.median_s.ln()));
             }
         }
-        self.kernels.len()
+        Ok(self.kernels.len())
     }
 
     /// Distinct sizes measured so far, ascending.
@@ -122,6 +129,48 @@ impl Curves {
             &self.predictions(),
             tolerance,
         )
+    }
+
+    /// The part of the curves over `[lo, hi]` (grid points nearest to them): the
+    /// same fits, cut, with only the samples inside.
+    pub fn window(&self, lo: u64, hi: u64) -> Option<Curves> {
+        let g = self.grid;
+        let (i0, i1) = (g.index_of(lo.max(g.lo))?, g.index_of(hi.min(g.hi))?);
+        if i1 < i0 + 2 {
+            return None;
+        }
+        let grid = Grid {
+            lo: g.point(i0),
+            hi: g.point(i1),
+            step: g.step,
+        };
+        let splines = self
+            .splines
+            .iter()
+            .map(|s| {
+                s.as_ref().map(|s| DSpline {
+                    grid,
+                    values: s.values[i0..=i1].to_vec(),
+                    ..s.clone()
+                })
+            })
+            .collect();
+        let samples = self
+            .samples
+            .iter()
+            .map(|ks| {
+                ks.iter()
+                    .copied()
+                    .filter(|(n, _)| (grid.lo..=grid.hi).contains(n))
+                    .collect()
+            })
+            .collect();
+        Some(Curves {
+            grid,
+            kernels: self.kernels.clone(),
+            samples,
+            splines,
+        })
     }
 
     /// A pooled estimate of the timing noise (in log units) from the fits' residuals.
@@ -213,24 +262,35 @@ pub struct SamplingResult {
     pub stopped: StopReason,
 }
 
-/// Measures the kernels at fixed `sizes` (e.g. the paper's 48 points), fits
-/// d-splines on `grid` and derives the rule.
+/// Why sampling ended without a rule.
+#[derive(Debug, thiserror::Error)]
+pub enum SamplingError {
+    #[error(transparent)]
+    Rule(#[from] RuleError),
+    #[error(transparent)]
+    Stopped(#[from] Stop),
+}
+
+/// Measures the kernels at fixed `sizes` of `family` (e.g. the paper's 48
+/// points), fits d-splines on `grid` and derives the rule.
+#[allow(clippy::too_many_arguments)]
 pub fn sample_fixed(
     name: &str,
     kernels: Vec<RuleKernel>,
+    family: &Family,
     sizes: &[u64],
     grid: Grid,
     alpha: Option<f64>,
     tolerance: f64,
     eval: &mut dyn Evaluator,
-) -> Result<SamplingResult, RuleError> {
+) -> Result<SamplingResult, SamplingError> {
     let mut curves = Curves::new(grid, kernels);
     let mut evaluations = 0;
     for &n in sizes {
-        evaluations += curves.measure(n, eval);
+        evaluations += curves.measure(n, family, eval)?;
     }
     curves.fit(grid, alpha, false);
-    let rule = curves.rule(name, tolerance)?;
+    let rule = curves.rule(name, tolerance)?.on_family(family);
     Ok(SamplingResult {
         curves,
         rule,
@@ -261,9 +321,10 @@ fn selection(rule: &Rule, grid: Grid) -> Vec<usize> {
 pub fn sample_sequential(
     name: &str,
     kernels: Vec<RuleKernel>,
+    family: &Family,
     cfg: &SequentialConfig,
     eval: &mut dyn Evaluator,
-) -> Result<SamplingResult, RuleError> {
+) -> Result<SamplingResult, SamplingError> {
     let fine = cfg.grid;
     let work = Grid {
         lo: fine.lo,
@@ -292,7 +353,7 @@ pub fn sample_sequential(
         initial.dedup();
     }
     for n in initial {
-        evaluations += curves.measure(n, eval);
+        evaluations += curves.measure(n, family, eval)?;
         order.push(n);
     }
     let mut prev: Option<Vec<usize>> = None;
@@ -338,11 +399,11 @@ pub fn sample_sequential(
         let Some(n) = next else {
             break StopReason::Exhausted;
         };
-        evaluations += curves.measure(n, eval);
+        evaluations += curves.measure(n, family, eval)?;
         order.push(n);
     };
     curves.fit(fine, cfg.alpha, true);
-    let rule = curves.rule(name, cfg.tolerance)?;
+    let rule = curves.rule(name, cfg.tolerance)?.on_family(family);
     Ok(SamplingResult {
         curves,
         rule,
@@ -544,10 +605,11 @@ mod tests {
         let mut cfg = SequentialConfig::new(grid);
         cfg.tolerance = 0.0;
         let mut ev = FnEvaluator(crossing);
-        let seq = sample_sequential("t", kernels(), &cfg, &mut ev).unwrap();
+        let seq = sample_sequential("t", kernels(), &Family::default(), &cfg, &mut ev).unwrap();
         let fixed = sample_fixed(
             "t",
             kernels(),
+            &Family::default(),
             &linear_spaced(100, 10_000, 48),
             grid,
             None,
@@ -566,5 +628,37 @@ mod tests {
             "{}",
             seq.rule.to_table()
         );
+    }
+
+    #[test]
+    fn a_window_cuts_the_fits_and_keeps_the_samples_inside() {
+        let grid = Grid::integers(100, 10_000);
+        let sizes = linear_spaced(100, 10_000, 12);
+        let fixed = sample_fixed(
+            "t",
+            kernels(),
+            &Family::default(),
+            &sizes,
+            grid,
+            None,
+            0.0,
+            &mut FnEvaluator(crossing),
+        )
+        .unwrap();
+        let c = &fixed.curves;
+        let w = c.window(2000, 5000).unwrap();
+        assert_eq!((w.grid.lo, w.grid.hi, w.grid.step), (2000, 5000, 1));
+        let full = c.splines[0].as_ref().unwrap();
+        let cut = w.splines[0].as_ref().unwrap();
+        assert_eq!(cut.values.len(), 3001);
+        assert_eq!(cut.values[0], full.values[1900]);
+        assert!(w
+            .samples
+            .iter()
+            .flatten()
+            .all(|s| (2000..=5000).contains(&s.0)));
+        assert!(!w.samples[0].is_empty());
+        // Fewer than three grid points: no window.
+        assert!(c.window(5000, 5001).is_none());
     }
 }

@@ -11,7 +11,8 @@ mod champion;
 pub use bayes::BayesOpt;
 pub use champion::{champion_points, ChampionSieve};
 
-use crate::measure::{Evaluator, InvalidKind, Measurement};
+use crate::key::ProblemKey;
+use crate::measure::{Evaluator, InvalidKind, Measurement, Stop};
 use crate::space::ValidSpace;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
@@ -69,9 +70,9 @@ pub trait Strategy {
         &mut self,
         space: &ValidSpace,
         candidates: &[usize],
-        sizes: &[u64],
+        sizes: &[ProblemKey],
         eval: &mut dyn Evaluator,
-    ) -> Outcome;
+    ) -> Result<Outcome, Stop>;
 }
 
 /// Evaluates one configuration at every size; stops at the first invalid size,
@@ -79,20 +80,20 @@ pub trait Strategy {
 pub(crate) fn objective_of(
     space: &ValidSpace,
     index: usize,
-    sizes: &[u64],
+    sizes: &[ProblemKey],
     eval: &mut dyn Evaluator,
     calls: &mut usize,
-) -> Option<f64> {
+) -> Result<Option<f64>, Stop> {
     let config = space.config(index);
     let mut sum = 0.0;
-    for &n in sizes {
+    for key in sizes {
         *calls += 1;
-        match eval.evaluate(&config, n) {
+        match eval.evaluate(&config, key)? {
             Measurement::Ok(t) => sum += t.median_s.ln(),
-            Measurement::Invalid { .. } => return None,
+            Measurement::Invalid { .. } => return Ok(None),
         }
     }
-    Some(sum / sizes.len().max(1) as f64)
+    Ok(Some(sum / sizes.len().max(1) as f64))
 }
 
 /// Records evaluations and builds the [`Outcome`].
@@ -170,15 +171,15 @@ impl Strategy for Exhaustive {
         &mut self,
         space: &ValidSpace,
         candidates: &[usize],
-        sizes: &[u64],
+        sizes: &[ProblemKey],
         eval: &mut dyn Evaluator,
-    ) -> Outcome {
+    ) -> Result<Outcome, Stop> {
         let mut tally = Tally::new();
         for &i in candidates {
-            let o = objective_of(space, i, sizes, eval, &mut tally.evaluations);
+            let o = objective_of(space, i, sizes, eval, &mut tally.evaluations)?;
             tally.add(i, o);
         }
-        tally.finish(self.name())
+        Ok(tally.finish(self.name()))
     }
 }
 
@@ -202,18 +203,18 @@ impl Strategy for RandomSearch {
         &mut self,
         space: &ValidSpace,
         candidates: &[usize],
-        sizes: &[u64],
+        sizes: &[ProblemKey],
         eval: &mut dyn Evaluator,
-    ) -> Outcome {
+    ) -> Result<Outcome, Stop> {
         let mut order = candidates.to_vec();
         order.shuffle(&mut ChaCha8Rng::seed_from_u64(self.seed));
         order.truncate(self.budget);
         let mut tally = Tally::new();
         for i in order {
-            let o = objective_of(space, i, sizes, eval, &mut tally.evaluations);
+            let o = objective_of(space, i, sizes, eval, &mut tally.evaluations)?;
             tally.add(i, o);
         }
-        tally.finish(self.name())
+        Ok(tally.finish(self.name()))
     }
 }
 
@@ -234,6 +235,10 @@ pub(crate) mod tests {
     use crate::config::Config;
     use crate::measure::{FnEvaluator, Timing};
     use crate::space::{DeviceProps, Param, Space, SpaceSpec};
+
+    pub(crate) fn n_keys(sizes: &[u64]) -> Vec<ProblemKey> {
+        crate::key::Family::default().keys(sizes)
+    }
 
     pub(crate) fn bowl_space() -> ValidSpace {
         Space::new(
@@ -261,7 +266,9 @@ pub(crate) mod tests {
     fn exhaustive_finds_the_minimum() {
         let space = bowl_space();
         let all: Vec<usize> = (0..space.len()).collect();
-        let out = Exhaustive.run(&space, &all, &[100, 200], &mut FnEvaluator(bowl));
+        let out = Exhaustive
+            .run(&space, &all, &n_keys(&[100, 200]), &mut FnEvaluator(bowl))
+            .unwrap();
         let best = space.config(out.best().unwrap().index);
         assert_eq!(best.key(), "X=13,Y=6");
         // Invalid configurations stop after the first size: 20 of them at 1 call each.
@@ -288,7 +295,9 @@ pub(crate) mod tests {
         let space = bowl_space();
         let all: Vec<usize> = (0..space.len()).collect();
         let run = |seed| {
-            RandomSearch { budget: 50, seed }.run(&space, &all, &[100], &mut FnEvaluator(bowl))
+            RandomSearch { budget: 50, seed }
+                .run(&space, &all, &n_keys(&[100]), &mut FnEvaluator(bowl))
+                .unwrap()
         };
         let a = run(1);
         assert_eq!(a.order.len(), 50);

@@ -5,7 +5,8 @@
 //! so an interrupted and resumed run sees exactly what an uninterrupted one saw.
 
 use crate::config::Config;
-use crate::measure::{Evaluator, InvalidKind, Measurement, Timing};
+use crate::key::ProblemKey;
+use crate::measure::{not_one_size, Evaluator, InvalidKind, Measurement, Stop, Timing};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -168,8 +169,9 @@ fn generic_time(config: &Config, size: u64, seed: u64) -> f64 {
     a + b * n + c * n * n
 }
 
-impl Evaluator for SyntheticEvaluator {
-    fn evaluate(&mut self, config: &Config, size: u64) -> Measurement {
+impl SyntheticEvaluator {
+    /// The model's measurement at one size.
+    pub fn measure(&self, config: &Config, size: u64) -> Measurement {
         let t = match self.true_time(config, size) {
             Ok(t) => t,
             Err(invalid) => return invalid,
@@ -195,6 +197,15 @@ impl Evaluator for SyntheticEvaluator {
     }
 }
 
+impl Evaluator for SyntheticEvaluator {
+    fn evaluate(&mut self, config: &Config, key: &ProblemKey) -> Result<Measurement, Stop> {
+        Ok(match key.single_size() {
+            Some(n) => self.measure(config, n),
+            None => not_one_size(key),
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -202,16 +213,16 @@ mod tests {
 
     #[test]
     fn deterministic_and_order_independent() {
-        let mut a = SyntheticEvaluator::new(SyntheticModel::symv_k20(), 3);
-        let mut b = SyntheticEvaluator::new(SyntheticModel::symv_k20(), 3);
+        let a = SyntheticEvaluator::new(SyntheticModel::symv_k20(), 3);
+        let b = SyntheticEvaluator::new(SyntheticModel::symv_k20(), 3);
         let c1 = Config::parse_key("BLOCK_SIZE=128,UX=14,MULTIPLICITY=4,MX=2").unwrap();
         let c2 = Config::parse_key("BLOCK_SIZE=64,UX=20,MULTIPLICITY=2,MX=0").unwrap();
-        let x1 = a.evaluate(&c1, 3000);
-        let _ = a.evaluate(&c2, 3000);
-        let _ = b.evaluate(&c2, 5000);
-        assert_eq!(b.evaluate(&c1, 3000), x1);
-        let mut other_seed = SyntheticEvaluator::new(SyntheticModel::symv_k20(), 4);
-        assert_ne!(other_seed.evaluate(&c1, 3000), x1);
+        let x1 = a.measure(&c1, 3000);
+        let _ = a.measure(&c2, 3000);
+        let _ = b.measure(&c2, 5000);
+        assert_eq!(b.measure(&c1, 3000), x1);
+        let other_seed = SyntheticEvaluator::new(SyntheticModel::symv_k20(), 4);
+        assert_ne!(other_seed.measure(&c1, 3000), x1);
         // Noise is small and centred: the median is near the true time.
         let t = a.true_time(&c1, 3000).unwrap();
         assert!((x1.time_s().unwrap() / t - 1.0).abs() < 0.03);
@@ -227,7 +238,7 @@ mod tests {
             let mut best = (f64::INFINITY, 0usize);
             let mut invalid = 0;
             for i in 0..valid.len() {
-                match ev.evaluate(&valid.config(i), n) {
+                match ev.measure(&valid.config(i), n) {
                     Measurement::Ok(t) => {
                         if t.median_s < best.0 {
                             best = (t.median_s, i);
@@ -267,10 +278,10 @@ mod tests {
         let winner = |n: u64, ev: &mut SyntheticEvaluator| {
             (0..configs.len())
                 .min_by(|&a, &b| {
-                    ev.evaluate(&configs[a], n)
+                    ev.measure(&configs[a], n)
                         .time_s()
                         .unwrap()
-                        .total_cmp(&ev.evaluate(&configs[b], n).time_s().unwrap())
+                        .total_cmp(&ev.measure(&configs[b], n).time_s().unwrap())
                 })
                 .unwrap()
         };

@@ -9,6 +9,7 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use hone_tuner::dspline::Grid;
+use hone_tuner::key::Family;
 use hone_tuner::replay::{Recording, ReplayEvaluator};
 use hone_tuner::rule::RuleKernel;
 use hone_tuner::sampling::{
@@ -100,6 +101,7 @@ fn compare_sampling(routine: &str) -> Comparison {
     let fixed = sample_fixed(
         "fixed",
         kernels.clone(),
+        &Family::default(),
         &sampled,
         grid,
         None,
@@ -111,7 +113,14 @@ fn compare_sampling(routine: &str) -> Comparison {
     cfg.tolerance = tol;
     cfg.candidates = Some(sampled.clone());
     let mut replay = ReplayEvaluator::new(&rec);
-    let seq = sample_sequential("sequential", kernels.clone(), &cfg, &mut replay).unwrap();
+    let seq = sample_sequential(
+        "sequential",
+        kernels.clone(),
+        &Family::default(),
+        &cfg,
+        &mut replay,
+    )
+    .unwrap();
     assert_eq!(
         replay.misses, 0,
         "sequential sampling measures recorded sizes only"

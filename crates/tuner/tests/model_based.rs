@@ -8,6 +8,7 @@
 
 mod common;
 
+use hone_tuner::key::Family;
 use hone_tuner::replay::{record_all, Recording};
 use hone_tuner::space::{DeviceProps, Param, Space, SpaceSpec};
 use hone_tuner::synthetic::{SyntheticEvaluator, SyntheticModel};
@@ -29,7 +30,7 @@ fn recording() -> Recording {
         .unwrap()
         .enumerate();
     let mut synth = SyntheticEvaluator::new(SyntheticModel::symv_k20(), 2013);
-    let rec = record_all(&valid, &[4000], &mut synth);
+    let rec = record_all(&valid, &Family::default(), &[4000], &mut synth).unwrap();
     // Through the CSV form, as a recorded GPU run would arrive.
     Recording::from_csv_str(&rec.to_csv_string(), "generated").unwrap()
 }

@@ -8,7 +8,8 @@
 use hone_tuner::config::Config;
 use hone_tuner::db::{DeviceInfo, TuningDb};
 use hone_tuner::job::{run_job, JobSpec};
-use hone_tuner::measure::{Counting, Evaluator, Measurement};
+use hone_tuner::key::ProblemKey;
+use hone_tuner::measure::{Counting, Evaluator, Measurement, Stop};
 use hone_tuner::space::DeviceProps;
 use hone_tuner::synthetic::{SyntheticEvaluator, SyntheticModel};
 use std::collections::BTreeMap;
@@ -60,12 +61,12 @@ struct CrashAfter {
 }
 
 impl Evaluator for CrashAfter {
-    fn evaluate(&mut self, config: &Config, size: u64) -> Measurement {
+    fn evaluate(&mut self, config: &Config, key: &ProblemKey) -> Result<Measurement, Stop> {
         self.calls += 1;
         if self.calls == self.limit {
             std::process::abort();
         }
-        self.inner.evaluate(config, size)
+        self.inner.evaluate(config, key)
     }
 }
 

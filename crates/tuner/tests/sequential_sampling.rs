@@ -7,6 +7,7 @@
 
 use hone_tuner::config::Config;
 use hone_tuner::dspline::Grid;
+use hone_tuner::key::Family;
 use hone_tuner::rule::{Rule, RuleKernel};
 use hone_tuner::sampling::{
     agreement, agreement_within, linear_spaced, log_spaced, sample_fixed, sample_sequential,
@@ -88,7 +89,13 @@ fn one_seed(
     let sieve = ChampionSieve::default();
     let outcome = sieve
         .clone()
-        .run(valid, &all, &log_spaced(1000, 10_000, 4), &mut synth);
+        .run(
+            valid,
+            &all,
+            &Family::default().keys(&log_spaced(1000, 10_000, 4)),
+            &mut synth,
+        )
+        .unwrap();
     let mut kernels = vec![RuleKernel {
         label: "Rank 0".into(),
         config: Config::parse_key("ALGO=lu").unwrap(),
@@ -108,6 +115,7 @@ fn one_seed(
     let fixed = sample_fixed(
         "fixed",
         kernels.clone(),
+        &Family::default(),
         &linear_spaced(100, 10_000, 48),
         grid,
         None,
@@ -116,7 +124,14 @@ fn one_seed(
     )
     .unwrap();
     let cfg = SequentialConfig::new(grid);
-    let seq = sample_sequential("sequential", kernels.clone(), &cfg, &mut synth).unwrap();
+    let seq = sample_sequential(
+        "sequential",
+        kernels.clone(),
+        &Family::default(),
+        &cfg,
+        &mut synth,
+    )
+    .unwrap();
 
     let strict = agreement(&seq.rule, &fixed.rule, grid);
     let model = synth.clone();

@@ -7,11 +7,13 @@ use std::path::{Path, PathBuf};
 use anyhow::{anyhow, bail, Context, Result};
 use clap::{Args, ValueEnum};
 use hone_tuner::plot::{render_svg, PlotOptions, YAxis};
-use hone_tuner::{Curves, DSpline, Grid};
+use hone_tuner::Curves;
 use serde_json::json;
 
-use super::refit::{open_existing, refit, select_job};
+use super::refit::open_existing;
 use crate::exit;
+use hone_tuner::plot::zoom_windows;
+use hone_tuner::refit::{refit, select_job};
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Export {
@@ -59,67 +61,6 @@ pub struct ReportArgs {
     /// List what was written as JSON
     #[arg(long)]
     pub json: bool,
-}
-
-/// The part of `curves` over `[lo, hi]` (grid points nearest to them): the
-/// same fits, cut, with only the samples inside.
-pub fn window(curves: &Curves, lo: u64, hi: u64) -> Option<Curves> {
-    let g = curves.grid;
-    let (i0, i1) = (g.index_of(lo.max(g.lo))?, g.index_of(hi.min(g.hi))?);
-    if i1 < i0 + 2 {
-        return None;
-    }
-    let grid = Grid {
-        lo: g.point(i0),
-        hi: g.point(i1),
-        step: g.step,
-    };
-    let splines = curves
-        .splines
-        .iter()
-        .map(|s| {
-            s.as_ref().map(|s| DSpline {
-                grid,
-                values: s.values[i0..=i1].to_vec(),
-                ..s.clone()
-            })
-        })
-        .collect();
-    let samples = curves
-        .samples
-        .iter()
-        .map(|ks| {
-            ks.iter()
-                .copied()
-                .filter(|(n, _)| (grid.lo..=grid.hi).contains(n))
-                .collect()
-        })
-        .collect();
-    Some(Curves {
-        grid,
-        kernels: curves.kernels.clone(),
-        samples,
-        splines,
-    })
-}
-
-/// Windows equal on a log scale when the range spans more than three
-/// decades (a linear axis then squeezes the small sizes into one pixel).
-fn zoom_windows(lo: u64, hi: u64) -> Vec<(u64, u64)> {
-    let (a, b) = (lo.max(1) as f64, hi as f64);
-    if b / a < 1e3 {
-        return Vec::new();
-    }
-    let parts = ((b / a).log10() / 2.0).ceil().clamp(2.0, 5.0) as usize;
-    (0..parts)
-        .map(|i| {
-            let at = |t: f64| (a.ln() + t * (b.ln() - a.ln())).exp().round() as u64;
-            (
-                at(i as f64 / parts as f64),
-                at((i + 1) as f64 / parts as f64),
-            )
-        })
-        .collect()
 }
 
 fn safe_name(name: &str) -> String {
@@ -183,7 +124,7 @@ pub fn run(args: ReportArgs) -> Result<u8> {
         .into_iter()
         .enumerate()
     {
-        if let Some(w) = window(curves, lo, hi) {
+        if let Some(w) = curves.window(lo, hi) {
             let t = format!("{title}, {} <= N <= {}", w.grid.lo, w.grid.hi);
             plot(format!("{base}-zoom{}.svg", i + 1), &w, y.clone(), t)?;
         }
@@ -224,20 +165,4 @@ pub fn run(args: ReportArgs) -> Result<u8> {
         }
     }
     Ok(exit::OK)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn zoom_windows_split_wide_ranges_evenly_in_log() {
-        assert!(zoom_windows(100, 10_000).is_empty());
-        let w = zoom_windows(1 << 10, 1 << 28);
-        assert_eq!(w.len(), 3);
-        assert_eq!(w[0].0, 1 << 10);
-        assert_eq!(w[2].1, 1 << 28);
-        assert_eq!(w[0].1, 1 << 16);
-        assert_eq!(w[1], (1 << 16, 1 << 22));
-    }
 }

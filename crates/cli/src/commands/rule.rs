@@ -9,8 +9,9 @@ use anyhow::{Context, Result};
 use clap::Args;
 use serde_json::json;
 
-use super::refit::{open_existing, refit, select_job, Fitted};
+use super::refit::open_existing;
 use crate::exit;
+use hone_tuner::refit::{refit, select_job, Fitted};
 
 #[derive(Args)]
 pub struct RuleArgs {

@@ -4,28 +4,22 @@
 //! on the same database resumes; `--shard i/n` runs a slice of the space and
 //! `--merge` combines the shards' databases.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::io::IsTerminal;
-use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
-use hone_gpu::tuning::device_info;
-use hone_gpu::{
-    GpuError, IsolatedEvaluator, KernelTemplate, Limits, ModuleCache, TemplateEvaluator,
-    TuneOptions, WorkerCommand,
-};
-use hone_kernels::symv::tuning::{
-    check_job_params, library_target, SymvEvaluator, SymvTuneOptions,
-};
+use hone_gpu::WorkerCommand;
+use hone_kernels::backend::{prepare_job, JobBackend, MeasureOptions};
+use hone_tuner::replay::recorded_run;
 use hone_tuner::{
-    run_job, DeviceInfo, DeviceProps, Evaluator, JobReport, JobSpec, Measurement, Phase, Progress,
-    Recording, ReplayEvaluator, Space, TuningDb,
+    run_job, Evaluator, JobError, JobSpec, Measurement, Phase, ProblemKey, Progress,
+    ReplayEvaluator, Space, Stop, TuningDb,
 };
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use serde_json::{json, Value};
+use serde_json::json;
 
 use crate::exit;
 
@@ -82,19 +76,8 @@ pub struct TuneArgs {
     pub json: bool,
 }
 
-/// Why a run stopped before its end. Carried by unwinding out of the job
-/// runner from inside the evaluator, before the point in hand is stored:
-/// what was measured is committed, the job stays resumable, and nothing
-/// unmeasured is recorded.
-enum Stop {
-    Limit(usize),
-    Failure(GpuError),
-}
-
 enum Backend {
-    Gpu(Box<TemplateEvaluator>),
-    /// A kernel of hone's library (`library = "dsymv_lower"` in the job).
-    Symv(Box<SymvEvaluator>),
+    Gpu(JobBackend),
     Replay(ReplayEvaluator),
 }
 
@@ -106,29 +89,22 @@ struct Driver {
 }
 
 impl Evaluator for Driver {
-    fn evaluate(&mut self, config: &hone_tuner::Config, size: u64) -> Measurement {
+    /// Stops before the point in hand is measured once the limit is reached:
+    /// what was measured is committed and the job stays resumable.
+    fn evaluate(
+        &mut self,
+        config: &hone_tuner::Config,
+        key: &ProblemKey,
+    ) -> Result<Measurement, Stop> {
         if let Some(limit) = self.limit.filter(|&l| self.measured >= l) {
-            resume_unwind(Box::new(Stop::Limit(limit)));
+            return Err(Stop::Limit(limit));
         }
         let m = match &mut self.backend {
-            Backend::Gpu(g) => {
-                let m = g.evaluate(config, size);
-                if let Some(e) = g.take_failure() {
-                    resume_unwind(Box::new(Stop::Failure(e)));
-                }
-                m
-            }
-            Backend::Symv(g) => {
-                let m = g.evaluate(config, size);
-                if let Some(e) = g.take_failure() {
-                    resume_unwind(Box::new(Stop::Failure(e)));
-                }
-                m
-            }
-            Backend::Replay(r) => r.evaluate(config, size),
+            Backend::Gpu(g) => g.evaluate(config, key)?,
+            Backend::Replay(r) => r.evaluate(config, key)?,
         };
         self.measured += 1;
-        m
+        Ok(m)
     }
 }
 
@@ -166,12 +142,12 @@ impl ProgressView {
             let total = p.total.map(|t| format!("/{t}")).unwrap_or_default();
             let cached = if p.cached { " (from the database)" } else { "" };
             let line = format!(
-                "{:8.2} s [{} {}{total}] {} N={}: {}{cached}",
+                "{:8.2} s [{} {}{total}] {} {}: {}{cached}",
                 self.started.elapsed().as_secs_f64(),
                 phase_name(p.phase),
                 p.done,
                 p.key,
-                p.size,
+                problem_text(&p.problem),
                 p.status
             );
             match &self.bar {
@@ -209,7 +185,12 @@ impl ProgressView {
             }
             self.last_cached = p.cached;
             b.set_position(p.done as u64);
-            b.set_message(format!("{} N={} {}", p.key, p.size, p.status));
+            b.set_message(format!(
+                "{} {} {}",
+                p.key,
+                problem_text(&p.problem),
+                p.status
+            ));
         }
     }
 
@@ -217,6 +198,15 @@ impl ProgressView {
         if let Some(b) = self.bar.take() {
             b.finish_and_clear();
         }
+    }
+}
+
+/// `N=4096` for one-size problems, as the log has always shown them; the
+/// key's text otherwise.
+fn problem_text(key: &ProblemKey) -> String {
+    match key.single_size() {
+        Some(n) => format!("N={n}"),
+        None => key.to_string(),
     }
 }
 
@@ -233,153 +223,12 @@ fn parse_shard(text: &str) -> Result<(u32, u32)> {
     Ok((i, n))
 }
 
-fn load_device_props(path: &Path) -> Result<DeviceProps> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-    let value: Value =
-        serde_json::from_str(&text).with_context(|| format!("{}: not JSON", path.display()))?;
-    let props = match value.get("props") {
-        Some(p) => p.clone(),
-        None => value,
-    };
-    serde_json::from_value(props).map_err(|e| {
-        anyhow!(
-            "{}: expected an object of integer device properties: {e}",
-            path.display()
-        )
-    })
-}
-
-/// The recorded run and the device it stands for.
-fn replay_source(
-    path: &Path,
-    spec: &JobSpec,
-    props: Option<&Path>,
-) -> Result<(Recording, DeviceInfo)> {
-    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
-    if matches!(ext, "sqlite" | "sqlite3" | "db") {
-        let db = super::refit::open_existing(path)?;
-        let job = super::refit::select_job(&db, None, Some(&spec.name))
-            .with_context(|| format!("replaying {}", path.display()))?;
-        let device = db.device(&job.device_uuid)?.ok_or_else(|| {
-            anyhow!(
-                "{}: job `{}` names a device the database does not hold",
-                path.display(),
-                job.name
-            )
-        })?;
-        return Ok((db.recording(job.id)?, device));
-    }
-    let recording = Recording::load(path).map_err(|e| anyhow!("{e}"))?;
-    let props = match props {
-        Some(p) => load_device_props(p)?,
-        None => DeviceProps::new(),
-    };
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let mut device = DeviceInfo::synthetic(&format!("replay of {name}"), props);
-    device.uuid = format!("replay-{name}");
-    Ok((recording, device))
-}
-
-fn template_for(spec: &JobSpec, job_dir: &Path) -> Result<KernelTemplate> {
-    let rel = spec.kernel.template.as_ref().ok_or_else(|| {
-        anyhow!(
-            "job `{}` names no kernel template (`template` under [kernel]); give one, or use --replay",
-            spec.name
-        )
-    })?;
-    let path = job_dir.join(rel);
-    let template = KernelTemplate::load(&path).map_err(|e| anyhow!("{e}"))?;
-    let job_params: Vec<&str> = spec.params.iter().map(|p| p.name.as_str()).collect();
-    let mut sorted = job_params.clone();
-    sorted.sort_unstable();
-    let template_params: Vec<&str> = template.spec.params.keys().map(String::as_str).collect();
-    if sorted != template_params {
-        bail!(
-            "job `{}` tunes {:?} but the template {} has the parameters {:?}",
-            spec.name,
-            job_params,
-            path.display(),
-            template_params
-        );
-    }
-    Ok(template)
-}
-
-fn gpu_backend(
-    args: &TuneArgs,
-    template: KernelTemplate,
-) -> Result<(TemplateEvaluator, DeviceInfo)> {
-    let worker =
-        IsolatedEvaluator::new(WorkerCommand::current_exe(["gpu-worker"])?).with_limits(Limits {
-            per_launch: launch_timeout(args)?,
-            ..Limits::default()
-        });
-    let mut options = TuneOptions::default();
-    options.eval.timing.reps = args.reps.max(1);
-    options.eval.timing.warmup = args.warmup;
-    options.eval.timing.flush_l2 = !args.no_flush;
-    options.eval.fill_on_device = true;
-    options.check_max_n = args.check_max;
-    let mut eval = TemplateEvaluator::new(template, worker, options);
-    let props = eval.connect(ModuleCache::open_default())?;
-    Ok((eval, device_info(&props)))
-}
-
 /// `--launch-timeout` as a duration.
 fn launch_timeout(args: &TuneArgs) -> Result<Duration> {
     Duration::try_from_secs_f64(args.launch_timeout)
         .ok()
         .filter(|d| !d.is_zero())
         .ok_or_else(|| anyhow!("--launch-timeout must be a positive number of seconds"))
-}
-
-fn symv_backend(
-    args: &TuneArgs,
-    spec: &JobSpec,
-    library: &str,
-) -> Result<(SymvEvaluator, DeviceInfo)> {
-    let (precision, uplo) = library_target(library).ok_or_else(|| {
-        anyhow!(
-            "unknown library kernel `{library}` (hone's library has dsymv_lower, dsymv_upper, ssymv_lower, ssymv_upper)"
-        )
-    })?;
-    let params = spec
-        .space_spec()
-        .params
-        .iter()
-        .map(|p| {
-            let ints = p
-                .values
-                .iter()
-                .map(|v| {
-                    v.as_int().ok_or_else(|| {
-                        anyhow!("job `{}`: {} = `{v}` is not an integer", spec.name, p.name)
-                    })
-                })
-                .collect::<Result<Vec<i64>>>()?;
-            Ok((p.name.clone(), ints))
-        })
-        .collect::<Result<Vec<_>>>()?;
-    check_job_params(precision, uplo, &params).map_err(|e| anyhow!("job `{}`: {e}", spec.name))?;
-    let worker =
-        IsolatedEvaluator::new(WorkerCommand::current_exe(["gpu-worker"])?).with_limits(Limits {
-            per_launch: launch_timeout(args)?,
-            ..Limits::default()
-        });
-    let mut options = SymvTuneOptions::default();
-    options.run.timing.reps = args.reps.max(1);
-    options.run.timing.warmup = args.warmup;
-    options.run.timing.flush_l2 = !args.no_flush;
-    if let Some(max) = args.check_max {
-        options.check_max_n = Some(usize::try_from(max)?);
-    }
-    let mut eval = SymvEvaluator::new(precision, uplo, worker, options);
-    let props = eval.connect(ModuleCache::open_default())?;
-    Ok((eval, device_info(&props)))
 }
 
 fn merge(out: &Path, inputs: &[PathBuf], json_out: bool) -> Result<u8> {
@@ -425,65 +274,6 @@ fn merge(out: &Path, inputs: &[PathBuf], json_out: bool) -> Result<u8> {
     Ok(exit::OK)
 }
 
-/// One row of the comparison with the copy engine.
-struct CopyRow {
-    size: u64,
-    kernel: String,
-    key: String,
-    rule_gbps: Option<f64>,
-    best_gbps: Option<f64>,
-    memcpy_gbps: f64,
-}
-
-fn compare_memcpy(
-    eval: &mut TemplateEvaluator,
-    db: &TuningDb,
-    report: &JobReport,
-) -> Result<Vec<CopyRow>> {
-    let (Some(rule), Some(sampling)) = (&report.rule, &report.sampling) else {
-        bail!("--compare-memcpy needs a job with a [sampling] phase");
-    };
-    let measured: HashMap<(String, u64), Measurement> = db.measured(report.job_id)?;
-    let mut sizes = sampling.sizes.clone();
-    sizes.sort_unstable();
-    sizes.dedup();
-    let mut rows = Vec::new();
-    for n in sizes {
-        let pick = rule.select_index(n);
-        let kernel = &rule.kernels[pick];
-        let cfg = hone_gpu::tuning::runtime_config(&kernel.config).map_err(|e| anyhow!(e))?;
-        let bytes = eval
-            .template()
-            .resolve(&cfg, i64::try_from(n)?)
-            .map_err(|e| anyhow!("resolving the template at N = {n}: {e}"))?
-            .bytes;
-        let gbps_of = |key: &str| {
-            measured
-                .get(&(key.to_string(), n))
-                .and_then(|m| m.timing())
-                .and_then(|t| t.gbps)
-        };
-        let best_gbps = rule
-            .kernels
-            .iter()
-            .filter_map(|k| gbps_of(&k.config.key()))
-            .fold(None, |acc: Option<f64>, g| {
-                Some(acc.map_or(g, |a| a.max(g)))
-            });
-        // A copy of B bytes reads B and writes B: half the declared traffic.
-        let copy = eval.memcpy_bandwidth((bytes / 2.0) as usize)?;
-        rows.push(CopyRow {
-            size: n,
-            kernel: kernel.label.clone(),
-            key: kernel.config.key(),
-            rule_gbps: gbps_of(&kernel.config.key()),
-            best_gbps,
-            memcpy_gbps: copy.gbps,
-        });
-    }
-    Ok(rows)
-}
-
 fn invalid_counts(db: &TuningDb, job_id: i64) -> Result<BTreeMap<String, usize>> {
     let mut counts = BTreeMap::new();
     for s in db.measurements(job_id)? {
@@ -503,21 +293,16 @@ pub fn run(args: TuneArgs) -> Result<u8> {
     };
     let started = Instant::now();
     let mut spec = JobSpec::load(job_path).map_err(|e| anyhow!("{e}"))?;
+    prepare_job(&mut spec)?;
+    let measure = MeasureOptions {
+        reps: args.reps,
+        warmup: args.warmup,
+        flush_l2: !args.no_flush,
+        check_max: args.check_max,
+        launch_timeout: launch_timeout(&args)?,
+    };
     if args.replay.is_none() {
-        // Stored with the job: resuming with other options would mix
-        // measurements taken two ways.
-        // Library kernels check up to their own default size unless told.
-        let check_max = match (&spec.kernel.library, args.check_max) {
-            (_, Some(max)) => Some(max),
-            (Some(_), None) => SymvTuneOptions::default().check_max_n.map(|n| n as u64),
-            (None, None) => None,
-        };
-        spec.measurement = Some(json!({
-            "reps": args.reps.max(1),
-            "warmup": args.warmup,
-            "flush_l2": !args.no_flush,
-            "check_max": check_max,
-        }));
+        spec.measurement = Some(measure.record(&spec));
     }
     let shard = match &args.shard {
         Some(s) => parse_shard(s)?,
@@ -529,23 +314,17 @@ pub fn run(args: TuneArgs) -> Result<u8> {
             if args.compare_memcpy {
                 bail!("--compare-memcpy needs the GPU, not a replay");
             }
-            let (recording, device) = replay_source(path, &spec, args.device_props.as_deref())?;
+            let (recording, device) = recorded_run(path, &spec.name, args.device_props.as_deref())?;
             (Backend::Replay(ReplayEvaluator::new(&recording)), device)
         }
-        None => match &spec.kernel.library {
-            Some(library) => {
-                if args.compare_memcpy {
-                    bail!("--compare-memcpy is for templates; library kernels have their own benchmarks (`hone symv`)");
-                }
-                let (eval, device) = symv_backend(&args, &spec, library)?;
-                (Backend::Symv(Box::new(eval)), device)
+        None => {
+            if args.compare_memcpy && spec.kernel.library.is_some() {
+                bail!("--compare-memcpy is for templates; library kernels have their own benchmarks (`hone symv`)");
             }
-            None => {
-                let template = template_for(&spec, job_dir)?;
-                let (eval, device) = gpu_backend(&args, template)?;
-                (Backend::Gpu(Box::new(eval)), device)
-            }
-        },
+            let worker = WorkerCommand::current_exe(["gpu-worker"])?;
+            let (eval, device) = JobBackend::open(&spec, job_dir, worker, &measure)?;
+            (Backend::Gpu(eval), device)
+        }
     };
     let db = TuningDb::open(&args.db).with_context(|| format!("opening {}", args.db.display()))?;
     let mut driver = Driver {
@@ -556,70 +335,59 @@ pub fn run(args: TuneArgs) -> Result<u8> {
     let valid = Space::new(spec.space_spec(), spec.device_props(&device))
         .map_err(|e| anyhow!("job `{}`: {e}", spec.name))?
         .enumerate();
-    if matches!(driver.backend, Backend::Gpu(_) | Backend::Symv(_)) {
+    if let Backend::Gpu(g) = &mut driver.backend {
         // Compile the slice on the pool while the worker times what is ready.
         let slice = valid
             .shard(shard.0 as usize, shard.1 as usize)
             .map_err(|e| anyhow!("{e}"))?;
         let configs: Vec<hone_tuner::Config> = slice.iter().map(|&i| valid.config(i)).collect();
-        match &mut driver.backend {
-            Backend::Gpu(g) => g.precompile(&configs),
-            Backend::Symv(g) => g.precompile(&configs),
-            Backend::Replay(_) => {}
-        }
+        g.precompile(&configs);
     }
     let show_bar = !args.json && std::io::stderr().is_terminal();
     let mut view = ProgressView::new(show_bar, args.verbose);
-    let outcome = catch_unwind(AssertUnwindSafe(|| {
-        run_job(&spec, job_dir, &device, &db, &mut driver, shard, &mut |p| {
-            view.update(p)
-        })
-    }));
+    let outcome = run_job(&spec, job_dir, &device, &db, &mut driver, shard, &mut |p| {
+        view.update(p)
+    });
     view.finish();
     let report = match outcome {
-        Ok(r) => r.map_err(|e| anyhow!("{e}"))?,
-        Err(payload) => match payload.downcast::<Stop>() {
-            Ok(stop) => match *stop {
-                Stop::Failure(e) => return Err(anyhow!(e)),
-                Stop::Limit(limit) => {
-                    let msg = format!(
-                        "stopped after {limit} new measurement(s); run the same command again to resume"
-                    );
-                    if args.json {
-                        println!(
-                            "{}",
-                            serde_json::to_string_pretty(&json!({
-                                "job": spec.name,
-                                "db": args.db.display().to_string(),
-                                "complete": false,
-                                "measured": limit,
-                                "message": msg,
-                            }))?
-                        );
-                    } else {
-                        println!("{msg}");
-                    }
-                    return Ok(exit::OK);
-                }
-            },
-            Err(other) => resume_unwind(other),
-        },
+        Ok(r) => r,
+        Err(JobError::Stopped(Stop::Failed(e))) => return Err(anyhow::Error::from_boxed(e)),
+        Err(JobError::Stopped(Stop::Limit(limit))) => {
+            let msg = format!(
+                "stopped after {limit} new measurement(s); run the same command again to resume"
+            );
+            if args.json {
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&json!({
+                        "job": spec.name,
+                        "db": args.db.display().to_string(),
+                        "complete": false,
+                        "measured": limit,
+                        "message": msg,
+                    }))?
+                );
+            } else {
+                println!("{msg}");
+            }
+            return Ok(exit::OK);
+        }
+        Err(e) => return Err(anyhow!("{e}")),
     };
     let copy_rows = match (&mut driver.backend, args.compare_memcpy) {
-        (Backend::Gpu(g), true) => compare_memcpy(g, &db, &report)?,
+        (Backend::Gpu(g), true) => g.compare_memcpy(&db, &report)?,
         _ => Vec::new(),
     };
     let counts = invalid_counts(&db, report.job_id)?;
     let wall_s = started.elapsed().as_secs_f64();
     let gpu_stats = match &driver.backend {
         Backend::Gpu(g) => Some((g.stats(), g.restarts())),
-        Backend::Symv(g) => Some((g.stats(), g.restarts())),
         Backend::Replay(_) => None,
     };
     // Points the recording lacks are stored with the status `missing`.
     let replay_misses = match &driver.backend {
         Backend::Replay(r) => Some(r.misses),
-        Backend::Gpu(_) | Backend::Symv(_) => None,
+        Backend::Gpu(_) => None,
     };
     if args.json {
         let best = report.search.best().map(|r| {
@@ -661,6 +429,9 @@ pub fn run(args: TuneArgs) -> Result<u8> {
         }
         if let Some(r) = &report.rule {
             out["rule"] = serde_json::to_value(r)?;
+        }
+        if let Some(p) = &report.plans {
+            out["plans"] = serde_json::to_value(p)?;
         }
         if let Some(misses) = replay_misses {
             out["replay_misses"] = json!(misses);
@@ -747,6 +518,17 @@ pub fn run(args: TuneArgs) -> Result<u8> {
             shard.0, shard.1
         ),
         None => {}
+    }
+    if let Some(p) = &report.plans {
+        println!("plans ({} problem(s)):", p.plans.len());
+        for plan in &p.plans {
+            println!(
+                "  {:<32} {}  {:.3e} s",
+                plan.key,
+                plan.config.key(),
+                plan.time_s
+            );
+        }
     }
     if !copy_rows.is_empty() {
         println!("comparison with cuMemcpyDtoD (GB/s = bytes read + written / median time):");

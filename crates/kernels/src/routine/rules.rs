@@ -195,6 +195,7 @@ mod tests {
         };
         Rule {
             name: name.to_string(),
+            family: Default::default(),
             lo: 10,
             hi: 1000,
             tolerance: 0.0,

@@ -533,7 +533,7 @@ fn bench_size(
      -> Result<Option<f64>> {
         let row = match runner.measure(k, &options.run)? {
             SymvOutcome::Valid(m) => BenchRow::from_measurement(&m, lda),
-            SymvOutcome::Invalid { reason } => {
+            SymvOutcome::Invalid { reason, .. } => {
                 let mut r =
                     BenchRow::new(precision, uplo, n, lda, &format!("hone {}", k.algorithm));
                 r.config = config_label(&k.config);
@@ -709,7 +709,7 @@ fn check_at_sizes(
                 SymvOutcome::Valid(m) => {
                     row.relative_error = m.check.as_ref().map(|c| c.relative())
                 }
-                SymvOutcome::Invalid { reason } => row.status = format!("invalid: {reason}"),
+                SymvOutcome::Invalid { reason, .. } => row.status = format!("invalid: {reason}"),
             }
             log(&row_line(&row));
             rows.push(row);

@@ -16,9 +16,12 @@ use std::collections::{BTreeMap, HashMap};
 use std::rc::Rc;
 use std::time::Instant;
 
+use hone_gpu::cache::CachedModule;
 use hone_gpu::launch::{DeviceBuffer, Function, FunctionInfo, KernelArg, LaunchDims, Module};
+use hone_gpu::pool::{CompilePool, Compiled};
 use hone_gpu::timing::{time_runs, L2Flusher};
 use hone_gpu::{nvrtc, CompileOptions, Gpu, GpuError, ModuleCache, Stats, Target, TimingOptions};
+use hone_tuner::{Invalid, InvalidKind};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -171,8 +174,18 @@ pub enum SymvOutcome {
     /// The variant cannot run or is wrong: a constraint, a compile error, a
     /// launch the device refuses, a failed check.
     Invalid {
+        kind: InvalidKind,
         reason: String,
     },
+}
+
+impl From<Invalid> for SymvOutcome {
+    fn from(i: Invalid) -> SymvOutcome {
+        SymvOutcome::Invalid {
+            kind: i.kind,
+            reason: i.reason,
+        }
+    }
 }
 
 impl SymvOutcome {
@@ -318,7 +331,7 @@ pub struct SymvRunner<'g> {
     nvrtc_version: (u32, u32),
     vector_atomics: bool,
     util: BTreeMap<Precision, Module>,
-    kernels: HashMap<SymvKernel, std::result::Result<Rc<LoadedKernel>, String>>,
+    kernels: HashMap<SymvKernel, std::result::Result<Rc<LoadedKernel>, Invalid>>,
     flusher: L2Flusher,
     data: Option<SymvData>,
     /// Earlier problems kept for reuse, oldest first: a tuner evaluates each
@@ -334,9 +347,6 @@ pub struct SymvRunner<'g> {
 /// Problems kept besides the current one, and the device memory they may hold.
 const PARKED_PROBLEMS: usize = 8;
 const PARKED_BYTES: usize = 24 << 30;
-
-/// What one compile thread hands back.
-type Compiled = std::result::Result<(hone_gpu::cache::CachedModule, f64), String>;
 
 impl<'g> SymvRunner<'g> {
     /// Prepares to run SYMV kernels on `gpu`, compiling into `cache`.
@@ -378,23 +388,28 @@ impl<'g> SymvRunner<'g> {
     /// Compiles (through the cache, on all cores) and loads every kernel not
     /// loaded yet. Failures are remembered as the kernel's invalid reason.
     pub fn prepare_kernels(&mut self, kernels: &[SymvKernel]) -> Result<()> {
-        let mut todo: Vec<(SymvKernel, CompileJob)> = Vec::new();
+        let mut todo: Vec<SymvKernel> = Vec::new();
         for k in kernels {
-            if self.kernels.contains_key(k) || todo.iter().any(|(t, _)| t == k) {
-                continue;
-            }
-            match compile_job(k, &self.limits, self.vector_atomics) {
-                Ok(job) => todo.push((k.clone(), job)),
-                Err(reason) => {
-                    self.kernels.insert(k.clone(), Err(reason));
-                }
+            if !self.kernels.contains_key(k) && !todo.contains(k) {
+                todo.push(k.clone());
             }
         }
-        let results = compile_parallel(&self.cache, &self.target, self.nvrtc_version, &todo);
-        for ((kernel, _), compiled) in todo.into_iter().zip(results) {
-            let loaded = match compiled {
+        if todo.is_empty() {
+            return Ok(());
+        }
+        let mut pool = CompilePool::new(compiler(
+            self.limits,
+            self.vector_atomics,
+            self.cache.clone(),
+            self.target,
+            self.nvrtc_version,
+        ));
+        let threads = std::thread::available_parallelism().map_or(4, |n| n.get());
+        pool.queue(todo.iter().cloned(), threads.min(todo.len()));
+        for kernel in todo {
+            let loaded = match pool.wait(&kernel) {
                 Ok((cached, ms)) => self.load(kernel.clone(), cached, ms),
-                Err(reason) => Err(reason),
+                Err(invalid) => Err(invalid),
             };
             self.kernels.insert(kernel, loaded.map(Rc::new));
         }
@@ -404,16 +419,16 @@ impl<'g> SymvRunner<'g> {
     fn load(
         &self,
         kernel: SymvKernel,
-        cached: hone_gpu::cache::CachedModule,
+        cached: CachedModule,
         compile_ms: f64,
-    ) -> std::result::Result<LoadedKernel, String> {
+    ) -> std::result::Result<LoadedKernel, Invalid> {
         let t = symv_template(kernel.precision, kernel.uplo, kernel.algorithm);
         let module = Module::load(self.gpu, &cached.module.image, cached.module.kind)
-            .map_err(|e| format!("loading the module: {e}"))?;
+            .map_err(|e| Invalid::runtime(format!("loading the module: {e}")))?;
         let info = module
             .function(t.entry)
             .and_then(|f| f.info())
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| Invalid::runtime(e.to_string()))?;
         Ok(LoadedKernel {
             shared_need: t.shared_need(&kernel.config),
             entry: t.entry,
@@ -431,6 +446,13 @@ impl<'g> SymvRunner<'g> {
         &mut self,
         kernel: &SymvKernel,
     ) -> Result<std::result::Result<Rc<LoadedKernel>, String>> {
+        Ok(self.loaded(kernel)?.map_err(|i| i.reason))
+    }
+
+    fn loaded(
+        &mut self,
+        kernel: &SymvKernel,
+    ) -> Result<std::result::Result<Rc<LoadedKernel>, Invalid>> {
         if !self.kernels.contains_key(kernel) {
             self.prepare_kernels(std::slice::from_ref(kernel))?;
         }
@@ -624,9 +646,9 @@ impl<'g> SymvRunner<'g> {
 
     /// Checks (when asked) and times `kernel` on the current buffers.
     pub fn measure(&mut self, kernel: &SymvKernel, options: &RunOptions) -> Result<SymvOutcome> {
-        let loaded = match self.kernel(kernel)? {
+        let loaded = match self.loaded(kernel)? {
             Ok(l) => l,
-            Err(reason) => return Ok(SymvOutcome::Invalid { reason }),
+            Err(invalid) => return Ok(invalid.into()),
         };
         let Some(d) = self.data.as_ref() else {
             return Err(SymvError::Problem("no problem allocated".into()));
@@ -639,7 +661,7 @@ impl<'g> SymvRunner<'g> {
         }
         let (gpu, limits) = (self.gpu, self.limits);
         if let Err(reason) = prepared(gpu, &limits, &loaded, d) {
-            return Ok(SymvOutcome::Invalid { reason });
+            return Ok(Invalid::runtime(reason).into());
         }
         // A kernel that went wrong before may have left its counters and
         // mutexes set; every measurement starts from zeroed words.
@@ -654,9 +676,9 @@ impl<'g> SymvRunner<'g> {
             match report {
                 Ok(r) if r.passed() => Some(r),
                 Ok(r) => {
-                    return Ok(SymvOutcome::Invalid {
-                        reason: format!("wrong result: {}", r.describe()),
-                    })
+                    return Ok(
+                        Invalid::wrong_answer(format!("wrong result: {}", r.describe())).into(),
+                    )
                 }
                 Err(e) => return launch_failure(e),
             }
@@ -667,7 +689,7 @@ impl<'g> SymvRunner<'g> {
         let d = self.data.as_ref().expect("checked");
         let prep = match prepared(gpu, &limits, &loaded, d) {
             Ok(p) => p,
-            Err(reason) => return Ok(SymvOutcome::Invalid { reason }),
+            Err(reason) => return Ok(Invalid::runtime(reason).into()),
         };
         let mut flusher = options.timing.flush_l2.then_some(&mut self.flusher);
         let mut times = Vec::new();
@@ -872,9 +894,7 @@ fn launch_failure(e: SymvError) -> Result<SymvOutcome> {
         SymvError::Gpu(g) if g.is_sticky() || matches!(g, GpuError::NoDevice(_)) => {
             Err(SymvError::Gpu(g))
         }
-        other => Ok(SymvOutcome::Invalid {
-            reason: other.to_string(),
-        }),
+        other => Ok(Invalid::runtime(other.to_string()).into()),
     }
 }
 
@@ -893,18 +913,18 @@ pub(crate) fn compile_job(
     kernel: &SymvKernel,
     limits: &DeviceLimits,
     vector_atomics: bool,
-) -> std::result::Result<CompileJob, String> {
+) -> std::result::Result<CompileJob, Invalid> {
     let t = symv_template(kernel.precision, kernel.uplo, kernel.algorithm);
-    t.validate(&kernel.config).map_err(|e| e.to_string())?;
-    let violated = t
-        .violations(&kernel.config, limits)
-        .map_err(|e| e.to_string())?;
+    let refused = |e: SymvError| Invalid::constraint(e.to_string());
+    t.validate(&kernel.config).map_err(refused)?;
+    let violated = t.violations(&kernel.config, limits).map_err(refused)?;
     if !violated.is_empty() {
-        return Err(format!("violates {}", violated.join("; ")));
+        return Err(Invalid::constraint(format!(
+            "violates {}",
+            violated.join("; ")
+        )));
     }
-    let defines = t
-        .defines(&kernel.config, vector_atomics)
-        .map_err(|e| e.to_string())?;
+    let defines = t.defines(&kernel.config, vector_atomics).map_err(refused)?;
     Ok(CompileJob {
         source: t.source,
         name: format!("{}.cu", t.entry),
@@ -915,57 +935,43 @@ pub(crate) fn compile_job(
     })
 }
 
-/// Compiles one job through the cache; the message of a compile error
-/// starts with `compile error`.
+/// Compiles one job through the cache.
 pub(crate) fn compile_cached(
     cache: &ModuleCache,
     target: &Target,
     nvrtc_version: (u32, u32),
     job: &CompileJob,
-) -> std::result::Result<hone_gpu::cache::CachedModule, String> {
+) -> std::result::Result<hone_gpu::cache::CachedModule, Invalid> {
     cache
         .compile(&job.source, &job.name, &job.options, target, nvrtc_version)
         .map_err(|e| match e {
-            GpuError::Compile { message, log } => {
-                format!("compile error ({message}): {}", first_lines(&log, 6))
-            }
-            other => other.to_string(),
+            GpuError::Compile { message, log } => Invalid::compile(format!(
+                "compile error ({message}): {}",
+                first_lines(&log, 6)
+            )),
+            other => Invalid::runtime(other.to_string()),
         })
 }
 
-fn compile_parallel(
-    cache: &ModuleCache,
-    target: &Target,
+/// Compiles SYMV kernels through `cache`, timing each: what the runner's
+/// and the tuner's compile-ahead pools run, so that one's modules are the
+/// other's cache hits.
+pub(crate) fn compiler(
+    limits: DeviceLimits,
+    vector_atomics: bool,
+    cache: ModuleCache,
+    target: Target,
     nvrtc_version: (u32, u32),
-    jobs: &[(SymvKernel, CompileJob)],
-) -> Vec<Compiled> {
-    let threads = std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(4)
-        .min(jobs.len().max(1));
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let results: Vec<std::sync::Mutex<Option<Compiled>>> =
-        jobs.iter().map(|_| std::sync::Mutex::new(None)).collect();
-    std::thread::scope(|s| {
-        for _ in 0..threads {
-            s.spawn(|| loop {
-                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                let Some((_, job)) = jobs.get(i) else { break };
-                let start = Instant::now();
-                let r = compile_cached(cache, target, nvrtc_version, job)
-                    .map(|m| (m, start.elapsed().as_secs_f64() * 1e3));
-                *results[i].lock().expect("no panics while holding it") = Some(r);
-            });
+) -> impl Fn(&SymvKernel) -> Compiled<(CachedModule, f64)> + Send + Sync + 'static {
+    move |kernel: &SymvKernel| {
+        let start = Instant::now();
+        let compiled = compile_job(kernel, &limits, vector_atomics)
+            .and_then(|job| compile_cached(&cache, &target, nvrtc_version, &job));
+        Compiled {
+            cache_hit: compiled.as_ref().ok().map(|m| m.hit),
+            result: compiled.map(|m| (m, start.elapsed().as_secs_f64() * 1e3)),
         }
-    });
-    results
-        .into_iter()
-        .map(|m| {
-            m.into_inner()
-                .expect("no panics while holding it")
-                .unwrap_or_else(|| Err("not compiled".to_string()))
-        })
-        .collect()
+    }
 }
 
 fn first_lines(s: &str, n: usize) -> String {

@@ -42,8 +42,8 @@ pub use device::{run_symv, CheckReport, RunOptions, SymvOutcome, SymvRunner};
 pub use library::{Selection, Symv, SymvRules};
 pub use space::{symv_template, DeviceLimits, ParamSpace, SymvTemplate};
 
-/// A configuration: parameter name to value, as the tuner hands it over.
-pub type Config = std::collections::BTreeMap<String, i64>;
+/// A configuration: parameter name to integer value, as templates take it.
+pub use hone_gpu::Config;
 
 /// Which triangle of A is stored.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]

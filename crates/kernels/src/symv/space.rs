@@ -89,21 +89,26 @@ impl DeviceLimits {
             .map(|(_, v)| v)
     }
 
-    /// The limits of an opened device. The two figures the driver does not
-    /// report come from the compute capability.
+    /// The limits of an opened device, by the names its constraint
+    /// properties carry ([`DeviceProps::constraint_props`]).
     pub fn from_props(props: &DeviceProps) -> Self {
-        let max_blocks_per_sm = props.max_blocks_per_sm() as i64;
-        let smem_reserved_per_block = props.smem_reserved_per_block() as i64;
-        DeviceLimits {
-            sm_count: props.sm_count as i64,
-            smem_per_sm: props.shared_mem_per_sm as i64,
-            smem_per_block: props.shared_mem_per_block as i64,
-            smem_per_block_optin: props.shared_mem_per_block_optin as i64,
-            smem_reserved_per_block,
-            regs_per_sm: props.registers_per_sm as i64,
-            max_threads_per_sm: props.max_threads_per_sm as i64,
-            max_blocks_per_sm,
-        }
+        Self::from_named(&props.constraint_props())
+            .expect("the runtime names every limit SYMV uses")
+    }
+
+    /// The limits from named properties; `None` when one is missing.
+    pub fn from_named(props: &hone_tuner::DeviceProps) -> Option<Self> {
+        let get = |name: &str| props.get(name);
+        Some(DeviceLimits {
+            sm_count: get("sm_count")?,
+            smem_per_sm: get("smem_per_sm")?,
+            smem_per_block: get("smem_per_block")?,
+            smem_per_block_optin: get("smem_per_block_optin")?,
+            smem_reserved_per_block: get("smem_reserved_per_block")?,
+            regs_per_sm: get("regs_per_sm")?,
+            max_threads_per_sm: get("max_threads_per_sm")?,
+            max_blocks_per_sm: get("max_blocks_per_sm")?,
+        })
     }
 
     /// An H100 SXM (sm_90), for planning and tests without a device.
@@ -369,6 +374,18 @@ mod tests {
             c.insert(k.to_string(), *v);
         }
         c
+    }
+
+    #[test]
+    fn limits_read_back_from_their_names() {
+        let h100 = DeviceLimits::h100_sxm();
+        let mut named = hone_tuner::DeviceProps::new();
+        for (k, v) in h100.named() {
+            named.set(k, v);
+        }
+        assert_eq!(DeviceLimits::from_named(&named), Some(h100));
+        named.0.remove("regs_per_sm");
+        assert_eq!(DeviceLimits::from_named(&named), None);
     }
 
     #[test]

@@ -17,14 +17,17 @@ use hone_gpu::{
     nvrtc, ExtensionReply, Gpu, GpuError, IsolatedEvaluator, ModuleCache, TuneStats,
     WorkerExtension,
 };
-use hone_tuner::{InvalidKind, Measurement, Timing};
+use hone_tuner::job::ParamSpec;
+use hone_tuner::{
+    Invalid, InvalidKind, JobSpec, Measurement, ParamValue, ProblemKey, Stop, Timing,
+};
 use serde::{Deserialize, Serialize};
 
-use super::device::{compile_cached, compile_job, probe_vector_atomics};
+use super::device::{compiler, probe_vector_atomics};
 use super::traffic::{flops, symv_bytes};
 use super::{
-    Algorithm, Config, DeviceLimits, Precision, RunOptions, SymvError, SymvKernel, SymvOutcome,
-    SymvRunner, Uplo,
+    Algorithm, DeviceLimits, Precision, RunOptions, SymvError, SymvKernel, SymvOutcome, SymvRunner,
+    Uplo,
 };
 
 /// The worker extension's name.
@@ -63,13 +66,7 @@ pub fn kernel_of(
     uplo: Uplo,
     config: &hone_tuner::Config,
 ) -> super::Result<SymvKernel> {
-    let mut ints = Config::new();
-    for (name, value) in config.entries() {
-        let v = value
-            .as_int()
-            .ok_or_else(|| SymvError::Config(format!("{name} = `{value}` is not an integer")))?;
-        ints.insert(name.clone(), v);
-    }
+    let mut ints = hone_gpu::tuning::runtime_config(config).map_err(SymvError::Config)?;
     let alg = ints.remove(ALG).unwrap_or(0);
     let algorithm = match alg {
         0 => Algorithm::Atomic,
@@ -95,6 +92,108 @@ pub fn kernel_of(
             .collect(),
     };
     Ok(SymvKernel::new(precision, uplo, algorithm, config))
+}
+
+/// The values a tuning job searches: the templates' for the Hopper
+/// parameters, narrower for the paper's four (the ranges where the
+/// exploratory sweep, `bench/results/symv/sweep`, found every per-size
+/// winner), and SYNC pinned to native atomics (the paper's mutexes were
+/// 13-15% slower there).
+fn tuned_values(precision: Precision) -> Vec<(&'static str, Vec<i64>)> {
+    let vec = match precision {
+        Precision::Double => vec![1, 2],
+        Precision::Single => vec![2, 4],
+    };
+    vec![
+        ("BLOCK_SIZE", vec![32, 64, 128, 256]),
+        ("UX", vec![8, 12, 16]),
+        ("MULTIPLICITY", vec![2, 4, 8]),
+        ("MX", vec![0, 1]),
+        ("VEC", vec),
+        ("STEPS", vec![1, 2]),
+        ("NP", vec![1, 2, 4, 8, 16, 32]),
+        ("SYNC", vec![0]),
+        ("LDHINT", vec![0, 1]),
+        ("SCHED", vec![0, 1]),
+    ]
+}
+
+/// The space a job tunes for `precision` and `uplo`: both algorithms in one
+/// space ([`ALG`]), with the templates' constraints, each guarded by the
+/// algorithm it belongs to. The L+U kernel's unused parameters are pinned to
+/// their first values so that each L+U kernel appears once; NB is 0 for the
+/// atomic kernel, whose blocks below 64 threads never win.
+pub fn job_space(precision: Precision, uplo: Uplo) -> (Vec<ParamSpec>, Vec<String>) {
+    let atomic = super::symv_template(precision, uplo, Algorithm::Atomic);
+    let lu = super::symv_template(precision, uplo, Algorithm::LowerUpper);
+    let param = |name: &str, values: &[i64]| ParamSpec {
+        name: name.to_string(),
+        values: values.iter().map(|&v| ParamValue::Int(v)).collect(),
+        range: None,
+    };
+    let tuned = tuned_values(precision);
+    let nb: Vec<i64> = std::iter::once(0)
+        .chain(lu.param("NB").map_or(Vec::new(), |p| p.values.clone()))
+        .collect();
+    let params = std::iter::once(param(ALG, &[0, 1]))
+        .chain(tuned.iter().map(|(n, v)| param(n, v)))
+        .chain(std::iter::once(param("NB", &nb)))
+        .collect();
+    let pins: Vec<String> = tuned
+        .iter()
+        .filter(|(n, v)| !LU_PARAMS.contains(n) && v.len() > 1)
+        .map(|(n, v)| format!("{n} == {}", v[0]))
+        .collect();
+    let constraints = [
+        format!("{ALG} == 0 || ({})", pins.join(" && ")),
+        format!("{ALG} == 0 || (NB > 0 && {})", lu.constraints.join(" && ")),
+        format!("{ALG} == 1 || (NB == 0 && BLOCK_SIZE >= 64)"),
+    ]
+    .into_iter()
+    .chain(
+        atomic
+            .constraints
+            .iter()
+            .map(|c| format!("{ALG} == 1 || {c}")),
+    )
+    .collect();
+    (params, constraints)
+}
+
+/// Gives a job that names a SYMV routine the routine's space
+/// ([`JobSpec::inherit`]), or checks the parameters it states against the
+/// templates.
+pub fn inherit_space(spec: &mut JobSpec) -> Result<(), String> {
+    let Some(library) = spec.kernel.library.clone() else {
+        return Ok(());
+    };
+    let (precision, uplo) = library_target(&library).ok_or_else(|| {
+        format!(
+            "unknown library kernel `{library}` (hone's library has dsymv_lower, dsymv_upper, ssymv_lower, ssymv_upper)"
+        )
+    })?;
+    if spec.params.is_empty() {
+        let (params, constraints) = job_space(precision, uplo);
+        spec.inherit(params, constraints);
+        return Ok(());
+    }
+    let params = spec
+        .space_spec()
+        .params
+        .iter()
+        .map(|p| {
+            let ints = p
+                .values
+                .iter()
+                .map(|v| {
+                    v.as_int()
+                        .ok_or_else(|| format!("{} = `{v}` is not an integer", p.name))
+                })
+                .collect::<Result<Vec<i64>, String>>()?;
+            Ok((p.name.clone(), ints))
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    check_job_params(precision, uplo, &params)
 }
 
 /// Checks a job's parameters (name, values) against the SYMV templates of
@@ -218,19 +317,11 @@ impl WorkerExtension for SymvWorker {
         };
         let (outcome, fatal) = match result {
             Ok(o) => (o, false),
-            Err(SymvError::Gpu(e)) if e.is_sticky() => (
-                SymvOutcome::Invalid {
-                    reason: format!("fault: {e}"),
-                },
-                true,
-            ),
+            Err(SymvError::Gpu(e)) if e.is_sticky() => {
+                (Invalid::runtime(format!("fault: {e}")).into(), true)
+            }
             Err(SymvError::Gpu(e @ GpuError::NoDevice(_))) => return Err(e),
-            Err(other) => (
-                SymvOutcome::Invalid {
-                    reason: other.to_string(),
-                },
-                false,
-            ),
+            Err(other) => (Invalid::runtime(other.to_string()).into(), false),
         };
         let value = serde_json::to_value(&outcome)
             .map_err(|e| GpuError::Worker(format!("cannot encode an outcome: {e}")))?;
@@ -280,26 +371,6 @@ impl Default for SymvTuneOptions {
     }
 }
 
-/// The invalidity kind of a SYMV invalid reason.
-pub fn classify(reason: &str) -> InvalidKind {
-    if reason.starts_with("compile error") {
-        InvalidKind::Compile
-    } else if reason.starts_with("wrong result") {
-        InvalidKind::WrongAnswer
-    } else if reason.starts_with("timed out") {
-        InvalidKind::Timeout
-    } else if reason.starts_with("violates")
-        || reason.starts_with("invalid configuration")
-        || reason.contains(" is missing (")
-        || reason.contains(" is not among its values")
-        || reason.contains(" is not a parameter of")
-    {
-        InvalidKind::Constraint
-    } else {
-        InvalidKind::Runtime
-    }
-}
-
 /// Evaluates SYMV configurations for the tuner in a supervised worker.
 pub struct SymvEvaluator {
     precision: Precision,
@@ -307,7 +378,6 @@ pub struct SymvEvaluator {
     worker: IsolatedEvaluator,
     options: SymvTuneOptions,
     pool: Option<CompilePool<SymvKernel, ()>>,
-    failure: Option<GpuError>,
     stats: TuneStats,
 }
 
@@ -326,7 +396,6 @@ impl SymvEvaluator {
             worker,
             options,
             pool: None,
-            failure: None,
             stats: TuneStats::new(),
         }
     }
@@ -340,12 +409,12 @@ impl SymvEvaluator {
         let limits = DeviceLimits::from_props(&props);
         let vector_atomics = probe_vector_atomics(&target);
         // The worker compiles the same jobs and finds them in the cache.
+        let compile = compiler(limits, vector_atomics, cache, target, nvrtc_version);
         self.pool = Some(CompilePool::new(move |kernel: &SymvKernel| {
-            let compiled = compile_job(kernel, &limits, vector_atomics)
-                .and_then(|job| compile_cached(&cache, &target, nvrtc_version, &job));
+            let c = compile(kernel);
             Compiled {
-                cache_hit: compiled.as_ref().ok().map(|m| m.hit),
-                result: compiled.map(|_| ()),
+                cache_hit: c.cache_hit,
+                result: c.result.map(|_| ()),
             }
         }));
         Ok(props)
@@ -363,10 +432,6 @@ impl SymvEvaluator {
                 threads,
             );
         }
-    }
-
-    pub fn take_failure(&mut self) -> Option<GpuError> {
-        self.failure.take()
     }
 
     pub fn stats(&self) -> TuneStats {
@@ -387,10 +452,11 @@ impl SymvEvaluator {
         self.options.run.check && self.options.check_max_n.is_none_or(|max| n <= max)
     }
 
-    fn measure(&mut self, kernel: SymvKernel, n: usize) -> Measurement {
+    /// One evaluation; `Err` when the device or the worker failed.
+    fn measure(&mut self, kernel: SymvKernel, n: usize) -> Result<Measurement, GpuError> {
         if let Some(pool) = &self.pool {
-            if let Err(reason) = pool.wait(&kernel) {
-                return Measurement::invalid(classify(&reason), reason);
+            if let Err(invalid) = pool.wait(&kernel) {
+                return Ok(invalid.into());
             }
         }
         let mut options = self.options.run.clone();
@@ -399,13 +465,16 @@ impl SymvEvaluator {
         let payload = match serde_json::to_value(&payload) {
             Ok(p) => p,
             Err(e) => {
-                return Measurement::invalid(InvalidKind::Runtime, format!("cannot encode: {e}"))
+                return Ok(Measurement::invalid(
+                    InvalidKind::Runtime,
+                    format!("cannot encode: {e}"),
+                ))
             }
         };
         // The worker's progress lines set the deadlines of the later phases.
         let first = self.worker.limits().host;
-        match self.worker.extension(EXTENSION, payload, first) {
-            Ok(ExtensionReply::Answer { payload, .. }) => {
+        Ok(match self.worker.extension(EXTENSION, payload, first)? {
+            ExtensionReply::Answer { payload, .. } => {
                 match serde_json::from_value::<SymvOutcome>(payload) {
                     Ok(SymvOutcome::Valid(m)) => {
                         let s = m.times[0];
@@ -423,24 +492,22 @@ impl SymvEvaluator {
                         .with_work(Some(symv_bytes(n, self.precision.size())), Some(flops(n)));
                         Measurement::Ok(timing)
                     }
-                    Ok(SymvOutcome::Invalid { reason }) => {
-                        Measurement::invalid(classify(&reason), reason)
-                    }
+                    Ok(SymvOutcome::Invalid { kind, reason }) => Measurement::invalid(kind, reason),
                     Err(e) => Measurement::invalid(
                         InvalidKind::Runtime,
                         format!("unreadable answer from the worker: {e}"),
                     ),
                 }
             }
-            Ok(ExtensionReply::TimedOut { phase, seconds }) => Measurement::invalid(
+            ExtensionReply::TimedOut { phase, seconds } => Measurement::invalid(
                 InvalidKind::Timeout,
                 format!("timed out after {seconds:.1} s in phase `{phase}` (worker restarted)"),
             ),
-            Ok(ExtensionReply::Died { phase, reason }) => Measurement::invalid(
+            ExtensionReply::Died { phase, reason } => Measurement::invalid(
                 InvalidKind::Runtime,
                 format!("worker died in phase `{phase}`: {reason}"),
             ),
-            Ok(ExtensionReply::Failed { reason, fatal }) => Measurement::invalid(
+            ExtensionReply::Failed { reason, fatal } => Measurement::invalid(
                 InvalidKind::Runtime,
                 if fatal {
                     format!("{reason} (worker restarted)")
@@ -448,20 +515,20 @@ impl SymvEvaluator {
                     reason
                 },
             ),
-            Err(e) => {
-                let message = e.to_string();
-                self.failure = Some(e);
-                Measurement::invalid(InvalidKind::Missing, format!("not measured: {message}"))
-            }
-        }
+        })
     }
 }
 
 impl hone_tuner::Evaluator for SymvEvaluator {
-    fn evaluate(&mut self, config: &hone_tuner::Config, size: u64) -> Measurement {
-        if self.failure.is_some() {
-            return Measurement::invalid(InvalidKind::Missing, "not measured: the GPU failed");
-        }
+    /// SYMV's problems are `n=N`.
+    fn evaluate(
+        &mut self,
+        config: &hone_tuner::Config,
+        key: &ProblemKey,
+    ) -> Result<Measurement, Stop> {
+        let Some(size) = key.single_size() else {
+            return Ok(hone_tuner::measure::not_one_size(key));
+        };
         let m = match (
             kernel_of(self.precision, self.uplo, config),
             usize::try_from(size),
@@ -470,20 +537,17 @@ impl hone_tuner::Evaluator for SymvEvaluator {
             (_, Err(_)) => {
                 Measurement::invalid(InvalidKind::Constraint, format!("n = {size} is too large"))
             }
-            (Ok(kernel), Ok(n)) => self.measure(kernel, n),
+            (Ok(kernel), Ok(n)) => self.measure(kernel, n).map_err(Stop::failed)?,
         };
-        if self.failure.is_none() {
-            let checked = usize::try_from(size).is_ok_and(|n| self.checks_at(n));
-            self.stats.record(&m, checked);
-        }
-        m
+        let checked = usize::try_from(size).is_ok_and(|n| self.checks_at(n));
+        self.stats.record(&m, checked);
+        Ok(m)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use hone_tuner::ParamValue;
 
     fn tuner_config(pairs: &[(&str, i64)]) -> hone_tuner::Config {
         hone_tuner::Config::new(
@@ -582,36 +646,51 @@ mod tests {
         // VEC = 4 exists for single precision only.
         assert!(check_job_params(d, l, &p(&[("VEC", &[4])])).is_err());
         check_job_params(Precision::Single, l, &p(&[("VEC", &[4])])).unwrap();
-        // The shipped jobs pass.
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../kernels/symv/tune");
+        // The routines' own job spaces pass.
         for pr in Precision::ALL {
             for u in Uplo::ALL {
-                let spec =
-                    hone_tuner::JobSpec::load(dir.join(format!("{}.toml", library_name(pr, u))))
-                        .unwrap();
+                let mut spec = hone_tuner::JobSpec::from_toml(
+                    "name = \"j\"\nsizes = [512]\nstrategy = { kind = \"exhaustive\" }\n[kernel]\nname = \"j\"\n[[param]]\nname = \"ALG\"\nvalues = [0]",
+                    "j.toml",
+                )
+                .unwrap();
+                spec.params = job_space(pr, u).0;
                 check_job_params(pr, u, &int_params(&spec)).unwrap();
             }
         }
     }
 
     #[test]
-    fn reasons_map_to_kinds() {
-        assert_eq!(classify("compile error (x): y"), InvalidKind::Compile);
-        assert_eq!(classify("wrong result: seed 0x1"), InvalidKind::WrongAnswer);
-        assert_eq!(classify("violates UX <= 8"), InvalidKind::Constraint);
-        assert_eq!(
-            classify("invalid configuration: NB=0 is not among its values [4, 8]"),
-            InvalidKind::Constraint
+    fn kernels_outside_their_template_are_constraints_before_compiling() {
+        let limits = DeviceLimits::h100_sxm();
+        let lu = |nb| {
+            SymvKernel::new(
+                Precision::Double,
+                Uplo::Lower,
+                Algorithm::LowerUpper,
+                super::super::config([("BLOCK_SIZE", 64), ("NB", nb)]),
+            )
+        };
+        let refused = |k: &SymvKernel| {
+            super::super::device::compile_job(k, &limits, false)
+                .err()
+                .expect("refused before compiling")
+        };
+        let not_among = refused(&lu(0));
+        assert_eq!(not_among.kind, InvalidKind::Constraint, "{not_among}");
+        assert!(
+            not_among.reason.contains("is not among its values"),
+            "{not_among}"
         );
-        assert_eq!(
-            classify("UX is missing (the atomic kernel takes BLOCK_SIZE, UX)"),
-            InvalidKind::Constraint
-        );
-        assert_eq!(classify("timed out after 3 s"), InvalidKind::Timeout);
-        assert_eq!(
-            classify("fault: CUDA_ERROR_ILLEGAL_ADDRESS"),
-            InvalidKind::Runtime
-        );
+        let missing = refused(&SymvKernel::new(
+            Precision::Double,
+            Uplo::Lower,
+            Algorithm::Atomic,
+            super::super::config([("BLOCK_SIZE", 64)]),
+        ));
+        assert_eq!(missing.kind, InvalidKind::Constraint, "{missing}");
+        assert!(missing.reason.contains("is missing"), "{missing}");
+        assert!(super::super::device::compile_job(&lu(8), &limits, false).is_ok());
     }
 
     #[test]
@@ -634,6 +713,37 @@ mod tests {
     }
 
     #[test]
+    fn a_job_naming_a_routine_inherits_its_space() {
+        let text = |extra: &str| {
+            format!(
+                "name = \"j\"\nsizes = [512]\nstrategy = {{ kind = \"exhaustive\" }}\n{extra}\n\
+                 [kernel]\nname = \"j\"\nlibrary = \"ssymv_upper\"\n"
+            )
+        };
+        let mut spec = JobSpec::from_toml(&text("constraints = [\"UX <= 12\"]"), "j.toml").unwrap();
+        inherit_space(&mut spec).unwrap();
+        let (params, constraints) = job_space(Precision::Single, Uplo::Upper);
+        assert_eq!(spec.params, params);
+        // The routine's constraints first, the job's own after them.
+        assert_eq!(spec.constraints[..constraints.len()], constraints[..]);
+        assert_eq!(
+            spec.constraints.last().map(String::as_str),
+            Some("UX <= 12")
+        );
+        assert!(constraints
+            .iter()
+            .any(|c| c.starts_with("ALG == 1 || MULTIPLICITY * (4 * ")));
+        // A job that states its parameters keeps them, checked.
+        let mut own =
+            JobSpec::from_toml(&text("[[param]]\nname = \"UX\"\nvalues = [7]"), "j.toml").unwrap();
+        let e = inherit_space(&mut own).unwrap_err();
+        assert!(e.contains("UX = 7"), "{e}");
+        // Without a routine, a job needs parameters.
+        let none = "name = \"j\"\nsizes = [512]\nstrategy = { kind = \"exhaustive\" }\n[kernel]\nname = \"j\"\n";
+        assert!(JobSpec::from_toml(none, "j.toml").is_err());
+    }
+
+    #[test]
     fn job_files_agree_with_the_templates_constraints() {
         use super::super::symv_template;
         use std::collections::HashSet;
@@ -646,8 +756,9 @@ mod tests {
         for p in Precision::ALL {
             for u in Uplo::ALL {
                 let name = library_name(p, u);
-                let spec = hone_tuner::JobSpec::load(dir.join(format!("{name}.toml"))).unwrap();
+                let mut spec = hone_tuner::JobSpec::load(dir.join(format!("{name}.toml"))).unwrap();
                 assert_eq!(spec.kernel.library.as_deref(), Some(name.as_str()));
+                inherit_space(&mut spec).unwrap();
                 let valid = hone_tuner::Space::new(spec.space_spec(), props.clone())
                     .unwrap()
                     .enumerate();

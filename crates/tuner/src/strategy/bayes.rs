@@ -13,7 +13,8 @@
 
 use super::{objective_of, Outcome, Strategy, Tally};
 use crate::config::ParamValue;
-use crate::measure::Evaluator;
+use crate::key::ProblemKey;
+use crate::measure::{Evaluator, Stop};
 use crate::space::ValidSpace;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
@@ -392,14 +393,14 @@ impl Strategy for BayesOpt {
         &mut self,
         space: &ValidSpace,
         candidates: &[usize],
-        sizes: &[u64],
+        sizes: &[ProblemKey],
         eval: &mut dyn Evaluator,
-    ) -> Outcome {
+    ) -> Result<Outcome, Stop> {
         let ncand = candidates.len();
         let budget = self.budget.min(ncand);
         let mut tally = Tally::new();
         if budget == 0 {
-            return tally.finish(self.name());
+            return Ok(tally.finish(self.name()));
         }
         let feats = Features::new(space, candidates, &self.categorical);
         let mut rng = ChaCha8Rng::seed_from_u64(self.seed);
@@ -409,13 +410,14 @@ impl Strategy for BayesOpt {
         // Observations: candidate-local index and objective (None = invalid).
         let mut obs: Vec<(usize, Option<f64>)> = Vec::new();
         let mut observe = |c: usize, tally: &mut Tally, obs: &mut Vec<(usize, Option<f64>)>| {
-            let o = objective_of(space, candidates[c], sizes, eval, &mut tally.evaluations);
+            let o = objective_of(space, candidates[c], sizes, eval, &mut tally.evaluations)?;
             tally.add(candidates[c], o);
             obs.push((c, o));
+            Ok::<(), Stop>(())
         };
         for &c in order.iter().take(self.initial.clamp(1, budget)) {
             evaluated[c] = true;
-            observe(c, &mut tally, &mut obs);
+            observe(c, &mut tally, &mut obs)?;
         }
         let mut hyper = Hyper {
             inv_length: vec![1.0 / 0.35; feats.dims],
@@ -435,7 +437,7 @@ impl Strategy for BayesOpt {
                 };
                 evaluated[c] = true;
                 active.retain(|&a| a != c);
-                observe(c, &mut tally, &mut obs);
+                observe(c, &mut tally, &mut obs)?;
                 continue;
             }
             if active.is_empty() {
@@ -507,12 +509,12 @@ impl Strategy for BayesOpt {
             }
             let Some((_, c)) = pick else { break };
             evaluated[c] = true;
-            observe(c, &mut tally, &mut obs);
+            observe(c, &mut tally, &mut obs)?;
             let (_, o) = obs[obs.len() - 1];
             p.add(&feats, c, (o.unwrap_or(impute) - shift) / scale, &active);
             active.retain(|&a| a != c);
         }
-        tally.finish(self.name())
+        Ok(tally.finish(self.name()))
     }
 }
 
@@ -538,7 +540,7 @@ fn fit_subset(ys: &[f64], max: usize) -> Vec<usize> {
 mod tests {
     use super::*;
     use crate::measure::FnEvaluator;
-    use crate::strategy::tests::{bowl, bowl_space};
+    use crate::strategy::tests::{bowl, bowl_space, n_keys};
 
     #[test]
     fn expected_improvement_is_monotone_and_finite() {
@@ -630,7 +632,9 @@ mod tests {
         let all: Vec<usize> = (0..space.len()).collect();
         let mut found = 0;
         for seed in 0..3 {
-            let out = BayesOpt::new(40, seed).run(&space, &all, &[1000], &mut FnEvaluator(bowl));
+            let out = BayesOpt::new(40, seed)
+                .run(&space, &all, &n_keys(&[1000]), &mut FnEvaluator(bowl))
+                .unwrap();
             assert_eq!(out.order.len(), 40);
             let mut d = out.order.clone();
             d.sort_unstable();

@@ -16,7 +16,8 @@
 //! so results are deterministic.
 
 use super::{fails_at_every_size, sort_ranking, Outcome, Ranked, Strategy, Tally};
-use crate::measure::{Evaluator, Measurement};
+use crate::key::ProblemKey;
+use crate::measure::{Evaluator, Measurement, Stop};
 use crate::space::ValidSpace;
 
 /// The champion sieve.
@@ -68,18 +69,18 @@ impl Strategy for ChampionSieve {
         &mut self,
         space: &ValidSpace,
         candidates: &[usize],
-        sizes: &[u64],
+        sizes: &[ProblemKey],
         eval: &mut dyn Evaluator,
-    ) -> Outcome {
+    ) -> Result<Outcome, Stop> {
         let mut times = vec![vec![None; candidates.len()]; sizes.len()];
         let mut tally = Tally::new();
         for (ci, &i) in candidates.iter().enumerate() {
             let config = space.config(i);
             let mut sum = 0.0;
             let mut all_valid = true;
-            for (si, &n) in sizes.iter().enumerate() {
+            for (si, key) in sizes.iter().enumerate() {
                 tally.evaluations += 1;
-                let m = eval.evaluate(&config, n);
+                let m = eval.evaluate(&config, key)?;
                 match &m {
                     Measurement::Ok(t) => {
                         times[si][ci] = Some(t.median_s);
@@ -111,7 +112,7 @@ impl Strategy for ChampionSieve {
         ranking.sort_by(|a, b| b.points.unwrap_or(0.0).total_cmp(&a.points.unwrap_or(0.0)));
         let mut out = tally.finish(self.name());
         out.ranking = ranking;
-        out
+        Ok(out)
     }
 }
 
@@ -133,7 +134,7 @@ mod tests {
     use super::*;
     use crate::config::Config;
     use crate::measure::{FnEvaluator, InvalidKind, Timing};
-    use crate::strategy::tests::{bowl, bowl_space};
+    use crate::strategy::tests::{bowl, bowl_space, n_keys};
 
     #[test]
     fn first_place_gets_the_most_points() {
@@ -172,7 +173,13 @@ mod tests {
         let sieve = ChampionSieve::default();
         let out = sieve
             .clone()
-            .run(&space, &all, &[100, 1000, 5000], &mut FnEvaluator(bowl));
+            .run(
+                &space,
+                &all,
+                &n_keys(&[100, 1000, 5000]),
+                &mut FnEvaluator(bowl),
+            )
+            .unwrap();
         let champs = sieve.champions(&out);
         assert_eq!(champs.len(), 10);
         assert_eq!(space.config(champs[0]).key(), "X=13,Y=6");
@@ -210,7 +217,13 @@ mod tests {
         let sieve = ChampionSieve { top_k: 2, depth: 2 };
         let out = sieve
             .clone()
-            .run(&space, &[0, 1, 2], &[10, 100, 2000, 5000, 8000], &mut ev);
+            .run(
+                &space,
+                &[0, 1, 2],
+                &n_keys(&[10, 100, 2000, 5000, 8000]),
+                &mut ev,
+            )
+            .unwrap();
         let champs: Vec<String> = sieve
             .champions(&out)
             .iter()

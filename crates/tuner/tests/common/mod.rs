@@ -1,6 +1,7 @@
 //! The model-based strategy against random search on a recorded exhaustive
 //! run, shared by the tests on the synthetic and on the GPU recordings.
 
+use hone_tuner::key::Family;
 use hone_tuner::replay::{Recording, ReplayEvaluator};
 use hone_tuner::strategy::{BayesOpt, Exhaustive, RandomSearch, Strategy};
 
@@ -67,10 +68,10 @@ impl BayesComparison {
 /// each with 10% of the space, side by side.
 pub fn bayes_against_random(rec: &Recording, categorical: &[&str], seeds: u64) -> BayesComparison {
     let space = rec.valid_space().unwrap();
-    let sizes = rec.sizes();
+    let sizes = Family::default().keys(&rec.sizes());
     let all: Vec<usize> = (0..space.len()).collect();
     let mut replay = ReplayEvaluator::new(rec);
-    let exhaustive = Exhaustive.run(&space, &all, &sizes, &mut replay);
+    let exhaustive = Exhaustive.run(&space, &all, &sizes, &mut replay).unwrap();
     assert_eq!(replay.misses, 0, "the recording is exhaustive");
     let best = exhaustive.best().unwrap().objective.unwrap();
     let near_best = exhaustive
@@ -88,11 +89,13 @@ pub fn bayes_against_random(rec: &Recording, categorical: &[&str], seeds: u64) -
                     let mut replay = ReplayEvaluator::new(rec);
                     let mut bo = BayesOpt::new(budget, seed);
                     bo.categorical = categorical.iter().map(|c| c.to_string()).collect();
-                    let out = bo.run(space, all, sizes, &mut replay);
+                    let out = bo.run(space, all, sizes, &mut replay).unwrap();
                     assert_eq!(replay.misses, 0);
                     assert!(out.evaluations <= exhaustive_evaluations / 10 + sizes.len());
                     let mut replay = ReplayEvaluator::new(rec);
-                    let rnd = RandomSearch { budget, seed }.run(space, all, sizes, &mut replay);
+                    let rnd = RandomSearch { budget, seed }
+                        .run(space, all, sizes, &mut replay)
+                        .unwrap();
                     (
                         out.configs_to_reach(best, 0.02),
                         rnd.configs_to_reach(best, 0.02),
