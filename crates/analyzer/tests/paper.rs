@@ -76,15 +76,18 @@ fn figure6_paper_kernel(file: &str, line: u32) -> (hone_analyzer::Analysis, u32)
     let s = LaunchSpec {
         module: m,
         kernel: "kernel_func".into(),
-        config: hone_emulator::LaunchConfig::linear(4, 64),
-        args: buffers(5),
-        buffers: vec![
-            ints("d_A", n + 1, 3),
-            Buffer::from_i32("d_B", &vec![-1; n]),
-            Buffer::from_i32("dst1", &vec![-1; n]),
-            Buffer::from_i32("src1", &vec![-1; n]),
-            Buffer::from_i32("src2", &vec![-1; n]),
-        ],
+        launch: hone_analyzer::LaunchData {
+            name: String::new(),
+            config: hone_emulator::LaunchConfig::linear(4, 64),
+            args: buffers(5),
+            buffers: vec![
+                ints("d_A", n + 1, 3),
+                Buffer::from_i32("d_B", &vec![-1; n]),
+                Buffer::from_i32("dst1", &vec![-1; n]),
+                Buffer::from_i32("src1", &vec![-1; n]),
+                Buffer::from_i32("src2", &vec![-1; n]),
+            ],
+        },
     };
     (run(&s, Model::Cc11, false), line)
 }

@@ -40,7 +40,8 @@ mod symbols;
 mod synth;
 pub mod verify;
 
-pub use data::{fill_distinct, fill_random, LaunchData};
+pub use data::{fill_distinct, fill_random};
 pub use error::SynthError;
+pub use hone_launch::LaunchData;
 pub use sites::{load_file, load_source, AnnotatedKernel};
 pub use synth::{synthesize, Options, SiteReport, Synthesis, VerificationReport};

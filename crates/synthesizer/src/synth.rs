@@ -8,7 +8,6 @@ use hone_frontend::FrontendOptions;
 use hone_ir::{Expr, ExprKind, Function, Module, Span, Stmt, Type};
 use serde::Serialize;
 
-use crate::data::LaunchData;
 use crate::emit::{self, DynShared};
 use crate::error::SynthError;
 use crate::irx::build;
@@ -22,6 +21,7 @@ use crate::search::{split, Space};
 use crate::sites::{vars_in_scope, AnnotatedKernel};
 use crate::symbols::{self, Symbol};
 use crate::verify::{self, Check, Subject};
+use hone_launch::LaunchData;
 
 /// Knobs of a synthesis.
 #[derive(Clone, Debug)]

@@ -5,11 +5,11 @@ use std::path::PathBuf;
 use anyhow::{anyhow, Result};
 use clap::Args;
 use hone_emulator::{Options, Report};
-use hone_frontend::{parse_file, FrontendOptions, Parsed};
+use hone_launch::{buffer_to_json, Launch};
 use serde_json::json;
 
+use crate::commands::parse_launch;
 use crate::exit;
-use crate::launch::{buffer_to_json, Launch};
 
 #[derive(Args)]
 pub struct SimArgs {
@@ -33,50 +33,12 @@ pub struct SimArgs {
     pub serial: bool,
 }
 
-/// Parses the launch's source and reports diagnostics that concern `kernel`.
-pub fn load_module(launch: &Launch) -> Result<Parsed> {
-    let opts = FrontendOptions {
-        include_dirs: launch.include_dirs.clone(),
-        defines: launch.defines.clone(),
-    };
-    let parsed = parse_file(&launch.source_path, &opts).map_err(|e| anyhow!("{e}"))?;
-    for d in &parsed.diagnostics {
-        eprintln!("{d}");
-    }
-    Ok(parsed)
-}
-
 pub fn run(args: SimArgs) -> Result<u8> {
     let launch = Launch::read(&args.launch)?;
-    let parsed = load_module(&launch)?;
+    let parsed = parse_launch(&launch)?;
     let module = &parsed.module;
-    let Some((_, kernel)) = module
-        .function(&launch.file.kernel)
-        .filter(|(_, f)| f.kind == hone_ir::FuncKind::Global)
-    else {
-        let known: Vec<&str> = module.kernels().map(|k| k.name.as_str()).collect();
-        let skipped = parsed
-            .diagnostics
-            .iter()
-            .any(|d| d.message.contains(&launch.file.kernel));
-        return Err(anyhow!(
-            "kernel `{}` not found in {}{} (kernels: {})",
-            launch.file.kernel,
-            launch.source_path.display(),
-            if skipped {
-                ": it was skipped, see the diagnostics above"
-            } else {
-                ""
-            },
-            if known.is_empty() {
-                "none".to_string()
-            } else {
-                known.join(", ")
-            }
-        ));
-    };
-    let cfg = launch.config()?;
-    let (kargs, mut buffers) = launch.arguments(kernel)?;
+    let kernel = launch.kernel(&parsed)?;
+    let mut data = launch.data(kernel)?;
     let opts = Options {
         tolerate_same_value_races: args.tolerate_same_value_races,
         parallel: !args.serial,
@@ -85,21 +47,16 @@ pub fn run(args: SimArgs) -> Result<u8> {
     };
     let report = hone_emulator::run(
         module,
-        &launch.file.kernel,
-        &cfg,
-        &kargs,
-        &mut buffers,
+        launch.kernel_name(),
+        &data.config,
+        &data.args,
+        &mut data.buffers,
         &opts,
         None,
     )
     .map_err(|e| anyhow!("{}: {e}", args.launch.display()))?;
 
-    let dumped: Vec<_> = launch
-        .file
-        .dump
-        .iter()
-        .filter_map(|name| buffers.iter().find(|b| &b.name == name))
-        .collect();
+    let dumped = launch.dumped(&data.buffers);
     if args.json {
         let mut bufs = serde_json::Map::new();
         for b in &dumped {

@@ -5,11 +5,10 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{anyhow, Result};
 use clap::Args;
-use hone_frontend::FrontendOptions;
-use hone_synthesizer::{load_file, synthesize, LaunchData, Options, Synthesis};
+use hone_launch::{Launch, LaunchData};
+use hone_synthesizer::{load_file, synthesize, Options, Synthesis};
 
 use crate::exit;
-use crate::launch::Launch;
 
 #[derive(Args)]
 pub struct SynthArgs {
@@ -44,21 +43,16 @@ pub struct SynthArgs {
     pub no_refine: bool,
 }
 
+/// A profile or verification launch for the annotated kernel: the launch
+/// file's shape and arguments, whatever kernel it names.
 fn launch_data(
     path: &Path,
     ak: &hone_synthesizer::AnnotatedKernel,
 ) -> Result<(Launch, LaunchData)> {
     let launch = Launch::read(path)?;
-    let config = launch.config()?;
-    let (args, buffers) = launch
-        .arguments(&ak.kernel)
-        .map_err(|e| anyhow!("{}: {e:#}", path.display()))?;
-    let data = LaunchData {
-        name: path.display().to_string(),
-        config,
-        args,
-        buffers,
-    };
+    let data = launch
+        .data(&ak.kernel)
+        .map_err(|e| e.context(path.display()))?;
     Ok((launch, data))
 }
 
@@ -68,11 +62,7 @@ pub fn run(args: SynthArgs) -> Result<u8> {
         .kernel
         .clone()
         .unwrap_or_else(|| first.file.kernel.clone());
-    let opts = FrontendOptions {
-        include_dirs: first.include_dirs.clone(),
-        defines: first.defines.clone(),
-    };
-    let ak = load_file(&args.file, &kernel, &opts)?;
+    let ak = load_file(&args.file, &kernel, &first.frontend_options())?;
     let mut profile = Vec::new();
     for p in &args.launches {
         let (launch, data) = launch_data(p, &ak)?;
