@@ -28,7 +28,6 @@ mod annotate;
 mod data;
 pub mod emit;
 mod error;
-mod irx;
 mod launches;
 mod lockstep;
 pub mod profile;

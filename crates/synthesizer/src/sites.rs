@@ -9,8 +9,8 @@ use hone_ir::{Expr, ExprKind, Function, Module, Span, StmtKind, Type, VarId, Var
 
 use crate::annotate::{self, Annotation, AnnotationKind};
 use crate::error::SynthError;
-use crate::irx::build::peel;
-use crate::irx::walk::{self, Path, Slot};
+use hone_ir::build::peel;
+use hone_ir::path::{self as walk, Path, Slot};
 
 /// A global read marked `__opt__`.
 #[derive(Clone, Debug)]
@@ -250,7 +250,7 @@ fn locate(
             let ExprKind::Comma(_, g) = std::mem::replace(&mut e.kind, ExprKind::IntLit(0)) else {
                 unreachable!()
             };
-            *e = crate::irx::build::conv(*g, &e.ty);
+            *e = hone_ir::build::conv(*g, &e.ty);
             return true;
         }
         false

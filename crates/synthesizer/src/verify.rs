@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use crate::data::fill_random;
 use crate::emit::DynShared;
-use crate::irx::walk::{self, Path};
+use hone_ir::path::{self as walk, Path};
 use hone_launch::LaunchData;
 
 /// One launch's check.
