@@ -98,7 +98,7 @@ fn figure6_reproduces_the_papers_findings() {
     // figure sits further down its file.
     for (file, line) in [
         ("figure6.cu", 7),
-        ("../cli/tests/data/seed/coalescing.cu", 27),
+        ("../../tests/corpus/seed/coalescing.cu", 27),
     ] {
         let (a, line) = figure6_paper_kernel(file, line);
         let first_read = site(&a, line, "d_A[id]");

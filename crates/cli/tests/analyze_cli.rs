@@ -1,6 +1,6 @@
 //! `hone analyze` end to end: the bundled examples against their expected
 //! reports (examples/analyze/expected/), the JSON shape, diagrams, and bad input.
-//! Set UPDATE_EXPECTED=1 to rewrite the expected reports after a deliberate change.
+//! Set HONE_BLESS=1 to rewrite the expected reports after a deliberate change.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -67,7 +67,6 @@ fn bundled_examples_give_their_expected_reports() {
         .collect();
     launches.sort();
     assert!(launches.len() >= 10, "{launches:?}");
-    let update = std::env::var_os("UPDATE_EXPECTED").is_some();
     let mut checked = 0;
     for launch in &launches {
         let stem = launch.file_stem().unwrap().to_string_lossy().to_string();
@@ -81,17 +80,9 @@ fn bundled_examples_give_their_expected_reports() {
             let o = hone(&[rel.to_str().unwrap(), "--model", model]);
             assert_eq!(o.code, 0, "{stem}: {}", o.stderr);
             let expected_path = dir.join("expected").join(format!("{stem}.{model}.txt"));
-            if update {
-                std::fs::create_dir_all(expected_path.parent().unwrap()).unwrap();
-                std::fs::write(&expected_path, &o.stdout).unwrap();
+            if let Err(e) = hone_testkit::check(&expected_path, &o.stdout) {
+                panic!("report of {stem} ({model}) changed: {e}");
             }
-            let expected = std::fs::read_to_string(&expected_path).unwrap_or_else(|e| {
-                panic!(
-                    "{}: {e} (run with UPDATE_EXPECTED=1)",
-                    expected_path.display()
-                )
-            });
-            assert_eq!(o.stdout, expected, "report of {stem} ({model}) changed");
             checked += 1;
         }
     }

@@ -1,8 +1,6 @@
 //! The kernels printed in the seed papers, parsed by the front end, run in the
 //! emulator, and compared with independent CPU references written here.
 
-use std::path::PathBuf;
-
 use hone_emulator::{Buffer, KernelArg, LaunchConfig, Options, Report};
 use hone_frontend::{parse_file, FrontendOptions, Severity};
 use hone_ir::Module;
@@ -10,9 +8,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 fn module(file: &str) -> Module {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/seed")
-        .join(file);
+    let path = hone_testkit::corpus("seed").join(file);
     let parsed = parse_file(&path, &FrontendOptions::default()).expect("seed file parses");
     let errors: Vec<_> = parsed
         .diagnostics

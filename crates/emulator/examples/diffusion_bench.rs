@@ -11,28 +11,8 @@ use std::time::Instant;
 
 use hone_emulator::{run, Buffer, KernelArg, LaunchConfig, Options};
 
-const KERNEL: &str = r#"
-__global__ void diffusion_kernel(float *in, float *out,
-                                 int nx, int ny, int nz,
-                                 float ce, float cw, float cn, float cs,
-                                 float ct, float cb, float cc) {
-    int i = blockDim.x * blockIdx.x + threadIdx.x;
-    int j = blockDim.y * blockIdx.y + threadIdx.y;
-    int c = i + j * nx;
-    int xy = nx * ny;
-    for (int k = 0; k < nz; ++k) {
-        int w = (i == 0) ? c : c - 1;
-        int e = (i == nx-1) ? c : c + 1;
-        int n = (j == 0) ? c : c - nx;
-        int s = (j == ny-1) ? c : c + nx;
-        int b = (k == 0) ? c : c - xy;
-        int t = (k == nz-1) ? c : c + xy;
-        out[c] = cc * in[c] + cw * in[w] + ce * in[e] + cs * in[s]
-            + cn * in[n] + cb * in[b] + ct * in[t];
-        c += xy;
-    }
-}
-"#;
+/// The corpus's copy, which every stage's tests read too.
+const KERNEL: &str = include_str!("../../../tests/corpus/seed/diffusion.cu");
 
 #[allow(clippy::too_many_arguments)]
 fn host(input: &[f32], nx: usize, ny: usize, nz: usize, k: [f32; 7]) -> Vec<f32> {

@@ -1,0 +1,84 @@
+//! What every stage's tests share: the corpus of CUDA inputs at the
+//! repository's `tests/corpus/`, and the one way expected outputs are
+//! checked and updated. `HONE_BLESS=1 cargo test` rewrites every expected
+//! file that differs instead of failing.
+
+use std::path::{Path, PathBuf};
+
+/// The repository's root.
+pub fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// A file or folder of the CUDA input corpus (`tests/corpus/NAME`).
+pub fn corpus(name: &str) -> PathBuf {
+    repo_root().join("tests/corpus").join(name)
+}
+
+/// True when expected files are to be rewritten from the actual outputs.
+pub fn blessing() -> bool {
+    std::env::var_os("HONE_BLESS").is_some_and(|v| !v.is_empty() && v != "0")
+}
+
+/// Compares `actual` with the expected file at `path` (a missing file is
+/// expected to be empty). When blessing, rewrites the file instead, and
+/// removes it when `actual` is empty. The error names the file and the
+/// first differing line.
+pub fn check(path: &Path, actual: &str) -> Result<(), String> {
+    let expected = std::fs::read_to_string(path).unwrap_or_default();
+    if expected == actual {
+        return Ok(());
+    }
+    if blessing() {
+        if actual.is_empty() {
+            let _ = std::fs::remove_file(path);
+        } else {
+            if let Some(dir) = path.parent() {
+                std::fs::create_dir_all(dir)
+                    .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+            }
+            std::fs::write(path, actual)
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        }
+        return Ok(());
+    }
+    let first = expected
+        .lines()
+        .zip(actual.lines())
+        .position(|(a, b)| a != b)
+        .unwrap_or(expected.lines().count().min(actual.lines().count()));
+    Err(format!(
+        "{}: differs at line {} (HONE_BLESS=1 rewrites it)\n  expected: {}\n  actual:   {}",
+        path.display(),
+        first + 1,
+        expected.lines().nth(first).unwrap_or("<end>"),
+        actual.lines().nth(first).unwrap_or("<end>"),
+    ))
+}
+
+/// [`check`], panicking with its message.
+pub fn assert_expected(path: &Path, actual: &str) {
+    if let Err(e) = check(path, actual) {
+        panic!("{e}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_difference_names_the_file_and_line() {
+        let dir = std::env::temp_dir().join(format!("hone-testkit-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("x.txt");
+        std::fs::write(&file, "a\nb\n").unwrap();
+        assert_eq!(check(&file, "a\nb\n"), Ok(()));
+        if !blessing() {
+            let e = check(&file, "a\nc\n").unwrap_err();
+            assert!(e.contains("x.txt: differs at line 2"), "{e}");
+            assert!(check(&dir.join("absent.txt"), "").is_ok());
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
