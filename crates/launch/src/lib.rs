@@ -13,6 +13,7 @@ mod data;
 pub mod file;
 mod json;
 mod launch;
+pub mod run_report;
 
 pub use buffers::parse_type;
 pub use compare::{difference, Difference};
