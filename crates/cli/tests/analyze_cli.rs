@@ -2,33 +2,15 @@
 //! reports (examples/analyze/expected/), the JSON shape, diagrams, and bad input.
 //! Set HONE_BLESS=1 to rewrite the expected reports after a deliberate change.
 
+mod support;
+
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use serde_json::Value;
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-struct Outcome {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
+use support::{hone_with, root, scratch, Outcome};
 
 fn hone(args: &[&str]) -> Outcome {
-    let out = Command::new(env!("CARGO_BIN_EXE_hone"))
-        .arg("analyze")
-        .args(args)
-        .current_dir(root())
-        .output()
-        .expect("hone runs");
-    Outcome {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into(),
-        stderr: String::from_utf8_lossy(&out.stderr).into(),
-    }
+    hone_with(&[&["analyze"], args].concat(), &[])
 }
 
 fn json(args: &[&str]) -> Value {
@@ -37,13 +19,6 @@ fn json(args: &[&str]) -> Value {
     let o = hone(&all);
     assert_eq!(o.code, 0, "{}", o.stderr);
     serde_json::from_str(&o.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {}", o.stdout))
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("hone-analyze-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 fn site<'a>(v: &'a Value, line: u64, expression: &str) -> &'a Value {

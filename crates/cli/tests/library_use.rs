@@ -3,20 +3,16 @@
 
 #[path = "../examples/library_use.rs"]
 mod library_use;
+mod support;
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use std::path::Path;
 
 #[test]
 fn the_library_gives_what_the_commands_print() {
     // Reports name files as the launch path spells them; the commands'
     // expected reports were made from the repository root. This is the only
     // test of this binary, so changing the directory disturbs no other.
-    std::env::set_current_dir(root()).unwrap();
+    std::env::set_current_dir(support::root()).unwrap();
     for stem in ["copy", "aos"] {
         let launch = format!("examples/analyze/{stem}.json");
         let report = library_use::analyze_report(Path::new(&launch)).unwrap();
@@ -28,12 +24,9 @@ fn the_library_gives_what_the_commands_print() {
         );
 
         let simulated = library_use::simulate(Path::new(&launch)).unwrap();
-        let out = Command::new(env!("CARGO_BIN_EXE_hone"))
-            .args(["sim", &launch])
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{stem}: hone sim failed");
-        let cli = String::from_utf8(out.stdout).unwrap();
+        let out = support::hone_with(&["sim", &launch], &[]);
+        assert_eq!(out.code, 0, "{stem}: hone sim failed: {}", out.stderr);
+        let cli = out.stdout;
         let buffers: Vec<&str> = cli.lines().filter(|l| l.contains(" = ")).collect();
         assert!(!buffers.is_empty(), "{stem}: `hone sim` dumped nothing");
         assert_eq!(

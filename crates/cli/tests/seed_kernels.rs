@@ -179,7 +179,6 @@ fn diffusion_matches_the_reference_bit_for_bit() {
     let mut rng = ChaCha8Rng::seed_from_u64(5);
     let input: Vec<f32> = (0..nx * ny * nz).map(|_| rng.gen::<f32>()).collect();
     let coef: [f32; 7] = [0.11, 0.12, 0.13, 0.14, 0.15, 0.16, 0.19];
-    let [ce, cw, cn, cs, ct, cb, cc] = coef;
     let mut bufs = vec![
         Buffer::from_f32("in", &input),
         Buffer::from_f32("out", &vec![f32::NAN; input.len()]),
@@ -197,29 +196,7 @@ fn diffusion_matches_the_reference_bit_for_bit() {
     );
     assert!(report.races.is_empty(), "{:?}", report.races);
 
-    let xy = nx * ny;
-    let mut want = vec![0f32; input.len()];
-    for k in 0..nz {
-        for j in 0..ny {
-            for i in 0..nx {
-                let c = i + j * nx + k * xy;
-                let w = if i == 0 { c } else { c - 1 };
-                let e = if i == nx - 1 { c } else { c + 1 };
-                let n = if j == 0 { c } else { c - nx };
-                let s = if j == ny - 1 { c } else { c + nx };
-                let b = if k == 0 { c } else { c - xy };
-                let t = if k == nz - 1 { c } else { c + xy };
-                // Same association as the source, in single precision, no contraction.
-                want[c] = cc * input[c]
-                    + cw * input[w]
-                    + ce * input[e]
-                    + cs * input[s]
-                    + cn * input[n]
-                    + cb * input[b]
-                    + ct * input[t];
-            }
-        }
-    }
+    let want = hone_testkit::diffusion_reference(&input, [nx, ny, nz], coef);
     let got: Vec<u32> = bufs[1]
         .to_f64_vec()
         .iter()

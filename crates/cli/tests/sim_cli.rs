@@ -1,38 +1,14 @@
 //! `hone sim` end to end: the bundled examples, planted bugs, and bad input.
 
+mod support;
+
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use serde_json::Value;
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-struct Outcome {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-impl Outcome {
-    fn json(&self) -> Value {
-        serde_json::from_str(&self.stdout)
-            .unwrap_or_else(|e| panic!("not JSON ({e}): {}\n{}", self.stdout, self.stderr))
-    }
-}
+use support::{hone_with, root, Outcome};
 
 fn hone(args: &[&str]) -> Outcome {
-    let out = Command::new(env!("CARGO_BIN_EXE_hone"))
-        .args(args)
-        .current_dir(root())
-        .output()
-        .expect("hone runs");
-    Outcome {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into(),
-        stderr: String::from_utf8_lossy(&out.stderr).into(),
-    }
+    hone_with(args, &[])
 }
 
 fn sim_json(launch: &str) -> (i32, Value) {

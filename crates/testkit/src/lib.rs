@@ -63,6 +63,36 @@ pub fn assert_expected(path: &Path, actual: &str) {
     }
 }
 
+/// The corpus's `seed/diffusion.cu` computed on the host, in the kernel's
+/// association order and in `f32` without contraction, so an emulated run
+/// matches it bit for bit. `coef` is `[ce, cw, cn, cs, ct, cb, cc]`.
+pub fn diffusion_reference(input: &[f32], [nx, ny, nz]: [usize; 3], coef: [f32; 7]) -> Vec<f32> {
+    let [ce, cw, cn, cs, ct, cb, cc] = coef;
+    let mut out = vec![0f32; input.len()];
+    let xy = nx * ny;
+    for z in 0..nz {
+        for j in 0..ny {
+            for i in 0..nx {
+                let c = i + j * nx + z * xy;
+                let w = if i == 0 { c } else { c - 1 };
+                let e = if i == nx - 1 { c } else { c + 1 };
+                let n = if j == 0 { c } else { c - nx };
+                let s = if j == ny - 1 { c } else { c + nx };
+                let b = if z == 0 { c } else { c - xy };
+                let t = if z == nz - 1 { c } else { c + xy };
+                out[c] = cc * input[c]
+                    + cw * input[w]
+                    + ce * input[e]
+                    + cs * input[s]
+                    + cn * input[n]
+                    + cb * input[b]
+                    + ct * input[t];
+            }
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
