@@ -179,27 +179,8 @@ impl Checker<'_> {
             }
             _ => {}
         }
-        match &e.kind {
-            ExprKind::Unary(_, a)
-            | ExprKind::Cast { expr: a, .. }
-            | ExprKind::Component(a, _)
-            | ExprKind::Deref(a)
-            | ExprKind::AddrOf(a)
-            | ExprKind::IncDec { target: a, .. } => self.expr(a),
-            ExprKind::Binary(_, a, b)
-            | ExprKind::Assign { lhs: a, rhs: b, .. }
-            | ExprKind::Index(a, b)
-            | ExprKind::Comma(a, b) => {
-                self.expr(a)?;
-                self.expr(b)
-            }
-            ExprKind::Cond(a, b, c) => {
-                self.expr(a)?;
-                self.expr(b)?;
-                self.expr(c)
-            }
-            ExprKind::Intrinsic(_, args) => args.iter().try_for_each(|a| self.expr(a)),
-            _ => Ok(()),
-        }
+        hone_ir::visit::children(e)
+            .into_iter()
+            .try_for_each(|c| self.expr(c))
     }
 }
