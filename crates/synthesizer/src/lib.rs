@@ -32,6 +32,7 @@ mod launches;
 mod lockstep;
 pub mod profile;
 mod render;
+pub mod report;
 mod rewrite;
 pub mod search;
 mod sites;
