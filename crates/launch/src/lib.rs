@@ -14,6 +14,7 @@ pub mod file;
 mod json;
 mod launch;
 pub mod run_report;
+pub mod saved;
 
 pub use buffers::parse_type;
 pub use compare::{difference, Difference};

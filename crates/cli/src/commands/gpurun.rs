@@ -18,7 +18,7 @@ use clap::Args;
 use hone_emulator::Buffer;
 use hone_gpu::ir_kernel::IrKernel;
 use hone_gpu::{Gpu, GpuError, Stats};
-use hone_launch::{buffer_to_json, difference, Difference, Launch};
+use hone_launch::{buffer_to_json, difference, saved, Difference, Launch};
 use serde_json::json;
 
 use crate::commands::parse_launch;
@@ -90,7 +90,7 @@ pub fn run(args: GpuRunArgs) -> Result<u8> {
             apply_input(one, spec)?;
         }
         if let Some(dir) = &args.compare {
-            one.reference = read_reference(one, dir)?;
+            one.reference = saved::read(dir, &dumped(one))?;
         }
     } else if !args.inputs.is_empty() || args.save.is_some() || args.compare.is_some() {
         bail!("--input, --save and --compare take a single launch file");
@@ -119,7 +119,7 @@ pub fn run(args: GpuRunArgs) -> Result<u8> {
             })
             .collect();
         if let Some(dir) = &args.save {
-            save(p, dir)?;
+            saved::save(dir, &dumped(p))?;
         }
         results.push(p);
     }
@@ -197,40 +197,6 @@ fn apply_input(p: &mut Prepared, spec: &str) -> Result<()> {
         );
     }
     buffer.data = bytes;
-    Ok(())
-}
-
-/// The saved bytes of each dumped buffer, checked for length up front so that
-/// a wrong reference is bad input, found before any device work.
-fn read_reference(p: &Prepared, dir: &Path) -> Result<Vec<(String, Vec<u8>)>> {
-    dumped(p)
-        .into_iter()
-        .map(|b| {
-            let file = dir.join(format!("{}.bin", b.name));
-            let bytes = std::fs::read(&file)
-                .with_context(|| format!("cannot read reference {}", file.display()))?;
-            if bytes.len() != b.data.len() {
-                bail!(
-                    "reference {} holds {} bytes, buffer `{}` has {}",
-                    file.display(),
-                    bytes.len(),
-                    b.name,
-                    b.data.len()
-                );
-            }
-            Ok((b.name.clone(), bytes))
-        })
-        .collect()
-}
-
-fn save(p: &Prepared, dir: &Path) -> Result<()> {
-    std::fs::create_dir_all(dir)
-        .with_context(|| format!("cannot create directory {}", dir.display()))?;
-    for b in dumped(p) {
-        let file = dir.join(format!("{}.bin", b.name));
-        std::fs::write(&file, &b.data)
-            .with_context(|| format!("cannot write {}", file.display()))?;
-    }
     Ok(())
 }
 
