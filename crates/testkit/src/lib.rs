@@ -63,6 +63,26 @@ pub fn assert_expected(path: &Path, actual: &str) {
     }
 }
 
+/// The thesis's five-point stencil (`seed/psysha.cu`, `examples/stencil/`)
+/// computed on the host: a neighbour outside the grid is replaced by the centre.
+pub fn stencil5_reference<T>(a: &[T], nx: usize, ny: usize) -> Vec<T>
+where
+    T: Copy + Default + std::ops::Add<Output = T>,
+{
+    let mut out = vec![T::default(); nx * ny];
+    for j in 0..ny {
+        for i in 0..nx {
+            let c = i + nx * j;
+            let w = if i == 0 { c } else { c - 1 };
+            let e = if i == nx - 1 { c } else { c + 1 };
+            let n = if j == 0 { c } else { c - nx };
+            let s = if j == ny - 1 { c } else { c + nx };
+            out[c] = a[w] + a[e] + a[n] + a[s] + a[c];
+        }
+    }
+    out
+}
+
 /// The corpus's `seed/diffusion.cu` computed on the host, in the kernel's
 /// association order and in `f32` without contraction, so an emulated run
 /// matches it bit for bit. `coef` is `[ce, cw, cn, cs, ct, cb, cc]`.
