@@ -5,6 +5,7 @@ use std::collections::HashMap;
 
 use hone_emulator::{AccessKind, Buffer, KernelArg, LaunchConfig, Report, SetupError};
 use hone_ir::{AddressSpace, ExprKind, Intrinsic, Module, Span};
+use hone_launch::LaunchData;
 use serde::Serialize;
 
 use crate::collect::{Collector, SiteStats};
@@ -12,15 +13,13 @@ use crate::patterns::{self, Rejected, Suggestion};
 use crate::walk::visit_block;
 use crate::{AnalyzeError, Model, Options};
 
-/// One launch to analyse: the module, the kernel, its grid and block, and
-/// the arguments with the buffers they point to.
+/// One launch to analyse: the module, the kernel, and the launch (grid,
+/// block, arguments and the buffers they point to).
 #[derive(Clone, Debug)]
 pub struct LaunchSpec {
     pub module: Module,
     pub kernel: String,
-    pub config: LaunchConfig,
-    pub args: Vec<KernelArg>,
-    pub buffers: Vec<Buffer>,
+    pub launch: LaunchData,
 }
 
 /// What one costed run gathered.
@@ -195,12 +194,12 @@ pub struct Analysis {
 
 /// Analyses one launch. The launch's buffers are not modified.
 pub fn analyze(spec: &LaunchSpec, opts: &Options) -> Result<Analysis, AnalyzeError> {
-    let mut buffers = spec.buffers.clone();
+    let mut buffers = spec.launch.buffers.clone();
     let measured = measure(
         &spec.module,
         &spec.kernel,
-        &spec.config,
-        &spec.args,
+        &spec.launch.config,
+        &spec.launch.args,
         &mut buffers,
         opts.model,
         opts.worst_warps,
@@ -254,7 +253,7 @@ pub fn analyze(spec: &LaunchSpec, opts: &Options) -> Result<Analysis, AnalyzeErr
     Ok(Analysis {
         kernel: spec.kernel.clone(),
         model: opts.model,
-        config: spec.config.clone(),
+        config: spec.launch.config.clone(),
         sites,
         totals,
         completed: measured.report.completed,

@@ -9,15 +9,16 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
+use std::path::Path;
 
 use hone_ir::AddressSpace;
 
-use crate::analysis::Site;
+use crate::analysis::{Analysis, Site};
 use crate::banks::{lanes_per_phase, shared_request};
 use crate::cc11::{check_warp, segment_bytes, HALF_WARP};
 use crate::collect::Sample;
 use crate::sectors::{global_request, LINE_BYTES, SECTOR_BYTES};
-use crate::Model;
+use crate::{AnalyzeError, Model};
 
 const PITCH: f64 = 28.0;
 const LEFT: f64 = 150.0;
@@ -474,4 +475,37 @@ pub fn file_stem(kernel: &str, site: &Site, k: usize) -> String {
         format!("{:?}", site.stats.kind).to_lowercase(),
         k + 1
     )
+}
+
+/// Writes the diagrams of the worst requests of every flagged site into
+/// `dir` (SVG, and PNG beside each unless `png` is false); returns the files
+/// written, by site rank.
+pub fn write_all(
+    analysis: &Analysis,
+    model: Model,
+    dir: &Path,
+    png: bool,
+) -> Result<BTreeMap<usize, Vec<String>>, AnalyzeError> {
+    let io = |what: &str, path: &Path, e: &dyn std::fmt::Display| {
+        AnalyzeError::Output(format!("cannot {what} {}: {e}", path.display()))
+    };
+    let mut written: BTreeMap<usize, Vec<String>> = BTreeMap::new();
+    std::fs::create_dir_all(dir).map_err(|e| io("create", dir, &e))?;
+    for site in analysis.sites.iter().filter(|s| s.flagged(model)) {
+        for (k, sample) in site.stats.worst.iter().enumerate() {
+            let stem = file_stem(&analysis.kernel, site, k);
+            let text = svg(site, sample, model);
+            let svg_path = dir.join(format!("{stem}.svg"));
+            std::fs::write(&svg_path, &text).map_err(|e| io("write", &svg_path, &e))?;
+            let files = written.entry(site.rank).or_default();
+            files.push(svg_path.display().to_string());
+            if png {
+                let image = self::png(&text).map_err(|e| io("render", &svg_path, &e))?;
+                let png_path = dir.join(format!("{stem}.png"));
+                std::fs::write(&png_path, image).map_err(|e| io("write", &png_path, &e))?;
+                files.push(png_path.display().to_string());
+            }
+        }
+    }
+    Ok(written)
 }

@@ -34,6 +34,7 @@ mod shape;
 mod walk;
 
 pub use analysis::{analyze, measure, Analysis, Cost, LaunchSpec, Measured, Site, Totals};
+pub use hone_launch::LaunchData;
 
 use serde::Serialize;
 
@@ -95,4 +96,7 @@ impl Default for Options {
 pub enum AnalyzeError {
     #[error(transparent)]
     Setup(#[from] hone_emulator::SetupError),
+    /// Writing diagrams: the file or folder and the reason.
+    #[error("{0}")]
+    Output(String),
 }

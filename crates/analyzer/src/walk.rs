@@ -1,15 +1,10 @@
-//! Walking and rebuilding the IR: visits of every expression of a function,
-//! in place or read-only, and builders for the small integer expressions the
-//! rewrites insert.
+//! Questions the rewrites ask of index expressions, in the analyzer's words
+//! over `hone_ir`'s builders and visits.
 
-use hone_ir::{BinaryOp, Expr, ExprKind, Function, Scalar, Span, Type, VarId};
+use hone_ir::{BinaryOp, Expr, ExprKind, Function, VarId};
 
+pub use hone_ir::build::{binary as bin, int_lit as lit, peel as strip};
 pub use hone_ir::visit::{children, rewrite_block, rewrite_expr, visit_block, visit_expr};
-
-/// `e` without the implicit conversions the front end wrapped around it.
-pub fn strip(e: &Expr) -> &Expr {
-    e.without_implicit_casts()
-}
 
 /// The variable at the root of an `Index` chain (`a` in `a[i][j]`).
 pub fn index_root(e: &Expr) -> Option<VarId> {
@@ -63,61 +58,6 @@ pub fn used_other_than_indexed(f: &Function, v: VarId) -> bool {
     uses.iter().any(|u| !indexed_bases.contains(u))
 }
 
-// ---------------------------------------------------------------- builders
-
-/// C's integer promotion and usual arithmetic conversions, for the integer
-/// types rewritten indices are made of.
-pub fn common_int(a: &Type, b: &Type) -> Type {
-    // Non-integer operands never reach here; they are read as `int`.
-    let int = |t: &Type| t.scalar().filter(|s| s.is_integer()).unwrap_or(Scalar::I32);
-    Type::Scalar(Scalar::usual_arithmetic(int(a), int(b)))
-}
-
-fn convert(e: Expr, ty: &Type) -> Expr {
-    e.implicit_cast(ty.clone())
-}
-
-/// An integer literal of type `int` (or `long long` when it needs 64 bits).
-pub fn lit(v: i64, span: Span) -> Expr {
-    let ty = if i32::try_from(v).is_ok() {
-        Type::INT
-    } else {
-        Type::Scalar(Scalar::I64)
-    };
-    if v < 0 {
-        let inner = lit(-v, span);
-        return Expr {
-            ty: inner.ty.clone(),
-            kind: ExprKind::Unary(hone_ir::UnaryOp::Neg, Box::new(inner)),
-            span,
-        };
-    }
-    Expr {
-        kind: ExprKind::IntLit(v as u64),
-        ty,
-        span,
-    }
-}
-
-/// `a op b` on integers, converting both to their common type first.
-pub fn bin(op: BinaryOp, a: Expr, b: Expr) -> Expr {
-    let span = a.span;
-    if op.is_comparison() {
-        let ty = common_int(&a.ty, &b.ty);
-        return Expr {
-            kind: ExprKind::Binary(op, Box::new(convert(a, &ty)), Box::new(convert(b, &ty))),
-            ty: Type::BOOL,
-            span,
-        };
-    }
-    let ty = common_int(&a.ty, &b.ty);
-    Expr {
-        kind: ExprKind::Binary(op, Box::new(convert(a, &ty)), Box::new(convert(b, &ty))),
-        ty,
-        span,
-    }
-}
-
 /// `a + c` with the constant folded into a trailing `+ k` / `- k` of `a`.
 pub fn add_const(a: Expr, c: i64) -> Expr {
     if c == 0 {
@@ -127,7 +67,7 @@ pub fn add_const(a: Expr, c: i64) -> Expr {
     let s = strip(&a);
     if let ExprKind::IntLit(_) = s.kind {
         if let Some(v) = int_value(s) {
-            return convert(lit(v + c, span), &a.ty);
+            return lit(v + c, span).implicit_cast(a.ty.clone());
         }
     }
     if let ExprKind::Binary(op @ (BinaryOp::Add | BinaryOp::Sub), x, k) = &s.kind {

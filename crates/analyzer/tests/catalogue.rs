@@ -279,16 +279,19 @@ fn a_stencil_pad_that_only_moves_the_misalignment_is_rejected() {
     let s = hone_analyzer::LaunchSpec {
         module: parsed.module,
         kernel: "blur".into(),
-        config: hone_emulator::LaunchConfig::linear(2, 64),
-        args: vec![
-            KernelArg::Buffer(0),
-            KernelArg::Buffer(1),
-            KernelArg::Int(130),
-        ],
-        buffers: vec![
-            floats("in", 130, 3),
-            Buffer::zeros("out", hone_ir::Type::FLOAT, 130),
-        ],
+        launch: hone_analyzer::LaunchData {
+            name: String::new(),
+            config: hone_emulator::LaunchConfig::linear(2, 64),
+            args: vec![
+                KernelArg::Buffer(0),
+                KernelArg::Buffer(1),
+                KernelArg::Int(130),
+            ],
+            buffers: vec![
+                floats("in", 130, 3),
+                Buffer::zeros("out", hone_ir::Type::FLOAT, 130),
+            ],
+        },
     };
     let a = run(&s, Model::Sm90, true);
     assert!(!site(&a, 3, "in[i - 1]").flagged(Model::Sm90));

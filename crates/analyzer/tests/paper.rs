@@ -76,15 +76,18 @@ fn figure6_paper_kernel(file: &str, line: u32) -> (hone_analyzer::Analysis, u32)
     let s = LaunchSpec {
         module: m,
         kernel: "kernel_func".into(),
-        config: hone_emulator::LaunchConfig::linear(4, 64),
-        args: buffers(5),
-        buffers: vec![
-            ints("d_A", n + 1, 3),
-            Buffer::from_i32("d_B", &vec![-1; n]),
-            Buffer::from_i32("dst1", &vec![-1; n]),
-            Buffer::from_i32("src1", &vec![-1; n]),
-            Buffer::from_i32("src2", &vec![-1; n]),
-        ],
+        launch: hone_analyzer::LaunchData {
+            name: String::new(),
+            config: hone_emulator::LaunchConfig::linear(4, 64),
+            args: buffers(5),
+            buffers: vec![
+                ints("d_A", n + 1, 3),
+                Buffer::from_i32("d_B", &vec![-1; n]),
+                Buffer::from_i32("dst1", &vec![-1; n]),
+                Buffer::from_i32("src1", &vec![-1; n]),
+                Buffer::from_i32("src2", &vec![-1; n]),
+            ],
+        },
     };
     (run(&s, Model::Cc11, false), line)
 }
@@ -95,7 +98,7 @@ fn figure6_reproduces_the_papers_findings() {
     // figure sits further down its file.
     for (file, line) in [
         ("figure6.cu", 7),
-        ("../cli/tests/data/seed/coalescing.cu", 27),
+        ("../../tests/corpus/seed/coalescing.cu", 27),
     ] {
         let (a, line) = figure6_paper_kernel(file, line);
         let first_read = site(&a, line, "d_A[id]");

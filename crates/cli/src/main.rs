@@ -2,7 +2,6 @@
 //! over one stage crate; the logic lives in the crates so it can be tested there.
 
 mod commands;
-mod launch;
 
 use std::process::ExitCode;
 

@@ -1,34 +1,16 @@
 //! `hone analyze` end to end: the bundled examples against their expected
 //! reports (examples/analyze/expected/), the JSON shape, diagrams, and bad input.
-//! Set UPDATE_EXPECTED=1 to rewrite the expected reports after a deliberate change.
+//! Set HONE_BLESS=1 to rewrite the expected reports after a deliberate change.
+
+mod support;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use serde_json::Value;
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-struct Outcome {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
+use support::{hone_with, root, scratch, Outcome};
 
 fn hone(args: &[&str]) -> Outcome {
-    let out = Command::new(env!("CARGO_BIN_EXE_hone"))
-        .arg("analyze")
-        .args(args)
-        .current_dir(root())
-        .output()
-        .expect("hone runs");
-    Outcome {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into(),
-        stderr: String::from_utf8_lossy(&out.stderr).into(),
-    }
+    hone_with(&[&["analyze"], args].concat(), &[])
 }
 
 fn json(args: &[&str]) -> Value {
@@ -37,13 +19,6 @@ fn json(args: &[&str]) -> Value {
     let o = hone(&all);
     assert_eq!(o.code, 0, "{}", o.stderr);
     serde_json::from_str(&o.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {}", o.stdout))
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("hone-analyze-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 fn site<'a>(v: &'a Value, line: u64, expression: &str) -> &'a Value {
@@ -67,7 +42,6 @@ fn bundled_examples_give_their_expected_reports() {
         .collect();
     launches.sort();
     assert!(launches.len() >= 10, "{launches:?}");
-    let update = std::env::var_os("UPDATE_EXPECTED").is_some();
     let mut checked = 0;
     for launch in &launches {
         let stem = launch.file_stem().unwrap().to_string_lossy().to_string();
@@ -81,17 +55,9 @@ fn bundled_examples_give_their_expected_reports() {
             let o = hone(&[rel.to_str().unwrap(), "--model", model]);
             assert_eq!(o.code, 0, "{stem}: {}", o.stderr);
             let expected_path = dir.join("expected").join(format!("{stem}.{model}.txt"));
-            if update {
-                std::fs::create_dir_all(expected_path.parent().unwrap()).unwrap();
-                std::fs::write(&expected_path, &o.stdout).unwrap();
+            if let Err(e) = hone_testkit::check(&expected_path, &o.stdout) {
+                panic!("report of {stem} ({model}) changed: {e}");
             }
-            let expected = std::fs::read_to_string(&expected_path).unwrap_or_else(|e| {
-                panic!(
-                    "{}: {e} (run with UPDATE_EXPECTED=1)",
-                    expected_path.display()
-                )
-            });
-            assert_eq!(o.stdout, expected, "report of {stem} ({model}) changed");
             checked += 1;
         }
     }

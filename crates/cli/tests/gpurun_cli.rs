@@ -3,34 +3,21 @@
 //! files are reported as bad input before any device is needed; and where a
 //! GPU is present, its buffers must equal the emulator's.
 
+mod support;
+
 use std::path::PathBuf;
-use std::process::Command;
 
 use serde_json::Value;
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-struct Outcome {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
+use support::{hone_with, root, Outcome};
 
 fn hone(args: &[&str], hide_devices: bool) -> Outcome {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_hone"));
-    cmd.args(args).current_dir(root());
-    if hide_devices {
-        // An empty list leaves the driver no device to open.
-        cmd.env("CUDA_VISIBLE_DEVICES", "");
-    }
-    let out = cmd.output().expect("hone runs");
-    Outcome {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into(),
-        stderr: String::from_utf8_lossy(&out.stderr).into(),
-    }
+    // An empty list leaves the driver no device to open.
+    let env: &[(&str, &str)] = if hide_devices {
+        &[("CUDA_VISIBLE_DEVICES", "")]
+    } else {
+        &[]
+    };
+    hone_with(args, env)
 }
 
 #[test]

@@ -53,8 +53,9 @@ fn printed_kernels_compile_with_nvrtc() {
     let mut files = Vec::new();
     for dir in [
         "examples",
-        "crates/cli/tests/data/seed",
+        "tests/corpus/seed",
         "crates/frontend/tests/data/lower",
+        "tests/corpus/listings",
     ] {
         cu_files(&root().join(dir), &mut files);
     }

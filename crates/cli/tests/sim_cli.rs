@@ -1,38 +1,14 @@
 //! `hone sim` end to end: the bundled examples, planted bugs, and bad input.
 
+mod support;
+
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use serde_json::Value;
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-struct Outcome {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-impl Outcome {
-    fn json(&self) -> Value {
-        serde_json::from_str(&self.stdout)
-            .unwrap_or_else(|e| panic!("not JSON ({e}): {}\n{}", self.stdout, self.stderr))
-    }
-}
+use support::{hone_with, root, Outcome};
 
 fn hone(args: &[&str]) -> Outcome {
-    let out = Command::new(env!("CARGO_BIN_EXE_hone"))
-        .args(args)
-        .current_dir(root())
-        .output()
-        .expect("hone runs");
-    Outcome {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into(),
-        stderr: String::from_utf8_lossy(&out.stderr).into(),
-    }
+    hone_with(args, &[])
 }
 
 fn sim_json(launch: &str) -> (i32, Value) {
@@ -58,18 +34,7 @@ fn floats(v: &Value) -> Vec<f64> {
 
 fn stencil_reference(nx: usize, ny: usize) -> Vec<i64> {
     let a: Vec<i64> = (0..(nx * ny) as i64).collect();
-    let mut out = vec![0; nx * ny];
-    for j in 0..ny {
-        for i in 0..nx {
-            let c = i + nx * j;
-            let w = if i == 0 { c } else { c - 1 };
-            let e = if i == nx - 1 { c } else { c + 1 };
-            let n = if j == 0 { c } else { c - nx };
-            let s = if j == ny - 1 { c } else { c + nx };
-            out[c] = a[w] + a[e] + a[n] + a[s] + a[c];
-        }
-    }
-    out
+    hone_testkit::stencil5_reference(&a, nx, ny)
 }
 
 #[test]

@@ -1,38 +1,15 @@
 //! `hone synth` end to end: a benchmark case written out and run again with
 //! `hone sim`, the JSON report, a failed verification, and a wrong annotation.
 
+mod support;
+
 use std::path::PathBuf;
-use std::process::Command;
 
 use serde_json::Value;
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-struct Outcome {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
+use support::{hone_with, root, scratch, Outcome};
 
 fn hone(args: &[&str]) -> Outcome {
-    let out = Command::new(env!("CARGO_BIN_EXE_hone"))
-        .args(args)
-        .current_dir(root())
-        .output()
-        .expect("hone runs");
-    Outcome {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into(),
-        stderr: String::from_utf8_lossy(&out.stderr).into(),
-    }
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("hone-synth-cli-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
+    hone_with(args, &[])
 }
 
 fn sim_out(launch: &str) -> Value {

@@ -11,57 +11,8 @@ use std::time::Instant;
 
 use hone_emulator::{run, Buffer, KernelArg, LaunchConfig, Options};
 
-const KERNEL: &str = r#"
-__global__ void diffusion_kernel(float *in, float *out,
-                                 int nx, int ny, int nz,
-                                 float ce, float cw, float cn, float cs,
-                                 float ct, float cb, float cc) {
-    int i = blockDim.x * blockIdx.x + threadIdx.x;
-    int j = blockDim.y * blockIdx.y + threadIdx.y;
-    int c = i + j * nx;
-    int xy = nx * ny;
-    for (int k = 0; k < nz; ++k) {
-        int w = (i == 0) ? c : c - 1;
-        int e = (i == nx-1) ? c : c + 1;
-        int n = (j == 0) ? c : c - nx;
-        int s = (j == ny-1) ? c : c + nx;
-        int b = (k == 0) ? c : c - xy;
-        int t = (k == nz-1) ? c : c + xy;
-        out[c] = cc * in[c] + cw * in[w] + ce * in[e] + cs * in[s]
-            + cn * in[n] + cb * in[b] + ct * in[t];
-        c += xy;
-    }
-}
-"#;
-
-#[allow(clippy::too_many_arguments)]
-fn host(input: &[f32], nx: usize, ny: usize, nz: usize, k: [f32; 7]) -> Vec<f32> {
-    let [ce, cw, cn, cs, ct, cb, cc] = k;
-    let mut out = vec![0f32; input.len()];
-    let xy = nx * ny;
-    for z in 0..nz {
-        for j in 0..ny {
-            for i in 0..nx {
-                let c = i + j * nx + z * xy;
-                let w = if i == 0 { c } else { c - 1 };
-                let e = if i == nx - 1 { c } else { c + 1 };
-                let n = if j == 0 { c } else { c - nx };
-                let s = if j == ny - 1 { c } else { c + nx };
-                let b = if z == 0 { c } else { c - xy };
-                let t = if z == nz - 1 { c } else { c + xy };
-                // Same association order as the kernel, in f32.
-                out[c] = cc * input[c]
-                    + cw * input[w]
-                    + ce * input[e]
-                    + cs * input[s]
-                    + cn * input[n]
-                    + cb * input[b]
-                    + ct * input[t];
-            }
-        }
-    }
-    out
-}
+/// The corpus's copy, which every stage's tests read too.
+const KERNEL: &str = include_str!("../../../tests/corpus/seed/diffusion.cu");
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -107,7 +58,7 @@ fn main() {
     )
     .expect("launch");
     let wall = t.elapsed().as_secs_f64();
-    let expect = host(&input, nx, ny, nz, coef);
+    let expect = hone_testkit::diffusion_reference(&input, [nx, ny, nz], coef);
     let got = buffers[1].to_f32_vec();
     let mismatches = got
         .iter()

@@ -83,6 +83,14 @@ impl Buffer {
         }
     }
 
+    /// Overwrites every component with values from `next`, given the component type.
+    pub fn fill(&mut self, mut next: impl FnMut(Scalar) -> f64) {
+        let s = self.component();
+        for chunk in self.data.chunks_exact_mut(s.size() as usize) {
+            encode_component(s, next(s), chunk);
+        }
+    }
+
     /// Every component as `f64`, in memory order (vectors are flattened).
     pub fn to_f64_vec(&self) -> Vec<f64> {
         let s = self.component();
@@ -116,7 +124,26 @@ impl Buffer {
     }
 }
 
-fn component_f64(s: Scalar, c: &[u8]) -> f64 {
+/// Writes `v` converted to `s` (as C converts a `double`) into `out`, which
+/// is `s.size()` bytes long.
+pub fn encode_component(s: Scalar, v: f64, out: &mut [u8]) {
+    match s {
+        Scalar::Bool => out[0] = (v != 0.0) as u8,
+        Scalar::I8 => out.copy_from_slice(&(v as i8).to_le_bytes()),
+        Scalar::U8 => out.copy_from_slice(&(v as u8).to_le_bytes()),
+        Scalar::I16 => out.copy_from_slice(&(v as i16).to_le_bytes()),
+        Scalar::U16 => out.copy_from_slice(&(v as u16).to_le_bytes()),
+        Scalar::I32 => out.copy_from_slice(&(v as i32).to_le_bytes()),
+        Scalar::U32 => out.copy_from_slice(&(v as u32).to_le_bytes()),
+        Scalar::I64 => out.copy_from_slice(&(v as i64).to_le_bytes()),
+        Scalar::U64 => out.copy_from_slice(&(v as u64).to_le_bytes()),
+        Scalar::F32 => out.copy_from_slice(&(v as f32).to_le_bytes()),
+        Scalar::F64 => out.copy_from_slice(&v.to_le_bytes()),
+    }
+}
+
+/// One component of type `s` read from its little-endian bytes.
+pub fn component_f64(s: Scalar, c: &[u8]) -> f64 {
     let mut b = [0u8; 8];
     b[..c.len()].copy_from_slice(c);
     let raw = u64::from_le_bytes(b);

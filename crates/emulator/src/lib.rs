@@ -56,7 +56,7 @@ mod race;
 mod report;
 mod trace;
 
-pub use buffer::Buffer;
+pub use buffer::{component_f64, encode_component, Buffer};
 pub use config::{KernelArg, LaunchConfig, Options};
 pub use exec::launch::SHARED_LIMIT;
 pub use report::{

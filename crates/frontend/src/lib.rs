@@ -46,6 +46,20 @@ pub struct FrontendOptions {
 }
 
 impl FrontendOptions {
+    /// Options from nvcc-style `-D NAME[=VALUE]` words and `-I` directories.
+    pub fn from_flags(defines: &[String], include_dirs: &[PathBuf]) -> FrontendOptions {
+        FrontendOptions {
+            include_dirs: include_dirs.to_vec(),
+            defines: defines
+                .iter()
+                .map(|d| match d.split_once('=') {
+                    Some((k, v)) => (k.to_string(), Some(v.to_string())),
+                    None => (d.clone(), None),
+                })
+                .collect(),
+        }
+    }
+
     fn preprocess_options(&self) -> PreprocessOptions {
         PreprocessOptions {
             include_dirs: self.include_dirs.clone(),
@@ -68,6 +82,40 @@ impl Parsed {
             .iter()
             .any(|d| d.severity == Severity::Error)
     }
+
+    /// The `__global__` function `name`; `file` names the source in the error.
+    pub fn kernel(&self, name: &str, file: &str) -> Result<&hone_ir::Function, KernelNotFound> {
+        match self.module.function(name) {
+            Some((_, f)) if f.kind == hone_ir::FuncKind::Global => Ok(f),
+            _ => Err(KernelNotFound {
+                kernel: name.to_string(),
+                file: file.to_string(),
+                kernels: self.module.kernels().map(|k| k.name.clone()).collect(),
+                errors: self
+                    .diagnostics
+                    .iter()
+                    .filter(|d| d.severity == Severity::Error)
+                    .map(|d| d.to_string())
+                    .collect(),
+            }),
+        }
+    }
+}
+
+/// A launch or a command named a kernel the module does not have. The front
+/// end's errors are part of the message because they usually say why: the
+/// kernel was skipped.
+#[derive(Clone, Debug, thiserror::Error)]
+#[error(
+    "kernel `{kernel}` not found in {file} (kernels: {}){}",
+    if kernels.is_empty() { "none".to_string() } else { kernels.join(", ") },
+    if errors.is_empty() { String::new() } else { format!("; the front end reported:\n  {}", errors.join("\n  ")) }
+)]
+pub struct KernelNotFound {
+    pub kernel: String,
+    pub file: String,
+    pub kernels: Vec<String>,
+    pub errors: Vec<String>,
 }
 
 /// Failures that stop the front end before lowering starts. Unsupported code is

@@ -109,13 +109,8 @@ fn preprocessor_errors_are_errors() {
 /// preprocessor: the line map is the identity and columns are kept.
 #[test]
 fn preprocessing_plain_sources_changes_nothing() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/lower");
     let mut compared = 0;
-    for entry in fs::read_dir(&dir).expect("golden directory") {
-        let path = entry.expect("entry").path();
-        if path.extension().is_none_or(|e| e != "cu") {
-            continue;
-        }
+    for path in support::golden_inputs() {
         let text = fs::read_to_string(&path).expect("read case");
         if text
             .lines()

@@ -3,7 +3,7 @@
 //! includes), an optional `args` file with one `-DNAME[=VALUE]` or `-IDIR`
 //! per line (directories relative to the case), and either `expected.out`
 //! (the preprocessed text, then the line map) or `expected.err` (the error).
-//! `UPDATE_GOLDEN=1 cargo test --test preprocess_golden` rewrites them.
+//! `HONE_BLESS=1 cargo test --test preprocess_golden` rewrites them.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -76,7 +76,6 @@ fn render(pre: &Preprocessed) -> String {
 
 #[test]
 fn golden() {
-    let update = std::env::var_os("UPDATE_GOLDEN").is_some();
     let data = Path::new(DATA);
     assert!(data.is_dir(), "run from the crate root (cargo test does)");
     let mut cases: Vec<PathBuf> = std::fs::read_dir(data)
@@ -105,22 +104,11 @@ fn golden() {
         } else {
             "expected.out"
         });
-        if update {
-            std::fs::write(&expected_path, &actual).unwrap();
-            let _ = std::fs::remove_file(&other);
-            continue;
-        }
-        match std::fs::read_to_string(&expected_path) {
-            Ok(expected) if expected == actual => {}
-            Ok(expected) => failures.push(format!(
-                "{}: expected.{kind} differs\n--- expected\n{expected}--- actual\n{actual}",
-                case.display()
-            )),
-            Err(_) => failures.push(format!(
-                "{}: got expected.{kind} but {} exists\n--- actual\n{actual}",
-                case.display(),
-                other.display()
-            )),
+        // Exactly one of the two expectations exists.
+        for (path, text) in [(&expected_path, actual.as_str()), (&other, "")] {
+            if let Err(e) = hone_testkit::check(path, text) {
+                failures.push(format!("{e}\n--- actual\n{actual}"));
+            }
         }
     }
     assert!(

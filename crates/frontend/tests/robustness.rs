@@ -3,18 +3,13 @@
 mod support;
 
 use std::fs;
-use std::path::Path;
 
 use proptest::prelude::*;
 use support::{check_module, lower};
 
 fn golden_sources() -> Vec<String> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/lower");
-    let mut out: Vec<(String, String)> = fs::read_dir(dir)
-        .expect("golden directory")
-        .filter_map(|e| e.ok())
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "cu"))
+    let mut out: Vec<(String, String)> = support::golden_inputs()
+        .into_iter()
         .map(|p| {
             (
                 p.display().to_string(),

@@ -4,7 +4,6 @@
 mod support;
 
 use std::fs;
-use std::path::Path;
 
 use hone_ir::print::print_module;
 use proptest::prelude::*;
@@ -57,14 +56,7 @@ fn without_spans(dump: &str) -> String {
 
 #[test]
 fn golden_cases_roundtrip() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/lower");
-    let mut cases: Vec<_> = fs::read_dir(dir)
-        .expect("golden directory")
-        .filter_map(|e| e.ok())
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "cu"))
-        .collect();
-    cases.sort();
+    let cases = support::golden_inputs();
     let mut failures = Vec::new();
     let mut lowered_functions = 0;
     for case in &cases {

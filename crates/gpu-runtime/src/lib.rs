@@ -28,6 +28,7 @@ pub mod error;
 pub mod evaluate;
 pub mod expr;
 pub mod host;
+pub mod ir_kernel;
 pub mod isolated;
 pub mod launch;
 pub mod libs;

@@ -6,8 +6,10 @@
 //! into CUDA C that NVRTC compiles. Spans are kept on every node for reports but
 //! are ignored by equality, so `parse(print(m)) == m` is the round-trip property.
 
+pub mod build;
 mod expr;
 mod module;
+pub mod path;
 pub mod print;
 mod span;
 mod types;

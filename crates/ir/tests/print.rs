@@ -1056,9 +1056,20 @@ fn sample_module() -> Module {
     }
 }
 
+/// Compares printed text with `tests/expected/NAME.cu`.
+fn expect(name: &str, text: &str) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/expected")
+        .join(format!("{name}.cu"));
+    hone_testkit::assert_expected(&path, text);
+}
+
 #[test]
 fn sample_module_prints_every_statement_form() {
-    insta::assert_snapshot!(print_module(&sample_module()));
+    expect(
+        "sample_module_prints_every_statement_form",
+        &print_module(&sample_module()),
+    );
 }
 
 #[test]
@@ -1144,7 +1155,10 @@ fn for_initialisations_c_cannot_write_in_the_clause_get_a_block() {
         files: vec![],
         functions: vec![k.f.clone()],
     };
-    insta::assert_snapshot!(print_function(&m, &k.f));
+    expect(
+        "for_initialisations_c_cannot_write_in_the_clause_get_a_block",
+        &print_function(&m, &k.f),
+    );
 }
 
 #[test]
@@ -1314,7 +1328,7 @@ fn clashing_names_are_made_distinct() {
         },
         vec![],
     );
-    insta::assert_snapshot!(text);
+    expect("clashing_names_are_made_distinct", &text);
 }
 
 #[test]

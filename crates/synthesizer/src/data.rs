@@ -1,50 +1,10 @@
-//! Launch data: a launch's shape, arguments and buffers, and the fills the
-//! profile (distinct values) and the verification (random values) use.
+//! The fills the profile (distinct values) and the verification (random
+//! values) give a launch's buffers.
 
 use std::collections::HashSet;
 
-use hone_emulator::{Buffer, KernelArg, LaunchConfig};
+use hone_emulator::Buffer;
 use hone_ir::Scalar;
-
-/// One launch of the kernel: what `hone sim`'s launch files describe.
-#[derive(Clone, Debug)]
-pub struct LaunchData {
-    /// For messages (a file name, or a description of a derived launch).
-    pub name: String,
-    pub config: LaunchConfig,
-    /// In parameter order; buffers index `buffers`.
-    pub args: Vec<KernelArg>,
-    pub buffers: Vec<Buffer>,
-}
-
-impl LaunchData {
-    /// `grid [3, 2, 1] block [3, 4, 1]`, with the integer arguments.
-    pub fn describe(&self, params: &[String]) -> String {
-        let ints: Vec<String> = self
-            .args
-            .iter()
-            .zip(params)
-            .filter_map(|(a, p)| match a {
-                KernelArg::Int(v) => Some(format!("{p}={v}")),
-                _ => None,
-            })
-            .collect();
-        format!(
-            "grid [{}, {}, {}] block [{}, {}, {}]{}",
-            self.config.grid[0],
-            self.config.grid[1],
-            self.config.grid[2],
-            self.config.block[0],
-            self.config.block[1],
-            self.config.block[2],
-            if ints.is_empty() {
-                String::new()
-            } else {
-                format!(" ({})", ints.join(" "))
-            }
-        )
-    }
-}
 
 /// SplitMix64: small, fast, and the same everywhere.
 pub struct Rng(u64);
@@ -66,31 +26,6 @@ impl Rng {
     }
 }
 
-fn encode(s: Scalar, v: f64, out: &mut [u8]) {
-    match s {
-        Scalar::Bool => out[0] = (v != 0.0) as u8,
-        Scalar::I8 => out.copy_from_slice(&(v as i8).to_le_bytes()),
-        Scalar::U8 => out.copy_from_slice(&(v as u8).to_le_bytes()),
-        Scalar::I16 => out.copy_from_slice(&(v as i16).to_le_bytes()),
-        Scalar::U16 => out.copy_from_slice(&(v as u16).to_le_bytes()),
-        Scalar::I32 => out.copy_from_slice(&(v as i32).to_le_bytes()),
-        Scalar::U32 => out.copy_from_slice(&(v as u32).to_le_bytes()),
-        Scalar::I64 => out.copy_from_slice(&(v as i64).to_le_bytes()),
-        Scalar::U64 => out.copy_from_slice(&(v as u64).to_le_bytes()),
-        Scalar::F32 => out.copy_from_slice(&(v as f32).to_le_bytes()),
-        Scalar::F64 => out.copy_from_slice(&v.to_le_bytes()),
-    }
-}
-
-/// Overwrites every component of `b` with values from `next`.
-pub fn fill(b: &mut Buffer, mut next: impl FnMut(Scalar) -> f64) {
-    let s = b.component();
-    let size = s.size() as usize;
-    for chunk in b.data.chunks_exact_mut(size) {
-        encode(s, next(s), chunk);
-    }
-}
-
 /// Fills all buffers with values distinct across all of them (integers, so
 /// they are exact in every type wide enough), as the profile run needs: a
 /// value then names the element it came from.
@@ -98,7 +33,7 @@ pub fn fill_distinct(buffers: &mut [Buffer], seed: u64) {
     let mut rng = Rng::new(seed);
     let mut used = HashSet::new();
     for b in buffers.iter_mut() {
-        fill(b, |s| {
+        b.fill(|s| {
             // Below 2^18, sums of up to 64 values stay exact in `float`
             // (integer data is often staged in a float shared array).
             let range: u64 = match s {
@@ -123,7 +58,7 @@ pub fn fill_distinct(buffers: &mut [Buffer], seed: u64) {
 pub fn fill_random(buffers: &mut [Buffer], seed: u64) {
     let mut rng = Rng::new(seed);
     for b in buffers.iter_mut() {
-        fill(b, |s| {
+        b.fill(|s| {
             if s.is_float() {
                 rng.unit()
             } else {

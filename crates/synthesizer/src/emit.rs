@@ -10,9 +10,9 @@ use hone_ir::{
     Var, VarId, VarKind,
 };
 
-use crate::irx::build;
-use crate::irx::walk;
 use crate::rewrite::mark_of;
+use hone_ir::build;
+use hone_ir::path as walk;
 
 /// The dynamic shared memory the emitted kernel needs: one slice per array
 /// whose length was a launch-time expression.

@@ -14,8 +14,8 @@
 use hone_emulator::{Buffer, KernelArg, LaunchConfig};
 use hone_ir::Function;
 
-use crate::data::LaunchData;
 use crate::error::SynthError;
+use hone_launch::LaunchData;
 
 /// Block and grid shapes tried, per number of dimensions in use. The
 /// extents avoid small coincidences (no two within a few of each other),

@@ -16,8 +16,8 @@ use std::collections::HashSet;
 
 use hone_ir::{Block, Builtin, Expr, ExprKind, Function, Init, Stmt, StmtKind, VarId};
 
-use crate::irx::build::{self, peel};
-use crate::irx::walk;
+use hone_ir::build::{self, peel};
+use hone_ir::path as walk;
 
 /// Variables whose value may differ between the threads of a block.
 fn varying_vars(f: &Function) -> HashSet<VarId> {

@@ -26,13 +26,14 @@ use hone_ir::{
     AddressSpace, Builtin, Expr, ExprKind, Function, Scalar, Span, Stmt, Type, Var, VarId, VarKind,
 };
 
-use crate::data::{fill_distinct, LaunchData};
+use crate::data::fill_distinct;
 use crate::error::SynthError;
-use crate::irx::build;
-use crate::irx::walk::{self, Path};
 use crate::search::Table;
 use crate::sites::AnnotatedKernel;
 use crate::symbols::{SymKind, Symbol};
+use hone_ir::build;
+use hone_ir::path::{self as walk, Path};
+use hone_launch::LaunchData;
 
 /// The file index of spans that tag instrumented code.
 pub const PROBE_FILE: u32 = u32::MAX;

@@ -2,11 +2,11 @@
 
 use hone_ir::{BinaryOp, Expr, ExprKind, Span, Type, UnaryOp};
 
-use crate::irx::build;
 use crate::search::cond::{Atom, BExp, Op};
 use crate::search::split::Split;
 use crate::search::{Lin, Term, Terms};
 use crate::symbols::Symbol;
+use hone_ir::build;
 
 /// The chosen index: one `exp`, or the split `cond ? then : else`.
 #[derive(Clone, Debug, PartialEq)]

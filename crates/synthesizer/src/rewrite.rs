@@ -6,8 +6,8 @@
 
 use hone_ir::{Block, Expr, ExprKind, Function, Span, Stmt, StmtKind, Type, VarId, VarKind};
 
-use crate::irx::build::{self, peel};
-use crate::irx::walk;
+use hone_ir::build::{self, peel};
+use hone_ir::path as walk;
 
 /// The file index of spans that mark synthesized code.
 pub const MARK_FILE: u32 = u32::MAX - 1;

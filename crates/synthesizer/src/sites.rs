@@ -4,13 +4,13 @@
 
 use std::path::Path as FsPath;
 
-use hone_frontend::{FrontendOptions, Severity};
-use hone_ir::{Expr, ExprKind, FuncKind, Function, Module, Span, StmtKind, Type, VarId, VarKind};
+use hone_frontend::FrontendOptions;
+use hone_ir::{Expr, ExprKind, Function, Module, Span, StmtKind, Type, VarId, VarKind};
 
 use crate::annotate::{self, Annotation, AnnotationKind};
 use crate::error::SynthError;
-use crate::irx::build::peel;
-use crate::irx::walk::{self, Path, Slot};
+use hone_ir::build::peel;
+use hone_ir::path::{self as walk, Path, Slot};
 
 /// A global read marked `__opt__`.
 #[derive(Clone, Debug)]
@@ -79,33 +79,11 @@ pub fn load_source(
     let annotated = annotate::scan(name, text)?;
     let parsed = hone_frontend::parse_source(name, &annotated.text, opts)
         .map_err(|e| SynthError::Input(e.to_string()))?;
+    let f = parsed
+        .kernel(kernel, name)
+        .map_err(|e| SynthError::Input(e.to_string()))?
+        .clone();
     let module = parsed.module;
-    let Some((_, f)) = module
-        .function(kernel)
-        .filter(|(_, f)| f.kind == FuncKind::Global)
-    else {
-        let errors: Vec<String> = parsed
-            .diagnostics
-            .iter()
-            .filter(|d| d.severity == Severity::Error)
-            .map(|d| d.to_string())
-            .collect();
-        let kernels: Vec<&str> = module.kernels().map(|k| k.name.as_str()).collect();
-        return Err(SynthError::Input(format!(
-            "kernel `{kernel}` not found in {name} (kernels: {}){}",
-            if kernels.is_empty() {
-                "none".to_string()
-            } else {
-                kernels.join(", ")
-            },
-            if errors.is_empty() {
-                String::new()
-            } else {
-                format!("; the front end reported:\n  {}", errors.join("\n  "))
-            }
-        )));
-    };
-    let f = f.clone();
     locate(module, f, &annotated.annotations, name)
 }
 
@@ -272,7 +250,7 @@ fn locate(
             let ExprKind::Comma(_, g) = std::mem::replace(&mut e.kind, ExprKind::IntLit(0)) else {
                 unreachable!()
             };
-            *e = crate::irx::build::conv(*g, &e.ty);
+            *e = hone_ir::build::conv(*g, &e.ty);
             return true;
         }
         false

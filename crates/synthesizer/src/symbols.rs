@@ -16,8 +16,8 @@ use hone_ir::{
     Builtin, Dim, Expr, ExprKind, Function, Init, Scalar, StmtKind, Type, VarId, VarKind,
 };
 
-use crate::irx::build::{self, peel};
-use crate::irx::walk;
+use hone_ir::build::{self, peel};
+use hone_ir::path as walk;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SymKind {

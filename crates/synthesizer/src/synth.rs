@@ -8,10 +8,8 @@ use hone_frontend::FrontendOptions;
 use hone_ir::{Expr, ExprKind, Function, Module, Span, Stmt, Type};
 use serde::Serialize;
 
-use crate::data::LaunchData;
 use crate::emit::{self, DynShared};
 use crate::error::SynthError;
-use crate::irx::build;
 use crate::launches;
 use crate::profile::{self, Plan, ReadPlan};
 use crate::render::{IndexExp, Render};
@@ -22,6 +20,8 @@ use crate::search::{split, Space};
 use crate::sites::{vars_in_scope, AnnotatedKernel};
 use crate::symbols::{self, Symbol};
 use crate::verify::{self, Check, Subject};
+use hone_ir::build;
+use hone_launch::LaunchData;
 
 /// Knobs of a synthesis.
 #[derive(Clone, Debug)]
@@ -189,7 +189,7 @@ fn site_symbols(
     ak: &AnnotatedKernel,
     opts: &Options,
     seeds: &[&Expr],
-    path: &crate::irx::walk::Path,
+    path: &hone_ir::path::Path,
     blocks: &[[u32; 3]],
     at: &str,
 ) -> Result<Vec<Symbol>, SynthError> {
@@ -397,7 +397,7 @@ fn synth_round(
 }
 
 fn r_expr(ak: &AnnotatedKernel, span: Span) -> Expr {
-    crate::irx::walk::find_span(&ak.kernel.body, span, &|e| {
+    hone_ir::path::find_span(&ak.kernel.body, span, &|e| {
         matches!(e.kind, ExprKind::Index(..))
     })
     .map(|(e, _, _)| e.clone())
@@ -406,7 +406,7 @@ fn r_expr(ak: &AnnotatedKernel, span: Span) -> Expr {
 
 fn vars_of(e: &Expr) -> Vec<hone_ir::VarId> {
     let mut v = Vec::new();
-    crate::irx::walk::vars_read(e, &mut v);
+    hone_ir::path::vars_read(e, &mut v);
     v
 }
 
@@ -660,7 +660,7 @@ pub fn synthesize(
             // statement of the first access, in the innermost list holding
             // both; moved outwards when that list is not run by all threads.
             let mut fixing: Option<(hone_emulator::Race, usize)> = None;
-            let mut last: Option<crate::irx::walk::Path> = None;
+            let mut last: Option<hone_ir::path::Path> = None;
             for _attempt in 0..8 {
                 let pf = parsed.function(&ak.name).expect("checked").1.clone();
                 let subject = Subject {
@@ -711,8 +711,7 @@ pub fn synthesize(
                 }
                 let (race, outward) = match (divergent, last.take(), fixing.take()) {
                     (true, Some(path), Some((race, outward))) => {
-                        if let Some(b) = crate::irx::walk::parent_block_mut(&mut kernel.body, &path)
-                        {
+                        if let Some(b) = hone_ir::path::parent_block_mut(&mut kernel.body, &path) {
                             b.remove(path.last().expect("path").1);
                         }
                         barriers.pop();
@@ -839,9 +838,9 @@ fn describe_span(
     span: Span,
 ) -> String {
     let mut path = None;
-    crate::irx::walk::each_stmt(&parsed.body, &mut |s, p| {
-        for (_, e) in crate::irx::walk::stmt_exprs(s) {
-            crate::irx::walk::visit(e, &mut |x| {
+    hone_ir::path::each_stmt(&parsed.body, &mut |s, p| {
+        for (_, e) in hone_ir::path::stmt_exprs(s) {
+            hone_ir::path::visit(e, &mut |x| {
                 if x.span == span {
                     path = Some(p.clone());
                 }
@@ -850,7 +849,7 @@ fn describe_span(
     });
     let fallback = format!("line {} of the synthesized kernel", span.line);
     let Some(path) = path else { return fallback };
-    match crate::irx::walk::stmt_at(&kernel.body, &path) {
+    match hone_ir::path::stmt_at(&kernel.body, &path) {
         Some(s) if s.span.file == 0 && s.span.line > 0 => ak.location(s.span),
         Some(s) => match mark_of(s.span).and_then(|m| markers.0.get(m)) {
             Some(m) if m.origin.line > 0 => format!("{} (synthesized)", ak.location(m.origin)),
@@ -863,9 +862,9 @@ fn describe_span(
 /// Whether `span` (of the parsed emitted kernel) lies in a synthesized copy.
 fn is_copy(parsed: &Function, kernel: &Function, markers: &Markers, span: Span) -> bool {
     let mut path = None;
-    crate::irx::walk::each_stmt(&parsed.body, &mut |s, p| {
-        for (_, e) in crate::irx::walk::stmt_exprs(s) {
-            crate::irx::walk::visit(e, &mut |x| {
+    hone_ir::path::each_stmt(&parsed.body, &mut |s, p| {
+        for (_, e) in hone_ir::path::stmt_exprs(s) {
+            hone_ir::path::visit(e, &mut |x| {
                 if x.span == span {
                     path = Some(p.clone());
                 }
@@ -874,7 +873,7 @@ fn is_copy(parsed: &Function, kernel: &Function, markers: &Markers, span: Span) 
     });
     let Some(path) = path else { return false };
     (1..=path.len()).any(|n| {
-        crate::irx::walk::stmt_at(&kernel.body, &path[..n])
+        hone_ir::path::stmt_at(&kernel.body, &path[..n])
             .and_then(|s| mark_of(s.span))
             .and_then(|m| markers.0.get(m))
             .is_some_and(|m| m.copy)

@@ -7,9 +7,10 @@ use hone_emulator::{AccessKind, Buffer, FaultKind, KernelArg, Options, Race, Rep
 use hone_ir::{AddressSpace, Function, Module, Span};
 use serde::Serialize;
 
-use crate::data::{fill_random, LaunchData};
+use crate::data::fill_random;
 use crate::emit::DynShared;
-use crate::irx::walk::{self, Path};
+use hone_ir::path::{self as walk, Path};
+use hone_launch::LaunchData;
 
 /// One launch's check.
 #[derive(Clone, Debug, Serialize)]

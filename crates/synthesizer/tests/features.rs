@@ -13,8 +13,7 @@ use hone_synthesizer::{
 };
 
 fn seeds() -> Module {
-    let path =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../cli/tests/data/seed/psysha.cu");
+    let path = hone_testkit::corpus("seed/psysha.cu");
     let p = hone_frontend::parse_file(&path, &Default::default()).unwrap();
     p.module
 }

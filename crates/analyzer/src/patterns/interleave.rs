@@ -129,7 +129,7 @@ fn propose_one(ctx: &Ctx, site: &SiteStats) -> Option<Candidate> {
         Stride::One => return None,
         Stride::Const(k) => (StrideExpr::Const(*k), *k),
         Stride::Expr(e) if is_launch_constant(e, ctx.func) => {
-            let v = eval_uniform(e, ctx.func, &ctx.spec.args, &ctx.spec.config)?;
+            let v = eval_uniform(e, ctx.func, &ctx.spec.launch.args, &ctx.spec.launch.config)?;
             (StrideExpr::Expr(strip(e).clone()), v)
         }
         Stride::Expr(_) => return None,

@@ -108,7 +108,7 @@ impl<'a> Ctx<'a> {
     /// The buffer a pointer parameter points to in this launch.
     pub fn param_buffer(&self, v: VarId) -> Option<usize> {
         let pos = self.func.params.iter().position(|p| *p == v)?;
-        match self.spec.args.get(pos)? {
+        match self.spec.launch.args.get(pos)? {
             hone_emulator::KernelArg::Buffer(i) => Some(*i),
             _ => None,
         }
@@ -176,7 +176,7 @@ impl<'a> Catalogue<'a> {
                     model: opts.model,
                     func_index: i,
                     func,
-                    varying: Varying::new(func, spec.config.block),
+                    varying: Varying::new(func, spec.launch.config.block),
                 }
             });
         Catalogue {
@@ -291,12 +291,12 @@ fn evaluate_text(
     }
     let module = parsed.module;
     let verification = verify::verify(spec, &module, layouts, opts.random_trials);
-    let mut buffers = verify::relay(&spec.buffers, layouts);
+    let mut buffers = verify::relay(&spec.launch.buffers, layouts);
     let measured = measure(
         &module,
         &spec.kernel,
-        &spec.config,
-        &spec.args,
+        &spec.launch.config,
+        &spec.launch.args,
         &mut buffers,
         opts.model,
         0,

@@ -66,7 +66,7 @@ pub(crate) fn propose(ctx: &Ctx, site: &SiteStats) -> Vec<Candidate> {
 }
 
 fn propose_one(ctx: &Ctx, site: &SiteStats) -> Option<Candidate> {
-    let [bx, by, bz] = ctx.spec.config.block;
+    let [bx, by, bz] = ctx.spec.launch.config.block;
     if site.space != hone_ir::AddressSpace::Global
         || site.kind != hone_emulator::AccessKind::Store
         || bx != 32

@@ -81,8 +81,8 @@ fn run(module: &Module, spec: &LaunchSpec, buffers: &mut [Buffer]) -> Result<Rep
     hone_emulator::run(
         module,
         &spec.kernel,
-        &spec.config,
-        &spec.args,
+        &spec.launch.config,
+        &spec.launch.args,
         buffers,
         &opts,
         None,
@@ -148,9 +148,10 @@ pub fn verify(
     };
     for trial in 0..=random_trials {
         let start: Vec<Buffer> = if trial == 0 {
-            spec.buffers.clone()
+            spec.launch.buffers.clone()
         } else {
-            spec.buffers
+            spec.launch
+                .buffers
                 .iter()
                 .map(|b| randomized(b, u64::from(trial)))
                 .collect()

@@ -30,9 +30,12 @@ pub fn spec(
     LaunchSpec {
         module: module(file),
         kernel: kernel.to_string(),
-        config: LaunchConfig::new(grid, block),
-        args,
-        buffers,
+        launch: hone_analyzer::LaunchData {
+            name: String::new(),
+            config: LaunchConfig::new(grid, block),
+            args,
+            buffers,
+        },
     }
 }
 

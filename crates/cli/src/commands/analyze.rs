@@ -4,13 +4,13 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use anyhow::{anyhow, bail, Context, Result};
+use anyhow::{anyhow, bail, Result};
 use clap::Args;
 use hone_analyzer::{analyze, diagram, report, LaunchSpec, Model, Options};
+use hone_launch::Launch;
 
-use crate::commands::sim::load_module;
+use crate::commands::parse_launch;
 use crate::exit;
-use crate::launch::Launch;
 
 #[derive(Args)]
 pub struct AnalyzeArgs {
@@ -55,34 +55,14 @@ pub fn run(args: AnalyzeArgs) -> Result<u8> {
     if let Some(src) = source {
         launch.source_path = src;
     }
-    let parsed = load_module(&launch)?;
-    let module = parsed.module;
-    let kernel_name = launch.file.kernel.clone();
-    let Some((_, kernel)) = module
-        .function(&kernel_name)
-        .filter(|(_, f)| f.kind == hone_ir::FuncKind::Global)
-    else {
-        let known: Vec<&str> = module.kernels().map(|k| k.name.as_str()).collect();
-        bail!(
-            "kernel `{kernel_name}` not found in {} (kernels: {})",
-            launch.source_path.display(),
-            if known.is_empty() {
-                "none".to_string()
-            } else {
-                known.join(", ")
-            }
-        );
-    };
-    let config = launch.config()?;
-    let (kargs, buffers) = launch.arguments(kernel)?;
+    let parsed = parse_launch(&launch)?;
+    let data = launch.data(launch.kernel(&parsed)?)?;
     let model =
         Model::parse(&args.model).ok_or_else(|| anyhow!("unknown model `{}`", args.model))?;
     let spec = LaunchSpec {
-        module,
-        kernel: kernel_name,
-        config,
-        args: kargs,
-        buffers,
+        module: parsed.module,
+        kernel: launch.kernel_name().to_string(),
+        launch: data,
     };
     let opts = Options {
         model,
@@ -92,29 +72,10 @@ pub fn run(args: AnalyzeArgs) -> Result<u8> {
     };
     let analysis = analyze(&spec, &opts).map_err(|e| anyhow!("{}: {e}", launch_path.display()))?;
 
-    let mut diagrams: BTreeMap<usize, Vec<String>> = BTreeMap::new();
-    if let Some(dir) = &args.svg {
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-        for site in analysis.sites.iter().filter(|s| s.flagged(model)) {
-            for (k, sample) in site.stats.worst.iter().enumerate() {
-                let stem = diagram::file_stem(&analysis.kernel, site, k);
-                let text = diagram::svg(site, sample, model);
-                let svg_path = dir.join(format!("{stem}.svg"));
-                std::fs::write(&svg_path, &text)
-                    .with_context(|| format!("cannot write {}", svg_path.display()))?;
-                let files = diagrams.entry(site.rank).or_default();
-                files.push(svg_path.display().to_string());
-                if !args.no_png {
-                    let png = diagram::png(&text)
-                        .map_err(|e| anyhow!("cannot render {}: {e}", svg_path.display()))?;
-                    let png_path = dir.join(format!("{stem}.png"));
-                    std::fs::write(&png_path, png)
-                        .with_context(|| format!("cannot write {}", png_path.display()))?;
-                    files.push(png_path.display().to_string());
-                }
-            }
-        }
-    }
+    let diagrams = match &args.svg {
+        Some(dir) => diagram::write_all(&analysis, model, dir, !args.no_png)?,
+        None => BTreeMap::new(),
+    };
 
     if args.json {
         println!(

@@ -27,22 +27,12 @@ pub struct ParseArgs {
     pub json: bool,
 }
 
-pub fn frontend_options(define: &[String], include: &[PathBuf]) -> FrontendOptions {
-    FrontendOptions {
-        include_dirs: include.to_vec(),
-        defines: define
-            .iter()
-            .map(|d| match d.split_once('=') {
-                Some((k, v)) => (k.to_string(), Some(v.to_string())),
-                None => (d.clone(), None),
-            })
-            .collect(),
-    }
-}
-
 pub fn run(args: ParseArgs) -> Result<u8> {
-    let parsed = parse_file(&args.file, &frontend_options(&args.define, &args.include))
-        .map_err(|e| anyhow!("{e}"))?;
+    let parsed = parse_file(
+        &args.file,
+        &FrontendOptions::from_flags(&args.define, &args.include),
+    )
+    .map_err(|e| anyhow!("{e}"))?;
     let m = &parsed.module;
     if args.print {
         for d in &parsed.diagnostics {

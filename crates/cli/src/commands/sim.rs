@@ -4,12 +4,11 @@ use std::path::PathBuf;
 
 use anyhow::{anyhow, Result};
 use clap::Args;
-use hone_emulator::{Options, Report};
-use hone_frontend::{parse_file, FrontendOptions, Parsed};
-use serde_json::json;
+use hone_emulator::Options;
+use hone_launch::{run_report, Launch};
 
+use crate::commands::parse_launch;
 use crate::exit;
-use crate::launch::{buffer_to_json, Launch};
 
 #[derive(Args)]
 pub struct SimArgs {
@@ -33,50 +32,12 @@ pub struct SimArgs {
     pub serial: bool,
 }
 
-/// Parses the launch's source and reports diagnostics that concern `kernel`.
-pub fn load_module(launch: &Launch) -> Result<Parsed> {
-    let opts = FrontendOptions {
-        include_dirs: launch.include_dirs.clone(),
-        defines: launch.defines.clone(),
-    };
-    let parsed = parse_file(&launch.source_path, &opts).map_err(|e| anyhow!("{e}"))?;
-    for d in &parsed.diagnostics {
-        eprintln!("{d}");
-    }
-    Ok(parsed)
-}
-
 pub fn run(args: SimArgs) -> Result<u8> {
     let launch = Launch::read(&args.launch)?;
-    let parsed = load_module(&launch)?;
+    let parsed = parse_launch(&launch)?;
     let module = &parsed.module;
-    let Some((_, kernel)) = module
-        .function(&launch.file.kernel)
-        .filter(|(_, f)| f.kind == hone_ir::FuncKind::Global)
-    else {
-        let known: Vec<&str> = module.kernels().map(|k| k.name.as_str()).collect();
-        let skipped = parsed
-            .diagnostics
-            .iter()
-            .any(|d| d.message.contains(&launch.file.kernel));
-        return Err(anyhow!(
-            "kernel `{}` not found in {}{} (kernels: {})",
-            launch.file.kernel,
-            launch.source_path.display(),
-            if skipped {
-                ": it was skipped, see the diagnostics above"
-            } else {
-                ""
-            },
-            if known.is_empty() {
-                "none".to_string()
-            } else {
-                known.join(", ")
-            }
-        ));
-    };
-    let cfg = launch.config()?;
-    let (kargs, mut buffers) = launch.arguments(kernel)?;
+    let kernel = launch.kernel(&parsed)?;
+    let mut data = launch.data(kernel)?;
     let opts = Options {
         tolerate_same_value_races: args.tolerate_same_value_races,
         parallel: !args.serial,
@@ -85,38 +46,21 @@ pub fn run(args: SimArgs) -> Result<u8> {
     };
     let report = hone_emulator::run(
         module,
-        &launch.file.kernel,
-        &cfg,
-        &kargs,
-        &mut buffers,
+        launch.kernel_name(),
+        &data.config,
+        &data.args,
+        &mut data.buffers,
         &opts,
         None,
     )
     .map_err(|e| anyhow!("{}: {e}", args.launch.display()))?;
 
-    let dumped: Vec<_> = launch
-        .file
-        .dump
-        .iter()
-        .filter_map(|name| buffers.iter().find(|b| &b.name == name))
-        .collect();
+    let dumped = launch.dumped(&data.buffers);
     if args.json {
-        let mut bufs = serde_json::Map::new();
-        for b in &dumped {
-            bufs.insert(b.name.clone(), buffer_to_json(b));
-        }
-        let out = json!({
-            "kernel": launch.file.kernel,
-            "completed": report.completed,
-            "buffers": bufs,
-            "races": located(module, &report, |r| &r.races),
-            "faults": located(module, &report, |r| &r.faults),
-            "warnings": located(module, &report, |r| &r.warnings),
-            "stats": report.stats,
-        });
+        let out = run_report::json(launch.kernel_name(), module, &report, &dumped);
         println!("{}", serde_json::to_string_pretty(&out)?);
     } else {
-        print_human(module, &report, &dumped);
+        print!("{}", run_report::human(module, &report, &dumped));
     }
     let failed = !report.faults.is_empty() || !report.completed;
     let denied = args.deny_races && !report.races.is_empty();
@@ -125,78 +69,4 @@ pub fn run(args: SimArgs) -> Result<u8> {
     } else {
         exit::OK
     })
-}
-
-/// Serializes report entries and adds a `location` ("file:line:col") next to
-/// every span, so JSON readers need not know the module's file table.
-fn located<T: serde::Serialize>(
-    module: &hone_ir::Module,
-    report: &Report,
-    pick: impl Fn(&Report) -> &Vec<T>,
-) -> serde_json::Value {
-    let mut v = serde_json::to_value(pick(report)).unwrap_or_default();
-    add_locations(module, &mut v);
-    v
-}
-
-fn add_locations(module: &hone_ir::Module, v: &mut serde_json::Value) {
-    match v {
-        serde_json::Value::Object(map) => {
-            if let Some(span) = map
-                .get("span")
-                .and_then(|s| serde_json::from_value::<hone_ir::Span>(s.clone()).ok())
-            {
-                map.insert("location".into(), module.location(span).into());
-            }
-            for (_, child) in map.iter_mut() {
-                add_locations(module, child);
-            }
-        }
-        serde_json::Value::Array(items) => items.iter_mut().for_each(|c| add_locations(module, c)),
-        _ => {}
-    }
-}
-
-fn print_human(module: &hone_ir::Module, report: &Report, dumped: &[&hone_emulator::Buffer]) {
-    for f in &report.faults {
-        // The emulator's messages already carry the location, block and thread.
-        println!("fault: {}", f.message);
-    }
-    for r in &report.races {
-        println!(
-            "race on {} `{}` (byte {}): {:?} at {} by block {:?} thread {:?}, and {:?} at {} by block {:?} thread {:?} ({} times)",
-            if r.space == hone_ir::AddressSpace::Shared { "shared" } else { "global" },
-            r.array,
-            r.offset,
-            r.first.kind,
-            module.location(r.first.span),
-            r.first.block,
-            r.first.thread,
-            r.second.kind,
-            module.location(r.second.span),
-            r.second.block,
-            r.second.thread,
-            r.count
-        );
-    }
-    for w in &report.warnings {
-        println!("warning: {}", w.message);
-    }
-    for b in dumped {
-        println!("{} = {}", b.name, buffer_to_json(b));
-    }
-    let s = &report.stats;
-    println!(
-        "{} blocks, {} threads, {} thread operations in {:.3} s ({:.3e} ops/s){}",
-        s.blocks,
-        s.threads,
-        s.thread_operations,
-        s.seconds,
-        s.operations_per_second,
-        if report.completed {
-            ""
-        } else {
-            ", stopped early"
-        }
-    );
 }

@@ -5,11 +5,10 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{anyhow, Result};
 use clap::Args;
-use hone_frontend::FrontendOptions;
-use hone_synthesizer::{load_file, synthesize, LaunchData, Options, Synthesis};
+use hone_launch::{Launch, LaunchData};
+use hone_synthesizer::{load_file, report, synthesize, Options};
 
 use crate::exit;
-use crate::launch::Launch;
 
 #[derive(Args)]
 pub struct SynthArgs {
@@ -44,21 +43,16 @@ pub struct SynthArgs {
     pub no_refine: bool,
 }
 
+/// A profile or verification launch for the annotated kernel: the launch
+/// file's shape and arguments, whatever kernel it names.
 fn launch_data(
     path: &Path,
     ak: &hone_synthesizer::AnnotatedKernel,
 ) -> Result<(Launch, LaunchData)> {
     let launch = Launch::read(path)?;
-    let config = launch.config()?;
-    let (args, buffers) = launch
-        .arguments(&ak.kernel)
-        .map_err(|e| anyhow!("{}: {e:#}", path.display()))?;
-    let data = LaunchData {
-        name: path.display().to_string(),
-        config,
-        args,
-        buffers,
-    };
+    let data = launch
+        .data(&ak.kernel)
+        .map_err(|e| e.context(path.display()))?;
     Ok((launch, data))
 }
 
@@ -68,11 +62,7 @@ pub fn run(args: SynthArgs) -> Result<u8> {
         .kernel
         .clone()
         .unwrap_or_else(|| first.file.kernel.clone());
-    let opts = FrontendOptions {
-        include_dirs: first.include_dirs.clone(),
-        defines: first.defines.clone(),
-    };
-    let ak = load_file(&args.file, &kernel, &opts)?;
+    let ak = load_file(&args.file, &kernel, &first.frontend_options())?;
     let mut profile = Vec::new();
     for p in &args.launches {
         let (launch, data) = launch_data(p, &ak)?;
@@ -107,7 +97,7 @@ pub fn run(args: SynthArgs) -> Result<u8> {
     if args.json {
         println!("{}", serde_json::to_string_pretty(&s)?);
     } else {
-        let report = human(&s, emit.then_some(args.output.as_ref()).flatten());
+        let report = report::human(&s, emit.then_some(args.output.as_deref()).flatten());
         if args.output.is_none() && emit {
             // The kernel goes to standard output, the report beside it.
             print!("{}", s.source);
@@ -121,95 +111,4 @@ pub fn run(args: SynthArgs) -> Result<u8> {
     } else {
         exit::FAULT
     })
-}
-
-fn human(s: &Synthesis, written: Option<&PathBuf>) -> String {
-    let mut o = String::new();
-    o.push_str(&format!(
-        "synthesized {} access{} of `{}` in {:.3} s\n",
-        s.sites.len(),
-        if s.sites.len() == 1 { "" } else { "es" },
-        s.kernel,
-        s.seconds
-    ));
-    for site in &s.sites {
-        let what = if site.kind == "copy" {
-            format!("{} cases, {} needing the copy", site.cases, site.found)
-        } else {
-            format!(
-                "{} cases, {} in `{}` ({} at several indices){}",
-                site.cases,
-                site.found,
-                site.array,
-                site.multiple,
-                if site.split {
-                    ", index split into cond ? then : else"
-                } else {
-                    ""
-                }
-            )
-        };
-        o.push_str(&format!(
-            "  {} {}  {}\n      -> {}\n      {what}; {:.4} s\n",
-            site.kind, site.location, site.original, site.synthesized, site.seconds
-        ));
-    }
-    for b in &s.barriers {
-        o.push_str(&format!("  {b}\n"));
-    }
-    for f in &s.folded {
-        o.push_str(&format!("  global intermediate `{f}` no longer read: its stores were folded into the copies into shared memory\n"));
-    }
-    for n in &s.notes {
-        o.push_str(&format!("note: {n}\n"));
-    }
-    let v = &s.verification;
-    if v.skipped {
-        o.push_str("verification skipped (--unverified)\n");
-    } else {
-        o.push_str(&format!(
-            "verification ({:.3} s): the emitted kernel against the annotated one on {} launch{}, random data, outputs compared bit for bit, race detection{}:\n",
-            v.seconds,
-            v.checks.len(),
-            if v.checks.len() == 1 { "" } else { "es" },
-            if s.tolerate_same_value_races { " (same-value writes tolerated)" } else { "" }
-        ));
-        for r in &v.rules {
-            o.push_str(&format!("  size rule: {r}\n"));
-        }
-        for c in &v.checks {
-            let bufs: Vec<String> = c
-                .compared
-                .iter()
-                .map(|(n, len)| format!("{n} ({len})"))
-                .collect();
-            o.push_str(&format!(
-                "  {} {}: {}{}\n",
-                if c.passed { "ok    " } else { "FAILED" },
-                c.launch,
-                if bufs.is_empty() {
-                    "nothing compared".to_string()
-                } else {
-                    format!("compared {}", bufs.join(", "))
-                },
-                c.problem
-                    .as_deref()
-                    .map(|p| format!("; {p}"))
-                    .unwrap_or_default()
-            ));
-        }
-    }
-    if let Some(d) = &s.dynamic_shared {
-        o.push_str(&format!(
-            "launch the emitted kernel with {d} of dynamic shared memory\n"
-        ));
-    }
-    match (written, s.verified) {
-        (Some(p), _) => o.push_str(&format!("wrote {}\n", p.display())),
-        (None, false) if !v.skipped => {
-            o.push_str("verification failed: no kernel emitted (--unverified emits it anyway)\n")
-        }
-        _ => {}
-    }
-    o
 }

@@ -4,6 +4,20 @@
 use hone_frontend::{identity_preprocessed, lower_preprocessed, Parsed};
 use hone_ir::{ArrayLen, Block, Expr, ExprKind, Function, Init, Module, StmtKind, Type};
 
+/// The `.cu` inputs of the lowering goldens: this crate's own cases and the
+/// corpus's paper listings, sorted by file name.
+pub fn golden_inputs() -> Vec<std::path::PathBuf> {
+    let own = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/lower");
+    let mut cases: Vec<_> = [own, hone_testkit::corpus("listings")]
+        .iter()
+        .flat_map(|dir| std::fs::read_dir(dir).expect("golden directory"))
+        .map(|e| e.expect("readable entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "cu"))
+        .collect();
+    cases.sort_by(|a, b| a.file_name().cmp(&b.file_name()));
+    cases
+}
+
 pub fn lower(name: &str, text: &str) -> Parsed {
     lower_preprocessed(&identity_preprocessed(name, text))
 }
@@ -165,27 +179,8 @@ impl Checker<'_> {
             }
             _ => {}
         }
-        match &e.kind {
-            ExprKind::Unary(_, a)
-            | ExprKind::Cast { expr: a, .. }
-            | ExprKind::Component(a, _)
-            | ExprKind::Deref(a)
-            | ExprKind::AddrOf(a)
-            | ExprKind::IncDec { target: a, .. } => self.expr(a),
-            ExprKind::Binary(_, a, b)
-            | ExprKind::Assign { lhs: a, rhs: b, .. }
-            | ExprKind::Index(a, b)
-            | ExprKind::Comma(a, b) => {
-                self.expr(a)?;
-                self.expr(b)
-            }
-            ExprKind::Cond(a, b, c) => {
-                self.expr(a)?;
-                self.expr(b)?;
-                self.expr(c)
-            }
-            ExprKind::Intrinsic(_, args) => args.iter().try_for_each(|a| self.expr(a)),
-            _ => Ok(()),
-        }
+        hone_ir::visit::children(e)
+            .into_iter()
+            .try_for_each(|c| self.expr(c))
     }
 }

@@ -1,58 +1,24 @@
-//! Test and bench support: the launch files of `examples/synth/` (the format
-//! `hone sim` reads; only what those files use: buffer type and length,
-//! numbers), the benchmark cases, and emulator runs of plain kernels.
+//! Test and bench support: the launch files of `examples/synth/`, the
+//! benchmark cases, and emulator runs of plain kernels.
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
 
 use hone_emulator::{Buffer, KernelArg, LaunchConfig, Options};
-use hone_ir::{Scalar, Type};
+use hone_ir::Scalar;
 use hone_synthesizer::{load_file, AnnotatedKernel, LaunchData};
 
 pub fn examples_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/synth")
 }
 
-/// Reads a launch file against the kernel's parameters.
+/// Reads a launch file against the kernel's parameters, named by its file name.
 pub fn launch(path: &Path, ak: &AnnotatedKernel) -> LaunchData {
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let v: serde_json::Value = serde_json::from_str(&text).expect("launch file is JSON");
-    let dim = |k: &str| {
-        let mut d = [1u32; 3];
-        match &v[k] {
-            serde_json::Value::Array(a) => a
-                .iter()
-                .enumerate()
-                .for_each(|(i, x)| d[i] = x.as_u64().unwrap() as u32),
-            x => d[0] = x.as_u64().unwrap() as u32,
-        }
-        d
-    };
-    let mut args = Vec::new();
-    let mut buffers = Vec::new();
-    for &p in &ak.kernel.params {
-        let var = ak.kernel.var(p);
-        let a = &v["args"][&var.name];
-        match &var.ty {
-            Type::Pointer(ptr) => {
-                let len = a["len"].as_u64().unwrap() as usize;
-                assert_eq!(
-                    a["type"].as_str().unwrap(),
-                    hone_ir::print::print_type(&ptr.pointee)
-                );
-                args.push(KernelArg::Buffer(buffers.len()));
-                buffers.push(Buffer::zeros(&var.name, ptr.pointee.clone(), len));
-            }
-            Type::Scalar(s) if s.is_float() => args.push(KernelArg::Float(a.as_f64().unwrap())),
-            _ => args.push(KernelArg::Int(a.as_i64().unwrap())),
-        }
-    }
-    LaunchData {
-        name: path.file_name().unwrap().to_string_lossy().into_owned(),
-        config: LaunchConfig::new(dim("grid"), dim("block")),
-        args,
-        buffers,
-    }
+    let mut data = hone_launch::Launch::read(path)
+        .and_then(|l| l.data(&ak.kernel))
+        .unwrap_or_else(|e| panic!("{e}"));
+    data.name = path.file_name().unwrap().to_string_lossy().into_owned();
+    data
 }
 
 /// One of the thesis's six benchmark cases.

@@ -1,18 +1,15 @@
 //! The kernels printed in the seed papers, parsed by the front end, run in the
 //! emulator, and compared with independent CPU references written here.
 
-use std::path::PathBuf;
-
 use hone_emulator::{Buffer, KernelArg, LaunchConfig, Options, Report};
 use hone_frontend::{parse_file, FrontendOptions, Severity};
 use hone_ir::Module;
+use hone_testkit::stencil5_reference;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 fn module(file: &str) -> Module {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/seed")
-        .join(file);
+    let path = hone_testkit::corpus("seed").join(file);
     let parsed = parse_file(&path, &FrontendOptions::default()).expect("seed file parses");
     let errors: Vec<_> = parsed
         .diagnostics
@@ -64,23 +61,6 @@ fn random_ints(seed: u64, n: usize, hi: i32) -> Vec<i32> {
     (0..n).map(|_| rng.gen_range(0..hi)).collect()
 }
 
-/// The five-point stencil of the thesis: a neighbour outside the grid is replaced
-/// by the centre.
-fn stencil5(a: &[i32], nx: usize, ny: usize) -> Vec<i32> {
-    let mut out = vec![0; nx * ny];
-    for j in 0..ny {
-        for i in 0..nx {
-            let c = i + nx * j;
-            let w = if i == 0 { c } else { c - 1 };
-            let e = if i == nx - 1 { c } else { c + 1 };
-            let n = if j == 0 { c } else { c - nx };
-            let s = if j == ny - 1 { c } else { c + nx };
-            out[c] = a[w] + a[e] + a[n] + a[s] + a[c];
-        }
-    }
-    out
-}
-
 fn ints(args: &[i64]) -> Vec<KernelArg> {
     args.iter().map(|&v| KernelArg::Int(v)).collect()
 }
@@ -115,7 +95,7 @@ fn psysha_one_step_stencils_match_the_reference() {
         );
         assert!(report.races.is_empty(), "{kernel}: {:?}", report.races);
         let got: Vec<i64> = bufs[1].to_i64_vec();
-        let want: Vec<i64> = stencil5(&input, NX, NY)
+        let want: Vec<i64> = stencil5_reference(&input, NX, NY)
             .into_iter()
             .map(i64::from)
             .collect();
@@ -127,7 +107,7 @@ fn psysha_one_step_stencils_match_the_reference() {
 fn psysha_temporal_blocking_matches_two_stencil_steps() {
     let m = module("psysha.cu");
     let input = random_ints(12, NX * NY, 1000);
-    let want: Vec<i64> = stencil5(&stencil5(&input, NX, NY), NX, NY)
+    let want: Vec<i64> = stencil5_reference(&stencil5_reference(&input, NX, NY), NX, NY)
         .into_iter()
         .map(i64::from)
         .collect();
@@ -183,7 +163,6 @@ fn diffusion_matches_the_reference_bit_for_bit() {
     let mut rng = ChaCha8Rng::seed_from_u64(5);
     let input: Vec<f32> = (0..nx * ny * nz).map(|_| rng.gen::<f32>()).collect();
     let coef: [f32; 7] = [0.11, 0.12, 0.13, 0.14, 0.15, 0.16, 0.19];
-    let [ce, cw, cn, cs, ct, cb, cc] = coef;
     let mut bufs = vec![
         Buffer::from_f32("in", &input),
         Buffer::from_f32("out", &vec![f32::NAN; input.len()]),
@@ -201,29 +180,7 @@ fn diffusion_matches_the_reference_bit_for_bit() {
     );
     assert!(report.races.is_empty(), "{:?}", report.races);
 
-    let xy = nx * ny;
-    let mut want = vec![0f32; input.len()];
-    for k in 0..nz {
-        for j in 0..ny {
-            for i in 0..nx {
-                let c = i + j * nx + k * xy;
-                let w = if i == 0 { c } else { c - 1 };
-                let e = if i == nx - 1 { c } else { c + 1 };
-                let n = if j == 0 { c } else { c - nx };
-                let s = if j == ny - 1 { c } else { c + nx };
-                let b = if k == 0 { c } else { c - xy };
-                let t = if k == nz - 1 { c } else { c + xy };
-                // Same association as the source, in single precision, no contraction.
-                want[c] = cc * input[c]
-                    + cw * input[w]
-                    + ce * input[e]
-                    + cs * input[s]
-                    + cn * input[n]
-                    + cb * input[b]
-                    + ct * input[t];
-            }
-        }
-    }
+    let want = hone_testkit::diffusion_reference(&input, [nx, ny, nz], coef);
     let got: Vec<u32> = bufs[1]
         .to_f64_vec()
         .iter()

@@ -1,7 +1,3 @@
----
-source: crates/ir/tests/print.rs
-expression: "print_function(&m, &k.f)"
----
 __global__ void k() {
     int u;
     int w;

@@ -1,7 +1,3 @@
----
-source: crates/ir/tests/print.rs
-expression: print_module(&sample_module())
----
 __device__ __forceinline__ float sq(float v);
 __device__ __noinline__ int *pick(int *a, int *b, bool first);
 

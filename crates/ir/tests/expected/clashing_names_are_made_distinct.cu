@@ -1,7 +1,3 @@
----
-source: crates/ir/tests/print.rs
-expression: text
----
 __global__ void k(int n) {
     int t = n;
     int t_2 = t;

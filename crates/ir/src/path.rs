@@ -1,7 +1,7 @@
-//! Traversal of function bodies: statement paths, the expressions a
-//! statement holds, and pre-order visits of expression trees.
+//! Statement paths through function bodies: where a statement is, the
+//! expressions it holds, and visits of a body that report both.
 
-use hone_ir::{Block, Expr, ExprKind, Init, Span, Stmt, StmtKind, VarId};
+use crate::{Block, Expr, ExprKind, Init, Span, Stmt, StmtKind, VarId};
 
 /// Which statement list of a statement a path step enters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -164,11 +164,11 @@ pub fn stmt_exprs_mut(s: &mut Stmt) -> Vec<&mut Expr> {
 }
 
 /// The direct sub-expressions of `e`.
-pub use hone_ir::visit::children as sub_exprs;
-use hone_ir::visit::children_mut as sub_exprs_mut;
+pub use crate::visit::children as sub_exprs;
+use crate::visit::children_mut as sub_exprs_mut;
 
 /// Pre-order visit of `e` and its sub-expressions.
-pub use hone_ir::visit::visit_expr as visit;
+pub use crate::visit::visit_expr as visit;
 
 /// Pre-order visit that may rewrite; when `f` returns true the node was
 /// replaced and its new children are not visited.

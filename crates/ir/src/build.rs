@@ -1,9 +1,10 @@
-//! Typed IR construction for synthesized code, with C's integer conversions
-//! made explicit the way the front end makes them, so the printed text reads
-//! back to the same tree.
+//! Typed construction of the expressions and statements that stages insert
+//! when they rewrite a kernel, with C's conversions made explicit the way the
+//! front end makes them, so the printed text reads back to the same tree.
 
-use hone_ir::{
-    BinaryOp, Builtin, Expr, ExprKind, Intrinsic, Scalar, Span, Stmt, StmtKind, Type, VarId,
+use crate::{
+    BinaryOp, Builtin, Expr, ExprKind, Intrinsic, Scalar, Span, Stmt, StmtKind, Type, UnaryOp,
+    VarId,
 };
 
 pub fn mk(kind: ExprKind, ty: Type, span: Span) -> Expr {
@@ -46,6 +47,20 @@ pub fn lit(v: u64, span: Span) -> Expr {
     mk(ExprKind::IntLit(v), ty, span)
 }
 
+/// An integer literal of type `int` (`long long` when it needs 64 bits);
+/// a negative one is the negation of its magnitude, as C spells it.
+pub fn int_lit(v: i64, span: Span) -> Expr {
+    let magnitude = lit(v.unsigned_abs(), span);
+    if v >= 0 {
+        return magnitude;
+    }
+    mk(
+        ExprKind::Unary(UnaryOp::Neg, Box::new(magnitude.clone())),
+        magnitude.ty,
+        span,
+    )
+}
+
 pub fn builtin(b: Builtin, span: Span) -> Expr {
     let ty = match b {
         Builtin::WarpSize => Type::INT,
@@ -82,6 +97,15 @@ pub fn compare(op: BinaryOp, a: Expr, b: Expr) -> Expr {
         Type::BOOL,
         span,
     )
+}
+
+/// `a op b` for any arithmetic or comparison operator.
+pub fn binary(op: BinaryOp, a: Expr, b: Expr) -> Expr {
+    if op.is_comparison() {
+        compare(op, a, b)
+    } else {
+        arith(op, a, b)
+    }
 }
 
 /// `a && b` or `a || b` of two conditions.
@@ -165,6 +189,22 @@ pub fn peel(e: &Expr) -> &Expr {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn negative_literals_are_negated_magnitudes() {
+        let e = int_lit(-3, Span::default());
+        assert_eq!(e.ty, Type::INT);
+        match &e.kind {
+            ExprKind::Unary(UnaryOp::Neg, inner) => {
+                assert!(matches!(inner.kind, ExprKind::IntLit(3)))
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(
+            int_lit(1 << 40, Span::default()).ty,
+            Type::Scalar(Scalar::I64)
+        );
+    }
 
     #[test]
     fn usual_conversions_follow_c() {

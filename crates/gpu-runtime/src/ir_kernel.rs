@@ -1,0 +1,268 @@
+//! Kernels of the IR on the GPU: a module printed back to CUDA C, compiled
+//! with NVRTC and launched with the emulator's arguments and buffers, so the
+//! emulator, the analyzer and the hardware see the same lowered code and the
+//! same input bytes.
+
+use std::path::Path;
+
+use hone_emulator::{Buffer, KernelArg as HostArg, LaunchConfig};
+use hone_ir::{Function, Module, Scalar, Type};
+
+use crate::launch::{DeviceBuffer, KernelArg, LaunchDims, Module as GpuModule};
+use crate::nvrtc::{self, CompileOptions};
+use crate::timing::{time_runs, L2Flusher, TimingOptions};
+use crate::{Gpu, GpuError, Stats};
+
+/// What went wrong, prefixed with the launch's label where the launch is at
+/// fault.
+#[derive(Debug, thiserror::Error)]
+pub enum IrKernelError {
+    /// The launch cannot be expressed on the GPU; found before any device work.
+    #[error("{0}")]
+    Unsupported(String),
+    #[error(transparent)]
+    Gpu(#[from] GpuError),
+    #[error("{label}: {what}: {source}")]
+    Launch {
+        label: String,
+        what: &'static str,
+        source: GpuError,
+    },
+    #[error("cannot write {path}: {source}")]
+    Write {
+        path: String,
+        source: std::io::Error,
+    },
+}
+
+/// One parameter in order: a scalar already typed, or a buffer index.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Param {
+    Scalar(KernelArg),
+    Buffer(usize),
+}
+
+/// A kernel of a module, resolved against one launch before any device work.
+#[derive(Clone, Debug)]
+pub struct IrKernel {
+    /// Names the launch in messages (usually the launch file's path).
+    pub label: String,
+    pub kernel: String,
+    /// The CUDA C given to NVRTC.
+    pub source: String,
+    pub dims: LaunchDims,
+    params: Vec<Param>,
+}
+
+impl IrKernel {
+    pub fn new(
+        label: &str,
+        module: &Module,
+        kernel: &Function,
+        config: &LaunchConfig,
+        args: &[HostArg],
+    ) -> Result<IrKernel, IrKernelError> {
+        let mut params = Vec::with_capacity(args.len());
+        for (&p, arg) in kernel.params.iter().zip(args) {
+            let var = kernel.var(p);
+            params.push(match (arg, &var.ty) {
+                (HostArg::Buffer(i), _) => Param::Buffer(*i),
+                (arg, Type::Scalar(s)) => Param::Scalar(scalar_arg(*s, arg)),
+                (_, ty) => {
+                    return Err(IrKernelError::Unsupported(format!(
+                        "{label}: parameter `{}` of type `{}` cannot be passed to the GPU",
+                        var.name,
+                        hone_ir::print::print_type(ty)
+                    )))
+                }
+            });
+        }
+        let shared_mem = u32::try_from(config.dynamic_shared_bytes).map_err(|_| {
+            IrKernelError::Unsupported(format!(
+                "{label}: dynamic_shared_bytes {} is too large",
+                config.dynamic_shared_bytes
+            ))
+        })?;
+        let [gx, gy, gz] = config.grid;
+        let [bx, by, bz] = config.block;
+        Ok(IrKernel {
+            label: label.to_string(),
+            kernel: kernel.name.clone(),
+            source: cuda_source(&hone_ir::print::print_module(module)),
+            dims: LaunchDims {
+                grid: (gx, gy, gz),
+                block: (bx, by, bz),
+                shared_mem,
+            },
+            params,
+        })
+    }
+
+    /// Compiles and launches the kernel once on `buffers`, which hold its
+    /// results afterwards; with `time`, launches it that many more times
+    /// between CUDA events. `keep` receives `STEM.cu` and the compiled image.
+    pub fn run(
+        &self,
+        gpu: &Gpu,
+        buffers: &mut [Buffer],
+        stem: &str,
+        keep: Option<&Path>,
+        time: Option<u32>,
+    ) -> Result<Option<Stats>, IrKernelError> {
+        let failed = |what: &'static str| {
+            let label = self.label.clone();
+            move |source| IrKernelError::Launch {
+                label,
+                what,
+                source,
+            }
+        };
+        if let Some(dir) = keep {
+            write(&dir.join(format!("{stem}.cu")), self.source.as_bytes())?;
+        }
+        let target = nvrtc::target_for(gpu.props().compute_capability)?;
+        let compiled = nvrtc::compile(
+            &self.source,
+            &format!("{stem}.cu"),
+            &CompileOptions::default(),
+            &target,
+        )
+        .map_err(failed("NVRTC rejected the printed kernel"))?;
+        if let Some(dir) = keep {
+            let file = dir.join(format!("{stem}.{}", compiled.kind.extension()));
+            write(&file, &compiled.image)?;
+        }
+        let module = GpuModule::load(gpu, &compiled.image, compiled.kind)?;
+        let function = module.function(&self.kernel)?;
+        function
+            .prepare(gpu, &self.dims)
+            .map_err(failed("launch refused"))?;
+        let device: Vec<DeviceBuffer> = buffers
+            .iter()
+            .map(|b| {
+                let d = DeviceBuffer::alloc(gpu, b.data.len())?;
+                d.upload(gpu, &b.data)?;
+                Ok(d)
+            })
+            .collect::<Result<_, GpuError>>()?;
+        let args: Vec<KernelArg> = self
+            .params
+            .iter()
+            .map(|a| match a {
+                Param::Scalar(s) => *s,
+                Param::Buffer(i) => KernelArg::Ptr(device[*i].ptr()),
+            })
+            .collect();
+        // SAFETY: the arguments follow the kernel's parameters in order and type
+        // (checked against the parsed signature), and each buffer is as large as
+        // the launch says; an out-of-bounds access is reported by the driver
+        // at the synchronisation below.
+        unsafe { function.launch(gpu, &self.dims, &args) }.map_err(failed("launch failed"))?;
+        gpu.synchronize().map_err(failed("the kernel failed"))?;
+        for (b, d) in buffers.iter_mut().zip(&device) {
+            d.download(gpu, &mut b.data)?;
+        }
+        let Some(reps) = time else {
+            return Ok(None);
+        };
+        let options = TimingOptions {
+            warmup: 3,
+            reps,
+            flush_l2: true,
+            copies: Some(1),
+        };
+        let mut flusher = L2Flusher::new(gpu)?;
+        let samples = time_runs(gpu, &options, 1, Some(&mut flusher), |_| {
+            // SAFETY: as for the launch above, with the same arguments.
+            unsafe { function.launch(gpu, &self.dims, &args) }
+        })
+        .map_err(failed("timed launches failed"))?;
+        Ok(Stats::from_samples(&samples))
+    }
+}
+
+fn write(path: &Path, bytes: &[u8]) -> Result<(), IrKernelError> {
+    std::fs::write(path, bytes).map_err(|source| IrKernelError::Write {
+        path: path.display().to_string(),
+        source,
+    })
+}
+
+/// The printed module with C linkage for its kernels, so that the loaded
+/// module names each kernel as the IR does (no C++ mangling).
+/// Device functions keep C++ linkage: they may be overloaded.
+pub fn cuda_source(printed: &str) -> String {
+    let mut out = String::with_capacity(printed.len() + 64);
+    for line in printed.lines() {
+        if line.starts_with("__global__") {
+            out.push_str("extern \"C\" ");
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
+}
+
+/// The argument slot the driver reads for a scalar parameter: as many bytes
+/// as the type takes, from the start of the slot, so narrow integers travel
+/// in the low bytes of a 32-bit one.
+pub fn scalar_arg(s: Scalar, arg: &HostArg) -> KernelArg {
+    let (int, float) = match *arg {
+        HostArg::Int(v) => (v, v as f64),
+        HostArg::Float(v) => (v as i64, v),
+        HostArg::Buffer(i) => (i as i64, i as f64),
+    };
+    match s {
+        Scalar::F32 => KernelArg::F32(float as f32),
+        Scalar::F64 => KernelArg::F64(float),
+        Scalar::I64 => KernelArg::I64(int),
+        Scalar::U64 => KernelArg::U64(int as u64),
+        Scalar::U32 => KernelArg::U32(int as u32),
+        Scalar::Bool => KernelArg::U32(u32::from(int != 0)),
+        Scalar::I8 | Scalar::U8 | Scalar::I16 | Scalar::U16 | Scalar::I32 => {
+            KernelArg::I32(int as i32)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kernels_get_c_linkage_and_device_functions_do_not() {
+        let printed = "__device__ int f(int x);\n\n__device__ int f(int x) {\n    return x;\n}\n\n__global__ void k(int *a) {\n    a[0] = f(1);\n}\n";
+        let src = cuda_source(printed);
+        assert!(src.contains("extern \"C\" __global__ void k(int *a) {"));
+        assert!(!src.contains("extern \"C\" __device__"));
+        assert_eq!(src.matches("extern \"C\"").count(), 1);
+    }
+
+    #[test]
+    fn scalars_fill_their_slot_in_the_parameter_type() {
+        assert_eq!(
+            scalar_arg(Scalar::F32, &HostArg::Float(0.5)),
+            KernelArg::F32(0.5)
+        );
+        assert_eq!(
+            scalar_arg(Scalar::F64, &HostArg::Int(3)),
+            KernelArg::F64(3.0)
+        );
+        assert_eq!(
+            scalar_arg(Scalar::I32, &HostArg::Int(-7)),
+            KernelArg::I32(-7)
+        );
+        assert_eq!(
+            scalar_arg(Scalar::U64, &HostArg::Int(1 << 40)),
+            KernelArg::U64(1 << 40)
+        );
+        assert_eq!(
+            scalar_arg(Scalar::Bool, &HostArg::Int(5)),
+            KernelArg::U32(1)
+        );
+        assert_eq!(
+            scalar_arg(Scalar::I16, &HostArg::Int(-2)),
+            KernelArg::I32(-2)
+        );
+    }
+}

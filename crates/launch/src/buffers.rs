@@ -1,0 +1,104 @@
+//! Buffer arguments: the element type a launch file names, and the contents
+//! its `init` asks for.
+
+use hone_emulator::{encode_component, Buffer};
+use hone_ir::{Scalar, Type};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use crate::file::{BufferSpec, Init};
+use crate::launch::LaunchError;
+
+/// A C scalar type (`float`, `unsigned int`, `size_t`, ...) or a CUDA vector
+/// type (`float4`, `int2`, ...).
+pub fn parse_type(name: &str) -> Result<Type, LaunchError> {
+    let words: Vec<&str> = name.split_whitespace().collect();
+    let scalar = match words.join(" ").as_str() {
+        "bool" => Some(Scalar::Bool),
+        "char" | "signed char" => Some(Scalar::I8),
+        "unsigned char" => Some(Scalar::U8),
+        "short" => Some(Scalar::I16),
+        "unsigned short" => Some(Scalar::U16),
+        "int" => Some(Scalar::I32),
+        "unsigned" | "unsigned int" => Some(Scalar::U32),
+        "long" | "long long" => Some(Scalar::I64),
+        "unsigned long" | "unsigned long long" | "size_t" => Some(Scalar::U64),
+        "float" => Some(Scalar::F32),
+        "double" => Some(Scalar::F64),
+        _ => None,
+    };
+    if let Some(s) = scalar {
+        return Ok(Type::Scalar(s));
+    }
+    for (prefix, s) in [
+        ("float", Scalar::F32),
+        ("double", Scalar::F64),
+        ("int", Scalar::I32),
+        ("uint", Scalar::U32),
+        ("longlong", Scalar::I64),
+        ("ulonglong", Scalar::U64),
+    ] {
+        if let Some(n) = name.strip_prefix(prefix) {
+            if let Ok(n @ 2..=4) = n.parse::<u8>() {
+                return Ok(Type::Vector(s, n));
+            }
+        }
+    }
+    Err(LaunchError::new(format!("unknown buffer type `{name}` (use a C scalar type such as float, int, double, or a vector type such as float4)")))
+}
+
+pub(crate) fn make_buffer(
+    name: &str,
+    elem: Type,
+    spec: &BufferSpec,
+) -> Result<Buffer, LaunchError> {
+    let (scalar, lanes) = match &elem {
+        Type::Scalar(s) => (*s, 1usize),
+        Type::Vector(s, n) => (*s, *n as usize),
+        other => {
+            return Err(LaunchError::new(format!(
+                "buffers of `{}` are not supported",
+                hone_ir::print::print_type(other)
+            )))
+        }
+    };
+    let count = spec.len * lanes;
+    let values: Vec<f64> = match &spec.init {
+        Init::Named(n) if n == "zeros" => vec![0.0; count],
+        Init::Named(n) if n == "iota" => (0..count).map(|i| i as f64).collect(),
+        Init::Named(n) => return Err(LaunchError::new(format!("buffer `{name}`: unknown init `{n}` (zeros, iota, {{\"random\": SEED}}, {{\"values\": [...]}})"))),
+        Init::Random { random } => {
+            let mut rng = ChaCha8Rng::seed_from_u64(*random);
+            (0..count)
+                .map(|_| {
+                    if scalar.is_float() {
+                        rng.gen::<f64>()
+                    } else {
+                        rng.gen_range(0..100) as f64
+                    }
+                })
+                .collect()
+        }
+        Init::Values { values } => {
+            if values.len() != count {
+                return Err(LaunchError::new(format!(
+                    "buffer `{name}`: {} values given for {} elements{}",
+                    values.len(),
+                    spec.len,
+                    if lanes > 1 { format!(" of {lanes} components") } else { String::new() }
+                )));
+            }
+            values.clone()
+        }
+    };
+    let size = scalar.size() as usize;
+    let mut data = vec![0; count * size];
+    for (v, chunk) in values.into_iter().zip(data.chunks_exact_mut(size)) {
+        encode_component(scalar, v, chunk);
+    }
+    Ok(Buffer {
+        name: name.to_string(),
+        elem,
+        data,
+    })
+}

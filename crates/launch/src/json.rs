@@ -1,0 +1,52 @@
+//! Buffers as JSON, the form `hone sim --json` and `hone gpu-run --json` share
+//! so their outputs compare field by field.
+
+use hone_emulator::Buffer;
+use hone_ir::{Scalar, Type};
+use serde_json::Value;
+
+/// A buffer's contents as JSON numbers: integers exactly, floats in their shortest
+/// round-trip form for their own precision, non-finite values as strings.
+pub fn buffer_to_json(b: &Buffer) -> Value {
+    let scalar = match &b.elem {
+        Type::Scalar(s) | Type::Vector(s, _) => *s,
+        _ => return Value::Null,
+    };
+    let size = scalar.size() as usize;
+    let mut out = Vec::with_capacity(b.data.len() / size);
+    for chunk in b.data.chunks_exact(size) {
+        out.push(decode(scalar, chunk));
+    }
+    Value::Array(out)
+}
+
+fn float_json(text: String, finite: bool) -> Value {
+    if !finite {
+        return Value::String(text);
+    }
+    text.parse::<serde_json::Number>()
+        .map(Value::Number)
+        .unwrap_or(Value::String(text))
+}
+
+fn decode(s: Scalar, c: &[u8]) -> Value {
+    match s {
+        Scalar::Bool => Value::Bool(c[0] != 0),
+        Scalar::I8 => (c[0] as i8).into(),
+        Scalar::U8 => c[0].into(),
+        Scalar::I16 => i16::from_le_bytes([c[0], c[1]]).into(),
+        Scalar::U16 => u16::from_le_bytes([c[0], c[1]]).into(),
+        Scalar::I32 => i32::from_le_bytes(c.try_into().unwrap()).into(),
+        Scalar::U32 => u32::from_le_bytes(c.try_into().unwrap()).into(),
+        Scalar::I64 => i64::from_le_bytes(c.try_into().unwrap()).into(),
+        Scalar::U64 => u64::from_le_bytes(c.try_into().unwrap()).into(),
+        Scalar::F32 => {
+            let v = f32::from_le_bytes(c.try_into().unwrap());
+            float_json(format!("{v}"), v.is_finite())
+        }
+        Scalar::F64 => {
+            let v = f64::from_le_bytes(c.try_into().unwrap());
+            float_json(format!("{v}"), v.is_finite())
+        }
+    }
+}

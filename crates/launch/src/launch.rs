@@ -1,0 +1,222 @@
+//! A launch file read, its paths resolved against its folder, and resolved
+//! against the kernel it names.
+
+use std::path::{Path, PathBuf};
+
+use hone_emulator::{Buffer, KernelArg, LaunchConfig};
+use hone_frontend::{FrontendOptions, KernelNotFound, Parsed};
+use hone_ir::{Function, Type};
+
+use crate::buffers::{make_buffer, parse_type};
+use crate::data::LaunchData;
+use crate::file::{ArgSpec, LaunchFile};
+
+/// What is wrong with a launch, in words that name the file, argument or
+/// buffer at fault.
+#[derive(Clone, Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct LaunchError(String);
+
+impl LaunchError {
+    pub fn new(message: impl Into<String>) -> LaunchError {
+        LaunchError(message.into())
+    }
+
+    /// The same error under a prefix such as the launch file's path.
+    pub fn context(self, prefix: impl std::fmt::Display) -> LaunchError {
+        LaunchError(format!("{prefix}: {}", self.0))
+    }
+}
+
+impl From<KernelNotFound> for LaunchError {
+    fn from(e: KernelNotFound) -> LaunchError {
+        LaunchError(e.to_string())
+    }
+}
+
+/// A launch file read, with paths resolved against the launch file's folder.
+pub struct Launch {
+    pub file: LaunchFile,
+    /// The launch file itself.
+    pub path: PathBuf,
+    pub source_path: PathBuf,
+    pub include_dirs: Vec<PathBuf>,
+    pub defines: Vec<(String, Option<String>)>,
+}
+
+impl Launch {
+    pub fn read(path: &Path) -> Result<Launch, LaunchError> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| LaunchError(format!("cannot read launch file {}: {e}", path.display())))?;
+        let file: LaunchFile = serde_json::from_str(&text).map_err(|e| {
+            LaunchError(format!(
+                "{}:{}:{}: invalid launch file: {e}",
+                path.display(),
+                e.line(),
+                e.column()
+            ))
+        })?;
+        let base = path.parent().unwrap_or(Path::new("."));
+        let source_path = base.join(&file.source);
+        let include_dirs = file.include.iter().map(|p| base.join(p)).collect();
+        let defines = file
+            .defines
+            .iter()
+            .map(|(k, v)| {
+                let value = match v {
+                    serde_json::Value::String(s) => Some(s.clone()),
+                    serde_json::Value::Null => None,
+                    other => Some(other.to_string()),
+                };
+                (k.clone(), value)
+            })
+            .collect();
+        Ok(Launch {
+            file,
+            path: path.to_path_buf(),
+            source_path,
+            include_dirs,
+            defines,
+        })
+    }
+
+    /// The kernel the launch names.
+    pub fn kernel_name(&self) -> &str {
+        &self.file.kernel
+    }
+
+    /// The launch's `-D` and `-I`, for parsing its source or another one.
+    pub fn frontend_options(&self) -> FrontendOptions {
+        FrontendOptions {
+            include_dirs: self.include_dirs.clone(),
+            defines: self.defines.clone(),
+        }
+    }
+
+    /// Parses the launch's source; diagnostics are left to the caller.
+    pub fn parse(&self) -> Result<Parsed, LaunchError> {
+        hone_frontend::parse_file(&self.source_path, &self.frontend_options())
+            .map_err(|e| LaunchError(e.to_string()))
+    }
+
+    /// The launch's kernel in `parsed`.
+    pub fn kernel<'a>(&self, parsed: &'a Parsed) -> Result<&'a Function, KernelNotFound> {
+        parsed.kernel(&self.file.kernel, &self.source_path.display().to_string())
+    }
+
+    pub fn config(&self) -> Result<LaunchConfig, LaunchError> {
+        Ok(LaunchConfig {
+            grid: self.file.grid.to_array("grid")?,
+            block: self.file.block.to_array("block")?,
+            dynamic_shared_bytes: self.file.dynamic_shared_bytes,
+        })
+    }
+
+    /// Configuration, arguments and buffers for `kernel`, named after the
+    /// launch file.
+    pub fn data(&self, kernel: &Function) -> Result<LaunchData, LaunchError> {
+        let config = self.config()?;
+        let (args, buffers) = self.arguments(kernel)?;
+        Ok(LaunchData {
+            name: self.path.display().to_string(),
+            config,
+            args,
+            buffers,
+        })
+    }
+
+    /// The buffers the launch file's `dump` names, in its order.
+    pub fn dumped<'a>(&'a self, buffers: &'a [Buffer]) -> Vec<&'a Buffer> {
+        self.file
+            .dump
+            .iter()
+            .filter_map(|name| buffers.iter().find(|b| &b.name == name))
+            .collect()
+    }
+
+    /// Builds the kernel arguments in parameter order, and the buffers they point to.
+    pub fn arguments(
+        &self,
+        kernel: &Function,
+    ) -> Result<(Vec<KernelArg>, Vec<Buffer>), LaunchError> {
+        let params: Vec<&str> = kernel
+            .params
+            .iter()
+            .map(|&p| kernel.var(p).name.as_str())
+            .collect();
+        for name in self.file.args.keys() {
+            if !params.contains(&name.as_str()) {
+                return Err(LaunchError(format!(
+                    "launch file names argument `{name}`, but kernel `{}` has no such parameter (parameters: {})",
+                    kernel.name,
+                    params.join(", ")
+                )));
+            }
+        }
+        let mut args = Vec::new();
+        let mut buffers = Vec::new();
+        for &p in &kernel.params {
+            let var = kernel.var(p);
+            let spec = self.file.args.get(&var.name).ok_or_else(|| {
+                LaunchError(format!(
+                    "launch file gives no value for parameter `{}` of kernel `{}`",
+                    var.name, kernel.name
+                ))
+            })?;
+            match (spec, &var.ty) {
+                (ArgSpec::Buffer(b), Type::Pointer(ptr)) => {
+                    let elem = parse_type(&b.ty).map_err(|e| e.context(format_args!("argument `{}`", var.name)))?;
+                    if !compatible(&elem, &ptr.pointee) {
+                        return Err(LaunchError(format!(
+                            "argument `{}`: buffer of `{}` passed for a parameter pointing to `{}`",
+                            var.name,
+                            b.ty,
+                            hone_ir::print::print_type(&ptr.pointee)
+                        )));
+                    }
+                    let buffer = make_buffer(&var.name, elem, b)?;
+                    args.push(KernelArg::Buffer(buffers.len()));
+                    buffers.push(buffer);
+                }
+                (ArgSpec::Number(n), Type::Scalar(s)) => {
+                    if s.is_float() {
+                        args.push(KernelArg::Float(n.as_f64().unwrap_or(0.0)));
+                    } else {
+                        let v = n.as_i64().or_else(|| n.as_u64().map(|u| u as i64)).ok_or_else(|| {
+                            LaunchError(format!("argument `{}`: expected an integer for `{}`, got {n}", var.name, s.c_name()))
+                        })?;
+                        args.push(KernelArg::Int(v));
+                    }
+                }
+                (ArgSpec::Buffer(_), ty) => {
+                    return Err(LaunchError(format!(
+                        "argument `{}`: a buffer was given, but the parameter is `{}`",
+                        var.name,
+                        hone_ir::print::print_type(ty)
+                    )))
+                }
+                (ArgSpec::Number(_), ty) => {
+                    return Err(LaunchError(format!(
+                        "argument `{}`: a number was given, but the parameter is `{}` (give {{\"type\", \"len\", \"init\"}})",
+                        var.name,
+                        hone_ir::print::print_type(ty)
+                    )))
+                }
+            }
+        }
+        for name in &self.file.dump {
+            if !buffers.iter().any(|b| &b.name == name) {
+                return Err(LaunchError(format!(
+                    "`dump` names `{name}`, which is not a buffer argument of the launch"
+                )));
+            }
+        }
+        Ok((args, buffers))
+    }
+}
+
+/// A buffer's element type must match the pointee up to const-ness and signedness
+/// of the spelling (`unsigned` vs `unsigned int` are the same type already).
+fn compatible(elem: &Type, pointee: &Type) -> bool {
+    elem == pointee || matches!(pointee, Type::Void)
+}

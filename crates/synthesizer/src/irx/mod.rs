@@ -1,4 +1,0 @@
-//! IR helpers: typed construction and traversal.
-
-pub mod build;
-pub mod walk;
