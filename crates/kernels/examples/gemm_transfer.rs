@@ -90,7 +90,7 @@ fn run(gpu: &Gpu, flavor: Flavor, sizes: &[usize], reps: usize) -> Result<(), Li
         runner.data(&p, &timing)?;
         let f_ms = match runner.time(&kernel, &timing, 1)? {
             Ok(t) => t.times[0].median,
-            Err(why) => return Err(LibError::Routine(why)),
+            Err(why) => return Err(LibError::Routine(why.reason)),
         };
         let f = p.flops() / (f_ms * 1e-3);
         last_f = f;

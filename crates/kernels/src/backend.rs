@@ -16,6 +16,8 @@ use hone_tuner::{
 };
 use serde_json::json;
 
+use crate::gemm::tuning::GemmTune;
+use crate::routine::tuning::{LibraryEvaluator, Tunable, TuneOptions as LibraryTuneOptions};
 use crate::symv::tuning::{inherit_space, library_target, SymvEvaluator, SymvTuneOptions};
 
 /// How a job's measurements are taken.
@@ -68,6 +70,11 @@ pub enum BackendError {
 /// Gives a job that names a library routine the routine's space; other jobs
 /// are left as written.
 pub fn prepare_job(spec: &mut JobSpec) -> Result<(), BackendError> {
+    if let Some(target) = spec.kernel.library.as_deref().and_then(GemmTune::target) {
+        let (params, constraints) = GemmTune::job_space(target);
+        spec.inherit(params, constraints);
+        return Ok(());
+    }
     inherit_space(spec).map_err(|e| BackendError::Job(format!("job `{}`: {e}", spec.name)))
 }
 
@@ -76,6 +83,9 @@ pub enum JobBackend {
     Template(Box<TemplateEvaluator>),
     /// A kernel of this library (`library = "dsymv_lower"` in the job).
     Library(Box<SymvEvaluator>),
+    /// GEMM (`library = "dgemm_nn"`, ...), through the library layer's
+    /// generic tuning extension.
+    Gemm(Box<LibraryEvaluator<GemmTune>>),
 }
 
 impl JobBackend {
@@ -98,6 +108,16 @@ impl JobBackend {
             ..Limits::default()
         });
         let cache = ModuleCache::open_default();
+        if let Some(target) = spec.kernel.library.as_deref().and_then(GemmTune::target) {
+            let mut o = LibraryTuneOptions::default();
+            o.timing.reps = options.reps.max(1);
+            o.timing.warmup = options.warmup;
+            o.timing.flush_l2 = options.flush_l2;
+            o.check_max = options.check_max(spec);
+            let mut eval = LibraryEvaluator::<GemmTune>::new(target, worker, o);
+            let props = eval.connect(cache)?;
+            return Ok((JobBackend::Gemm(Box::new(eval)), device_info(&props)));
+        }
         match &spec.kernel.library {
             Some(library) => {
                 let (precision, uplo) = library_target(library).ok_or_else(|| {
@@ -137,6 +157,7 @@ impl JobBackend {
         match self {
             JobBackend::Template(e) => e.precompile(configs),
             JobBackend::Library(e) => e.precompile(configs),
+            JobBackend::Gemm(e) => e.precompile(configs),
         }
     }
 
@@ -144,6 +165,7 @@ impl JobBackend {
         match self {
             JobBackend::Template(e) => e.stats(),
             JobBackend::Library(e) => e.stats(),
+            JobBackend::Gemm(e) => e.stats(),
         }
     }
 
@@ -152,6 +174,7 @@ impl JobBackend {
         match self {
             JobBackend::Template(e) => e.restarts(),
             JobBackend::Library(e) => e.restarts(),
+            JobBackend::Gemm(e) => e.restarts(),
         }
     }
 
@@ -164,8 +187,8 @@ impl JobBackend {
     ) -> Result<Vec<CopyRow>, BackendError> {
         match self {
             JobBackend::Template(e) => e.compare_memcpy(db, report).map_err(BackendError::Job),
-            JobBackend::Library(_) => Err(BackendError::Job(
-                "--compare-memcpy is for templates; library kernels have their own benchmarks (`hone symv`)".into(),
+            JobBackend::Library(_) | JobBackend::Gemm(_) => Err(BackendError::Job(
+                "--compare-memcpy is for templates; library kernels have their own benchmarks (`hone bench ROUTINE`)".into(),
             )),
         }
     }
@@ -176,6 +199,7 @@ impl Evaluator for JobBackend {
         match self {
             JobBackend::Template(e) => e.evaluate(config, key),
             JobBackend::Library(e) => e.evaluate(config, key),
+            JobBackend::Gemm(e) => e.evaluate(config, key),
         }
     }
 }

@@ -156,7 +156,7 @@ fn every_measured_kernel_is_right_in_every_layout_at_odd_shapes() {
                     let kernel = runner.fitting(kernel.clone());
                     match runner.check(&kernel).unwrap() {
                         Ok(r) => println!("ok {p} {}: {}", kernel.label(), r.describe()),
-                        Err(why) => panic!("{p} {}: {why}", kernel.label()),
+                        Err(why) => panic!("{p} {}: {}", kernel.label(), why.reason),
                     }
                 }
             }
@@ -185,7 +185,7 @@ fn every_kernel_the_rules_pick_is_right_at_its_interval_bounds() {
                 let kernel = runner.fitting(rules.kernel(&p).unwrap());
                 match runner.check(&kernel).unwrap() {
                     Ok(_) => checked += 1,
-                    Err(why) => panic!("{p} {} ({}): {why}", kernel.label(), s.label),
+                    Err(why) => panic!("{p} {} ({}): {}", kernel.label(), s.label, why.reason),
                 }
             }
         }

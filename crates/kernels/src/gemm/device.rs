@@ -14,6 +14,7 @@ use std::rc::Rc;
 use hone_gpu::launch::{DeviceBuffer, FunctionInfo, KernelArg, LaunchDims, Module};
 use hone_gpu::timing::{time_runs, L2Flusher};
 use hone_gpu::{nvrtc, CompileOptions, Gpu, ModuleCache, Stats, Target, TimingOptions};
+use hone_tuner::Invalid;
 use rayon::prelude::*;
 
 use super::reference::{compare, reference, CheckReport, Operands};
@@ -95,7 +96,7 @@ pub struct GemmRunner<'g> {
     cache: ModuleCache,
     target: Target,
     nvrtc_version: (u32, u32),
-    kernels: HashMap<GemmKernel, std::result::Result<Rc<LoadedKernel>, String>>,
+    kernels: HashMap<GemmKernel, std::result::Result<Rc<LoadedKernel>, Invalid>>,
     data: Option<GemmData>,
     flusher: L2Flusher,
     seed: u64,
@@ -156,17 +157,17 @@ impl<'g> GemmRunner<'g> {
                 cache
                     .compile(&t.source(), t.file, &options, target, nvrtc_version)
                     .map(|m| (m, start.elapsed().as_secs_f64() * 1e3))
-                    .map_err(|e| e.to_string())
+                    .map_err(|e| Invalid::compile(e.to_string()))
             })
             .collect();
         for (k, c) in todo.into_iter().zip(compiled) {
             let loaded = c.and_then(|(cached, ms)| {
                 let module = Module::load(self.gpu, &cached.module.image, cached.module.kind)
-                    .map_err(|e| format!("loading the module: {e}"))?;
+                    .map_err(|e| Invalid::runtime(format!("loading the module: {e}")))?;
                 let info = module
                     .function(&template(k.flavor).entry)
                     .and_then(|f| f.info())
-                    .map_err(|e| e.to_string())?;
+                    .map_err(|e| Invalid::runtime(e.to_string()))?;
                 Ok(Rc::new(LoadedKernel {
                     kernel: k.clone(),
                     module,
@@ -183,7 +184,7 @@ impl<'g> GemmRunner<'g> {
     pub fn kernel(
         &mut self,
         k: &GemmKernel,
-    ) -> Result<std::result::Result<Rc<LoadedKernel>, String>> {
+    ) -> Result<std::result::Result<Rc<LoadedKernel>, Invalid>> {
         if !self.kernels.contains_key(k) {
             self.prepare_kernels(std::slice::from_ref(k))?;
         }
@@ -277,16 +278,21 @@ impl<'g> GemmRunner<'g> {
     }
 
     /// The launch of `loaded` on the current problem, or why it cannot run.
-    fn launch_dims(&self, loaded: &LoadedKernel) -> std::result::Result<LaunchDims, String> {
-        let d = self.data.as_ref().ok_or("no problem allocated")?;
+    fn launch_dims(&self, loaded: &LoadedKernel) -> std::result::Result<LaunchDims, Invalid> {
+        let d = self
+            .data
+            .as_ref()
+            .ok_or_else(|| Invalid::runtime("no problem allocated"))?;
         let t = template(loaded.kernel.flavor);
-        t.accepts(&loaded.kernel, &d.problem)?;
+        t.accepts(&loaded.kernel, &d.problem)
+            .map_err(Invalid::constraint)?;
         let dims = t.launch(&loaded.kernel, &d.problem);
         let f = loaded
             .module
             .function(&t.entry)
-            .map_err(|e| e.to_string())?;
-        f.prepare(self.gpu, &dims).map_err(|e| e.to_string())?;
+            .map_err(|e| Invalid::runtime(e.to_string()))?;
+        f.prepare(self.gpu, &dims)
+            .map_err(|e| Invalid::constraint(e.to_string()))?;
         Ok(dims)
     }
 
@@ -295,7 +301,7 @@ impl<'g> GemmRunner<'g> {
     pub fn check(
         &mut self,
         kernel: &GemmKernel,
-    ) -> Result<std::result::Result<CheckReport, String>> {
+    ) -> Result<std::result::Result<CheckReport, Invalid>> {
         let loaded = match self.kernel(kernel)? {
             Ok(l) => l,
             Err(why) => return Ok(Err(why)),
@@ -313,7 +319,10 @@ impl<'g> GemmRunner<'g> {
         Ok(if rep.passed() {
             Ok(rep)
         } else {
-            Err(format!("wrong result: {}", rep.describe()))
+            Err(Invalid::wrong_answer(format!(
+                "wrong result: {}",
+                rep.describe()
+            )))
         })
     }
 
@@ -323,7 +332,7 @@ impl<'g> GemmRunner<'g> {
         kernel: &GemmKernel,
         timing: &TimingOptions,
         timed_runs: u32,
-    ) -> Result<std::result::Result<Timed, String>> {
+    ) -> Result<std::result::Result<Timed, Invalid>> {
         let loaded = match self.kernel(kernel)? {
             Ok(l) => l,
             Err(why) => return Ok(Err(why)),
@@ -355,7 +364,8 @@ impl<'g> GemmRunner<'g> {
                     Stats::from_samples(&s)
                         .ok_or_else(|| LibError::Routine("timings were not finite".to_string()))?,
                 ),
-                Err(e) => return Ok(Err(format!("launch failed: {e}"))),
+                Err(e) if e.is_sticky() => return Err(e.into()),
+                Err(e) => return Ok(Err(Invalid::runtime(format!("launch failed: {e}")))),
             }
         }
         Ok(Ok(Timed {
@@ -434,7 +444,9 @@ impl<'g> GemmRunner<'g> {
             return Err(LibError::Usage("a null matrix pointer".to_string()));
         }
         let kernel = &super::template::fitting(kernel.clone(), p, a, b, &|n| self.limit(n));
-        let loaded = self.kernel(kernel)?.map_err(LibError::Routine)?;
+        let loaded = self
+            .kernel(kernel)?
+            .map_err(|i| LibError::Routine(i.reason))?;
         let t = template(kernel.flavor);
         t.accepts(kernel, p).map_err(LibError::Usage)?;
         t.aligned(kernel, a, b).map_err(LibError::Usage)?;

@@ -39,11 +39,17 @@ impl GemmRules {
         }
     }
 
-    /// `VARIANT.json` for every variant in `dir`; errors name the file.
+    /// `VARIANT.json` for each variant that has one in `dir` (layouts and
+    /// routines are tuned one at a time); errors name the file.
     pub fn load_dir(dir: impl AsRef<Path>) -> Result<GemmRules> {
         Ok(GemmRules {
-            set: RuleSet::load_dir(dir, &Flavor::all_variants(), check_config)?,
+            set: RuleSet::load_dir_present(dir, &Flavor::all_variants(), check_config)?,
         })
+    }
+
+    /// The variants that have a rule.
+    pub fn variants(&self) -> Vec<String> {
+        self.set.variants().map(str::to_string).collect()
     }
 
     pub fn origin(&self) -> &str {

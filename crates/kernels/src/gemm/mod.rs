@@ -27,6 +27,7 @@ pub mod reference;
 pub mod routine;
 pub mod template;
 pub mod transfer;
+pub mod tuning;
 
 use std::fmt;
 use std::str::FromStr;

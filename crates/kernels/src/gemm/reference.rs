@@ -70,29 +70,31 @@ fn stored(p: &GemmProblem, which: char) -> (Op, usize, usize, usize) {
     }
 }
 
-fn random_matrix(
-    rng: &mut StdRng,
-    flavor: Flavor,
-    rows: usize,
-    cols: usize,
-    ld: usize,
-) -> Vec<f64> {
+/// Columns filled in parallel, each from its own generator seeded by the
+/// matrix's seed and the column, so that a 16384 x 16384 operand takes a
+/// fraction of a second and the same seed gives the same matrix.
+fn random_matrix(seed: u64, flavor: Flavor, rows: usize, cols: usize, ld: usize) -> Vec<f64> {
+    use rayon::prelude::*;
     let mut v = vec![f64::NAN; ld * cols];
-    for j in 0..cols {
-        for x in &mut v[j * ld..j * ld + rows] {
-            *x = round_to(flavor, rng.gen_range(-1.0..1.0));
-        }
-    }
+    v.par_chunks_mut(ld.max(1))
+        .enumerate()
+        .take(cols)
+        .for_each(|(j, col)| {
+            let mut rng =
+                StdRng::seed_from_u64(seed ^ (j as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+            for x in &mut col[..rows] {
+                *x = round_to(flavor, rng.gen_range(-1.0..1.0));
+            }
+        });
     v
 }
 
 impl Operands {
     /// Uniform values in [-1, 1) from `seed`.
     pub fn random(p: &GemmProblem, seed: u64) -> Operands {
-        let mut rng = StdRng::seed_from_u64(seed);
-        let mut gen = |w: char| {
+        let gen = |w: char| {
             let (_, r, c, ld) = stored(p, w);
-            random_matrix(&mut rng, p.flavor, r, c, ld)
+            random_matrix(seed.wrapping_add(w as u64), p.flavor, r, c, ld)
         };
         Operands {
             a: gen('a'),

@@ -83,6 +83,10 @@ impl Routine for GemmRoutine {
         Flavor::all_variants()
     }
 
+    fn default_variants(&self) -> Vec<String> {
+        GemmRules::bundled().variants()
+    }
+
     fn dims(&self) -> &'static [DimHelp] {
         &[
             DimHelp {

@@ -77,7 +77,7 @@ impl BenchOptions {
         }
         let defaults = routine.default_sizes();
         let variants = if variants.is_empty() {
-            known
+            routine.default_variants()
         } else {
             variants.to_vec()
         };

@@ -28,6 +28,7 @@ pub mod problem;
 pub mod registry;
 pub mod report;
 pub mod rules;
+pub mod tuning;
 
 use std::path::Path;
 
@@ -135,6 +136,11 @@ pub trait Routine: Sync {
     /// Every variant served by a rule of its own (`dsymv_lower`, ...), in
     /// report order.
     fn variants(&self) -> Vec<String>;
+    /// The variants a benchmark measures when none are named: those with a
+    /// rule built in.
+    fn default_variants(&self) -> Vec<String> {
+        self.variants()
+    }
     /// The `key=value` words a problem takes, for help texts.
     fn dims(&self) -> &'static [DimHelp];
     /// The problem `words` describe (see [`parse_words`]); missing words

@@ -2,7 +2,10 @@
 
 use super::Routine;
 
-static ROUTINES: &[&dyn Routine] = &[&crate::symv::routine::SymvRoutine];
+static ROUTINES: &[&dyn Routine] = &[
+    &crate::symv::routine::SymvRoutine,
+    &crate::gemm::routine::GemmRoutine,
+];
 
 /// The shipped routines, in listing order.
 pub fn routines() -> &'static [&'static dyn Routine] {

@@ -120,6 +120,33 @@ impl RuleSet {
         })
     }
 
+    /// Reads `VARIANT.json` for each variant that has one in `dir` (at
+    /// least one must): for routines tuned one variant at a time.
+    pub fn load_dir_present<S: AsRef<str>>(
+        dir: impl AsRef<Path>,
+        variants: &[S],
+        check: ConfigCheck,
+    ) -> Result<RuleSet> {
+        let dir = dir.as_ref();
+        let present: Vec<&str> = variants
+            .iter()
+            .map(|v| v.as_ref())
+            .filter(|v| dir.join(format!("{v}.json")).exists())
+            .collect();
+        if present.is_empty() {
+            return Err(LibError::Rule(format!(
+                "{}: no rule file (VARIANT.json for one of {})",
+                dir.display(),
+                variants
+                    .iter()
+                    .map(|v| v.as_ref())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )));
+        }
+        RuleSet::load_dir(dir, &present, check)
+    }
+
     pub fn origin(&self) -> &str {
         &self.origin
     }
@@ -249,6 +276,10 @@ mod tests {
         assert!(set.origin().contains(&dir.display().to_string()));
         let e = RuleSet::load_dir(&dir, &["xfoo", "zfoo"], small_b).unwrap_err();
         assert!(e.to_string().contains("zfoo.json"), "{e}");
+        let some = RuleSet::load_dir_present(&dir, &["xfoo", "zfoo"], small_b).unwrap();
+        assert_eq!(some.variants().collect::<Vec<_>>(), vec!["xfoo"]);
+        let none = RuleSet::load_dir_present(&dir, &["zfoo"], small_b).unwrap_err();
+        assert!(none.to_string().contains("no rule file"), "{none}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
