@@ -38,6 +38,10 @@ pub use crate::precision::Precision;
 pub use device::GemmRunner;
 pub use library::{Gemm, GemmRules};
 
+/// The multiple (in elements) that the tuned and benchmarked problems
+/// round their leading dimensions up to.
+pub const LD_MULTIPLE: usize = 32;
+
 /// A configuration: parameter name to value.
 pub type Config = std::collections::BTreeMap<String, i64>;
 
@@ -198,6 +202,28 @@ impl GemmProblem {
         }
     }
 
+    /// The problem with leading dimensions rounded up to a multiple of
+    /// `multiple` elements, as a tuned library keeps its matrices (the rules
+    /// are fitted on these; other leading dimensions take the element-load
+    /// kernels).
+    pub fn padded(
+        flavor: Flavor,
+        layout: Layout,
+        m: usize,
+        n: usize,
+        k: usize,
+        multiple: usize,
+    ) -> GemmProblem {
+        let p = GemmProblem::packed(flavor, layout, m, n, k);
+        let up = |x: usize| x.div_ceil(multiple.max(1)) * multiple.max(1);
+        GemmProblem {
+            lda: up(p.lda),
+            ldb: up(p.ldb),
+            ldc: up(p.ldc),
+            ..p
+        }
+    }
+
     /// (rows, columns) of the stored matrix whose op is `rows_op x cols_op`.
     pub fn stored_shape(op: Op, rows_op: usize, cols_op: usize) -> (usize, usize) {
         match op {
@@ -291,6 +317,8 @@ mod tests {
         assert_eq!(p.elements(), (300, 600, 200));
         assert_eq!(p.flops(), 12000.0);
         assert!(p.validate().is_ok());
+        let q = GemmProblem::padded(Flavor::Dgemm, t, 10, 20, 30, 32);
+        assert_eq!((q.lda, q.ldb, q.ldc), (32, 32, 32));
         let mut bad = p;
         bad.lda = 29;
         assert!(bad

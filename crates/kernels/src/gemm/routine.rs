@@ -136,7 +136,7 @@ impl Routine for GemmRoutine {
         let (flavor, layout) = Flavor::parse_variant(variant)
             .ok_or_else(|| LibError::Usage(format!("unknown GEMM variant `{variant}`")))?;
         let s = size as usize;
-        let g = GemmProblem::packed(flavor, layout, s, s, s);
+        let g = GemmProblem::padded(flavor, layout, s, s, s, super::LD_MULTIPLE);
         g.validate().map_err(LibError::Usage)?;
         Ok(problem_of(&g))
     }
@@ -317,6 +317,7 @@ mod tests {
             let p = r.family_problem(&v, 512).unwrap();
             let g = gemm_of(&p).unwrap();
             assert_eq!((g.m, g.n, g.k, p.size), (512, 512, 512, 512));
+            assert_eq!(g.lda % super::super::LD_MULTIPLE, 0);
         }
         assert!(r.family_problem("sgemm_nn", 0).is_err());
     }

@@ -27,7 +27,8 @@ fn to_gpu(e: LibError) -> GpuError {
     }
 }
 
-/// The problem a key of the square family (or any `m`, `n`, `k` key) is.
+/// The problem a key of the square family (or any `m`, `n`, `k` key) is,
+/// with leading dimensions padded to [`super::LD_MULTIPLE`].
 pub fn problem_of_key(
     flavor: Flavor,
     layout: Layout,
@@ -39,7 +40,14 @@ pub fn problem_of_key(
             .and_then(|v| usize::try_from(v).ok())
             .ok_or_else(|| format!("problem `{key}` has no positive `{name}`"))
     };
-    let p = GemmProblem::packed(flavor, layout, dim("m")?, dim("n")?, dim("k")?);
+    let p = GemmProblem::padded(
+        flavor,
+        layout,
+        dim("m")?,
+        dim("n")?,
+        dim("k")?,
+        super::LD_MULTIPLE,
+    );
     p.validate()?;
     Ok(p)
 }
