@@ -18,7 +18,16 @@ const RULES_FOLDER: &str = "kernels/gemm/rules";
 
 /// The rules built into the crate: one per variant tuned so far; a variant
 /// without one is refused with a message naming it.
-const BUNDLED: &[(&str, &str)] = &[];
+const BUNDLED: &[(&str, &str)] = &[
+    (
+        "sgemm_nn",
+        include_str!("../../../../kernels/gemm/rules/sgemm_nn.json"),
+    ),
+    (
+        "sgemm_3xtf32_nn",
+        include_str!("../../../../kernels/gemm/rules/sgemm_3xtf32_nn.json"),
+    ),
+];
 
 fn check_config(variant: &str, config: &TunerConfig) -> std::result::Result<(), String> {
     let (flavor, layout) =
@@ -135,5 +144,34 @@ impl<'g> Gemm<'g> {
     /// Waits for every call enqueued so far; a kernel fault surfaces here.
     pub fn synchronize(&self) -> Result<()> {
         Ok(self.runner.gpu().synchronize()?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gemm::template::template;
+    use crate::symv::DeviceLimits;
+
+    #[test]
+    fn bundled_rules_parse_and_pick_valid_kernels_on_an_h100() {
+        let rules = GemmRules::bundled();
+        assert!(!rules.variants().is_empty());
+        let limits = DeviceLimits::h100_sxm();
+        for v in rules.variants() {
+            let (flavor, layout) = Flavor::parse_variant(&v).unwrap();
+            for k in rules.kernels(flavor, layout).unwrap() {
+                let violated = template(flavor).violations(&k.config, &|n| limits.get(n));
+                assert!(violated.is_empty(), "{v} {}: {violated:?}", k.label());
+            }
+            // Every square size gets a kernel.
+            for n in [1, 64, 1000, 4096, 20000] {
+                let p = GemmProblem::packed(flavor, layout, n, n, n);
+                assert_eq!(rules.kernel(&p).unwrap().flavor, flavor);
+            }
+        }
+        let untuned = GemmProblem::packed(Flavor::Dgemm, Layout::ALL[3], 64, 64, 64);
+        let e = rules.kernel(&untuned).unwrap_err().to_string();
+        assert!(e.contains("no rule for `dgemm_tt`"), "{e}");
     }
 }
