@@ -57,14 +57,96 @@ fn headless(browser: &Path, profile: &Path, page: &Path, extra: &[String]) -> St
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
-#[test]
-fn the_recorded_symv_benchmark_page_renders_in_a_browser() {
-    let Some(browser) = chromium() else {
+/// Chromium, or `None` (the test then passes, saying why) unless
+/// `HONE_REQUIRE_BROWSER=1`.
+fn browser_or_skip() -> Option<PathBuf> {
+    let b = chromium();
+    if b.is_none() {
         assert!(
             std::env::var("HONE_REQUIRE_BROWSER").as_deref() != Ok("1"),
             "HONE_REQUIRE_BROWSER=1 but no chromium was found"
         );
         println!("skipped: no headless Chromium (chromium) on this machine");
+    }
+    b
+}
+
+/// Screenshots at a phone's and a desktop's width, checked to be images.
+fn screenshots(browser: &Path, profile: &Path, page: &Path, dir: &Path, name: &str) {
+    for (label, width) in [("phone", 390), ("desktop", 1280)] {
+        let shot = dir.join(format!("{name}-{label}.png"));
+        headless(
+            browser,
+            profile,
+            page,
+            &[
+                format!("--screenshot={}", shot.display()),
+                format!("--window-size={width},1600"),
+            ],
+        );
+        let png = std::fs::read(&shot).unwrap();
+        assert!(
+            png.starts_with(b"\x89PNG") && png.len() > 10_000,
+            "{name} {label}"
+        );
+    }
+}
+
+fn out_dir() -> PathBuf {
+    let dir = root().join("target/browser-report");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.canonicalize().unwrap()
+}
+
+#[test]
+fn the_figure6_analysis_page_renders_in_a_browser() {
+    let Some(browser) = browser_or_skip() else {
+        return;
+    };
+    let data = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/figure6");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(data.join("analysis.json")).unwrap())
+            .unwrap();
+    let source = "examples/analyze/figure6.cu";
+    let sources = std::collections::BTreeMap::from([(
+        source.to_string(),
+        std::fs::read_to_string(root().join(source)).unwrap(),
+    )]);
+    let html = hone_report::analysis_page(&json, &sources, &|p| {
+        std::fs::read_to_string(data.join(p)).ok()
+    });
+    let dir = out_dir();
+    let page = dir.join("figure6.html");
+    std::fs::write(&page, &html).unwrap();
+    let profile = dir.join("profile-analysis");
+    let started = std::time::Instant::now();
+    let dom = headless(&browser, &profile, &page, &["--dump-dom".to_string()]);
+    println!(
+        "loaded and dumped in {:.2} s",
+        started.elapsed().as_secs_f64()
+    );
+    assert!(dom.contains("data-ready=\"yes\""), "scripts did not run");
+    assert!(dom.contains("<div id=\"script-errors\" role=\"alert\"></div>"));
+    // Line 22 carries the three sites' sectors: 96 against 48 ideal.
+    assert!(
+        dom.contains("id=\"L22\"><td>22</td><td>96</td><td>48</td><td>48</td>"),
+        "line 22"
+    );
+    let sites = json["sites"].as_array().unwrap().len();
+    assert!(sites >= 3);
+    for rank in 1..=sites {
+        assert!(dom.contains(&format!("id=\"site-{rank}\"")), "site {rank}");
+    }
+    assert!(dom.matches("<figure>").count() >= 2, "diagrams inline");
+    assert!(dom.contains("Verification: same outputs"));
+    assert!(dom.contains("<span class=\"add\">+     if (id % 64 &lt; 32) {</span>"));
+    screenshots(&browser, &profile, &page, &dir, "figure6");
+    println!("page and screenshots: {}", dir.display());
+}
+
+#[test]
+fn the_recorded_symv_benchmark_page_renders_in_a_browser() {
+    let Some(browser) = browser_or_skip() else {
         return;
     };
     let json = root().join("bench/results/library/h100/bench/symv.json");
@@ -73,9 +155,7 @@ fn the_recorded_symv_benchmark_page_renders_in_a_browser() {
     let html = hone_report::bench_page(&report);
     assert!(html.len() < 2 << 20, "{} bytes", html.len());
 
-    let dir = root().join("target/browser-report");
-    std::fs::create_dir_all(&dir).unwrap();
-    let dir = dir.canonicalize().unwrap();
+    let dir = out_dir();
     let page = dir.join("symv.html");
     std::fs::write(&page, &html).unwrap();
     let profile = dir.join("profile");
@@ -113,19 +193,6 @@ fn the_recorded_symv_benchmark_page_renders_in_a_browser() {
     assert!(headline.contains(&format!(">{speedup}</td>")), "{speedup}");
     assert!(dom.contains("aria-label=\"Sort by hone ms\""));
 
-    for (name, width) in [("phone", 390), ("desktop", 1280)] {
-        let shot = dir.join(format!("symv-{name}.png"));
-        headless(
-            &browser,
-            &profile,
-            &page,
-            &[
-                format!("--screenshot={}", shot.display()),
-                format!("--window-size={width},1600"),
-            ],
-        );
-        let png = std::fs::read(&shot).unwrap();
-        assert!(png.starts_with(b"\x89PNG") && png.len() > 10_000, "{name}");
-    }
+    screenshots(&browser, &profile, &page, &dir, "symv");
     println!("page and screenshots: {}", dir.display());
 }

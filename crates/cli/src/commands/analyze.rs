@@ -40,6 +40,10 @@ pub struct AnalyzeArgs {
     /// Worst requests drawn per site
     #[arg(long, default_value_t = 2)]
     pub worst: usize,
+    /// Also write the analysis as one self-contained HTML page (source with
+    /// each line's traffic, ranked sites, diagrams inline, fixes)
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
 }
 
 pub fn run(args: AnalyzeArgs) -> Result<u8> {
@@ -72,20 +76,41 @@ pub fn run(args: AnalyzeArgs) -> Result<u8> {
     };
     let analysis = analyze(&spec, &opts).map_err(|e| anyhow!("{}: {e}", launch_path.display()))?;
 
-    let diagrams = match &args.svg {
-        Some(dir) => diagram::write_all(&analysis, model, dir, !args.no_png)?,
+    // The page carries its diagrams inline: without --svg they are drawn
+    // into a scratch folder that is removed once the page is written.
+    let scratch = (args.html.is_some() && args.svg.is_none())
+        .then(|| std::env::temp_dir().join(format!("hone-analyze-html-{}", std::process::id())));
+    let diagrams = match args.svg.as_ref().or(scratch.as_ref()) {
+        Some(dir) => diagram::write_all(&analysis, model, dir, !args.no_png && scratch.is_none())?,
         None => BTreeMap::new(),
     };
+    let json = report::json(&analysis, &diagrams);
+    if let Some(path) = &args.html {
+        let mut sources = BTreeMap::new();
+        for site in json["sites"].as_array().into_iter().flatten() {
+            if let Some(file) = site["file"].as_str() {
+                if !sources.contains_key(file) {
+                    if let Ok(text) = std::fs::read_to_string(file) {
+                        sources.insert(file.to_string(), text);
+                    }
+                }
+            }
+        }
+        let page =
+            hone_report::analysis_page(&json, &sources, &|p| std::fs::read_to_string(p).ok());
+        std::fs::write(path, page).map_err(|e| anyhow!("cannot write {}: {e}", path.display()))?;
+        if let Some(dir) = &scratch {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+        eprintln!("wrote {}", path.display());
+    }
 
     if args.json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&report::json(&analysis, &diagrams))?
-        );
+        println!("{}", serde_json::to_string_pretty(&json)?);
     } else {
         print!("{}", report::human(&analysis));
         let written: usize = diagrams.values().map(Vec::len).sum();
-        if let Some(dir) = &args.svg {
+        if let Some(dir) = args.svg.as_ref().filter(|_| scratch.is_none()) {
             println!("\n{written} diagram file(s) written to {}", dir.display());
         }
     }
