@@ -40,6 +40,28 @@ impl Precision {
         }
     }
 
+    /// Values as the device holds them: little-endian f64, or f32 rounded.
+    pub fn to_bytes(self, v: &[f64]) -> Vec<u8> {
+        match self {
+            Precision::Double => v.iter().flat_map(|x| x.to_le_bytes()).collect(),
+            Precision::Single => v.iter().flat_map(|x| (*x as f32).to_le_bytes()).collect(),
+        }
+    }
+
+    /// Device bytes back to values.
+    pub fn from_bytes(self, b: &[u8]) -> Vec<f64> {
+        match self {
+            Precision::Double => b
+                .chunks_exact(8)
+                .map(|c| f64::from_le_bytes(c.try_into().expect("8-byte chunk")))
+                .collect(),
+            Precision::Single => b
+                .chunks_exact(4)
+                .map(|c| f32::from_le_bytes(c.try_into().expect("4-byte chunk")) as f64)
+                .collect(),
+        }
+    }
+
     /// The BLAS prefix: `s` or `d`.
     pub fn blas_prefix(self) -> &'static str {
         match self {

@@ -19,7 +19,7 @@ use rayon::prelude::*;
 
 use super::reference::{compare, reference, CheckReport, Operands};
 use super::template::{template, GemmKernel};
-use super::{Flavor, GemmProblem, Precision};
+use super::{Flavor, GemmProblem};
 use crate::routine::{LibError, Result};
 use crate::vendor::cublas::{Cublas, DefaultStreamTimer};
 
@@ -51,26 +51,6 @@ impl GemmData {
 
     pub fn ptrs(&self, copy: usize) -> (u64, u64, u64) {
         (self.a[copy].ptr(), self.b[copy].ptr(), self.c[copy].ptr())
-    }
-}
-
-fn to_bytes(precision: Precision, v: &[f64]) -> Vec<u8> {
-    match precision {
-        Precision::Double => v.iter().flat_map(|x| x.to_le_bytes()).collect(),
-        Precision::Single => v.iter().flat_map(|x| (*x as f32).to_le_bytes()).collect(),
-    }
-}
-
-fn from_bytes(precision: Precision, b: &[u8]) -> Vec<f64> {
-    match precision {
-        Precision::Double => b
-            .chunks_exact(8)
-            .map(|c| f64::from_le_bytes(c.try_into().expect("8 bytes")))
-            .collect(),
-        Precision::Single => b
-            .chunks_exact(4)
-            .map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes")) as f64)
-            .collect(),
     }
 }
 
@@ -225,9 +205,9 @@ impl<'g> GemmRunner<'g> {
         let ops = Operands::random(p, self.seed ^ 0x7173);
         let prec = p.flavor.precision();
         for i in 0..copies as usize {
-            d.a[i].upload(self.gpu, &to_bytes(prec, &ops.a))?;
-            d.b[i].upload(self.gpu, &to_bytes(prec, &ops.b))?;
-            d.c[i].upload(self.gpu, &to_bytes(prec, &ops.c))?;
+            d.a[i].upload(self.gpu, &prec.to_bytes(&ops.a))?;
+            d.b[i].upload(self.gpu, &prec.to_bytes(&ops.b))?;
+            d.c[i].upload(self.gpu, &prec.to_bytes(&ops.c))?;
         }
         self.data = Some(d);
         Ok(self.data.as_ref().expect("just set"))
@@ -249,8 +229,8 @@ impl<'g> GemmRunner<'g> {
         self.seed = self.seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let ops = Operands::random(&p, self.seed);
         let (a, b, c) = d.ptrs(0);
-        d.a[0].upload(self.gpu, &to_bytes(prec, &ops.a))?;
-        d.b[0].upload(self.gpu, &to_bytes(prec, &ops.b))?;
+        d.a[0].upload(self.gpu, &prec.to_bytes(&ops.a))?;
+        d.b[0].upload(self.gpu, &prec.to_bytes(&ops.b))?;
         let mut worst: Option<CheckReport> = None;
         for beta in [0.0, BETA] {
             let before = if beta == 0.0 {
@@ -258,12 +238,12 @@ impl<'g> GemmRunner<'g> {
             } else {
                 ops.c.clone()
             };
-            d.c[0].upload(self.gpu, &to_bytes(prec, &before))?;
+            d.c[0].upload(self.gpu, &prec.to_bytes(&before))?;
             call(ALPHA, a, b, beta, c)?;
             crate::vendor::cublas::synchronize_device()?;
             let mut raw = vec![0u8; before.len() * prec.size()];
             d.c[0].download(self.gpu, &mut raw)?;
-            let got = from_bytes(prec, &raw);
+            let got = prec.from_bytes(&raw);
             let r = reference(&p, &ops, ALPHA, beta, self.seed);
             let rep = compare(&p, &r, &got, &before);
             let worse = match &worst {

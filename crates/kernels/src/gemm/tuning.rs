@@ -8,12 +8,12 @@
 use hone_gpu::pool::Compiled;
 use hone_gpu::{nvrtc, CompileOptions, DeviceProps, Gpu, GpuError, ModuleCache, TimingOptions};
 use hone_tuner::job::ParamSpec;
-use hone_tuner::{Config, Invalid, Measurement, ParamValue, ProblemKey, Timing};
+use hone_tuner::{Config, Invalid, Measurement, ParamValue, ProblemKey};
 
 use super::device::GemmRunner;
 use super::template::{kernel_of, template, GemmKernel};
 use super::{Flavor, GemmProblem, Layout};
-use crate::routine::tuning::{launches, Compiler, Tunable};
+use crate::routine::tuning::{launches, timing_of, Compiler, Tunable};
 use crate::routine::LibError;
 use crate::symv::DeviceLimits;
 
@@ -157,20 +157,10 @@ impl Tunable for GemmTune {
         let s = t.times[0];
         let elem = p.flavor.precision().size();
         let (ea, eb, ec) = p.elements();
-        Ok(Measurement::Ok(
-            Timing {
-                median_s: s.median * 1e-3,
-                q1_s: s.q1 * 1e-3,
-                q3_s: s.q3 * 1e-3,
-                min_s: s.min * 1e-3,
-                max_s: s.max * 1e-3,
-                samples: s.count as u32,
-                times_s: Vec::new(),
-                gbps: None,
-                gflops: None,
-            }
-            .with_work(Some(((ea + eb + 2 * ec) * elem) as f64), Some(p.flops())),
-        ))
+        Ok(Measurement::Ok(timing_of(&s).with_work(
+            Some(((ea + eb + 2 * ec) * elem) as f64),
+            Some(p.flops()),
+        )))
     }
 }
 

@@ -275,6 +275,21 @@ impl<T: Tunable> hone_tuner::Evaluator for LibraryEvaluator<T> {
     }
 }
 
+/// The tuner's timing of one timing pass (milliseconds to seconds).
+pub fn timing_of(s: &hone_gpu::Stats) -> hone_tuner::Timing {
+    hone_tuner::Timing {
+        median_s: s.median * 1e-3,
+        q1_s: s.q1 * 1e-3,
+        q3_s: s.q3 * 1e-3,
+        min_s: s.min * 1e-3,
+        max_s: s.max * 1e-3,
+        samples: s.count as u32,
+        times_s: Vec::new(),
+        gbps: None,
+        gflops: None,
+    }
+}
+
 /// Launches one evaluation makes after its data is ready, for the
 /// supervisor's deadline: two checks, then per timed run the warm-ups and
 /// the timed runs with an L2 flush before each.

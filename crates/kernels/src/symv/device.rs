@@ -219,26 +219,6 @@ pub fn round_to(precision: Precision, v: f64) -> f64 {
     }
 }
 
-fn to_bytes(precision: Precision, v: &[f64]) -> Vec<u8> {
-    match precision {
-        Precision::Double => v.iter().flat_map(|x| x.to_le_bytes()).collect(),
-        Precision::Single => v.iter().flat_map(|x| (*x as f32).to_le_bytes()).collect(),
-    }
-}
-
-fn from_bytes(precision: Precision, b: &[u8]) -> Vec<f64> {
-    match precision {
-        Precision::Double => b
-            .chunks_exact(8)
-            .map(|c| f64::from_le_bytes(c.try_into().expect("8-byte chunk")))
-            .collect(),
-        Precision::Single => b
-            .chunks_exact(4)
-            .map(|c| f32::from_le_bytes(c.try_into().expect("4-byte chunk")) as f64)
-            .collect(),
-    }
-}
-
 /// Device pointers of one launch.
 #[derive(Clone, Copy)]
 struct Operands {
@@ -552,8 +532,8 @@ impl<'g> SymvRunner<'g> {
             let d = self.data.as_ref().expect("checked");
             let x = random_vector(&mut self.rng, precision, d.n);
             let y = random_vector(&mut self.rng, precision, d.n);
-            d.x[c].upload(self.gpu, &to_bytes(precision, &x))?;
-            d.y[c].upload(self.gpu, &to_bytes(precision, &y))?;
+            d.x[c].upload(self.gpu, &precision.to_bytes(&x))?;
+            d.y[c].upload(self.gpu, &precision.to_bytes(&y))?;
         }
         self.gpu.synchronize()?;
         Ok(())
@@ -613,7 +593,7 @@ impl<'g> SymvRunner<'g> {
             sign(&mut self.rng) * self.rng.gen_range(0.5..2.0),
         );
         let d = self.data.as_ref().expect("checked");
-        d.x[0].upload(self.gpu, &to_bytes(precision, &x))?;
+        d.x[0].upload(self.gpu, &precision.to_bytes(&x))?;
         // The reference runs on the CPU while nothing else waits for it.
         let product = hash_product(precision, seed, &x);
 
@@ -623,7 +603,7 @@ impl<'g> SymvRunner<'g> {
         let got = self.download_y(d)?;
         let zero_beta = compare(precision, &got, &product, alpha, 0.0, None);
 
-        d.y[0].upload(self.gpu, &to_bytes(precision, &y0))?;
+        d.y[0].upload(self.gpu, &precision.to_bytes(&y0))?;
         run(d, alpha, beta)?;
         let got = self.download_y(d)?;
         let with_beta = compare(precision, &got, &product, alpha, beta, Some(&y0));
@@ -641,7 +621,7 @@ impl<'g> SymvRunner<'g> {
         self.gpu.synchronize()?;
         let mut bytes = vec![0u8; d.n * d.precision.size()];
         d.y[0].download(self.gpu, &mut bytes)?;
-        Ok(from_bytes(d.precision, &bytes))
+        Ok(d.precision.from_bytes(&bytes))
     }
 
     /// Checks (when asked) and times `kernel` on the current buffers.
@@ -1017,14 +997,14 @@ mod tests {
     fn element_bytes_round_trip_in_both_precisions() {
         let v = vec![1.5, -0.25, 3.0e-5];
         assert_eq!(
-            from_bytes(Precision::Double, &to_bytes(Precision::Double, &v)),
+            Precision::Double.from_bytes(&Precision::Double.to_bytes(&v)),
             v
         );
-        let s = from_bytes(Precision::Single, &to_bytes(Precision::Single, &v));
+        let s = Precision::Single.from_bytes(&Precision::Single.to_bytes(&v));
         assert_eq!(s.len(), 3);
         assert_eq!(s[0], 1.5);
         assert_eq!(s[2], 3.0e-5f32 as f64);
-        assert_eq!(to_bytes(Precision::Single, &v).len(), 12);
+        assert_eq!(Precision::Single.to_bytes(&v).len(), 12);
     }
 
     #[test]

@@ -18,9 +18,7 @@ use hone_gpu::{
     WorkerExtension,
 };
 use hone_tuner::job::ParamSpec;
-use hone_tuner::{
-    Invalid, InvalidKind, JobSpec, Measurement, ParamValue, ProblemKey, Stop, Timing,
-};
+use hone_tuner::{Invalid, InvalidKind, JobSpec, Measurement, ParamValue, ProblemKey, Stop};
 use serde::{Deserialize, Serialize};
 
 use super::device::{compiler, probe_vector_atomics};
@@ -478,18 +476,8 @@ impl SymvEvaluator {
                 match serde_json::from_value::<SymvOutcome>(payload) {
                     Ok(SymvOutcome::Valid(m)) => {
                         let s = m.times[0];
-                        let timing = Timing {
-                            median_s: s.median * 1e-3,
-                            q1_s: s.q1 * 1e-3,
-                            q3_s: s.q3 * 1e-3,
-                            min_s: s.min * 1e-3,
-                            max_s: s.max * 1e-3,
-                            samples: s.count as u32,
-                            times_s: Vec::new(),
-                            gbps: None,
-                            gflops: None,
-                        }
-                        .with_work(Some(symv_bytes(n, self.precision.size())), Some(flops(n)));
+                        let timing = crate::routine::tuning::timing_of(&s)
+                            .with_work(Some(symv_bytes(n, self.precision.size())), Some(flops(n)));
                         Measurement::Ok(timing)
                     }
                     Ok(SymvOutcome::Invalid { kind, reason }) => Measurement::invalid(kind, reason),
