@@ -145,6 +145,40 @@ fn the_figure6_analysis_page_renders_in_a_browser() {
 }
 
 #[test]
+fn the_recorded_vcopy_tuning_page_renders_in_a_browser() {
+    let Some(browser) = browser_or_skip() else {
+        return;
+    };
+    let dir = out_dir();
+    // A copy: opening a database may add what newer versions store.
+    let db_path = dir.join("vcopy.sqlite");
+    std::fs::copy(root().join("bench/results/tune/vcopy.sqlite"), &db_path).unwrap();
+    let db = hone_tuner::TuningDb::open(&db_path).unwrap();
+    let job = hone_tuner::refit::select_job(&db, None, None).unwrap();
+    let fitted = hone_tuner::refit::refit(&db, job, None, None).unwrap();
+    let recording = db.recording(fitted.job.id).unwrap();
+    let html = hone_report::tuning_page(&fitted, &recording);
+    let page = dir.join("vcopy.html");
+    std::fs::write(&page, &html).unwrap();
+    let profile = dir.join("profile-tuning");
+    let dom = headless(&browser, &profile, &page, &["--dump-dom".to_string()]);
+    assert!(dom.contains("data-ready=\"yes\""), "scripts did not run");
+    assert!(dom.contains("<div id=\"script-errors\" role=\"alert\"></div>"));
+    assert_eq!(dom.matches("<figure>").count(), 2);
+    let table = |id: &str| -> usize {
+        dom.split(&format!("id=\"{id}\""))
+            .nth(1)
+            .and_then(|t| t.split("</table>").next())
+            .map(|t| t.matches("<tr>").count() - 1)
+            .unwrap_or(0)
+    };
+    assert_eq!(table("rule-table"), fitted.rule.intervals.len());
+    assert_eq!(table("measurement-table"), recording.records.len());
+    assert!(recording.records.len() > 500);
+    screenshots(&browser, &profile, &page, &dir, "vcopy");
+}
+
+#[test]
 fn the_recorded_symv_benchmark_page_renders_in_a_browser() {
     let Some(browser) = browser_or_skip() else {
         return;

@@ -61,6 +61,10 @@ pub struct ReportArgs {
     /// List what was written as JSON
     #[arg(long)]
     pub json: bool,
+    /// Also write the run as one self-contained HTML page (the plots inline,
+    /// the rule, and a sortable table of every measurement)
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
 }
 
 fn safe_name(name: &str) -> String {
@@ -128,6 +132,11 @@ pub fn run(args: ReportArgs) -> Result<u8> {
             let t = format!("{title}, {} <= N <= {}", w.grid.lo, w.grid.hi);
             plot(format!("{base}-zoom{}.svg", i + 1), &w, y.clone(), t)?;
         }
+    }
+    if let Some(path) = &args.html {
+        let recording = db.recording(f.job.id)?;
+        write(path, hone_report::tuning_page(&f, &recording))?;
+        written.push(path.clone());
     }
     for e in &args.export {
         let path = match e {
