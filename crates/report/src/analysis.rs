@@ -274,6 +274,9 @@ pub fn analysis_page(
             .flatten()
             .filter_map(Value::as_str)
             .filter(|p| p.ends_with(".svg"))
+            // The worst request alone keeps a page of many sites light;
+            // `hone analyze --svg DIR` draws the others.
+            .take(1)
             .filter_map(diagram)
             .collect();
         if !svgs.is_empty() {

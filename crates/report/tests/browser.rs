@@ -3,99 +3,17 @@
 //! headings, tables and numbers of the run and no script error; screenshots
 //! at a phone's and a desktop's width are kept under the printed folder.
 //!
-//! Chromium comes from the distribution's packages (`.ci/run` installs it).
-//! Without it the test says so and passes, unless `HONE_REQUIRE_BROWSER=1`.
+//! Chromium comes from the distribution's packages (`.ci/run` installs it);
+//! without it the tests say so and pass, unless `HONE_REQUIRE_BROWSER=1`.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::PathBuf;
+
+use hone_testkit::browser::{browser_or_skip, dom as built_dom, out_dir, screenshots};
 
 use hone_kernels::routine::BenchReport;
 
 fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn chromium() -> Option<PathBuf> {
-    if let Some(p) = std::env::var_os("HONE_CHROMIUM") {
-        return Some(PathBuf::from(p));
-    }
-    ["chromium", "chromium-browser", "google-chrome"]
-        .iter()
-        .find(|c| {
-            Command::new(c)
-                .arg("--version")
-                .output()
-                .is_ok_and(|o| o.status.success())
-        })
-        .map(PathBuf::from)
-}
-
-/// Runs headless Chromium on `page` with `extra` flags; its stdout.
-fn headless(browser: &Path, profile: &Path, page: &Path, extra: &[String]) -> String {
-    let out = Command::new(browser)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-quic",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--hide-scrollbars",
-        ])
-        .arg(format!("--user-data-dir={}", profile.display()))
-        .args(extra)
-        .arg(format!("file://{}", page.display()))
-        .output()
-        .expect("chromium starts");
-    assert!(
-        out.status.success(),
-        "chromium failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-/// Chromium, or `None` (the test then passes, saying why) unless
-/// `HONE_REQUIRE_BROWSER=1`.
-fn browser_or_skip() -> Option<PathBuf> {
-    let b = chromium();
-    if b.is_none() {
-        assert!(
-            std::env::var("HONE_REQUIRE_BROWSER").as_deref() != Ok("1"),
-            "HONE_REQUIRE_BROWSER=1 but no chromium was found"
-        );
-        println!("skipped: no headless Chromium (chromium) on this machine");
-    }
-    b
-}
-
-/// Screenshots at a phone's and a desktop's width, checked to be images.
-fn screenshots(browser: &Path, profile: &Path, page: &Path, dir: &Path, name: &str) {
-    for (label, width) in [("phone", 390), ("desktop", 1280)] {
-        let shot = dir.join(format!("{name}-{label}.png"));
-        headless(
-            browser,
-            profile,
-            page,
-            &[
-                format!("--screenshot={}", shot.display()),
-                format!("--window-size={width},1600"),
-            ],
-        );
-        let png = std::fs::read(&shot).unwrap();
-        assert!(
-            png.starts_with(b"\x89PNG") && png.len() > 10_000,
-            "{name} {label}"
-        );
-    }
-}
-
-fn out_dir() -> PathBuf {
-    let dir = root().join("target/browser-report");
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.canonicalize().unwrap()
+    hone_testkit::repo_root()
 }
 
 #[test]
@@ -119,14 +37,8 @@ fn the_figure6_analysis_page_renders_in_a_browser() {
     let page = dir.join("figure6.html");
     std::fs::write(&page, &html).unwrap();
     let profile = dir.join("profile-analysis");
-    let started = std::time::Instant::now();
-    let dom = headless(&browser, &profile, &page, &["--dump-dom".to_string()]);
-    println!(
-        "loaded and dumped in {:.2} s",
-        started.elapsed().as_secs_f64()
-    );
-    assert!(dom.contains("data-ready=\"yes\""), "scripts did not run");
-    assert!(dom.contains("<div id=\"script-errors\" role=\"alert\"></div>"));
+    let (dom, took) = built_dom(&browser, &profile, &page);
+    println!("loaded and dumped in {:.2} s", took.as_secs_f64());
     // Line 22 carries the three sites' sectors: 96 against 48 ideal.
     assert!(
         dom.contains("id=\"L22\"><td>22</td><td>96</td><td>48</td><td>48</td>"),
@@ -137,7 +49,11 @@ fn the_figure6_analysis_page_renders_in_a_browser() {
     for rank in 1..=sites {
         assert!(dom.contains(&format!("id=\"site-{rank}\"")), "site {rank}");
     }
-    assert!(dom.matches("<figure>").count() >= 2, "diagrams inline");
+    assert_eq!(
+        dom.matches("<figure>").count(),
+        sites,
+        "one diagram per site, inline"
+    );
     assert!(dom.contains("Verification: same outputs"));
     assert!(dom.contains("<span class=\"add\">+     if (id % 64 &lt; 32) {</span>"));
     screenshots(&browser, &profile, &page, &dir, "figure6");
@@ -161,9 +77,7 @@ fn the_recorded_vcopy_tuning_page_renders_in_a_browser() {
     let page = dir.join("vcopy.html");
     std::fs::write(&page, &html).unwrap();
     let profile = dir.join("profile-tuning");
-    let dom = headless(&browser, &profile, &page, &["--dump-dom".to_string()]);
-    assert!(dom.contains("data-ready=\"yes\""), "scripts did not run");
-    assert!(dom.contains("<div id=\"script-errors\" role=\"alert\"></div>"));
+    let (dom, _) = built_dom(&browser, &profile, &page);
     assert_eq!(dom.matches("<figure>").count(), 2);
     let table = |id: &str| -> usize {
         dom.split(&format!("id=\"{id}\""))
@@ -194,13 +108,7 @@ fn the_recorded_symv_benchmark_page_renders_in_a_browser() {
     std::fs::write(&page, &html).unwrap();
     let profile = dir.join("profile");
 
-    let dom = headless(&browser, &profile, &page, &["--dump-dom".to_string()]);
-    // The page's own script ran and reported no error.
-    assert!(dom.contains("data-ready=\"yes\""), "scripts did not run");
-    assert!(
-        dom.contains("<div id=\"script-errors\" role=\"alert\"></div>"),
-        "script errors: {dom}"
-    );
+    let (dom, _) = built_dom(&browser, &profile, &page);
     for v in &report.options.variants {
         assert!(dom.contains(&format!("<h2 id=\"v-{v}\">{v}</h2>")), "{v}");
     }

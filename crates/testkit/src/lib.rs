@@ -3,6 +3,8 @@
 //! checked and updated. `HONE_BLESS=1 cargo test` rewrites every expected
 //! file that differs instead of failing.
 
+pub mod browser;
+
 use std::path::{Path, PathBuf};
 
 /// The repository's root.
