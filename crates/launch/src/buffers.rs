@@ -47,6 +47,46 @@ pub fn parse_type(name: &str) -> Result<Type, LaunchError> {
     Err(LaunchError::new(format!("unknown buffer type `{name}` (use a C scalar type such as float, int, double, or a vector type such as float4)")))
 }
 
+/// The most bytes one launch's buffers may hold together, unless
+/// `HONE_MAX_BUFFER_BYTES` says otherwise: the emulator keeps every buffer in
+/// memory (and a launch file is text anyone can write), so a launch asking for
+/// more is refused with the buffer named rather than failing an allocation.
+pub const DEFAULT_MAX_BUFFER_BYTES: u64 = 4 << 30;
+
+/// The byte budget for a launch's buffers.
+pub fn max_buffer_bytes() -> u64 {
+    std::env::var("HONE_MAX_BUFFER_BYTES")
+        .ok()
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(DEFAULT_MAX_BUFFER_BYTES)
+}
+
+/// Bytes a buffer of `len` elements of `elem` holds, or why it cannot be
+/// made within `budget` bytes.
+pub(crate) fn buffer_bytes(
+    name: &str,
+    elem: &Type,
+    len: usize,
+    budget: u64,
+) -> Result<u64, LaunchError> {
+    let (size, lanes) = match elem {
+        Type::Scalar(s) => (s.size() as u64, 1u64),
+        Type::Vector(s, n) => (s.size() as u64, *n as u64),
+        _ => (1, 1),
+    };
+    let bytes = (len as u64)
+        .checked_mul(lanes)
+        .and_then(|c| c.checked_mul(size))
+        .unwrap_or(u64::MAX);
+    if bytes > budget {
+        return Err(LaunchError::new(format!(
+            "buffer `{name}`: {len} elements of `{}` need {bytes} bytes, more than the {budget} bytes left for this launch's buffers (set HONE_MAX_BUFFER_BYTES to allow more)",
+            hone_ir::print::print_type(elem)
+        )));
+    }
+    Ok(bytes)
+}
+
 pub(crate) fn make_buffer(
     name: &str,
     elem: Type,
@@ -101,4 +141,25 @@ pub(crate) fn make_buffer(
         elem,
         data,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn buffers_past_the_budget_are_refused_by_name() {
+        let f = Type::Scalar(Scalar::F64);
+        assert_eq!(buffer_bytes("a", &f, 10, 80).unwrap(), 80);
+        let e = buffer_bytes("huge", &f, 1_000_000_000_000, DEFAULT_MAX_BUFFER_BYTES)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("buffer `huge`") && e.contains("8000000000000 bytes"),
+            "{e}"
+        );
+        // No overflow on absurd lengths.
+        let v = Type::Vector(Scalar::F64, 4);
+        assert!(buffer_bytes("x", &v, usize::MAX, u64::MAX - 1).is_err());
+    }
 }

@@ -7,7 +7,7 @@ use hone_emulator::{Buffer, KernelArg, LaunchConfig};
 use hone_frontend::{FrontendOptions, KernelNotFound, Parsed};
 use hone_ir::{Function, Type};
 
-use crate::buffers::{make_buffer, parse_type};
+use crate::buffers::{buffer_bytes, make_buffer, max_buffer_bytes, parse_type};
 use crate::data::LaunchData;
 use crate::file::{ArgSpec, LaunchFile};
 
@@ -155,6 +155,7 @@ impl Launch {
         }
         let mut args = Vec::new();
         let mut buffers = Vec::new();
+        let mut budget = max_buffer_bytes();
         for &p in &kernel.params {
             let var = kernel.var(p);
             let spec = self.file.args.get(&var.name).ok_or_else(|| {
@@ -174,6 +175,7 @@ impl Launch {
                             hone_ir::print::print_type(&ptr.pointee)
                         )));
                     }
+                    budget -= buffer_bytes(&var.name, &elem, b.len, budget)?;
                     let buffer = make_buffer(&var.name, elem, b)?;
                     args.push(KernelArg::Buffer(buffers.len()));
                     buffers.push(buffer);
