@@ -184,6 +184,34 @@ impl Drop for Context {
     }
 }
 
+/// The memory-access analysis of a launch file (JSON, as `hone sim` and
+/// `hone analyze` read it), as the JSON text `hone analyze --json` prints.
+#[pyfunction]
+#[pyo3(signature = (launch_path, model = "sm90", fixes = true))]
+fn analyze_launch(launch_path: &str, model: &str, fixes: bool) -> PyResult<String> {
+    let path = std::path::Path::new(launch_path);
+    let bad = |e: &dyn std::fmt::Display| PyValueError::new_err(format!("{launch_path}: {e}"));
+    let launch = hone_launch::Launch::read(path).map_err(|e| bad(&e))?;
+    let parsed = launch.parse().map_err(|e| bad(&e))?;
+    let kernel = launch.kernel(&parsed).map_err(|e| bad(&e))?;
+    let data = launch.data(kernel).map_err(|e| bad(&e))?;
+    let model = hone_analyzer::Model::parse(model)
+        .ok_or_else(|| PyValueError::new_err(format!("unknown model `{model}` (sm90 or cc11)")))?;
+    let spec = hone_analyzer::LaunchSpec {
+        module: parsed.module,
+        kernel: launch.kernel_name().to_string(),
+        launch: data,
+    };
+    let options = hone_analyzer::Options {
+        model,
+        suggest: fixes,
+        ..hone_analyzer::Options::default()
+    };
+    let analysis = hone_analyzer::analyze(&spec, &options).map_err(|e| bad(&e))?;
+    let json = hone_analyzer::report::json(&analysis, &Default::default());
+    serde_json::to_string(&json).map_err(|e| HoneError::new_err(e.to_string()))
+}
+
 /// hone's version.
 #[pyfunction]
 fn version() -> String {
@@ -197,6 +225,7 @@ fn version() -> String {
 fn _hone(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Context>()?;
     m.add_function(wrap_pyfunction!(version, m)?)?;
+    m.add_function(wrap_pyfunction!(analyze_launch, m)?)?;
     m.add("HoneError", m.py().get_type::<HoneError>())?;
     m.add("NoDeviceError", m.py().get_type::<NoDeviceError>())?;
     Ok(())

@@ -112,3 +112,29 @@ def test_torch_tensors_are_updated_in_place():
     torch.cuda.synchronize()
     want = a @ x
     assert float((y - want).abs().max()) <= 1e-4 * float(want.abs().max())
+
+
+ROOT = os.path.join(os.path.dirname(__file__), "..", "..", "..")
+
+
+def test_analyze_finds_the_papers_figure6_sites_and_fix():
+    result = hone.analyze(os.path.join(ROOT, "examples", "analyze", "figure6_plain.json"))
+    assert result["kernel"] == "kernel_plain"
+    sites = result["sites"]
+    assert [s["line"] for s in sites[:3]] == [22, 22, 22]
+    assert sites[0]["sectors"] == 32 and sites[0]["ideal_sectors"] == 16
+    assert sites[0]["suggestions"][0]["verification"]["verified"] is True
+
+
+def test_analyze_takes_a_dict_and_reports_bad_launches():
+    source = os.path.join(ROOT, "examples", "stencil", "stencil.cu")
+    launch = {"source": source, "kernel": "stencil_kernel", "defines": {"N": "64"},
+              "grid": [2, 2, 1], "block": [4, 4, 1],
+              "args": {"in": {"type": "int", "len": 64, "init": "iota"},
+                       "out": {"type": "int", "len": 64, "init": "zeros"}, "nx": 8, "ny": 8}}
+    result = hone.analyze(launch, fixes=False)
+    assert result["completed"] is True and result["sites"]
+    with pytest.raises(ValueError, match="kernel `nope` not found"):
+        hone.analyze(dict(launch, kernel="nope"))
+    with pytest.raises(ValueError, match="unknown model"):
+        hone.analyze(launch, model="sm1")

@@ -16,9 +16,38 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from ._hone import Context, HoneError, NoDeviceError, version
+import json
+import os
+import tempfile
 
-__all__ = ["Context", "HoneError", "NoDeviceError", "symv", "version", "default_context"]
+from ._hone import Context, HoneError, NoDeviceError, analyze_launch, version
+
+__all__ = ["Context", "HoneError", "NoDeviceError", "analyze", "symv", "version", "default_context"]
+
+
+def analyze(launch, *, model: str = "sm90", fixes: bool = True) -> dict:
+    """Memory-access analysis of one kernel launch, run in hone's emulator (no
+    GPU): each global and shared access site with its requests, 32-byte
+    sectors against the ideal (or, with ``model="cc11"``, the half-warp
+    coalescing conditions), bank-conflict wavefronts, and verified fixes.
+
+    ``launch`` is the path of a launch file, or the same as a dict:
+    ``{"source": "kernel.cu", "kernel": "name", "grid": [...], "block": [...],
+    "args": {"a": {"type": "float", "len": 1024, "init": {"random": 1}}, "n": 1024}}``
+    (``source`` relative to the current directory). Returns what
+    ``hone analyze --json`` prints, as a dict; raises ``ValueError`` naming the
+    problem on a bad launch or source.
+    """
+    if isinstance(launch, (str, os.PathLike)):
+        return json.loads(analyze_launch(os.fspath(launch), model, fixes))
+    spec = dict(launch)
+    if "source" in spec:
+        spec["source"] = os.path.abspath(spec["source"])
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "launch.json")
+        with open(path, "w") as f:
+            json.dump(spec, f)
+        return json.loads(analyze_launch(path, model, fixes))
 
 _contexts: dict = {}
 
