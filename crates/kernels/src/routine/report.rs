@@ -36,14 +36,11 @@ fn baseline<'a>(c: &'a Comparison, name: &str) -> Option<(usize, &'a Row)> {
         .find(|(_, b)| b.implementation == name)
 }
 
-/// The header: device, tools, method.
-fn preamble(report: &BenchReport) -> String {
-    let mut s = String::new();
-    let d = &report.device;
-    let _ = writeln!(s, "# {}: hone against the vendor library\n", report.routine);
-    let _ = writeln!(
-        s,
-        "Device: {} ({} SMs, sm_{}{}), driver {}.{}, NVRTC {}; {}.{}\n",
+/// `NAME (132 SMs, sm_90), driver 13.0, NVRTC 13.0`: the device a report's
+/// numbers were measured on.
+pub fn device_line(d: &hone_gpu::DeviceProps) -> String {
+    format!(
+        "{} ({} SMs, sm_{}{}), driver {}.{}, NVRTC {}",
         d.name,
         d.sm_count,
         d.compute_capability.0,
@@ -52,7 +49,18 @@ fn preamble(report: &BenchReport) -> String {
         d.driver_version.1,
         d.nvrtc_version
             .map(|(a, b)| format!("{a}.{b}"))
-            .unwrap_or_else(|| "?".into()),
+            .unwrap_or_else(|| "?".into())
+    )
+}
+
+/// The header: device, tools, method.
+fn preamble(report: &BenchReport) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "# {}: hone against the vendor library\n", report.routine);
+    let _ = writeln!(
+        s,
+        "Device: {}; {}.{}\n",
+        device_line(&report.device),
         report.tools,
         report
             .roof

@@ -24,13 +24,18 @@ pub struct Selection {
     pub end: Option<u64>,
 }
 
+/// `[start, end)` as text, `[start, inf)` without an end.
+pub fn interval_text(start: u64, end: Option<u64>) -> String {
+    match end {
+        Some(e) => format!("[{start}, {e})"),
+        None => format!("[{start}, inf)"),
+    }
+}
+
 impl Selection {
     /// `[start, end)` as text.
     pub fn interval(&self) -> String {
-        match self.end {
-            Some(e) => format!("[{}, {e})", self.start),
-            None => format!("[{}, inf)", self.start),
-        }
+        interval_text(self.start, self.end)
     }
 }
 

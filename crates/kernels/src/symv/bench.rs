@@ -808,21 +808,11 @@ fn opt(v: Option<f64>, digits: usize) -> String {
 /// The summary as markdown: one table per precision and storage.
 pub fn markdown(report: &BenchReport) -> String {
     let mut s = String::new();
-    let d = &report.device;
     let _ = writeln!(s, "# SYMV: hone against cuBLAS\n");
     let _ = writeln!(
         s,
-        "Device: {} ({} SMs, sm_{}{}), driver {}.{}, NVRTC {}, cuBLAS {}. \
-         Device-to-device copy: {} GB/s (read + write).\n",
-        d.name,
-        d.sm_count,
-        d.compute_capability.0,
-        d.compute_capability.1,
-        d.driver_version.0,
-        d.driver_version.1,
-        d.nvrtc_version
-            .map(|(a, b)| format!("{a}.{b}"))
-            .unwrap_or_else(|| "?".into()),
+        "Device: {}, cuBLAS {}. Device-to-device copy: {} GB/s (read + write).\n",
+        crate::routine::report::device_line(&report.device),
         report
             .cublas_version
             .map(|v| v.to_string())

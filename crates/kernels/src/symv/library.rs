@@ -83,10 +83,7 @@ pub struct Selection {
 impl Selection {
     /// `[start, end)` as text.
     pub fn interval(&self) -> String {
-        match self.end {
-            Some(e) => format!("[{}, {e})", self.start),
-            None => format!("[{}, inf)", self.start),
-        }
+        crate::routine::rules::interval_text(self.start, self.end)
     }
 
     fn of(precision: Precision, uplo: Uplo, s: crate::routine::Selection) -> Result<Selection> {
