@@ -29,17 +29,7 @@ fn variant_table(
         ("hone ms".into(), false),
         (format!("hone {unit}"), false),
     ];
-    let names: Vec<String> = {
-        let mut n: Vec<String> = Vec::new();
-        for c in report.of_variant(variant) {
-            for b in &c.baselines {
-                if !n.contains(&b.implementation) {
-                    n.push(b.implementation.clone());
-                }
-            }
-        }
-        n
-    };
+    let names = report.baseline_names(variant);
     for n in &names {
         cols.push((format!("{n} ms"), false));
         cols.push((format!("{n} {unit}"), false));
@@ -58,7 +48,7 @@ fn variant_table(
     t
 }
 
-fn row_cells(c: &Comparison, names: &[String]) -> Vec<Cell> {
+fn row_cells(c: &Comparison, names: &[&str]) -> Vec<Cell> {
     let h = &c.hone;
     let mut cells = vec![
         Cell::num(Some(c.problem.size as f64), 0),
@@ -70,15 +60,14 @@ fn row_cells(c: &Comparison, names: &[String]) -> Vec<Cell> {
         Cell::num(h.rate, 0),
     ];
     for n in names {
-        match c.baselines.iter().position(|b| &b.implementation == n) {
-            Some(i) if c.baselines[i].ok() => {
-                let b = &c.baselines[i];
+        match c.baseline(n) {
+            Some((i, b)) if b.ok() => {
                 cells.push(Cell::num(b.median_ms(), 4));
                 cells.push(Cell::num(b.rate, 0));
                 cells.push(speedup_cell(c.ratio(i)));
             }
-            Some(i) => {
-                cells.push(Cell::text(c.baselines[i].status.clone()));
+            Some((_, b)) => {
+                cells.push(Cell::text(b.status.clone()));
                 cells.push(Cell::num(None, 0));
                 cells.push(Cell::num(None, 0));
             }

@@ -45,6 +45,20 @@ impl BenchReport {
             .filter(move |c| c.problem.variant == variant)
     }
 
+    /// The baselines' names of a variant, in the order its comparisons list
+    /// them.
+    pub fn baseline_names<'a>(&'a self, variant: &'a str) -> Vec<&'a str> {
+        let mut names: Vec<&str> = Vec::new();
+        for c in self.of_variant(variant) {
+            for b in &c.baselines {
+                if !names.contains(&b.implementation.as_str()) {
+                    names.push(&b.implementation);
+                }
+            }
+        }
+        names
+    }
+
     /// Whether every hone row passed its check.
     pub fn all_checks_passed(&self) -> bool {
         self.comparisons

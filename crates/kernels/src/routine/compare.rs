@@ -139,6 +139,14 @@ impl Comparison {
         }
     }
 
+    /// The baseline called `name`, with its index for [`Comparison::ratio`].
+    pub fn baseline(&self, name: &str) -> Option<(usize, &Row)> {
+        self.baselines
+            .iter()
+            .enumerate()
+            .find(|(_, b)| b.implementation == name)
+    }
+
     /// The speedup over the vendor's own routine.
     pub fn speedup(&self) -> Option<f64> {
         self.ratio(0)

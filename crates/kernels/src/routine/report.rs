@@ -15,27 +15,6 @@ fn opt(v: Option<f64>, digits: usize) -> String {
         .unwrap_or_else(|| "-".to_string())
 }
 
-/// The baselines' names of a variant, in the order its comparisons list
-/// them.
-fn baseline_names<'a>(report: &'a BenchReport, variant: &'a str) -> Vec<&'a str> {
-    let mut names: Vec<&str> = Vec::new();
-    for c in report.of_variant(variant) {
-        for b in &c.baselines {
-            if !names.contains(&b.implementation.as_str()) {
-                names.push(&b.implementation);
-            }
-        }
-    }
-    names
-}
-
-fn baseline<'a>(c: &'a Comparison, name: &str) -> Option<(usize, &'a Row)> {
-    c.baselines
-        .iter()
-        .enumerate()
-        .find(|(_, b)| b.implementation == name)
-}
-
 /// `NAME (132 SMs, sm_90), driver 13.0, NVRTC 13.0`: the device a report's
 /// numbers were measured on.
 pub fn device_line(d: &hone_gpu::DeviceProps) -> String {
@@ -97,7 +76,7 @@ fn preamble(report: &BenchReport) -> String {
 /// One variant's table at `sizes` (all of its sizes when empty).
 pub fn table(report: &BenchReport, variant: &str, sizes: &[u64]) -> String {
     let unit = report.work_unit.rate_label();
-    let names = baseline_names(report, variant);
+    let names = report.baseline_names(variant);
     let mut s = String::new();
     let _ = write!(s, "| {} | hone ms | hone {unit} |", report.size_axis);
     for n in &names {
@@ -126,7 +105,7 @@ pub fn table(report: &BenchReport, variant: &str, sizes: &[u64]) -> String {
             opt(h.rate, 0)
         );
         for n in &names {
-            match baseline(c, n) {
+            match c.baseline(n) {
                 Some((i, b)) if b.ok() => {
                     let _ = write!(
                         s,
@@ -300,11 +279,11 @@ pub fn charts(report: &BenchReport) -> Vec<(String, String)> {
                 colour: COLOURS[0],
                 points: points(&|c| Some(&c.hone)),
             }];
-            for (i, name) in baseline_names(report, v).into_iter().enumerate() {
+            for (i, name) in report.baseline_names(v).into_iter().enumerate() {
                 series.push(Series {
                     name: name.to_string(),
                     colour: COLOURS[(i + 1) % COLOURS.len()],
-                    points: points(&|c| baseline(c, name).map(|(_, r)| r)),
+                    points: points(&|c| c.baseline(name).map(|(_, r)| r)),
                 });
             }
             let chart = Chart {
