@@ -257,16 +257,16 @@ impl<'g> GemmRunner<'g> {
         Ok(worst.expect("two checks ran"))
     }
 
-    /// The launch of `loaded` on the current problem, or why it cannot run.
-    fn launch_dims(&self, loaded: &LoadedKernel) -> std::result::Result<LaunchDims, Invalid> {
-        let d = self
-            .data
-            .as_ref()
-            .ok_or_else(|| Invalid::runtime("no problem allocated"))?;
+    /// The launch of `loaded` on `p`, prepared on the device, or why it
+    /// cannot run there.
+    fn dims_for(
+        &self,
+        loaded: &LoadedKernel,
+        p: &GemmProblem,
+    ) -> std::result::Result<LaunchDims, Invalid> {
         let t = template(loaded.kernel.flavor);
-        t.accepts(&loaded.kernel, &d.problem)
-            .map_err(Invalid::constraint)?;
-        let dims = t.launch(&loaded.kernel, &d.problem);
+        t.accepts(&loaded.kernel, p).map_err(Invalid::constraint)?;
+        let dims = t.launch(&loaded.kernel, p);
         let f = loaded
             .module
             .function(&t.entry)
@@ -274,6 +274,15 @@ impl<'g> GemmRunner<'g> {
         f.prepare(self.gpu, &dims)
             .map_err(|e| Invalid::constraint(e.to_string()))?;
         Ok(dims)
+    }
+
+    /// The launch of `loaded` on the current problem.
+    fn launch_dims(&self, loaded: &LoadedKernel) -> std::result::Result<LaunchDims, Invalid> {
+        let d = self
+            .data
+            .as_ref()
+            .ok_or_else(|| Invalid::runtime("no problem allocated"))?;
+        self.dims_for(loaded, &d.problem)
     }
 
     /// Checks `kernel` on the current problem: `Ok(Err(why))` when it cannot
@@ -427,12 +436,12 @@ impl<'g> GemmRunner<'g> {
         let loaded = self
             .kernel(kernel)?
             .map_err(|i| LibError::Routine(i.reason))?;
-        let t = template(kernel.flavor);
-        t.accepts(kernel, p).map_err(LibError::Usage)?;
-        t.aligned(kernel, a, b).map_err(LibError::Usage)?;
-        let dims = t.launch(kernel, p);
-        let f = loaded.module.function(&t.entry)?;
-        f.prepare(self.gpu, &dims)?;
+        template(kernel.flavor)
+            .aligned(kernel, a, b)
+            .map_err(LibError::Usage)?;
+        let dims = self
+            .dims_for(&loaded, p)
+            .map_err(|i| LibError::Usage(i.reason))?;
         // SAFETY: the caller's guarantees.
         unsafe { launch(self.gpu, &loaded, &dims, p, alpha, a, b, beta, c) }?;
         Ok(kernel.clone())
