@@ -238,28 +238,10 @@ impl<T: Tunable> LibraryEvaluator<T> {
             Err(e) => return Ok(Invalid::runtime(format!("cannot encode: {e}")).into()),
         };
         let first = self.worker.limits().host;
-        Ok(match self.worker.extension(T::EXTENSION, payload, first)? {
-            ExtensionReply::Answer { payload, .. } => serde_json::from_value(payload)
-                .unwrap_or_else(|e| {
-                    Invalid::runtime(format!("unreadable answer from the worker: {e}")).into()
-                }),
-            ExtensionReply::TimedOut { phase, seconds } => Measurement::invalid(
-                InvalidKind::Timeout,
-                format!("timed out after {seconds:.1} s in phase `{phase}` (worker restarted)"),
-            ),
-            ExtensionReply::Died { phase, reason } => Measurement::invalid(
-                InvalidKind::Runtime,
-                format!("worker died in phase `{phase}`: {reason}"),
-            ),
-            ExtensionReply::Failed { reason, fatal } => Measurement::invalid(
-                InvalidKind::Runtime,
-                if fatal {
-                    format!("{reason} (worker restarted)")
-                } else {
-                    reason
-                },
-            ),
-        })
+        let reply = self.worker.extension(T::EXTENSION, payload, first)?;
+        Ok(reply_measurement(reply, |payload| {
+            serde_json::from_value(payload).map_err(|e| e.to_string())
+        }))
     }
 }
 
@@ -272,6 +254,36 @@ impl<T: Tunable> hone_tuner::Evaluator for LibraryEvaluator<T> {
         let checked = self.checks(key);
         self.stats.record(&m, checked);
         Ok(m)
+    }
+}
+
+/// The measurement a worker's reply stands for: `answer` decodes an answer
+/// (an unreadable one is the variant's runtime failure); a timeout, a dead
+/// worker or a failed request is the variant's invalid measurement.
+pub fn reply_measurement(
+    reply: ExtensionReply,
+    answer: impl FnOnce(serde_json::Value) -> Result<Measurement, String>,
+) -> Measurement {
+    match reply {
+        ExtensionReply::Answer { payload, .. } => answer(payload).unwrap_or_else(|e| {
+            Invalid::runtime(format!("unreadable answer from the worker: {e}")).into()
+        }),
+        ExtensionReply::TimedOut { phase, seconds } => Measurement::invalid(
+            InvalidKind::Timeout,
+            format!("timed out after {seconds:.1} s in phase `{phase}` (worker restarted)"),
+        ),
+        ExtensionReply::Died { phase, reason } => Measurement::invalid(
+            InvalidKind::Runtime,
+            format!("worker died in phase `{phase}`: {reason}"),
+        ),
+        ExtensionReply::Failed { reason, fatal } => Measurement::invalid(
+            InvalidKind::Runtime,
+            if fatal {
+                format!("{reason} (worker restarted)")
+            } else {
+                reason
+            },
+        ),
     }
 }
 

@@ -13,10 +13,7 @@
 
 use hone_gpu::pool::{CompilePool, Compiled};
 use hone_gpu::protocol::DEVICE_ENV;
-use hone_gpu::{
-    nvrtc, ExtensionReply, Gpu, GpuError, IsolatedEvaluator, ModuleCache, TuneStats,
-    WorkerExtension,
-};
+use hone_gpu::{nvrtc, Gpu, GpuError, IsolatedEvaluator, ModuleCache, TuneStats, WorkerExtension};
 use hone_tuner::job::ParamSpec;
 use hone_tuner::{Invalid, InvalidKind, JobSpec, Measurement, ParamValue, ProblemKey, Stop};
 use serde::{Deserialize, Serialize};
@@ -471,39 +468,24 @@ impl SymvEvaluator {
         };
         // The worker's progress lines set the deadlines of the later phases.
         let first = self.worker.limits().host;
-        Ok(match self.worker.extension(EXTENSION, payload, first)? {
-            ExtensionReply::Answer { payload, .. } => {
-                match serde_json::from_value::<SymvOutcome>(payload) {
-                    Ok(SymvOutcome::Valid(m)) => {
-                        let s = m.times[0];
-                        let timing = crate::routine::tuning::timing_of(&s)
-                            .with_work(Some(symv_bytes(n, self.precision.size())), Some(flops(n)));
-                        Measurement::Ok(timing)
-                    }
-                    Ok(SymvOutcome::Invalid { kind, reason }) => Measurement::invalid(kind, reason),
-                    Err(e) => Measurement::invalid(
-                        InvalidKind::Runtime,
-                        format!("unreadable answer from the worker: {e}"),
-                    ),
-                }
-            }
-            ExtensionReply::TimedOut { phase, seconds } => Measurement::invalid(
-                InvalidKind::Timeout,
-                format!("timed out after {seconds:.1} s in phase `{phase}` (worker restarted)"),
-            ),
-            ExtensionReply::Died { phase, reason } => Measurement::invalid(
-                InvalidKind::Runtime,
-                format!("worker died in phase `{phase}`: {reason}"),
-            ),
-            ExtensionReply::Failed { reason, fatal } => Measurement::invalid(
-                InvalidKind::Runtime,
-                if fatal {
-                    format!("{reason} (worker restarted)")
-                } else {
-                    reason
-                },
-            ),
-        })
+        let reply = self.worker.extension(EXTENSION, payload, first)?;
+        let bytes = symv_bytes(n, self.precision.size());
+        Ok(crate::routine::tuning::reply_measurement(
+            reply,
+            |payload| {
+                Ok(
+                    match serde_json::from_value::<SymvOutcome>(payload)
+                        .map_err(|e| e.to_string())?
+                    {
+                        SymvOutcome::Valid(m) => Measurement::Ok(
+                            crate::routine::tuning::timing_of(&m.times[0])
+                                .with_work(Some(bytes), Some(flops(n))),
+                        ),
+                        SymvOutcome::Invalid { kind, reason } => Measurement::invalid(kind, reason),
+                    },
+                )
+            },
+        ))
     }
 }
 
