@@ -29,7 +29,7 @@ fn quick() -> TimingOptions {
     }
 }
 
-/// The configurations of `dev/` whose measurements `kernels/gemm/RESULTS.md`
+/// The configurations of `dev/` whose measurements `bench/results/gemm/dev-sweep/README.md`
 /// reports, with every other parameter at its first value.
 fn measured(flavor: Flavor) -> Vec<Config> {
     let t = template(flavor);
