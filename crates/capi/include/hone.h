@@ -21,6 +21,14 @@ typedef enum hone_status_t {
   HONE_STATUS_INTERNAL_ERROR = 5,
 } hone_status_t;
 
+// op(X) of a GEMM operand, as cuBLAS's `cublasOperation_t`.
+typedef enum hone_operation_t {
+  // X itself.
+  HONE_OP_N = 0,
+  // X transposed.
+  HONE_OP_T = 1,
+} hone_operation_t;
+
 // Which triangle of a symmetric matrix is stored.
 typedef enum hone_fill_mode_t {
   HONE_FILL_MODE_LOWER = 0,
@@ -38,7 +46,9 @@ extern "C" {
 
 // Creates a handle on CUDA device `device` with the rules built into hone
 // (or, when the environment variable `HONE_RULES_DIR` names a directory,
-// the rules there). `*handle` is set on success.
+// the rules there: SYMV's four, and the GEMM variants' `VARIANT.json`
+// where present, the built-in GEMM rules otherwise). `*handle` is set on
+// success.
 //
 // # Safety
 // `handle` must be a valid pointer to write to.
@@ -63,6 +73,114 @@ enum hone_status_t hone_set_stream(hone_handle_t handle, void *stream);
 // # Safety
 // `handle` must be valid.
 enum hone_status_t hone_synchronize(hone_handle_t handle);
+
+// The message of the last failed call on this thread ("" after a
+// success). Valid until the thread's next hone call.
+const char *hone_get_last_error(void);
+
+// The status's name, e.g. "HONE_STATUS_INVALID_VALUE".
+const char *hone_status_string(enum hone_status_t status);
+
+// hone's version, e.g. "0.1.0".
+const char *hone_version(void);
+
+// C = alpha op(A) op(B) + beta C in single precision on the CUDA cores
+// (FP32 FMA), column-major, as `cublasSgemm` with alpha and beta by value;
+// beta = 0 never reads C. Ordered on the handle's stream.
+//
+// # Safety
+// `a`, `b` and `c` must point to the stored matrices (lda x ka, ldb x kb,
+// ldc x n floats, ka and kb as BLAS defines them) on the handle's device;
+// `c` must not overlap `a` or `b`.
+enum hone_status_t hone_sgemm(hone_handle_t handle,
+                              enum hone_operation_t transa,
+                              enum hone_operation_t transb,
+                              int m,
+                              int n,
+                              int k,
+                              float alpha,
+                              const float *a,
+                              int lda,
+                              const float *b,
+                              int ldb,
+                              float beta,
+                              float *c,
+                              int ldc);
+
+// `hone_sgemm` computed on the TF32 tensor cores with the 3xTF32 split,
+// which keeps single-precision accuracy (its error is no worse than
+// `cublasSgemm`'s). A name of its own, so that no caller gets tensor-core
+// arithmetic by accident.
+//
+// # Safety
+// As for `hone_sgemm`.
+enum hone_status_t hone_sgemm_3xtf32(hone_handle_t handle,
+                                     enum hone_operation_t transa,
+                                     enum hone_operation_t transb,
+                                     int m,
+                                     int n,
+                                     int k,
+                                     float alpha,
+                                     const float *a,
+                                     int lda,
+                                     const float *b,
+                                     int ldb,
+                                     float beta,
+                                     float *c,
+                                     int ldc);
+
+// The double-precision `hone_sgemm`, on the FP64 tensor cores, as
+// `cublasDgemm`.
+//
+// # Safety
+// As for `hone_sgemm`, with doubles.
+enum hone_status_t hone_dgemm(hone_handle_t handle,
+                              enum hone_operation_t transa,
+                              enum hone_operation_t transb,
+                              int m,
+                              int n,
+                              int k,
+                              double alpha,
+                              const double *a,
+                              int lda,
+                              const double *b,
+                              int ldb,
+                              double beta,
+                              double *c,
+                              int ldc);
+
+// Allocates `bytes` of device memory on the handle's device, for programs
+// that do not link the CUDA runtime.
+//
+// # Safety
+// `handle` valid, `ptr` writable.
+enum hone_status_t hone_device_alloc(hone_handle_t handle, size_t bytes, void **ptr);
+
+// Frees memory from `hone_device_alloc` (null does nothing).
+//
+// # Safety
+// `ptr` must come from `hone_device_alloc` and not be in use.
+enum hone_status_t hone_device_free(hone_handle_t handle, void *ptr);
+
+// Copies `bytes` from host `src` to device `dst`, after all work on the
+// handle's stream, and waits.
+//
+// # Safety
+// Both ranges must be valid for `bytes`.
+enum hone_status_t hone_copy_to_device(hone_handle_t handle,
+                                       void *dst,
+                                       const void *src,
+                                       size_t bytes);
+
+// Copies `bytes` from device `src` to host `dst` once the handle's stream
+// has finished, and waits.
+//
+// # Safety
+// Both ranges must be valid for `bytes`.
+enum hone_status_t hone_copy_to_host(hone_handle_t handle,
+                                     void *dst,
+                                     const void *src,
+                                     size_t bytes);
 
 // y = alpha A x + beta y, A an n x n symmetric matrix of which the `uplo`
 // triangle is stored column-major with leading dimension `lda`; device
@@ -99,49 +217,6 @@ enum hone_status_t hone_ssymv(hone_handle_t handle,
                               float beta,
                               float *y,
                               int incy);
-
-// Allocates `bytes` of device memory on the handle's device, for programs
-// that do not link the CUDA runtime.
-//
-// # Safety
-// `handle` valid, `ptr` writable.
-enum hone_status_t hone_device_alloc(hone_handle_t handle, size_t bytes, void **ptr);
-
-// Frees memory from `hone_device_alloc` (null does nothing).
-//
-// # Safety
-// `ptr` must come from `hone_device_alloc` and not be in use.
-enum hone_status_t hone_device_free(hone_handle_t handle, void *ptr);
-
-// Copies `bytes` from host `src` to device `dst`, after all work on the
-// handle's stream, and waits.
-//
-// # Safety
-// Both ranges must be valid for `bytes`.
-enum hone_status_t hone_copy_to_device(hone_handle_t handle,
-                                       void *dst,
-                                       const void *src,
-                                       size_t bytes);
-
-// Copies `bytes` from device `src` to host `dst` once the handle's stream
-// has finished, and waits.
-//
-// # Safety
-// Both ranges must be valid for `bytes`.
-enum hone_status_t hone_copy_to_host(hone_handle_t handle,
-                                     void *dst,
-                                     const void *src,
-                                     size_t bytes);
-
-// The message of the last failed call on this thread ("" after a
-// success). Valid until the thread's next hone call.
-const char *hone_get_last_error(void);
-
-// The status's name, e.g. "HONE_STATUS_INVALID_VALUE".
-const char *hone_status_string(enum hone_status_t status);
-
-// hone's version, e.g. "0.1.0".
-const char *hone_version(void);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -26,7 +26,9 @@ use cudarc::driver::result as cu;
 use cudarc::driver::sys;
 use hone_gpu::{Gpu, GpuError};
 use hone_kernels::driver::RawEvent;
-use hone_kernels::symv::{Precision, Symv, SymvError, SymvRules, Uplo};
+use hone_kernels::gemm::{Gemm, GemmRules};
+use hone_kernels::routine::LibError;
+use hone_kernels::symv::{Symv, SymvError, SymvRules};
 
 /// What a call returned.
 #[repr(C)]
@@ -59,6 +61,9 @@ pub enum hone_fill_mode_t {
 /// A hone context: the GPU, the compiled kernels, the rules and a stream.
 pub struct hone_handle {
     symv: ManuallyDrop<Symv<'static>>,
+    /// Made on the first GEMM call, so that SYMV callers pay nothing for it.
+    gemm: ManuallyDrop<Option<Gemm<'static>>>,
+    gemm_rules: GemmRules,
     gpu: *mut Gpu,
     stream: sys::CUstream,
     before: RawEvent,
@@ -67,10 +72,11 @@ pub struct hone_handle {
 
 impl Drop for hone_handle {
     fn drop(&mut self) {
-        // SAFETY: `symv` borrows `*gpu`, so it goes first; `gpu` came from
-        // Box::into_raw in hone_create and is freed once, here.
+        // SAFETY: `symv` and `gemm` borrow `*gpu`, so they go first; `gpu`
+        // came from Box::into_raw in hone_create and is freed once, here.
         unsafe {
             ManuallyDrop::drop(&mut self.symv);
+            ManuallyDrop::drop(&mut self.gemm);
             drop(Box::from_raw(self.gpu));
         }
     }
@@ -106,6 +112,17 @@ impl From<SymvError> for Failure {
             SymvError::Gpu(g) => g.into(),
             SymvError::Problem(m) => Failure(HONE_STATUS_INVALID_VALUE, m),
             SymvError::Config(m) => Failure(HONE_STATUS_NOT_SUPPORTED, m),
+            other => Failure(HONE_STATUS_EXECUTION_FAILED, other.to_string()),
+        }
+    }
+}
+
+impl From<LibError> for Failure {
+    fn from(e: LibError) -> Failure {
+        match e {
+            LibError::Gpu(g) => g.into(),
+            LibError::Usage(m) => Failure(HONE_STATUS_INVALID_VALUE, m),
+            LibError::Rule(m) => Failure(HONE_STATUS_NOT_SUPPORTED, m),
             other => Failure(HONE_STATUS_EXECUTION_FAILED, other.to_string()),
         }
     }
@@ -153,7 +170,9 @@ fn handle_mut<'a>(handle: hone_handle_t) -> Result<&'a mut hone_handle, Failure>
 
 /// Creates a handle on CUDA device `device` with the rules built into hone
 /// (or, when the environment variable `HONE_RULES_DIR` names a directory,
-/// the rules there). `*handle` is set on success.
+/// the rules there: SYMV's four, and the GEMM variants' `VARIANT.json`
+/// where present, the built-in GEMM rules otherwise). `*handle` is set on
+/// success.
 ///
 /// # Safety
 /// `handle` must be a valid pointer to write to.
@@ -164,9 +183,17 @@ pub unsafe extern "C" fn hone_create(handle: *mut hone_handle_t, device: c_int) 
             return Err(invalid("the handle pointer is null"));
         }
         let ordinal = u32::try_from(device).map_err(|_| invalid(format!("device {device}")))?;
-        let rules = match std::env::var_os("HONE_RULES_DIR") {
-            Some(dir) if !dir.is_empty() => SymvRules::load_dir(&dir)?,
-            _ => SymvRules::bundled(),
+        let (rules, gemm_rules) = match std::env::var_os("HONE_RULES_DIR") {
+            Some(dir) if !dir.is_empty() => {
+                let gemm = GemmRules::load_dir(&dir)?;
+                let gemm = if gemm.variants().is_empty() {
+                    GemmRules::bundled()
+                } else {
+                    gemm
+                };
+                (SymvRules::load_dir(&dir)?, gemm)
+            }
+            _ => (SymvRules::bundled(), GemmRules::bundled()),
         };
         let gpu: *mut Gpu = Box::into_raw(Box::new(Gpu::open(ordinal)?));
         // SAFETY: the Gpu lives until the handle drops, after the Symv that
@@ -175,6 +202,8 @@ pub unsafe extern "C" fn hone_create(handle: *mut hone_handle_t, device: c_int) 
         let made = (|| -> Result<hone_handle, Failure> {
             Ok(hone_handle {
                 symv: ManuallyDrop::new(Symv::new(gpu_ref, rules)?),
+                gemm: ManuallyDrop::new(None),
+                gemm_rules,
                 gpu,
                 stream: std::ptr::null_mut(),
                 before: RawEvent::new()?,
@@ -255,11 +284,21 @@ impl hone_handle {
         unsafe { &*self.gpu }
     }
 
+    /// The GEMM library call, made on first use.
+    fn gemm(&mut self) -> Result<&mut Gemm<'static>, Failure> {
+        if self.gemm.is_none() {
+            // SAFETY: the Gpu lives until the handle drops, after `gemm`.
+            let gpu: &'static Gpu = unsafe { &*self.gpu };
+            *self.gemm = Some(Gemm::new(gpu, self.gemm_rules.clone())?);
+        }
+        Ok(self.gemm.as_mut().expect("made above"))
+    }
+
     /// Runs `enqueue` on hone's stream between the caller's earlier and
     /// later work on the handle's stream.
     fn fenced(
         &mut self,
-        enqueue: impl FnOnce(&mut Symv<'static>) -> Result<(), Failure>,
+        enqueue: impl FnOnce(&mut hone_handle) -> Result<(), Failure>,
     ) -> Result<(), Failure> {
         let own = self.gpu().raw_stream();
         // SAFETY: both streams are live (the caller's by contract).
@@ -267,7 +306,7 @@ impl hone_handle {
             self.before.record(self.stream)?;
             self.before.make_wait(own)?;
         }
-        enqueue(&mut self.symv)?;
+        enqueue(self)?;
         // SAFETY: as above.
         unsafe {
             self.after.record(own)?;
@@ -277,247 +316,13 @@ impl hone_handle {
     }
 }
 
-fn dims(n: c_int, lda: c_int, incx: c_int, incy: c_int) -> Result<(usize, usize), Failure> {
-    if n < 0 {
-        return Err(invalid(format!("n = {n} is negative")));
-    }
-    if lda < n.max(1) {
-        return Err(invalid(format!(
-            "lda = {lda} is smaller than max(1, n) = {}",
-            n.max(1)
-        )));
-    }
-    if incx == 0 || incy == 0 {
-        return Err(invalid("incx and incy must not be zero"));
-    }
-    if incx != 1 || incy != 1 {
-        return Err(Failure(
-            HONE_STATUS_NOT_SUPPORTED,
-            format!("incx = {incx}, incy = {incy}: the tuned kernels take unit increments"),
-        ));
-    }
-    Ok((n as usize, lda as usize))
-}
+mod gemm;
+mod memory;
+mod symv;
 
-fn uplo_of(fill: hone_fill_mode_t) -> Uplo {
-    match fill {
-        hone_fill_mode_t::HONE_FILL_MODE_LOWER => Uplo::Lower,
-        hone_fill_mode_t::HONE_FILL_MODE_UPPER => Uplo::Upper,
-    }
-}
-
-#[allow(clippy::too_many_arguments)]
-fn symv(
-    name: &str,
-    precision: Precision,
-    handle: hone_handle_t,
-    uplo: hone_fill_mode_t,
-    n: c_int,
-    alpha: f64,
-    a: u64,
-    lda: c_int,
-    x: u64,
-    incx: c_int,
-    beta: f64,
-    y: u64,
-    incy: c_int,
-) -> hone_status_t {
-    guard(name, || {
-        let h = handle_mut(handle)?;
-        let (n, lda) = dims(n, lda, incx, incy)?;
-        if n == 0 {
-            return Ok(());
-        }
-        h.fenced(|s| {
-            // SAFETY: the caller's contract: device pointers of the sizes
-            // the BLAS signature implies, alive until the call completes.
-            unsafe { s.symv(precision, uplo_of(uplo), n, alpha, a, lda, x, beta, y) }?;
-            Ok(())
-        })
-    })
-}
-
-/// y = alpha A x + beta y, A an n x n symmetric matrix of which the `uplo`
-/// triangle is stored column-major with leading dimension `lda`; device
-/// pointers, ordered on the handle's stream. As `cublasDsymv`, with alpha
-/// and beta by value; `incx` and `incy` must be 1.
-///
-/// # Safety
-/// `a` must point to `lda * n` doubles and `x`, `y` to `n` each, on the
-/// handle's device; `y` must not overlap `a` or `x`.
-#[no_mangle]
-pub unsafe extern "C" fn hone_dsymv(
-    handle: hone_handle_t,
-    uplo: hone_fill_mode_t,
-    n: c_int,
-    alpha: f64,
-    a: *const f64,
-    lda: c_int,
-    x: *const f64,
-    incx: c_int,
-    beta: f64,
-    y: *mut f64,
-    incy: c_int,
-) -> hone_status_t {
-    symv(
-        "hone_dsymv",
-        Precision::Double,
-        handle,
-        uplo,
-        n,
-        alpha,
-        a as u64,
-        lda,
-        x as u64,
-        incx,
-        beta,
-        y as u64,
-        incy,
-    )
-}
-
-/// The single-precision `hone_dsymv`.
-///
-/// # Safety
-/// As for `hone_dsymv`, with floats.
-#[no_mangle]
-pub unsafe extern "C" fn hone_ssymv(
-    handle: hone_handle_t,
-    uplo: hone_fill_mode_t,
-    n: c_int,
-    alpha: f32,
-    a: *const f32,
-    lda: c_int,
-    x: *const f32,
-    incx: c_int,
-    beta: f32,
-    y: *mut f32,
-    incy: c_int,
-) -> hone_status_t {
-    symv(
-        "hone_ssymv",
-        Precision::Single,
-        handle,
-        uplo,
-        n,
-        alpha as f64,
-        a as u64,
-        lda,
-        x as u64,
-        incx,
-        beta as f64,
-        y as u64,
-        incy,
-    )
-}
-
-/// Allocates `bytes` of device memory on the handle's device, for programs
-/// that do not link the CUDA runtime.
-///
-/// # Safety
-/// `handle` valid, `ptr` writable.
-#[no_mangle]
-pub unsafe extern "C" fn hone_device_alloc(
-    handle: hone_handle_t,
-    bytes: usize,
-    ptr: *mut *mut c_void,
-) -> hone_status_t {
-    guard("hone_device_alloc", || {
-        handle_mut(handle)?;
-        if ptr.is_null() {
-            return Err(invalid("the result pointer is null"));
-        }
-        // SAFETY: a context is current (the handle's).
-        let p = unsafe { cu::malloc_sync(bytes.max(1)) }.map_err(|e| {
-            Failure(
-                HONE_STATUS_EXECUTION_FAILED,
-                format!("cuMemAlloc({bytes}): {e:?}"),
-            )
-        })?;
-        // SAFETY: checked non-null.
-        unsafe { *ptr = p as *mut c_void };
-        Ok(())
-    })
-}
-
-/// Frees memory from `hone_device_alloc` (null does nothing).
-///
-/// # Safety
-/// `ptr` must come from `hone_device_alloc` and not be in use.
-#[no_mangle]
-pub unsafe extern "C" fn hone_device_free(
-    handle: hone_handle_t,
-    ptr: *mut c_void,
-) -> hone_status_t {
-    guard("hone_device_free", || {
-        handle_mut(handle)?;
-        if !ptr.is_null() {
-            // SAFETY: the caller's contract.
-            unsafe { cu::free_sync(ptr as sys::CUdeviceptr) }
-                .map_err(|e| Failure(HONE_STATUS_EXECUTION_FAILED, format!("cuMemFree: {e:?}")))?;
-        }
-        Ok(())
-    })
-}
-
-/// Copies `bytes` from host `src` to device `dst`, after all work on the
-/// handle's stream, and waits.
-///
-/// # Safety
-/// Both ranges must be valid for `bytes`.
-#[no_mangle]
-pub unsafe extern "C" fn hone_copy_to_device(
-    handle: hone_handle_t,
-    dst: *mut c_void,
-    src: *const c_void,
-    bytes: usize,
-) -> hone_status_t {
-    guard("hone_copy_to_device", || {
-        handle_mut(handle)?;
-        if dst.is_null() || src.is_null() {
-            return Err(invalid("a null pointer"));
-        }
-        // SAFETY: the caller's contract.
-        let host = unsafe { std::slice::from_raw_parts(src as *const u8, bytes) };
-        // SAFETY: as above; the synchronous copy orders after all streams'
-        // earlier work of the legacy default stream.
-        unsafe { cu::memcpy_htod_sync(dst as sys::CUdeviceptr, host) }
-            .map_err(|e| Failure(HONE_STATUS_EXECUTION_FAILED, format!("cuMemcpyHtoD: {e:?}")))
-    })
-}
-
-/// Copies `bytes` from device `src` to host `dst` once the handle's stream
-/// has finished, and waits.
-///
-/// # Safety
-/// Both ranges must be valid for `bytes`.
-#[no_mangle]
-pub unsafe extern "C" fn hone_copy_to_host(
-    handle: hone_handle_t,
-    dst: *mut c_void,
-    src: *const c_void,
-    bytes: usize,
-) -> hone_status_t {
-    guard("hone_copy_to_host", || {
-        let h = handle_mut(handle)?;
-        if dst.is_null() || src.is_null() {
-            return Err(invalid("a null pointer"));
-        }
-        // SAFETY: the stream is the caller's or null.
-        unsafe { cu::stream::synchronize(h.stream) }.map_err(|e| {
-            Failure(
-                HONE_STATUS_EXECUTION_FAILED,
-                format!("cuStreamSynchronize: {e:?}"),
-            )
-        })?;
-        h.gpu().synchronize()?;
-        // SAFETY: the caller's contract.
-        let host = unsafe { std::slice::from_raw_parts_mut(dst as *mut u8, bytes) };
-        // SAFETY: as above.
-        unsafe { cu::memcpy_dtoh_sync(host, src as sys::CUdeviceptr) }
-            .map_err(|e| Failure(HONE_STATUS_EXECUTION_FAILED, format!("cuMemcpyDtoH: {e:?}")))
-    })
-}
+pub use gemm::*;
+pub use memory::*;
+pub use symv::*;
 
 /// The message of the last failed call on this thread ("" after a
 /// success). Valid until the thread's next hone call.
@@ -593,23 +398,6 @@ mod tests {
             assert_eq!(hone_destroy(std::ptr::null_mut()), HONE_STATUS_SUCCESS);
             assert_eq!(last_error(), "");
         }
-    }
-
-    #[test]
-    fn dimensions_follow_blas_rules() {
-        assert!(dims(-1, 1, 1, 1).is_err());
-        assert!(dims(10, 9, 1, 1).is_err());
-        assert!(dims(0, 1, 1, 1).is_ok());
-        assert_eq!(dims(10, 12, 1, 1).ok(), Some((10, 12)));
-        let Err(Failure(status, m)) = dims(10, 10, 2, 1) else {
-            panic!("a stride of 2 was accepted")
-        };
-        assert_eq!(status, HONE_STATUS_NOT_SUPPORTED);
-        assert!(m.contains("incx = 2"));
-        assert!(matches!(
-            dims(10, 10, 0, 1),
-            Err(Failure(HONE_STATUS_INVALID_VALUE, _))
-        ));
     }
 
     #[test]

@@ -114,6 +114,14 @@ fn the_c_and_cpp_examples_build_and_run() {
     let cpp = dir.join("ssymv");
     build("c++", &examples.join("ssymv.cpp"), &cpp, &direct_flags());
     exercise(&cpp, &["1500"]);
+    let gemm = dir.join("gemm");
+    build("cc", &examples.join("gemm.c"), &gemm, &direct_flags());
+    // Odd sizes, every routine, and layouts with and without a rule of
+    // their own.
+    exercise(&gemm, &["sgemm", "NN", "300", "211", "97", "3"]);
+    exercise(&gemm, &["sgemm", "TT", "129", "64", "513", "3"]);
+    exercise(&gemm, &["sgemm_3xtf32", "TN", "257", "130", "200", "3"]);
+    exercise(&gemm, &["dgemm", "NT", "190", "255", "64", "3"]);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -70,17 +70,40 @@ impl GemmRules {
     }
 
     /// The kernel the rules pick for `p` (placed on its variant's size axis
-    /// as [`problem_of`] places it).
+    /// as [`problem_of`] places it). A layout without a rule of its own takes
+    /// the kernel that its flavor's NN rule picks at the same size: the
+    /// templates take any layout with any configuration, so the call still
+    /// runs a tuned tile shape, though one tuned for another layout's access
+    /// pattern ([`GemmRules::source_variant`] tells which rule answered).
     pub fn kernel(&self, p: &GemmProblem) -> Result<GemmKernel> {
         let lp = problem_of(p);
-        let s = self.set.select(&lp.variant, lp.size)?;
+        let variant = self.source_variant(p.flavor, p.layout)?;
+        let s = self.set.select(&variant, lp.size)?;
         kernel_of(p.flavor, p.layout, &s.config).map_err(LibError::Rule)
     }
 
-    /// Every kernel a variant's rule can pick.
+    /// The variant whose rule answers for `flavor` and `layout`: its own, or
+    /// the flavor's NN rule when the layout has none.
+    pub fn source_variant(&self, flavor: Flavor, layout: Layout) -> Result<String> {
+        let own = flavor.variant(layout);
+        if self.set.rule(&own).is_ok() {
+            return Ok(own);
+        }
+        let nn = flavor.variant(Layout::ALL[0]);
+        match self.set.rule(&nn) {
+            Ok(_) => Ok(nn),
+            Err(_) => Err(LibError::Rule(format!(
+                "no rule for `{own}` nor for `{nn}`, whose kernels the other layouts take \
+                 (rules: {}; tune one with `hone tune kernels/gemm/tune/{nn}.toml`)",
+                self.set.origin()
+            ))),
+        }
+    }
+
+    /// Every kernel a variant's rule (or the rule it falls back to) can pick.
     pub fn kernels(&self, flavor: Flavor, layout: Layout) -> Result<Vec<GemmKernel>> {
         self.set
-            .configs(&flavor.variant(layout))?
+            .configs(&self.source_variant(flavor, layout)?)?
             .iter()
             .map(|c| kernel_of(flavor, layout, c).map_err(LibError::Rule))
             .collect()
@@ -170,8 +193,35 @@ mod tests {
                 assert_eq!(rules.kernel(&p).unwrap().flavor, flavor);
             }
         }
-        let untuned = GemmProblem::packed(Flavor::Dgemm, Layout::ALL[3], 64, 64, 64);
-        let e = rules.kernel(&untuned).unwrap_err().to_string();
-        assert!(e.contains("no rule for `dgemm_tt`"), "{e}");
+    }
+
+    #[test]
+    fn a_layout_without_a_rule_takes_its_flavors_nn_kernels() {
+        let rules = GemmRules::bundled();
+        let nn = rules
+            .kernel(&GemmProblem::packed(
+                Flavor::Sgemm,
+                Layout::ALL[0],
+                512,
+                512,
+                512,
+            ))
+            .unwrap();
+        let tt_problem = GemmProblem::packed(Flavor::Sgemm, Layout::ALL[3], 512, 512, 512);
+        let tt = rules.kernel(&tt_problem).unwrap();
+        assert_eq!(tt.layout, Layout::ALL[3]);
+        assert_eq!(tt.config, nn.config);
+        assert_eq!(
+            rules.source_variant(Flavor::Sgemm, Layout::ALL[3]).unwrap(),
+            "sgemm_nn"
+        );
+        let empty = GemmRules {
+            set: RuleSet::bundled(RULES_FOLDER, &[], check_config),
+        };
+        let e = empty.kernel(&tt_problem).unwrap_err().to_string();
+        assert!(
+            e.contains("no rule for `sgemm_tt` nor for `sgemm_nn`"),
+            "{e}"
+        );
     }
 }
