@@ -4,6 +4,8 @@
 //! PyTorch tensors and NumPy arrays into the pointers and dimensions taken
 //! here.
 
+mod runner;
+
 use std::ffi::CStr;
 
 use hone::hone_fill_mode_t::{HONE_FILL_MODE_LOWER, HONE_FILL_MODE_UPPER};
@@ -124,6 +126,88 @@ impl Context {
         }
     }
 
+    /// C = alpha op(A) op(B) + beta C on device pointers, column-major as
+    /// BLAS (`routine` "sgemm", "dgemm" or "sgemm_3xtf32"; `transa`,
+    /// `transb` "N" or "T"), ordered on `stream`.
+    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (routine, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, stream = 0))]
+    fn gemm(
+        &mut self,
+        routine: &str,
+        transa: &str,
+        transb: &str,
+        m: i32,
+        n: i32,
+        k: i32,
+        alpha: f64,
+        a: usize,
+        lda: i32,
+        b: usize,
+        ldb: i32,
+        beta: f64,
+        c: usize,
+        ldc: i32,
+        stream: usize,
+    ) -> PyResult<()> {
+        let op = |t: &str| match t {
+            "N" | "n" => Ok(hone_operation_t::HONE_OP_N),
+            "T" | "t" => Ok(hone_operation_t::HONE_OP_T),
+            other => Err(PyValueError::new_err(format!("op `{other}`: N or T"))),
+        };
+        let (ta, tb) = (op(transa)?, op(transb)?);
+        // SAFETY: the handle is alive; the Python side passes pointers of
+        // arrays it holds, sized as BLAS requires.
+        unsafe {
+            check(hone_set_stream(self.handle, stream as *mut _))?;
+            check(match routine {
+                "dgemm" => hone_dgemm(
+                    self.handle,
+                    ta,
+                    tb,
+                    m,
+                    n,
+                    k,
+                    alpha,
+                    a as *const f64,
+                    lda,
+                    b as *const f64,
+                    ldb,
+                    beta,
+                    c as *mut f64,
+                    ldc,
+                ),
+                "sgemm" | "sgemm_3xtf32" => {
+                    let f = if routine == "sgemm" {
+                        hone_sgemm
+                    } else {
+                        hone_sgemm_3xtf32
+                    };
+                    f(
+                        self.handle,
+                        ta,
+                        tb,
+                        m,
+                        n,
+                        k,
+                        alpha as f32,
+                        a as *const f32,
+                        lda,
+                        b as *const f32,
+                        ldb,
+                        beta as f32,
+                        c as *mut f32,
+                        ldc,
+                    )
+                }
+                other => {
+                    return Err(PyValueError::new_err(format!(
+                        "routine `{other}`: sgemm, dgemm or sgemm_3xtf32"
+                    )))
+                }
+            })
+        }
+    }
+
     /// Waits for the last stream's work.
     fn synchronize(&mut self) -> PyResult<()> {
         // SAFETY: the handle is alive.
@@ -226,6 +310,9 @@ fn _hone(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Context>()?;
     m.add_function(wrap_pyfunction!(version, m)?)?;
     m.add_function(wrap_pyfunction!(analyze_launch, m)?)?;
+    m.add_class::<runner::KernelRunner>()?;
+    m.add("CompileError", m.py().get_type::<runner::CompileError>())?;
+    m.add("LaunchRefused", m.py().get_type::<runner::LaunchRefused>())?;
     m.add("HoneError", m.py().get_type::<HoneError>())?;
     m.add("NoDeviceError", m.py().get_type::<NoDeviceError>())?;
     Ok(())

@@ -138,3 +138,184 @@ def test_analyze_takes_a_dict_and_reports_bad_launches():
         hone.analyze(dict(launch, kernel="nope"))
     with pytest.raises(ValueError, match="unknown model"):
         hone.analyze(launch, model="sm1")
+
+
+class RecordingContext:
+    """Stands in for a Context: records the BLAS call that gemm makes."""
+
+    def __init__(self):
+        self.calls = []
+
+    def gemm(self, *args):
+        self.calls.append(args)
+
+
+def test_gemm_maps_any_memory_order_to_one_blas_call():
+    ctx = RecordingContext()
+    # a: 6x4 C order (row stride 4), b: 4x5 Fortran order, c: 6x5 Fortran order.
+    a = FakeDevice((6, 4), "<f4", ptr=0xA000)
+    b = FakeDevice((4, 5), "<f4", strides=(4, 16), ptr=0xB000)
+    c = FakeDevice((6, 5), "<f4", strides=(4, 24), ptr=0xC000)
+    hone.gemm(a, b, c, alpha=2.0, beta=0.5, context=ctx)
+    # Column-major c: op(a) = T of its storage (lda = 4), b as stored.
+    assert ctx.calls[-1] == ("sgemm", "T", "N", 6, 5, 4, 2.0, 0xA000, 4, 0xB000, 4, 0.5, 0xC000, 6, 0)
+    # A C-order c is c^T in column-major: c^T = b^T a^T, operands swapped.
+    c_rows = FakeDevice((6, 5), "<f4", ptr=0xC000)
+    hone.gemm(a, b, c_rows, algorithm="3xtf32", context=ctx)
+    assert ctx.calls[-1] == ("sgemm_3xtf32", "T", "N", 5, 6, 4, 1.0, 0xB000, 4, 0xA000, 4, 0.0, 0xC000, 5, 0)
+    d = FakeDevice((6, 4), "<f8", ptr=0xA000)
+    e = FakeDevice((4, 5), "<f8", ptr=0xB000)
+    f = FakeDevice((6, 5), "<f8", strides=(8, 64), ptr=0xC000)  # Fortran order, ldc 8
+    hone.gemm(d, e, f, context=ctx)
+    assert ctx.calls[-1] == ("dgemm", "T", "T", 6, 5, 4, 1.0, 0xA000, 4, 0xB000, 5, 0.0, 0xC000, 8, 0)
+
+
+def test_gemm_refuses_bad_shapes_and_dtypes():
+    ctx = RecordingContext()
+    a, b = FakeDevice((6, 4), "<f4"), FakeDevice((5, 5), "<f4")
+    with pytest.raises(ValueError, match="needs shapes"):
+        hone.gemm(a, b, FakeDevice((6, 5), "<f4"), context=ctx)
+    with pytest.raises(ValueError, match="c must have shape"):
+        hone.gemm(a, FakeDevice((4, 5), "<f4"), FakeDevice((6, 6), "<f4"), context=ctx)
+    with pytest.raises(TypeError, match="same dtype"):
+        hone.gemm(a, FakeDevice((4, 5), "<f8"), FakeDevice((6, 5), "<f4"), context=ctx)
+    with pytest.raises(TypeError, match="3xtf32"):
+        hone.gemm(FakeDevice((6, 4)), FakeDevice((4, 5)), FakeDevice((6, 5)), algorithm="3xtf32", context=ctx)
+    with pytest.raises(TypeError, match="c is needed"):
+        hone.gemm(a, FakeDevice((4, 5), "<f4"), context=ctx)
+    with pytest.raises(ValueError, match="unit stride"):
+        hone.gemm(FakeDevice((6, 4), "<f4", strides=(32, 8)), FakeDevice((4, 5), "<f4"),
+                  FakeDevice((6, 5), "<f4"), context=ctx)
+    assert ctx.calls == []
+
+
+@pytest.mark.parametrize("dtype, algorithm", [("float32", "fma"), ("float64", "fma"), ("float32", "3xtf32")])
+def test_gemm_numpy_arrays_match_numpy(dtype, algorithm):
+    np = pytest.importorskip("numpy")
+    ctx = gpu_context()
+    rng = np.random.default_rng(7)
+    a = rng.uniform(-1, 1, (300, 177)).astype(dtype)
+    b = rng.uniform(-1, 1, (177, 211)).astype(dtype)
+    c = rng.uniform(-1, 1, (300, 211)).astype(dtype)
+    got = hone.gemm(a, b, c, alpha=1.5, beta=-0.5, algorithm=algorithm, context=ctx)
+    a64, b64 = a.astype("float64"), b.astype("float64")
+    want = 1.5 * a64 @ b64 - 0.5 * c.astype("float64")
+    eps = np.finfo(dtype).eps
+    bound = 4 * 177 * eps * (1.5 * np.abs(a64) @ np.abs(b64) + 0.5 * np.abs(c))
+    assert np.all(np.abs(got - want) <= bound)
+
+
+def test_gemm_cupy_arrays_in_place_and_transposed_views():
+    cp = pytest.importorskip("cupy")
+    gpu_context()
+    a = cp.random.rand(512, 300, dtype=cp.float32)
+    b = cp.random.rand(200, 512, dtype=cp.float32)
+    c = cp.zeros((300, 200), dtype=cp.float32)
+    out = hone.gemm(a.T, b.T, c, stream=cp.cuda.get_current_stream().ptr)
+    assert out is c
+    want = a.T.astype(cp.float64) @ b.T.astype(cp.float64)
+    assert float(cp.abs(c - want).max()) <= 1e-4 * float(cp.abs(want).max())
+    fresh = hone.gemm(a.T, b.T)
+    assert fresh.shape == (300, 200) and float(cp.abs(fresh - c).max()) == 0.0
+
+
+from hone import tuning  # noqa: E402
+
+
+def test_tune_defines_and_grid_follow_kernel_tuners_conventions():
+    params = {"block_size_x": 128, "tile": 4}
+    grid = tuning._grid((1000, 1, 1), params, [["block_size_x", "tile"], None, None], (128, 1, 1))
+    assert grid == (2, 1, 1)
+    assert tuning._grid((1000, 10, 1), params, [None, None, None], (128, 1, 1)) == (8, 10, 1)
+    assert tuning._grid((1000, 1, 1), params, ["block_size_x*tile*2", None, None], (128, 1, 1)) == (1, 1, 1)
+    code = tuning._prepared("__global__ void k() {}", params, (1000, 1, 1), grid, tuning._DEFAULT_BLOCK_NAMES,
+                            (128, 1, 1), {"EXTRA": 3}, True)
+    for line in ["#define kernel_tuner 1", "#define problem_size_x 1000", "#define grid_size_x 2",
+                 "#define block_size_x 128", "#define tile 4", "#define block_size_y 1", "#define EXTRA 3"]:
+        assert line in code.splitlines()
+    assert 'extern "C" {\n#line 1\n__global__ void k() {}' in code
+    assert tuning._problem_size((64, 32), params) == (64, 32, 1)
+    with pytest.raises(ValueError, match="problem_size"):
+        tuning._problem_size(0, params)
+
+
+def test_tune_restrictions_take_expressions_and_callables():
+    p = {"block_size_x": 256, "tile": 8}
+    assert tuning._restricted(["block_size_x * tile <= 2048"], p)
+    assert not tuning._restricted(["block_size_x * tile < 2048"], p)
+    assert not tuning._restricted(lambda q: q["tile"] == 4, p)
+    assert tuning._restricted([lambda q: q["tile"] == 8, "tile > 1"], p)
+
+
+def test_tune_refuses_options_it_does_not_implement_before_any_device_work():
+    with pytest.raises(NotImplementedError, match="observers"):
+        hone.tune("k", "__global__ void k() {}", 10, [], {"block_size_x": [32]}, observers=[1])
+    with pytest.raises(TypeError, match="unexpected keyword argument 'bogus'"):
+        hone.tune("k", "__global__ void k() {}", 10, [], {"block_size_x": [32]}, bogus=1)
+    with pytest.raises(NotImplementedError, match="strategy"):
+        hone.tune("k", "__global__ void k() {}", 10, [], {"block_size_x": [32]}, strategy="genetic_algorithm")
+
+
+def test_store_output_file_writes_t4(tmp_path):
+    results = [{"block_size_x": 64, "time": 0.5, "times": [0.4, 0.6], "compile_time": 12.0, "timestamp": "t"},
+               {"block_size_x": 2048, "invalidity": "constraints", "timestamp": "t"}]
+    path = tmp_path / "out.json"
+    hone.store_output_file(str(path), results, {"block_size_x": [64, 2048]})
+    import json
+
+    doc = json.loads(path.read_text())
+    assert doc["schema_version"] == "1.0.0"
+    ok, bad = doc["results"]
+    assert ok["configuration"] == {"block_size_x": 64} and ok["invalidity"] == "correct"
+    assert ok["measurements"] == [{"name": "time", "value": 0.5, "unit": "ms"}]
+    assert ok["times"]["runtimes"] == [0.4, 0.6] and ok["times"]["benchmark"] == 1.0
+    assert bad["invalidity"] == "constraints" and bad["measurements"] == []
+
+
+VECTOR_ADD = """
+__global__ void vector_add(float *c, const float *a, const float *b, int n) {
+    int i = blockIdx.x * block_size_x * tile + threadIdx.x;
+    for (int t = 0; t < tile; t++, i += block_size_x)
+        if (i < n) c[i] = a[i] + b[i];
+}
+"""
+
+
+def test_tune_a_kernel_tuner_script_on_the_gpu(tmp_path):
+    np = pytest.importorskip("numpy")
+    gpu_context()
+    n = np.int32(1_000_003)
+    a = np.random.rand(n).astype(np.float32)
+    b = np.random.rand(n).astype(np.float32)
+    c = np.zeros_like(a)
+    tune_params = {"block_size_x": [64, 256, 2048], "tile": [1, 2, 4]}
+    cache = str(tmp_path / "cache.json")
+    results, env = hone.tune("vector_add", VECTOR_ADD, n, [c, a, b, n], tune_params,
+                             grid_div_x=["block_size_x", "tile"], answer=[a + b, None, None, None],
+                             restrictions=["tile * block_size_x <= 4096"], cache=cache,
+                             output_file=str(tmp_path / "t4.json"), iterations=9)
+    # 2048 threads per block is over the device's limit: refused, not run.
+    assert sorted((r["block_size_x"], r["tile"]) for r in results) == [
+        (64, 1), (64, 2), (64, 4), (256, 1), (256, 2), (256, 4)]
+    import json
+
+    stored = json.loads(open(cache).read())["cache"]
+    assert stored["2048,1"]["invalidity"] == "constraints" and "2048,4" not in stored
+    assert all(len(r["times"]) == 9 and r["time"] > 0 for r in results)
+    assert env["device_name"] and env["iterations"] == 9
+    # Resumed from the cache: nothing is measured again.
+    again, _ = hone.tune("vector_add", VECTOR_ADD, n, [c, a, b, n], tune_params,
+                         grid_div_x=["block_size_x", "tile"], answer=[a + b, None, None, None],
+                         restrictions=["tile * block_size_x <= 4096"], cache=cache)
+    assert [r["timestamp"] for r in again] == [r["timestamp"] for r in results]
+    assert [r["time"] for r in again] == [r["time"] for r in results]
+    # A wrong answer and a compile error are recorded, not raised.
+    bad, _ = hone.tune("vector_add", VECTOR_ADD.replace("a[i] + b[i]", "a[i] - b[i]"), n, [c, a, b, n],
+                       {"block_size_x": [128], "tile": [1]}, grid_div_x=["block_size_x", "tile"],
+                       answer=[a + b, None, None, None], cache=str(tmp_path / "bad.json"))
+    assert bad == []
+    stored = json.loads((tmp_path / "bad.json").read_text())["cache"]["128,1"]
+    assert stored["invalidity"] == "correctness"
+    broken, _ = hone.tune("vector_add", VECTOR_ADD.replace("tile;", "tile"), n, [c, a, b, n],
+                          {"block_size_x": [128], "tile": [1]}, grid_div_x=["block_size_x", "tile"])
+    assert broken == []

@@ -21,8 +21,10 @@ import os
 import tempfile
 
 from ._hone import Context, HoneError, NoDeviceError, analyze_launch, version
+from .tuning import store_metadata_file, store_output_file, tune
 
-__all__ = ["Context", "HoneError", "NoDeviceError", "analyze", "symv", "version", "default_context"]
+__all__ = ["Context", "HoneError", "NoDeviceError", "analyze", "gemm", "symv", "tune", "version",
+           "default_context", "store_output_file", "store_metadata_file"]
 
 
 def analyze(launch, *, model: str = "sm90", fixes: bool = True) -> dict:
@@ -166,6 +168,124 @@ def _symv_host(a, x, y, alpha, beta, uplo, context):
         ctx.upload(py, np.ascontiguousarray(y).tobytes())
         ctx.symv(precision, uplo, n, float(alpha), pa, n, px, float(beta), py, 0)
         return np.frombuffer(ctx.download(py, y.nbytes), dtype=y.dtype).copy()
+    finally:
+        for p in bufs:
+            ctx.free(p)
+
+
+def _stored(x: _Device, name: str) -> tuple[int, str]:
+    """How BLAS sees a 2-D array: the leading dimension of its column-major
+    storage and the op that gives the array itself from it."""
+    if len(x.shape) != 2:
+        raise ValueError(f"{name} must be 2-D, got shape {x.shape}")
+    rows, cols = x.shape
+    rs, cs = x.strides
+    if (rs == 1 or rows == 1) and cs >= max(rows, 1):  # column-major (Fortran order)
+        return max(cs, rows, 1), "N"
+    if (cs == 1 or cols == 1) and rs >= max(cols, 1):  # row-major: the transpose is column-major
+        return max(rs, cols, 1), "T"
+    raise ValueError(f"{name} must have unit stride along one dimension, got strides {x.strides}")
+
+
+_FLIP = {"N": "T", "T": "N"}
+
+_GEMM_ROUTINES = {("d", "fma"): "dgemm", ("s", "fma"): "sgemm", ("s", "3xtf32"): "sgemm_3xtf32"}
+
+
+def _new_like(a: Any, shape: tuple[int, int]) -> Any:
+    """An uninitialised device array of a's library and dtype, or None."""
+    module = type(a).__module__.split(".")[0]
+    if module == "cupy":
+        import cupy
+
+        return cupy.empty(shape, dtype=a.dtype)
+    if module == "torch":
+        import torch
+
+        return torch.empty(shape, dtype=a.dtype, device=a.device)
+    return None
+
+
+def gemm(a: Any, b: Any, c: Any = None, *, alpha: float = 1.0, beta: float = 0.0,
+         algorithm: str = "fma", stream: int = 0, context: Optional[Context] = None) -> Any:
+    """c = alpha a @ b + beta c with hone's tuned GEMM, in the arrays' own
+    indexing whatever their memory order (C or Fortran order, or views with
+    a leading-dimension stride; transposed views such as ``a.T`` cost
+    nothing).
+
+    float64 runs DGEMM on the FP64 tensor cores; float32 runs SGEMM on the
+    CUDA cores (``algorithm="fma"``) or, with ``algorithm="3xtf32"``, on the
+    TF32 tensor cores with the 3xTF32 split, which keeps single-precision
+    accuracy. With device arrays, c is updated in place on ``stream`` and
+    returned (c=None: a new CuPy array or PyTorch tensor, as a is, with
+    beta ignored). With NumPy arrays the result is a new NumPy array.
+    beta = 0 never reads c.
+    """
+    if algorithm not in ("fma", "3xtf32"):
+        raise ValueError(f"algorithm must be 'fma' or '3xtf32', got {algorithm!r}")
+    operands = (a, b) if c is None else (a, b, c)
+    if all(hasattr(o, "__cuda_array_interface__") for o in operands):
+        da, db = _Device(a, "a"), _Device(b, "b")
+        if len(da.shape) != 2 or len(db.shape) != 2 or da.shape[1] != db.shape[0]:
+            raise ValueError(f"a @ b needs shapes (m, k) and (k, n), got {da.shape} and {db.shape}")
+        m, k, n = da.shape[0], da.shape[1], db.shape[1]
+        if c is None:
+            c = _new_like(a, (m, n))
+            if c is None:
+                raise TypeError("c is needed for device arrays other than CuPy arrays and PyTorch tensors")
+            beta = 0.0
+        dc = _Device(c, "c")
+        if not (da.precision == db.precision == dc.precision):
+            raise TypeError("a, b and c must have the same dtype")
+        if dc.shape != (m, n):
+            raise ValueError(f"c must have shape ({m}, {n}), got {dc.shape}")
+        key = (da.precision, algorithm)
+        if key not in _GEMM_ROUTINES:
+            raise TypeError("algorithm '3xtf32' takes float32 arrays")
+        lda, opa = _stored(da, "a")
+        ldb, opb = _stored(db, "b")
+        ldc, opc = _stored(dc, "c")
+        ctx = context or default_context()
+        if opc == "N":
+            ctx.gemm(_GEMM_ROUTINES[key], opa, opb, m, n, k, float(alpha), da.ptr, lda, db.ptr, ldb,
+                     float(beta), dc.ptr, ldc, stream)
+        else:
+            # A row-major c is c^T in column-major: c^T = b^T a^T.
+            ctx.gemm(_GEMM_ROUTINES[key], _FLIP[opb], _FLIP[opa], n, m, k, float(alpha), db.ptr, ldb,
+                     da.ptr, lda, float(beta), dc.ptr, ldc, stream)
+        return c
+    if any(hasattr(o, "__cuda_array_interface__") for o in operands):
+        raise TypeError("a, b and c must all be device arrays or all be host arrays")
+    return _gemm_host(a, b, c, alpha, beta, algorithm, context)
+
+
+def _gemm_host(a, b, c, alpha, beta, algorithm, context):
+    import numpy as np
+
+    a, b = np.asarray(a), np.asarray(b)
+    if a.dtype not in (np.float32, np.float64) or a.dtype != b.dtype:
+        raise TypeError("a and b must both be float32 or both float64")
+    if a.ndim != 2 or b.ndim != 2 or a.shape[1] != b.shape[0]:
+        raise ValueError(f"a @ b needs shapes (m, k) and (k, n), got {a.shape} and {b.shape}")
+    m, k, n = a.shape[0], a.shape[1], b.shape[1]
+    c = np.zeros((m, n), dtype=a.dtype) if c is None else np.asarray(c)
+    if c.dtype != a.dtype or c.shape != (m, n):
+        raise ValueError(f"c must be {a.dtype} of shape ({m}, {n}), got {c.dtype} {c.shape}")
+    precision = "d" if a.dtype == np.float64 else "s"
+    if (precision, algorithm) not in _GEMM_ROUTINES:
+        raise TypeError("algorithm '3xtf32' takes float32 arrays")
+    ctx = context or default_context()
+    bufs = []
+    try:
+        pa, pb, pc = (ctx.alloc(max(v.nbytes, 1)) for v in (a, b, c))
+        bufs = [pa, pb, pc]
+        ctx.upload(pa, a.tobytes(order="F"))
+        ctx.upload(pb, b.tobytes(order="F"))
+        ctx.upload(pc, c.tobytes(order="F"))
+        ctx.gemm(_GEMM_ROUTINES[(precision, algorithm)], "N", "N", m, n, k, float(alpha), pa, max(m, 1),
+                 pb, max(k, 1), float(beta), pc, max(m, 1), 0)
+        out = np.frombuffer(ctx.download(pc, c.nbytes), dtype=c.dtype)
+        return out.reshape((n, m)).T.copy()
     finally:
         for p in bufs:
             ctx.free(p)
