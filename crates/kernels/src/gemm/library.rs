@@ -24,6 +24,10 @@ const BUNDLED: &[(&str, &str)] = &[
         include_str!("../../../../kernels/gemm/rules/sgemm_nn.json"),
     ),
     (
+        "dgemm_nn",
+        include_str!("../../../../kernels/gemm/rules/dgemm_nn.json"),
+    ),
+    (
         "sgemm_3xtf32_nn",
         include_str!("../../../../kernels/gemm/rules/sgemm_3xtf32_nn.json"),
     ),
