@@ -78,12 +78,7 @@ fn main() -> ExitCode {
             let code = hone_gpu::worker_main_with(
                 std::io::stdin().lock(),
                 std::io::stdout().lock(),
-                vec![
-                    Box::new(hone_kernels::symv::tuning::SymvWorker::new()),
-                    Box::new(hone_kernels::routine::tuning::LibraryWorker::<
-                        hone_kernels::gemm::tuning::GemmTune,
-                    >::new()),
-                ],
+                hone_kernels::routine::registry::worker_extensions(),
             );
             return ExitCode::from(u8::try_from(code).unwrap_or(1));
         }

@@ -98,7 +98,7 @@ fn bench_renders_a_recorded_run_without_a_gpu() {
 /// 2 MB and loads in headless Chromium with its scripts; the load time is
 /// printed (and recorded in bench/results/report/), not asserted.
 #[test]
-fn a_page_of_fifty_sites_in_five_hundred_lines_is_light_and_quick() {
+fn a_page_of_fifty_sites_in_five_hundred_lines_is_light_and_loads_in_a_browser() {
     let dir = scratch("fifty");
     let mut lines = vec![
         "// 50 strided loads in one kernel, each on its own line.".to_string(),
@@ -149,14 +149,16 @@ fn a_page_of_fifty_sites_in_five_hundred_lines_is_light_and_quick() {
     let kept = out_dir.join("fifty-sites.html");
     std::fs::copy(&page, &kept).unwrap();
     let profile = out_dir.join("profile-fifty");
-    // The first start warms the browser's own caches up; the second is timed.
+    // The first start warms the browser's own caches up; the second is the
+    // one reported.
     hone_testkit::browser::dom(&browser, &profile, &kept);
     let (dom, took) = hone_testkit::browser::dom(&browser, &profile, &kept);
     println!(
         "{bytes} bytes; loaded in headless Chromium in {:.2} s",
         took.as_secs_f64()
     );
-    assert!(took.as_secs_f64() < 1.0, "{:.2} s", took.as_secs_f64());
+    // The load time is printed, not asserted: it depends on the machine's
+    // load (bench/results/report/ has the measured figure).
     assert!(dom.contains("id=\"L455\""));
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -16,9 +16,8 @@ use hone_tuner::{
 };
 use serde_json::json;
 
-use crate::gemm::tuning::GemmTune;
-use crate::routine::tuning::{LibraryEvaluator, Tunable, TuneOptions as LibraryTuneOptions};
-use crate::symv::tuning::{inherit_space, library_target, SymvEvaluator, SymvTuneOptions};
+use crate::routine::registry::{open_library_job, prepare_library_job};
+use crate::routine::tuning::{LibraryJob, TuneOptions as LibraryTuneOptions};
 
 /// How a job's measurements are taken.
 #[derive(Debug, Clone, PartialEq)]
@@ -41,7 +40,7 @@ impl MeasureOptions {
     pub fn check_max(&self, spec: &JobSpec) -> Option<u64> {
         match (&spec.kernel.library, self.check_max) {
             (_, Some(max)) => Some(max),
-            (Some(_), None) => SymvTuneOptions::default().check_max_n.map(|n| n as u64),
+            (Some(_), None) => LibraryTuneOptions::default().check_max,
             (None, None) => None,
         }
     }
@@ -70,22 +69,16 @@ pub enum BackendError {
 /// Gives a job that names a library routine the routine's space; other jobs
 /// are left as written.
 pub fn prepare_job(spec: &mut JobSpec) -> Result<(), BackendError> {
-    if let Some(target) = spec.kernel.library.as_deref().and_then(GemmTune::target) {
-        let (params, constraints) = GemmTune::job_space(target);
-        spec.inherit(params, constraints);
-        return Ok(());
-    }
-    inherit_space(spec).map_err(|e| BackendError::Job(format!("job `{}`: {e}", spec.name)))
+    prepare_library_job(spec).map_err(|e| BackendError::Job(format!("job `{}`: {e}", spec.name)))
 }
 
 /// A job's evaluator on the GPU, in a supervised worker process.
 pub enum JobBackend {
     Template(Box<TemplateEvaluator>),
-    /// A kernel of this library (`library = "dsymv_lower"` in the job).
-    Library(Box<SymvEvaluator>),
-    /// GEMM (`library = "dgemm_nn"`, ...), through the library layer's
-    /// generic tuning extension.
-    Gemm(Box<LibraryEvaluator<GemmTune>>),
+    /// A routine of this library (`library = "dsymv_lower"` or
+    /// `"dgemm_nn"` in the job), through the library layer's generic tuning
+    /// extension.
+    Library(Box<dyn LibraryJob>),
 }
 
 impl JobBackend {
@@ -108,34 +101,16 @@ impl JobBackend {
             ..Limits::default()
         });
         let cache = ModuleCache::open_default();
-        if let Some(target) = spec.kernel.library.as_deref().and_then(GemmTune::target) {
-            let mut o = LibraryTuneOptions::default();
-            o.timing.reps = options.reps.max(1);
-            o.timing.warmup = options.warmup;
-            o.timing.flush_l2 = options.flush_l2;
-            o.check_max = options.check_max(spec);
-            let mut eval = LibraryEvaluator::<GemmTune>::new(target, worker, o);
-            let props = eval.connect(cache)?;
-            return Ok((JobBackend::Gemm(Box::new(eval)), device_info(&props)));
-        }
         match &spec.kernel.library {
             Some(library) => {
-                let (precision, uplo) = library_target(library).ok_or_else(|| {
-                    BackendError::Job(format!(
-                        "unknown library kernel `{library}` (hone's library has dsymv_lower, dsymv_upper, ssymv_lower, ssymv_upper)"
-                    ))
-                })?;
-                let mut o = SymvTuneOptions::default();
-                o.run.timing.reps = options.reps.max(1);
-                o.run.timing.warmup = options.warmup;
-                o.run.timing.flush_l2 = options.flush_l2;
-                if let Some(max) = options.check_max {
-                    o.check_max_n =
-                        Some(usize::try_from(max).map_err(|e| BackendError::Job(e.to_string()))?);
-                }
-                let mut eval = SymvEvaluator::new(precision, uplo, worker, o);
-                let props = eval.connect(cache)?;
-                Ok((JobBackend::Library(Box::new(eval)), device_info(&props)))
+                let mut o = LibraryTuneOptions::default();
+                o.timing.reps = options.reps.max(1);
+                o.timing.warmup = options.warmup;
+                o.timing.flush_l2 = options.flush_l2;
+                o.check_max = options.check_max(spec);
+                let (eval, props) =
+                    open_library_job(library, worker, o, cache).map_err(BackendError::Job)??;
+                Ok((JobBackend::Library(eval), device_info(&props)))
             }
             None => {
                 let template = job_template(spec, job_dir).map_err(BackendError::Job)?;
@@ -157,7 +132,6 @@ impl JobBackend {
         match self {
             JobBackend::Template(e) => e.precompile(configs),
             JobBackend::Library(e) => e.precompile(configs),
-            JobBackend::Gemm(e) => e.precompile(configs),
         }
     }
 
@@ -165,7 +139,6 @@ impl JobBackend {
         match self {
             JobBackend::Template(e) => e.stats(),
             JobBackend::Library(e) => e.stats(),
-            JobBackend::Gemm(e) => e.stats(),
         }
     }
 
@@ -174,7 +147,6 @@ impl JobBackend {
         match self {
             JobBackend::Template(e) => e.restarts(),
             JobBackend::Library(e) => e.restarts(),
-            JobBackend::Gemm(e) => e.restarts(),
         }
     }
 
@@ -187,7 +159,7 @@ impl JobBackend {
     ) -> Result<Vec<CopyRow>, BackendError> {
         match self {
             JobBackend::Template(e) => e.compare_memcpy(db, report).map_err(BackendError::Job),
-            JobBackend::Library(_) | JobBackend::Gemm(_) => Err(BackendError::Job(
+            JobBackend::Library(_) => Err(BackendError::Job(
                 "--compare-memcpy is for templates; library kernels have their own benchmarks (`hone bench ROUTINE`)".into(),
             )),
         }
@@ -199,7 +171,6 @@ impl Evaluator for JobBackend {
         match self {
             JobBackend::Template(e) => e.evaluate(config, key),
             JobBackend::Library(e) => e.evaluate(config, key),
-            JobBackend::Gemm(e) => e.evaluate(config, key),
         }
     }
 }

@@ -16,7 +16,7 @@ use hone_gpu::{
     TuneStats, WorkerExtension,
 };
 use hone_tuner::job::ParamSpec;
-use hone_tuner::{Config, Invalid, InvalidKind, Measurement, ProblemKey, Stop};
+use hone_tuner::{Config, Invalid, InvalidKind, JobSpec, Measurement, ProblemKey, Stop};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
@@ -40,6 +40,11 @@ pub trait Tunable: 'static {
     fn names() -> Vec<String>;
     /// The space a job on `target` tunes: parameters and constraints.
     fn job_space(target: Self::Target) -> (Vec<ParamSpec>, Vec<String>);
+    /// Checks the parameters (name, values) of a job that states its own
+    /// space, so that a misspelt parameter stops the job before it starts.
+    fn check_params(_target: Self::Target, _params: &[(String, Vec<i64>)]) -> Result<(), String> {
+        Ok(())
+    }
     /// The kernel a configuration stands for.
     fn kernel_of(target: Self::Target, config: &Config) -> Result<Self::Kernel, String>;
     /// The position of a key on the job's size axis, for the check limit.
@@ -63,6 +68,70 @@ pub trait Tunable: 'static {
         check: bool,
         progress: &mut dyn FnMut(&str, u32),
     ) -> Result<Measurement, GpuError>;
+}
+
+/// Gives a job on `target` the routine's space ([`JobSpec::inherit`]), or
+/// checks the parameters it states ([`Tunable::check_params`]).
+pub fn inherit<T: Tunable>(spec: &mut JobSpec, target: T::Target) -> Result<(), String> {
+    if spec.params.is_empty() {
+        let (params, constraints) = T::job_space(target);
+        spec.inherit(params, constraints);
+        return Ok(());
+    }
+    let params = spec
+        .space_spec()
+        .params
+        .iter()
+        .map(|p| {
+            let ints = p
+                .values
+                .iter()
+                .map(|v| {
+                    v.as_int()
+                        .ok_or_else(|| format!("{} = `{v}` is not an integer", p.name))
+                })
+                .collect::<Result<Vec<i64>, String>>()?;
+            Ok((p.name.clone(), ints))
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    T::check_params(target, &params)
+}
+
+/// A library routine's evaluator, whatever the routine: what a program that
+/// runs jobs needs of it besides evaluating.
+pub trait LibraryJob: hone_tuner::Evaluator {
+    /// Starts compiling `configs` ahead, in order.
+    fn precompile(&mut self, configs: &[Config]);
+    fn stats(&self) -> TuneStats;
+    /// Workers replaced after faults, hangs or deaths.
+    fn restarts(&self) -> u32;
+}
+
+impl<T: Tunable> LibraryJob for LibraryEvaluator<T> {
+    fn precompile(&mut self, configs: &[Config]) {
+        LibraryEvaluator::precompile(self, configs)
+    }
+
+    fn stats(&self) -> TuneStats {
+        LibraryEvaluator::stats(self)
+    }
+
+    fn restarts(&self) -> u32 {
+        LibraryEvaluator::restarts(self)
+    }
+}
+
+/// Opens `T`'s evaluator for a job on `target` over `worker`; the device's
+/// properties with it.
+pub fn open_job<T: Tunable>(
+    target: T::Target,
+    worker: IsolatedEvaluator,
+    options: TuneOptions,
+    cache: ModuleCache,
+) -> hone_gpu::Result<(Box<dyn LibraryJob>, DeviceProps)> {
+    let mut eval = LibraryEvaluator::<T>::new(target, worker, options);
+    let props = eval.connect(cache)?;
+    Ok((Box::new(eval), props))
 }
 
 /// One request to the worker.

@@ -4,19 +4,14 @@
 //! `NB`, so that one search space, one sieve and one rule cover both
 //! algorithms.
 //!
-//! Evaluations run in hone's supervised GPU worker as the `symv` extension
-//! ([`SymvWorker`]), so a variant that faults or hangs costs one invalid
-//! result and a new worker, not the run. [`SymvEvaluator`] is the tuner's
-//! side: it compiles variants ahead on a thread pool into the module cache
-//! (the worker then loads them from there) while the worker checks and times
-//! others.
+//! Evaluations run in hone's supervised GPU worker through the library
+//! layer's generic extension ([`crate::routine::tuning`]); [`SymvTune`] is
+//! what SYMV supplies to it.
 
-use hone_gpu::pool::{CompilePool, Compiled};
-use hone_gpu::protocol::DEVICE_ENV;
-use hone_gpu::{nvrtc, Gpu, GpuError, IsolatedEvaluator, ModuleCache, TuneStats, WorkerExtension};
+use hone_gpu::pool::Compiled;
+use hone_gpu::{nvrtc, Gpu, GpuError, ModuleCache, TimingOptions};
 use hone_tuner::job::ParamSpec;
-use hone_tuner::{Invalid, InvalidKind, JobSpec, Measurement, ParamValue, ProblemKey, Stop};
-use serde::{Deserialize, Serialize};
+use hone_tuner::{Invalid, Measurement, ParamValue, ProblemKey};
 
 use super::device::{compiler, probe_vector_atomics};
 use super::traffic::{flops, symv_bytes};
@@ -24,6 +19,7 @@ use super::{
     Algorithm, DeviceLimits, Precision, RunOptions, SymvError, SymvKernel, SymvOutcome, SymvRunner,
     Uplo,
 };
+use crate::routine::tuning::{timing_of, Compiler, Tunable};
 
 /// The worker extension's name.
 pub const EXTENSION: &str = "symv";
@@ -155,42 +151,6 @@ pub fn job_space(precision: Precision, uplo: Uplo) -> (Vec<ParamSpec>, Vec<Strin
     (params, constraints)
 }
 
-/// Gives a job that names a SYMV routine the routine's space
-/// ([`JobSpec::inherit`]), or checks the parameters it states against the
-/// templates.
-pub fn inherit_space(spec: &mut JobSpec) -> Result<(), String> {
-    let Some(library) = spec.kernel.library.clone() else {
-        return Ok(());
-    };
-    let (precision, uplo) = library_target(&library).ok_or_else(|| {
-        format!(
-            "unknown library kernel `{library}` (hone's library has dsymv_lower, dsymv_upper, ssymv_lower, ssymv_upper)"
-        )
-    })?;
-    if spec.params.is_empty() {
-        let (params, constraints) = job_space(precision, uplo);
-        spec.inherit(params, constraints);
-        return Ok(());
-    }
-    let params = spec
-        .space_spec()
-        .params
-        .iter()
-        .map(|p| {
-            let ints = p
-                .values
-                .iter()
-                .map(|v| {
-                    v.as_int()
-                        .ok_or_else(|| format!("{} = `{v}` is not an integer", p.name))
-                })
-                .collect::<Result<Vec<i64>, String>>()?;
-            Ok((p.name.clone(), ints))
-        })
-        .collect::<Result<Vec<_>, String>>()?;
-    check_job_params(precision, uplo, &params)
-}
-
 /// Checks a job's parameters (name, values) against the SYMV templates of
 /// `precision` and `uplo`, so that a misspelt parameter or a value outside
 /// the template stops the job before it starts rather than making every
@@ -240,87 +200,120 @@ pub fn check_job_params(
     Ok(())
 }
 
-/// One evaluation request to the worker.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct EvalPayload {
-    pub kernel: SymvKernel,
-    pub n: usize,
-    pub options: RunOptions,
-}
+/// SYMV's side of the generic tuning extension.
+pub struct SymvTune;
 
-/// The worker side: owns the device and a [`SymvRunner`] (modules, buffers)
-/// across requests.
-#[derive(Default)]
-pub struct SymvWorker {
-    gpu: Option<&'static Gpu>,
-    runner: Option<SymvRunner<'static>>,
-}
-
-impl SymvWorker {
-    pub fn new() -> Self {
-        SymvWorker::default()
-    }
-
-    fn runner(&mut self) -> Result<&mut SymvRunner<'static>, GpuError> {
-        if self.runner.is_none() {
-            let ordinal = std::env::var(DEVICE_ENV)
-                .ok()
-                .and_then(|v| v.trim().parse().ok())
-                .unwrap_or(0);
-            // The worker process holds one device until it exits; the runner
-            // borrows it for that long.
-            let gpu: &'static Gpu = match self.gpu {
-                Some(g) => g,
-                None => self.gpu.insert(Box::leak(Box::new(Gpu::open(ordinal)?))),
-            };
-            let runner =
-                SymvRunner::new(gpu, ModuleCache::open_default()).map_err(|e| match e {
-                    SymvError::Gpu(g) => g,
-                    other => GpuError::Worker(other.to_string()),
-                })?;
-            self.runner = Some(runner);
-        }
-        Ok(self.runner.as_mut().expect("opened above"))
+fn to_gpu_error(e: SymvError) -> GpuError {
+    match e {
+        SymvError::Gpu(g) => g,
+        other => GpuError::Worker(other.to_string()),
     }
 }
 
-impl WorkerExtension for SymvWorker {
-    fn name(&self) -> &str {
-        EXTENSION
+impl Tunable for SymvTune {
+    const EXTENSION: &'static str = EXTENSION;
+    type Target = (Precision, Uplo);
+    type Kernel = SymvKernel;
+    type Runner = SymvRunner<'static>;
+
+    fn target(library: &str) -> Option<(Precision, Uplo)> {
+        library_target(library)
     }
 
-    fn handle(
-        &mut self,
-        payload: serde_json::Value,
+    fn names() -> Vec<String> {
+        Precision::ALL
+            .iter()
+            .flat_map(|&p| Uplo::ALL.iter().map(move |&u| library_name(p, u)))
+            .collect()
+    }
+
+    fn job_space((precision, uplo): (Precision, Uplo)) -> (Vec<ParamSpec>, Vec<String>) {
+        job_space(precision, uplo)
+    }
+
+    fn check_params(
+        (precision, uplo): (Precision, Uplo),
+        params: &[(String, Vec<i64>)],
+    ) -> Result<(), String> {
+        check_job_params(precision, uplo, params)
+    }
+
+    fn kernel_of(
+        (precision, uplo): (Precision, Uplo),
+        config: &hone_tuner::Config,
+    ) -> Result<SymvKernel, String> {
+        kernel_of(precision, uplo, config).map_err(|e| e.to_string())
+    }
+
+    fn size_of(key: &ProblemKey) -> Option<u64> {
+        key.single_size()
+    }
+
+    fn open(gpu: &'static Gpu) -> Result<SymvRunner<'static>, GpuError> {
+        SymvRunner::new(gpu, ModuleCache::open_default()).map_err(to_gpu_error)
+    }
+
+    fn compiler(
+        props: &hone_gpu::DeviceProps,
+        cache: ModuleCache,
+    ) -> Result<Compiler<SymvKernel>, GpuError> {
+        let target = nvrtc::target_for(props.compute_capability)?;
+        let nvrtc_version = nvrtc::version()?;
+        let limits = DeviceLimits::from_props(props);
+        let vector_atomics = probe_vector_atomics(&target);
+        // The worker compiles the same jobs and finds them in the cache.
+        let compile = compiler(limits, vector_atomics, cache, target, nvrtc_version);
+        Ok(Box::new(move |kernel: &SymvKernel| {
+            let c = compile(kernel);
+            Compiled {
+                cache_hit: c.cache_hit,
+                result: c.result.map(|_| ()),
+            }
+        }))
+    }
+
+    fn measure(
+        runner: &mut SymvRunner<'static>,
+        kernel: &SymvKernel,
+        key: &ProblemKey,
+        timing: &TimingOptions,
+        check: bool,
         progress: &mut dyn FnMut(&str, u32),
-    ) -> Result<(serde_json::Value, bool), GpuError> {
-        let request: EvalPayload = serde_json::from_value(payload)
-            .map_err(|e| GpuError::Worker(format!("unreadable symv request: {e}")))?;
-        progress("compile", 0);
-        let runner = self.runner()?;
-        // A compile failure is the outcome's to report; only the device can fail here.
-        let _ = runner.kernel(&request.kernel).map_err(to_gpu_error)?;
-        let k = &request.kernel;
+    ) -> Result<Measurement, GpuError> {
+        let Some(n) = key.single_size() else {
+            return Ok(hone_tuner::measure::not_one_size(key));
+        };
+        let Ok(n) = usize::try_from(n) else {
+            return Ok(Invalid::constraint(format!("n = {n} is too large")).into());
+        };
+        let options = RunOptions {
+            timing: timing.clone(),
+            timed_runs: 1,
+            check,
+            ..RunOptions::default()
+        };
+        // A compile failure is the outcome's to report; only the device can
+        // fail here.
+        let _ = runner.kernel(kernel).map_err(to_gpu_error)?;
         progress("data", 0);
-        let data = runner.data(k.precision, k.uplo, request.n, &request.options);
-        let result = match data {
-            Ok(_) => {
-                progress("run", launches(&request.options));
-                runner.measure(k, &request.options)
-            }
-            Err(e) => Err(e),
+        match runner.data(kernel.precision, kernel.uplo, n, &options) {
+            Ok(_) => {}
+            Err(SymvError::Gpu(e)) => return Err(e),
+            Err(other) => return Ok(Invalid::runtime(other.to_string()).into()),
+        }
+        progress("run", launches(&options));
+        let outcome = match runner.measure(kernel, &options) {
+            Ok(o) => o,
+            Err(SymvError::Gpu(e)) => return Err(e),
+            Err(other) => return Ok(Invalid::runtime(other.to_string()).into()),
         };
-        let (outcome, fatal) = match result {
-            Ok(o) => (o, false),
-            Err(SymvError::Gpu(e)) if e.is_sticky() => {
-                (Invalid::runtime(format!("fault: {e}")).into(), true)
-            }
-            Err(SymvError::Gpu(e @ GpuError::NoDevice(_))) => return Err(e),
-            Err(other) => (Invalid::runtime(other.to_string()).into(), false),
-        };
-        let value = serde_json::to_value(&outcome)
-            .map_err(|e| GpuError::Worker(format!("cannot encode an outcome: {e}")))?;
-        Ok((value, fatal))
+        Ok(match outcome {
+            SymvOutcome::Valid(m) => Measurement::Ok(
+                timing_of(&m.times[0])
+                    .with_work(Some(symv_bytes(n, kernel.precision.size())), Some(flops(n))),
+            ),
+            SymvOutcome::Invalid { kind, reason } => Measurement::invalid(kind, reason),
+        })
     }
 }
 
@@ -333,191 +326,10 @@ fn launches(options: &RunOptions) -> u32 {
     4u32.saturating_add(options.timed_runs.max(1).saturating_mul(per_run))
 }
 
-fn to_gpu_error(e: SymvError) -> GpuError {
-    match e {
-        SymvError::Gpu(g) => g,
-        other => GpuError::Worker(other.to_string()),
-    }
-}
-
-/// How the tuner's SYMV evaluations run.
-#[derive(Debug, Clone, PartialEq)]
-pub struct SymvTuneOptions {
-    pub run: RunOptions,
-    /// Check against the CPU reference only up to this size (the reference
-    /// costs O(n^2) on the host); larger sizes are timed unchecked.
-    pub check_max_n: Option<usize>,
-    /// Threads compiling variants ahead of the worker.
-    pub compile_threads: usize,
-}
-
-impl Default for SymvTuneOptions {
-    fn default() -> Self {
-        SymvTuneOptions {
-            run: RunOptions {
-                timed_runs: 1,
-                ..RunOptions::default()
-            },
-            check_max_n: Some(4096),
-            compile_threads: std::thread::available_parallelism()
-                .map(|n| n.get())
-                .unwrap_or(2),
-        }
-    }
-}
-
-/// Evaluates SYMV configurations for the tuner in a supervised worker.
-pub struct SymvEvaluator {
-    precision: Precision,
-    uplo: Uplo,
-    worker: IsolatedEvaluator,
-    options: SymvTuneOptions,
-    pool: Option<CompilePool<SymvKernel, ()>>,
-    stats: TuneStats,
-}
-
-impl SymvEvaluator {
-    /// An evaluator over `worker` (a `gpu-worker` that registers
-    /// [`SymvWorker`]); call [`SymvEvaluator::connect`] before evaluating.
-    pub fn new(
-        precision: Precision,
-        uplo: Uplo,
-        worker: IsolatedEvaluator,
-        options: SymvTuneOptions,
-    ) -> Self {
-        SymvEvaluator {
-            precision,
-            uplo,
-            worker,
-            options,
-            pool: None,
-            stats: TuneStats::new(),
-        }
-    }
-
-    /// Opens the device in the worker and NVRTC here; returns the device's
-    /// properties ([`GpuError::NoDevice`] without a usable GPU).
-    pub fn connect(&mut self, cache: ModuleCache) -> hone_gpu::Result<hone_gpu::DeviceProps> {
-        let props = self.worker.device()?;
-        let target = nvrtc::target_for(props.compute_capability)?;
-        let nvrtc_version = nvrtc::version()?;
-        let limits = DeviceLimits::from_props(&props);
-        let vector_atomics = probe_vector_atomics(&target);
-        // The worker compiles the same jobs and finds them in the cache.
-        let compile = compiler(limits, vector_atomics, cache, target, nvrtc_version);
-        self.pool = Some(CompilePool::new(move |kernel: &SymvKernel| {
-            let c = compile(kernel);
-            Compiled {
-                cache_hit: c.cache_hit,
-                result: c.result.map(|_| ()),
-            }
-        }));
-        Ok(props)
-    }
-
-    /// Starts compiling `configs` on the pool, in order.
-    pub fn precompile(&mut self, configs: &[hone_tuner::Config]) {
-        let threads = self.options.compile_threads;
-        let (precision, uplo) = (self.precision, self.uplo);
-        if let Some(pool) = self.pool.as_mut() {
-            pool.queue(
-                configs
-                    .iter()
-                    .filter_map(|c| kernel_of(precision, uplo, c).ok()),
-                threads,
-            );
-        }
-    }
-
-    pub fn stats(&self) -> TuneStats {
-        let mut s = self.stats.clone();
-        if let Some(p) = &self.pool {
-            (s.compiled, s.cache_hits) = p.counts();
-        }
-        s
-    }
-
-    /// Workers replaced after a fault, a hang or a death.
-    pub fn restarts(&self) -> u32 {
-        self.worker.restarts()
-    }
-
-    /// Whether an evaluation at size n is checked against the CPU reference.
-    fn checks_at(&self, n: usize) -> bool {
-        self.options.run.check && self.options.check_max_n.is_none_or(|max| n <= max)
-    }
-
-    /// One evaluation; `Err` when the device or the worker failed.
-    fn measure(&mut self, kernel: SymvKernel, n: usize) -> Result<Measurement, GpuError> {
-        if let Some(pool) = &self.pool {
-            if let Err(invalid) = pool.wait(&kernel) {
-                return Ok(invalid.into());
-            }
-        }
-        let mut options = self.options.run.clone();
-        options.check = self.checks_at(n);
-        let payload = EvalPayload { kernel, n, options };
-        let payload = match serde_json::to_value(&payload) {
-            Ok(p) => p,
-            Err(e) => {
-                return Ok(Measurement::invalid(
-                    InvalidKind::Runtime,
-                    format!("cannot encode: {e}"),
-                ))
-            }
-        };
-        // The worker's progress lines set the deadlines of the later phases.
-        let first = self.worker.limits().host;
-        let reply = self.worker.extension(EXTENSION, payload, first)?;
-        let bytes = symv_bytes(n, self.precision.size());
-        Ok(crate::routine::tuning::reply_measurement(
-            reply,
-            |payload| {
-                Ok(
-                    match serde_json::from_value::<SymvOutcome>(payload)
-                        .map_err(|e| e.to_string())?
-                    {
-                        SymvOutcome::Valid(m) => Measurement::Ok(
-                            crate::routine::tuning::timing_of(&m.times[0])
-                                .with_work(Some(bytes), Some(flops(n))),
-                        ),
-                        SymvOutcome::Invalid { kind, reason } => Measurement::invalid(kind, reason),
-                    },
-                )
-            },
-        ))
-    }
-}
-
-impl hone_tuner::Evaluator for SymvEvaluator {
-    /// SYMV's problems are `n=N`.
-    fn evaluate(
-        &mut self,
-        config: &hone_tuner::Config,
-        key: &ProblemKey,
-    ) -> Result<Measurement, Stop> {
-        let Some(size) = key.single_size() else {
-            return Ok(hone_tuner::measure::not_one_size(key));
-        };
-        let m = match (
-            kernel_of(self.precision, self.uplo, config),
-            usize::try_from(size),
-        ) {
-            (Err(e), _) => Measurement::invalid(InvalidKind::Constraint, e.to_string()),
-            (_, Err(_)) => {
-                Measurement::invalid(InvalidKind::Constraint, format!("n = {size} is too large"))
-            }
-            (Ok(kernel), Ok(n)) => self.measure(kernel, n).map_err(Stop::failed)?,
-        };
-        let checked = usize::try_from(size).is_ok_and(|n| self.checks_at(n));
-        self.stats.record(&m, checked);
-        Ok(m)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use hone_tuner::{InvalidKind, JobSpec};
 
     fn tuner_config(pairs: &[(&str, i64)]) -> hone_tuner::Config {
         hone_tuner::Config::new(
@@ -664,22 +476,23 @@ mod tests {
     }
 
     #[test]
-    fn payloads_survive_the_wire() {
+    fn requests_survive_the_wire() {
         let k = SymvKernel::new(
             Precision::Double,
             Uplo::Lower,
             Algorithm::LowerUpper,
             super::super::config([("BLOCK_SIZE", 64), ("NB", 8)]),
         );
-        let p = EvalPayload {
+        let r = crate::routine::tuning::Request {
             kernel: k.clone(),
-            n: 1000,
-            options: RunOptions::default(),
+            key: "n=1000".parse().unwrap(),
+            timing: TimingOptions::default(),
+            check: true,
         };
-        let v = serde_json::to_value(&p).unwrap();
-        let back: EvalPayload = serde_json::from_value(v).unwrap();
+        let v = serde_json::to_value(&r).unwrap();
+        let back: crate::routine::tuning::Request<SymvKernel> = serde_json::from_value(v).unwrap();
         assert_eq!(back.kernel, k);
-        assert_eq!(back.n, 1000);
+        assert_eq!(SymvTune::size_of(&back.key), Some(1000));
     }
 
     #[test]
@@ -691,7 +504,8 @@ mod tests {
             )
         };
         let mut spec = JobSpec::from_toml(&text("constraints = [\"UX <= 12\"]"), "j.toml").unwrap();
-        inherit_space(&mut spec).unwrap();
+        crate::routine::tuning::inherit::<SymvTune>(&mut spec, (Precision::Single, Uplo::Upper))
+            .unwrap();
         let (params, constraints) = job_space(Precision::Single, Uplo::Upper);
         assert_eq!(spec.params, params);
         // The routine's constraints first, the job's own after them.
@@ -706,7 +520,9 @@ mod tests {
         // A job that states its parameters keeps them, checked.
         let mut own =
             JobSpec::from_toml(&text("[[param]]\nname = \"UX\"\nvalues = [7]"), "j.toml").unwrap();
-        let e = inherit_space(&mut own).unwrap_err();
+        let e =
+            crate::routine::tuning::inherit::<SymvTune>(&mut own, (Precision::Single, Uplo::Upper))
+                .unwrap_err();
         assert!(e.contains("UX = 7"), "{e}");
         // Without a routine, a job needs parameters.
         let none = "name = \"j\"\nsizes = [512]\nstrategy = { kind = \"exhaustive\" }\n[kernel]\nname = \"j\"\n";
@@ -728,7 +544,7 @@ mod tests {
                 let name = library_name(p, u);
                 let mut spec = hone_tuner::JobSpec::load(dir.join(format!("{name}.toml"))).unwrap();
                 assert_eq!(spec.kernel.library.as_deref(), Some(name.as_str()));
-                inherit_space(&mut spec).unwrap();
+                crate::routine::tuning::inherit::<SymvTune>(&mut spec, (p, u)).unwrap();
                 let valid = hone_tuner::Space::new(spec.space_spec(), props.clone())
                     .unwrap()
                     .enumerate();
