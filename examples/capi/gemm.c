@@ -5,7 +5,8 @@
  *
  * The result is checked element by element against a host product with the
  * bound |C - C_ref| <= 4 K eps (|alpha| |op(A)| |op(B)| + |beta| |C|), eps of
- * the routine's precision, and the calls are timed.
+ * the routine's precision (every element for small problems, 4096 at random
+ * for large ones), and the calls are timed.
  * Exit codes: 0 when the result is within the bound, 1 when it is not, 2 when
  * hone cannot run (no GPU, bad argument): the message says why.
  */
@@ -113,24 +114,39 @@ int main(int argc, char **argv) {
 
   double eps = dbl ? ldexp(1.0, -53) : ldexp(1.0, -24);
   double worst = 0.0; /* the largest error as a fraction of its bound */
-  for (int j = 0; j < n; j++)
-    for (int i = 0; i < m; i++) {
-      double s = 0.0, mag = 0.0;
-      for (int p = 0; p < k; p++) {
-        double x = at(a, lda, ta, i, p) * at(b, ldb, tb, p, j);
-        s += x;
-        mag += fabs(x);
-      }
-      double cij = c[i + (size_t)j * ldc];
-      double want = alpha * s + beta * cij;
-      double bound = 4.0 * k * eps * (fabs(alpha) * mag + fabs(beta * cij)) + 1e-300;
-      size_t at_c = i + (size_t)j * ldc;
-      double got = dbl ? ((double *)host)[at_c] : ((float *)host)[at_c];
-      double r = fabs(got - want) / bound;
-      if (!(r <= worst)) worst = r; /* NaN makes it fail */
+  /* Every element up to 2^27 multiply-adds of reference; beyond that, 4096
+     elements at random (with the corners), so that large sizes are checked
+     in seconds. */
+  int all = (double)m * n * k <= 134217728.0;
+  long checks = all ? (long)m * n : 4096;
+  for (long e = 0; e < checks; e++) {
+    int i, j;
+    if (all) {
+      i = (int)(e % m);
+      j = (int)(e / m);
+    } else if (e < 4) {
+      i = e & 1 ? m - 1 : 0;
+      j = e & 2 ? n - 1 : 0;
+    } else {
+      i = rand() % m;
+      j = rand() % n;
     }
-  printf("%s %s m=%d n=%d k=%d: worst error %.3f of the bound\n", routine, layout, m, n,
-         k, worst);
+    double s = 0.0, mag = 0.0;
+    for (int p = 0; p < k; p++) {
+      double x = at(a, lda, ta, i, p) * at(b, ldb, tb, p, j);
+      s += x;
+      mag += fabs(x);
+    }
+    double cij = c[i + (size_t)j * ldc];
+    double want = alpha * s + beta * cij;
+    double bound = 4.0 * k * eps * (fabs(alpha) * mag + fabs(beta * cij)) + 1e-300;
+    size_t at_c = i + (size_t)j * ldc;
+    double got = dbl ? ((double *)host)[at_c] : ((float *)host)[at_c];
+    double r = fabs(got - want) / bound;
+    if (!(r <= worst)) worst = r; /* NaN makes it fail */
+  }
+  printf("%s %s m=%d n=%d k=%d: worst error %.3f of the bound (%ld elements checked)\n",
+         routine, layout, m, n, k, worst, checks);
 
   CHECK(hone_synchronize(h));
   double t0 = now();
