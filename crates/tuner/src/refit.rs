@@ -121,9 +121,11 @@ pub fn refit(
     if alpha.is_some() {
         spec.alpha = alpha;
     }
-    // The template file is needed only to identify the source of a new
-    // measurement; this fit measures nothing.
+    // The template and source files are needed only to identify the source
+    // of a new measurement; this fit measures nothing, and runs from
+    // anywhere (relative paths in the job need not resolve).
     spec.kernel.template = None;
+    spec.kernel.sources.clear();
     let recording = db.recording(job.id)?;
     let mut replay = ReplayEvaluator::new(&recording);
     let scratch = TuningDb::open_in_memory()?;
