@@ -7,7 +7,8 @@
 //! its database, and the rule is again the same.
 //!
 //! Runs under `HONE_SLURM_TEST=1` (as .ci/run does); `HONE_SLURM_RESULTS=FILE`
-//! writes the shard count and wall times as JSON.
+//! writes the shard count and wall times as JSON. Writing the scripts and
+//! the errors for bad options need no scheduler and are tested always.
 
 mod support;
 
@@ -269,8 +270,12 @@ fn a_sharded_job_on_slurm_gives_the_one_process_rule_and_resubmits_what_a_kill_l
         "sharded_run_s": run_s,
         "killed_and_resubmitted_run_s": killed_s,
         "test_s": started.elapsed().as_secs_f64(),
-        "rule_intervals": want.intervals.len(),
-        "rule_equal_to_one_process_run": true,
+        // Asserted above to equal the one-process run's, in both runs.
+        "rule": want
+            .intervals
+            .iter()
+            .map(|i| json!({"from": i.start, "to": i.end, "kernel": want.kernels[i.kernel].label}))
+            .collect::<Vec<_>>(),
     });
     println!("{}", serde_json::to_string_pretty(&result).unwrap());
     if let Ok(path) = std::env::var("HONE_SLURM_RESULTS") {
@@ -278,4 +283,100 @@ fn a_sharded_job_on_slurm_gives_the_one_process_rule_and_resubmits_what_a_kill_l
         std::fs::write(&path, serde_json::to_string_pretty(&result).unwrap() + "\n")
             .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     }
+}
+
+#[test]
+fn without_slurm_the_scripts_are_written_and_bad_options_named() {
+    // No scheduler needed to write the scripts.
+    let scratch = tempfile::tempdir().unwrap();
+    let run = scratch.path().join("run");
+    let out = ok(hone_with(
+        &[
+            "tune",
+            "kernels/examples/vcopy.tune.toml",
+            "--slurm",
+            s(&run),
+            "--shards",
+            "8",
+            "--partition",
+            "gpu",
+            "--time",
+            "1:30:00",
+            "--module",
+            "cuda/12.4",
+            "--sbatch-option=--qos=high",
+            "--check-max",
+            "4194304",
+        ],
+        &[],
+    ));
+    assert!(out.stdout.contains("wrote "), "{}", out.stdout);
+    let shards = std::fs::read_to_string(run.join("shards.sbatch")).unwrap();
+    for line in [
+        "#SBATCH --array=0-7",
+        "#SBATCH --gpus-per-task=1",
+        "#SBATCH --partition=gpu",
+        "#SBATCH --time=1:30:00",
+        "#SBATCH --qos=high",
+        "module load cuda/12.4",
+        "    --check-max 4194304",
+    ] {
+        assert!(shards.contains(line), "no `{line}` in\n{shards}");
+    }
+    let merge = std::fs::read_to_string(run.join("merge.sbatch")).unwrap();
+    assert!(merge.contains("\"$HONE\" rule --db"), "{merge}");
+    // The same command again keeps the scripts; status reads the run
+    // without a queue (none here, or no job of ours in it).
+    let again = ok(hone_with(
+        &[
+            "tune",
+            "kernels/examples/vcopy.tune.toml",
+            "--slurm",
+            s(&run),
+            "--shards",
+            "8",
+            "--partition",
+            "gpu",
+            "--time",
+            "1:30:00",
+            "--module",
+            "cuda/12.4",
+            "--sbatch-option=--qos=high",
+            "--check-max",
+            "4194304",
+        ],
+        &[],
+    ));
+    assert!(again.stdout.starts_with("kept "), "{}", again.stdout);
+    let status = ok(hone_with(&["tune", "--status", s(&run), "--json"], &[])).json();
+    assert_eq!(status["shards"].as_array().unwrap().len(), 8);
+    assert_eq!(status["merge"], "not_submitted");
+
+    for (args, message) in [
+        (
+            vec!["--time", "2h"],
+            "--time `2h`: expected a Slurm time limit",
+        ),
+        (vec!["--partition", "a b"], "--partition `a b`"),
+        (vec!["--sbatch-option=qos"], "--sbatch-option `qos`"),
+        (
+            vec!["--max-measurements", "5"],
+            "--max-measurements does not go with --slurm",
+        ),
+    ] {
+        let other = scratch.path().join("other");
+        let mut all = vec![
+            "tune",
+            "kernels/examples/vcopy.tune.toml",
+            "--slurm",
+            s(&other),
+        ];
+        all.extend(args);
+        let r = hone_with(&all, &[]);
+        assert_eq!(r.code, 2, "{}", r.stderr);
+        assert!(r.stderr.contains(message), "{}", r.stderr);
+    }
+    let r = hone_with(&["tune", "--status", s(scratch.path())], &[]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("no Slurm run here"), "{}", r.stderr);
 }

@@ -154,7 +154,7 @@ PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP
             .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
     }
 
-    /// Polls `done` every 200 ms; panics with the daemons' logs after `limit`.
+    /// Polls `done` every 500 ms; panics with the daemons' logs after `limit`.
     pub fn wait_for(&self, what: &str, limit: Duration, mut done: impl FnMut(&Self) -> bool) {
         let start = Instant::now();
         while !done(self) {
@@ -164,7 +164,7 @@ PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP
                     self.logs()
                 );
             }
-            std::thread::sleep(Duration::from_millis(200));
+            std::thread::sleep(Duration::from_millis(500));
         }
     }
 
