@@ -265,7 +265,7 @@ fn a_sharded_job_on_slurm_gives_the_one_process_rule_and_resubmits_what_a_kill_l
         "recording": RECORDING,
         "shards": SHARDS,
         "slurm": cluster.command("sinfo", &["--version"]).unwrap_or_default().trim(),
-        "cpus": std::thread::available_parallelism().map_or(1, |n| n.get()),
+        "machine_cpus": std::thread::available_parallelism().map_or(1, |n| n.get()),
         "cluster_start_s": startup_s,
         "sharded_run_s": run_s,
         "killed_and_resubmitted_run_s": killed_s,

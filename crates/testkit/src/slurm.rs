@@ -38,12 +38,17 @@ fn free_port() -> u16 {
 
 /// The short host name, as slurmctld compares it with `SlurmctldHost`.
 fn short_hostname() -> String {
-    let out = Command::new("hostname")
-        .arg("-s")
-        .output()
-        .expect("hostname runs");
-    String::from_utf8_lossy(&out.stdout).trim().to_string()
+    let full = std::fs::read_to_string("/proc/sys/kernel/hostname").expect("the host name");
+    full.trim()
+        .split('.')
+        .next()
+        .unwrap_or_default()
+        .to_string()
 }
+
+/// Job slots of the node: more than a small machine's cores, so that the
+/// tests' tasks (light, one CPU each) run side by side on any machine.
+const NODE_CPUS: usize = 4;
 
 impl MiniCluster {
     /// Writes the configuration under `dir` and starts both daemons; waits
@@ -65,7 +70,6 @@ impl MiniCluster {
             std::fs::create_dir_all(dir.join(sub)).expect("scratch directory");
         }
         let host = short_hostname();
-        let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
         let d = dir.display();
         let conf = dir.join("slurm.conf");
         std::fs::write(
@@ -92,11 +96,12 @@ SchedulerType=sched/builtin
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core
 ReturnToService=2
+SlurmdParameters=config_overrides
 JobCompType=jobcomp/none
 AccountingStorageType=accounting_storage/none
 JobAcctGatherType=jobacct_gather/none
 MinJobAge=600
-NodeName=hone-node NodeHostname={host} NodeAddr=127.0.0.1 CPUs={cpus} State=UNKNOWN
+NodeName=hone-node NodeHostname={host} NodeAddr=127.0.0.1 CPUs={NODE_CPUS} State=UNKNOWN
 PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 ",
                 ctld = free_port(),

@@ -72,14 +72,14 @@ pub struct TuneArgs {
     /// Stop after this many new measurements; running again resumes
     #[arg(long, value_name = "COUNT")]
     pub max_measurements: Option<usize>,
-    #[command(flatten)]
-    pub slurm: slurm::SlurmArgs,
     /// One line per measurement on stderr
     #[arg(short, long)]
     pub verbose: bool,
     /// Print the outcome as JSON (no progress bar)
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub slurm: slurm::SlurmArgs,
 }
 
 enum Backend {
