@@ -1,7 +1,7 @@
 //! The run's directory: the two scripts, the record of submissions, one
 //! database per shard, the logs, and what the merge job writes.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// Paths inside a run's directory.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -67,15 +67,9 @@ impl Layout {
         self.dir.join("report")
     }
 
-    /// The directory as the scripts name it: absolute, as a batch job may
-    /// start anywhere.
+    /// The directory as the scripts name it: absolute (against the working
+    /// directory, links kept), as a batch job may start anywhere.
     pub fn absolute(&self) -> std::io::Result<Layout> {
-        Ok(Layout::new(absolute(&self.dir)?))
+        Ok(Layout::new(std::path::absolute(&self.dir)?))
     }
-}
-
-/// `path` made absolute against the working directory, without resolving
-/// links (the directory may not exist yet).
-pub fn absolute(path: &Path) -> std::io::Result<PathBuf> {
-    std::path::absolute(path)
 }
