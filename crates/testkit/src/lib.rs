@@ -4,6 +4,7 @@
 //! file that differs instead of failing.
 
 pub mod browser;
+pub mod slurm;
 
 use std::path::{Path, PathBuf};
 

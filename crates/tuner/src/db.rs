@@ -570,6 +570,16 @@ impl TuningDb {
         Ok(out)
     }
 
+    /// How many measurements a job holds (valid or not).
+    pub fn measurement_count(&self, job_id: i64) -> Result<usize, DbError> {
+        let n: i64 = self.conn.query_row(
+            "SELECT COUNT(*) FROM measurements WHERE job_id = ?1",
+            [job_id],
+            |r| r.get(0),
+        )?;
+        Ok(n as usize)
+    }
+
     /// The measurements of a job keyed by (configuration key, problem): what
     /// a resumed job need not measure again.
     pub fn measured(

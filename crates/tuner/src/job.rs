@@ -439,6 +439,31 @@ impl JobSpec {
         }
     }
 
+    /// The search evaluations shard `shard` of the job plans on `device`,
+    /// when its strategy knows them in advance (what a progress view counts
+    /// towards).
+    pub fn planned_search(
+        &self,
+        device: &DeviceInfo,
+        shard: (u32, u32),
+    ) -> Result<Option<usize>, JobError> {
+        let space_error = |source| JobError::Space {
+            job: self.name.clone(),
+            source,
+        };
+        let valid = Space::new(self.space_spec(), self.device_props(device))
+            .map_err(space_error)?
+            .enumerate();
+        let candidates = valid
+            .shard(shard.0 as usize, shard.1 as usize)
+            .map_err(space_error)?;
+        let sizes = match &self.sizes {
+            Some(s) => s.sizes().len(),
+            None => self.problems.len(),
+        };
+        Ok(self.strategy().planned_evaluations(candidates.len(), sizes))
+    }
+
     /// The device properties constraints see: the device's, then the job's.
     pub fn device_props(&self, device: &DeviceInfo) -> DeviceProps {
         let mut props = device.props.clone();

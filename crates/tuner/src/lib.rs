@@ -20,6 +20,7 @@
 //! 7. [`db`]: the SQLite tuning database (resume, exports, shard merging).
 //! 8. [`job`]: job files and the runner tying it together.
 //! 9. [`plot`]: SVG figures of the curves and the rule.
+//! 10. [`progress`]: how far stored jobs and shards have got.
 
 pub mod config;
 pub mod db;
@@ -30,6 +31,7 @@ pub mod key;
 pub mod measure;
 pub mod plan;
 pub mod plot;
+pub mod progress;
 pub mod refit;
 pub mod replay;
 pub mod rule;
@@ -46,6 +48,7 @@ pub use key::{Family, FamilyDim, KeyError, KeyValue, ProblemKey};
 pub use measure::{Evaluator, Invalid, InvalidKind, Measurement, Stop, Timing};
 pub use plan::{Plan, Plans};
 pub use plot::{render_svg, PlotOptions, YAxis};
+pub use progress::{job_progress, JobProgress, ProgressError};
 pub use replay::{Recording, ReplayEvaluator};
 pub use rule::{Interval, Rule, RuleKernel};
 pub use sampling::{

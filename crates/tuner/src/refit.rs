@@ -121,9 +121,11 @@ pub fn refit(
     if alpha.is_some() {
         spec.alpha = alpha;
     }
-    // The template file is needed only to identify the source of a new
-    // measurement; this fit measures nothing.
+    // The template and source files are needed only to identify the source
+    // of a new measurement; this fit measures nothing, and runs from
+    // anywhere (relative paths in the job need not resolve).
     spec.kernel.template = None;
+    spec.kernel.sources.clear();
     let recording = db.recording(job.id)?;
     let mut replay = ReplayEvaluator::new(&recording);
     let scratch = TuningDb::open_in_memory()?;
@@ -159,4 +161,63 @@ pub fn refit(
         rule,
         misses: replay.misses,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::space::DeviceProps;
+    use crate::synthetic::{SyntheticEvaluator, SyntheticModel};
+
+    #[test]
+    fn a_job_with_sources_refits_without_its_files() {
+        // The files sit beside the job, not in the working directory: a
+        // refit reads none of them (it measures nothing).
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("refit-k.cu"), "// kernel").unwrap();
+        std::fs::write(dir.path().join("refit-k.cuh"), "// header").unwrap();
+        let spec = JobSpec::from_toml(
+            r#"
+name = "with-sources"
+sizes = [1000, 4000]
+strategy = { kind = "champion", top_k = 2, depth = 5 }
+
+[kernel]
+name = "k"
+template = "refit-k.cu"
+sources = ["refit-k.cuh"]
+
+[[param]]
+name = "A"
+values = [1, 2, 3, 4]
+
+[sampling]
+lo = 1000
+hi = 8000
+step = 100
+mode = "fixed"
+count = 6
+spacing = "linear"
+"#,
+            "job.toml",
+        )
+        .unwrap();
+        let db = TuningDb::open_in_memory().unwrap();
+        let device = DeviceInfo::synthetic("k20", DeviceProps::tesla_k20());
+        let mut eval = SyntheticEvaluator::new(SyntheticModel::Generic, 5);
+        let run = run_job(
+            &spec,
+            dir.path(),
+            &device,
+            &db,
+            &mut eval,
+            (0, 1),
+            &mut |_| {},
+        )
+        .unwrap();
+        assert!(!Path::new("refit-k.cuh").exists());
+        let job = select_job(&db, None, Some("with-sources")).unwrap();
+        let fitted = refit(&db, job, None, None).unwrap();
+        assert_eq!(Some(fitted.rule), run.rule);
+    }
 }

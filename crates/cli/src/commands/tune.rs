@@ -2,7 +2,11 @@
 //! rule) on the GPU through the isolated worker, or against a recorded run,
 //! storing every measurement in the tuning database as it is taken. A re-run
 //! on the same database resumes; `--shard i/n` runs a slice of the space and
-//! `--merge` combines the shards' databases.
+//! `--merge` combines the shards' databases. `--slurm DIR` writes (and with
+//! `--submit` submits) the batch scripts that do both on a Slurm cluster, and
+//! `--status DIR` shows their progress (`slurm.rs`).
+
+mod slurm;
 
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
@@ -26,7 +30,7 @@ use crate::exit;
 #[derive(Args)]
 pub struct TuneArgs {
     /// The job file (.toml or .json); with --merge, the shard databases to merge
-    #[arg(value_name = "JOB | SHARD_DB", required = true)]
+    #[arg(value_name = "JOB | SHARD_DB", required_unless_present_any = ["status", "slurm"])]
     pub inputs: Vec<PathBuf>,
     /// The tuning database: created if missing, resumed if the job is in it
     #[arg(long, value_name = "FILE", default_value = "tuning.sqlite")]
@@ -74,6 +78,8 @@ pub struct TuneArgs {
     /// Print the outcome as JSON (no progress bar)
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub slurm: slurm::SlurmArgs,
 }
 
 enum Backend {
@@ -285,6 +291,12 @@ fn invalid_counts(db: &TuningDb, job_id: i64) -> Result<BTreeMap<String, usize>>
 }
 
 pub fn run(args: TuneArgs) -> Result<u8> {
+    if let Some(dir) = &args.slurm.status {
+        return slurm::status(dir, args.json);
+    }
+    if let Some(dir) = &args.slurm.slurm {
+        return slurm::write_and_submit(dir, &args);
+    }
     if let Some(out) = &args.merge {
         return merge(out, &args.inputs, args.json);
     }
