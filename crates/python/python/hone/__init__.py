@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
+import contextlib
 import json
 import os
 import tempfile
@@ -63,6 +64,21 @@ def default_context(device: int = 0) -> Context:
 
 
 _PRECISION = {"<f8": ("d", 8), "<f4": ("s", 4)}
+
+
+@contextlib.contextmanager
+def _on_device(ctx: Context, *arrays: Any):
+    """Device copies of host arrays, column-major (Fortran order; a vector is
+    the same either way), freed on leaving, whatever happens."""
+    ptrs: list = []
+    try:
+        for v in arrays:
+            ptrs.append(ctx.alloc(max(v.nbytes, 1)))
+            ctx.upload(ptrs[-1], v.tobytes(order="F"))
+        yield ptrs
+    finally:
+        for p in ptrs:
+            ctx.free(p)
 
 
 class _Device:
@@ -159,18 +175,9 @@ def _symv_host(a, x, y, alpha, beta, uplo, context):
     # Column-major copies: the triangle keeps its meaning.
     host_a = np.asfortranarray(a)
     ctx = context or default_context()
-    bufs = []
-    try:
-        pa, px, py = (ctx.alloc(max(v.nbytes, 1)) for v in (host_a, x, y))
-        bufs = [pa, px, py]
-        ctx.upload(pa, host_a.tobytes(order="F"))
-        ctx.upload(px, np.ascontiguousarray(x).tobytes())
-        ctx.upload(py, np.ascontiguousarray(y).tobytes())
+    with _on_device(ctx, host_a, x, y) as (pa, px, py):
         ctx.symv(precision, uplo, n, float(alpha), pa, n, px, float(beta), py, 0)
         return np.frombuffer(ctx.download(py, y.nbytes), dtype=y.dtype).copy()
-    finally:
-        for p in bufs:
-            ctx.free(p)
 
 
 def _stored(x: _Device, name: str) -> tuple[int, str]:
@@ -275,17 +282,8 @@ def _gemm_host(a, b, c, alpha, beta, algorithm, context):
     if (precision, algorithm) not in _GEMM_ROUTINES:
         raise TypeError("algorithm '3xtf32' takes float32 arrays")
     ctx = context or default_context()
-    bufs = []
-    try:
-        pa, pb, pc = (ctx.alloc(max(v.nbytes, 1)) for v in (a, b, c))
-        bufs = [pa, pb, pc]
-        ctx.upload(pa, a.tobytes(order="F"))
-        ctx.upload(pb, b.tobytes(order="F"))
-        ctx.upload(pc, c.tobytes(order="F"))
+    with _on_device(ctx, a, b, c) as (pa, pb, pc):
         ctx.gemm(_GEMM_ROUTINES[(precision, algorithm)], "N", "N", m, n, k, float(alpha), pa, max(m, 1),
                  pb, max(k, 1), float(beta), pc, max(m, 1), 0)
         out = np.frombuffer(ctx.download(pc, c.nbytes), dtype=c.dtype)
         return out.reshape((n, m)).T.copy()
-    finally:
-        for p in bufs:
-            ctx.free(p)
