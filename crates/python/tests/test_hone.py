@@ -235,6 +235,10 @@ def test_tune_defines_and_grid_follow_kernel_tuners_conventions():
         assert line in code.splitlines()
     assert 'extern "C" {\n#line 1\n__global__ void k() {}' in code
     assert tuning._problem_size((64, 32), params) == (64, 32, 1)
+    np = pytest.importorskip("numpy")
+    assert tuning._problem_size(np.int32(1000), params) == (1000, 1, 1)
+    assert tuning._size_record(np.int32(1000)) == 1000 and type(tuning._size_record(np.int64(7))) is int
+    assert tuning._size_record((np.int64(64), "n")) == [64, "n"]
     with pytest.raises(ValueError, match="problem_size"):
         tuning._problem_size(0, params)
 
@@ -319,3 +323,77 @@ def test_tune_a_kernel_tuner_script_on_the_gpu(tmp_path):
     broken, _ = hone.tune("vector_add", VECTOR_ADD.replace("tile;", "tile"), n, [c, a, b, n],
                           {"block_size_x": [128], "tile": [1]}, grid_div_x=["block_size_x", "tile"])
     assert broken == []
+
+
+class FakeRunner:
+    """Stands in for the GPU: compiles unless the source has #error, refuses
+    blocks over 1024 threads, and times every run as 1 ms plus the tile."""
+
+    compiled = 0
+
+    def __init__(self, device=0):
+        self.buffers = {}
+
+    def environment(self):
+        return [("device_name", "fake"), ("nvrtc", "0.0")]
+
+    def compile(self, source, name, kernel, options):
+        if "#error" in source:
+            raise hone.tuning.CompileError("kernel.cu(3): error: #error directive")
+        FakeRunner.compiled += 1
+        self.source = source
+        return 7, 0.5
+
+    def release(self, module):
+        assert module == 7
+
+    def alloc(self, nbytes, data):
+        self.buffers[len(self.buffers)] = bytearray(data)
+        return len(self.buffers) - 1
+
+    def upload(self, index, data):
+        self.buffers[index][: len(data)] = data
+
+    def download(self, index, nbytes):
+        return bytes(self.buffers[index][:nbytes])
+
+    def free(self, index):
+        del self.buffers[index]
+
+    def run(self, module, grid, block, smem, args, warmup, reps):
+        if block[0] > 1024:
+            raise hone.tuning.LaunchRefused(f"{block[0]} threads per block")
+        tile = int(self.source.split("#define tile ")[1].split()[0])
+        return [1.0 + tile] * reps
+
+
+def test_tune_measures_records_and_resumes_without_a_gpu(tmp_path, monkeypatch):
+    np = pytest.importorskip("numpy")
+    monkeypatch.setattr(hone.tuning, "KernelRunner", FakeRunner)
+    FakeRunner.compiled = 0
+    n = np.int32(1000)
+    c = np.zeros(1000, dtype=np.float32)
+    params = {"block_size_x": [64, 2048], "tile": [1, 2]}
+    cache = str(tmp_path / "cache.json")
+    results, env = hone.tune("k", "__global__ void k(float *c, int n) {}", n, [c, n], params,
+                             answer=[np.zeros(1000, dtype=np.float32), None], cache=cache,
+                             output_file=str(tmp_path / "t4.json"), quiet=True)
+    assert [(r["block_size_x"], r["tile"], r["time"]) for r in results] == [(64, 1, 2.0), (64, 2, 3.0)]
+    assert env["problem_size"] == 1000 and env["device_name"] == "fake"
+    assert results[0]["grid"] == [16, 1, 1] and results[0]["block"] == [64, 1, 1]
+    import json
+
+    stored = json.loads(open(cache).read())["cache"]
+    assert stored["2048,1"]["invalidity"] == "constraints"
+    t4 = json.loads((tmp_path / "t4.json").read_text())["results"]
+    assert sorted(r["invalidity"] for r in t4) == ["constraints", "constraints", "correct", "correct"]
+    again, _ = hone.tune("k", "__global__ void k(float *c, int n) {}", n, [c, n], params,
+                         answer=[np.zeros(1000, dtype=np.float32), None], cache=cache, quiet=True)
+    assert again == results and FakeRunner.compiled == 4
+    wrong, _ = hone.tune("k", "__global__ void k(float *c, int n) {}", n, [c, n], {"tile": [1]},
+                         answer=[np.ones(1000, dtype=np.float32), None], quiet=True)
+    assert wrong == []
+    broken, _ = hone.tune("k", "#error no\n", n, [c, n], {"tile": [1]}, quiet=True)
+    assert broken == []
+    with pytest.raises(ValueError, match="a cache of kernel 'k'"):
+        hone.tune("other", "x", n, [c, n], params, cache=cache, quiet=True)

@@ -77,6 +77,15 @@ def _problem_size(problem_size: Any, params: dict) -> tuple[int, int, int]:
     return tuple(dims + [1] * (3 - len(dims)))  # type: ignore[return-value]
 
 
+def _size_record(problem_size: Any) -> Any:
+    """The problem size as JSON can hold it (NumPy integers included)."""
+    if callable(problem_size):
+        return "callable"
+    if hasattr(problem_size, "__index__"):
+        return int(problem_size)
+    return [p if isinstance(p, str) else int(p) for p in problem_size]
+
+
 def _grid(problem: tuple, params: dict, divs: list, block: tuple) -> tuple[int, int, int]:
     out = []
     for axis in range(3):
@@ -306,8 +315,7 @@ def tune(kernel_name: str, kernel_source: Any, problem_size: Any, arguments: Seq
 
     runner = KernelRunner(device)
     env = dict(runner.environment())
-    env.update({"kernel_name": kernel_name, "problem_size": problem_size if isinstance(problem_size, int)
-                else list(problem_size) if not callable(problem_size) else "callable",
+    env.update({"kernel_name": kernel_name, "problem_size": _size_record(problem_size),
                 "iterations": iterations, "compiler_options": options, "hone_version": version(),
                 "strategy": strategy})
     measured = _load_cache(cache, kernel_name, names) if cache else {}
