@@ -41,6 +41,27 @@ pub const SIZE_VAR: &str = "N";
 /// Parameter values of one variant.
 pub type Config = BTreeMap<String, i64>;
 
+/// Every combination of the parameters' values, the last parameter varying
+/// fastest.
+pub fn cartesian<'a, S: AsRef<str> + 'a>(
+    params: impl IntoIterator<Item = (&'a S, &'a Vec<i64>)>,
+) -> Vec<Config> {
+    let mut all: Vec<Config> = vec![Config::new()];
+    for (name, values) in params {
+        all = all
+            .into_iter()
+            .flat_map(|c| {
+                values.iter().map(move |v| {
+                    let mut c = c.clone();
+                    c.insert(name.as_ref().to_string(), *v);
+                    c
+                })
+            })
+            .collect();
+    }
+    all
+}
+
 /// How a buffer starts before a checked run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -352,19 +373,7 @@ impl KernelTemplate {
     /// The Cartesian product of the parameter values, less those that break a
     /// constraint.
     pub fn configs(&self) -> Vec<Config> {
-        let mut all: Vec<Config> = vec![Config::new()];
-        for (name, values) in &self.spec.params {
-            all = all
-                .into_iter()
-                .flat_map(|c| {
-                    values.iter().map(move |v| {
-                        let mut c = c.clone();
-                        c.insert(name.clone(), *v);
-                        c
-                    })
-                })
-                .collect();
-        }
+        let mut all = cartesian(&self.spec.params);
         all.retain(|c| self.check_config(c).is_ok());
         all
     }

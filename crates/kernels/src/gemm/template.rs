@@ -353,20 +353,7 @@ mod tests {
     }
 
     fn configs(t: &GemmTemplate) -> Vec<Config> {
-        let mut all = vec![Config::new()];
-        for (name, values) in &t.params {
-            all = all
-                .into_iter()
-                .flat_map(|c| {
-                    values.iter().map(move |v| {
-                        let mut c = c.clone();
-                        c.insert(name.clone(), *v);
-                        c
-                    })
-                })
-                .collect();
-        }
-        all
+        hone_gpu::template::cartesian(t.params.iter().map(|(n, v)| (n, v)))
     }
 
     fn config(pairs: &[(&str, i64)], t: &GemmTemplate) -> Config {
