@@ -17,6 +17,11 @@
 //! region that all `extern __shared__` arrays alias); local arrays and
 //! address-taken locals live in per-thread local memory.
 //!
+//! File-scope `__device__` and `__constant__` variables are global objects
+//! placed after the buffers ([`Symbols`]); file-scope `__shared__` ones are
+//! laid out with the kernel's shared variables. Constant-memory accesses are
+//! traced in [`hone_ir::AddressSpace::Constant`].
+//!
 //! Races: accesses by different threads to the same bytes with no barrier
 //! between them (and, for global memory, any two accesses from different
 //! blocks), at least one a write and not both atomic. Lanes of one warp
@@ -54,6 +59,7 @@ mod config;
 mod exec;
 mod race;
 mod report;
+mod symbols;
 mod trace;
 
 pub use buffer::{component_f64, encode_component, Buffer};
@@ -62,6 +68,7 @@ pub use exec::launch::SHARED_LIMIT;
 pub use report::{
     AccessKind, Fault, FaultKind, Race, RaceAccess, Report, SetupError, Stats, Warning,
 };
+pub use symbols::Symbols;
 pub use trace::{CollectTrace, LaneAccess, TraceSink, Value, WarpAccess};
 
 use hone_ir::Module;
@@ -79,5 +86,32 @@ pub fn run(
     opts: &Options,
     trace: Option<&mut dyn TraceSink>,
 ) -> Result<Report, SetupError> {
-    exec::run(module, kernel, cfg, args, buffers, opts, trace)
+    let mut symbols = Symbols::new(module)?;
+    exec::run(
+        module,
+        kernel,
+        cfg,
+        args,
+        buffers,
+        &mut symbols,
+        opts,
+        trace,
+    )
+}
+
+/// [`run`] with the contents of the module's `__device__` and `__constant__`
+/// variables in `symbols` (made by [`Symbols::new`], possibly set by name),
+/// which the launch reads and writes in place.
+#[allow(clippy::too_many_arguments)]
+pub fn run_with_symbols(
+    module: &Module,
+    kernel: &str,
+    cfg: &LaunchConfig,
+    args: &[KernelArg],
+    buffers: &mut [Buffer],
+    symbols: &mut Symbols,
+    opts: &Options,
+    trace: Option<&mut dyn TraceSink>,
+) -> Result<Report, SetupError> {
+    exec::run(module, kernel, cfg, args, buffers, symbols, opts, trace)
 }

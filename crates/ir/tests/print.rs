@@ -150,6 +150,7 @@ fn ptr_to(pointee: Type, pointee_const: bool, restrict: bool) -> Type {
         pointee,
         pointee_const,
         restrict,
+        pointee_volatile: false,
     }))
 }
 
@@ -197,6 +198,7 @@ impl Fb {
             ty,
             kind,
             is_const,
+            is_volatile: false,
             span: Span::default(),
         });
         id
@@ -271,6 +273,7 @@ impl Scope {
         let m = Module {
             files: vec![],
             functions: vec![self.fb.f.clone()],
+            ..Module::default()
         };
         print_expr(&m, &self.fb.f, e)
     }
@@ -1053,6 +1056,7 @@ fn sample_module() -> Module {
     Module {
         files: vec!["sample.cu".to_string()],
         functions: vec![sq.f, pick.f, k.f],
+        ..Module::default()
     }
 }
 
@@ -1103,6 +1107,7 @@ fn launch_bounds_without_min_blocks_and_function_alone() {
     let m = Module {
         files: vec![],
         functions: vec![k.f.clone()],
+        ..Module::default()
     };
     assert_eq!(
         print_function(&m, &k.f),
@@ -1154,6 +1159,7 @@ fn for_initialisations_c_cannot_write_in_the_clause_get_a_block() {
     let m = Module {
         files: vec![],
         functions: vec![k.f.clone()],
+        ..Module::default()
     };
     expect(
         "for_initialisations_c_cannot_write_in_the_clause_get_a_block",
@@ -1181,6 +1187,7 @@ fn empty_last_switch_arm_gets_an_empty_statement() {
     let m = Module {
         files: vec![],
         functions: vec![k.f.clone()],
+        ..Module::default()
     };
     assert_eq!(
         print_function(&m, &k.f),
@@ -1212,6 +1219,7 @@ fn case_labels_are_written_in_the_switch_type() {
         let m = Module {
             files: vec![],
             functions: vec![k.f.clone()],
+            ..Module::default()
         };
         let text = print_function(&m, &k.f);
         text.lines()
@@ -1253,6 +1261,7 @@ fn launch_time_array_lengths_print_as_their_expression() {
     let m = Module {
         files: vec![],
         functions: vec![k.f.clone()],
+        ..Module::default()
     };
     assert_eq!(
         print_function(&m, &k.f),
@@ -1271,6 +1280,7 @@ fn print_kernel(build: impl FnOnce(&mut Fb) -> Vec<Stmt>, extra: Vec<Function>) 
     let m = Module {
         files: vec![],
         functions,
+        ..Module::default()
     };
     print_function(&m, &k.f)
 }

@@ -353,6 +353,7 @@ mod tests {
                     ty: t.clone(),
                     kind: VarKind::Param,
                     is_const: false,
+                    is_volatile: false,
                     span: Span::default(),
                 })
                 .collect(),

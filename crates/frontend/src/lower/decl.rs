@@ -128,6 +128,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 ty: qt.ty,
                 kind,
                 is_const: qt.is_const,
+                is_volatile: qt.is_volatile,
                 span: self.span(declared.node),
             };
             let id = self.add_var(var);
@@ -192,7 +193,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     }
 
     /// The initializer of a variable; completes `T a[] = {...}` lengths.
-    fn initializer(&mut self, v: Node, qt: &mut QualType) -> LResult<Init> {
+    pub fn initializer(&mut self, v: Node, qt: &mut QualType) -> LResult<Init> {
         match v.kind() {
             "initializer_list" => {
                 let init = self.init_list(v, &qt.ty)?;
@@ -271,6 +272,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             Type::Array(e, _) => ((**e).clone(), None),
             Type::Vector(s, n) => (Type::Scalar(*s), Some(*n as u64)),
             Type::Scalar(_) | Type::Pointer(_) => (ty.clone(), Some(1)),
+            Type::Struct(st) => return self.struct_init_list(list, st),
             Type::Void => return Err(self.error(list, "initializer", "initializer for void")),
         };
         // With brace elision a flat list fills a nested array element by element.
@@ -316,6 +318,41 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                     "initialization",
                 )?));
             }
+        }
+        Ok(Init::List(out))
+    }
+
+    /// `{a, b}` for a struct: one item per field in order; fields left out
+    /// are zero.
+    fn struct_init_list(&mut self, list: Node, st: &hone_ir::StructType) -> LResult<Init> {
+        let items = syntax::named_children(list);
+        if items.len() > st.fields.len() {
+            return Err(self.error(
+                list,
+                "initializer",
+                format!("too many initializers for `{}`", st.name),
+            ));
+        }
+        let mut out = Vec::with_capacity(items.len());
+        for (item, field) in items.into_iter().zip(&st.fields) {
+            if item.kind() == "initializer_list" {
+                out.push(self.init_list(item, &field.ty)?);
+                continue;
+            }
+            if matches!(field.ty, Type::Array(..)) {
+                return Err(self.error(
+                    item,
+                    "initializer",
+                    format!("field `{}` is an array and needs a brace list", field.name),
+                ));
+            }
+            let e = self.expr(item)?;
+            out.push(Init::Expr(self.convert(
+                e,
+                &field.ty,
+                item,
+                "initialization",
+            )?));
         }
         Ok(Init::List(out))
     }

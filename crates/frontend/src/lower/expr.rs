@@ -429,6 +429,10 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         if let Some(&(v, s)) = self.ctx.constants.get(name) {
             return Ok(self.constant(v, s, span));
         }
+        if let Some(&g) = self.ctx.global_ids.get(name) {
+            let ty = self.global(g).ty.clone();
+            return Ok(self.mk(ExprKind::Global(g), ty, span));
+        }
         match names::header_constant(name) {
             Some(names::Constant::Int(v, s)) => return Ok(self.constant(v, s, span)),
             Some(names::Constant::Float(v, s)) => {
@@ -681,6 +685,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                     pointee: e.ty.clone(),
                     pointee_const: self.is_const_object(&e),
                     restrict: false,
+                    pointee_volatile: self.is_volatile_object(&e),
                 }));
                 Ok(self.mk(ExprKind::AddrOf(Box::new(e)), ty, span))
             }
@@ -712,6 +717,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                     pointee: p.pointee.clone(),
                     pointee_const: p.pointee_const || q.pointee_const,
                     restrict: p.restrict && q.restrict,
+                    pointee_volatile: p.pointee_volatile || q.pointee_volatile,
                 }))
             }
             (Type::Pointer(_), Type::Scalar(_)) if is_null_constant(&f) => t.ty.clone(),

@@ -143,6 +143,10 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         &self.vars[id.0 as usize]
     }
 
+    pub fn global(&self, id: hone_ir::GlobalId) -> &hone_ir::GlobalVar {
+        &self.ctx.global_vars[id.0 as usize]
+    }
+
     pub fn mk(&self, kind: ExprKind, ty: Type, span: Span) -> Expr {
         Expr { kind, ty, span }
     }
@@ -191,6 +195,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 ty: qt.ty,
                 kind: VarKind::Param,
                 is_const: qt.is_const,
+                is_volatile: qt.is_volatile,
                 span,
             }));
         }
@@ -327,6 +332,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                         pointee: *elem,
                         pointee_const: qt.is_const,
                         restrict: false,
+                        pointee_volatile: qt.is_volatile,
                     })))
                 }
                 _ => qt,

@@ -20,7 +20,9 @@ mod walk;
 
 use std::collections::{HashMap, HashSet};
 
-use hone_ir::{FuncId, FuncKind, Module, Scalar, Span, Type};
+use std::sync::Arc;
+
+use hone_ir::{FuncId, FuncKind, GlobalId, GlobalVar, Module, Scalar, Span, StructType, Type};
 use tree_sitter::Node;
 
 use crate::diagnostic::{Diagnostic, Severity};
@@ -35,6 +37,7 @@ pub(crate) use func::FnLowerer;
 pub(crate) struct QualType {
     pub ty: Type,
     pub is_const: bool,
+    pub is_volatile: bool,
 }
 
 impl QualType {
@@ -42,6 +45,7 @@ impl QualType {
         QualType {
             ty,
             is_const: false,
+            is_volatile: false,
         }
     }
 }
@@ -71,6 +75,11 @@ pub(crate) struct ModuleCtx<'a> {
     pub constants: HashMap<String, (i128, Scalar)>,
     /// File-scope variables device code may not use in the IR, with a description.
     pub globals: HashMap<String, String>,
+    /// Struct definitions in declaration order (`Module::structs`).
+    pub structs: Vec<Arc<StructType>>,
+    /// File-scope `__constant__`/`__device__`/`__shared__` variables (`Module::globals`).
+    pub global_vars: Vec<GlobalVar>,
+    pub global_ids: HashMap<String, GlobalId>,
     pub functions: HashMap<String, FuncSig>,
     /// Device functions that exist but could not be lowered, with the reason.
     pub unlowerable: HashMap<String, String>,
@@ -123,6 +132,9 @@ pub(crate) fn lower_translation_unit(pre: &Preprocessed) -> Parsed {
         typedefs: HashMap::new(),
         constants: HashMap::new(),
         globals: HashMap::new(),
+        structs: Vec::new(),
+        global_vars: Vec::new(),
+        global_ids: HashMap::new(),
         functions: HashMap::new(),
         unlowerable: HashMap::new(),
         host_functions: HashSet::new(),
@@ -131,7 +143,7 @@ pub(crate) fn lower_translation_unit(pre: &Preprocessed) -> Parsed {
         return Parsed {
             module: Module {
                 files: files.clone(),
-                functions: Vec::new(),
+                ..Module::default()
             },
             diagnostics: vec![Diagnostic {
                 severity: Severity::Error,
@@ -166,7 +178,12 @@ pub(crate) fn lower_translation_unit(pre: &Preprocessed) -> Parsed {
     let functions = prune_and_renumber(&ctx, &pending, lowered, &mut diagnostics);
     diagnostics.sort_by(|a, b| (&a.file, a.line, a.col).cmp(&(&b.file, b.line, b.col)));
     Parsed {
-        module: Module { files, functions },
+        module: Module {
+            files,
+            structs: ctx.structs.clone(),
+            globals: ctx.global_vars.clone(),
+            functions,
+        },
         diagnostics,
     }
 }

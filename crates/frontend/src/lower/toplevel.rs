@@ -1,9 +1,9 @@
 //! Pass 1: file-scope items in source order.
 
-use hone_ir::{FuncId, FuncKind, Init, Type};
+use hone_ir::{ExprKind, FuncId, FuncKind, GlobalId, GlobalSpace, GlobalVar, Init, Type};
 use tree_sitter::Node;
 
-use super::func::FnLowerer;
+use super::func::{FnLowerer, LResult};
 use super::types::ArrayCtx;
 use super::{FuncSig, ModuleCtx, PendingFunction, QualType, TypeEntry};
 use crate::diagnostic::{Diagnostic, Severity};
@@ -123,6 +123,14 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
                 }
                 "function_definition_list" | "declaration_list" => self.items(item, depth + 1),
                 "enum_specifier" => self.enumerators(item),
+                "static_assert_declaration" => {
+                    let diags = {
+                        let mut l = FnLowerer::new(self.ctx);
+                        let _ = l.static_assert(item);
+                        l.diags
+                    };
+                    self.diags.extend(diags);
+                }
                 "struct_specifier" | "class_specifier" | "union_specifier" => self.record(item),
                 "ERROR" => {
                     let t = syntax::text(item, self.src());
@@ -275,9 +283,23 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
         }
     }
 
-    /// A file-scope variable: an integral constant device code can use, or a
-    /// variable it cannot.
+    /// A file-scope variable: an integral constant device code can use, a
+    /// `__constant__`/`__device__`/`__shared__` variable, or a host variable
+    /// device code cannot use.
     fn variable(&mut self, node: Node, d: Node, name: String) {
+        let space = {
+            let mut l = FnLowerer::new(self.ctx);
+            match l.specs(node) {
+                Ok(s) if s.constant => Some(GlobalSpace::Constant),
+                Ok(s) if s.shared => Some(GlobalSpace::Shared),
+                Ok(s) if s.device && !s.managed => Some(GlobalSpace::Device),
+                _ => None,
+            }
+        };
+        if let Some(space) = space {
+            self.device_variable(node, d, name, space);
+            return;
+        }
         let (value, description) = {
             let mut l = FnLowerer::new(self.ctx);
             let specs = l.specs(node).ok();
@@ -302,6 +324,31 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
             }
             None => {
                 self.ctx.globals.insert(name, description.to_string());
+            }
+        }
+    }
+
+    fn device_variable(&mut self, node: Node, d: Node, name: String, space: GlobalSpace) {
+        let (global, diags) = {
+            let mut l = FnLowerer::new(self.ctx);
+            let g = l.global_variable(node, d, &name, space);
+            (g.ok(), l.diags)
+        };
+        let failed = global.is_none() || diags.iter().any(|d| d.severity == Severity::Error);
+        self.diags.extend(diags);
+        match global {
+            Some(g) if !failed => {
+                let id = GlobalId(self.ctx.global_vars.len() as u32);
+                self.ctx.global_vars.push(g);
+                self.ctx.global_ids.insert(name, id);
+            }
+            _ => {
+                let what = match space {
+                    GlobalSpace::Constant => "__constant__ variable that could not be lowered",
+                    GlobalSpace::Device => "__device__ variable that could not be lowered",
+                    GlobalSpace::Shared => "__shared__ variable that could not be lowered",
+                };
+                self.ctx.globals.insert(name, what.to_string());
             }
         }
     }
@@ -474,6 +521,107 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
 }
 
 impl<'c, 'a> FnLowerer<'c, 'a> {
+    /// `static_assert(cond, "message")`: checked when the condition folds to a
+    /// constant (a false one is an error), noted otherwise.
+    pub fn static_assert(&mut self, node: Node) -> LResult<()> {
+        let cond = self.field(node, "condition")?;
+        let e = self.expr(cond)?;
+        match self.fold(&e) {
+            Some(0) => {
+                let message = node
+                    .child_by_field_name("message")
+                    .map(|m| self.text(m).to_string())
+                    .unwrap_or_default();
+                Err(self.error(
+                    node,
+                    "static_assert",
+                    format!("static assertion failed {message}")
+                        .trim_end()
+                        .to_string(),
+                ))
+            }
+            Some(_) => Ok(()),
+            None => {
+                self.warn(
+                    node,
+                    "static_assert",
+                    "condition is not an integer constant hone can evaluate; not checked",
+                );
+                Ok(())
+            }
+        }
+    }
+
+    /// `__constant__ T name[N] = {...};` and its kin at file scope.
+    fn global_variable(
+        &mut self,
+        node: Node,
+        d: Node,
+        name: &str,
+        space: GlobalSpace,
+    ) -> LResult<GlobalVar> {
+        let specs = self.specs(node)?;
+        let base = self.base_type(&specs, node)?;
+        let (dnode, value) = if d.kind() == "init_declarator" {
+            (self.field(d, "declarator")?, d.child_by_field_name("value"))
+        } else {
+            (d, None)
+        };
+        let declared = self.declarator(base, dnode, ArrayCtx::Const)?;
+        if declared.params.is_some() {
+            return Err(self.error(d, "declaration", "expected a variable"));
+        }
+        let mut qt = declared.qt;
+        let is_extern = specs.extern_;
+        if space == GlobalSpace::Shared && value.is_some() {
+            return Err(self.error(
+                d,
+                "__shared__",
+                "`__shared__` variables cannot have initializers",
+            ));
+        }
+        let init = match value {
+            Some(v) => Some(self.initializer(v, &mut qt)?),
+            None => None,
+        };
+        match &qt.ty {
+            Type::Array(_, hone_ir::ArrayLen::Unsized)
+                if !(is_extern && space == GlobalSpace::Shared) =>
+            {
+                return Err(self.error(dnode, "array", format!("`{name}` has no length")));
+            }
+            Type::Void => return Err(self.error(dnode, "declaration", "variable of type void")),
+            _ => {}
+        }
+        if is_extern && space != GlobalSpace::Shared {
+            return Err(self.error(
+                node,
+                "extern",
+                format!("`extern` {name}: separate compilation is not supported"),
+            ));
+        }
+        if let Some(i) = &init {
+            if let Some(at) = non_constant(i) {
+                let node = value.unwrap_or(d);
+                return Err(self.error(
+                    node,
+                    "initializer",
+                    format!("initializer of `{name}` is not a constant expression ({at})"),
+                ));
+            }
+        }
+        Ok(GlobalVar {
+            name: name.to_string(),
+            ty: qt.ty,
+            space,
+            is_const: qt.is_const,
+            is_volatile: qt.is_volatile,
+            is_extern,
+            init,
+            span: self.span(declared.node),
+        })
+    }
+
     /// Value of `const T name = <constant>;` at file scope, for integral T.
     fn constant_declarator(&mut self, base: QualType, d: Node) -> Option<(i128, hone_ir::Scalar)> {
         let (dnode, value) = if d.kind() == "init_declarator" {
@@ -496,5 +644,32 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         );
         let Init::Expr(e) = init else { return None };
         self.fold(&e).map(|v| (v, s))
+    }
+}
+
+/// What makes an initializer of a file-scope variable not a constant: the
+/// device has no code that runs before a kernel to compute it.
+fn non_constant(i: &Init) -> Option<&'static str> {
+    match i {
+        Init::List(items) => items.iter().find_map(non_constant),
+        Init::Expr(e) => {
+            let mut found = None;
+            hone_ir::visit::visit_expr(e, &mut |x| {
+                let what = match &x.kind {
+                    ExprKind::Var(_) | ExprKind::Global(_) => Some("a variable"),
+                    ExprKind::Call(..) | ExprKind::Intrinsic(..) => Some("a call"),
+                    ExprKind::Builtin(_) => Some("a built-in variable"),
+                    ExprKind::Assign { .. } | ExprKind::IncDec { .. } => Some("an assignment"),
+                    ExprKind::AddrOf(_) | ExprKind::Deref(_) | ExprKind::Index(..) => {
+                        Some("an address")
+                    }
+                    _ => None,
+                };
+                if found.is_none() {
+                    found = what;
+                }
+            });
+            found
+        }
     }
 }

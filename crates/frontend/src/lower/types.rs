@@ -120,13 +120,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         };
         let mut qt = self.type_node(t)?;
         qt.is_const |= specs.is_const;
-        if let Some(v) = specs.volatile {
-            self.warn(
-                v,
-                "volatile",
-                "`volatile` is not represented in the IR and is dropped",
-            );
-        }
+        qt.is_volatile |= specs.volatile.is_some();
         Ok(qt)
     }
 
@@ -288,18 +282,14 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                             "function pointers are not supported",
                         ));
                     }
-                    let (mut is_const, mut restrict) = (false, false);
+                    let (mut is_const, mut restrict, mut volatile) = (false, false, false);
                     for c in syntax::children(cur) {
                         match (c.kind(), self.text(c)) {
                             ("type_qualifier", "const") => is_const = true,
                             ("type_qualifier", "restrict" | "__restrict__" | "__restrict") => {
                                 restrict = true
                             }
-                            ("type_qualifier", "volatile") => self.warn(
-                                c,
-                                "volatile",
-                                "`volatile` is not represented in the IR and is dropped",
-                            ),
+                            ("type_qualifier", "volatile") => volatile = true,
                             ("type_qualifier", other) => {
                                 let other = other.to_string();
                                 return Err(self.error(
@@ -323,8 +313,10 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                             pointee: qt.ty,
                             pointee_const: qt.is_const,
                             restrict,
+                            pointee_volatile: qt.is_volatile,
                         })),
                         is_const,
+                        is_volatile: volatile,
                     };
                     match cur.child_by_field_name("declarator") {
                         Some(d) => cur = d,
@@ -363,6 +355,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                     qt = QualType {
                         ty: Type::Array(Box::new(qt.ty), len),
                         is_const: qt.is_const,
+                        is_volatile: qt.is_volatile,
                     };
                     match cur.child_by_field_name("declarator") {
                         Some(d) => cur = d,
