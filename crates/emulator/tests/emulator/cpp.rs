@@ -87,3 +87,145 @@ fn device_variables_keep_their_values_across_launches() {
     assert_eq!(out[0], 63.0 + 1.0);
     assert_eq!(out[7], 56.0 + 42.0);
 }
+
+/// A buffer of `n` structs `name` of the module, from little-endian bytes.
+fn struct_buffer(m: &Module, name: &str, buf: &str, bytes: Vec<u8>) -> Buffer {
+    let st = m
+        .structs
+        .iter()
+        .find(|s| s.name == name)
+        .expect("struct in module");
+    assert_eq!(bytes.len() as u64 % st.size, 0);
+    Buffer {
+        name: buf.to_string(),
+        elem: hone_ir::Type::Struct(st.clone()),
+        data: bytes,
+    }
+}
+
+/// A `Particle` as the kernel lays it out: pos, vel (3 floats each), mass, id.
+fn particle(pos: [f32; 3], vel: [f32; 3], mass: f32, id: i32) -> Vec<u8> {
+    let mut b = Vec::new();
+    for v in pos.iter().chain(&vel).chain([&mass]) {
+        b.extend(v.to_le_bytes());
+    }
+    b.extend(id.to_le_bytes());
+    b
+}
+
+fn particles(n: usize) -> Vec<([f32; 3], [f32; 3], f32, i32)> {
+    (0..n)
+        .map(|i| {
+            let f = i as f32;
+            ([f, 2.0 * f, -f], [1.0, 0.5 * f, 0.25], 1.0 + f, i as i32)
+        })
+        .collect()
+}
+
+#[test]
+fn struct_layout_is_the_c_abi() {
+    let m = corpus("structs.cu");
+    let p = m.structs.iter().find(|s| s.name == "Particle").unwrap();
+    let offsets: Vec<u64> = p.fields.iter().map(|f| f.offset).collect();
+    assert_eq!(offsets, vec![0, 12, 24, 28]);
+    assert_eq!((p.size, p.align), (32, 4));
+}
+
+#[test]
+fn array_of_structs_members_methods_and_operators() {
+    let m = corpus("structs.cu");
+    let n = 40;
+    let ps = particles(n);
+    let bytes: Vec<u8> = ps
+        .iter()
+        .flat_map(|(p, v, mass, id)| particle(*p, *v, *mass, *id))
+        .collect();
+    let mut bufs = vec![struct_buffer(&m, "Particle", "p", bytes)];
+    let dt = 0.5f32;
+    let r = launch(
+        &m,
+        "advance",
+        LaunchConfig::linear(2, 32),
+        &[
+            KernelArg::Buffer(0),
+            KernelArg::Float(dt as f64),
+            KernelArg::Int(n as i64),
+        ],
+        &mut bufs,
+    );
+    assert!(r.is_clean(), "{r:?}");
+    let want: Vec<u8> = ps
+        .iter()
+        .flat_map(|(p, v, mass, id)| {
+            let pos = [p[0] + dt * v[0], p[1] + dt * v[1], p[2] + dt * v[2]];
+            let vel = [v[0] * 0.5, v[1] * 0.5, v[2] * 0.5];
+            particle(pos, vel, *mass, *id)
+        })
+        .collect();
+    assert_eq!(bufs[0].data, want);
+
+    // energies: a range struct by pointer, a const reference to an element,
+    // a unary operator and a const member calling another.
+    let mut range = Vec::new();
+    range.extend(3i32.to_le_bytes());
+    range.extend(37i32.to_le_bytes());
+    let mut bufs = vec![
+        bufs.remove(0),
+        Buffer::from_f32("out", &vec![-1.0; n]),
+        struct_buffer(&m, "Range", "r", range),
+    ];
+    let r = launch(
+        &m,
+        "energies",
+        LaunchConfig::linear(2, 32),
+        &[
+            KernelArg::Buffer(0),
+            KernelArg::Buffer(1),
+            KernelArg::Buffer(2),
+        ],
+        &mut bufs,
+    );
+    assert!(r.is_clean(), "{r:?}");
+    let out = bufs[1].to_f32_vec();
+    for (i, (_, v, mass, id)) in ps.iter().enumerate() {
+        let want = if (3..37).contains(&i) {
+            let vel = [v[0] * 0.5, v[1] * 0.5, v[2] * 0.5];
+            let n2 = vel[0] * vel[0] + vel[1] * vel[1] + vel[2] * vel[2];
+            0.5 * mass * n2 + *id as f32
+        } else {
+            -1.0
+        };
+        assert_eq!(out[i], want, "particle {i}");
+    }
+}
+
+#[test]
+fn vector_operators_classes_and_constructors() {
+    let m = corpus("structs.cu");
+    let n = 32;
+    let flat: Vec<f32> = (0..3 * n).map(|x| x as f32 * 0.5).collect();
+    let mut a = Buffer::from_f32("a", &flat);
+    a.elem = hone_ir::Type::Vector(hone_ir::Scalar::F32, 3);
+    let mut out = Buffer::from_f32("out", &vec![0.0; 3 * n]);
+    out.elem = a.elem.clone();
+    let mut bufs = vec![a, out, Buffer::from_i32("counts", &vec![0; n])];
+    let r = launch(
+        &m,
+        "vectors",
+        LaunchConfig::linear(1, n as u32),
+        &[
+            KernelArg::Buffer(0),
+            KernelArg::Buffer(1),
+            KernelArg::Buffer(2),
+        ],
+        &mut bufs,
+    );
+    assert!(r.is_clean(), "{r:?}");
+    let want: Vec<f32> = flat.iter().map(|x| x + x * 2.0).collect();
+    assert_eq!(bufs[1].to_f32_vec(), want);
+    let counts = bufs[2].to_i32_vec();
+    for (i, c) in counts.iter().enumerate() {
+        let hits = (0..8).filter(|k| k % (i + 1) == 0).count() as i32;
+        assert_eq!(*c, 8 * 100 + hits + 14, "thread {i}");
+    }
+}

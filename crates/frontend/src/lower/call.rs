@@ -183,7 +183,15 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 }
             }
             "field_expression" => {
-                Err(self.error(f, "class", "member function calls are not supported"))
+                let (arg, field, op) = self.fields3(f, "argument", "field", "operator")?;
+                let obj = self.expr(arg)?;
+                let obj = if self.text(op) == "->" {
+                    self.deref(obj, arg)?
+                } else {
+                    obj
+                };
+                let name = self.text(field);
+                self.method_call(n, obj, name, &args)
             }
             "lambda_expression" => Err(self.error(f, "lambda", "lambdas are not supported")),
             _ => Err(self.error(
@@ -195,6 +203,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     }
 
     fn functional_cast(&mut self, n: Node, ty: Type, args: &[Node]) -> LResult<Expr> {
+        if let Type::Struct(_) = ty {
+            return self.construct(n, &ty, args);
+        }
         let [arg] = args else {
             return Err(self.error(n, "cast", "a functional cast takes exactly one argument"));
         };
@@ -249,35 +260,23 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             Some(Entry::Poisoned) => return Err(Abort),
             None => {}
         }
-        if let Some(sig) = self.ctx.functions.get(name).cloned() {
-            if sig.kind == FuncKind::Global {
+        if let Some(sigs) = self.ctx.functions.get(name).cloned() {
+            if sigs.iter().any(|s| s.kind == FuncKind::Global) {
                 return Err(self.error(
                     f,
                     "dynamic parallelism",
                     format!("`{name}` is a __global__ function; launching kernels from device code is not supported"),
                 ));
             }
-            let Some(id) = sig.id else {
-                return Err(self.error(
-                    f,
-                    "call",
-                    format!("function `{name}` is declared but never defined"),
-                ));
-            };
-            self.arity(n, name, args, &[sig.params.len()])?;
-            let mut lowered = Vec::with_capacity(args.len());
-            for (i, (a, pty)) in args.iter().zip(&sig.params).enumerate() {
-                let e = self.expr(*a)?;
-                lowered.push(self.convert(
-                    e,
-                    pty,
-                    *a,
-                    &format!("argument {} of `{name}`", i + 1),
-                )?);
-            }
-            let span = self.span(n);
-            self.calls.push((id, span));
-            return Ok(self.mk(ExprKind::Call(id, lowered), sig.ret, span));
+            let mut arities: Vec<usize> = sigs.iter().map(|s| s.params.len()).collect();
+            arities.sort_unstable();
+            arities.dedup();
+            self.arity(n, name, args, &arities)?;
+            let lowered = self.args(args)?;
+            return self.call_overload(n, name, &sigs, lowered, args);
+        }
+        if let Some(e) = self.implicit_member_call(n, name, args)? {
+            return Ok(e);
         }
         if let Some(reason) = self.ctx.unlowerable.get(name) {
             let msg = format!("calls `{name}`, which could not be lowered ({reason})");

@@ -11,6 +11,7 @@ mod conv;
 mod decl;
 mod expr;
 mod func;
+mod members;
 mod names;
 mod repair;
 mod stmt;
@@ -63,7 +64,28 @@ pub(crate) struct FuncSig {
     pub id: Option<FuncId>,
     pub kind: FuncKind,
     pub ret: Type,
+    /// IR parameter types: a reference parameter is a pointer here.
     pub params: Vec<Type>,
+    /// Which parameters are C++ references (`T&`): the argument's address is passed.
+    pub by_ref: Vec<bool>,
+}
+
+/// A member function (or constructor) of a struct, lowered to a function
+/// that takes the object as its first parameter `self`.
+#[derive(Clone, Debug)]
+pub(crate) struct Member {
+    pub st: Arc<StructType>,
+    pub kind: MemberKind,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum MemberKind {
+    /// A `const` member function: `self` is the object, by value.
+    Const,
+    /// Any other member function: `self` points to the object.
+    Mutating,
+    /// A constructor: a function returning the object it builds in `self`.
+    Ctor,
 }
 
 /// What pass 1 learned about the file, read by every function's lowering.
@@ -80,7 +102,12 @@ pub(crate) struct ModuleCtx<'a> {
     /// File-scope `__constant__`/`__device__`/`__shared__` variables (`Module::globals`).
     pub global_vars: Vec<GlobalVar>,
     pub global_ids: HashMap<String, GlobalId>,
-    pub functions: HashMap<String, FuncSig>,
+    /// Free functions by name, each overload once.
+    pub functions: HashMap<String, Vec<FuncSig>>,
+    /// Member functions by (struct, member name); constructors under the struct's name.
+    pub methods: HashMap<(String, String), Vec<FuncSig>>,
+    /// Structs without a name (`typedef struct {...} T;`), by the specifier's first byte.
+    pub anon_structs: HashMap<usize, Arc<StructType>>,
     /// Device functions that exist but could not be lowered, with the reason.
     pub unlowerable: HashMap<String, String>,
     pub host_functions: HashSet<String>,
@@ -118,6 +145,7 @@ impl<'a> ModuleCtx<'a> {
 pub(crate) struct PendingFunction<'t> {
     pub node: Node<'t>,
     pub name: String,
+    pub member: Option<Member>,
 }
 
 pub(crate) fn lower_translation_unit(pre: &Preprocessed) -> Parsed {
@@ -136,6 +164,8 @@ pub(crate) fn lower_translation_unit(pre: &Preprocessed) -> Parsed {
         global_vars: Vec::new(),
         global_ids: HashMap::new(),
         functions: HashMap::new(),
+        methods: HashMap::new(),
+        anon_structs: HashMap::new(),
         unlowerable: HashMap::new(),
         host_functions: HashSet::new(),
     };

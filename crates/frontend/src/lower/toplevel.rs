@@ -1,11 +1,16 @@
 //! Pass 1: file-scope items in source order.
 
-use hone_ir::{ExprKind, FuncId, FuncKind, GlobalId, GlobalSpace, GlobalVar, Init, Type};
+use std::sync::Arc;
+
+use hone_ir::{
+    ExprKind, FuncId, FuncKind, GlobalId, GlobalSpace, GlobalVar, Init, RecordKind, StructType,
+    Type,
+};
 use tree_sitter::Node;
 
 use super::func::{FnLowerer, LResult};
 use super::types::ArrayCtx;
-use super::{FuncSig, ModuleCtx, PendingFunction, QualType, TypeEntry};
+use super::{FuncSig, Member, MemberKind, ModuleCtx, PendingFunction, QualType, TypeEntry};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::syntax;
 
@@ -131,7 +136,9 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
                     };
                     self.diags.extend(diags);
                 }
-                "struct_specifier" | "class_specifier" | "union_specifier" => self.record(item),
+                "struct_specifier" | "class_specifier" | "union_specifier" => {
+                    self.record(item);
+                }
                 "ERROR" => {
                     let t = syntax::text(item, self.src());
                     if t.contains("__global__") || t.contains("__device__") {
@@ -188,30 +195,39 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
                 .insert(name, "its signature is not supported".into());
             return;
         };
-        if self
-            .ctx
-            .functions
-            .get(&h.name)
-            .is_some_and(|s| s.id.is_some())
-        {
-            let msg = format!(
-                "`{}` is defined twice; overloading is not supported",
-                h.name
-            );
-            self.error(node, "overload", msg);
+        let id = FuncId(self.pending.len() as u32);
+        let name = h.name.clone();
+        if !self.register(&name, h.signature(Some(id)), node) {
             return;
         }
-        let id = FuncId(self.pending.len() as u32);
-        self.ctx.functions.insert(
-            h.name.clone(),
-            FuncSig {
-                id: Some(id),
-                kind: h.kind,
-                ret: h.ret,
-                params: h.params.into_iter().map(|p| p.1.ty).collect(),
-            },
-        );
-        self.pending.push(PendingFunction { node, name: h.name });
+        self.pending.push(PendingFunction {
+            node,
+            name,
+            member: None,
+        });
+    }
+
+    /// Adds an overload of `name`; false (with an error) when one with the
+    /// same parameters is already defined.
+    fn register(&mut self, name: &str, sig: FuncSig, node: Node) -> bool {
+        let list = self.ctx.functions.entry(name.to_string()).or_default();
+        match list.iter_mut().find(|s| s.params == sig.params) {
+            Some(existing) if existing.id.is_some() && sig.id.is_some() => {
+                let msg = format!("`{name}` is defined twice with the same parameters");
+                self.error(node, "overload", msg);
+                false
+            }
+            Some(existing) => {
+                if sig.id.is_some() {
+                    *existing = sig;
+                }
+                true
+            }
+            None => {
+                list.push(sig);
+                true
+            }
+        }
     }
 
     fn declaration(&mut self, node: Node<'t>) {
@@ -224,7 +240,9 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
             if let Some(t) = node.child_by_field_name("type") {
                 match t.kind() {
                     "enum_specifier" => self.enumerators(t),
-                    "struct_specifier" | "class_specifier" | "union_specifier" => self.record(t),
+                    "struct_specifier" | "class_specifier" | "union_specifier" => {
+                        self.record(t);
+                    }
                     _ => {}
                 }
             }
@@ -233,7 +251,9 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
         if let Some(t) = node.child_by_field_name("type") {
             match t.kind() {
                 "enum_specifier" => self.enumerators(t),
-                "struct_specifier" | "class_specifier" | "union_specifier" => self.record(t),
+                "struct_specifier" | "class_specifier" | "union_specifier" => {
+                    self.record(t);
+                }
                 _ => {}
             }
         }
@@ -256,7 +276,7 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
             self.ctx.host_functions.insert(name);
             return;
         }
-        if self.ctx.functions.contains_key(&name) || node.has_error() {
+        if node.has_error() {
             return;
         }
         let header = {
@@ -265,15 +285,8 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
         };
         match header {
             Some(h) => {
-                self.ctx.functions.insert(
-                    h.name,
-                    FuncSig {
-                        id: None,
-                        kind: h.kind,
-                        ret: h.ret,
-                        params: h.params.into_iter().map(|p| p.1.ty).collect(),
-                    },
-                );
+                let name = h.name.clone();
+                self.register(&name, h.signature(None), node);
             }
             None => {
                 self.ctx
@@ -388,56 +401,194 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
         }
     }
 
-    /// A struct, union or class name: C++ lets it be used without the keyword.
-    fn record(&mut self, node: Node) {
-        // Device code in a class body is a member function: report it, since
-        // it would otherwise vanish without a word.
-        if let Some(body) = node.child_by_field_name("body") {
-            for member in syntax::named_children(body) {
-                let member = if member.kind() == "template_declaration" {
-                    match syntax::named_children(member)
-                        .into_iter()
-                        .find(|c| c.kind() == "function_definition")
-                    {
-                        Some(f) => f,
-                        None => continue,
+    /// A struct or class definition: its layout becomes a type, its member
+    /// functions functions taking the object. Unions are reported.
+    fn record(&mut self, node: Node<'t>) -> Option<Arc<StructType>> {
+        self.define_record(node, None)
+    }
+
+    fn define_record(&mut self, node: Node<'t>, alias: Option<&str>) -> Option<Arc<StructType>> {
+        if let Some(st) = self.ctx.anon_structs.get(&node.start_byte()) {
+            return Some(st.clone());
+        }
+        let src = self.src();
+        let name = node
+            .child_by_field_name("name")
+            .map(|n| syntax::text(n, src).to_string())
+            .or_else(|| alias.map(str::to_string));
+        let Some(body) = node.child_by_field_name("body") else {
+            if let Some(name) = name {
+                self.ctx
+                    .typedefs
+                    .entry(name.clone())
+                    .or_insert(TypeEntry::Unsupported {
+                        construct: "struct".into(),
+                        message: format!("`{name}` is declared but not defined"),
+                    });
+            }
+            return None;
+        };
+        let name = name.unwrap_or_else(|| format!("anon_{}", node.start_byte()));
+        if node.kind() == "union_specifier" {
+            self.ctx.typedefs.insert(
+                name,
+                TypeEntry::Unsupported {
+                    construct: "union".into(),
+                    message: "unions are not supported".into(),
+                },
+            );
+            return None;
+        }
+        let kind = if node.kind() == "class_specifier" {
+            RecordKind::Class
+        } else {
+            RecordKind::Struct
+        };
+        // Until it is complete, a use of the struct inside itself is reported.
+        self.ctx.typedefs.insert(
+            name.clone(),
+            TypeEntry::Unsupported {
+                construct: "struct".into(),
+                message: format!(
+                    "`{name}` is used inside its own definition (self-referential structs are not supported)"
+                ),
+            },
+        );
+        let mut fields = Vec::new();
+        let mut members = Vec::new();
+        let mut ok = true;
+        for m in syntax::named_children(body) {
+            match m.kind() {
+                "field_declaration" => {
+                    let (r, diags) = {
+                        let mut l = FnLowerer::new(self.ctx);
+                        let r = l.field_declaration(m);
+                        (r, l.diags)
+                    };
+                    ok &= r.is_ok() && !diags.iter().any(|d| d.severity == Severity::Error);
+                    self.diags.extend(diags);
+                    if let Ok(f) = r {
+                        fields.extend(f);
                     }
-                } else {
-                    member
-                };
-                if member.kind() == "function_definition" && func_kind(member, self.src()).is_some()
-                {
-                    let name = member
-                        .child_by_field_name("declarator")
-                        .and_then(|d| declarator_name(d, self.src()))
-                        .unwrap_or("")
-                        .to_string();
-                    let msg = format!(
-                        "member function `{name}` is not supported: classes are not supported"
+                }
+                "function_definition" => members.push(m),
+                "access_specifier" | "comment" => {}
+                "declaration" => {
+                    self.error(
+                        m,
+                        "member function",
+                        "member functions defined outside their class are not supported".into(),
                     );
-                    self.error(member, "class", msg);
+                }
+                "template_declaration" => {
+                    self.error(m, "template", "member templates are not supported".into());
+                }
+                k => {
+                    let k = k.to_string();
+                    self.error(m, &k, format!("`{k}` in a struct is not supported"));
+                    ok = false;
                 }
             }
         }
-        let Some(name) = node.child_by_field_name("name") else {
-            return;
+        let layout = StructType::new(&name, kind, fields);
+        let Some(mut st) = layout.filter(|_| ok) else {
+            self.ctx.typedefs.insert(
+                name.clone(),
+                TypeEntry::Unsupported {
+                    construct: "struct".into(),
+                    message: format!("struct `{name}` has members hone cannot lower"),
+                },
+            );
+            return None;
         };
-        let name = syntax::text(name, self.src()).to_string();
+        if let Some(a) = declared_alignment(node, src) {
+            st.align = st.align.max(a);
+            st.size = st.size.div_ceil(st.align) * st.align;
+        }
+        let st = Arc::new(st);
+        self.ctx.structs.push(st.clone());
         self.ctx
             .typedefs
-            .entry(name)
-            .or_insert(TypeEntry::Unsupported {
-                construct: "struct".into(),
-                message: "structs, unions and classes are not supported".into(),
-            });
+            .insert(name, TypeEntry::Ok(QualType::new(Type::Struct(st.clone()))));
+        self.ctx.anon_structs.insert(node.start_byte(), st.clone());
+        for m in members {
+            self.member_function(m, &st);
+        }
+        Some(st)
     }
 
-    fn typedef(&mut self, node: Node) {
+    /// Registers a member function of `st` and queues its body.
+    fn member_function(&mut self, node: Node<'t>, st: &Arc<StructType>) {
+        let src = self.src();
+        if func_kind(node, src).is_none() {
+            // Host-only members cannot be called from device code.
+            return;
+        }
+        if node.has_error() {
+            self.error(
+                node,
+                "syntax error",
+                "syntax error in a member function".into(),
+            );
+            return;
+        }
+        let (header, diags) = {
+            let mut l = FnLowerer::new(self.ctx);
+            let h = l.member_header(node, st).ok().filter(|_| !l.has_errors());
+            (h, l.diags)
+        };
+        self.diags.extend(diags);
+        let Some(mh) = header else {
+            return;
+        };
+        let id = FuncId(self.pending.len() as u32);
+        let mut sig = mh.header.signature(Some(id));
+        if mh.kind == MemberKind::Mutating {
+            sig.by_ref[0] = true;
+        }
+        let ir_name = mh.header.name.clone();
+        if mh.kind == MemberKind::Const && mh.member.starts_with("operator") {
+            if !self.register(&mh.member, sig.clone(), node) {
+                return;
+            }
+        } else {
+            let list = self
+                .ctx
+                .methods
+                .entry((st.name.clone(), mh.member.clone()))
+                .or_default();
+            if list.iter().any(|s| s.params == sig.params) {
+                let msg = format!("`{}` is defined twice with the same parameters", mh.member);
+                self.error(node, "overload", msg);
+                return;
+            }
+            list.push(sig.clone());
+        }
+        self.pending.push(PendingFunction {
+            node,
+            name: ir_name,
+            member: Some(Member {
+                st: st.clone(),
+                kind: mh.kind,
+            }),
+        });
+    }
+
+    fn typedef(&mut self, node: Node<'t>) {
         let src = self.src();
         let mut cursor = node.walk();
         let decls: Vec<Node> = node
             .children_by_field_name("declarator", &mut cursor)
             .collect();
+        if let Some(t) = node.child_by_field_name("type") {
+            if matches!(
+                t.kind(),
+                "struct_specifier" | "class_specifier" | "union_specifier"
+            ) {
+                let alias = decls.first().and_then(|d| declarator_name(*d, src));
+                self.define_record(t, alias);
+            }
+        }
         for d in decls {
             let Some(name) = declarator_name(d, src) else {
                 continue;
@@ -672,4 +823,16 @@ fn non_constant(i: &Init) -> Option<&'static str> {
             found
         }
     }
+}
+
+/// `__align__(n)` or `alignas(n)` in a struct's head.
+fn declared_alignment(node: Node, src: &str) -> Option<u64> {
+    let text = syntax::text(node, src);
+    let head = &text[..text.find('{').unwrap_or(text.len())];
+    let at = head
+        .find("__align__(")
+        .map(|i| i + "__align__(".len())
+        .or_else(|| head.find("alignas(").map(|i| i + "alignas(".len()))?;
+    let rest = &head[at..];
+    rest[..rest.find(')')?].trim().parse().ok()
 }

@@ -43,6 +43,8 @@ pub(crate) enum ArrayCtx {
 
 pub(crate) struct Declared<'t> {
     pub name: Option<String>,
+    /// `T &name`: a C++ reference to `qt`.
+    pub is_ref: bool,
     pub qt: QualType,
     /// The parameter list when the declarator declares a function.
     pub params: Option<Node<'t>>,
@@ -168,7 +170,20 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 }
             }
             "struct_specifier" | "union_specifier" | "class_specifier" => {
-                Err(self.error(t, "struct", "structs, unions and classes are not supported"))
+                if let Some(st) = self.ctx.anon_structs.get(&t.start_byte()) {
+                    return Ok(QualType::new(Type::Struct(st.clone())));
+                }
+                match t.child_by_field_name("name") {
+                    Some(n) if t.child_by_field_name("body").is_none() => {
+                        let name = self.text(n);
+                        self.named_type(n, name)
+                    }
+                    _ => Err(self.error(
+                        t,
+                        "struct",
+                        "struct definitions are supported at file scope only",
+                    )),
+                }
             }
             "enum_specifier" => Err(self.error(t, "enum", "enum types are not supported; use int")),
             "placeholder_type_specifier" => Err(self.error(t, "auto", "`auto` is not supported")),
@@ -258,6 +273,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     ) -> LResult<Declared<'t>> {
         let mut qt = base;
         let mut params: Option<Node<'t>> = None;
+        let mut is_ref = false;
         let mut cur = node;
         let mut steps = 0;
         loop {
@@ -269,6 +285,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 "identifier" | "field_identifier" | "type_identifier" => {
                     return Ok(Declared {
                         name: Some(self.text(cur).to_string()),
+                        is_ref,
                         qt,
                         params,
                         node: cur,
@@ -323,6 +340,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                         None => {
                             return Ok(Declared {
                                 name: None,
+                                is_ref,
                                 qt,
                                 params,
                                 node: cur,
@@ -362,6 +380,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                         None => {
                             return Ok(Declared {
                                 name: None,
+                                is_ref,
                                 qt,
                                 params,
                                 node: cur,
@@ -382,6 +401,8 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                             c.kind(),
                             "parameter_list" | "identifier" | "field_identifier"
                         ) && cur.child_by_field_name("declarator") != Some(*c)
+                            // `const` of a member function.
+                            && !(c.kind() == "type_qualifier" && self.text(*c) == "const")
                     }) {
                         let k = self.text(c).to_string();
                         return Err(self.error(
@@ -396,6 +417,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                         None => {
                             return Ok(Declared {
                                 name: None,
+                                is_ref,
                                 qt,
                                 params,
                                 node: cur,
@@ -408,12 +430,45 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                     None => return Err(self.error(cur, "declarator", "empty declarator")),
                 },
                 "reference_declarator" | "abstract_reference_declarator" => {
-                    return Err(self.error(cur, "reference", "C++ references are not supported"))
+                    if is_ref {
+                        return Err(self.error(
+                            cur,
+                            "reference",
+                            "references to references and functions returning references are not supported",
+                        ));
+                    }
+                    if self.text(cur).trim_start().starts_with("&&") {
+                        return Err(self.error(
+                            cur,
+                            "rvalue reference",
+                            "rvalue references are not supported",
+                        ));
+                    }
+                    is_ref = true;
+                    match syntax::named_children(cur).first() {
+                        Some(d) => cur = *d,
+                        None => {
+                            return Ok(Declared {
+                                name: None,
+                                is_ref,
+                                qt,
+                                params,
+                                node: cur,
+                            })
+                        }
+                    }
                 }
-                "qualified_identifier"
-                | "operator_name"
-                | "destructor_name"
-                | "template_function" => {
+                "operator_name" => {
+                    let name: String = self.text(cur).split_whitespace().collect();
+                    return Ok(Declared {
+                        name: Some(name),
+                        is_ref,
+                        qt,
+                        params,
+                        node: cur,
+                    });
+                }
+                "qualified_identifier" | "destructor_name" | "template_function" => {
                     return Err(self.error(
                         cur,
                         "class",
