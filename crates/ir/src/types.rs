@@ -253,6 +253,34 @@ impl Type {
             _ => None,
         }
     }
+    /// The scalars a value of this type is made of, with their byte offsets
+    /// from `offset`, in memory order: vector components, array elements and
+    /// struct members in turn; pointers are 64-bit unsigned. Unsized arrays
+    /// and launch-time lengths contribute nothing.
+    pub fn scalar_leaves(&self, offset: u64, out: &mut Vec<(u64, Scalar)>) {
+        match self {
+            Type::Void => {}
+            Type::Scalar(s) => out.push((offset, *s)),
+            Type::Vector(s, n) => {
+                for k in 0..*n as u64 {
+                    out.push((offset + k * s.size() as u64, *s));
+                }
+            }
+            Type::Pointer(_) => out.push((offset, Scalar::U64)),
+            Type::Array(e, ArrayLen::Const(n)) => {
+                let size = e.size().unwrap_or(0);
+                for k in 0..*n {
+                    e.scalar_leaves(offset + k * size, out);
+                }
+            }
+            Type::Array(..) => {}
+            Type::Struct(st) => {
+                for f in &st.fields {
+                    f.ty.scalar_leaves(offset + f.offset, out);
+                }
+            }
+        }
+    }
     pub fn is_pointer(&self) -> bool {
         matches!(self, Type::Pointer(_))
     }
