@@ -229,3 +229,101 @@ fn vector_operators_classes_and_constructors() {
         assert_eq!(*c, 8 * 100 + hits + 14, "thread {i}");
     }
 }
+
+#[test]
+fn namespaces_enums_references_and_auto() {
+    let m = corpus("features.cu");
+    let n = 64;
+    let input: Vec<f32> = (0..n).map(|i| i as f32 * 0.25 - 3.0).collect();
+    let run = |mode: i64, op: i64| {
+        let mut bufs = vec![
+            Buffer::from_f32("in", &input),
+            Buffer::from_f32("out", &vec![0.0; n]),
+            Buffer::from_i32("idx", &vec![0; n]),
+        ];
+        let r = launch(
+            &m,
+            "features",
+            LaunchConfig::linear(2, 32),
+            &[
+                KernelArg::Buffer(0),
+                KernelArg::Buffer(1),
+                KernelArg::Buffer(2),
+                KernelArg::Int(mode),
+                KernelArg::Int(op),
+            ],
+            &mut bufs,
+        );
+        assert!(r.is_clean(), "{r:?}");
+        (bufs[1].to_f32_vec(), bufs[2].to_i32_vec())
+    };
+    // Mode: MODE_COPY = 0, MODE_SCALE = 4, MODE_SQUARE = 5; Op: Add, Mul, Max.
+    for (mode, op) in [(0, 0), (4, 1), (5, 2)] {
+        let (out, idx) = run(mode, op);
+        for i in 0..n {
+            let x = input[i];
+            let mut acc = 1.0f32;
+            acc = match op {
+                0 => acc + x,
+                1 => acc * x,
+                _ => acc.max(x),
+            };
+            acc += 2.0 * x;
+            let want = match mode {
+                0 => acc,
+                4 => acc * 0.5,
+                _ => acc * acc,
+            };
+            assert_eq!(out[i], want, "mode {mode} op {op} element {i}");
+            let a = (i as i32 - 4).clamp(0, 7);
+            // swap_values(a, b) exchanges the clamped index and i.
+            assert_eq!(idx[i], i as i32 * 1000 + a);
+        }
+    }
+}
+
+/// Warp-synchronous code: the emulator runs a warp's lanes in step, so the
+/// volatile reduction without `__syncwarp` sums as it did before Volta; since
+/// CUDA 9 lanes may diverge, and the missing `__syncwarp` is reported as a
+/// race between the warp's lanes. With `__syncwarp` the same sum is clean.
+#[test]
+fn volatile_warp_synchronous_reduction() {
+    let m = corpus("warp_reduce.cu");
+    let input: Vec<f32> = (0..256).map(|i| (i % 7) as f32).collect();
+    let want: Vec<f32> = input.chunks(128).map(|c| c.iter().sum()).collect();
+    let mut results = Vec::new();
+    for k in ["reduce_volatile", "reduce_syncwarp"] {
+        let mut bufs = vec![
+            Buffer::from_f32("in", &input),
+            Buffer::from_f32("out", &[0.0; 2]),
+        ];
+        let r = launch(
+            &m,
+            k,
+            LaunchConfig::linear(2, 128),
+            &[KernelArg::Buffer(0), KernelArg::Buffer(1)],
+            &mut bufs,
+        );
+        assert!(r.completed && r.faults.is_empty(), "{k}: {r:?}");
+        assert_eq!(bufs[1].to_f32_vec(), want, "{k}");
+        results.push(r);
+    }
+    let lockstep = &results[0];
+    assert!(!lockstep.races.is_empty());
+    assert!(lockstep
+        .races
+        .iter()
+        .all(|r| r.array == "sdata" && r.first.block == r.second.block));
+    // The first race is between a lane's store and a lower lane's load of
+    // the next step, in the volatile device function.
+    let first = &lockstep.races[0];
+    assert!((6..=11).contains(&first.first.span.line), "{first:?}");
+    assert!(results[1].is_clean(), "{:?}", results[1]);
+
+    // `volatile` is kept on the pointer and on the shared array.
+    let (_, f) = m.function("warp_reduce").unwrap();
+    let p = f.var(f.params[0]);
+    assert!(matches!(&p.ty, hone_ir::Type::Pointer(t) if t.pointee_volatile));
+    let (_, k) = m.function("reduce_syncwarp").unwrap();
+    assert!(k.vars.iter().any(|v| v.name == "sdata" && v.is_volatile));
+}

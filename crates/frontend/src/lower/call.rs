@@ -169,18 +169,22 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             "qualified_identifier" => {
                 let t = self.text(f);
                 if names::is_cooperative_groups(t) {
-                    Err(self.error(
+                    return Err(self.error(
                         f,
                         "cooperative groups",
                         "cooperative groups are not supported",
-                    ))
-                } else {
-                    Err(self.error(
-                        f,
-                        "qualified name",
-                        format!("call of qualified function `{t}`"),
-                    ))
+                    ));
                 }
+                // Namespaces share the file's one scope (`ns::f`, `std::min`).
+                let name = t.rsplit("::").next().unwrap_or(t).trim();
+                if name.contains('<') || name.is_empty() {
+                    return Err(self.error(
+                        f,
+                        "template",
+                        format!("call of template function `{t}`"),
+                    ));
+                }
+                self.call_named(n, f, name, &args)
             }
             "field_expression" => {
                 let (arg, field, op) = self.fields3(f, "argument", "field", "operator")?;

@@ -391,18 +391,35 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             }
             "qualified_identifier" => {
                 if names::is_cooperative_groups(text) {
-                    Err(self.error(
+                    return Err(self.error(
                         n,
                         "cooperative groups",
                         "cooperative groups are not supported",
-                    ))
-                } else {
-                    Err(self.error(
-                        n,
-                        "qualified name",
-                        format!("qualified name `{text}` is not supported"),
-                    ))
+                    ));
                 }
+                // `E::name` of an enum, else a name in a namespace, which
+                // hone keeps in one scope with the file's others.
+                let key: String = text.split_whitespace().collect();
+                let key = key.trim_start_matches("::");
+                if let Some(&(v, s)) = self.ctx.constants.get(key) {
+                    return Ok(self.constant(v, s, span));
+                }
+                let last = key.rsplit("::").next().unwrap_or(key);
+                if let Some(&(v, s)) = self.ctx.constants.get(last) {
+                    return Ok(self.constant(v, s, span));
+                }
+                if let Some(&(v, s)) = self.ctx.float_constants.get(last) {
+                    return Ok(self.mk(ExprKind::FloatLit(v), Type::Scalar(s), span));
+                }
+                if let Some(&g) = self.ctx.global_ids.get(last) {
+                    let ty = self.global(g).ty.clone();
+                    return Ok(self.mk(ExprKind::Global(g), ty, span));
+                }
+                Err(self.error(
+                    n,
+                    "qualified name",
+                    format!("`{text}` is not a constant or variable hone knows"),
+                ))
             }
             "initializer_list" => Err(self.error(
                 n,
@@ -465,6 +482,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         }
         if let Some(&(v, s)) = self.ctx.constants.get(name) {
             return Ok(self.constant(v, s, span));
+        }
+        if let Some(&(v, s)) = self.ctx.float_constants.get(name) {
+            return Ok(self.mk(ExprKind::FloatLit(v), Type::Scalar(s), span));
         }
         if let Some(&g) = self.ctx.global_ids.get(name) {
             let ty = self.global(g).ty.clone();

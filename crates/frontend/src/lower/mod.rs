@@ -95,6 +95,8 @@ pub(crate) struct ModuleCtx<'a> {
     pub typedefs: HashMap<String, TypeEntry>,
     /// File-scope integral constants (`const int N = 16;`, enumerators).
     pub constants: HashMap<String, (i128, Scalar)>,
+    /// File-scope floating-point constants (`constexpr float k = 0.5f;`).
+    pub float_constants: HashMap<String, (f64, Scalar)>,
     /// File-scope variables device code may not use in the IR, with a description.
     pub globals: HashMap<String, String>,
     /// Struct definitions in declaration order (`Module::structs`).
@@ -159,6 +161,7 @@ pub(crate) fn lower_translation_unit(pre: &Preprocessed) -> Parsed {
         map: SourceMap::new(pre),
         typedefs: HashMap::new(),
         constants: HashMap::new(),
+        float_constants: HashMap::new(),
         globals: HashMap::new(),
         structs: Vec::new(),
         global_vars: Vec::new(),

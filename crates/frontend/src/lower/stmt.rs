@@ -92,7 +92,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             "try_statement" | "throw_statement" => {
                 return Err(self.error(n, "exceptions", "exceptions are not supported"))
             }
-            "static_assert_declaration" => return Ok(()),
+            "static_assert_declaration" => return self.static_assert(n),
             "attributed_statement" => {
                 return Err(self.error(n, "attribute", "statement attributes are not supported"))
             }

@@ -313,7 +313,7 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
             self.device_variable(node, d, name, space);
             return;
         }
-        let (value, description) = {
+        let value = {
             let mut l = FnLowerer::new(self.ctx);
             let specs = l.specs(node).ok();
             let description = match &specs {
@@ -324,18 +324,26 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
                 _ => "host variable",
             };
             let mut value = None;
+            let mut float = None;
             if let Some(s) = specs.filter(|s| s.is_const && !s.device && !s.constant && !s.shared) {
                 if let Ok(base) = l.base_type(&s, node) {
-                    value = l.constant_declarator(base, d);
+                    value = l.constant_declarator(base.clone(), d);
+                    if value.is_none() {
+                        float = l.float_constant_declarator(base, d);
+                    }
                 }
             }
-            (value, description)
+            (value, float, description)
         };
-        match value {
-            Some(v) => {
+        let (value, float, description) = value;
+        match (value, float) {
+            (Some(v), _) => {
                 self.ctx.constants.insert(name, v);
             }
-            None => {
+            (None, Some(f)) => {
+                self.ctx.float_constants.insert(name, f);
+            }
+            (None, None) => {
                 self.ctx.globals.insert(name, description.to_string());
             }
         }
@@ -366,7 +374,42 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
         }
     }
 
+    /// An enum: its name is its underlying integer type, its enumerators
+    /// integer constants (a scoped enum's only as `E::name`).
     fn enumerators(&mut self, e: Node) {
+        let src = self.src();
+        let enum_name = e
+            .child_by_field_name("name")
+            .map(|n| syntax::text(n, src).to_string());
+        let scoped = syntax::children(e)
+            .into_iter()
+            .any(|c| matches!(syntax::text(c, src), "class" | "struct"));
+        let underlying = match e.child_by_field_name("base") {
+            Some(b) => {
+                let t = {
+                    let mut l = FnLowerer::new(self.ctx);
+                    l.enum_base(b)
+                };
+                match t {
+                    Some(s) => s,
+                    None => {
+                        let msg = format!(
+                            "underlying type `{}` of an enum must be an integer type",
+                            syntax::text(b, src)
+                        );
+                        self.error(b, "enum", msg);
+                        return;
+                    }
+                }
+            }
+            None => hone_ir::Scalar::I32,
+        };
+        if let Some(n) = &enum_name {
+            self.ctx.typedefs.insert(
+                n.clone(),
+                TypeEntry::Ok(QualType::new(Type::Scalar(underlying))),
+            );
+        }
         let Some(body) = e.child_by_field_name("body") else {
             return;
         };
@@ -394,9 +437,14 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
                     }
                 }
             }
-            self.ctx
-                .constants
-                .insert(name, (next, hone_ir::Scalar::I32));
+            if let Some(en) = &enum_name {
+                self.ctx
+                    .constants
+                    .insert(format!("{en}::{name}"), (next, underlying));
+            }
+            if !scoped {
+                self.ctx.constants.insert(name, (next, underlying));
+            }
             next += 1;
         }
     }
@@ -771,6 +819,36 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             init,
             span: self.span(declared.node),
         })
+    }
+
+    /// Value of `const T name = <constant>;` at file scope, for floating T.
+    fn float_constant_declarator(
+        &mut self,
+        base: QualType,
+        d: Node,
+    ) -> Option<(f64, hone_ir::Scalar)> {
+        if d.kind() != "init_declarator" {
+            return None;
+        }
+        let (dnode, value) = (
+            d.child_by_field_name("declarator")?,
+            d.child_by_field_name("value")?,
+        );
+        let decl = self.declarator(base, dnode, ArrayCtx::Const).ok()?;
+        let s = decl.qt.ty.scalar().filter(|s| s.is_float())?;
+        if value.kind() == "initializer_list" || value.kind() == "argument_list" {
+            return None;
+        }
+        let e = self.expr(value).ok()?;
+        let v = crate::consteval::eval_float(&e)?;
+        Some((
+            if s == hone_ir::Scalar::F32 {
+                v as f32 as f64
+            } else {
+                v
+            },
+            s,
+        ))
     }
 
     /// Value of `const T name = <constant>;` at file scope, for integral T.

@@ -135,6 +135,14 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             },
             "sized_type_specifier" => self.sized_type(t),
             "type_identifier" => self.named_type(t, text),
+            "qualified_identifier"
+                if !names::is_cooperative_groups(text) && !text.contains('<') =>
+            {
+                // A type in a namespace: namespaces share the file's one scope.
+                let key: String = text.split_whitespace().collect();
+                let last = key.rsplit("::").next().unwrap_or(&key).to_string();
+                self.named_type(t, &last)
+            }
             "qualified_identifier" | "nested_namespace_specifier" | "dependent_type" => {
                 if names::is_cooperative_groups(text) {
                     Err(self.error(
@@ -499,6 +507,12 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             )),
             None => Err(self.error(size, "array", "array length must be a constant expression")),
         }
+    }
+
+    /// The underlying type of `enum E : T`, when an integer type.
+    pub fn enum_base(&mut self, b: Node) -> Option<Scalar> {
+        let qt = self.type_node(b).ok()?;
+        qt.ty.scalar().filter(|s| s.is_integer())
     }
 
     /// The type of a `type_descriptor` (casts, `sizeof`, template arguments).
