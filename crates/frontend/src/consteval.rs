@@ -110,12 +110,8 @@ pub(crate) fn eval_float(e: &Expr) -> Option<f64> {
                 i as u64 as f64
             }
         }
-        ExprKind::Cast { expr, .. } => {
-            if e.ty.scalar().is_some_and(|s| s.is_float()) {
-                eval_float(expr)?
-            } else {
-                return None;
-            }
+        ExprKind::Cast { expr, .. } if e.ty.scalar().is_some_and(|s| s.is_float()) => {
+            eval_float(expr)?
         }
         ExprKind::Unary(UnaryOp::Neg, a) => -eval_float(a)?,
         ExprKind::Unary(UnaryOp::Plus, a) => eval_float(a)?,
