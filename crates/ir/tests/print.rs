@@ -1463,3 +1463,110 @@ fn a_variable_hiding_a_called_function_is_renamed() {
 "
     );
 }
+
+// ------------------------------------------------------ structs and globals
+
+#[test]
+fn structs_globals_volatile_and_operator_calls() {
+    let vec2 = std::sync::Arc::new(
+        StructType::new(
+            "V2",
+            RecordKind::Struct,
+            vec![("x".into(), Type::FLOAT), ("y".into(), Type::FLOAT)],
+        )
+        .unwrap(),
+    );
+    let mut aligned = StructType::new(
+        "Cell",
+        RecordKind::Class,
+        vec![
+            ("v".into(), Type::Struct(vec2.clone())),
+            ("tag".into(), array(Type::INT, 3)),
+        ],
+    )
+    .unwrap();
+    aligned.align = 16;
+    aligned.size = 32;
+    let cell = std::sync::Arc::new(aligned);
+    let v2 = Type::Struct(vec2.clone());
+    // __device__ V2 operator+(V2 a, V2 b)
+    let mut plus = Fb::new("operator+", FuncKind::Device, v2.clone());
+    let a = plus.param("a", v2.clone());
+    let b = plus.param("b", v2.clone());
+    let field = |e: Expr, i: u32| ex(ExprKind::Field(Box::new(e), i), Type::FLOAT);
+    let sum = ex(
+        ExprKind::Aggregate(vec![
+            add(field(plus.v(a), 0), field(plus.v(b), 0)),
+            add(field(plus.v(a), 1), field(plus.v(b), 1)),
+        ]),
+        v2.clone(),
+    );
+    plus.f.body = vec![st(StmtKind::Return(Some(sum)))];
+
+    let mut k = Fb::new("k", FuncKind::Global, Type::Void);
+    let cells = k.param("cells", ptr_to(Type::Struct(cell.clone()), false, false));
+    let mut vp = ptr_to(Type::FLOAT, false, false);
+    if let Type::Pointer(p) = &mut vp {
+        p.pointee_volatile = true;
+    }
+    let s = k.param("s", vp);
+    let t = k.local("t", Type::INT);
+    k.f.vars[t.0 as usize].is_volatile = true;
+    let elem = index(k.v(cells), int(1));
+    let member_v = ex(ExprKind::Field(Box::new(elem.clone()), 0), v2.clone());
+    let through = ex(ExprKind::Field(Box::new(deref(k.v(cells))), 0), v2.clone());
+    let call = ex(
+        ExprKind::Call(FuncId(0), vec![member_v.clone(), through]),
+        v2.clone(),
+    );
+    let tag = index(
+        ex(ExprKind::Field(Box::new(elem), 1), array(Type::INT, 3)),
+        int(2),
+    );
+    let coeff = ex(ExprKind::Global(GlobalId(0)), array(Type::FLOAT, 2));
+    k.f.body = vec![
+        decl(t, Some(tag)),
+        expr_stmt(assign(None, member_v, call)),
+        expr_stmt(assign(None, index(k.v(s), int(0)), index(coeff, int(1)))),
+    ];
+    let m = Module {
+        files: vec![],
+        structs: vec![vec2.clone(), cell.clone()],
+        globals: vec![
+            GlobalVar {
+                name: "coeff".into(),
+                ty: array(Type::FLOAT, 2),
+                space: GlobalSpace::Constant,
+                is_const: false,
+                is_volatile: false,
+                is_extern: false,
+                init: Some(Init::List(vec![Init::Expr(flt(0.5)), Init::Expr(flt(2.0))])),
+                span: Span::default(),
+            },
+            GlobalVar {
+                name: "dyn_smem".into(),
+                ty: Type::Array(Box::new(Type::FLOAT), ArrayLen::Unsized),
+                space: GlobalSpace::Shared,
+                is_const: false,
+                is_volatile: true,
+                is_extern: true,
+                init: None,
+                span: Span::default(),
+            },
+        ],
+        functions: vec![plus.f.clone(), k.f.clone()],
+    };
+    assert_eq!(
+        print_module(&m),
+        "struct V2 {\n    float x;\n    float y;\n};\n\n\
+         class __align__(16) Cell {\npublic:\n    V2 v;\n    int tag[3];\n};\n\n\
+         __constant__ float coeff[2] = {0.5f, 2.0f};\n\n\
+         extern __shared__ volatile float dyn_smem[];\n\n\
+         __device__ V2 operator+(V2 a, V2 b);\n\n\
+         __device__ V2 operator+(V2 a, V2 b) {\n    return V2{a.x + b.x, a.y + b.y};\n}\n\n\
+         __global__ void k(Cell *cells, volatile float *s) {\n    \
+         volatile int t = cells[1].tag[2];\n    \
+         cells[1].v = cells[1].v + cells->v;\n    \
+         s[0] = coeff[1];\n}\n"
+    );
+}
