@@ -26,6 +26,12 @@
 //! between them (and, for global memory, any two accesses from different
 //! blocks), at least one a write and not both atomic. Lanes of one warp
 //! instruction count as different threads; `__syncwarp()` orders a warp.
+//! Warp-synchronous code (the `volatile` shared-memory reduction without
+//! `__syncwarp()`) therefore computes what lockstep execution gives and has
+//! its missing `__syncwarp()` reported as a race: since Volta a warp's lanes
+//! may diverge. Every load and store of the IR is a memory access (nothing is
+//! cached in registers), so `volatile` holds; a `volatile` local lives in
+//! local memory.
 //!
 //! Determinism: a launch gives bit-identical buffers, reports and traces on
 //! every run. Blocks run in block order (x fastest), warps in order within a
