@@ -41,3 +41,18 @@ __global__ void count(float *out) {
         history[N - 1] = 42.0f;
     }
 }
+
+struct Params {
+    int n;
+    float s;
+    float bias[2];
+};
+__constant__ Params prm = {3, 1.5f, {0.25f, 0.5f}};
+
+// A struct in constant memory with an aggregate initializer.
+__global__ void affine(const float *in, float *out) {
+    int i = threadIdx.x;
+    if (i < prm.n) {
+        out[i] = in[i] * prm.s + prm.bias[i % 2];
+    }
+}

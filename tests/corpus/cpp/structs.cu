@@ -30,6 +30,9 @@ __device__ Vec3 operator*(float s, Vec3 v) { return Vec3(s * v.x, s * v.y, s * v
 // helper_math.h style operators on CUDA's own vector types.
 __device__ float3 operator+(float3 a, float3 b) { return make_float3(a.x + b.x, a.y + b.y, a.z + b.z); }
 __device__ float3 operator*(float3 a, float s) { return make_float3(a.x * s, a.y * s, a.z * s); }
+__device__ float3 make_float3(float s) { return make_float3(s, s, s); }
+__device__ float dot(float3 a, float3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+__device__ float dot(float2 a, float2 b) { return a.x * b.x + a.y * b.y; }
 
 struct Particle {
     Vec3 pos;
@@ -99,4 +102,6 @@ __global__ void vectors(const float3 *a, float3 *out, int *counts) {
     Vec3 z;
     z += w;
     counts[i] += (int)(z.dot(w));
+    float d = dot(s, make_float3(1.0f)) + dot(make_float2(1.0f, 2.0f), make_float2(3.0f, 4.0f));
+    counts[i] += 1000 * (int)d;
 }

@@ -226,7 +226,9 @@ fn vector_operators_classes_and_constructors() {
     let counts = bufs[2].to_i32_vec();
     for (i, c) in counts.iter().enumerate() {
         let hits = (0..8).filter(|k| k % (i + 1) == 0).count() as i32;
-        assert_eq!(*c, 8 * 100 + hits + 14, "thread {i}");
+        let s: Vec<f32> = flat[3 * i..3 * i + 3].iter().map(|x| x + x * 2.0).collect();
+        let d = (s[0] * 1.0 + s[1] * 1.0 + s[2] * 1.0) + (1.0f32 * 3.0 + 2.0 * 4.0);
+        assert_eq!(*c, 8 * 100 + hits + 14 + 1000 * d as i32, "thread {i}");
     }
 }
 
@@ -326,4 +328,26 @@ fn volatile_warp_synchronous_reduction() {
     assert!(matches!(&p.ty, hone_ir::Type::Pointer(t) if t.pointee_volatile));
     let (_, k) = m.function("reduce_syncwarp").unwrap();
     assert!(k.vars.iter().any(|v| v.name == "sdata" && v.is_volatile));
+}
+
+#[test]
+fn constant_struct_with_aggregate_initializer() {
+    let m = corpus("globals.cu");
+    let mut bufs = vec![
+        Buffer::from_f32("in", &[1.0, 2.0, 3.0, 4.0]),
+        Buffer::from_f32("out", &[0.0; 4]),
+    ];
+    let r = launch(
+        &m,
+        "affine",
+        LaunchConfig::linear(1, 4),
+        &[KernelArg::Buffer(0), KernelArg::Buffer(1)],
+        &mut bufs,
+    );
+    assert!(r.is_clean(), "{r:?}");
+    assert_eq!(bufs[1].to_f32_vec(), vec![1.75, 3.5, 4.75, 0.0]);
+    let symbols = Symbols::new(&m).unwrap();
+    let prm = symbols.get("prm").unwrap();
+    assert_eq!(prm.data.len(), 16);
+    assert_eq!(&prm.data[..4], &3i32.to_le_bytes());
 }

@@ -38,6 +38,15 @@ fn math_alias(name: &str) -> Option<(&'static str, Option<Scalar>)> {
     })
 }
 
+/// Whether `name` is one of CUDA's built-in functions hone lowers itself.
+fn is_builtin(name: &str) -> bool {
+    MathFn::from_name(name).is_some()
+        || math_alias(name).is_some()
+        || arith_alias(name).is_some()
+        || atomic_op(name).is_some()
+        || (name.starts_with("make_") && names::named_type(&name["make_".len()..]).is_some())
+}
+
 /// Device intrinsics that are plain arithmetic.
 fn arith_alias(name: &str) -> Option<(BinaryOp, Scalar)> {
     use BinaryOp::*;
@@ -264,6 +273,10 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             Some(Entry::Poisoned) => return Err(Abort),
             None => {}
         }
+        // Inside a member function its class's members hide free functions.
+        if let Some(e) = self.implicit_member_call(n, name, args)? {
+            return Ok(e);
+        }
         if let Some(sigs) = self.ctx.functions.get(name).cloned() {
             if sigs.iter().any(|s| s.kind == FuncKind::Global) {
                 return Err(self.error(
@@ -272,15 +285,25 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                     format!("`{name}` is a __global__ function; launching kernels from device code is not supported"),
                 ));
             }
-            let mut arities: Vec<usize> = sigs.iter().map(|s| s.params.len()).collect();
-            arities.sort_unstable();
-            arities.dedup();
-            self.arity(n, name, args, &arities)?;
-            let lowered = self.args(args)?;
-            return self.call_overload(n, name, &sigs, lowered, args);
-        }
-        if let Some(e) = self.implicit_member_call(n, name, args)? {
-            return Ok(e);
+            // A user overload of a built-in (`make_float3(float)`, `min` on
+            // a struct) leaves the built-in's own forms to the built-in.
+            let builtin = is_builtin(name);
+            let viable: Vec<_> = sigs
+                .iter()
+                .filter(|s| s.params.len() == args.len())
+                .cloned()
+                .collect();
+            if !viable.is_empty() {
+                let lowered = self.args(args)?;
+                if !builtin || self.pick(&viable, &lowered).is_ok() {
+                    return self.call_overload(n, name, &viable, lowered, args);
+                }
+            } else if !builtin {
+                let mut arities: Vec<usize> = sigs.iter().map(|s| s.params.len()).collect();
+                arities.sort_unstable();
+                arities.dedup();
+                self.arity(n, name, args, &arities)?;
+            }
         }
         if let Some(reason) = self.ctx.unlowerable.get(name) {
             let msg = format!("calls `{name}`, which could not be lowered ({reason})");

@@ -96,7 +96,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
 
     /// The overload of `sigs` the arguments select: the one with the fewest
     /// conversions.
-    fn pick(&self, sigs: &[FuncSig], args: &[Expr]) -> Result<FuncSig, String> {
+    pub fn pick(&self, sigs: &[FuncSig], args: &[Expr]) -> Result<FuncSig, String> {
         let mut best: Vec<(u32, &FuncSig)> = Vec::new();
         for s in sigs.iter().filter(|s| s.params.len() == args.len()) {
             let cost: Option<u32> = args

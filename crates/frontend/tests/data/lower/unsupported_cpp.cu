@@ -33,3 +33,5 @@ __device__ int returns_ref_bad(int *p) {
 __global__ void still_fine(float *out) {
     out[threadIdx.x] = 1.0f;
 }
+__constant__ int cval;
+__device__ void write_constant() { cval = 1; }
