@@ -105,3 +105,15 @@ __global__ void vectors(const float3 *a, float3 *out, int *counts) {
     float d = dot(s, make_float3(1.0f)) + dot(make_float2(1.0f, 2.0f), make_float2(3.0f, 4.0f));
     counts[i] += 1000 * (int)d;
 }
+
+// A block's particles staged in shared memory as structs, then each thread
+// reads its neighbour's whole struct after the barrier.
+__global__ void neighbours(const Particle *p, Particle *out) {
+    __shared__ Particle tile[32];
+    int t = threadIdx.x;
+    tile[t] = p[blockIdx.x * 32 + t];
+    __syncthreads();
+    Particle q = tile[(t + 1) % 32];
+    q.id = t > 15 ? q.id : -q.id;
+    out[blockIdx.x * 32 + t] = q;
+}

@@ -351,3 +351,34 @@ fn constant_struct_with_aggregate_initializer() {
     assert_eq!(prm.data.len(), 16);
     assert_eq!(&prm.data[..4], &3i32.to_le_bytes());
 }
+
+#[test]
+fn structs_in_shared_memory_copied_whole() {
+    let m = corpus("structs.cu");
+    let n = 64;
+    let ps = particles(n);
+    let bytes: Vec<u8> = ps
+        .iter()
+        .flat_map(|(p, v, mass, id)| particle(*p, *v, *mass, *id))
+        .collect();
+    let mut bufs = vec![
+        struct_buffer(&m, "Particle", "p", bytes),
+        struct_buffer(&m, "Particle", "out", vec![0; 32 * n]),
+    ];
+    let r = launch(
+        &m,
+        "neighbours",
+        LaunchConfig::linear(2, 32),
+        &[KernelArg::Buffer(0), KernelArg::Buffer(1)],
+        &mut bufs,
+    );
+    assert!(r.is_clean(), "{r:?}");
+    let want: Vec<u8> = (0..n)
+        .flat_map(|i| {
+            let (b, t) = (i / 32, i % 32);
+            let (p, v, mass, id) = ps[b * 32 + (t + 1) % 32];
+            particle(p, v, mass, if t > 15 { id } else { -id })
+        })
+        .collect();
+    assert_eq!(bufs[1].data, want);
+}
