@@ -382,3 +382,49 @@ fn structs_in_shared_memory_copied_whole() {
         .collect();
     assert_eq!(bufs[1].data, want);
 }
+
+#[test]
+fn helper_math_operators_and_aligned_structs() {
+    let m = corpus("helper_math.cu");
+    let sample = m.structs.iter().find(|s| s.name == "Sample").unwrap();
+    assert_eq!((sample.size, sample.align), (16, 16));
+    let v: Vec<f32> = (0..128).map(|i| i as f32 * 0.5).collect();
+    let mut vb = Buffer::from_f32("v", &v);
+    vb.elem = hone_ir::Type::Vector(hone_ir::Scalar::F32, 2);
+    let q: Vec<u8> = (0..32)
+        .flat_map(|i| {
+            let mut b = (i as f32 * 2.0).to_le_bytes().to_vec();
+            b.extend((i as i32 - 5).to_le_bytes());
+            b.extend([0u8; 8]);
+            b
+        })
+        .collect();
+    let mut bufs = vec![
+        vb,
+        struct_buffer(&m, "Sample", "q", q),
+        Buffer::from_f32("out", &[0.0; 32]),
+    ];
+    let r = launch(
+        &m,
+        "helper",
+        LaunchConfig::linear(1, 32),
+        &[
+            KernelArg::Buffer(0),
+            KernelArg::Buffer(1),
+            KernelArg::Buffer(2),
+        ],
+        &mut bufs,
+    );
+    assert!(r.is_clean(), "{r:?}");
+    let got = bufs[0].to_f32_vec();
+    for i in 0..32 {
+        for c in 0..2 {
+            let want = -(v[2 * i + c] + v[2 * (i + 32) + c]);
+            assert_eq!(got[2 * i + c], want, "v[{i}] component {c}");
+        }
+    }
+    let out = bufs[2].to_f32_vec();
+    for (i, o) in out.iter().enumerate() {
+        assert_eq!(*o, i as f32 * 2.0 + (i as i32 - 5) as f32 + 16.0);
+    }
+}

@@ -200,6 +200,9 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
         if !self.register(&name, h.signature(Some(id)), node) {
             return;
         }
+        if let Some(op) = &h.alias {
+            self.register(op, h.signature(Some(id)), node);
+        }
         self.pending.push(PendingFunction {
             node,
             name,
@@ -287,6 +290,9 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
             Some(h) => {
                 let name = h.name.clone();
                 self.register(&name, h.signature(None), node);
+                if let Some(op) = &h.alias {
+                    self.register(op, h.signature(None), node);
+                }
             }
             None => {
                 self.ctx
@@ -907,10 +913,9 @@ fn non_constant(i: &Init) -> Option<&'static str> {
 fn declared_alignment(node: Node, src: &str) -> Option<u64> {
     let text = syntax::text(node, src);
     let head = &text[..text.find('{').unwrap_or(text.len())];
-    let at = head
-        .find("__align__(")
-        .map(|i| i + "__align__(".len())
-        .or_else(|| head.find("alignas(").map(|i| i + "alignas(".len()))?;
+    let at = ["__align__(", "alignas(", "aligned("]
+        .iter()
+        .find_map(|k| head.find(k).map(|i| i + k.len()))?;
     let rest = &head[at..];
     rest[..rest.find(')')?].trim().parse().ok()
 }
