@@ -391,10 +391,10 @@ fn helper_math_operators_and_aligned_structs() {
     let v: Vec<f32> = (0..128).map(|i| i as f32 * 0.5).collect();
     let mut vb = Buffer::from_f32("v", &v);
     vb.elem = hone_ir::Type::Vector(hone_ir::Scalar::F32, 2);
-    let q: Vec<u8> = (0..32)
+    let q: Vec<u8> = (0..32i32)
         .flat_map(|i| {
             let mut b = (i as f32 * 2.0).to_le_bytes().to_vec();
-            b.extend((i as i32 - 5).to_le_bytes());
+            b.extend((i - 5).to_le_bytes());
             b.extend([0u8; 8]);
             b
         })
