@@ -200,6 +200,18 @@ impl Launch {
                         args.push(KernelArg::Int(v));
                     }
                 }
+                (ArgSpec::Buffer(b), Type::Struct(st)) if b.ty.trim() == st.name => {
+                    // A struct by value: one element, passed as its bytes.
+                    if b.len != 1 {
+                        return Err(LaunchError(format!(
+                            "argument `{}`: the parameter is one `{}` passed by value; give \"len\": 1",
+                            var.name, st.name
+                        )));
+                    }
+                    let buffer = make_buffer(&var.name, var.ty.clone(), b)?;
+                    args.push(KernelArg::Buffer(buffers.len()));
+                    buffers.push(buffer);
+                }
                 (ArgSpec::Buffer(_), ty) => {
                     return Err(LaunchError(format!(
                         "argument `{}`: a buffer was given, but the parameter is `{}`",

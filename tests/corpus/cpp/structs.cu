@@ -117,3 +117,20 @@ __global__ void neighbours(const Particle *p, Particle *out) {
     q.id = t > 15 ? q.id : -q.id;
     out[blockIdx.x * 32 + t] = q;
 }
+
+struct Params {
+    int n;
+    float scale;
+    float3 offset;
+    int *hits;
+};
+
+// A struct passed by value, holding a pointer and a vector.
+__global__ void shift(Params prm, float3 *pts) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < prm.n) {
+        float3 p = pts[i];
+        pts[i] = make_float3(p.x * prm.scale + prm.offset.x, p.y * prm.scale + prm.offset.y,
+                             p.z * prm.scale + prm.offset.z);
+    }
+}

@@ -428,3 +428,52 @@ fn helper_math_operators_and_aligned_structs() {
         assert_eq!(*o, i as f32 * 2.0 + (i as i32 - 5) as f32 + 16.0);
     }
 }
+
+#[test]
+fn struct_kernel_parameter_by_value() {
+    let m = corpus("structs.cu");
+    let mut prm = Vec::new();
+    prm.extend(40i32.to_le_bytes());
+    prm.extend(2.0f32.to_le_bytes());
+    for v in [1.0f32, -1.0, 0.5] {
+        prm.extend(v.to_le_bytes());
+    }
+    prm.extend([0u8; 4]); // padding before the pointer
+    prm.extend(0u64.to_le_bytes());
+    let pts: Vec<f32> = (0..3 * 64).map(|x| x as f32).collect();
+    let mut pb = Buffer::from_f32("pts", &pts);
+    pb.elem = hone_ir::Type::Vector(hone_ir::Scalar::F32, 3);
+    let mut bufs = vec![struct_buffer(&m, "Params", "prm", prm), pb];
+    let r = launch(
+        &m,
+        "shift",
+        LaunchConfig::linear(2, 32),
+        &[KernelArg::Buffer(0), KernelArg::Buffer(1)],
+        &mut bufs,
+    );
+    assert!(r.is_clean(), "{r:?}");
+    let got = bufs[1].to_f32_vec();
+    let off = [1.0f32, -1.0, 0.5];
+    for (k, g) in got.iter().enumerate() {
+        let want = if k / 3 < 40 {
+            pts[k] * 2.0 + off[k % 3]
+        } else {
+            pts[k]
+        };
+        assert_eq!(*g, want, "component {k}");
+    }
+    // A buffer of the wrong size is refused, naming the parameter.
+    let mut bad = vec![Buffer::from_i32("prm", &[1]), bufs.remove(1)];
+    let e = hone_emulator::run(
+        &m,
+        "shift",
+        &LaunchConfig::linear(1, 32),
+        &[KernelArg::Buffer(0), KernelArg::Buffer(1)],
+        &mut bad,
+        &Options::default(),
+        None,
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("prm") && e.contains("Params"), "{e}");
+}
