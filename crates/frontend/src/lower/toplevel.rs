@@ -325,9 +325,9 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
             let description = match &specs {
                 Some(s) if s.constant => "__constant__ variable",
                 Some(s) if s.shared => "__shared__ variable",
-                Some(s) if s.managed => "__managed__ variable",
+                Some(s) if s.managed => "__managed__ variable, which hone does not support",
                 Some(s) if s.device => "__device__ variable",
-                _ => "host variable",
+                _ => "host variable, which device code cannot use",
             };
             let mut value = None;
             let mut float = None;
@@ -371,9 +371,9 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
             }
             _ => {
                 let what = match space {
-                    GlobalSpace::Constant => "__constant__ variable that could not be lowered",
-                    GlobalSpace::Device => "__device__ variable that could not be lowered",
-                    GlobalSpace::Shared => "__shared__ variable that could not be lowered",
+                    GlobalSpace::Constant => "__constant__ variable that could not be lowered (see its declaration's error)",
+                    GlobalSpace::Device => "__device__ variable that could not be lowered (see its declaration's error)",
+                    GlobalSpace::Shared => "__shared__ variable that could not be lowered (see its declaration's error)",
                 };
                 self.ctx.globals.insert(name, what.to_string());
             }
