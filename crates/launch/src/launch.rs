@@ -131,6 +131,31 @@ impl Launch {
         })
     }
 
+    /// The names `dump` gives that are not buffer arguments: the module's
+    /// `__device__` and `__constant__` variables, or an error naming the
+    /// first that is neither.
+    pub fn dumped_symbols(
+        &self,
+        buffers: &[Buffer],
+        module: &hone_ir::Module,
+    ) -> Result<Vec<String>, LaunchError> {
+        let mut out = Vec::new();
+        for name in &self.file.dump {
+            if buffers.iter().any(|b| &b.name == name) {
+                continue;
+            }
+            match module.global_named(name) {
+                Some((_, g)) if g.space != hone_ir::GlobalSpace::Shared => out.push(name.clone()),
+                _ => {
+                    return Err(LaunchError(format!(
+                        "`dump` names `{name}`, which is neither a buffer argument of the launch nor a `__device__` or `__constant__` variable"
+                    )))
+                }
+            }
+        }
+        Ok(out)
+    }
+
     /// The buffers the launch file's `dump` names, in its order.
     pub fn dumped<'a>(&'a self, buffers: &'a [Buffer]) -> Vec<&'a Buffer> {
         self.file
@@ -226,13 +251,6 @@ impl Launch {
                         hone_ir::print::print_type(ty)
                     )))
                 }
-            }
-        }
-        for name in &self.file.dump {
-            if !buffers.iter().any(|b| &b.name == name) {
-                return Err(LaunchError(format!(
-                    "`dump` names `{name}`, which is not a buffer argument of the launch"
-                )));
             }
         }
         Ok((args, buffers))
