@@ -96,11 +96,16 @@ fn diagnostics_serialize() {
 
 #[test]
 fn warnings_do_not_skip_functions() {
-    let parsed = lower("w.cu", "__global__ void k(volatile int *p) { p[0] = 1; }");
-    assert_eq!(parsed.diagnostics.len(), 1);
+    let src = "static_assert(2.0 > 1.0, \"floats\");\n\
+               __global__ void k(volatile int *p) { p[0] = 1; }";
+    let parsed = lower("w.cu", src);
+    assert_eq!(parsed.diagnostics.len(), 1, "{:?}", parsed.diagnostics);
+    assert_eq!(parsed.diagnostics[0].construct, "static_assert");
     assert_eq!(parsed.diagnostics[0].severity, Severity::Warning);
     assert!(!parsed.has_errors());
-    assert!(parsed.module.function("k").is_some());
+    let (_, k) = parsed.module.function("k").expect("k lowered");
+    let p = &k.vars[k.params[0].0 as usize];
+    assert!(matches!(&p.ty, hone_ir::Type::Pointer(t) if t.pointee_volatile));
 }
 
 #[test]
@@ -176,4 +181,21 @@ fn unnamed_parameters_have_empty_names() {
     assert_eq!(f.var(f.params[0]).name, "");
     assert_eq!(f.var(f.params[0]).ty, hone_ir::Type::INT);
     assert_eq!(f.var(f.params[1]).name, "y");
+}
+
+#[test]
+fn struct_alignment_from_align_alignas_and_attribute() {
+    let src = "struct __align__(8) A { float x; };\n\
+               struct alignas(16) B { float x; };\n\
+               struct __attribute__((aligned(32))) C { float x; };\n\
+               __global__ void k(A *a, B *b, C *c) { a->x = b->x + c->x; }\n";
+    let parsed = hone_frontend::parse_source("align.cu", src, &Default::default()).unwrap();
+    assert!(!parsed.has_errors(), "{:?}", parsed.diagnostics);
+    let sizes: Vec<(u64, u64)> = parsed
+        .module
+        .structs
+        .iter()
+        .map(|s| (s.size, s.align))
+        .collect();
+    assert_eq!(sizes, vec![(8, 8), (16, 16), (32, 32)]);
 }

@@ -24,6 +24,8 @@ fn lower_golden() {
         let own = Path::new("tests/data/lower");
         let rel = if cu.parent().is_some_and(|d| d.ends_with("listings")) {
             Path::new("../../tests/corpus/listings").join(name)
+        } else if cu.parent().is_some_and(|d| d.ends_with("cpp")) {
+            Path::new("../../tests/corpus/cpp").join(name)
         } else {
             own.join(name)
         };

@@ -38,6 +38,15 @@ fn math_alias(name: &str) -> Option<(&'static str, Option<Scalar>)> {
     })
 }
 
+/// Whether `name` is one of CUDA's built-in functions hone lowers itself.
+fn is_builtin(name: &str) -> bool {
+    MathFn::from_name(name).is_some()
+        || math_alias(name).is_some()
+        || arith_alias(name).is_some()
+        || atomic_op(name).is_some()
+        || (name.starts_with("make_") && names::named_type(&name["make_".len()..]).is_some())
+}
+
 /// Device intrinsics that are plain arithmetic.
 fn arith_alias(name: &str) -> Option<(BinaryOp, Scalar)> {
     use BinaryOp::*;
@@ -169,21 +178,33 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             "qualified_identifier" => {
                 let t = self.text(f);
                 if names::is_cooperative_groups(t) {
-                    Err(self.error(
+                    return Err(self.error(
                         f,
                         "cooperative groups",
                         "cooperative groups are not supported",
-                    ))
-                } else {
-                    Err(self.error(
-                        f,
-                        "qualified name",
-                        format!("call of qualified function `{t}`"),
-                    ))
+                    ));
                 }
+                // Namespaces share the file's one scope (`ns::f`, `std::min`).
+                let name = t.rsplit("::").next().unwrap_or(t).trim();
+                if name.contains('<') || name.is_empty() {
+                    return Err(self.error(
+                        f,
+                        "template",
+                        format!("call of template function `{t}`"),
+                    ));
+                }
+                self.call_named(n, f, name, &args)
             }
             "field_expression" => {
-                Err(self.error(f, "class", "member function calls are not supported"))
+                let (arg, field, op) = self.fields3(f, "argument", "field", "operator")?;
+                let obj = self.expr(arg)?;
+                let obj = if self.text(op) == "->" {
+                    self.deref(obj, arg)?
+                } else {
+                    obj
+                };
+                let name = self.text(field);
+                self.method_call(n, obj, name, &args)
             }
             "lambda_expression" => Err(self.error(f, "lambda", "lambdas are not supported")),
             _ => Err(self.error(
@@ -195,6 +216,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     }
 
     fn functional_cast(&mut self, n: Node, ty: Type, args: &[Node]) -> LResult<Expr> {
+        if let Type::Struct(_) = ty {
+            return self.construct(n, &ty, args);
+        }
         let [arg] = args else {
             return Err(self.error(n, "cast", "a functional cast takes exactly one argument"));
         };
@@ -249,35 +273,37 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             Some(Entry::Poisoned) => return Err(Abort),
             None => {}
         }
-        if let Some(sig) = self.ctx.functions.get(name).cloned() {
-            if sig.kind == FuncKind::Global {
+        // Inside a member function its class's members hide free functions.
+        if let Some(e) = self.implicit_member_call(n, name, args)? {
+            return Ok(e);
+        }
+        if let Some(sigs) = self.ctx.functions.get(name).cloned() {
+            if sigs.iter().any(|s| s.kind == FuncKind::Global) {
                 return Err(self.error(
                     f,
                     "dynamic parallelism",
                     format!("`{name}` is a __global__ function; launching kernels from device code is not supported"),
                 ));
             }
-            let Some(id) = sig.id else {
-                return Err(self.error(
-                    f,
-                    "call",
-                    format!("function `{name}` is declared but never defined"),
-                ));
-            };
-            self.arity(n, name, args, &[sig.params.len()])?;
-            let mut lowered = Vec::with_capacity(args.len());
-            for (i, (a, pty)) in args.iter().zip(&sig.params).enumerate() {
-                let e = self.expr(*a)?;
-                lowered.push(self.convert(
-                    e,
-                    pty,
-                    *a,
-                    &format!("argument {} of `{name}`", i + 1),
-                )?);
+            // A user overload of a built-in (`make_float3(float)`, `min` on
+            // a struct) leaves the built-in's own forms to the built-in.
+            let builtin = is_builtin(name);
+            let viable: Vec<_> = sigs
+                .iter()
+                .filter(|s| s.params.len() == args.len())
+                .cloned()
+                .collect();
+            if !viable.is_empty() {
+                let lowered = self.args(args)?;
+                if !builtin || self.pick(&viable, &lowered).is_ok() {
+                    return self.call_overload(n, name, &viable, lowered, args);
+                }
+            } else if !builtin {
+                let mut arities: Vec<usize> = sigs.iter().map(|s| s.params.len()).collect();
+                arities.sort_unstable();
+                arities.dedup();
+                self.arity(n, name, args, &arities)?;
             }
-            let span = self.span(n);
-            self.calls.push((id, span));
-            return Ok(self.mk(ExprKind::Call(id, lowered), sig.ret, span));
         }
         if let Some(reason) = self.ctx.unlowerable.get(name) {
             let msg = format!("calls `{name}`, which could not be lowered ({reason})");

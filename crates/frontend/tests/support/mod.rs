@@ -8,12 +8,16 @@ use hone_ir::{ArrayLen, Block, Expr, ExprKind, Function, Init, Module, StmtKind,
 /// corpus's paper listings, sorted by file name.
 pub fn golden_inputs() -> Vec<std::path::PathBuf> {
     let own = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/lower");
-    let mut cases: Vec<_> = [own, hone_testkit::corpus("listings")]
-        .iter()
-        .flat_map(|dir| std::fs::read_dir(dir).expect("golden directory"))
-        .map(|e| e.expect("readable entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "cu"))
-        .collect();
+    let mut cases: Vec<_> = [
+        own,
+        hone_testkit::corpus("listings"),
+        hone_testkit::corpus("cpp"),
+    ]
+    .iter()
+    .flat_map(|dir| std::fs::read_dir(dir).expect("golden directory"))
+    .map(|e| e.expect("readable entry").path())
+    .filter(|p| p.extension().is_some_and(|e| e == "cu"))
+    .collect();
     cases.sort_by(|a, b| a.file_name().cmp(&b.file_name()));
     cases
 }
@@ -176,6 +180,38 @@ impl Checker<'_> {
             ExprKind::Binary(op, a, b) if op.is_comparison() && e.ty != Type::BOOL => {
                 let _ = (a, b);
                 return Err(format!("{name}: comparison not of type bool"));
+            }
+            ExprKind::Global(g) => {
+                let gv = self
+                    .m
+                    .globals
+                    .get(g.0 as usize)
+                    .ok_or(format!("{name}: {g:?} out of range"))?;
+                if gv.ty != e.ty {
+                    return Err(format!("{name}: `{}` used with another type", gv.name));
+                }
+            }
+            ExprKind::Field(base, i) => {
+                let field = base
+                    .ty
+                    .as_struct()
+                    .and_then(|s| s.fields.get(*i as usize))
+                    .ok_or(format!(
+                        "{name}: member {i} of a non-struct or out of range"
+                    ))?;
+                if field.ty != e.ty {
+                    return Err(format!("{name}: member `{}` with another type", field.name));
+                }
+            }
+            ExprKind::Aggregate(items) => {
+                let st =
+                    e.ty.as_struct()
+                        .ok_or(format!("{name}: aggregate of a non-struct"))?;
+                if items.len() != st.fields.len()
+                    || items.iter().zip(&st.fields).any(|(x, f)| x.ty != f.ty)
+                {
+                    return Err(format!("{name}: aggregate of `{}` not converted", st.name));
+                }
             }
             _ => {}
         }
