@@ -46,7 +46,7 @@ pub fn run(args: SimArgs) -> Result<u8> {
     };
     let report = hone_emulator::run(
         module,
-        launch.kernel_name(),
+        &kernel.name,
         &data.config,
         &data.args,
         &mut data.buffers,

@@ -1,14 +1,16 @@
 //! Calls: module functions, functional casts and CUDA's built-in functions.
 
 use hone_ir::{
-    AtomicOp, BinaryOp, Expr, ExprKind, FuncKind, Intrinsic, MathFn, MathOp, Scalar, ShflKind,
-    Type, VoteKind,
+    AtomicOp, BinaryOp, Expr, ExprKind, FuncId, FuncKind, Intrinsic, MathFn, MathOp, Scalar,
+    ShflKind, Type, VoteKind,
 };
 use tree_sitter::Node;
 
 use super::conv::{common_scalar, icast, promoted, type_name};
 use super::func::{Abort, Entry, FnLowerer, LResult};
 use super::names;
+use super::template::ArgSource;
+use super::FuncSig;
 use crate::syntax;
 
 /// Device intrinsics that are other spellings of math functions.
@@ -148,11 +150,27 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                     "dynamic_cast" => {
                         Err(self.error(f, "class", "`dynamic_cast` is not supported"))
                     }
-                    _ => Err(self.error(
-                        f,
-                        "template",
-                        format!("call of template function `{}`", self.text(f)),
-                    )),
+                    _ => {
+                        let targs = f
+                            .child_by_field_name("arguments")
+                            .map(syntax::named_children)
+                            .unwrap_or_default();
+                        if let Some(r) = self.texture_fetch(n, name, Some(&targs), &args) {
+                            return r;
+                        }
+                        if self.templates.is_some_and(|t| t.is_template(name)) {
+                            let types = self.arg_types(&args)?;
+                            let deduced = self.deduce(name, &types);
+                            let (id, sig, inst) =
+                                self.instance(name, f, ArgSource::Nodes(targs), &deduced)?;
+                            return self.call_function(n, f, &inst, id, sig, &args);
+                        }
+                        Err(self.error(
+                            f,
+                            "template",
+                            format!("call of template function `{}`", self.text(f)),
+                        ))
+                    }
                 }
             }
             "parenthesized_expression" => match self.paren_type_name(f) {
@@ -238,7 +256,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
 
     fn call_named(&mut self, n: Node, f: Node, name: &str, args: &[Node]) -> LResult<Expr> {
         match self.lookup(name).cloned() {
-            Some(Entry::Var(_)) => {
+            Some(Entry::Var(_)) | Some(Entry::Const(..)) => {
                 return Err(self.error(
                     f,
                     "function pointer",
@@ -248,6 +266,12 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             Some(Entry::Type(qt)) => return self.functional_cast(n, qt.ty, args),
             Some(Entry::Poisoned) => return Err(Abort),
             None => {}
+        }
+        if self.templates.is_some_and(|t| t.is_template(name)) {
+            let types = self.arg_types(args)?;
+            let deduced = self.deduce(name, &types);
+            let (id, sig, inst) = self.instance(name, f, ArgSource::Texts(Vec::new()), &deduced)?;
+            return self.call_function(n, f, &inst, id, sig, args);
         }
         if let Some(sig) = self.ctx.functions.get(name).cloned() {
             if sig.kind == FuncKind::Global {
@@ -301,6 +325,45 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             return Err(self.error(f, "host function", format!("`{name}` is a host function")));
         }
         Err(self.error(f, "unknown function", format!("unknown function `{name}`")))
+    }
+
+    /// The types of a call's arguments, for deducing template arguments.
+    fn arg_types(&mut self, args: &[Node]) -> LResult<Vec<Type>> {
+        // Lowered once more when the call is built; lowering has no effects
+        // but diagnostics, and a failure here is reported either way.
+        let mut out = Vec::new();
+        for a in args {
+            out.push(self.expr(*a)?.ty);
+        }
+        Ok(out)
+    }
+
+    /// A call of an instance of a template function.
+    fn call_function(
+        &mut self,
+        n: Node,
+        f: Node,
+        name: &str,
+        id: FuncId,
+        sig: FuncSig,
+        args: &[Node],
+    ) -> LResult<Expr> {
+        if sig.kind == FuncKind::Global {
+            return Err(self.error(
+                f,
+                "dynamic parallelism",
+                format!("`{name}` is a __global__ function; launching kernels from device code is not supported"),
+            ));
+        }
+        self.arity(n, name, args, &[sig.params.len()])?;
+        let mut lowered = Vec::with_capacity(args.len());
+        for (i, (a, pty)) in args.iter().zip(&sig.params).enumerate() {
+            let e = self.expr(*a)?;
+            lowered.push(self.convert(e, pty, *a, &format!("argument {} of `{name}`", i + 1))?);
+        }
+        let span = self.span(n);
+        self.calls.push((id, span));
+        Ok(self.mk(ExprKind::Call(id, lowered), sig.ret, span))
     }
 
     fn intrinsic(&mut self, n: Node, name: &str, args: &[Node]) -> Option<LResult<Expr>> {

@@ -362,8 +362,10 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                     .child_by_field_name("name")
                     .map(|c| self.text(c))
                     .unwrap_or("");
-                if matches!(self.lookup(name), Some(Entry::Var(_)))
-                    || self.ctx.constants.contains_key(name)
+                if matches!(
+                    self.lookup(name),
+                    Some(Entry::Var(_)) | Some(Entry::Const(..))
+                ) || self.ctx.constants.contains_key(name)
                 {
                     // `f(y < a, b >> c)`: the grammar takes `y<a, b>` for a template.
                     return Err(self.error(
@@ -424,6 +426,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             Some(Entry::Type(_)) => {
                 return Err(self.error(n, "type", format!("type `{name}` used as a value")))
             }
+            Some(Entry::Const(v, s)) => return Ok(self.constant(v, s, span)),
             None => {}
         }
         if let Some(&(v, s)) = self.ctx.constants.get(name) {

@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use hone_ir::{Block, Expr, ExprKind, FuncId, FuncKind, Function, Span, Type, Var, VarId, VarKind};
 use tree_sitter::Node;
 
+use super::template::Templates;
 use super::types::{ArrayCtx, Declared};
 use super::{ModuleCtx, PendingFunction, QualType};
 use crate::diagnostic::{Diagnostic, Severity};
@@ -27,6 +28,8 @@ const MAX_DIAGNOSTICS: usize = 20;
 pub(crate) enum Entry {
     Var(VarId),
     Type(QualType),
+    /// A non-type template parameter of the instance being lowered.
+    Const(i128, hone_ir::Scalar),
     /// A name whose declaration failed: uses are silent errors.
     Poisoned,
 }
@@ -44,6 +47,8 @@ pub(crate) struct LowerResult {
 
 pub(crate) struct FnLowerer<'c, 'a> {
     pub ctx: &'c ModuleCtx<'a>,
+    /// The file's templates, where instances can be made (function bodies).
+    pub templates: Option<&'c Templates<'c>>,
     pub vars: Vec<Var>,
     pub scopes: Vec<HashMap<String, Entry>>,
     /// Values of `const` integer variables with constant initializers.
@@ -60,6 +65,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     pub fn new(ctx: &'c ModuleCtx<'a>) -> Self {
         FnLowerer {
             ctx,
+            templates: None,
             vars: Vec::new(),
             scopes: vec![HashMap::new()],
             const_vals: HashMap::new(),
@@ -148,8 +154,19 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     }
 
     /// Lowers one function definition found in pass 1.
-    pub fn lower_function(ctx: &'c ModuleCtx<'a>, p: &PendingFunction) -> LowerResult {
+    pub fn lower_function(
+        ctx: &'c ModuleCtx<'a>,
+        templates: &'c Templates<'c>,
+        p: &PendingFunction,
+    ) -> LowerResult {
         let mut l = FnLowerer::new(ctx);
+        l.templates = Some(templates);
+        Self::lower_with(l, p)
+    }
+
+    /// Lowers `p` with a lowerer prepared by the caller (an instance's
+    /// template parameters bound).
+    pub fn lower_with(mut l: Self, p: &PendingFunction) -> LowerResult {
         // Report every syntax error of the function rather than the first
         // consequence of one.
         let errors = syntax::syntax_errors(p.node, MAX_DIAGNOSTICS);

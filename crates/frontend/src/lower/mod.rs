@@ -14,6 +14,8 @@ mod func;
 mod names;
 mod repair;
 mod stmt;
+mod template;
+mod texture;
 mod toplevel;
 mod types;
 mod walk;
@@ -29,6 +31,7 @@ use crate::srcmap::SourceMap;
 use crate::{syntax, Parsed};
 
 pub(crate) use func::FnLowerer;
+pub(crate) use template::normalize_request;
 
 /// A type together with the `const` on its outermost level.
 #[derive(Clone, Debug, PartialEq)]
@@ -111,7 +114,7 @@ pub(crate) struct PendingFunction<'t> {
     pub name: String,
 }
 
-pub(crate) fn lower_translation_unit(pre: &Preprocessed) -> Parsed {
+pub(crate) fn lower_translation_unit(pre: &Preprocessed, requests: &[String]) -> Parsed {
     let files = if pre.files.is_empty() {
         vec!["<input>".to_string()]
     } else {
@@ -133,6 +136,7 @@ pub(crate) fn lower_translation_unit(pre: &Preprocessed) -> Parsed {
                 files: files.clone(),
                 functions: Vec::new(),
             },
+            instances: Vec::new(),
             diagnostics: vec![Diagnostic {
                 severity: Severity::Error,
                 file: files[0].clone(),
@@ -154,13 +158,31 @@ pub(crate) fn lower_translation_unit(pre: &Preprocessed) -> Parsed {
     };
     let mut ctx = new_ctx();
     let mut diagnostics = Vec::new();
-    let pending = toplevel::collect(tree.root_node(), &mut ctx, &mut diagnostics);
+    let (mut pending, defs) = toplevel::collect(tree.root_node(), &mut ctx, &mut diagnostics);
+    let templates = template::Templates::new(defs, pending.len() as u32);
+    let instances = template::request_instances(
+        &ctx,
+        &templates,
+        tree.root_node(),
+        requests,
+        &mut diagnostics,
+    );
 
     let mut lowered = Vec::with_capacity(pending.len());
     for p in &pending {
-        let result = FnLowerer::lower_function(&ctx, p);
+        let result = FnLowerer::lower_function(&ctx, &templates, p);
         diagnostics.extend(result.diagnostics);
         lowered.push(result.function);
+    }
+    // Instances, including those the instances' own bodies ask for.
+    let mut done = 0;
+    while done < templates.count() {
+        let index = done;
+        pending.extend(templates.pending(index).into_iter().take(1));
+        let result = FnLowerer::lower_instance(&ctx, &templates, index);
+        diagnostics.extend(result.diagnostics);
+        lowered.push(result.function);
+        done += 1;
     }
 
     let functions = prune_and_renumber(&ctx, &pending, lowered, &mut diagnostics);
@@ -168,6 +190,7 @@ pub(crate) fn lower_translation_unit(pre: &Preprocessed) -> Parsed {
     Parsed {
         module: Module { files, functions },
         diagnostics,
+        instances,
     }
 }
 

@@ -3,7 +3,10 @@
 use hone_ir::{FuncId, FuncKind, Init, Type};
 use tree_sitter::Node;
 
+use std::collections::HashMap;
+
 use super::func::FnLowerer;
+use super::template::Template;
 use super::types::ArrayCtx;
 use super::{FuncSig, ModuleCtx, PendingFunction, QualType, TypeEntry};
 use crate::diagnostic::{Diagnostic, Severity};
@@ -13,20 +16,25 @@ struct Collector<'c, 'a, 't> {
     ctx: &'c mut ModuleCtx<'a>,
     diags: &'c mut Vec<Diagnostic>,
     pending: Vec<PendingFunction<'t>>,
+    templates: HashMap<String, Template<'t>>,
 }
+
+/// The functions to lower and the function templates of the file.
+pub(crate) type Collected<'t> = (Vec<PendingFunction<'t>>, HashMap<String, Template<'t>>);
 
 pub(crate) fn collect<'t>(
     root: Node<'t>,
     ctx: &mut ModuleCtx,
     diags: &mut Vec<Diagnostic>,
-) -> Vec<PendingFunction<'t>> {
+) -> Collected<'t> {
     let mut c = Collector {
         ctx,
         diags,
         pending: Vec::new(),
+        templates: HashMap::new(),
     };
     c.items(root, 0);
-    c.pending
+    (c.pending, c.templates)
 }
 
 /// `__global__` / `__device__` on a function (the `__host__ __device__` pair
@@ -451,7 +459,7 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
         self.ctx.typedefs.insert(name, entry);
     }
 
-    fn template(&mut self, node: Node) {
+    fn template(&mut self, node: Node<'t>) {
         let src = self.src();
         let inner = syntax::named_children(node)
             .into_iter()
@@ -465,11 +473,24 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
             .and_then(|d| declarator_name(d, src))
             .unwrap_or("")
             .to_string();
-        if inner.kind() == "function_definition" {
-            let msg = format!("template function `{name}` is not supported");
-            self.error(node, "template", msg);
+        if inner.kind() != "function_definition" {
+            return;
         }
-        self.ctx.unlowerable.insert(name, "template".into());
+        let kind = func_kind(inner, src).unwrap_or(FuncKind::Device);
+        if name.is_empty() {
+            // `template <> __global__ void k<4>(...)`: a specialization.
+            let msg = "explicit template specializations are not supported".to_string();
+            self.error(node, "template specialization", msg);
+            return;
+        }
+        self.templates.insert(
+            name,
+            Template {
+                node,
+                function: inner,
+                kind,
+            },
+        );
     }
 }
 

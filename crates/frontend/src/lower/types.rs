@@ -233,7 +233,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         match self.lookup(name) {
             Some(Entry::Type(qt)) => return Ok(qt.clone()),
             Some(Entry::Poisoned) => return Err(super::func::Abort),
-            Some(Entry::Var(_)) => {
+            Some(Entry::Var(_)) | Some(Entry::Const(..)) => {
                 return Err(self.error(t, "type", format!("`{name}` is a variable, not a type")))
             }
             None => {}

@@ -1,0 +1,401 @@
+#!/usr/bin/env python3
+"""The front-end sweep over Rodinia 3.1's CUDA benchmarks and the CUDA samples.
+
+Every `__global__` kernel defined in the suites' sources is found by a scan of
+the text (comments and strings blanked), so a kernel the front end skips is
+still counted. Each program's `.cu` files are lowered with `hone parse --json`;
+a kernel lowers when some translation unit yields it. Kernels with a launch
+file under `launches/` are run in the emulator (`hone sim --json`) and, with
+`--gpu`, on the device (`hone gpu-run --json`); dumped buffers are compared
+bit for bit for integer types and within a relative tolerance for floating
+point. The table goes to `kernels.md` and the raw rows to `kernels.json`.
+
+Run through `run.sh`, which names the checkouts.
+"""
+
+import argparse
+import json
+import math
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SRC_EXT = (".cu", ".cuh", ".h", ".hpp")
+
+# The suites and the folders of programs in them.
+SUITES = {
+    "rodinia": ["cuda"],
+    "samples": ["Samples/0_Introduction", "Samples/2_Concepts_and_Techniques"],
+}
+
+
+def blank_comments_and_strings(text):
+    """Comments and string/char literals replaced by spaces, newlines kept,
+    so offsets and line numbers stay those of the file."""
+    out = list(text)
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if text.startswith("//", i):
+            j = text.find("\n", i)
+            j = n if j < 0 else j
+            for k in range(i, j):
+                out[k] = " "
+            i = j
+        elif text.startswith("/*", i):
+            j = text.find("*/", i + 2)
+            j = n if j < 0 else j + 2
+            for k in range(i, j):
+                if out[k] != "\n":
+                    out[k] = " "
+            i = j
+        elif c in "\"'":
+            j = i + 1
+            while j < n and text[j] != c and text[j] != "\n":
+                j += 2 if text[j] == "\\" else 1
+            for k in range(i + 1, min(j, n)):
+                out[k] = " "
+            i = j + 1
+        else:
+            i += 1
+    return "".join(out)
+
+
+def matching(text, i, open_c, close_c):
+    """Index of the bracket closing the one at `i`, or -1."""
+    depth = 0
+    for j in range(i, len(text)):
+        if text[j] == open_c:
+            depth += 1
+        elif text[j] == close_c:
+            depth -= 1
+            if depth == 0:
+                return j
+    return -1
+
+
+def kernels_in(path):
+    """(name, first line, last line) of each `__global__` definition."""
+    with open(path, encoding="utf-8", errors="replace") as f:
+        text = blank_comments_and_strings(f.read())
+    found = []
+    for m in re.finditer(r"\b__global__\b", text):
+        # A `#define` line holding `__global__` is a macro, not a definition.
+        line_start = text.rfind("\n", 0, m.start()) + 1
+        if text[line_start:m.start()].lstrip().startswith("#"):
+            continue
+        i = m.end()
+        name = None
+        while i < len(text):
+            lb = re.compile(r"\s*__launch_bounds__\s*\(").match(text, i)
+            if lb:
+                i = matching(text, lb.end() - 1, "(", ")") + 1
+                continue
+            ident = re.compile(r"\s*([A-Za-z_]\w*)").match(text, i)
+            if ident:
+                name = ident.group(1)
+                i = ident.end()
+                continue
+            tok = re.compile(r"\s*([*&<(;{])").match(text, i)
+            if not tok:
+                break
+            ch = tok.group(1)
+            if ch in "*&":
+                i = tok.end()
+                continue
+            if ch == "<":
+                close = matching(text, tok.end() - 1, "<", ">")
+                i = close + 1 if close > 0 else tok.end()
+                continue
+            if ch == "(":
+                close = matching(text, tok.end() - 1, "(", ")")
+                if close < 0:
+                    break
+                rest = re.compile(r"\s*\{").match(text, close + 1)
+                if rest and name:
+                    end = matching(text, rest.end() - 1, "{", "}")
+                    first = text.count("\n", 0, m.start()) + 1
+                    last = text.count("\n", 0, end) + 1 if end > 0 else first
+                    found.append((name, first, last))
+            break
+    return found
+
+
+def programs(root, folder):
+    base = os.path.join(root, folder)
+    if not os.path.isdir(base):
+        sys.exit(f"{base}: not a directory (is the checkout path right?)")
+    for p in sorted(os.listdir(base)):
+        d = os.path.join(base, p)
+        if os.path.isdir(d):
+            yield p, d
+
+
+def source_files(d):
+    for dp, _, fs in sorted(os.walk(d)):
+        for f in sorted(fs):
+            if f.endswith(SRC_EXT):
+                yield os.path.join(dp, f)
+
+
+def include_dirs(suite, root, prog_dir, path):
+    dirs = [os.path.dirname(path), prog_dir]
+    if suite == "samples":
+        dirs.append(os.path.join(root, "Common"))
+    else:
+        dirs += [os.path.join(root, "common"), os.path.join(root, "cuda", "util")]
+    return dirs
+
+
+def lower_unit(hone, suite, root, prog_dir, path):
+    cmd = [hone, "parse", "--json", path]
+    for d in include_dirs(suite, root, prog_dir, path):
+        cmd += ["-I", d]
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    if r.stdout.strip().startswith("{"):
+        return json.loads(r.stdout), None
+    return None, (r.stderr.strip().splitlines() or ["hone parse failed"])[-1]
+
+
+def diag_text(d):
+    return f"{d['construct']}: {d['message']} ({os.path.basename(d['file'])}:{d['line']}:{d['col']})"
+
+
+def sweep_lowering(hone, roots):
+    rows = []
+    for suite, root in roots.items():
+        for folder in SUITES[suite]:
+            for prog, pdir in programs(root, folder):
+                files = list(source_files(pdir))
+                kernels = []
+                for path in files:
+                    for name, first, last in kernels_in(path):
+                        kernels.append((path, name, first, last))
+                if not kernels:
+                    continue
+                units = {}
+                for path in files:
+                    if path.endswith(".cu"):
+                        units[path] = lower_unit(hone, suite, root, pdir, path)
+                for path, name, first, last in kernels:
+                    rel = os.path.relpath(path, root)
+                    lowered, reasons, instances = False, [], []
+                    for unit, (out, err) in units.items():
+                        if out is None:
+                            if err and (unit == path or not reasons):
+                                reasons.append(f"front end: {err}")
+                            continue
+                        for f in out["functions"]:
+                            loc = f["location"]
+                            lfile, lline = loc.rsplit(":", 2)[0], int(loc.rsplit(":", 2)[1])
+                            base = f["name"].split("<")[0]
+                            if (
+                                f["kind"] == "global"
+                                and base == name
+                                and os.path.realpath(lfile) == os.path.realpath(path)
+                                and first <= lline <= last
+                            ):
+                                lowered = True
+                                instances.append(f["name"])
+                        for d in out["diagnostics"]:
+                            if d["severity"] != "error":
+                                continue
+                            if (
+                                os.path.realpath(d["file"]) == os.path.realpath(path)
+                                and first <= d["line"] <= last
+                            ):
+                                t = diag_text(d)
+                                if t not in reasons:
+                                    reasons.append(t)
+                    if not [u for u in units if u] and not reasons:
+                        reasons.append("no .cu file in the program")
+                    if not lowered and not reasons:
+                        reasons.append("no translation unit of the program reaches it")
+                    rows.append(
+                        {
+                            "suite": suite,
+                            "program": prog,
+                            "file": rel,
+                            "kernel": name,
+                            "line": first,
+                            "lowers": lowered,
+                            "instances": sorted(set(instances)),
+                            "reason": "" if lowered else "; ".join(reasons[:2]),
+                        }
+                    )
+    return rows
+
+
+def launch_path(row):
+    return os.path.join(HERE, "launches", row["suite"], row["program"], row["kernel"] + ".json")
+
+
+def materialize(row, roots, tmp):
+    """The launch file with the checkout paths filled in, written to `tmp`."""
+    src = launch_path(row)
+    with open(src) as f:
+        text = f.read()
+    text = text.replace("${RODINIA}", roots.get("rodinia", "")).replace(
+        "${SAMPLES}", roots.get("samples", "")
+    )
+    launches = json.loads(text)
+    out = []
+    for i, launch in enumerate(launches if isinstance(launches, list) else [launches]):
+        p = os.path.join(tmp, f"{row['suite']}-{row['program']}-{row['kernel']}-{i}.json")
+        with open(p, "w") as f:
+            json.dump(launch, f)
+        out.append(p)
+    return out
+
+
+def run_json(cmd, timeout):
+    try:
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return None, f"timed out after {timeout} s"
+    if r.returncode == 0 and r.stdout.strip():
+        try:
+            return json.loads(r.stdout), None
+        except json.JSONDecodeError:
+            pass
+    err = (r.stderr.strip() or r.stdout.strip() or f"exit {r.returncode}").splitlines()
+    return None, " ".join(err[:3])[:300]
+
+
+FLOAT_TYPES = ("float", "double", "half", "__half")
+
+
+def compare(emu, gpu):
+    """None when the dumped buffers agree, else what differs."""
+    eb = {b["name"]: b for b in emu.get("buffers", [])}
+    gb = {b["name"]: b for b in gpu.get("buffers", [])}
+    if set(eb) != set(gb):
+        return f"different buffers dumped: {sorted(eb)} vs {sorted(gb)}"
+    for name in sorted(eb):
+        e, g = eb[name], gb[name]
+        ev, gv = e.get("values", []), g.get("values", [])
+        if len(ev) != len(gv):
+            return f"{name}: {len(ev)} values in the emulator, {len(gv)} on the GPU"
+        is_float = any(t in str(e.get("type", "")) for t in FLOAT_TYPES)
+        for i, (a, b) in enumerate(zip(ev, gv)):
+            if is_float:
+                a, b = float(a), float(b)
+                if math.isnan(a) and math.isnan(b):
+                    continue
+                tol = 1e-4 * max(1.0, abs(a), abs(b))
+                if not abs(a - b) <= tol:
+                    return f"{name}[{i}]: emulator {a}, GPU {b}"
+            elif a != b:
+                return f"{name}[{i}]: emulator {a}, GPU {b}"
+    return None
+
+
+def sweep_runs(hone, rows, roots, gpu):
+    with tempfile.TemporaryDirectory() as tmp:
+        for row in rows:
+            row.setdefault("emulates", None)
+            row.setdefault("gpu", None)
+            if not row["lowers"]:
+                continue
+            if not os.path.exists(launch_path(row)):
+                row["emulates"] = False
+                row["reason"] = "no launch file"
+                continue
+            try:
+                files = materialize(row, roots, tmp)
+            except (OSError, json.JSONDecodeError) as e:
+                row["emulates"] = False
+                row["reason"] = f"launch file: {e}"
+                continue
+            emu_out = []
+            for lf in files:
+                out, err = run_json([hone, "sim", "--json", "--no-race-check", lf], 300)
+                if out is None:
+                    row["emulates"] = False
+                    row["reason"] = f"emulator: {err}"
+                    break
+                emu_out.append(out)
+            else:
+                row["emulates"] = True
+            if not gpu or not row["emulates"]:
+                continue
+            for lf, eo in zip(files, emu_out):
+                out, err = run_json([hone, "gpu-run", "--json", lf], 300)
+                if out is None:
+                    row["gpu"] = False
+                    row["reason"] = f"gpu-run: {err}"
+                    break
+                diff = compare(eo, out)
+                if diff:
+                    row["gpu"] = False
+                    row["reason"] = f"outputs differ: {diff}"
+                    break
+                row["device"] = out.get("device")
+            else:
+                row["gpu"] = True
+
+
+def mark(v):
+    return {True: "yes", False: "no", None: "-"}[v]
+
+
+def write_table(rows, path, device):
+    total = len(rows)
+    low = sum(r["lowers"] for r in rows)
+    emu = sum(bool(r.get("emulates")) for r in rows)
+    agree = sum(bool(r.get("gpu")) for r in rows)
+    with open(path, "w") as f:
+        f.write("# Front-end sweep: every `__global__` kernel of the suites\n\n")
+        f.write(f"Device: {device or 'none (CPU only: lowering and emulation)'}\n\n")
+        f.write(
+            f"{total} kernels; {low} lower ({100 * low / max(total, 1):.1f}%), "
+            f"{emu} emulate on their launch file, {agree} agree with the GPU.\n\n"
+        )
+        f.write("| suite | program | file | kernel | lowers? | emulates? | GPU agrees? | reason if not |\n")
+        f.write("|---|---|---|---|---|---|---|---|\n")
+        for r in rows:
+            reason = r.get("reason", "").replace("|", "\\|").replace("\n", " ")
+            f.write(
+                f"| {r['suite']} | {r['program']} | {r['file']}:{r['line']} | `{r['kernel']}` | "
+                f"{mark(r['lowers'])} | {mark(r.get('emulates'))} | {mark(r.get('gpu'))} | {reason} |\n"
+            )
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--hone", required=True)
+    ap.add_argument("--rodinia")
+    ap.add_argument("--samples")
+    ap.add_argument("--out", default=HERE)
+    ap.add_argument("--lower-only", action="store_true")
+    ap.add_argument("--gpu", action="store_true")
+    ap.add_argument("--only", help="run only kernels whose program contains this text")
+    a = ap.parse_args()
+    roots = {}
+    if a.rodinia:
+        roots["rodinia"] = os.path.abspath(a.rodinia)
+    if a.samples:
+        roots["samples"] = os.path.abspath(a.samples)
+    if not roots:
+        sys.exit("name at least one checkout: --rodinia PATH and/or --samples PATH")
+    rows = sweep_lowering(a.hone, roots)
+    if a.only:
+        rows = [r for r in rows if a.only in r["program"]]
+    if not a.lower_only:
+        sweep_runs(a.hone, rows, roots, a.gpu)
+    devices = sorted({r["device"] for r in rows if r.get("device")})
+    os.makedirs(a.out, exist_ok=True)
+    with open(os.path.join(a.out, "kernels.json"), "w") as f:
+        json.dump(rows, f, indent=1)
+    write_table(rows, os.path.join(a.out, "kernels.md"), ", ".join(devices))
+    low = sum(r["lowers"] for r in rows)
+    print(f"{len(rows)} kernels, {low} lower, "
+          f"{sum(bool(r.get('emulates')) for r in rows)} emulate, "
+          f"{sum(bool(r.get('gpu')) for r in rows)} agree with the GPU")
+
+
+if __name__ == "__main__":
+    main()
