@@ -21,6 +21,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRC_EXT = (".cu", ".cuh", ".h", ".hpp")
@@ -182,7 +183,7 @@ def sweep_lowering(hone, roots):
                         units[path] = lower_unit(hone, suite, root, pdir, path)
                 for path, name, first, last in kernels:
                     rel = os.path.relpath(path, root)
-                    lowered, reasons, instances = False, [], []
+                    lowered, reasons, instances, unit_of, params = False, [], [], None, None
                     for unit, (out, err) in units.items():
                         if out is None:
                             if err and (unit == path or not reasons):
@@ -191,21 +192,23 @@ def sweep_lowering(hone, roots):
                         for f in out["functions"]:
                             loc = f["location"]
                             lfile, lline = loc.rsplit(":", 2)[0], int(loc.rsplit(":", 2)[1])
-                            base = f["name"].split("<")[0]
+                            fname = f["name"]
                             if (
                                 f["kind"] == "global"
-                                and base == name
+                                and (fname == name or fname.startswith(name + "_"))
                                 and os.path.realpath(lfile) == os.path.realpath(path)
-                                and first <= lline <= last
+                                and first - 3 <= lline <= last
                             ):
                                 lowered = True
-                                instances.append(f["name"])
+                                instances.append(fname)
+                                if unit_of is None:
+                                    unit_of, params = unit, f["params"]
                         for d in out["diagnostics"]:
                             if d["severity"] != "error":
                                 continue
                             if (
                                 os.path.realpath(d["file"]) == os.path.realpath(path)
-                                and first <= d["line"] <= last
+                                and first - 3 <= d["line"] <= last
                             ):
                                 t = diag_text(d)
                                 if t not in reasons:
@@ -224,9 +227,68 @@ def sweep_lowering(hone, roots):
                             "lowers": lowered,
                             "instances": sorted(set(instances)),
                             "reason": "" if lowered else "; ".join(reasons[:2]),
+                            "unit": unit_of,
+                            "include": include_dirs(suite, root, pdir, unit_of or path),
+                            "params": params,
+                            "extern_shared": "extern" in "".join(
+                                open(path, errors="replace").read().splitlines(True)[first - 1 : last]
+                            ),
                         }
                     )
     return rows
+
+
+BUFFER_LEN = 8192
+
+
+def default_launch(row, roots):
+    """A first launch file for a kernel: a 4 x 128 grid, buffers of
+    BUFFER_LEN elements (seeded random, integers in 0..100), integer scalars
+    64, floating scalars 0.5; every writable buffer dumped. Written once and
+    then edited by hand where the kernel needs other sizes."""
+    root = roots[row["suite"]]
+    var = "${RODINIA}" if row["suite"] == "rodinia" else "${SAMPLES}"
+    rel = lambda p: var + "/" + os.path.relpath(p, root)
+    args, dump = {}, []
+    for i, p in enumerate(row["params"]):
+        t = p["type"].replace("__restrict__", "").strip()
+        name = p["name"]
+        if t.endswith("*"):
+            elem = t[:-1].strip()
+            const = elem.startswith("const ")
+            elem = elem.replace("const ", "").strip()
+            args[name] = {"type": elem, "len": BUFFER_LEN, "init": {"random": i + 1}}
+            if not const:
+                dump.append(name)
+        elif t in ("float", "double"):
+            args[name] = 0.5
+        else:
+            args[name] = 64
+    launch = {
+        "source": rel(os.path.join(root, row["unit"])) if not os.path.isabs(row["unit"]) else rel(row["unit"]),
+        "include": [rel(d) for d in row["include"]],
+        "kernel": row["instances"][0],
+        "grid": [4],
+        "block": [128],
+        "args": args,
+        "dump": dump,
+    }
+    if row.get("extern_shared"):
+        launch["dynamic_shared_bytes"] = 16384
+    return launch
+
+
+def write_default_launches(rows, roots):
+    n = 0
+    for row in rows:
+        if not row["lowers"] or os.path.exists(launch_path(row)):
+            continue
+        os.makedirs(os.path.dirname(launch_path(row)), exist_ok=True)
+        with open(launch_path(row), "w") as f:
+            json.dump(default_launch(row, roots), f, indent=1)
+            f.write("\n")
+        n += 1
+    print(f"wrote {n} default launch files")
 
 
 def launch_path(row):
@@ -256,13 +318,22 @@ def run_json(cmd, timeout):
         r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         return None, f"timed out after {timeout} s"
-    if r.returncode == 0 and r.stdout.strip():
+    out = None
+    if r.stdout.strip():
         try:
-            return json.loads(r.stdout), None
+            out = json.loads(r.stdout)
         except json.JSONDecodeError:
             pass
+    if r.returncode == 0 and out is not None:
+        return out, None
+    # A run that faulted still prints its report: name the first fault.
+    if isinstance(out, dict) and out.get("faults"):
+        return None, out["faults"][0].get("message", "fault")[:300]
+    if isinstance(out, dict) and out.get("completed") is False:
+        return None, "did not complete (deadlock or step limit)"
+    # Diagnostics about other functions come first; the failure is last.
     err = (r.stderr.strip() or r.stdout.strip() or f"exit {r.returncode}").splitlines()
-    return None, " ".join(err[:3])[:300]
+    return None, err[-1][:300]
 
 
 FLOAT_TYPES = ("float", "double", "half", "__half")
@@ -293,12 +364,16 @@ def compare(emu, gpu):
     return None
 
 
-def sweep_runs(hone, rows, roots, gpu):
+def sweep_runs(hone, rows, roots, gpu, budget):
+    start = time.monotonic()
     with tempfile.TemporaryDirectory() as tmp:
         for row in rows:
             row.setdefault("emulates", None)
             row.setdefault("gpu", None)
             if not row["lowers"]:
+                continue
+            if budget and time.monotonic() - start > budget:
+                row["reason"] = f"not run: the sweep's time budget ({budget} s) was spent"
                 continue
             if not os.path.exists(launch_path(row)):
                 row["emulates"] = False
@@ -312,7 +387,7 @@ def sweep_runs(hone, rows, roots, gpu):
                 continue
             emu_out = []
             for lf in files:
-                out, err = run_json([hone, "sim", "--json", "--no-race-check", lf], 300)
+                out, err = run_json([hone, "sim", "--json", "--no-race-check", lf], 60)
                 if out is None:
                     row["emulates"] = False
                     row["reason"] = f"emulator: {err}"
@@ -323,7 +398,7 @@ def sweep_runs(hone, rows, roots, gpu):
             if not gpu or not row["emulates"]:
                 continue
             for lf, eo in zip(files, emu_out):
-                out, err = run_json([hone, "gpu-run", "--json", lf], 300)
+                out, err = run_json([hone, "gpu-run", "--json", lf], 60)
                 if out is None:
                     row["gpu"] = False
                     row["reason"] = f"gpu-run: {err}"
@@ -372,6 +447,10 @@ def main():
     ap.add_argument("--out", default=HERE)
     ap.add_argument("--lower-only", action="store_true")
     ap.add_argument("--gpu", action="store_true")
+    ap.add_argument("--budget", type=float, default=0,
+                    help="seconds after which no further kernel is run (0: none)")
+    ap.add_argument("--write-launches", action="store_true",
+                    help="write a default launch file for each lowered kernel that has none")
     ap.add_argument("--only", help="run only kernels whose program contains this text")
     a = ap.parse_args()
     roots = {}
@@ -384,8 +463,10 @@ def main():
     rows = sweep_lowering(a.hone, roots)
     if a.only:
         rows = [r for r in rows if a.only in r["program"]]
+    if a.write_launches:
+        write_default_launches(rows, roots)
     if not a.lower_only:
-        sweep_runs(a.hone, rows, roots, a.gpu)
+        sweep_runs(a.hone, rows, roots, a.gpu, a.budget)
     devices = sorted({r["device"] for r in rows if r.get("device")})
     os.makedirs(a.out, exist_ok=True)
     with open(os.path.join(a.out, "kernels.json"), "w") as f:
