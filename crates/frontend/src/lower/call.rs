@@ -311,6 +311,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             let ty = self.type_from_name(f, name)?;
             return self.functional_cast(n, ty, args);
         }
+        if let Some(r) = self.texture_fetch(n, name, None, args) {
+            return r;
+        }
         if let Some(r) = self.intrinsic(n, name, args) {
             return r;
         }

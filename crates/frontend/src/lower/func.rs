@@ -6,6 +6,7 @@ use hone_ir::{Block, Expr, ExprKind, FuncId, FuncKind, Function, Span, Type, Var
 use tree_sitter::Node;
 
 use super::template::Templates;
+use super::texture::TextureBinding;
 use super::types::{ArrayCtx, Declared};
 use super::{ModuleCtx, PendingFunction, QualType};
 use crate::diagnostic::{Diagnostic, Severity};
@@ -49,6 +50,10 @@ pub(crate) struct FnLowerer<'c, 'a> {
     pub ctx: &'c ModuleCtx<'a>,
     /// The file's templates, where instances can be made (function bodies).
     pub templates: Option<&'c Templates<'c>>,
+    /// Textures this function reads, by name, bound to its parameters.
+    pub textures: HashMap<String, TextureBinding>,
+    /// Lowering an explicit specialization, whose declarator is `k<int>`.
+    pub specializing: bool,
     pub vars: Vec<Var>,
     pub scopes: Vec<HashMap<String, Entry>>,
     /// Values of `const` integer variables with constant initializers.
@@ -66,6 +71,8 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         FnLowerer {
             ctx,
             templates: None,
+            textures: HashMap::new(),
+            specializing: false,
             vars: Vec::new(),
             scopes: vec![HashMap::new()],
             const_vals: HashMap::new(),
@@ -267,7 +274,10 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         if matches!(qt.ty, Type::Array(..)) {
             return Err(self.error(name_node, "function", "a function cannot return an array"));
         }
-        let params = self.parameters(params_node)?;
+        let mut params = self.parameters(params_node)?;
+        if kind == FuncKind::Global {
+            params.extend(self.texture_ref_params(node));
+        }
         let launch_bounds = match specs.launch_bounds {
             Some(lb) => Some(self.launch_bounds(lb)?),
             None => None,
@@ -293,6 +303,10 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         let mut out = Vec::new();
         let children = syntax::named_children(list);
         for p in &children {
+            if let Some(ps) = self.texture_object_param(*p) {
+                out.extend(ps?);
+                continue;
+            }
             match p.kind() {
                 "parameter_declaration" => {}
                 "variadic_parameter" | "variadic_parameter_declaration" => {

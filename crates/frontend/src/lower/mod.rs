@@ -78,6 +78,8 @@ pub(crate) struct ModuleCtx<'a> {
     /// Device functions that exist but could not be lowered, with the reason.
     pub unlowerable: HashMap<String, String>,
     pub host_functions: HashSet<String>,
+    /// Legacy texture references declared at file scope.
+    pub texture_refs: HashMap<String, texture::TextureRef>,
 }
 
 impl<'a> ModuleCtx<'a> {
@@ -129,6 +131,7 @@ pub(crate) fn lower_translation_unit(pre: &Preprocessed, requests: &[String]) ->
         functions: HashMap::new(),
         unlowerable: HashMap::new(),
         host_functions: HashSet::new(),
+        texture_refs: HashMap::new(),
     };
     let Some(tree) = syntax::parse(&pre.text) else {
         return Parsed {
@@ -158,8 +161,9 @@ pub(crate) fn lower_translation_unit(pre: &Preprocessed, requests: &[String]) ->
     };
     let mut ctx = new_ctx();
     let mut diagnostics = Vec::new();
-    let (mut pending, defs) = toplevel::collect(tree.root_node(), &mut ctx, &mut diagnostics);
-    let templates = template::Templates::new(defs, pending.len() as u32);
+    let (mut pending, defs, specializations) =
+        toplevel::collect(tree.root_node(), &mut ctx, &mut diagnostics);
+    let templates = template::Templates::new(defs, specializations, pending.len() as u32);
     let instances = template::request_instances(
         &ctx,
         &templates,

@@ -57,8 +57,19 @@ pub(crate) struct Template<'t> {
     pub kind: FuncKind,
 }
 
+/// `template <> __device__ int f<int>(...) {...}`: the instance of `f` for
+/// those arguments.
+pub(crate) struct Specialization<'t> {
+    pub template: String,
+    /// The `template_argument_list`.
+    pub args: Node<'t>,
+    pub function: Node<'t>,
+}
+
 pub(crate) struct Instance {
     pub name: String,
+    /// The explicit specialization that is this instance, by index.
+    pub specialization: Option<usize>,
     pub template: String,
     pub args: Vec<Arg>,
     pub id: FuncId,
@@ -69,6 +80,7 @@ pub(crate) struct Instance {
 /// are numbered after the file's ordinary functions, in request order.
 pub(crate) struct Templates<'t> {
     pub defs: HashMap<String, Template<'t>>,
+    pub specializations: Vec<Specialization<'t>>,
     pub instances: RefCell<Vec<Instance>>,
     pub first_id: u32,
 }
@@ -97,9 +109,14 @@ pub(crate) fn mangle(template: &str, args: &[Arg]) -> String {
 }
 
 impl<'t> Templates<'t> {
-    pub fn new(defs: HashMap<String, Template<'t>>, first_id: u32) -> Self {
+    pub fn new(
+        defs: HashMap<String, Template<'t>>,
+        specializations: Vec<Specialization<'t>>,
+        first_id: u32,
+    ) -> Self {
         Templates {
             defs,
+            specializations,
             instances: RefCell::new(Vec::new()),
             first_id,
         }
@@ -114,7 +131,10 @@ impl<'t> Templates<'t> {
         self.instances.borrow()[from..]
             .iter()
             .map(|i| PendingFunction {
-                node: self.defs[&i.template].function,
+                node: match i.specialization {
+                    Some(s) => self.specializations[s].function,
+                    None => self.defs[&i.template].function,
+                },
                 name: i.name.clone(),
             })
             .collect()
@@ -330,15 +350,17 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                         ArgSource::Nodes(n) if i < n.len() => Some(self.type_descriptor(n[i])?),
                         ArgSource::Texts(t) if i < t.len() => match type_arg(self.ctx, &t[i]) {
                             Some(ty) => Some(ty),
-                            None => return Err(self.error(
-                                at,
-                                "template argument",
-                                format!(
+                            None => {
+                                return Err(self.error(
+                                    at,
+                                    "template argument",
+                                    format!(
                                     "`{}` is not a type hone knows (argument {} of `{template}`)",
                                     t[i],
                                     i + 1
                                 ),
-                            )),
+                                ))
+                            }
                         },
                         _ => None,
                     };
@@ -465,8 +487,18 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         if let Some(i) = ts.instances.borrow().iter().find(|i| i.name == name) {
             return Ok((i.id, i.sig.clone(), name));
         }
-        let def = &ts.defs[template];
-        let header = sub.function_header(def.function);
+        let specialization = self.specialization_for(template, &name);
+        let header = match specialization {
+            Some(s) => {
+                let mut spec = FnLowerer::new(self.ctx);
+                spec.templates = self.templates;
+                spec.specializing = true;
+                let h = spec.function_header(ts.specializations[s].function);
+                sub = spec;
+                h
+            }
+            None => sub.function_header(ts.defs[template].function),
+        };
         let header = match header {
             Ok(h) if !sub.has_errors() => h,
             _ => {
@@ -484,12 +516,42 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         };
         list.push(Instance {
             name: name.clone(),
+            specialization,
             template: template.to_string(),
             args,
             id,
             sig: sig.clone(),
         });
         Ok((id, sig, name))
+    }
+
+    /// The explicit specialization of `template` whose arguments make the
+    /// instance `name`.
+    fn specialization_for(&mut self, template: &str, name: &str) -> Option<usize> {
+        let ts = self.templates()?;
+        for (i, s) in ts.specializations.iter().enumerate() {
+            if s.template != template {
+                continue;
+            }
+            let mut sub = FnLowerer::new(self.ctx);
+            sub.templates = self.templates;
+            let texts: Option<Vec<String>> = syntax::named_children(s.args)
+                .into_iter()
+                .map(|a| sub.template_arg_text(a).ok())
+                .collect();
+            let Some(texts) = texts else { continue };
+            let mut bind = FnLowerer::new(self.ctx);
+            bind.templates = self.templates;
+            let at = s.args;
+            if let Ok(args) =
+                bind.bind_template_args(template, at, ArgSource::Texts(texts), &HashMap::new())
+            {
+                if mangle(template, &args) == name {
+                    return Some(i);
+                }
+            }
+        }
+        None
     }
 
     /// An explicit argument written in the caller, as request text: a type's
@@ -504,6 +566,13 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             let t = self.text(n).trim();
             let is_value = matches!(self.lookup(t), Some(Entry::Const(..)) | Some(Entry::Var(_)))
                 || self.ctx.constants.contains_key(t);
+            if matches!(self.lookup(t), Some(Entry::Var(_))) {
+                return Err(self.error(
+                    n,
+                    "template argument",
+                    format!("template argument `{t}` is a variable, not a constant"),
+                ));
+            }
             if is_value {
                 let inner = syntax::named_children(n).into_iter().next().unwrap_or(n);
                 let v = match self.lookup(t).cloned() {
@@ -533,11 +602,30 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         templates: &'c Templates<'c>,
         index: usize,
     ) -> super::func::LowerResult {
-        let (template, args, name) = {
+        let (template, args, name, specialization) = {
             let list = templates.instances.borrow();
             let i = &list[index];
-            (i.template.clone(), i.args.clone(), i.name.clone())
+            (
+                i.template.clone(),
+                i.args.clone(),
+                i.name.clone(),
+                i.specialization,
+            )
         };
+        if let Some(s) = specialization {
+            let mut l = FnLowerer::new(ctx);
+            l.templates = Some(templates);
+            l.specializing = true;
+            let p = PendingFunction {
+                node: templates.specializations[s].function,
+                name: name.clone(),
+            };
+            let mut result = FnLowerer::lower_with(l, &p);
+            if let Some(f) = &mut result.function {
+                f.function.name = name;
+            }
+            return result;
+        }
         let def = &templates.defs[&template];
         let texts = args.iter().map(arg_text).collect();
         let mut l = FnLowerer::new(ctx);
@@ -713,7 +801,10 @@ pub(crate) fn request_instances<'c, 'a>(
                 .child_by_field_name("name")
                 .map(|c| syntax::text(c, ctx.src))
                 .unwrap_or("");
-            if let Some(def) = templates.defs.get(name) {
+            let declares = n
+                .parent()
+                .is_some_and(|p| p.kind() == "function_declarator");
+            if let Some(def) = templates.defs.get(name).filter(|_| !declares) {
                 if def.kind == FuncKind::Global && !inside(n, def.node) {
                     let args = n
                         .child_by_field_name("arguments")
@@ -740,6 +831,18 @@ pub(crate) fn request_instances<'c, 'a>(
             .iter()
             .any(|i| &i.template == name)
         {
+            continue;
+        }
+        if let Err(bad) = params(ctx.src, def.node) {
+            diags.push(ctx.diagnostic(
+                bad,
+                Severity::Error,
+                "template parameter",
+                format!(
+                    "template parameter `{}` of `{name}` is not supported (type and integral parameters are)",
+                    syntax::text(bad, ctx.src)
+                ),
+            ));
             continue;
         }
         diags.push(ctx.diagnostic(

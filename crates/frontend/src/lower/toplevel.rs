@@ -6,7 +6,7 @@ use tree_sitter::Node;
 use std::collections::HashMap;
 
 use super::func::FnLowerer;
-use super::template::Template;
+use super::template::{Specialization, Template};
 use super::types::ArrayCtx;
 use super::{FuncSig, ModuleCtx, PendingFunction, QualType, TypeEntry};
 use crate::diagnostic::{Diagnostic, Severity};
@@ -17,10 +17,16 @@ struct Collector<'c, 'a, 't> {
     diags: &'c mut Vec<Diagnostic>,
     pending: Vec<PendingFunction<'t>>,
     templates: HashMap<String, Template<'t>>,
+    specializations: Vec<Specialization<'t>>,
 }
 
-/// The functions to lower and the function templates of the file.
-pub(crate) type Collected<'t> = (Vec<PendingFunction<'t>>, HashMap<String, Template<'t>>);
+/// The functions to lower, the function templates of the file and their
+/// explicit specializations.
+pub(crate) type Collected<'t> = (
+    Vec<PendingFunction<'t>>,
+    HashMap<String, Template<'t>>,
+    Vec<Specialization<'t>>,
+);
 
 pub(crate) fn collect<'t>(
     root: Node<'t>,
@@ -32,9 +38,10 @@ pub(crate) fn collect<'t>(
         diags,
         pending: Vec::new(),
         templates: HashMap::new(),
+        specializations: Vec::new(),
     };
     c.items(root, 0);
-    (c.pending, c.templates)
+    (c.pending, c.templates, c.specializations)
 }
 
 /// `__global__` / `__device__` on a function (the `__host__ __device__` pair
@@ -241,6 +248,23 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
             self.prototype(node, decls[0]);
             return;
         }
+        if let Some(t) = node
+            .child_by_field_name("type")
+            .filter(|t| t.kind() == "template_type")
+        {
+            let tname = t
+                .child_by_field_name("name")
+                .map(|n| syntax::text(n, src))
+                .unwrap_or("");
+            if tname == "texture" {
+                for d in decls {
+                    if let Some(name) = declarator_name(d, src) {
+                        self.texture_ref(t, name.to_string());
+                    }
+                }
+                return;
+            }
+        }
         for d in decls {
             let Some(name) = declarator_name(d, src) else {
                 continue;
@@ -310,6 +334,29 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
             }
             None => {
                 self.ctx.globals.insert(name, description.to_string());
+            }
+        }
+    }
+
+    fn texture_ref(&mut self, t: Node, name: String) {
+        let (r, diags) = {
+            let mut l = FnLowerer::new(self.ctx);
+            let r = super::texture::texture_ref_type(&mut l, t, &name);
+            (r.ok(), l.diags)
+        };
+        match r {
+            Some(r) => {
+                self.ctx.texture_refs.insert(name, r);
+            }
+            None => {
+                let why = diags
+                    .iter()
+                    .find(|d| d.severity == Severity::Error)
+                    .map(|d| d.message.clone())
+                    .unwrap_or_else(|| "unsupported texture reference".into());
+                self.ctx
+                    .globals
+                    .insert(name, format!("texture reference ({why})"));
             }
         }
     }
@@ -478,8 +525,29 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
         }
         let kind = func_kind(inner, src).unwrap_or(FuncKind::Device);
         if name.is_empty() {
-            // `template <> __global__ void k<4>(...)`: a specialization.
-            let msg = "explicit template specializations are not supported".to_string();
+            // `template <> __global__ void k<4>(...)`: a specialization, used
+            // for the instance with those arguments.
+            let mut d = inner.child_by_field_name("declarator");
+            while let Some(n) = d {
+                if n.kind() == "template_function" {
+                    let base = n
+                        .child_by_field_name("name")
+                        .map(|c| syntax::text(c, src).to_string());
+                    if let (Some(base), Some(args)) = (base, n.child_by_field_name("arguments")) {
+                        self.specializations.push(Specialization {
+                            template: base,
+                            args,
+                            function: inner,
+                        });
+                        return;
+                    }
+                    break;
+                }
+                d = n
+                    .child_by_field_name("declarator")
+                    .or_else(|| syntax::named_children(n).into_iter().next());
+            }
+            let msg = "this template specialization is not supported".to_string();
             self.error(node, "template specialization", msg);
             return;
         }

@@ -417,6 +417,16 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 "reference_declarator" | "abstract_reference_declarator" => {
                     return Err(self.error(cur, "reference", "C++ references are not supported"))
                 }
+                // `k<int>` of an explicit specialization, lowered as an instance.
+                "template_function" if params.is_some() && self.specializing => {
+                    let name = cur.child_by_field_name("name").unwrap_or(cur);
+                    return Ok(Declared {
+                        name: Some(self.text(name).to_string()),
+                        qt,
+                        params,
+                        node: cur,
+                    });
+                }
                 "qualified_identifier"
                 | "operator_name"
                 | "destructor_name"
