@@ -288,17 +288,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                     format!("function `{name}` is declared but never defined"),
                 ));
             };
-            self.arity(n, name, args, &[sig.params.len()])?;
-            let mut lowered = Vec::with_capacity(args.len());
-            for (i, (a, pty)) in args.iter().zip(&sig.params).enumerate() {
-                let e = self.expr(*a)?;
-                lowered.push(self.convert(
-                    e,
-                    pty,
-                    *a,
-                    &format!("argument {} of `{name}`", i + 1),
-                )?);
-            }
+            let lowered = self.call_args(n, name, args, &sig.params)?;
             let span = self.span(n);
             self.calls.push((id, span));
             return Ok(self.mk(ExprKind::Call(id, lowered), sig.ret, span));
@@ -358,15 +348,42 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 format!("`{name}` is a __global__ function; launching kernels from device code is not supported"),
             ));
         }
-        self.arity(n, name, args, &[sig.params.len()])?;
-        let mut lowered = Vec::with_capacity(args.len());
-        for (i, (a, pty)) in args.iter().zip(&sig.params).enumerate() {
-            let e = self.expr(*a)?;
-            lowered.push(self.convert(e, pty, *a, &format!("argument {} of `{name}`", i + 1))?);
-        }
+        let lowered = self.call_args(n, name, args, &sig.params)?;
         let span = self.span(n);
         self.calls.push((id, span));
         Ok(self.mk(ExprKind::Call(id, lowered), sig.ret, span))
+    }
+
+    /// A module function's arguments, converted to its parameter types; a
+    /// texture object is passed as the parameters it became.
+    fn call_args(
+        &mut self,
+        n: Node,
+        name: &str,
+        args: &[Node],
+        params: &[Type],
+    ) -> LResult<Vec<Expr>> {
+        let mut items = Vec::with_capacity(args.len());
+        for a in args {
+            match self.texture_object_arg(*a) {
+                Some(exprs) => items.extend(exprs.into_iter().map(|e| (*a, Some(e)))),
+                None => items.push((*a, None)),
+            }
+        }
+        if items.len() != params.len() {
+            // Counted in source arguments, as the user wrote them.
+            let extra = items.len() - args.len();
+            self.arity(n, name, args, &[params.len().saturating_sub(extra)])?;
+        }
+        let mut lowered = Vec::with_capacity(items.len());
+        for (i, ((a, pre), pty)) in items.into_iter().zip(params).enumerate() {
+            let e = match pre {
+                Some(e) => e,
+                None => self.expr(a)?,
+            };
+            lowered.push(self.convert(e, pty, a, &format!("argument {} of `{name}`", i + 1))?);
+        }
+        Ok(lowered)
     }
 
     fn intrinsic(&mut self, n: Node, name: &str, args: &[Node]) -> Option<LResult<Expr>> {

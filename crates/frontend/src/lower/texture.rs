@@ -57,6 +57,8 @@ pub(crate) struct TextureRef {
 /// A texture a function reads, bound to its parameters.
 #[derive(Clone, Debug)]
 pub(crate) struct TextureBinding {
+    /// A texture object (a parameter, passed on to calls) rather than a reference.
+    pub object: bool,
     pub elem: Type,
     pub dims: u8,
     pub normalized_float: bool,
@@ -293,22 +295,27 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 format!("texture object `{name}` in a declaration without a body"),
             )));
         };
+        // The element type is the one this function's reads name or, for an
+        // object only passed on, the first one named in the file.
         let uses = body_uses(body, self.ctx.src);
-        let Some(u) = uses.get(&name) else {
-            return Some(Err(self.error(
-                p,
-                "texture",
-                format!("texture object `{name}` is not read by tex1Dfetch/tex1D/tex2D in this function (passing it on is not supported)"),
-            )));
-        };
-        let Some((s, e)) = u.elem else {
+        let mut root = body;
+        while let Some(parent) = root.parent() {
+            root = parent;
+        }
+        let elem_at = uses.get(&name).and_then(|u| u.elem).or_else(|| {
+            body_uses(root, self.ctx.src)
+                .values()
+                .filter_map(|u| u.elem)
+                .min()
+        });
+        let Some((s, e)) = elem_at else {
             return Some(Err(self.error(
                 p,
                 "texture",
                 format!("the reads of texture object `{name}` do not name their type (`tex2D<float>(...)`)"),
             )));
         };
-        let Some(tnode) = find_node(body, s, e) else {
+        let Some(tnode) = find_node(root, s, e) else {
             return Some(Err(self.error(
                 p,
                 "texture",
@@ -320,15 +327,42 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             Err(e) => return Some(Err(e)),
         };
         let b = TextureBinding {
+            object: true,
             elem,
-            dims: u.coord_dims.max(1),
+            dims: 2,
             normalized_float: false,
             sampling: host_sampling(self.ctx.src, None),
         };
         let span = self.span(p);
-        let params = texture_params(&name, &b, u.coord_dims, span);
+        // Always the pointer, width and height, so that every function taking
+        // the object has the same parameters and calls can pass it on.
+        let params = texture_params(&name, &b, 2, span);
         self.textures.insert(name, b);
         Some(Ok(params))
+    }
+
+    /// A texture object argument as the values of the parameters it became.
+    pub(crate) fn texture_object_arg(&mut self, a: Node) -> Option<Vec<Expr>> {
+        if a.kind() != "identifier" {
+            return None;
+        }
+        let name = self.text(a);
+        if !self.textures.get(name).is_some_and(|b| b.object) {
+            return None;
+        }
+        let span = self.span(a);
+        let mut out = Vec::new();
+        for n in [
+            name.to_string(),
+            format!("{name}_width"),
+            format!("{name}_height"),
+        ] {
+            match self.lookup(&n).cloned() {
+                Some(Entry::Var(id)) => out.push(build::var(id, &self.var(id).ty.clone(), span)),
+                _ => return None,
+            }
+        }
+        Some(out)
     }
 
     /// Parameters appended to a kernel for the texture references it reads.
@@ -354,6 +388,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 continue;
             }
             let b = TextureBinding {
+                object: false,
                 elem: r.elem,
                 dims: r.dims,
                 normalized_float: r.normalized_float,
