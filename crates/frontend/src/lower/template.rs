@@ -812,7 +812,11 @@ pub(crate) fn request_instances<'c, 'a>(
                         .unwrap_or_default();
                     let mut l = FnLowerer::new(ctx);
                     l.templates = Some(templates);
-                    let _ = l.instance(name, n, ArgSource::Nodes(args), &HashMap::new());
+                    if let Ok((_, _, inst)) =
+                        l.instance(name, n, ArgSource::Nodes(args), &HashMap::new())
+                    {
+                        named.push((normalize_request(syntax::text(n, ctx.src)), inst));
+                    }
                 }
             }
             continue;
@@ -821,6 +825,16 @@ pub(crate) fn request_instances<'c, 'a>(
         let children: Vec<Node> = n.named_children(&mut cursor).collect();
         stack.extend(children.into_iter().rev());
     }
+    // Every instance also answers to its full spelling, defaults written out.
+    for i in templates.instances.borrow().iter() {
+        let args: Vec<String> = i.args.iter().map(arg_text).collect();
+        named.push((
+            format!("{}<{}>", i.template, args.join(", ")),
+            i.name.clone(),
+        ));
+    }
+    named.sort();
+    named.dedup();
     for (name, def) in &templates.defs {
         if def.kind != FuncKind::Global {
             continue;

@@ -8,12 +8,16 @@ use hone_ir::{ArrayLen, Block, Expr, ExprKind, Function, Init, Module, StmtKind,
 /// corpus's paper listings, sorted by file name.
 pub fn golden_inputs() -> Vec<std::path::PathBuf> {
     let own = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/lower");
-    let mut cases: Vec<_> = [own, hone_testkit::corpus("listings")]
-        .iter()
-        .flat_map(|dir| std::fs::read_dir(dir).expect("golden directory"))
-        .map(|e| e.expect("readable entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "cu"))
-        .collect();
+    let mut cases: Vec<_> = [
+        own,
+        hone_testkit::corpus("listings"),
+        hone_testkit::corpus("frontend"),
+    ]
+    .iter()
+    .flat_map(|dir| std::fs::read_dir(dir).expect("golden directory"))
+    .map(|e| e.expect("readable entry").path())
+    .filter(|p| p.extension().is_some_and(|e| e == "cu"))
+    .collect();
     cases.sort_by(|a, b| a.file_name().cmp(&b.file_name()));
     cases
 }
