@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use hone_emulator::{AccessKind, Buffer, KernelArg, LaunchConfig, Report, SetupError};
+use hone_emulator::{AccessKind, Buffer, KernelArg, LaunchConfig, Report, SetupError, Symbols};
 use hone_ir::{AddressSpace, ExprKind, Intrinsic, Module, Span};
 use hone_launch::LaunchData;
 use serde::Serialize;
@@ -30,12 +30,14 @@ pub struct Measured {
 }
 
 /// Runs `kernel` once with the collecting sink. `buffers` are updated in place.
+#[allow(clippy::too_many_arguments)]
 pub fn measure(
     module: &Module,
     kernel: &str,
     config: &LaunchConfig,
     args: &[KernelArg],
     buffers: &mut [Buffer],
+    symbols: &mut Symbols,
     model: Model,
     worst_warps: usize,
 ) -> Result<Measured, SetupError> {
@@ -46,12 +48,13 @@ pub fn measure(
         parallel: false,
         ..hone_emulator::Options::default()
     };
-    let report = hone_emulator::run(
+    let report = hone_emulator::run_with_symbols(
         module,
         kernel,
         config,
         args,
         buffers,
+        symbols,
         &opts,
         Some(&mut sink),
     )?;
@@ -71,10 +74,17 @@ pub struct Cost {
     pub ideal_transactions: u64,
     pub wavefronts: u64,
     pub ideal_wavefronts: u64,
+    /// Constant-memory accesses after serialization, and one per request.
+    pub constant_replays: u64,
+    pub ideal_constant_replays: u64,
 }
 
 impl Cost {
     pub fn add(&mut self, s: &SiteStats) {
+        if s.space == AddressSpace::Constant {
+            self.constant_replays += s.constant_replays;
+            self.ideal_constant_replays += s.requests;
+        }
         self.requests += s.requests;
         self.sectors += s.sectors;
         self.ideal_sectors += s.ideal_sectors;
@@ -95,7 +105,11 @@ impl Cost {
             Model::Sm90 => self.sectors.saturating_sub(self.ideal_sectors),
             Model::Cc11 => self.transactions.saturating_sub(self.ideal_transactions),
         };
-        global + self.wavefronts.saturating_sub(self.ideal_wavefronts)
+        global
+            + self.wavefronts.saturating_sub(self.ideal_wavefronts)
+            + self
+                .constant_replays
+                .saturating_sub(self.ideal_constant_replays)
     }
 }
 
@@ -108,6 +122,8 @@ pub struct Totals {
     pub shared_load: Cost,
     pub shared_store: Cost,
     pub shared_atomic: Cost,
+    /// `__constant__` reads (their serialization, not sectors).
+    pub constant_load: Cost,
 }
 
 impl Totals {
@@ -115,6 +131,7 @@ impl Totals {
         let mut t = Totals::default();
         for s in sites {
             let slot = match (s.space, s.kind) {
+                (AddressSpace::Constant, _) => &mut t.constant_load,
                 (AddressSpace::Shared, AccessKind::Load) => &mut t.shared_load,
                 (AddressSpace::Shared, AccessKind::Store) => &mut t.shared_store,
                 (AddressSpace::Shared, AccessKind::Atomic) => &mut t.shared_atomic,
@@ -135,6 +152,7 @@ impl Totals {
             &self.shared_load,
             &self.shared_store,
             &self.shared_atomic,
+            &self.constant_load,
         ] {
             c.requests += x.requests;
             c.sectors += x.sectors;
@@ -143,6 +161,8 @@ impl Totals {
             c.ideal_transactions += x.ideal_transactions;
             c.wavefronts += x.wavefronts;
             c.ideal_wavefronts += x.ideal_wavefronts;
+            c.constant_replays += x.constant_replays;
+            c.ideal_constant_replays += x.ideal_constant_replays;
         }
         c
     }
@@ -195,12 +215,17 @@ pub struct Analysis {
 /// Analyses one launch. The launch's buffers are not modified.
 pub fn analyze(spec: &LaunchSpec, opts: &Options) -> Result<Analysis, AnalyzeError> {
     let mut buffers = spec.launch.buffers.clone();
+    let mut symbols = spec
+        .launch
+        .symbols(&spec.module)
+        .map_err(|e| AnalyzeError::Launch(e.to_string()))?;
     let measured = measure(
         &spec.module,
         &spec.kernel,
         &spec.launch.config,
         &spec.launch.args,
         &mut buffers,
+        &mut symbols,
         opts.model,
         opts.worst_warps,
     )?;
@@ -284,7 +309,11 @@ pub fn access_text(module: &Module, span: Span, kind: AccessKind) -> Option<Stri
                     &args[0]
                 }
                 (
-                    ExprKind::Index(..) | ExprKind::Deref(_) | ExprKind::Component(..),
+                    ExprKind::Index(..)
+                    | ExprKind::Deref(_)
+                    | ExprKind::Component(..)
+                    | ExprKind::Field(..)
+                    | ExprKind::Global(_),
                     AccessKind::Load | AccessKind::Store,
                 ) => e,
                 _ => return,

@@ -116,6 +116,12 @@ pub struct SiteStats {
     pub max_active: u32,
     /// Lowest address of each request modulo 256, and how often.
     pub lead_offsets: BTreeMap<u64, u64>,
+    /// Constant memory: requests whose active lanes all read one address,
+    /// served by one broadcast.
+    pub constant_broadcasts: u64,
+    /// Constant memory: one per distinct address of each request, the
+    /// accesses the constant cache serializes the request into.
+    pub constant_replays: u64,
     pub worst: Vec<Sample>,
 }
 
@@ -150,6 +156,8 @@ impl SiteStats {
             min_active: u32::MAX,
             max_active: 0,
             lead_offsets: BTreeMap::new(),
+            constant_broadcasts: 0,
+            constant_replays: 0,
             worst: Vec::new(),
         }
     }
@@ -159,6 +167,10 @@ impl SiteStats {
     }
     pub fn excess_wavefronts(&self) -> u64 {
         self.wavefronts.saturating_sub(self.ideal_wavefronts)
+    }
+    /// Constant-memory replays beyond one per request.
+    pub fn excess_constant(&self) -> u64 {
+        self.constant_replays.saturating_sub(self.requests)
     }
     pub fn excess_transactions(&self) -> u64 {
         self.transactions.saturating_sub(self.ideal_transactions)
@@ -173,6 +185,7 @@ impl SiteStats {
     pub fn excess(&self, model: Model) -> u64 {
         match (self.space, model) {
             (AddressSpace::Shared, _) => self.excess_wavefronts(),
+            (AddressSpace::Constant, _) => self.excess_constant(),
             (_, Model::Sm90) => self.excess_sectors(),
             (_, Model::Cc11) => self.excess_transactions(),
         }
@@ -253,6 +266,14 @@ impl TraceSink for Collector {
             _ => LaneStride::Mixed,
         };
         let excess = match a.space {
+            AddressSpace::Constant => {
+                let r = constant_request(&lanes);
+                site.constant_replays += r;
+                if r == 1 {
+                    site.constant_broadcasts += 1;
+                }
+                r - 1
+            }
             AddressSpace::Shared => {
                 let r = shared_request(&lanes, a.size);
                 site.wavefronts += r.wavefronts;
@@ -314,6 +335,15 @@ impl TraceSink for Collector {
         };
         keep_worst(site, self.keep_worst, excess, a);
     }
+}
+
+/// The accesses the constant cache serves a warp request in: one per distinct
+/// address among the active lanes (a single one is a broadcast).
+pub fn constant_request(lanes: &[(u32, u64)]) -> u64 {
+    let mut addrs: Vec<u64> = lanes.iter().map(|l| l.1).collect();
+    addrs.sort_unstable();
+    addrs.dedup();
+    addrs.len().max(1) as u64
 }
 
 /// Keeps the `k` requests with the largest excess, the earliest among equals.

@@ -99,4 +99,7 @@ pub enum AnalyzeError {
     /// Writing diagrams: the file or folder and the reason.
     #[error("{0}")]
     Output(String),
+    /// The launch cannot be set up (contents given for a variable the module lacks).
+    #[error("{0}")]
+    Launch(String),
 }

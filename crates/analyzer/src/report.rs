@@ -20,7 +20,8 @@ fn space(s: &SiteStats) -> &'static str {
     match s.space {
         AddressSpace::Shared => "shared",
         AddressSpace::Local => "local",
-        _ => "global",
+        AddressSpace::Constant => "constant",
+        AddressSpace::Global => "global",
     }
 }
 
@@ -234,7 +235,19 @@ fn site_text(o: &mut String, s: &Site, model: Model, shown: &mut BTreeMap<String
         LaneStride::Uniform(b) => format!(", active lanes {b} B apart"),
         _ => String::new(),
     };
-    if st.space == AddressSpace::Shared {
+    if st.space == AddressSpace::Constant {
+        let serialized = st.requests - st.constant_broadcasts;
+        let _ = writeln!(
+            o,
+            "   constant memory: {} executions in {} requests: {} broadcast (one address), {} serialized over distinct addresses into {} accesses ({} excess)",
+            st.executions,
+            st.requests,
+            st.constant_broadcasts,
+            serialized,
+            st.constant_replays - st.constant_broadcasts,
+            st.excess_constant()
+        );
+    } else if st.space == AddressSpace::Shared {
         let _ = writeln!(
             o,
             "   {} executions in {} requests: {} wavefronts, ideal {} ({} excess), up to {}-way bank conflicts{stride}",
@@ -325,9 +338,10 @@ fn suggestion_json(s: &Suggestion) -> Value {
 fn site_json(s: &Site, diagrams: Option<&Vec<String>>) -> Value {
     let st = &s.stats;
     let shared = st.space == AddressSpace::Shared;
-    let global = |v: Value| if shared { Value::Null } else { v };
+    let constant = st.space == AddressSpace::Constant;
+    let global = |v: Value| if shared || constant { Value::Null } else { v };
     let sharedv = |v: Value| if shared { v } else { Value::Null };
-    let cc11 = if shared {
+    let cc11 = if shared || constant {
         Value::Null
     } else {
         let failed = st.cc11_failed();
@@ -367,6 +381,16 @@ fn site_json(s: &Site, diagrams: Option<&Vec<String>>) -> Value {
         "max_conflict_ways": sharedv(json!(st.max_ways)),
         "lane_stride_bytes": match st.lane_stride { LaneStride::Uniform(b) => json!(b), _ => Value::Null },
         "cc11": cc11,
+        "constant": if constant {
+            json!({
+                "broadcast_requests": st.constant_broadcasts,
+                "serialized_requests": st.requests - st.constant_broadcasts,
+                "accesses": st.constant_replays,
+                "excess_accesses": st.excess_constant(),
+            })
+        } else {
+            Value::Null
+        },
         "worst_requests": st.worst.iter().map(|w| json!({
             "block": w.block,
             "warp": w.warp,

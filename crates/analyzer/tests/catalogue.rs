@@ -291,6 +291,7 @@ fn a_stencil_pad_that_only_moves_the_misalignment_is_rejected() {
                 floats("in", 130, 3),
                 Buffer::zeros("out", hone_ir::Type::FLOAT, 130),
             ],
+            symbols: Vec::new(),
         },
     };
     let a = run(&s, Model::Sm90, true);

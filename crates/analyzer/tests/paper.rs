@@ -87,6 +87,7 @@ fn figure6_paper_kernel(file: &str, line: u32) -> (hone_analyzer::Analysis, u32)
                 Buffer::from_i32("src1", &vec![-1; n]),
                 Buffer::from_i32("src2", &vec![-1; n]),
             ],
+            symbols: Vec::new(),
         },
     };
     (run(&s, Model::Cc11, false), line)

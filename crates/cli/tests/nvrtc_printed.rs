@@ -57,6 +57,7 @@ fn printed_kernels_compile_with_nvrtc() {
         "crates/frontend/tests/data/lower",
         "tests/corpus/listings",
         "tests/corpus/frontend",
+        "tests/corpus/cpp",
     ] {
         cu_files(&root().join(dir), &mut files);
     }

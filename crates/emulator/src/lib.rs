@@ -17,10 +17,21 @@
 //! region that all `extern __shared__` arrays alias); local arrays and
 //! address-taken locals live in per-thread local memory.
 //!
+//! File-scope `__device__` and `__constant__` variables are global objects
+//! placed after the buffers ([`Symbols`]); file-scope `__shared__` ones are
+//! laid out with the kernel's shared variables. Constant-memory accesses are
+//! traced in [`hone_ir::AddressSpace::Constant`].
+//!
 //! Races: accesses by different threads to the same bytes with no barrier
 //! between them (and, for global memory, any two accesses from different
 //! blocks), at least one a write and not both atomic. Lanes of one warp
 //! instruction count as different threads; `__syncwarp()` orders a warp.
+//! Warp-synchronous code (the `volatile` shared-memory reduction without
+//! `__syncwarp()`) therefore computes what lockstep execution gives and has
+//! its missing `__syncwarp()` reported as a race: since Volta a warp's lanes
+//! may diverge. Every load and store of the IR is a memory access (nothing is
+//! cached in registers), so `volatile` holds; a `volatile` local lives in
+//! local memory.
 //!
 //! Determinism: a launch gives bit-identical buffers, reports and traces on
 //! every run. Blocks run in block order (x fastest), warps in order within a
@@ -54,6 +65,7 @@ mod config;
 mod exec;
 mod race;
 mod report;
+mod symbols;
 mod trace;
 
 pub use buffer::{component_f64, encode_component, Buffer};
@@ -62,6 +74,7 @@ pub use exec::launch::SHARED_LIMIT;
 pub use report::{
     AccessKind, Fault, FaultKind, Race, RaceAccess, Report, SetupError, Stats, Warning,
 };
+pub use symbols::Symbols;
 pub use trace::{CollectTrace, LaneAccess, TraceSink, Value, WarpAccess};
 
 use hone_ir::Module;
@@ -79,5 +92,32 @@ pub fn run(
     opts: &Options,
     trace: Option<&mut dyn TraceSink>,
 ) -> Result<Report, SetupError> {
-    exec::run(module, kernel, cfg, args, buffers, opts, trace)
+    let mut symbols = Symbols::new(module)?;
+    exec::run(
+        module,
+        kernel,
+        cfg,
+        args,
+        buffers,
+        &mut symbols,
+        opts,
+        trace,
+    )
+}
+
+/// [`run`] with the contents of the module's `__device__` and `__constant__`
+/// variables in `symbols` (made by [`Symbols::new`], possibly set by name),
+/// which the launch reads and writes in place.
+#[allow(clippy::too_many_arguments)]
+pub fn run_with_symbols(
+    module: &Module,
+    kernel: &str,
+    cfg: &LaunchConfig,
+    args: &[KernelArg],
+    buffers: &mut [Buffer],
+    symbols: &mut Symbols,
+    opts: &Options,
+    trace: Option<&mut dyn TraceSink>,
+) -> Result<Report, SetupError> {
+    exec::run(module, kernel, cfg, args, buffers, symbols, opts, trace)
 }

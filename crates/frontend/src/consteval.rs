@@ -91,3 +91,41 @@ fn binary(op: BinaryOp, a: &Expr, b: &Expr, var: &dyn Fn(VarId) -> Option<i128>)
 fn int_scalar(t: &Type) -> Option<Scalar> {
     t.scalar().filter(|s| s.is_integer())
 }
+
+/// Value of a floating-point constant expression (literals, casts, signs and
+/// the four operations, each rounded to its type), or `None`.
+pub(crate) fn eval_float(e: &Expr) -> Option<f64> {
+    let round = |v: f64| match e.ty {
+        Type::Scalar(Scalar::F32) => v as f32 as f64,
+        _ => v,
+    };
+    let v = match &e.kind {
+        ExprKind::FloatLit(v) => *v,
+        ExprKind::IntLit(_) | ExprKind::BoolLit(_) => {
+            let s = int_scalar(&e.ty)?;
+            let i = eval(e, &|_| None)?;
+            if s.is_signed() {
+                i as i64 as f64
+            } else {
+                i as u64 as f64
+            }
+        }
+        ExprKind::Cast { expr, .. } if e.ty.scalar().is_some_and(|s| s.is_float()) => {
+            eval_float(expr)?
+        }
+        ExprKind::Unary(UnaryOp::Neg, a) => -eval_float(a)?,
+        ExprKind::Unary(UnaryOp::Plus, a) => eval_float(a)?,
+        ExprKind::Binary(op, a, b) => {
+            let (x, y) = (eval_float(a)?, eval_float(b)?);
+            match op {
+                BinaryOp::Add => x + y,
+                BinaryOp::Sub => x - y,
+                BinaryOp::Mul => x * y,
+                BinaryOp::Div => x / y,
+                _ => return None,
+            }
+        }
+        _ => return None,
+    };
+    Some(round(v))
+}

@@ -15,8 +15,44 @@ use hone_ir::{
 
 pub fn dump(m: &Module) -> String {
     let mut out = String::new();
+    for s in &m.structs {
+        let fields: Vec<String> = s
+            .fields
+            .iter()
+            .map(|f| format!("{}@{}: {}", f.name, f.offset, type_str(&f.ty)))
+            .collect();
+        let _ = writeln!(
+            out,
+            "struct {} size {} align {} {{{}}}",
+            s.name,
+            s.size,
+            s.align,
+            fields.join(", ")
+        );
+    }
+    for g in &m.globals {
+        let space = match g.space {
+            hone_ir::GlobalSpace::Constant => "constant",
+            hone_ir::GlobalSpace::Device => "device",
+            hone_ir::GlobalSpace::Shared if g.is_extern => "extern shared",
+            hone_ir::GlobalSpace::Shared => "shared",
+        };
+        let mut t = format!("global {}: {} ({space}", g.name, type_str(&g.ty));
+        if g.is_const {
+            t.push_str(" const");
+        }
+        if g.is_volatile {
+            t.push_str(" volatile");
+        }
+        t.push(')');
+        if let Some(i) = &g.init {
+            let _ = write!(t, " = {}", init_str(m, i));
+        }
+        let _ = writeln!(out, "{t}");
+    }
+    let top = !out.is_empty();
     for (i, f) in m.functions.iter().enumerate() {
-        if i > 0 {
+        if i > 0 || top {
             out.push('\n');
         }
         Dumper {
@@ -35,11 +71,13 @@ pub fn type_str(t: &Type) -> String {
         Type::Scalar(s) => scalar_str(*s).into(),
         Type::Vector(s, n) => format!("{}x{n}", scalar_str(*s)),
         Type::Pointer(p) => format!(
-            "*{}{}{}",
+            "*{}{}{}{}",
             if p.restrict { "restrict " } else { "" },
             if p.pointee_const { "const " } else { "" },
+            if p.pointee_volatile { "volatile " } else { "" },
             type_str(&p.pointee)
         ),
+        Type::Struct(s) => format!("struct {}", s.name),
         Type::Array(e, ArrayLen::Const(n)) => format!("[{}; {n}]", type_str(e)),
         Type::Array(e, ArrayLen::Unsized) => format!("[{}; ?]", type_str(e)),
         Type::Array(e, ArrayLen::Expr(x)) => format!("[{}; {}]", type_str(e), expr_str(None, x)),
@@ -94,6 +132,22 @@ fn expr_str(ctx: Option<(&Module, &Function)>, e: &Expr) -> String {
                 .unwrap_or("");
             format!("{name}%{}:{ty}", id.0)
         }
+        ExprKind::Global(id) => {
+            let name = ctx
+                .and_then(|(m, _)| m.globals.get(id.0 as usize))
+                .map(|g| g.name.as_str())
+                .unwrap_or("");
+            format!("{name}@{}:{ty}", id.0)
+        }
+        ExprKind::Field(a, i) => {
+            let name =
+                a.ty.as_struct()
+                    .and_then(|s| s.fields.get(*i as usize))
+                    .map(|f| f.name.as_str())
+                    .unwrap_or("?");
+            node(&format!(".{name}"), vec![sub(a)])
+        }
+        ExprKind::Aggregate(items) => node("aggregate", items.iter().map(sub).collect()),
         ExprKind::Builtin(b) => format!("{}:{ty}", builtin_str(*b)),
         ExprKind::Unary(op, a) => {
             let op = match op {
@@ -157,6 +211,19 @@ fn expr_str(ctx: Option<(&Module, &Function)>, e: &Expr) -> String {
     }
 }
 
+fn init_str(m: &Module, i: &Init) -> String {
+    match i {
+        Init::Expr(e) => match m.functions.first() {
+            Some(f) => expr_str(Some((m, f)), e),
+            None => expr_str(None, e),
+        },
+        Init::List(xs) => {
+            let items: Vec<String> = xs.iter().map(|x| init_str(m, x)).collect();
+            format!("{{{}}}", items.join(", "))
+        }
+    }
+}
+
 struct Dumper<'m, 'o> {
     m: &'m Module,
     f: &'m Function,
@@ -214,6 +281,11 @@ impl Dumper<'_, '_> {
                 VarKind::ExternShared => "extern shared",
             };
             let c = if v.is_const { " const" } else { "" };
+            let c = if v.is_volatile {
+                format!("{c} volatile")
+            } else {
+                c.to_string()
+            };
             let text = format!(
                 "%{i} {}: {} ({kind}{c}) {}",
                 v.name,

@@ -20,6 +20,19 @@
 //! (`__expf`, `__fdividef`, ...) are their plain operations; `threadIdx` as a
 //! whole and `dim3 b(x, y)` are `MakeVector`s; `__syncwarp()` gets its default
 //! full mask.
+//!
+//! C++ lowers the same way: a member function of a struct or class is a
+//! function taking its object first (by value for a `const` member, by address
+//! otherwise), named `S__name` (`S__ctor` for a constructor, which returns the
+//! object it builds; `S__operator_add_assign` for a mutating operator); a
+//! `const` member operator and a free one keep the name `operator+` and are
+//! chosen by overload resolution, and the printer writes their calls as the
+//! operator; a mutating member returning `*this` by reference returns nothing.
+//! A `T&` parameter or local is a pointer read through (a `const T&` parameter
+//! is the value, and a `const T&` bound to a temporary a copy); `auto` takes
+//! its initializer's type; enums are their underlying integer type and
+//! enumerators constants (`E::name` for scoped ones); names in namespaces
+//! share the file's one scope; `static_assert` is checked when it folds.
 
 mod consteval;
 mod diagnostic;

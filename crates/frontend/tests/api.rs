@@ -96,11 +96,16 @@ fn diagnostics_serialize() {
 
 #[test]
 fn warnings_do_not_skip_functions() {
-    let parsed = lower("w.cu", "__global__ void k(volatile int *p) { p[0] = 1; }");
-    assert_eq!(parsed.diagnostics.len(), 1);
+    let src = "static_assert(2.0 > 1.0, \"floats\");\n\
+               __global__ void k(volatile int *p) { p[0] = 1; }";
+    let parsed = lower("w.cu", src);
+    assert_eq!(parsed.diagnostics.len(), 1, "{:?}", parsed.diagnostics);
+    assert_eq!(parsed.diagnostics[0].construct, "static_assert");
     assert_eq!(parsed.diagnostics[0].severity, Severity::Warning);
     assert!(!parsed.has_errors());
-    assert!(parsed.module.function("k").is_some());
+    let (_, k) = parsed.module.function("k").expect("k lowered");
+    let p = &k.vars[k.params[0].0 as usize];
+    assert!(matches!(&p.ty, hone_ir::Type::Pointer(t) if t.pointee_volatile));
 }
 
 #[test]

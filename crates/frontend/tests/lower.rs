@@ -29,6 +29,7 @@ fn lower_golden() {
             Some(d) if d.ends_with("corpus/frontend") => {
                 Path::new("../../tests/corpus/frontend").join(name)
             }
+            Some(d) if d.ends_with("cpp") => Path::new("../../tests/corpus/cpp").join(name),
             _ => own.join(name),
         };
         let parsed = parse_file(&rel, &FrontendOptions::default()).expect("case preprocesses");

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::{FuncId, Span, Type, VarId};
+use crate::{FuncId, GlobalId, Span, Type, VarId};
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Expr {
@@ -59,6 +59,8 @@ pub enum ExprKind {
     FloatLit(f64),
     BoolLit(bool),
     Var(VarId),
+    /// A file-scope variable (`Module::globals`).
+    Global(GlobalId),
     /// `threadIdx.x`, `blockDim.y`, `warpSize`, ...
     Builtin(Builtin),
     Unary(UnaryOp, Box<Expr>),
@@ -87,6 +89,12 @@ pub enum ExprKind {
     Index(Box<Expr>, Box<Expr>),
     /// `.x/.y/.z/.w` of a vector value: component 0..=3.
     Component(Box<Expr>, u8),
+    /// Data member `index` of a struct value (`s.f`; `p->f` is `Field(Deref(p))`).
+    /// An lvalue when the struct is one.
+    Field(Box<Expr>, u32),
+    /// A struct value built from one value per field, in order (`T{a, b}`;
+    /// a constructor call lowers to a function returning the struct).
+    Aggregate(Vec<Expr>),
     Deref(Box<Expr>),
     AddrOf(Box<Expr>),
     /// A call of a `__device__` function of the module.

@@ -2,11 +2,17 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::{AddressSpace, Expr, Span, Type};
+use std::sync::Arc;
+
+use crate::{AddressSpace, Expr, Span, StructType, Type};
 
 /// Index of a variable in its function's `vars`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct VarId(pub u32);
+
+/// Index of a file-scope variable in the module's `globals`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct GlobalId(pub u32);
 
 /// Index of a function in the module's `functions`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -30,12 +36,68 @@ pub struct Var {
     pub kind: VarKind,
     /// `const` on the variable itself (`const int n = ...`, `float *const p`).
     pub is_const: bool,
+    /// `volatile` on the variable itself: every read and write is a memory access.
+    #[serde(default)]
+    pub is_volatile: bool,
     pub span: Span,
 }
 
 impl PartialEq for Var {
     fn eq(&self, o: &Self) -> bool {
-        self.name == o.name && self.ty == o.ty && self.kind == o.kind && self.is_const == o.is_const
+        self.name == o.name
+            && self.ty == o.ty
+            && self.kind == o.kind
+            && self.is_const == o.is_const
+            && self.is_volatile == o.is_volatile
+    }
+}
+
+/// Where a file-scope variable lives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum GlobalSpace {
+    /// `__constant__`: read-only in device code, one copy for the grid, set by the host.
+    Constant,
+    /// `__device__`: global memory, one copy for the grid.
+    Device,
+    /// `__shared__` at file scope: one instance per block, as in a function body.
+    Shared,
+}
+
+/// A variable declared at file scope (`__constant__ float c[16] = {...};`).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct GlobalVar {
+    pub name: String,
+    pub ty: Type,
+    pub space: GlobalSpace,
+    pub is_const: bool,
+    pub is_volatile: bool,
+    /// `extern __shared__ T s[];` at file scope: the launch's dynamic shared memory.
+    pub is_extern: bool,
+    /// Constant initializer; without one the variable starts zeroed (as C's
+    /// static storage does), except `__shared__`, which starts undefined.
+    pub init: Option<Init>,
+    pub span: Span,
+}
+
+impl PartialEq for GlobalVar {
+    fn eq(&self, o: &Self) -> bool {
+        self.name == o.name
+            && self.ty == o.ty
+            && self.space == o.space
+            && self.is_const == o.is_const
+            && self.is_volatile == o.is_volatile
+            && self.is_extern == o.is_extern
+            && self.init == o.init
+    }
+}
+
+impl GlobalVar {
+    pub fn address_space(&self) -> AddressSpace {
+        match self.space {
+            GlobalSpace::Constant => AddressSpace::Constant,
+            GlobalSpace::Device => AddressSpace::Global,
+            GlobalSpace::Shared => AddressSpace::Shared,
+        }
     }
 }
 
@@ -164,12 +226,19 @@ impl Function {
 pub struct Module {
     /// Source file names; `Span::file` indexes this.
     pub files: Vec<String>,
+    /// Struct definitions in declaration order (a struct after the structs its
+    /// fields use), each once; `Type::Struct` values share them.
+    #[serde(default)]
+    pub structs: Vec<Arc<StructType>>,
+    /// File-scope `__constant__`, `__device__` and `__shared__` variables.
+    #[serde(default)]
+    pub globals: Vec<GlobalVar>,
     pub functions: Vec<Function>,
 }
 
 impl PartialEq for Module {
     fn eq(&self, o: &Self) -> bool {
-        self.functions == o.functions
+        self.structs == o.structs && self.globals == o.globals && self.functions == o.functions
     }
 }
 
@@ -180,6 +249,16 @@ impl Module {
             .enumerate()
             .find(|(_, f)| f.name == name)
             .map(|(i, f)| (FuncId(i as u32), f))
+    }
+    pub fn global(&self, id: GlobalId) -> &GlobalVar {
+        &self.globals[id.0 as usize]
+    }
+    pub fn global_named(&self, name: &str) -> Option<(GlobalId, &GlobalVar)> {
+        self.globals
+            .iter()
+            .enumerate()
+            .find(|(_, g)| g.name == name)
+            .map(|(i, g)| (GlobalId(i as u32), g))
     }
     pub fn func(&self, id: FuncId) -> &Function {
         &self.functions[id.0 as usize]

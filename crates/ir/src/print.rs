@@ -44,12 +44,20 @@ mod names;
 mod stmt;
 mod types;
 
-use crate::{Expr, Function, Module, Type};
+use crate::{Expr, Function, GlobalSpace, GlobalVar, Module, RecordKind, StructType, Type};
 
 /// CUDA C for a whole module: prototypes of the `__device__` functions, then
 /// every function in module order, separated by blank lines.
 pub fn print_module(m: &Module) -> String {
     let mut out = String::new();
+    for st in &m.structs {
+        out.push_str(&print_struct(st));
+        out.push('\n');
+    }
+    for g in &m.globals {
+        out.push_str(&print_global(m, g));
+        out.push('\n');
+    }
     let mut any_device = false;
     for f in m.functions.iter() {
         if f.kind == crate::FuncKind::Device {
@@ -66,6 +74,55 @@ pub fn print_module(m: &Module) -> String {
         out.push_str(&print_function(m, f));
     }
     out
+}
+
+/// A struct definition: its data members in order, and `__align__(n)` when
+/// the struct is aligned beyond what its members need.
+pub fn print_struct(st: &StructType) -> String {
+    let ep = expr::ExprPrinter::new(None, &[]);
+    let natural = st.fields.iter().map(|f| f.ty.align()).max().unwrap_or(1);
+    let keyword = match st.kind {
+        RecordKind::Struct => "struct",
+        RecordKind::Class => "class",
+    };
+    let align = if st.align > natural {
+        format!("__align__({}) ", st.align)
+    } else {
+        String::new()
+    };
+    let mut out = format!("{keyword} {align}{} {{\n", st.name);
+    if st.kind == RecordKind::Class {
+        out.push_str("public:\n");
+    }
+    for f in &st.fields {
+        out.push_str(&format!(
+            "    {};\n",
+            types::declaration(&f.ty, false, &f.name, &ep)
+        ));
+    }
+    out.push_str("};\n");
+    out
+}
+
+/// A file-scope variable with its initializer.
+pub fn print_global(m: &Module, g: &GlobalVar) -> String {
+    let ep = expr::ExprPrinter::new(Some(m), &[]);
+    let space = match (g.space, g.is_extern) {
+        (GlobalSpace::Constant, _) => "__constant__ ",
+        (GlobalSpace::Device, _) => "__device__ ",
+        (GlobalSpace::Shared, false) => "__shared__ ",
+        (GlobalSpace::Shared, true) => "extern __shared__ ",
+    };
+    let mut text = format!(
+        "{space}{}",
+        types::declaration_q(&g.ty, g.is_const, g.is_volatile, &g.name, &ep)
+    );
+    if let Some(init) = &g.init {
+        text.push_str(" = ");
+        text.push_str(&stmt::init_text(&ep, init));
+    }
+    text.push_str(";\n");
+    text
 }
 
 /// CUDA C for one function definition (no prototype). `m` names the callees.

@@ -1,6 +1,8 @@
 //! Types of the IR. C's implicit conversions are made explicit by the front end
 //! (`ExprKind::Cast { implicit: true }`), so consumers never re-derive C's rules.
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 
 /// Scalar types. `long` and `size_t` are 64-bit, as on every platform CUDA supports.
@@ -137,6 +139,73 @@ pub enum Type {
     Vector(Scalar, u8),
     Pointer(Box<PointerType>),
     Array(Box<Type>, ArrayLen),
+    /// A struct or class value. The definition travels with the type, so a
+    /// consumer sizes and lays it out without the module; `Module::structs`
+    /// lists each definition once, in declaration order, for the printer.
+    Struct(Arc<StructType>),
+}
+
+/// `struct` or `class`: only the keyword the printer writes differs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum RecordKind {
+    Struct,
+    Class,
+}
+
+/// A struct's data members with their layout as nvcc computes it (the C ABI of
+/// the host: each field at the next multiple of its alignment, the size
+/// rounded up to the largest alignment). Member functions are not part of the
+/// type: the front end lowers them to functions taking the object.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StructType {
+    pub name: String,
+    pub kind: RecordKind,
+    pub fields: Vec<Field>,
+    pub size: u64,
+    pub align: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Field {
+    pub name: String,
+    pub ty: Type,
+    /// Byte offset from the start of the struct.
+    pub offset: u64,
+}
+
+impl StructType {
+    /// Lays out `fields` in order. `None` when a field has no constant size
+    /// (an unsized array, a launch-time length, `void`).
+    pub fn new(name: &str, kind: RecordKind, fields: Vec<(String, Type)>) -> Option<StructType> {
+        let mut offset = 0u64;
+        let mut align = 1u64;
+        let mut out = Vec::with_capacity(fields.len());
+        for (fname, ty) in fields {
+            let size = ty.size()?;
+            let a = ty.align().max(1);
+            offset = offset.div_ceil(a) * a;
+            out.push(Field {
+                name: fname,
+                ty,
+                offset,
+            });
+            offset += size;
+            align = align.max(a);
+        }
+        // An empty struct is one byte in C++.
+        let size = offset.max(1).div_ceil(align) * align;
+        Some(StructType {
+            name: name.to_string(),
+            kind,
+            fields: out,
+            size,
+            align,
+        })
+    }
+
+    pub fn field(&self, name: &str) -> Option<(usize, &Field)> {
+        self.fields.iter().enumerate().find(|(_, f)| f.name == name)
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -145,6 +214,9 @@ pub struct PointerType {
     /// `const T *`: the pointee is const.
     pub pointee_const: bool,
     pub restrict: bool,
+    /// `volatile T *`: every access through the pointer is a memory access.
+    #[serde(default)]
+    pub pointee_volatile: bool,
 }
 
 impl Type {
@@ -159,6 +231,7 @@ impl Type {
             pointee,
             pointee_const: false,
             restrict: false,
+            pointee_volatile: false,
         }))
     }
     pub fn scalar(&self) -> Option<Scalar> {
@@ -174,6 +247,40 @@ impl Type {
             _ => None,
         }
     }
+    pub fn as_struct(&self) -> Option<&StructType> {
+        match self {
+            Type::Struct(s) => Some(s),
+            _ => None,
+        }
+    }
+    /// The scalars a value of this type is made of, with their byte offsets
+    /// from `offset`, in memory order: vector components, array elements and
+    /// struct members in turn; pointers are 64-bit unsigned. Unsized arrays
+    /// and launch-time lengths contribute nothing.
+    pub fn scalar_leaves(&self, offset: u64, out: &mut Vec<(u64, Scalar)>) {
+        match self {
+            Type::Void => {}
+            Type::Scalar(s) => out.push((offset, *s)),
+            Type::Vector(s, n) => {
+                for k in 0..*n as u64 {
+                    out.push((offset + k * s.size() as u64, *s));
+                }
+            }
+            Type::Pointer(_) => out.push((offset, Scalar::U64)),
+            Type::Array(e, ArrayLen::Const(n)) => {
+                let size = e.size().unwrap_or(0);
+                for k in 0..*n {
+                    e.scalar_leaves(offset + k * size, out);
+                }
+            }
+            Type::Array(..) => {}
+            Type::Struct(st) => {
+                for f in &st.fields {
+                    f.ty.scalar_leaves(offset + f.offset, out);
+                }
+            }
+        }
+    }
     pub fn is_pointer(&self) -> bool {
         matches!(self, Type::Pointer(_))
     }
@@ -187,6 +294,7 @@ impl Type {
             Type::Pointer(_) => Some(8),
             Type::Array(e, ArrayLen::Const(n)) => e.size().map(|s| s * n),
             Type::Array(_, _) => None,
+            Type::Struct(s) => Some(s.size),
         }
     }
     /// Alignment in bytes, as nvcc lays out CUDA's types.
@@ -198,6 +306,7 @@ impl Type {
             Type::Vector(s, n) => s.size() as u64 * *n as u64,
             Type::Pointer(_) => 8,
             Type::Array(e, _) => e.align(),
+            Type::Struct(s) => s.align,
         }
     }
 }
@@ -205,6 +314,36 @@ impl Type {
 #[cfg(test)]
 mod tests {
     use super::Scalar::{self, *};
+    use super::{RecordKind, StructType, Type};
+
+    #[test]
+    fn struct_layout_follows_the_c_abi() {
+        let inner = StructType::new(
+            "In",
+            RecordKind::Struct,
+            vec![("c".into(), Type::Scalar(I8)), ("d".into(), Type::DOUBLE)],
+        )
+        .unwrap();
+        assert_eq!((inner.size, inner.align), (16, 8));
+        let s = StructType::new(
+            "S",
+            RecordKind::Struct,
+            vec![
+                ("a".into(), Type::Scalar(I8)),
+                ("b".into(), Type::INT),
+                ("v".into(), Type::Vector(F32, 3)),
+                ("w".into(), Type::Vector(F32, 4)),
+                ("in".into(), Type::Struct(std::sync::Arc::new(inner))),
+                ("t".into(), Type::Scalar(I16)),
+            ],
+        )
+        .unwrap();
+        let offsets: Vec<u64> = s.fields.iter().map(|f| f.offset).collect();
+        assert_eq!(offsets, vec![0, 4, 8, 32, 48, 64]);
+        assert_eq!((s.size, s.align), (80, 16));
+        let empty = StructType::new("E", RecordKind::Struct, vec![]).unwrap();
+        assert_eq!((empty.size, empty.align), (1, 1));
+    }
 
     #[test]
     fn usual_arithmetic_conversions_follow_c() {

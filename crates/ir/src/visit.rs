@@ -9,17 +9,21 @@ pub fn children(e: &Expr) -> Vec<&Expr> {
         ExprKind::Unary(_, a)
         | ExprKind::Cast { expr: a, .. }
         | ExprKind::Component(a, _)
+        | ExprKind::Field(a, _)
         | ExprKind::Deref(a)
         | ExprKind::AddrOf(a)
         | ExprKind::IncDec { target: a, .. } => vec![a],
         ExprKind::Binary(_, a, b) | ExprKind::Index(a, b) | ExprKind::Comma(a, b) => vec![a, b],
         ExprKind::Assign { lhs, rhs, .. } => vec![lhs, rhs],
         ExprKind::Cond(a, b, c) => vec![a, b, c],
-        ExprKind::Call(_, args) | ExprKind::Intrinsic(_, args) => args.iter().collect(),
+        ExprKind::Call(_, args) | ExprKind::Intrinsic(_, args) | ExprKind::Aggregate(args) => {
+            args.iter().collect()
+        }
         ExprKind::IntLit(_)
         | ExprKind::FloatLit(_)
         | ExprKind::BoolLit(_)
         | ExprKind::Var(_)
+        | ExprKind::Global(_)
         | ExprKind::Builtin(_)
         | ExprKind::SizeOf(_) => Vec::new(),
     }
@@ -30,17 +34,21 @@ pub fn children_mut(e: &mut Expr) -> Vec<&mut Expr> {
         ExprKind::Unary(_, a)
         | ExprKind::Cast { expr: a, .. }
         | ExprKind::Component(a, _)
+        | ExprKind::Field(a, _)
         | ExprKind::Deref(a)
         | ExprKind::AddrOf(a)
         | ExprKind::IncDec { target: a, .. } => vec![a],
         ExprKind::Binary(_, a, b) | ExprKind::Index(a, b) | ExprKind::Comma(a, b) => vec![a, b],
         ExprKind::Assign { lhs, rhs, .. } => vec![lhs, rhs],
         ExprKind::Cond(a, b, c) => vec![a, b, c],
-        ExprKind::Call(_, args) | ExprKind::Intrinsic(_, args) => args.iter_mut().collect(),
+        ExprKind::Call(_, args) | ExprKind::Intrinsic(_, args) | ExprKind::Aggregate(args) => {
+            args.iter_mut().collect()
+        }
         ExprKind::IntLit(_)
         | ExprKind::FloatLit(_)
         | ExprKind::BoolLit(_)
         | ExprKind::Var(_)
+        | ExprKind::Global(_)
         | ExprKind::Builtin(_)
         | ExprKind::SizeOf(_) => Vec::new(),
     }

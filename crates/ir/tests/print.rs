@@ -150,6 +150,7 @@ fn ptr_to(pointee: Type, pointee_const: bool, restrict: bool) -> Type {
         pointee,
         pointee_const,
         restrict,
+        pointee_volatile: false,
     }))
 }
 
@@ -197,6 +198,7 @@ impl Fb {
             ty,
             kind,
             is_const,
+            is_volatile: false,
             span: Span::default(),
         });
         id
@@ -271,6 +273,7 @@ impl Scope {
         let m = Module {
             files: vec![],
             functions: vec![self.fb.f.clone()],
+            ..Module::default()
         };
         print_expr(&m, &self.fb.f, e)
     }
@@ -1053,6 +1056,7 @@ fn sample_module() -> Module {
     Module {
         files: vec!["sample.cu".to_string()],
         functions: vec![sq.f, pick.f, k.f],
+        ..Module::default()
     }
 }
 
@@ -1103,6 +1107,7 @@ fn launch_bounds_without_min_blocks_and_function_alone() {
     let m = Module {
         files: vec![],
         functions: vec![k.f.clone()],
+        ..Module::default()
     };
     assert_eq!(
         print_function(&m, &k.f),
@@ -1154,6 +1159,7 @@ fn for_initialisations_c_cannot_write_in_the_clause_get_a_block() {
     let m = Module {
         files: vec![],
         functions: vec![k.f.clone()],
+        ..Module::default()
     };
     expect(
         "for_initialisations_c_cannot_write_in_the_clause_get_a_block",
@@ -1181,6 +1187,7 @@ fn empty_last_switch_arm_gets_an_empty_statement() {
     let m = Module {
         files: vec![],
         functions: vec![k.f.clone()],
+        ..Module::default()
     };
     assert_eq!(
         print_function(&m, &k.f),
@@ -1212,6 +1219,7 @@ fn case_labels_are_written_in_the_switch_type() {
         let m = Module {
             files: vec![],
             functions: vec![k.f.clone()],
+            ..Module::default()
         };
         let text = print_function(&m, &k.f);
         text.lines()
@@ -1253,6 +1261,7 @@ fn launch_time_array_lengths_print_as_their_expression() {
     let m = Module {
         files: vec![],
         functions: vec![k.f.clone()],
+        ..Module::default()
     };
     assert_eq!(
         print_function(&m, &k.f),
@@ -1271,6 +1280,7 @@ fn print_kernel(build: impl FnOnce(&mut Fb) -> Vec<Stmt>, extra: Vec<Function>) 
     let m = Module {
         files: vec![],
         functions,
+        ..Module::default()
     };
     print_function(&m, &k.f)
 }
@@ -1451,5 +1461,112 @@ fn a_variable_hiding_a_called_function_is_renamed() {
     }
 }
 "
+    );
+}
+
+// ------------------------------------------------------ structs and globals
+
+#[test]
+fn structs_globals_volatile_and_operator_calls() {
+    let vec2 = std::sync::Arc::new(
+        StructType::new(
+            "V2",
+            RecordKind::Struct,
+            vec![("x".into(), Type::FLOAT), ("y".into(), Type::FLOAT)],
+        )
+        .unwrap(),
+    );
+    let mut aligned = StructType::new(
+        "Cell",
+        RecordKind::Class,
+        vec![
+            ("v".into(), Type::Struct(vec2.clone())),
+            ("tag".into(), array(Type::INT, 3)),
+        ],
+    )
+    .unwrap();
+    aligned.align = 16;
+    aligned.size = 32;
+    let cell = std::sync::Arc::new(aligned);
+    let v2 = Type::Struct(vec2.clone());
+    // __device__ V2 operator+(V2 a, V2 b)
+    let mut plus = Fb::new("operator+", FuncKind::Device, v2.clone());
+    let a = plus.param("a", v2.clone());
+    let b = plus.param("b", v2.clone());
+    let field = |e: Expr, i: u32| ex(ExprKind::Field(Box::new(e), i), Type::FLOAT);
+    let sum = ex(
+        ExprKind::Aggregate(vec![
+            add(field(plus.v(a), 0), field(plus.v(b), 0)),
+            add(field(plus.v(a), 1), field(plus.v(b), 1)),
+        ]),
+        v2.clone(),
+    );
+    plus.f.body = vec![st(StmtKind::Return(Some(sum)))];
+
+    let mut k = Fb::new("k", FuncKind::Global, Type::Void);
+    let cells = k.param("cells", ptr_to(Type::Struct(cell.clone()), false, false));
+    let mut vp = ptr_to(Type::FLOAT, false, false);
+    if let Type::Pointer(p) = &mut vp {
+        p.pointee_volatile = true;
+    }
+    let s = k.param("s", vp);
+    let t = k.local("t", Type::INT);
+    k.f.vars[t.0 as usize].is_volatile = true;
+    let elem = index(k.v(cells), int(1));
+    let member_v = ex(ExprKind::Field(Box::new(elem.clone()), 0), v2.clone());
+    let through = ex(ExprKind::Field(Box::new(deref(k.v(cells))), 0), v2.clone());
+    let call = ex(
+        ExprKind::Call(FuncId(0), vec![member_v.clone(), through]),
+        v2.clone(),
+    );
+    let tag = index(
+        ex(ExprKind::Field(Box::new(elem), 1), array(Type::INT, 3)),
+        int(2),
+    );
+    let coeff = ex(ExprKind::Global(GlobalId(0)), array(Type::FLOAT, 2));
+    k.f.body = vec![
+        decl(t, Some(tag)),
+        expr_stmt(assign(None, member_v, call)),
+        expr_stmt(assign(None, index(k.v(s), int(0)), index(coeff, int(1)))),
+    ];
+    let m = Module {
+        files: vec![],
+        structs: vec![vec2.clone(), cell.clone()],
+        globals: vec![
+            GlobalVar {
+                name: "coeff".into(),
+                ty: array(Type::FLOAT, 2),
+                space: GlobalSpace::Constant,
+                is_const: false,
+                is_volatile: false,
+                is_extern: false,
+                init: Some(Init::List(vec![Init::Expr(flt(0.5)), Init::Expr(flt(2.0))])),
+                span: Span::default(),
+            },
+            GlobalVar {
+                name: "dyn_smem".into(),
+                ty: Type::Array(Box::new(Type::FLOAT), ArrayLen::Unsized),
+                space: GlobalSpace::Shared,
+                is_const: false,
+                is_volatile: true,
+                is_extern: true,
+                init: None,
+                span: Span::default(),
+            },
+        ],
+        functions: vec![plus.f.clone(), k.f.clone()],
+    };
+    assert_eq!(
+        print_module(&m),
+        "struct V2 {\n    float x;\n    float y;\n};\n\n\
+         class __align__(16) Cell {\npublic:\n    V2 v;\n    int tag[3];\n};\n\n\
+         __constant__ float coeff[2] = {0.5f, 2.0f};\n\n\
+         extern __shared__ volatile float dyn_smem[];\n\n\
+         __device__ V2 operator+(V2 a, V2 b);\n\n\
+         __device__ V2 operator+(V2 a, V2 b) {\n    return V2{a.x + b.x, a.y + b.y};\n}\n\n\
+         __global__ void k(Cell *cells, volatile float *s) {\n    \
+         volatile int t = cells[1].tag[2];\n    \
+         cells[1].v = cells[1].v + cells->v;\n    \
+         s[0] = coeff[1];\n}\n"
     );
 }

@@ -145,6 +145,9 @@ fn shape(m: &Module, f: &Function, e: &Expr) -> Shape {
         }
         ExprKind::Comma(l, r) => Shape::Comma(sh(l), sh(r)),
         ExprKind::SizeOf(t) => Shape::SizeOf(normal_type(&print_type(t))),
+        ExprKind::Global(_) | ExprKind::Field(..) | ExprKind::Aggregate(_) => {
+            panic!("the generator makes no file-scope variables or structs")
+        }
     }
 }
 
@@ -542,6 +545,7 @@ fn context() -> (Module, Function) {
             ty,
             kind: VarKind::Local,
             is_const: false,
+            is_volatile: false,
             span: Span::default(),
         })
         .collect();
@@ -580,6 +584,7 @@ fn context() -> (Module, Function) {
         Module {
             files: vec![],
             functions: vec![callee, f.clone()],
+            ..Module::default()
         },
         f,
     )
@@ -596,6 +601,7 @@ fn any_type() -> impl Strategy<Value = Type> {
             pointee: Type::Scalar(Scalar::I32),
             pointee_const: true,
             restrict: false,
+            pointee_volatile: false,
         }))),
         Just(Type::ptr(Type::ptr(Type::DOUBLE))),
         Just(Type::ptr(Type::Array(

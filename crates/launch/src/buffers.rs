@@ -69,11 +69,7 @@ pub(crate) fn buffer_bytes(
     len: usize,
     budget: u64,
 ) -> Result<u64, LaunchError> {
-    let (size, lanes) = match elem {
-        Type::Scalar(s) => (s.size() as u64, 1u64),
-        Type::Vector(s, n) => (s.size() as u64, *n as u64),
-        _ => (1, 1),
-    };
+    let (size, lanes) = (elem.size().unwrap_or(1), 1u64);
     let bytes = (len as u64)
         .checked_mul(lanes)
         .and_then(|c| c.checked_mul(size))
@@ -92,26 +88,42 @@ pub(crate) fn make_buffer(
     elem: Type,
     spec: &BufferSpec,
 ) -> Result<Buffer, LaunchError> {
-    let (scalar, lanes) = match &elem {
-        Type::Scalar(s) => (*s, 1usize),
-        Type::Vector(s, n) => (*s, *n as usize),
-        other => {
-            return Err(LaunchError::new(format!(
-                "buffers of `{}` are not supported",
-                hone_ir::print::print_type(other)
-            )))
-        }
-    };
-    let count = spec.len * lanes;
-    let values: Vec<f64> = match &spec.init {
+    let data = fill_bytes(name, &elem, spec.len, &spec.init)?;
+    Ok(Buffer {
+        name: name.to_string(),
+        elem,
+        data,
+    })
+}
+
+/// `len` values of `elem` as `init` asks, scalar by scalar in memory order
+/// (vector components and struct members in turn; padding stays zero).
+pub(crate) fn fill_bytes(
+    name: &str,
+    elem: &Type,
+    len: usize,
+    init: &Init,
+) -> Result<Vec<u8>, LaunchError> {
+    let mut leaves = Vec::new();
+    elem.scalar_leaves(0, &mut leaves);
+    let esize = elem.size().unwrap_or(0) as usize;
+    if leaves.is_empty() || esize == 0 {
+        return Err(LaunchError::new(format!(
+            "`{name}`: values of `{}` are not supported",
+            hone_ir::print::print_type(elem)
+        )));
+    }
+    let lanes = leaves.len();
+    let count = len * lanes;
+    let values: Vec<f64> = match init {
         Init::Named(n) if n == "zeros" => vec![0.0; count],
         Init::Named(n) if n == "iota" => (0..count).map(|i| i as f64).collect(),
         Init::Named(n) => return Err(LaunchError::new(format!("buffer `{name}`: unknown init `{n}` (zeros, iota, {{\"random\": SEED}}, {{\"values\": [...]}})"))),
         Init::Random { random } => {
             let mut rng = ChaCha8Rng::seed_from_u64(*random);
             (0..count)
-                .map(|_| {
-                    if scalar.is_float() {
+                .map(|k| {
+                    if leaves[k % lanes].1.is_float() {
                         rng.gen::<f64>()
                     } else {
                         rng.gen_range(0..100) as f64
@@ -122,25 +134,22 @@ pub(crate) fn make_buffer(
         Init::Values { values } => {
             if values.len() != count {
                 return Err(LaunchError::new(format!(
-                    "buffer `{name}`: {} values given for {} elements{}",
+                    "`{name}`: {} values given for {} elements{}",
                     values.len(),
-                    spec.len,
-                    if lanes > 1 { format!(" of {lanes} components") } else { String::new() }
+                    len,
+                    if lanes > 1 { format!(" of {lanes} scalars") } else { String::new() }
                 )));
             }
             values.clone()
         }
     };
-    let size = scalar.size() as usize;
-    let mut data = vec![0; count * size];
-    for (v, chunk) in values.into_iter().zip(data.chunks_exact_mut(size)) {
-        encode_component(scalar, v, chunk);
+    let mut data = vec![0; len * esize];
+    for (k, v) in values.into_iter().enumerate() {
+        let (off, s) = leaves[k % lanes];
+        let at = (k / lanes) * esize + off as usize;
+        encode_component(s, v, &mut data[at..at + s.size() as usize]);
     }
-    Ok(Buffer {
-        name: name.to_string(),
-        elem,
-        data,
-    })
+    Ok(data)
 }
 
 #[cfg(test)]

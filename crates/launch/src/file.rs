@@ -27,6 +27,18 @@ pub struct LaunchFile {
     /// Buffers to print after the run.
     #[serde(default)]
     pub dump: Vec<String>,
+    /// Contents of `__constant__` and `__device__` variables by name, set
+    /// before the run as `cudaMemcpyToSymbol` sets them; the others keep
+    /// their initializers.
+    #[serde(default)]
+    pub symbols: BTreeMap<String, SymbolSpec>,
+}
+
+/// `{"init": ...}`: the whole variable, scalar by scalar in memory order.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SymbolSpec {
+    pub init: Init,
 }
 
 /// `8`, `[8]`, `[8, 4]` or `[8, 4, 2]`.
@@ -81,7 +93,7 @@ fn default_init() -> Init {
     Init::Named("zeros".into())
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize)]
 #[serde(untagged)]
 pub enum Init {
     Named(String),

@@ -128,6 +128,12 @@ impl Launch {
             config,
             args,
             buffers,
+            symbols: self
+                .file
+                .symbols
+                .iter()
+                .map(|(k, v)| (k.clone(), v.init.clone()))
+                .collect(),
         })
     }
 
@@ -172,7 +178,11 @@ impl Launch {
             })?;
             match (spec, &var.ty) {
                 (ArgSpec::Buffer(b), Type::Pointer(ptr)) => {
-                    let elem = parse_type(&b.ty).map_err(|e| e.context(format_args!("argument `{}`", var.name)))?;
+                    // A struct buffer is named by the struct the parameter points to.
+                    let elem = match &ptr.pointee {
+                        Type::Struct(st) if st.name == b.ty.trim() => ptr.pointee.clone(),
+                        _ => parse_type(&b.ty).map_err(|e| e.context(format_args!("argument `{}`", var.name)))?,
+                    };
                     if !compatible(&elem, &ptr.pointee) {
                         return Err(LaunchError(format!(
                             "argument `{}`: buffer of `{}` passed for a parameter pointing to `{}`",

@@ -114,6 +114,7 @@ pub fn nvrtc_form(f: &Function) -> (Function, Option<DynShared>, Option<String>)
         ty: Type::Array(Box::new(t.clone()), ArrayLen::Unsized),
         kind: VarKind::ExternShared,
         is_const: false,
+        is_volatile: false,
         span: f.span,
     });
     let mut arrays = Vec::new();

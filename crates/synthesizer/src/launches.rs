@@ -314,6 +314,7 @@ fn derive_with(
             config,
             args,
             buffers,
+            symbols: profile.symbols.clone(),
         };
         l.name = format!("{what} {}", l.describe(&names));
         out.push(l);
@@ -353,6 +354,7 @@ mod tests {
                     ty: t.clone(),
                     kind: VarKind::Param,
                     is_const: false,
+                    is_volatile: false,
                     span: Span::default(),
                 })
                 .collect(),
@@ -389,6 +391,7 @@ mod tests {
                 Buffer::zeros("a", Type::FLOAT, 4 * 510),
                 Buffer::zeros("gosa", Type::FLOAT, 170),
             ],
+            symbols: Vec::new(),
         };
         let (ls, rules) = derive(&k, &profile, &[], 0, 2).unwrap();
         assert_eq!(ls.len(), 2);

@@ -143,6 +143,7 @@ fn instrument(ak: &AnnotatedKernel, plan: &Plan) -> Instrumented {
         ty: Type::ptr(Type::Scalar(Scalar::I64)),
         kind: VarKind::Param,
         is_const: false,
+        is_volatile: false,
         span: f.span,
     });
     f.params.push(probe);

@@ -105,6 +105,7 @@ fn launch(grid: [u32; 3], block: [u32; 3], nx: i64, ny: i64, with_mid: bool) -> 
         config: LaunchConfig::new(grid, block),
         args,
         buffers,
+        symbols: Vec::new(),
     }
 }
 

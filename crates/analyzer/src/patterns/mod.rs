@@ -292,12 +292,14 @@ fn evaluate_text(
     let module = parsed.module;
     let verification = verify::verify(spec, &module, layouts, opts.random_trials);
     let mut buffers = verify::relay(&spec.launch.buffers, layouts);
+    let mut symbols = spec.launch.symbols(&module).map_err(|e| e.to_string())?;
     let measured = measure(
         &module,
         &spec.kernel,
         &spec.launch.config,
         &spec.launch.args,
         &mut buffers,
+        &mut symbols,
         opts.model,
         0,
     )

@@ -154,6 +154,7 @@ fn propose_one(ctx: &Ctx, site: &SiteStats) -> Option<Candidate> {
             ty: tile_ty.clone(),
             kind: VarKind::Shared,
             is_const: false,
+            is_volatile: false,
             span,
         });
         let tile_var = Expr {
@@ -215,6 +216,7 @@ fn propose_one(ctx: &Ctx, site: &SiteStats) -> Option<Candidate> {
             ty: t_init.ty.clone(),
             kind: VarKind::Local,
             is_const: false,
+            is_volatile: false,
             span,
         });
         let t_decl = Stmt {

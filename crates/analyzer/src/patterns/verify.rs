@@ -78,12 +78,14 @@ fn run(module: &Module, spec: &LaunchSpec, buffers: &mut [Buffer]) -> Result<Rep
         warn_uninitialized_shared: false,
         ..Options::default()
     };
-    hone_emulator::run(
+    let mut symbols = spec.launch.symbols(module).map_err(|e| e.to_string())?;
+    hone_emulator::run_with_symbols(
         module,
         &spec.kernel,
         &spec.launch.config,
         &spec.launch.args,
         buffers,
+        &mut symbols,
         &opts,
         None,
     )

@@ -35,6 +35,7 @@ pub fn spec(
             config: LaunchConfig::new(grid, block),
             args,
             buffers,
+            symbols: Vec::new(),
         },
     }
 }

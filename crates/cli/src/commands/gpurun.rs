@@ -165,6 +165,12 @@ fn prepare(path: &Path) -> Result<Prepared> {
     let parsed = parse_launch(&launch)?;
     let kernel = launch.kernel(&parsed)?;
     let data = launch.data(kernel)?;
+    if let Some((name, _)) = data.symbols.first() {
+        bail!(
+            "{}: `symbols` sets `{name}`; gpu-run cannot set `__constant__`/`__device__` contents on the GPU yet (without `symbols` the variables keep their initializers)",
+            path.display()
+        );
+    }
     let label = path.display().to_string();
     Ok(Prepared {
         path: path.to_path_buf(),

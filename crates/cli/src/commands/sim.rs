@@ -44,12 +44,16 @@ pub fn run(args: SimArgs) -> Result<u8> {
         detect_races: !args.no_race_check,
         ..Options::default()
     };
-    let report = hone_emulator::run(
+    let mut symbols = data
+        .symbols(module)
+        .map_err(|e| anyhow!("{}: {e}", args.launch.display()))?;
+    let report = hone_emulator::run_with_symbols(
         module,
         &kernel.name,
         &data.config,
         &data.args,
         &mut data.buffers,
+        &mut symbols,
         &opts,
         None,
     )

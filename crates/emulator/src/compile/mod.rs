@@ -58,6 +58,8 @@ pub(crate) struct Program {
     pub tables: Vec<SwitchTable>,
     pub calls: Vec<CallInfo>,
     pub uses_atomics: bool,
+    /// File-scope `__shared__` variables used so far: global index -> `shared` index.
+    pub global_shared: std::collections::HashMap<u32, u32>,
 }
 
 impl Program {
@@ -86,6 +88,7 @@ pub(crate) fn compile(module: &Module, kernel: &str) -> Result<Program, SetupErr
         tables: Vec::new(),
         calls: Vec::new(),
         uses_atomics: false,
+        global_shared: std::collections::HashMap::new(),
     };
     let mut pending = vec![kid];
     let mut queued = vec![false; module.functions.len()];
@@ -136,19 +139,83 @@ pub(crate) fn scalar_of(ty: &Type) -> Scalar {
     }
 }
 
+/// Registers a value of `ty` occupies: vectors one per component, structs
+/// one per scalar, vector or pointer inside (arrays in them element by
+/// element), arrays one (they travel as their address). Struct values needing
+/// more than 255 registers saturate here and are refused where they are
+/// used (`value_regs`).
 pub(crate) fn ncomp(ty: &Type) -> u8 {
     match ty {
         Type::Vector(_, n) => *n,
         Type::Void => 0,
+        Type::Struct(_) => value_regs(ty).min(255) as u8,
         _ => 1,
     }
 }
 
-/// Innermost element type of a (possibly multi-dimensional) array.
-pub(crate) fn innermost(ty: &Type) -> &Type {
+/// Registers of a value of `ty` held whole, arrays inside structs counted
+/// element by element.
+pub(crate) fn value_regs(ty: &Type) -> u64 {
     match ty {
-        Type::Array(e, _) => innermost(e),
-        t => t,
+        Type::Vector(_, n) => *n as u64,
+        Type::Void => 0,
+        Type::Struct(s) => s.fields.iter().map(|f| field_regs(&f.ty)).sum(),
+        _ => 1,
+    }
+}
+
+fn field_regs(ty: &Type) -> u64 {
+    match ty {
+        Type::Array(e, hone_ir::ArrayLen::Const(n)) => n.saturating_mul(field_regs(e)),
+        t => value_regs(t),
+    }
+}
+
+/// First register of field `i` within a struct value of type `st`.
+pub(crate) fn field_reg(st: &hone_ir::StructType, i: usize) -> u32 {
+    st.fields[..i.min(st.fields.len())]
+        .iter()
+        .map(|f| field_regs(&f.ty))
+        .sum::<u64>() as u32
+}
+
+/// The scalars, vectors and pointers a value of `ty` is made of, with their
+/// byte offsets, in register order.
+pub(crate) fn leaves(ty: &Type, offset: u64, out: &mut Vec<(u64, Type)>) {
+    match ty {
+        Type::Struct(s) => {
+            for f in &s.fields {
+                leaves(&f.ty, offset + f.offset, out);
+            }
+        }
+        Type::Array(e, hone_ir::ArrayLen::Const(n)) => {
+            let size = e.size().unwrap_or(0);
+            for k in 0..*n {
+                leaves(e, offset + k * size, out);
+            }
+        }
+        t => out.push((offset, t.clone())),
+    }
+}
+
+/// Whether a struct holds an array (then a variable of it lives in memory,
+/// so that the array can be indexed).
+pub(crate) fn has_array(ty: &Type) -> bool {
+    match ty {
+        Type::Struct(s) => s.fields.iter().any(|f| has_array(&f.ty)),
+        Type::Array(..) => true,
+        _ => false,
+    }
+}
+
+/// Smallest scalar a type is made of: the granule of race detection.
+pub(crate) fn granule_of(ty: &Type) -> Option<u32> {
+    match ty {
+        Type::Scalar(s) | Type::Vector(s, _) => Some(s.size()),
+        Type::Pointer(_) => Some(8),
+        Type::Array(e, _) => granule_of(e),
+        Type::Struct(s) => s.fields.iter().filter_map(|f| granule_of(&f.ty)).min(),
+        Type::Void => None,
     }
 }
 
@@ -157,26 +224,41 @@ pub(crate) fn shared_var(
     func: FuncId,
     var: &hone_ir::Var,
 ) -> Result<SharedVar, SetupError> {
-    let elem = innermost(&var.ty);
-    let granule = match elem {
-        Type::Scalar(s) | Type::Vector(s, _) => s.size(),
-        Type::Pointer(_) => 8,
-        _ => {
-            return Err(unsupported(
-                module,
-                var.span,
-                &format!("shared variable `{}` of unsupported type", var.name),
-            ))
-        }
+    shared_obj(
+        module,
+        func,
+        &var.name,
+        &var.ty,
+        var.kind == VarKind::ExternShared,
+        var.span,
+    )
+}
+
+/// A `__shared__` variable of a function or of the file (then `func` is the kernel).
+pub(crate) fn shared_obj(
+    module: &Module,
+    func: FuncId,
+    name: &str,
+    ty: &Type,
+    is_extern: bool,
+    span: Span,
+) -> Result<SharedVar, SetupError> {
+    let Some(granule) = granule_of(ty) else {
+        return Err(unsupported(
+            module,
+            span,
+            &format!("shared variable `{name}` of unsupported type"),
+        ));
     };
-    let size = match var.kind {
-        VarKind::ExternShared => SharedSize::Dynamic,
-        _ => SharedSize::Typed(var.ty.clone()),
+    let size = if is_extern {
+        SharedSize::Dynamic
+    } else {
+        SharedSize::Typed(ty.clone())
     };
     Ok(SharedVar {
-        name: var.name.clone(),
+        name: name.to_string(),
         size,
-        align: var.ty.align().max(1),
+        align: ty.align().max(1),
         granule,
         func: func.0,
     })

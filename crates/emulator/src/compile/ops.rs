@@ -125,6 +125,8 @@ pub(crate) enum ObjRef {
     Shared(u32),
     /// Index into the current function's `locals`.
     Local(u32),
+    /// A `__device__` or `__constant__` variable: index into `Module::globals`.
+    Symbol(u32),
 }
 
 #[derive(Clone, Debug)]

@@ -155,7 +155,7 @@ impl<'a, 'b> BlockCtx<'a, 'b> {
     #[cold]
     fn oob(&self, w: &Warp, v: &View, off: i64, size: u32) -> FaultKind {
         let space = match v.kind {
-            ViewKind::Global(_) => AddressSpace::Global,
+            ViewKind::Global(b) => self.l.globals[b as usize].space,
             ViewKind::Shared(_) => AddressSpace::Shared,
             ViewKind::Local { .. } => AddressSpace::Local,
         };
@@ -399,7 +399,7 @@ impl<'a, 'b> BlockCtx<'a, 'b> {
     ) {
         let (space, obj, addr) = match loc.view.kind {
             ViewKind::Global(b) => (
-                AddressSpace::Global,
+                self.l.globals[b as usize].space,
                 b,
                 self.l.globals[b as usize].base_addr + loc.off,
             ),
@@ -436,7 +436,10 @@ impl<'a, 'b> BlockCtx<'a, 'b> {
     /// Starts the trace record of a warp instruction whose first lane hit `loc`.
     pub fn begin_trace(&mut self, w: &Warp, loc: &Loc, site: u32, kind: AccessKind, size: u32) {
         let (space, base) = match loc.view.kind {
-            ViewKind::Global(b) => (AddressSpace::Global, self.l.globals[b as usize].base_addr),
+            ViewKind::Global(b) => {
+                let g = &self.l.globals[b as usize];
+                (g.space, g.base_addr)
+            }
             ViewKind::Shared(_) => (AddressSpace::Shared, loc.view.base),
             ViewKind::Local { .. } => (AddressSpace::Local, loc.view.base),
         };

@@ -243,6 +243,7 @@ impl<'a, 'b> BlockCtx<'a, 'b> {
                 Op::ObjPtr { dst, obj } => {
                     let p = match obj {
                         ObjRef::Shared(i) => make_ptr(SHARED_BASE + i, 0),
+                        ObjRef::Symbol(g) => make_ptr(self.l.symbols_at + g + 1, 0),
                         ObjRef::Local(i) => {
                             let depth = (w.frames.len() - 1) as u32;
                             make_ptr(LOCAL_BIT | (depth << LOCAL_DEPTH_SHIFT) | i, 0)

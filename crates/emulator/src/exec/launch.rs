@@ -5,7 +5,7 @@ use hone_ir::{ArrayLen, BinaryOp, Builtin, Expr, ExprKind, Module, Scalar, Type,
 use super::arith::{canon, convert_bits};
 use super::memory::{GlobalObj, SharedObj};
 use crate::buffer::Buffer;
-use crate::compile::{ncomp, scalar_of, Program, SharedSize};
+use crate::compile::{granule_of, ncomp, scalar_of, Program, SharedSize};
 use crate::config::{KernelArg, LaunchConfig, Options};
 use crate::report::SetupError;
 
@@ -21,6 +21,8 @@ pub(crate) struct Launch<'a> {
     pub cfg: &'a LaunchConfig,
     pub opts: &'a Options,
     pub globals: Vec<GlobalObj>,
+    /// Index in `globals` of the first file-scope variable.
+    pub symbols_at: u32,
     pub shared: Vec<SharedObj>,
     pub shared_bytes: u64,
     pub shared_cells: u64,
@@ -49,6 +51,7 @@ pub(crate) fn type_name(t: &Type) -> String {
         Type::Vector(s, n) => format!("{}{n}", s.vector_prefix().unwrap_or("?")),
         Type::Pointer(p) => format!("{}*", type_name(&p.pointee)),
         Type::Array(e, _) => format!("{}[]", type_name(e)),
+        Type::Struct(s) => s.name.clone(),
     }
 }
 
@@ -60,6 +63,21 @@ fn compatible(pointee: &Type, elem: &Type) -> bool {
         Type::Scalar(s) | Type::Vector(s, _) => Some(*s),
         _ => None,
     };
+    if let Type::Struct(st) = pointee {
+        // A struct array is passed as its own type, as bytes, or as the one
+        // scalar type all its members are made of.
+        let mut parts = Vec::new();
+        crate::compile::leaves(pointee, 0, &mut parts);
+        let one = parts.first().and_then(|(_, t)| comp(t));
+        let uniform = parts.iter().all(|(_, t)| comp(t) == one && !t.is_pointer());
+        return match elem {
+            Type::Struct(e) => e.name == st.name && e.size == st.size,
+            _ => {
+                matches!(comp(elem), Some(Scalar::I8 | Scalar::U8))
+                    || (uniform && one.is_some() && comp(elem) == one)
+            }
+        };
+    }
     match (pointee, comp(pointee), comp(elem)) {
         (Type::Void, _, _) => true,
         (_, Some(Scalar::I8 | Scalar::U8), _) => true,
@@ -96,6 +114,7 @@ impl<'a> Launch<'a> {
         opts: &'a Options,
         args: &[KernelArg],
         buffers: &[Buffer],
+        symbols_at: usize,
     ) -> Result<Launch<'a>, SetupError> {
         let f = module.func(hone_ir::FuncId(prog.kernel));
         // CUDA's limits; the block count must also fit the 32-bit block index used here.
@@ -176,15 +195,24 @@ impl<'a> Launch<'a> {
         let mut globals = Vec::new();
         let mut addr = GLOBAL_BASE;
         let mut shadow = 0u64;
-        for b in buffers {
-            let granule = scalar_of(&b.elem).size().max(1) as u64;
+        for (i, b) in buffers.iter().enumerate() {
+            let granule = granule_of(&b.elem).unwrap_or(1).max(1) as u64;
             let len = b.data.len() as u64;
+            let space = match i
+                .checked_sub(symbols_at)
+                .and_then(|g| module.globals.get(g))
+                .map(|g| g.space)
+            {
+                Some(hone_ir::GlobalSpace::Constant) => hone_ir::AddressSpace::Constant,
+                _ => hone_ir::AddressSpace::Global,
+            };
             globals.push(GlobalObj {
                 name: b.name.clone(),
                 len,
                 base_addr: addr,
                 granule_shift: granule.trailing_zeros(),
                 shadow_base: shadow,
+                space,
             });
             shadow += len.div_ceil(granule);
             addr = (addr + len.max(1)).div_ceil(512) * 512;
@@ -260,6 +288,7 @@ impl<'a> Launch<'a> {
             cfg,
             opts,
             globals,
+            symbols_at: symbols_at as u32,
             shared,
             shared_bytes: total,
             shared_cells: cells,

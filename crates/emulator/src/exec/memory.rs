@@ -36,6 +36,8 @@ pub(crate) struct GlobalObj {
     pub granule_shift: u32,
     /// First race-shadow cell of this buffer.
     pub shadow_base: u64,
+    /// `Global`, or `Constant` for a `__constant__` variable.
+    pub space: hone_ir::AddressSpace,
 }
 
 /// A `__shared__` variable laid out in the block's shared space.

@@ -24,6 +24,7 @@ use crate::compile;
 use crate::config::{KernelArg, LaunchConfig, Options};
 use crate::race::{BlockShadow, CrossHit, GridShadow, Summary};
 use crate::report::{Fault, RaceAccess, Report, SetupError, Stats, Warning};
+use crate::symbols::Symbols;
 use crate::trace::{TraceSink, WarpAccess};
 use block::{BlockCtx, Gmem};
 use launch::Launch;
@@ -105,18 +106,74 @@ impl Gathered {
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn run(
     module: &Module,
     kernel: &str,
     cfg: &LaunchConfig,
     args: &[KernelArg],
     buffers: &mut [Buffer],
+    symbols: &mut Symbols,
+    opts: &Options,
+    trace: Option<&mut dyn TraceSink>,
+) -> Result<Report, SetupError> {
+    if symbols.buffers.len() != module.globals.len() {
+        return Err(SetupError::Unsupported {
+            location: "launch".into(),
+            message: format!(
+                "{} symbol buffers given for a module with {} file-scope variables",
+                symbols.buffers.len(),
+                module.globals.len()
+            ),
+        });
+    }
+    if module.globals.is_empty() {
+        let n = buffers.len();
+        return run_buffers(module, kernel, cfg, args, buffers, n, opts, trace);
+    }
+    // The variables are global objects after the launch's buffers; the
+    // buffers move in and out without copying their bytes.
+    let empty = |b: &Buffer| Buffer {
+        name: b.name.clone(),
+        elem: b.elem.clone(),
+        data: Vec::new(),
+    };
+    let nbuf = buffers.len();
+    let mut all: Vec<Buffer> = buffers
+        .iter_mut()
+        .chain(symbols.buffers.iter_mut())
+        .map(|b| {
+            let e = empty(b);
+            std::mem::replace(b, e)
+        })
+        .collect();
+    let r = run_buffers(module, kernel, cfg, args, &mut all, nbuf, opts, trace);
+    for (dst, src) in buffers
+        .iter_mut()
+        .chain(symbols.buffers.iter_mut())
+        .zip(all)
+    {
+        *dst = src;
+    }
+    r
+}
+
+/// A launch over `buffers`, of which those from `symbols_at` on are the
+/// module's file-scope variables.
+#[allow(clippy::too_many_arguments)]
+fn run_buffers(
+    module: &Module,
+    kernel: &str,
+    cfg: &LaunchConfig,
+    args: &[KernelArg],
+    buffers: &mut [Buffer],
+    symbols_at: usize,
     opts: &Options,
     mut trace: Option<&mut dyn TraceSink>,
 ) -> Result<Report, SetupError> {
     let start = Instant::now();
     let prog = compile::compile(module, kernel)?;
-    let launch = Launch::new(module, &prog, cfg, opts, args, buffers)?;
+    let launch = Launch::new(module, &prog, cfg, opts, args, buffers, symbols_at)?;
     let mut g = Gathered {
         races: RaceLog::new(opts.max_races),
         faults: Vec::new(),

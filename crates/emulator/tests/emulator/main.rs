@@ -4,6 +4,7 @@
 mod atomics;
 mod barrier;
 mod basics;
+mod cpp;
 mod divergence;
 mod faults;
 mod parallel;

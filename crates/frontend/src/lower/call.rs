@@ -1,8 +1,8 @@
 //! Calls: module functions, functional casts and CUDA's built-in functions.
 
 use hone_ir::{
-    AtomicOp, BinaryOp, Expr, ExprKind, FuncId, FuncKind, Intrinsic, MathFn, MathOp, Scalar,
-    ShflKind, Type, VoteKind,
+    AtomicOp, BinaryOp, Expr, ExprKind, FuncKind, Intrinsic, MathFn, MathOp, Scalar, ShflKind,
+    Type, VoteKind,
 };
 use tree_sitter::Node;
 
@@ -38,6 +38,15 @@ fn math_alias(name: &str) -> Option<(&'static str, Option<Scalar>)> {
         "labs" | "llabs" => ("abs", Some(Scalar::I64)),
         _ => return None,
     })
+}
+
+/// Whether `name` is one of CUDA's built-in functions hone lowers itself.
+fn is_builtin(name: &str) -> bool {
+    MathFn::from_name(name).is_some()
+        || math_alias(name).is_some()
+        || arith_alias(name).is_some()
+        || atomic_op(name).is_some()
+        || (name.starts_with("make_") && names::named_type(&name["make_".len()..]).is_some())
 }
 
 /// Device intrinsics that are plain arithmetic.
@@ -161,9 +170,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                         if self.templates.is_some_and(|t| t.is_template(name)) {
                             let types = self.arg_types(&args)?;
                             let deduced = self.deduce(name, &types);
-                            let (id, sig, inst) =
+                            let (_, sig, inst) =
                                 self.instance(name, f, ArgSource::Nodes(targs), &deduced)?;
-                            return self.call_function(n, f, &inst, id, sig, &args);
+                            return self.call_function(n, f, &inst, sig, &args);
                         }
                         Err(self.error(
                             f,
@@ -187,21 +196,33 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             "qualified_identifier" => {
                 let t = self.text(f);
                 if names::is_cooperative_groups(t) {
-                    Err(self.error(
+                    return Err(self.error(
                         f,
                         "cooperative groups",
                         "cooperative groups are not supported",
-                    ))
-                } else {
-                    Err(self.error(
-                        f,
-                        "qualified name",
-                        format!("call of qualified function `{t}`"),
-                    ))
+                    ));
                 }
+                // Namespaces share the file's one scope (`ns::f`, `std::min`).
+                let name = t.rsplit("::").next().unwrap_or(t).trim();
+                if name.contains('<') || name.is_empty() {
+                    return Err(self.error(
+                        f,
+                        "template",
+                        format!("call of template function `{t}`"),
+                    ));
+                }
+                self.call_named(n, f, name, &args)
             }
             "field_expression" => {
-                Err(self.error(f, "class", "member function calls are not supported"))
+                let (arg, field, op) = self.fields3(f, "argument", "field", "operator")?;
+                let obj = self.expr(arg)?;
+                let obj = if self.text(op) == "->" {
+                    self.deref(obj, arg)?
+                } else {
+                    obj
+                };
+                let name = self.text(field);
+                self.method_call(n, obj, name, &args)
             }
             "lambda_expression" => Err(self.error(f, "lambda", "lambdas are not supported")),
             _ => Err(self.error(
@@ -213,6 +234,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     }
 
     fn functional_cast(&mut self, n: Node, ty: Type, args: &[Node]) -> LResult<Expr> {
+        if let Type::Struct(_) = ty {
+            return self.construct(n, &ty, args);
+        }
         let [arg] = args else {
             return Err(self.error(n, "cast", "a functional cast takes exactly one argument"));
         };
@@ -270,28 +294,46 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         if self.templates.is_some_and(|t| t.is_template(name)) {
             let types = self.arg_types(args)?;
             let deduced = self.deduce(name, &types);
-            let (id, sig, inst) = self.instance(name, f, ArgSource::Texts(Vec::new()), &deduced)?;
-            return self.call_function(n, f, &inst, id, sig, args);
+            let (_, sig, inst) = self.instance(name, f, ArgSource::Texts(Vec::new()), &deduced)?;
+            return self.call_function(n, f, &inst, sig, args);
         }
-        if let Some(sig) = self.ctx.functions.get(name).cloned() {
-            if sig.kind == FuncKind::Global {
+        // Inside a member function its class's members hide free functions.
+        if let Some(e) = self.implicit_member_call(n, name, args)? {
+            return Ok(e);
+        }
+        if let Some(sigs) = self.ctx.functions.get(name).cloned() {
+            if sigs.iter().any(|s| s.kind == FuncKind::Global) {
                 return Err(self.error(
                     f,
                     "dynamic parallelism",
                     format!("`{name}` is a __global__ function; launching kernels from device code is not supported"),
                 ));
             }
-            let Some(id) = sig.id else {
-                return Err(self.error(
-                    f,
-                    "call",
-                    format!("function `{name}` is declared but never defined"),
-                ));
-            };
-            let lowered = self.call_args(n, name, args, &sig.params)?;
-            let span = self.span(n);
-            self.calls.push((id, span));
-            return Ok(self.mk(ExprKind::Call(id, lowered), sig.ret, span));
+            // A user overload of a built-in (`make_float3(float)`, `min` on
+            // a struct) leaves the built-in's own forms to the built-in.
+            let builtin = is_builtin(name);
+            // A texture object argument is the parameters it became.
+            let expanded = self.texture_expanded_args(args)?;
+            let count = expanded.as_ref().map_or(args.len(), Vec::len);
+            let viable: Vec<_> = sigs
+                .iter()
+                .filter(|s| s.params.len() == count)
+                .cloned()
+                .collect();
+            if !viable.is_empty() {
+                let lowered = match expanded {
+                    Some(e) => e,
+                    None => self.args(args)?,
+                };
+                if !builtin || self.pick(&viable, &lowered).is_ok() {
+                    return self.call_overload(n, name, &viable, lowered, args);
+                }
+            } else if !builtin {
+                let mut arities: Vec<usize> = sigs.iter().map(|s| s.params.len()).collect();
+                arities.sort_unstable();
+                arities.dedup();
+                self.arity(n, name, args, &arities)?;
+            }
         }
         if let Some(reason) = self.ctx.unlowerable.get(name) {
             let msg = format!("calls `{name}`, which could not be lowered ({reason})");
@@ -337,7 +379,6 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         n: Node,
         f: Node,
         name: &str,
-        id: FuncId,
         sig: FuncSig,
         args: &[Node],
     ) -> LResult<Expr> {
@@ -348,42 +389,30 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 format!("`{name}` is a __global__ function; launching kernels from device code is not supported"),
             ));
         }
-        let lowered = self.call_args(n, name, args, &sig.params)?;
-        let span = self.span(n);
-        self.calls.push((id, span));
-        Ok(self.mk(ExprKind::Call(id, lowered), sig.ret, span))
+        let lowered = match self.texture_expanded_args(args)? {
+            Some(e) => e,
+            None => self.args(args)?,
+        };
+        if lowered.len() != sig.params.len() {
+            self.arity(n, name, args, &[sig.params.len()])?;
+        }
+        self.call_overload(n, name, &[sig], lowered, args)
     }
 
-    /// A module function's arguments, converted to its parameter types; a
-    /// texture object is passed as the parameters it became.
-    fn call_args(
-        &mut self,
-        n: Node,
-        name: &str,
-        args: &[Node],
-        params: &[Type],
-    ) -> LResult<Vec<Expr>> {
-        let mut items = Vec::with_capacity(args.len());
+    /// The arguments lowered with each texture object expanded to the
+    /// parameters it became; `None` when no argument is a texture object.
+    fn texture_expanded_args(&mut self, args: &[Node]) -> LResult<Option<Vec<Expr>>> {
+        if !args.iter().any(|a| self.texture_object_arg(*a).is_some()) {
+            return Ok(None);
+        }
+        let mut out = Vec::new();
         for a in args {
             match self.texture_object_arg(*a) {
-                Some(exprs) => items.extend(exprs.into_iter().map(|e| (*a, Some(e)))),
-                None => items.push((*a, None)),
+                Some(exprs) => out.extend(exprs),
+                None => out.push(self.expr(*a)?),
             }
         }
-        if items.len() != params.len() {
-            // Counted in source arguments, as the user wrote them.
-            let extra = items.len() - args.len();
-            self.arity(n, name, args, &[params.len().saturating_sub(extra)])?;
-        }
-        let mut lowered = Vec::with_capacity(items.len());
-        for (i, ((a, pre), pty)) in items.into_iter().zip(params).enumerate() {
-            let e = match pre {
-                Some(e) => e,
-                None => self.expr(a)?,
-            };
-            lowered.push(self.convert(e, pty, a, &format!("argument {} of `{name}`", i + 1))?);
-        }
-        Ok(lowered)
+        Ok(Some(out))
     }
 
     fn intrinsic(&mut self, n: Node, name: &str, args: &[Node]) -> Option<LResult<Expr>> {

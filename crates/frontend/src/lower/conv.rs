@@ -38,6 +38,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             pointee: (**elem).clone(),
             pointee_const,
             restrict: false,
+            pointee_volatile: self.is_volatile_object(&e),
         }));
         icast(e, ty)
     }
@@ -51,7 +52,30 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 _ => self.is_const_object(b),
             },
             ExprKind::Deref(p) => matches!(&p.ty, Type::Pointer(p) if p.pointee_const),
-            ExprKind::Component(v, _) => self.is_const_object(v),
+            ExprKind::Component(v, _) | ExprKind::Field(v, _) => self.is_const_object(v),
+            ExprKind::Global(g) => {
+                let g = self.global(*g);
+                g.is_const || g.space == hone_ir::GlobalSpace::Constant
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether an lvalue designates a volatile object.
+    pub fn is_volatile_object(&self, e: &Expr) -> bool {
+        match &e.kind {
+            ExprKind::Var(id) => self.var(*id).is_volatile,
+            ExprKind::Global(g) => self.global(*g).is_volatile,
+            ExprKind::Index(b, _) => match &b.ty {
+                Type::Pointer(p) => p.pointee_volatile,
+                _ => self.is_volatile_object(b),
+            },
+            ExprKind::Deref(p) => matches!(&p.ty, Type::Pointer(p) if p.pointee_volatile),
+            ExprKind::Component(v, _) | ExprKind::Field(v, _) => self.is_volatile_object(v),
+            ExprKind::Cast {
+                implicit: true,
+                expr,
+            } if matches!(expr.ty, Type::Array(..)) => self.is_volatile_object(expr),
             _ => false,
         }
     }
@@ -59,9 +83,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     /// Whether `e` designates an object (can be assigned to or have its address taken).
     pub fn is_lvalue(&self, e: &Expr) -> bool {
         match &e.kind {
-            ExprKind::Var(_) => true,
+            ExprKind::Var(_) | ExprKind::Global(_) => true,
             ExprKind::Index(..) | ExprKind::Deref(_) => true,
-            ExprKind::Component(v, _) => self.is_lvalue(v),
+            ExprKind::Component(v, _) | ExprKind::Field(v, _) => self.is_lvalue(v),
             _ => false,
         }
     }
@@ -161,6 +185,7 @@ pub(crate) fn type_name(t: &Type) -> String {
         ),
         Type::Array(e, hone_ir::ArrayLen::Const(n)) => format!("{}[{n}]", type_name(e)),
         Type::Array(e, _) => format!("{}[]", type_name(e)),
+        Type::Struct(s) => s.name.clone(),
     }
 }
 

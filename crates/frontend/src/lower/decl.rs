@@ -62,7 +62,19 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     fn declaration_inner(&mut self, n: Node, out: &mut Vec<Stmt>) -> LResult<()> {
         let specs = self.specs(n)?;
         self.check_local_specs(&specs, n)?;
-        let base = self.base_type(&specs, n)?;
+        let is_auto = specs
+            .ty
+            .is_some_and(|t| t.kind() == "placeholder_type_specifier");
+        let base = if is_auto {
+            // Replaced by each declarator's initializer type.
+            QualType {
+                ty: Type::Void,
+                is_const: specs.is_const,
+                is_volatile: specs.volatile.is_some(),
+            }
+        } else {
+            self.base_type(&specs, n)?
+        };
         let kind = match (specs.shared, specs.extern_) {
             (true, true) => VarKind::ExternShared,
             (true, false) => VarKind::Shared,
@@ -87,7 +99,28 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             } else {
                 (d, None)
             };
-            let declared = self.declarator(base.clone(), dnode, actx)?;
+            let mut auto_init = None;
+            let base = if is_auto {
+                let Some(v) = value else {
+                    return Err(self.error(d, "auto", "`auto` needs an initializer"));
+                };
+                if v.kind() != "argument_list" && v.kind() != "initializer_list" {
+                    let e = self.expr(v)?;
+                    let e = self.decay(e);
+                    let ty = e.ty.clone();
+                    auto_init = Some(e);
+                    QualType { ty, ..base.clone() }
+                } else {
+                    return Err(self.error(
+                        v,
+                        "auto",
+                        "`auto` with a brace or parenthesized initializer is not supported",
+                    ));
+                }
+            } else {
+                base.clone()
+            };
+            let declared = self.declarator(base, dnode, actx)?;
             if declared.params.is_some() {
                 return Err(self.error(
                     d,
@@ -98,6 +131,19 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             let Some(name) = declared.name else {
                 return Err(self.error(d, "declaration", "declaration without a name"));
             };
+            if declared.is_ref {
+                self.reference_local(
+                    d,
+                    &name,
+                    declared.qt,
+                    auto_init,
+                    value,
+                    span,
+                    declared.node,
+                    out,
+                )?;
+                continue;
+            }
             let mut qt = declared.qt;
             self.check_var_type(&qt, kind, value.is_some(), dnode)?;
             if specs.shared && value.is_some() {
@@ -107,9 +153,12 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                     "`__shared__` variables cannot have initializers",
                 ));
             }
-            let init = match value {
-                Some(v) => Some(self.initializer(v, &mut qt)?),
-                None => None,
+            let init = match (auto_init, value) {
+                (Some(e), Some(v)) => {
+                    Some(Init::Expr(self.convert(e, &qt.ty, v, "initialization")?))
+                }
+                (None, Some(v)) => Some(self.initializer(v, &mut qt)?),
+                (_, None) => self.default_construct(dnode, &qt.ty, kind)?,
             };
             if let Type::Array(_, ArrayLen::Unsized) = qt.ty {
                 if kind != VarKind::ExternShared {
@@ -128,6 +177,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 ty: qt.ty,
                 kind,
                 is_const: qt.is_const,
+                is_volatile: qt.is_volatile,
                 span: self.span(declared.node),
             };
             let id = self.add_var(var);
@@ -191,8 +241,114 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         }
     }
 
+    /// `T& r = x;` is a pointer to `x` read through; `const T& r = value`
+    /// of a temporary is a copy.
+    #[allow(clippy::too_many_arguments)]
+    fn reference_local(
+        &mut self,
+        d: Node,
+        name: &str,
+        qt: QualType,
+        auto_init: Option<Expr>,
+        value: Option<Node>,
+        span: hone_ir::Span,
+        name_node: Node,
+        out: &mut Vec<Stmt>,
+    ) -> LResult<()> {
+        let Some(v) = value else {
+            return Err(self.error(d, "reference", "a reference needs an initializer"));
+        };
+        let e = match auto_init {
+            Some(e) => e,
+            None => self.expr(v)?,
+        };
+        let var_span = self.span(name_node);
+        if self.is_lvalue(&e) && qt.ty == e.ty {
+            let p = self.address_of(e, v)?;
+            let ty = Type::Pointer(Box::new(hone_ir::PointerType {
+                pointee: qt.ty.clone(),
+                pointee_const: qt.is_const || matches!(&p.ty, Type::Pointer(t) if t.pointee_const),
+                restrict: false,
+                pointee_volatile: qt.is_volatile
+                    || matches!(&p.ty, Type::Pointer(t) if t.pointee_volatile),
+            }));
+            let p = self.convert(p, &ty, v, "initialization")?;
+            let id = self.add_var(Var {
+                name: name.to_string(),
+                ty,
+                kind: VarKind::Local,
+                is_const: true,
+                is_volatile: false,
+                span: var_span,
+            });
+            self.refs.insert(id);
+            out.push(Stmt {
+                kind: StmtKind::Decl {
+                    var: id,
+                    init: Some(Init::Expr(p)),
+                },
+                span,
+            });
+            return Ok(());
+        }
+        if !qt.is_const {
+            return Err(self.error(
+                v,
+                "reference",
+                "a non-const reference must be bound to an object of its type",
+            ));
+        }
+        let e = self.convert(e, &qt.ty, v, "initialization")?;
+        let id = self.add_var(Var {
+            name: name.to_string(),
+            ty: qt.ty,
+            kind: VarKind::Local,
+            is_const: true,
+            is_volatile: false,
+            span: var_span,
+        });
+        out.push(Stmt {
+            kind: StmtKind::Decl {
+                var: id,
+                init: Some(Init::Expr(e)),
+            },
+            span,
+        });
+        Ok(())
+    }
+
+    /// `T x;` of a struct with a default constructor calls it.
+    fn default_construct(&mut self, n: Node, ty: &Type, kind: VarKind) -> LResult<Option<Init>> {
+        let Type::Struct(st) = ty else {
+            return Ok(None);
+        };
+        if kind != VarKind::Local {
+            return Ok(None);
+        }
+        let has_default = self
+            .ctx
+            .methods
+            .get(&(st.name.clone(), st.name.clone()))
+            .is_some_and(|s| s.iter().any(|s| s.params.is_empty()));
+        if !has_default {
+            return Ok(None);
+        }
+        Ok(Some(Init::Expr(self.construct(n, ty, &[])?)))
+    }
+
     /// The initializer of a variable; completes `T a[] = {...}` lengths.
-    fn initializer(&mut self, v: Node, qt: &mut QualType) -> LResult<Init> {
+    pub fn initializer(&mut self, v: Node, qt: &mut QualType) -> LResult<Init> {
+        if let Type::Struct(st) = &qt.ty {
+            let has_ctor = self
+                .ctx
+                .methods
+                .contains_key(&(st.name.clone(), st.name.clone()));
+            if matches!(v.kind(), "argument_list") || (has_ctor && v.kind() == "initializer_list") {
+                let args = syntax::named_children(v);
+                let ty = qt.ty.clone();
+                return Ok(Init::Expr(self.construct(v, &ty, &args)?));
+            }
+        }
         match v.kind() {
             "initializer_list" => {
                 let init = self.init_list(v, &qt.ty)?;
@@ -271,6 +427,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             Type::Array(e, _) => ((**e).clone(), None),
             Type::Vector(s, n) => (Type::Scalar(*s), Some(*n as u64)),
             Type::Scalar(_) | Type::Pointer(_) => (ty.clone(), Some(1)),
+            Type::Struct(st) => return self.struct_init_list(list, st),
             Type::Void => return Err(self.error(list, "initializer", "initializer for void")),
         };
         // With brace elision a flat list fills a nested array element by element.
@@ -316,6 +473,41 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                     "initialization",
                 )?));
             }
+        }
+        Ok(Init::List(out))
+    }
+
+    /// `{a, b}` for a struct: one item per field in order; fields left out
+    /// are zero.
+    fn struct_init_list(&mut self, list: Node, st: &hone_ir::StructType) -> LResult<Init> {
+        let items = syntax::named_children(list);
+        if items.len() > st.fields.len() {
+            return Err(self.error(
+                list,
+                "initializer",
+                format!("too many initializers for `{}`", st.name),
+            ));
+        }
+        let mut out = Vec::with_capacity(items.len());
+        for (item, field) in items.into_iter().zip(&st.fields) {
+            if item.kind() == "initializer_list" {
+                out.push(self.init_list(item, &field.ty)?);
+                continue;
+            }
+            if matches!(field.ty, Type::Array(..)) {
+                return Err(self.error(
+                    item,
+                    "initializer",
+                    format!("field `{}` is an array and needs a brace list", field.name),
+                ));
+            }
+            let e = self.expr(item)?;
+            out.push(Init::Expr(self.convert(
+                e,
+                &field.ty,
+                item,
+                "initialization",
+            )?));
         }
         Ok(Init::List(out))
     }

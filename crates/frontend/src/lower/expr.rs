@@ -100,6 +100,13 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 }
                 let a = self.expr_p(l, prefix)?;
                 let b = self.expr(r)?;
+                if Self::needs_user_operator(&a.ty) || Self::needs_user_operator(&b.ty) {
+                    if let Some(e) =
+                        self.user_operator(n, op_text, vec![a.clone(), b.clone()], &[l, r])?
+                    {
+                        return Ok(e);
+                    }
+                }
                 let Some(bop) = binary_op_of(op_text) else {
                     return Err(self.error(
                         op,
@@ -193,7 +200,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         Ok((self.field(n, a)?, self.field(n, b)?))
     }
 
-    fn fields3<'t>(
+    pub fn fields3<'t>(
         &mut self,
         n: Node<'t>,
         a: &str,
@@ -276,9 +283,16 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                     _ => Err(self.error(n, "expression", "malformed parenthesized expression")),
                 }
             }
+            "this" => self.this_expr(n),
             "unary_expression" => {
                 let (arg, op) = self.fields2(n, "argument", "operator")?;
                 let e = self.expr(arg)?;
+                if Self::needs_user_operator(&e.ty) {
+                    let sym = self.text(op).to_string();
+                    if let Some(r) = self.user_operator(n, &sym, vec![e.clone()], &[arg])? {
+                        return Ok(r);
+                    }
+                }
                 let op = match self.text(op) {
                     "-" => "-",
                     "+" => "+",
@@ -356,7 +370,6 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             "gnu_asm_expression" => {
                 Err(self.error(n, "inline asm", "inline PTX assembly is not supported"))
             }
-            "this" => Err(self.error(n, "class", "classes are not supported")),
             "template_function" => {
                 let name = n
                     .child_by_field_name("name")
@@ -380,18 +393,35 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             }
             "qualified_identifier" => {
                 if names::is_cooperative_groups(text) {
-                    Err(self.error(
+                    return Err(self.error(
                         n,
                         "cooperative groups",
                         "cooperative groups are not supported",
-                    ))
-                } else {
-                    Err(self.error(
-                        n,
-                        "qualified name",
-                        format!("qualified name `{text}` is not supported"),
-                    ))
+                    ));
                 }
+                // `E::name` of an enum, else a name in a namespace, which
+                // hone keeps in one scope with the file's others.
+                let key: String = text.split_whitespace().collect();
+                let key = key.trim_start_matches("::");
+                if let Some(&(v, s)) = self.ctx.constants.get(key) {
+                    return Ok(self.constant(v, s, span));
+                }
+                let last = key.rsplit("::").next().unwrap_or(key);
+                if let Some(&(v, s)) = self.ctx.constants.get(last) {
+                    return Ok(self.constant(v, s, span));
+                }
+                if let Some(&(v, s)) = self.ctx.float_constants.get(last) {
+                    return Ok(self.mk(ExprKind::FloatLit(v), Type::Scalar(s), span));
+                }
+                if let Some(&g) = self.ctx.global_ids.get(last) {
+                    let ty = self.global(g).ty.clone();
+                    return Ok(self.mk(ExprKind::Global(g), ty, span));
+                }
+                Err(self.error(
+                    n,
+                    "qualified name",
+                    format!("`{text}` is not a constant or variable hone knows"),
+                ))
             }
             "initializer_list" => Err(self.error(
                 n,
@@ -399,7 +429,23 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 "brace lists are only supported in initializers",
             )),
             "compound_literal_expression" => {
-                Err(self.error(n, "compound literal", "compound literals are not supported"))
+                let (t, v) = self.fields2(n, "type", "value")?;
+                let ty = match t.kind() {
+                    "type_descriptor" => self.type_descriptor(t)?,
+                    _ => {
+                        let name = self.text(t);
+                        self.type_from_name(t, name)?
+                    }
+                };
+                if !matches!(ty, Type::Struct(_)) {
+                    return Err(self.error(
+                        n,
+                        "compound literal",
+                        "compound literals are supported for structs only",
+                    ));
+                }
+                let args = syntax::named_children(v);
+                self.construct(n, &ty, &args)
             }
             "alignof_expression" => Err(self.error(n, "alignof", "`alignof` is not supported")),
             "offsetof_expression" => Err(self.error(n, "struct", "`offsetof` is not supported")),
@@ -420,7 +466,12 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         match self.lookup(name).cloned() {
             Some(Entry::Var(id)) => {
                 let ty = self.var(id).ty.clone();
-                return Ok(self.mk(ExprKind::Var(id), ty, span));
+                let v = self.mk(ExprKind::Var(id), ty, span);
+                if self.refs.contains(&id) {
+                    // A reference: the variable holds the object's address.
+                    return self.deref(v, n);
+                }
+                return Ok(v);
             }
             Some(Entry::Poisoned) => return Err(Abort),
             Some(Entry::Type(_)) => {
@@ -429,8 +480,18 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             Some(Entry::Const(v, s)) => return Ok(self.constant(v, s, span)),
             None => {}
         }
+        if let Some(e) = self.implicit_member(name, n) {
+            return Ok(e);
+        }
         if let Some(&(v, s)) = self.ctx.constants.get(name) {
             return Ok(self.constant(v, s, span));
+        }
+        if let Some(&(v, s)) = self.ctx.float_constants.get(name) {
+            return Ok(self.mk(ExprKind::FloatLit(v), Type::Scalar(s), span));
+        }
+        if let Some(&g) = self.ctx.global_ids.get(name) {
+            let ty = self.global(g).ty.clone();
+            return Ok(self.mk(ExprKind::Global(g), ty, span));
         }
         match names::header_constant(name) {
             Some(names::Constant::Int(v, s)) => return Ok(self.constant(v, s, span)),
@@ -684,6 +745,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                     pointee: e.ty.clone(),
                     pointee_const: self.is_const_object(&e),
                     restrict: false,
+                    pointee_volatile: self.is_volatile_object(&e),
                 }));
                 Ok(self.mk(ExprKind::AddrOf(Box::new(e)), ty, span))
             }
@@ -699,6 +761,13 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 return Err(self.error(n, "type mismatch", format!("cannot dereference `{t}`")));
             }
         };
+        // `this->m` in a member taking its object by value: `*&self` is `self`.
+        let self_var = self.member.as_ref().map(|(_, v)| *v);
+        if let ExprKind::AddrOf(x) = &e.kind {
+            if matches!(x.kind, ExprKind::Var(v) if Some(v) == self_var) {
+                return Ok(*x.clone());
+            }
+        }
         Ok(self.mk(ExprKind::Deref(Box::new(e)), ty, self.span(n)))
     }
 
@@ -715,6 +784,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                     pointee: p.pointee.clone(),
                     pointee_const: p.pointee_const || q.pointee_const,
                     restrict: p.restrict && q.restrict,
+                    pointee_volatile: p.pointee_volatile || q.pointee_volatile,
                 }))
             }
             (Type::Pointer(_), Type::Scalar(_)) if is_null_constant(&f) => t.ty.clone(),
@@ -755,6 +825,13 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         let op_text = self.text(op);
         let lhs = self.expr(l)?;
         let rhs = self.expr(r)?;
+        if op_text != "=" && Self::needs_user_operator(&lhs.ty) {
+            if let Some(e) =
+                self.compound_user_operator(n, op_text, lhs.clone(), rhs.clone(), l, r)?
+            {
+                return Ok(e);
+            }
+        }
         self.check_modifiable(&lhs, l, op_text)?;
         let ty = lhs.ty.clone();
         if op_text == "=" {
@@ -930,12 +1007,29 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 let ty = Type::Scalar(*s);
                 Ok(self.mk(ExprKind::Component(Box::new(base), idx), ty, span))
             }
+            Type::Struct(st) => {
+                let Some((i, f)) = st.field(fname) else {
+                    let member = (st.name.clone(), fname.to_string());
+                    let what = if self.ctx.methods.contains_key(&member) {
+                        "is a member function; call it"
+                    } else {
+                        "is not a data member"
+                    };
+                    return Err(self.error(
+                        field,
+                        "struct",
+                        format!("`{fname}` of `{}` {what}", st.name),
+                    ));
+                };
+                let ty = f.ty.clone();
+                Ok(self.mk(ExprKind::Field(Box::new(base), i as u32), ty, span))
+            }
             t => {
                 let t = type_name(t);
                 Err(self.error(
                     n,
-                    "struct",
-                    format!("member access `.{fname}` on `{t}`: structs are not supported"),
+                    "member access",
+                    format!("member access `.{fname}` on `{t}`, which has no members"),
                 ))
             }
         }

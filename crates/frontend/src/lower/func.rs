@@ -64,6 +64,13 @@ pub(crate) struct FnLowerer<'c, 'a> {
     pub depth: u32,
     pub loops: u32,
     pub breakables: u32,
+    /// Variables that are C++ references: held as pointers, read through them.
+    pub refs: std::collections::HashSet<VarId>,
+    /// The member function being lowered: its struct, kind and `self` variable.
+    pub member: Option<(super::Member, VarId)>,
+    /// A mutating member declared to return `*this` by reference: it returns
+    /// nothing, and `return *this;` is a plain `return;`.
+    pub returns_self: bool,
 }
 
 impl<'c, 'a> FnLowerer<'c, 'a> {
@@ -82,6 +89,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             depth: 0,
             loops: 0,
             breakables: 0,
+            refs: Default::default(),
+            member: None,
+            returns_self: false,
         }
     }
 
@@ -156,6 +166,10 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         &self.vars[id.0 as usize]
     }
 
+    pub fn global(&self, id: hone_ir::GlobalId) -> &hone_ir::GlobalVar {
+        &self.ctx.global_vars[id.0 as usize]
+    }
+
     pub fn mk(&self, kind: ExprKind, ty: Type, span: Span) -> Expr {
         Expr { kind, ty, span }
     }
@@ -206,17 +220,28 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     }
 
     fn function(&mut self, p: &PendingFunction) -> LResult<Function> {
-        let header = self.function_header(p.node)?;
+        let (header, member) = match &p.member {
+            Some(m) => {
+                let mh = self.member_header(p.node, &m.st)?;
+                (mh.header, Some((m.clone(), mh.returns_self)))
+            }
+            None => (self.function_header(p.node)?, None),
+        };
         self.ret = header.ret.clone();
         let mut params = Vec::new();
-        for (name, qt, span) in header.params {
-            params.push(self.add_var(Var {
-                name,
-                ty: qt.ty,
+        for p in header.params {
+            let id = self.add_var(Var {
+                name: p.name,
+                ty: p.qt.ty,
                 kind: VarKind::Param,
-                is_const: qt.is_const,
-                span,
-            }));
+                is_const: p.qt.is_const,
+                is_volatile: p.qt.is_volatile,
+                span: p.span,
+            });
+            if p.by_ref {
+                self.refs.insert(id);
+            }
+            params.push(id);
         }
         let Some(body) = p.node.child_by_field_name("body") else {
             return Err(self.error(p.node, "function", "function without a body"));
@@ -224,8 +249,34 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         if body.kind() != "compound_statement" {
             return Err(self.error(body, "function", "unsupported function body"));
         }
+        let mut prologue = Vec::new();
+        if let Some((m, returns_self)) = member {
+            self.returns_self = returns_self;
+            let self_var = match m.kind {
+                super::MemberKind::Ctor => self.ctor_object(p.node, &m.st, &mut prologue)?,
+                _ => params[0],
+            };
+            self.member = Some((m.clone(), self_var));
+            if m.kind == super::MemberKind::Ctor {
+                self.member_initializers(p.node, &mut prologue)?;
+            }
+        }
         // Parameters and the outermost block share one scope in C++.
-        let block = self.block_in_scope(body, false)?;
+        let mut block = self.block_in_scope(body, false)?;
+        if !prologue.is_empty() {
+            prologue.append(&mut block);
+            block = prologue;
+        }
+        if let Some((m, v)) = &self.member {
+            if m.kind == super::MemberKind::Ctor {
+                let span = self.span(p.node);
+                let obj = self.mk(hone_ir::ExprKind::Var(*v), header.ret.clone(), span);
+                block.push(hone_ir::Stmt {
+                    kind: hone_ir::StmtKind::Return(Some(obj)),
+                    span,
+                });
+            }
+        }
         Ok(Function {
             name: header.name,
             kind: header.kind,
@@ -257,7 +308,15 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             qt,
             params,
             node: name_node,
+            is_ref,
         } = self.declarator(base, decl, ArrayCtx::Const)?;
+        if is_ref {
+            return Err(self.error(
+                decl,
+                "reference",
+                "functions returning references are not supported",
+            ));
+        }
         let Some(params_node) = params else {
             return Err(self.error(decl, "function", "expected a function declarator"));
         };
@@ -299,7 +358,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         })
     }
 
-    fn parameters(&mut self, list: Node) -> LResult<Vec<(String, QualType, Span)>> {
+    pub fn parameters(&mut self, list: Node) -> LResult<Vec<Param>> {
         let mut out = Vec::new();
         let children = syntax::named_children(list);
         for p in &children {
@@ -330,7 +389,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             }
             let specs = self.specs(*p)?;
             let base = self.base_type(&specs, *p)?;
-            let (name, qt, node) = match p.child_by_field_name("declarator") {
+            let (name, qt, node, is_ref) = match p.child_by_field_name("declarator") {
                 Some(d) => {
                     let decl = self.declarator(base, d, ArrayCtx::Param)?;
                     if decl.params.is_some() {
@@ -340,10 +399,41 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                             "function pointer parameters are not supported",
                         ));
                     }
-                    (decl.name.unwrap_or_default(), decl.qt, self.span(decl.node))
+                    (
+                        decl.name.unwrap_or_default(),
+                        decl.qt,
+                        self.span(decl.node),
+                        decl.is_ref,
+                    )
                 }
-                None => (String::new(), base, self.span(*p)),
+                None => (String::new(), base, self.span(*p), false),
             };
+            if is_ref {
+                // `const T&` is the value (nothing can write through it);
+                // `T&` is the object's address.
+                if qt.is_const && !qt.is_volatile && !matches!(qt.ty, Type::Array(..)) {
+                    out.push(Param {
+                        name,
+                        qt,
+                        span: node,
+                        by_ref: false,
+                    });
+                } else {
+                    let ty = Type::Pointer(Box::new(hone_ir::PointerType {
+                        pointee: qt.ty,
+                        pointee_const: qt.is_const,
+                        restrict: false,
+                        pointee_volatile: qt.is_volatile,
+                    }));
+                    out.push(Param {
+                        name,
+                        qt: QualType::new(ty),
+                        span: node,
+                        by_ref: true,
+                    });
+                }
+                continue;
+            }
             if qt.ty == Type::Void {
                 // `f(void)` declares no parameters.
                 if children.len() == 1 && name.is_empty() {
@@ -358,11 +448,17 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                         pointee: *elem,
                         pointee_const: qt.is_const,
                         restrict: false,
+                        pointee_volatile: qt.is_volatile,
                     })))
                 }
                 _ => qt,
             };
-            out.push((name, qt, node));
+            out.push(Param {
+                name,
+                qt,
+                span: node,
+                by_ref: false,
+            });
         }
         Ok(out)
     }
@@ -431,7 +527,27 @@ pub(crate) struct Header {
     pub name: String,
     pub kind: FuncKind,
     pub ret: Type,
-    pub params: Vec<(String, QualType, Span)>,
+    pub params: Vec<Param>,
     pub launch_bounds: Option<(u32, Option<u32>)>,
     pub inline: Option<String>,
+}
+
+pub(crate) struct Param {
+    pub name: String,
+    pub qt: QualType,
+    pub span: Span,
+    /// A `T&` parameter: `qt` is the pointer the IR passes.
+    pub by_ref: bool,
+}
+
+impl Header {
+    pub fn signature(&self, id: Option<FuncId>) -> super::FuncSig {
+        super::FuncSig {
+            id,
+            kind: self.kind,
+            ret: self.ret.clone(),
+            params: self.params.iter().map(|p| p.qt.ty.clone()).collect(),
+            by_ref: self.params.iter().map(|p| p.by_ref).collect(),
+        }
+    }
 }

@@ -11,6 +11,7 @@ mod conv;
 mod decl;
 mod expr;
 mod func;
+mod members;
 mod names;
 mod repair;
 mod stmt;
@@ -22,7 +23,9 @@ mod walk;
 
 use std::collections::{HashMap, HashSet};
 
-use hone_ir::{FuncId, FuncKind, Module, Scalar, Span, Type};
+use std::sync::Arc;
+
+use hone_ir::{FuncId, FuncKind, GlobalId, GlobalVar, Module, Scalar, Span, StructType, Type};
 use tree_sitter::Node;
 
 use crate::diagnostic::{Diagnostic, Severity};
@@ -38,6 +41,7 @@ pub(crate) use template::normalize_request;
 pub(crate) struct QualType {
     pub ty: Type,
     pub is_const: bool,
+    pub is_volatile: bool,
 }
 
 impl QualType {
@@ -45,6 +49,7 @@ impl QualType {
         QualType {
             ty,
             is_const: false,
+            is_volatile: false,
         }
     }
 }
@@ -62,7 +67,28 @@ pub(crate) struct FuncSig {
     pub id: Option<FuncId>,
     pub kind: FuncKind,
     pub ret: Type,
+    /// IR parameter types: a reference parameter is a pointer here.
     pub params: Vec<Type>,
+    /// Which parameters are C++ references (`T&`): the argument's address is passed.
+    pub by_ref: Vec<bool>,
+}
+
+/// A member function (or constructor) of a struct, lowered to a function
+/// that takes the object as its first parameter `self`.
+#[derive(Clone, Debug)]
+pub(crate) struct Member {
+    pub st: Arc<StructType>,
+    pub kind: MemberKind,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum MemberKind {
+    /// A `const` member function: `self` is the object, by value.
+    Const,
+    /// Any other member function: `self` points to the object.
+    Mutating,
+    /// A constructor: a function returning the object it builds in `self`.
+    Ctor,
 }
 
 /// What pass 1 learned about the file, read by every function's lowering.
@@ -72,9 +98,21 @@ pub(crate) struct ModuleCtx<'a> {
     pub typedefs: HashMap<String, TypeEntry>,
     /// File-scope integral constants (`const int N = 16;`, enumerators).
     pub constants: HashMap<String, (i128, Scalar)>,
+    /// File-scope floating-point constants (`constexpr float k = 0.5f;`).
+    pub float_constants: HashMap<String, (f64, Scalar)>,
     /// File-scope variables device code may not use in the IR, with a description.
     pub globals: HashMap<String, String>,
-    pub functions: HashMap<String, FuncSig>,
+    /// Struct definitions in declaration order (`Module::structs`).
+    pub structs: Vec<Arc<StructType>>,
+    /// File-scope `__constant__`/`__device__`/`__shared__` variables (`Module::globals`).
+    pub global_vars: Vec<GlobalVar>,
+    pub global_ids: HashMap<String, GlobalId>,
+    /// Free functions by name, each overload once.
+    pub functions: HashMap<String, Vec<FuncSig>>,
+    /// Member functions by (struct, member name); constructors under the struct's name.
+    pub methods: HashMap<(String, String), Vec<FuncSig>>,
+    /// Structs without a name (`typedef struct {...} T;`), by the specifier's first byte.
+    pub anon_structs: HashMap<usize, Arc<StructType>>,
     /// Device functions that exist but could not be lowered, with the reason.
     pub unlowerable: HashMap<String, String>,
     pub host_functions: HashSet<String>,
@@ -114,6 +152,7 @@ impl<'a> ModuleCtx<'a> {
 pub(crate) struct PendingFunction<'t> {
     pub node: Node<'t>,
     pub name: String,
+    pub member: Option<Member>,
 }
 
 pub(crate) fn lower_translation_unit(pre: &Preprocessed, requests: &[String]) -> Parsed {
@@ -127,8 +166,14 @@ pub(crate) fn lower_translation_unit(pre: &Preprocessed, requests: &[String]) ->
         map: SourceMap::new(pre),
         typedefs: HashMap::new(),
         constants: HashMap::new(),
+        float_constants: HashMap::new(),
         globals: HashMap::new(),
+        structs: Vec::new(),
+        global_vars: Vec::new(),
+        global_ids: HashMap::new(),
         functions: HashMap::new(),
+        methods: HashMap::new(),
+        anon_structs: HashMap::new(),
         unlowerable: HashMap::new(),
         host_functions: HashSet::new(),
         texture_refs: HashMap::new(),
@@ -137,7 +182,7 @@ pub(crate) fn lower_translation_unit(pre: &Preprocessed, requests: &[String]) ->
         return Parsed {
             module: Module {
                 files: files.clone(),
-                functions: Vec::new(),
+                ..Module::default()
             },
             instances: Vec::new(),
             diagnostics: vec![Diagnostic {
@@ -192,7 +237,12 @@ pub(crate) fn lower_translation_unit(pre: &Preprocessed, requests: &[String]) ->
     let functions = prune_and_renumber(&ctx, &pending, lowered, &mut diagnostics);
     diagnostics.sort_by(|a, b| (&a.file, a.line, a.col).cmp(&(&b.file, b.line, b.col)));
     Parsed {
-        module: Module { files, functions },
+        module: Module {
+            files,
+            structs: ctx.structs.clone(),
+            globals: ctx.global_vars.clone(),
+            functions,
+        },
         diagnostics,
         instances,
     }

@@ -92,7 +92,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             "try_statement" | "throw_statement" => {
                 return Err(self.error(n, "exceptions", "exceptions are not supported"))
             }
-            "static_assert_declaration" => return Ok(()),
+            "static_assert_declaration" => return self.static_assert(n),
             "attributed_statement" => {
                 return Err(self.error(n, "attribute", "statement attributes are not supported"))
             }
@@ -251,6 +251,12 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     fn return_stmt(&mut self, n: Node) -> LResult<StmtKind> {
         let value = syntax::named_children(n).first().copied();
         let ret = self.ret.clone();
+        if let Some(v) = value {
+            let text: String = self.text(v).split_whitespace().collect();
+            if self.returns_self && text == "*this" {
+                return Ok(StmtKind::Return(None));
+            }
+        }
         match (value, &ret) {
             (None, Type::Void) => Ok(StmtKind::Return(None)),
             (None, _) => Err(self.error(

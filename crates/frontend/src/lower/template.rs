@@ -131,6 +131,7 @@ impl<'t> Templates<'t> {
         self.instances.borrow()[from..]
             .iter()
             .map(|i| PendingFunction {
+                member: None,
                 node: match i.specialization {
                     Some(s) => self.specializations[s].function,
                     None => self.defs[&i.template].function,
@@ -249,6 +250,7 @@ fn type_arg(ctx: &ModuleCtx, text: &str) -> Option<Type> {
             pointee: ty,
             pointee_const: false,
             restrict: false,
+            pointee_volatile: false,
         }));
     }
     Some(ty)
@@ -508,12 +510,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         };
         let mut list = ts.instances.borrow_mut();
         let id = FuncId(ts.first_id + list.len() as u32);
-        let sig = FuncSig {
-            id: Some(id),
-            kind: header.kind,
-            ret: header.ret,
-            params: header.params.into_iter().map(|p| p.1.ty).collect(),
-        };
+        let sig = header.signature(Some(id));
         list.push(Instance {
             name: name.clone(),
             specialization,
@@ -619,6 +616,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             let p = PendingFunction {
                 node: templates.specializations[s].function,
                 name: name.clone(),
+                member: None,
             };
             let mut result = FnLowerer::lower_with(l, &p);
             if let Some(f) = &mut result.function {
@@ -639,6 +637,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         let p = PendingFunction {
             node: def.function,
             name: name.clone(),
+            member: None,
         };
         let mut result = if bound.is_ok() {
             FnLowerer::lower_with(l, &p)
@@ -710,6 +709,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                     pointee: *e,
                     pointee_const: false,
                     restrict: false,
+                    pointee_volatile: false,
                 }));
             }
             let mut ok = true;

@@ -26,7 +26,7 @@ use hone_ir::{
 };
 use tree_sitter::Node;
 
-use super::func::{Entry, FnLowerer, LResult};
+use super::func::{Entry, FnLowerer, LResult, Param};
 use super::{ModuleCtx, QualType};
 use crate::syntax;
 
@@ -229,22 +229,24 @@ fn read_only(elem: &Type) -> Type {
         pointee: elem.clone(),
         pointee_const: true,
         restrict: true,
+        pointee_volatile: false,
     }))
 }
 
 /// The parameters a texture becomes.
-fn texture_params(
-    name: &str,
-    b: &TextureBinding,
-    coord_dims: u8,
-    span: Span,
-) -> Vec<(String, QualType, Span)> {
-    let mut out = vec![(name.to_string(), QualType::new(read_only(&b.elem)), span)];
+fn texture_params(name: &str, b: &TextureBinding, coord_dims: u8, span: Span) -> Vec<Param> {
+    let param = |name: String, ty: Type| Param {
+        name,
+        qt: QualType::new(ty),
+        span,
+        by_ref: false,
+    };
+    let mut out = vec![param(name.to_string(), read_only(&b.elem))];
     if coord_dims >= 1 {
-        out.push((format!("{name}_width"), QualType::new(Type::INT), span));
+        out.push(param(format!("{name}_width"), Type::INT));
     }
     if coord_dims >= 2 {
-        out.push((format!("{name}_height"), QualType::new(Type::INT), span));
+        out.push(param(format!("{name}_height"), Type::INT));
     }
     out
 }
@@ -269,10 +271,7 @@ impl ModuleCtx<'_> {
 impl<'c, 'a> FnLowerer<'c, 'a> {
     /// A `cudaTextureObject_t` parameter as the parameters it becomes, or
     /// `None` for any other parameter.
-    pub(crate) fn texture_object_param(
-        &mut self,
-        p: Node,
-    ) -> Option<LResult<Vec<(String, QualType, Span)>>> {
+    pub(crate) fn texture_object_param(&mut self, p: Node) -> Option<LResult<Vec<Param>>> {
         let t = p.child_by_field_name("type")?;
         let tname = self.text(t).trim();
         if tname != "cudaTextureObject_t" && tname != "CUtexObject" {
@@ -366,7 +365,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     }
 
     /// Parameters appended to a kernel for the texture references it reads.
-    pub(crate) fn texture_ref_params(&mut self, function: Node) -> Vec<(String, QualType, Span)> {
+    pub(crate) fn texture_ref_params(&mut self, function: Node) -> Vec<Param> {
         let Some(body) = function.child_by_field_name("body") else {
             return Vec::new();
         };

@@ -1,14 +1,19 @@
 //! Pass 1: file-scope items in source order.
 
-use hone_ir::{FuncId, FuncKind, Init, Type};
+use std::sync::Arc;
+
+use hone_ir::{
+    ExprKind, FuncId, FuncKind, GlobalId, GlobalSpace, GlobalVar, Init, RecordKind, StructType,
+    Type,
+};
 use tree_sitter::Node;
 
 use std::collections::HashMap;
 
-use super::func::FnLowerer;
+use super::func::{FnLowerer, LResult};
 use super::template::{Specialization, Template};
 use super::types::ArrayCtx;
-use super::{FuncSig, ModuleCtx, PendingFunction, QualType, TypeEntry};
+use super::{FuncSig, Member, MemberKind, ModuleCtx, PendingFunction, QualType, TypeEntry};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::syntax;
 
@@ -138,7 +143,17 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
                 }
                 "function_definition_list" | "declaration_list" => self.items(item, depth + 1),
                 "enum_specifier" => self.enumerators(item),
-                "struct_specifier" | "class_specifier" | "union_specifier" => self.record(item),
+                "static_assert_declaration" => {
+                    let diags = {
+                        let mut l = FnLowerer::new(self.ctx);
+                        let _ = l.static_assert(item);
+                        l.diags
+                    };
+                    self.diags.extend(diags);
+                }
+                "struct_specifier" | "class_specifier" | "union_specifier" => {
+                    self.record(item);
+                }
                 "ERROR" => {
                     let t = syntax::text(item, self.src());
                     if t.contains("__global__") || t.contains("__device__") {
@@ -195,30 +210,39 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
                 .insert(name, "its signature is not supported".into());
             return;
         };
-        if self
-            .ctx
-            .functions
-            .get(&h.name)
-            .is_some_and(|s| s.id.is_some())
-        {
-            let msg = format!(
-                "`{}` is defined twice; overloading is not supported",
-                h.name
-            );
-            self.error(node, "overload", msg);
+        let id = FuncId(self.pending.len() as u32);
+        let name = h.name.clone();
+        if !self.register(&name, h.signature(Some(id)), node) {
             return;
         }
-        let id = FuncId(self.pending.len() as u32);
-        self.ctx.functions.insert(
-            h.name.clone(),
-            FuncSig {
-                id: Some(id),
-                kind: h.kind,
-                ret: h.ret,
-                params: h.params.into_iter().map(|p| p.1.ty).collect(),
-            },
-        );
-        self.pending.push(PendingFunction { node, name: h.name });
+        self.pending.push(PendingFunction {
+            node,
+            name,
+            member: None,
+        });
+    }
+
+    /// Adds an overload of `name`; false (with an error) when one with the
+    /// same parameters is already defined.
+    fn register(&mut self, name: &str, sig: FuncSig, node: Node) -> bool {
+        let list = self.ctx.functions.entry(name.to_string()).or_default();
+        match list.iter_mut().find(|s| s.params == sig.params) {
+            Some(existing) if existing.id.is_some() && sig.id.is_some() => {
+                let msg = format!("`{name}` is defined twice with the same parameters");
+                self.error(node, "overload", msg);
+                false
+            }
+            Some(existing) => {
+                if sig.id.is_some() {
+                    *existing = sig;
+                }
+                true
+            }
+            None => {
+                list.push(sig);
+                true
+            }
+        }
     }
 
     fn declaration(&mut self, node: Node<'t>) {
@@ -231,7 +255,9 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
             if let Some(t) = node.child_by_field_name("type") {
                 match t.kind() {
                     "enum_specifier" => self.enumerators(t),
-                    "struct_specifier" | "class_specifier" | "union_specifier" => self.record(t),
+                    "struct_specifier" | "class_specifier" | "union_specifier" => {
+                        self.record(t);
+                    }
                     _ => {}
                 }
             }
@@ -240,7 +266,9 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
         if let Some(t) = node.child_by_field_name("type") {
             match t.kind() {
                 "enum_specifier" => self.enumerators(t),
-                "struct_specifier" | "class_specifier" | "union_specifier" => self.record(t),
+                "struct_specifier" | "class_specifier" | "union_specifier" => {
+                    self.record(t);
+                }
                 _ => {}
             }
         }
@@ -280,7 +308,7 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
             self.ctx.host_functions.insert(name);
             return;
         }
-        if self.ctx.functions.contains_key(&name) || node.has_error() {
+        if node.has_error() {
             return;
         }
         let header = {
@@ -289,15 +317,8 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
         };
         match header {
             Some(h) => {
-                self.ctx.functions.insert(
-                    h.name,
-                    FuncSig {
-                        id: None,
-                        kind: h.kind,
-                        ret: h.ret,
-                        params: h.params.into_iter().map(|p| p.1.ty).collect(),
-                    },
-                );
+                let name = h.name.clone();
+                self.register(&name, h.signature(None), node);
             }
             None => {
                 self.ctx
@@ -307,10 +328,24 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
         }
     }
 
-    /// A file-scope variable: an integral constant device code can use, or a
-    /// variable it cannot.
+    /// A file-scope variable: an integral constant device code can use, a
+    /// `__constant__`/`__device__`/`__shared__` variable, or a host variable
+    /// device code cannot use.
     fn variable(&mut self, node: Node, d: Node, name: String) {
-        let (value, description) = {
+        let space = {
+            let mut l = FnLowerer::new(self.ctx);
+            match l.specs(node) {
+                Ok(s) if s.constant => Some(GlobalSpace::Constant),
+                Ok(s) if s.shared => Some(GlobalSpace::Shared),
+                Ok(s) if s.device && !s.managed => Some(GlobalSpace::Device),
+                _ => None,
+            }
+        };
+        if let Some(space) = space {
+            self.device_variable(node, d, name, space);
+            return;
+        }
+        let value = {
             let mut l = FnLowerer::new(self.ctx);
             let specs = l.specs(node).ok();
             let description = match &specs {
@@ -321,18 +356,26 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
                 _ => "host variable",
             };
             let mut value = None;
+            let mut float = None;
             if let Some(s) = specs.filter(|s| s.is_const && !s.device && !s.constant && !s.shared) {
                 if let Ok(base) = l.base_type(&s, node) {
-                    value = l.constant_declarator(base, d);
+                    value = l.constant_declarator(base.clone(), d);
+                    if value.is_none() {
+                        float = l.float_constant_declarator(base, d);
+                    }
                 }
             }
-            (value, description)
+            (value, float, description)
         };
-        match value {
-            Some(v) => {
+        let (value, float, description) = value;
+        match (value, float) {
+            (Some(v), _) => {
                 self.ctx.constants.insert(name, v);
             }
-            None => {
+            (None, Some(f)) => {
+                self.ctx.float_constants.insert(name, f);
+            }
+            (None, None) => {
                 self.ctx.globals.insert(name, description.to_string());
             }
         }
@@ -361,7 +404,67 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
         }
     }
 
+    fn device_variable(&mut self, node: Node, d: Node, name: String, space: GlobalSpace) {
+        let (global, diags) = {
+            let mut l = FnLowerer::new(self.ctx);
+            let g = l.global_variable(node, d, &name, space);
+            (g.ok(), l.diags)
+        };
+        let failed = global.is_none() || diags.iter().any(|d| d.severity == Severity::Error);
+        self.diags.extend(diags);
+        match global {
+            Some(g) if !failed => {
+                let id = GlobalId(self.ctx.global_vars.len() as u32);
+                self.ctx.global_vars.push(g);
+                self.ctx.global_ids.insert(name, id);
+            }
+            _ => {
+                let what = match space {
+                    GlobalSpace::Constant => "__constant__ variable that could not be lowered",
+                    GlobalSpace::Device => "__device__ variable that could not be lowered",
+                    GlobalSpace::Shared => "__shared__ variable that could not be lowered",
+                };
+                self.ctx.globals.insert(name, what.to_string());
+            }
+        }
+    }
+
+    /// An enum: its name is its underlying integer type, its enumerators
+    /// integer constants (a scoped enum's only as `E::name`).
     fn enumerators(&mut self, e: Node) {
+        let src = self.src();
+        let enum_name = e
+            .child_by_field_name("name")
+            .map(|n| syntax::text(n, src).to_string());
+        let scoped = syntax::children(e)
+            .into_iter()
+            .any(|c| matches!(syntax::text(c, src), "class" | "struct"));
+        let underlying = match e.child_by_field_name("base") {
+            Some(b) => {
+                let t = {
+                    let mut l = FnLowerer::new(self.ctx);
+                    l.enum_base(b)
+                };
+                match t {
+                    Some(s) => s,
+                    None => {
+                        let msg = format!(
+                            "underlying type `{}` of an enum must be an integer type",
+                            syntax::text(b, src)
+                        );
+                        self.error(b, "enum", msg);
+                        return;
+                    }
+                }
+            }
+            None => hone_ir::Scalar::I32,
+        };
+        if let Some(n) = &enum_name {
+            self.ctx.typedefs.insert(
+                n.clone(),
+                TypeEntry::Ok(QualType::new(Type::Scalar(underlying))),
+            );
+        }
         let Some(body) = e.child_by_field_name("body") else {
             return;
         };
@@ -389,63 +492,206 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
                     }
                 }
             }
-            self.ctx
-                .constants
-                .insert(name, (next, hone_ir::Scalar::I32));
+            if let Some(en) = &enum_name {
+                self.ctx
+                    .constants
+                    .insert(format!("{en}::{name}"), (next, underlying));
+            }
+            if !scoped {
+                self.ctx.constants.insert(name, (next, underlying));
+            }
             next += 1;
         }
     }
 
-    /// A struct, union or class name: C++ lets it be used without the keyword.
-    fn record(&mut self, node: Node) {
-        // Device code in a class body is a member function: report it, since
-        // it would otherwise vanish without a word.
-        if let Some(body) = node.child_by_field_name("body") {
-            for member in syntax::named_children(body) {
-                let member = if member.kind() == "template_declaration" {
-                    match syntax::named_children(member)
-                        .into_iter()
-                        .find(|c| c.kind() == "function_definition")
-                    {
-                        Some(f) => f,
-                        None => continue,
+    /// A struct or class definition: its layout becomes a type, its member
+    /// functions functions taking the object. Unions are reported.
+    fn record(&mut self, node: Node<'t>) -> Option<Arc<StructType>> {
+        self.define_record(node, None)
+    }
+
+    fn define_record(&mut self, node: Node<'t>, alias: Option<&str>) -> Option<Arc<StructType>> {
+        if let Some(st) = self.ctx.anon_structs.get(&node.start_byte()) {
+            return Some(st.clone());
+        }
+        let src = self.src();
+        let name = node
+            .child_by_field_name("name")
+            .map(|n| syntax::text(n, src).to_string())
+            .or_else(|| alias.map(str::to_string));
+        let Some(body) = node.child_by_field_name("body") else {
+            if let Some(name) = name {
+                self.ctx
+                    .typedefs
+                    .entry(name.clone())
+                    .or_insert(TypeEntry::Unsupported {
+                        construct: "struct".into(),
+                        message: format!("`{name}` is declared but not defined"),
+                    });
+            }
+            return None;
+        };
+        let name = name.unwrap_or_else(|| format!("anon_{}", node.start_byte()));
+        if node.kind() == "union_specifier" {
+            self.ctx.typedefs.insert(
+                name,
+                TypeEntry::Unsupported {
+                    construct: "union".into(),
+                    message: "unions are not supported".into(),
+                },
+            );
+            return None;
+        }
+        let kind = if node.kind() == "class_specifier" {
+            RecordKind::Class
+        } else {
+            RecordKind::Struct
+        };
+        // Until it is complete, a use of the struct inside itself is reported.
+        self.ctx.typedefs.insert(
+            name.clone(),
+            TypeEntry::Unsupported {
+                construct: "struct".into(),
+                message: format!(
+                    "`{name}` is used inside its own definition (self-referential structs are not supported)"
+                ),
+            },
+        );
+        let mut fields = Vec::new();
+        let mut members = Vec::new();
+        let mut ok = true;
+        for m in syntax::named_children(body) {
+            match m.kind() {
+                "field_declaration" => {
+                    let (r, diags) = {
+                        let mut l = FnLowerer::new(self.ctx);
+                        let r = l.field_declaration(m);
+                        (r, l.diags)
+                    };
+                    ok &= r.is_ok() && !diags.iter().any(|d| d.severity == Severity::Error);
+                    self.diags.extend(diags);
+                    if let Ok(f) = r {
+                        fields.extend(f);
                     }
-                } else {
-                    member
-                };
-                if member.kind() == "function_definition" && func_kind(member, self.src()).is_some()
-                {
-                    let name = member
-                        .child_by_field_name("declarator")
-                        .and_then(|d| declarator_name(d, self.src()))
-                        .unwrap_or("")
-                        .to_string();
-                    let msg = format!(
-                        "member function `{name}` is not supported: classes are not supported"
+                }
+                "function_definition" => members.push(m),
+                "access_specifier" | "comment" => {}
+                "declaration" => {
+                    self.error(
+                        m,
+                        "member function",
+                        "member functions defined outside their class are not supported".into(),
                     );
-                    self.error(member, "class", msg);
+                }
+                "template_declaration" => {
+                    self.error(m, "template", "member templates are not supported".into());
+                }
+                k => {
+                    let k = k.to_string();
+                    self.error(m, &k, format!("`{k}` in a struct is not supported"));
+                    ok = false;
                 }
             }
         }
-        let Some(name) = node.child_by_field_name("name") else {
-            return;
+        let layout = StructType::new(&name, kind, fields);
+        let Some(mut st) = layout.filter(|_| ok) else {
+            self.ctx.typedefs.insert(
+                name.clone(),
+                TypeEntry::Unsupported {
+                    construct: "struct".into(),
+                    message: format!("struct `{name}` has members hone cannot lower"),
+                },
+            );
+            return None;
         };
-        let name = syntax::text(name, self.src()).to_string();
+        if let Some(a) = declared_alignment(node, src) {
+            st.align = st.align.max(a);
+            st.size = st.size.div_ceil(st.align) * st.align;
+        }
+        let st = Arc::new(st);
+        self.ctx.structs.push(st.clone());
         self.ctx
             .typedefs
-            .entry(name)
-            .or_insert(TypeEntry::Unsupported {
-                construct: "struct".into(),
-                message: "structs, unions and classes are not supported".into(),
-            });
+            .insert(name, TypeEntry::Ok(QualType::new(Type::Struct(st.clone()))));
+        self.ctx.anon_structs.insert(node.start_byte(), st.clone());
+        for m in members {
+            self.member_function(m, &st);
+        }
+        Some(st)
     }
 
-    fn typedef(&mut self, node: Node) {
+    /// Registers a member function of `st` and queues its body.
+    fn member_function(&mut self, node: Node<'t>, st: &Arc<StructType>) {
+        let src = self.src();
+        if func_kind(node, src).is_none() {
+            // Host-only members cannot be called from device code.
+            return;
+        }
+        if node.has_error() {
+            self.error(
+                node,
+                "syntax error",
+                "syntax error in a member function".into(),
+            );
+            return;
+        }
+        let (header, diags) = {
+            let mut l = FnLowerer::new(self.ctx);
+            let h = l.member_header(node, st).ok().filter(|_| !l.has_errors());
+            (h, l.diags)
+        };
+        self.diags.extend(diags);
+        let Some(mh) = header else {
+            return;
+        };
+        let id = FuncId(self.pending.len() as u32);
+        let mut sig = mh.header.signature(Some(id));
+        if mh.kind == MemberKind::Mutating {
+            sig.by_ref[0] = true;
+        }
+        let ir_name = mh.header.name.clone();
+        if mh.kind == MemberKind::Const && mh.member.starts_with("operator") {
+            if !self.register(&mh.member, sig.clone(), node) {
+                return;
+            }
+        } else {
+            let list = self
+                .ctx
+                .methods
+                .entry((st.name.clone(), mh.member.clone()))
+                .or_default();
+            if list.iter().any(|s| s.params == sig.params) {
+                let msg = format!("`{}` is defined twice with the same parameters", mh.member);
+                self.error(node, "overload", msg);
+                return;
+            }
+            list.push(sig.clone());
+        }
+        self.pending.push(PendingFunction {
+            node,
+            name: ir_name,
+            member: Some(Member {
+                st: st.clone(),
+                kind: mh.kind,
+            }),
+        });
+    }
+
+    fn typedef(&mut self, node: Node<'t>) {
         let src = self.src();
         let mut cursor = node.walk();
         let decls: Vec<Node> = node
             .children_by_field_name("declarator", &mut cursor)
             .collect();
+        if let Some(t) = node.child_by_field_name("type") {
+            if matches!(
+                t.kind(),
+                "struct_specifier" | "class_specifier" | "union_specifier"
+            ) {
+                let alias = decls.first().and_then(|d| declarator_name(*d, src));
+                self.define_record(t, alias);
+            }
+        }
         for d in decls {
             let Some(name) = declarator_name(d, src) else {
                 continue;
@@ -563,6 +809,137 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
 }
 
 impl<'c, 'a> FnLowerer<'c, 'a> {
+    /// `static_assert(cond, "message")`: checked when the condition folds to a
+    /// constant (a false one is an error), noted otherwise.
+    pub fn static_assert(&mut self, node: Node) -> LResult<()> {
+        let cond = self.field(node, "condition")?;
+        let e = self.expr(cond)?;
+        match self.fold(&e) {
+            Some(0) => {
+                let message = node
+                    .child_by_field_name("message")
+                    .map(|m| self.text(m).to_string())
+                    .unwrap_or_default();
+                Err(self.error(
+                    node,
+                    "static_assert",
+                    format!("static assertion failed {message}")
+                        .trim_end()
+                        .to_string(),
+                ))
+            }
+            Some(_) => Ok(()),
+            None => {
+                self.warn(
+                    node,
+                    "static_assert",
+                    "condition is not an integer constant hone can evaluate; not checked",
+                );
+                Ok(())
+            }
+        }
+    }
+
+    /// `__constant__ T name[N] = {...};` and its kin at file scope.
+    fn global_variable(
+        &mut self,
+        node: Node,
+        d: Node,
+        name: &str,
+        space: GlobalSpace,
+    ) -> LResult<GlobalVar> {
+        let specs = self.specs(node)?;
+        let base = self.base_type(&specs, node)?;
+        let (dnode, value) = if d.kind() == "init_declarator" {
+            (self.field(d, "declarator")?, d.child_by_field_name("value"))
+        } else {
+            (d, None)
+        };
+        let declared = self.declarator(base, dnode, ArrayCtx::Const)?;
+        if declared.params.is_some() {
+            return Err(self.error(d, "declaration", "expected a variable"));
+        }
+        let mut qt = declared.qt;
+        let is_extern = specs.extern_;
+        if space == GlobalSpace::Shared && value.is_some() {
+            return Err(self.error(
+                d,
+                "__shared__",
+                "`__shared__` variables cannot have initializers",
+            ));
+        }
+        let init = match value {
+            Some(v) => Some(self.initializer(v, &mut qt)?),
+            None => None,
+        };
+        match &qt.ty {
+            Type::Array(_, hone_ir::ArrayLen::Unsized)
+                if !(is_extern && space == GlobalSpace::Shared) =>
+            {
+                return Err(self.error(dnode, "array", format!("`{name}` has no length")));
+            }
+            Type::Void => return Err(self.error(dnode, "declaration", "variable of type void")),
+            _ => {}
+        }
+        if is_extern && space != GlobalSpace::Shared {
+            return Err(self.error(
+                node,
+                "extern",
+                format!("`extern` {name}: separate compilation is not supported"),
+            ));
+        }
+        if let Some(i) = &init {
+            if let Some(at) = non_constant(i) {
+                let node = value.unwrap_or(d);
+                return Err(self.error(
+                    node,
+                    "initializer",
+                    format!("initializer of `{name}` is not a constant expression ({at})"),
+                ));
+            }
+        }
+        Ok(GlobalVar {
+            name: name.to_string(),
+            ty: qt.ty,
+            space,
+            is_const: qt.is_const,
+            is_volatile: qt.is_volatile,
+            is_extern,
+            init,
+            span: self.span(declared.node),
+        })
+    }
+
+    /// Value of `const T name = <constant>;` at file scope, for floating T.
+    fn float_constant_declarator(
+        &mut self,
+        base: QualType,
+        d: Node,
+    ) -> Option<(f64, hone_ir::Scalar)> {
+        if d.kind() != "init_declarator" {
+            return None;
+        }
+        let (dnode, value) = (
+            d.child_by_field_name("declarator")?,
+            d.child_by_field_name("value")?,
+        );
+        let decl = self.declarator(base, dnode, ArrayCtx::Const).ok()?;
+        let s = decl.qt.ty.scalar().filter(|s| s.is_float())?;
+        if value.kind() == "initializer_list" || value.kind() == "argument_list" {
+            return None;
+        }
+        let e = self.expr(value).ok()?;
+        let v = crate::consteval::eval_float(&e)?;
+        Some((
+            if s == hone_ir::Scalar::F32 {
+                v as f32 as f64
+            } else {
+                v
+            },
+            s,
+        ))
+    }
+
     /// Value of `const T name = <constant>;` at file scope, for integral T.
     fn constant_declarator(&mut self, base: QualType, d: Node) -> Option<(i128, hone_ir::Scalar)> {
         let (dnode, value) = if d.kind() == "init_declarator" {
@@ -586,4 +963,43 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         let Init::Expr(e) = init else { return None };
         self.fold(&e).map(|v| (v, s))
     }
+}
+
+/// What makes an initializer of a file-scope variable not a constant: the
+/// device has no code that runs before a kernel to compute it.
+fn non_constant(i: &Init) -> Option<&'static str> {
+    match i {
+        Init::List(items) => items.iter().find_map(non_constant),
+        Init::Expr(e) => {
+            let mut found = None;
+            hone_ir::visit::visit_expr(e, &mut |x| {
+                let what = match &x.kind {
+                    ExprKind::Var(_) | ExprKind::Global(_) => Some("a variable"),
+                    ExprKind::Call(..) | ExprKind::Intrinsic(..) => Some("a call"),
+                    ExprKind::Builtin(_) => Some("a built-in variable"),
+                    ExprKind::Assign { .. } | ExprKind::IncDec { .. } => Some("an assignment"),
+                    ExprKind::AddrOf(_) | ExprKind::Deref(_) | ExprKind::Index(..) => {
+                        Some("an address")
+                    }
+                    _ => None,
+                };
+                if found.is_none() {
+                    found = what;
+                }
+            });
+            found
+        }
+    }
+}
+
+/// `__align__(n)` or `alignas(n)` in a struct's head.
+fn declared_alignment(node: Node, src: &str) -> Option<u64> {
+    let text = syntax::text(node, src);
+    let head = &text[..text.find('{').unwrap_or(text.len())];
+    let at = head
+        .find("__align__(")
+        .map(|i| i + "__align__(".len())
+        .or_else(|| head.find("alignas(").map(|i| i + "alignas(".len()))?;
+    let rest = &head[at..];
+    rest[..rest.find(')')?].trim().parse().ok()
 }

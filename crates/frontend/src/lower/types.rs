@@ -43,6 +43,8 @@ pub(crate) enum ArrayCtx {
 
 pub(crate) struct Declared<'t> {
     pub name: Option<String>,
+    /// `T &name`: a C++ reference to `qt`.
+    pub is_ref: bool,
     pub qt: QualType,
     /// The parameter list when the declarator declares a function.
     pub params: Option<Node<'t>>,
@@ -120,13 +122,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         };
         let mut qt = self.type_node(t)?;
         qt.is_const |= specs.is_const;
-        if let Some(v) = specs.volatile {
-            self.warn(
-                v,
-                "volatile",
-                "`volatile` is not represented in the IR and is dropped",
-            );
-        }
+        qt.is_volatile |= specs.volatile.is_some();
         Ok(qt)
     }
 
@@ -139,6 +135,14 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             },
             "sized_type_specifier" => self.sized_type(t),
             "type_identifier" => self.named_type(t, text),
+            "qualified_identifier"
+                if !names::is_cooperative_groups(text) && !text.contains('<') =>
+            {
+                // A type in a namespace: namespaces share the file's one scope.
+                let key: String = text.split_whitespace().collect();
+                let last = key.rsplit("::").next().unwrap_or(&key).to_string();
+                self.named_type(t, &last)
+            }
             "qualified_identifier" | "nested_namespace_specifier" | "dependent_type" => {
                 if names::is_cooperative_groups(text) {
                     Err(self.error(
@@ -174,7 +178,20 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 }
             }
             "struct_specifier" | "union_specifier" | "class_specifier" => {
-                Err(self.error(t, "struct", "structs, unions and classes are not supported"))
+                if let Some(st) = self.ctx.anon_structs.get(&t.start_byte()) {
+                    return Ok(QualType::new(Type::Struct(st.clone())));
+                }
+                match t.child_by_field_name("name") {
+                    Some(n) if t.child_by_field_name("body").is_none() => {
+                        let name = self.text(n);
+                        self.named_type(n, name)
+                    }
+                    _ => Err(self.error(
+                        t,
+                        "struct",
+                        "struct definitions are supported at file scope only",
+                    )),
+                }
             }
             "enum_specifier" => Err(self.error(t, "enum", "enum types are not supported; use int")),
             "placeholder_type_specifier" => Err(self.error(t, "auto", "`auto` is not supported")),
@@ -264,6 +281,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     ) -> LResult<Declared<'t>> {
         let mut qt = base;
         let mut params: Option<Node<'t>> = None;
+        let mut is_ref = false;
         let mut cur = node;
         let mut steps = 0;
         loop {
@@ -275,6 +293,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 "identifier" | "field_identifier" | "type_identifier" => {
                     return Ok(Declared {
                         name: Some(self.text(cur).to_string()),
+                        is_ref,
                         qt,
                         params,
                         node: cur,
@@ -288,18 +307,14 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                             "function pointers are not supported",
                         ));
                     }
-                    let (mut is_const, mut restrict) = (false, false);
+                    let (mut is_const, mut restrict, mut volatile) = (false, false, false);
                     for c in syntax::children(cur) {
                         match (c.kind(), self.text(c)) {
                             ("type_qualifier", "const") => is_const = true,
                             ("type_qualifier", "restrict" | "__restrict__" | "__restrict") => {
                                 restrict = true
                             }
-                            ("type_qualifier", "volatile") => self.warn(
-                                c,
-                                "volatile",
-                                "`volatile` is not represented in the IR and is dropped",
-                            ),
+                            ("type_qualifier", "volatile") => volatile = true,
                             ("type_qualifier", other) => {
                                 let other = other.to_string();
                                 return Err(self.error(
@@ -323,14 +338,17 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                             pointee: qt.ty,
                             pointee_const: qt.is_const,
                             restrict,
+                            pointee_volatile: qt.is_volatile,
                         })),
                         is_const,
+                        is_volatile: volatile,
                     };
                     match cur.child_by_field_name("declarator") {
                         Some(d) => cur = d,
                         None => {
                             return Ok(Declared {
                                 name: None,
+                                is_ref,
                                 qt,
                                 params,
                                 node: cur,
@@ -363,12 +381,14 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                     qt = QualType {
                         ty: Type::Array(Box::new(qt.ty), len),
                         is_const: qt.is_const,
+                        is_volatile: qt.is_volatile,
                     };
                     match cur.child_by_field_name("declarator") {
                         Some(d) => cur = d,
                         None => {
                             return Ok(Declared {
                                 name: None,
+                                is_ref,
                                 qt,
                                 params,
                                 node: cur,
@@ -389,6 +409,8 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                             c.kind(),
                             "parameter_list" | "identifier" | "field_identifier"
                         ) && cur.child_by_field_name("declarator") != Some(*c)
+                            // `const` of a member function.
+                            && !(c.kind() == "type_qualifier" && self.text(*c) == "const")
                     }) {
                         let k = self.text(c).to_string();
                         return Err(self.error(
@@ -403,6 +425,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                         None => {
                             return Ok(Declared {
                                 name: None,
+                                is_ref,
                                 qt,
                                 params,
                                 node: cur,
@@ -415,22 +438,56 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                     None => return Err(self.error(cur, "declarator", "empty declarator")),
                 },
                 "reference_declarator" | "abstract_reference_declarator" => {
-                    return Err(self.error(cur, "reference", "C++ references are not supported"))
+                    if is_ref {
+                        return Err(self.error(
+                            cur,
+                            "reference",
+                            "references to references and functions returning references are not supported",
+                        ));
+                    }
+                    if self.text(cur).trim_start().starts_with("&&") {
+                        return Err(self.error(
+                            cur,
+                            "rvalue reference",
+                            "rvalue references are not supported",
+                        ));
+                    }
+                    is_ref = true;
+                    match syntax::named_children(cur).first() {
+                        Some(d) => cur = *d,
+                        None => {
+                            return Ok(Declared {
+                                name: None,
+                                is_ref,
+                                qt,
+                                params,
+                                node: cur,
+                            })
+                        }
+                    }
                 }
                 // `k<int>` of an explicit specialization, lowered as an instance.
                 "template_function" if params.is_some() && self.specializing => {
                     let name = cur.child_by_field_name("name").unwrap_or(cur);
                     return Ok(Declared {
                         name: Some(self.text(name).to_string()),
+                        is_ref,
                         qt,
                         params,
                         node: cur,
                     });
                 }
-                "qualified_identifier"
-                | "operator_name"
-                | "destructor_name"
-                | "template_function" => {
+                "operator_name" => {
+                    let name: String = self.text(cur).split_whitespace().collect();
+                    return Ok(Declared {
+                        name: Some(name),
+                        is_ref,
+                        qt,
+                        params,
+                        node: cur,
+                    });
+                }
+                "qualified_identifier" | "destructor_name" | "template_function" => {
                     return Err(self.error(
                         cur,
                         "class",
@@ -461,6 +518,12 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             )),
             None => Err(self.error(size, "array", "array length must be a constant expression")),
         }
+    }
+
+    /// The underlying type of `enum E : T`, when an integer type.
+    pub fn enum_base(&mut self, b: Node) -> Option<Scalar> {
+        let qt = self.type_node(b).ok()?;
+        qt.ty.scalar().filter(|s| s.is_integer())
     }
 
     /// The type of a `type_descriptor` (casts, `sizeof`, template arguments).

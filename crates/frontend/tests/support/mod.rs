@@ -12,6 +12,7 @@ pub fn golden_inputs() -> Vec<std::path::PathBuf> {
         own,
         hone_testkit::corpus("listings"),
         hone_testkit::corpus("frontend"),
+        hone_testkit::corpus("cpp"),
     ]
     .iter()
     .flat_map(|dir| std::fs::read_dir(dir).expect("golden directory"))

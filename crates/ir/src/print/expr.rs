@@ -99,6 +99,13 @@ impl<'a> ExprPrinter<'a> {
         }
     }
 
+    pub(super) fn global_name(&self, id: crate::GlobalId) -> String {
+        match self.m.and_then(|m| m.globals.get(id.0 as usize)) {
+            Some(g) => g.name.clone(),
+            None => format!("g{}", id.0),
+        }
+    }
+
     pub(super) fn func_name(&self, id: crate::FuncId) -> String {
         match self.m.and_then(|m| m.functions.get(id.0 as usize)) {
             Some(f) => f.name.clone(),
@@ -116,6 +123,7 @@ impl<'a> ExprPrinter<'a> {
                 _ => self.cast_text(&e.ty, b.to_string()),
             },
             ExprKind::Var(id) => (self.var_name(*id), PRIMARY),
+            ExprKind::Global(id) => (self.global_name(*id), PRIMARY),
             ExprKind::Builtin(b) => (builtin(*b), POSTFIX),
             ExprKind::Unary(op, x) => {
                 let sym = match op {
@@ -198,9 +206,30 @@ impl<'a> ExprPrinter<'a> {
                 };
                 (format!("{}.{field}", self.postfix_base(v)), POSTFIX)
             }
+            ExprKind::Field(base, i) => {
+                let name = field_name(&base.ty, *i);
+                match &base.without_implicit_casts().kind {
+                    ExprKind::Deref(p) => (format!("{}->{name}", self.postfix_base(p)), POSTFIX),
+                    _ => (format!("{}.{name}", self.postfix_base(base)), POSTFIX),
+                }
+            }
+            ExprKind::Aggregate(items) => {
+                let items: Vec<String> = items.iter().map(|a| self.operand(a, ASSIGN)).collect();
+                (
+                    format!("{}{{{}}}", types::type_name(&e.ty, self), items.join(", ")),
+                    POSTFIX,
+                )
+            }
             ExprKind::Deref(p) => (self.prefix("*", p), UNARY),
             ExprKind::AddrOf(x) => (self.prefix("&", x), UNARY),
-            ExprKind::Call(f, args) => (self.call(&self.func_name(*f), args), POSTFIX),
+            ExprKind::Call(f, args) => {
+                let name = self.func_name(*f);
+                match operator_call(&name, args) {
+                    Some(OperatorCall::Binary(op)) => self.binary(op, &args[0], &args[1]),
+                    Some(OperatorCall::Neg) => (self.prefix("-", &args[0]), UNARY),
+                    None => (self.call(&name, args), POSTFIX),
+                }
+            }
             ExprKind::Intrinsic(i, args) => (self.call(&intrinsic_name(*i, &e.ty), args), POSTFIX),
             ExprKind::Comma(l, r) => (
                 format!("{}, {}", self.operand(l, COMMA), self.operand(r, ASSIGN)),
@@ -289,6 +318,41 @@ impl<'a> ExprPrinter<'a> {
     }
 }
 
+/// A call of a user-defined operator function that prints as the operator.
+enum OperatorCall {
+    Binary(BinaryOp),
+    Neg,
+}
+
+/// `operator+(a, b)` prints as `a + b` (the front end resolves it back to the
+/// same function); only operators whose operands are all values are named
+/// `operator...` in the IR.
+fn operator_call(name: &str, args: &[Expr]) -> Option<OperatorCall> {
+    let sym = name.strip_prefix("operator")?;
+    if args.len() == 1 && sym == "-" {
+        return Some(OperatorCall::Neg);
+    }
+    if args.len() != 2 {
+        return None;
+    }
+    use BinaryOp::*;
+    let ops = [
+        Add, Sub, Mul, Div, Rem, Shl, Shr, BitAnd, BitOr, BitXor, Eq, Ne, Lt, Le, Gt, Ge,
+    ];
+    ops.into_iter()
+        .find(|op| op.symbol() == sym)
+        .map(OperatorCall::Binary)
+}
+
+/// The name of field `i` of the struct type `ty`.
+pub(super) fn field_name(ty: &Type, i: u32) -> String {
+    match ty.as_struct().and_then(|s| s.fields.get(i as usize)) {
+        Some(f) => f.name.clone(),
+        // Printed so that compiling it fails rather than reading another field.
+        None => format!("field{i}"),
+    }
+}
+
 fn is_postfix_incdec(e: &Expr) -> bool {
     match &e.kind {
         ExprKind::IncDec { prefix: false, .. } => true,
@@ -327,12 +391,14 @@ fn has_less_than(e: &Expr) -> bool {
         | ExprKind::FloatLit(_)
         | ExprKind::BoolLit(_)
         | ExprKind::Var(_)
+        | ExprKind::Global(_)
         | ExprKind::Builtin(_)
         | ExprKind::SizeOf(_) => false,
         ExprKind::Unary(_, x)
         | ExprKind::Deref(x)
         | ExprKind::AddrOf(x)
         | ExprKind::Component(x, _)
+        | ExprKind::Field(x, _)
         | ExprKind::IncDec { target: x, .. }
         | ExprKind::Cast { expr: x, .. } => has_less_than(x),
         ExprKind::Binary(_, a, b)
@@ -340,7 +406,9 @@ fn has_less_than(e: &Expr) -> bool {
         | ExprKind::Index(a, b)
         | ExprKind::Comma(a, b) => has_less_than(a) || has_less_than(b),
         ExprKind::Cond(a, b, c) => has_less_than(a) || has_less_than(b) || has_less_than(c),
-        ExprKind::Call(_, args) | ExprKind::Intrinsic(_, args) => args.iter().any(has_less_than),
+        ExprKind::Call(_, args) | ExprKind::Intrinsic(_, args) | ExprKind::Aggregate(args) => {
+            args.iter().any(has_less_than)
+        }
     }
 }
 

@@ -61,7 +61,13 @@ fn sanitize(name: &str) -> String {
 
 fn rename(m: &Module, names: &mut [String], v: VarId) {
     let taken: HashSet<&str> = names.iter().map(String::as_str).collect();
-    let funcs: HashSet<&str> = m.functions.iter().map(|f| f.name.as_str()).collect();
+    let funcs: HashSet<&str> = m
+        .functions
+        .iter()
+        .map(|f| f.name.as_str())
+        .chain(m.globals.iter().map(|g| g.name.as_str()))
+        .chain(m.structs.iter().map(|s| s.name.as_str()))
+        .collect();
     let base = &names[v.0 as usize];
     let mut k = 1u32;
     let fresh = loop {
@@ -273,7 +279,7 @@ impl<'a> Walk<'a> {
                 }
                 self.ty(elem)
             }
-            Type::Void | Type::Scalar(_) | Type::Vector(..) => Ok(()),
+            Type::Void | Type::Scalar(_) | Type::Vector(..) | Type::Struct(_) => Ok(()),
         }
     }
 
@@ -287,10 +293,16 @@ impl<'a> Walk<'a> {
                 Some(n) => self.refer(n, Some(*id)),
                 None => Ok(()),
             },
+            ExprKind::Global(id) => match self.m.globals.get(id.0 as usize) {
+                Some(g) => self.refer(&g.name, None),
+                None => Ok(()),
+            },
+            ExprKind::Aggregate(items) => items.iter().try_for_each(|a| self.expr(a)),
             ExprKind::Unary(_, x)
             | ExprKind::Deref(x)
             | ExprKind::AddrOf(x)
             | ExprKind::Component(x, _)
+            | ExprKind::Field(x, _)
             | ExprKind::IncDec { target: x, .. } => self.expr(x),
             ExprKind::Cast { expr, .. } => {
                 self.ty(&e.ty)?;

@@ -50,7 +50,13 @@ impl<'a> FnPrinter<'a> {
             .params
             .iter()
             .map(|&p| match f.vars.get(p.0 as usize) {
-                Some(v) => types::declaration(&v.ty, v.is_const, &self.ep.var_name(p), &self.ep),
+                Some(v) => types::declaration_q(
+                    &v.ty,
+                    v.is_const,
+                    v.is_volatile,
+                    &self.ep.var_name(p),
+                    &self.ep,
+                ),
                 None => format!("int {}", self.ep.var_name(p)),
             })
             .collect();
@@ -246,7 +252,7 @@ impl<'a> FnPrinter<'a> {
         };
         let mut text = format!(
             "{storage}{}",
-            types::declaration(&v.ty, v.is_const, &name, &self.ep)
+            types::declaration_q(&v.ty, v.is_const, v.is_volatile, &name, &self.ep)
         );
         if let Some(i) = init {
             text.push_str(" = ");
@@ -256,13 +262,7 @@ impl<'a> FnPrinter<'a> {
     }
 
     fn init(&self, i: &Init) -> String {
-        match i {
-            Init::Expr(e) => self.ep.operand(e, ASSIGN),
-            Init::List(items) => {
-                let items: Vec<String> = items.iter().map(|i| self.init(i)).collect();
-                format!("{{{}}}", items.join(", "))
-            }
-        }
+        init_text(&self.ep, i)
     }
 
     /// The first clause of a `for`, or `None` when C has no way to write
@@ -367,5 +367,16 @@ fn label_value(v: i64, value_ty: &Type) -> i128 {
         wrapped - (1i128 << bits)
     } else {
         wrapped
+    }
+}
+
+/// An initializer: an expression or a brace list.
+pub(super) fn init_text(ep: &ExprPrinter, i: &Init) -> String {
+    match i {
+        Init::Expr(e) => ep.operand(e, ASSIGN),
+        Init::List(items) => {
+            let items: Vec<String> = items.iter().map(|i| init_text(ep, i)).collect();
+            format!("{{{}}}", items.join(", "))
+        }
     }
 }

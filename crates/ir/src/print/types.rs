@@ -15,9 +15,29 @@ pub(super) fn split(
     inner: String,
     ep: &ExprPrinter,
 ) -> (String, String) {
+    split_q(ty, is_const, false, inner, ep)
+}
+
+/// `split` with `volatile` on the outermost level as well.
+pub(super) fn split_q(
+    ty: &Type,
+    is_const: bool,
+    is_volatile: bool,
+    inner: String,
+    ep: &ExprPrinter,
+) -> (String, String) {
+    let with_const = |c: bool, name: &str| {
+        let name = if is_volatile {
+            format!("volatile {name}")
+        } else {
+            name.to_string()
+        };
+        with_const(c, &name)
+    };
     match ty {
         Type::Void => (with_const(is_const, "void"), inner),
         Type::Scalar(s) => (with_const(is_const, s.c_name()), inner),
+        Type::Struct(st) => (with_const(is_const, &st.name), inner),
         Type::Vector(s, n) => {
             // `bool` has no vector type; spelling it `bool2` keeps the mistake
             // visible to the compiler instead of silently changing the type.
@@ -29,6 +49,9 @@ pub(super) fn split(
             if is_const {
                 quals.push("const");
             }
+            if is_volatile {
+                quals.push("volatile");
+            }
             if p.restrict {
                 quals.push("__restrict__");
             }
@@ -39,7 +62,7 @@ pub(super) fn split(
                 }
                 d.push_str(&inner);
             }
-            split(&p.pointee, p.pointee_const, d, ep)
+            split_q(&p.pointee, p.pointee_const, p.pointee_volatile, d, ep)
         }
         Type::Array(elem, len) => {
             let inner = if inner.starts_with('*') {
@@ -52,7 +75,7 @@ pub(super) fn split(
                 ArrayLen::Unsized => String::new(),
                 ArrayLen::Expr(e) => ep.expr(e),
             };
-            split(elem, is_const, format!("{inner}[{len}]"), ep)
+            split_q(elem, is_const, is_volatile, format!("{inner}[{len}]"), ep)
         }
     }
 }
@@ -76,6 +99,18 @@ pub(super) fn join(spec: &str, declarator: &str) -> String {
 
 pub(super) fn declaration(ty: &Type, is_const: bool, name: &str, ep: &ExprPrinter) -> String {
     let (spec, d) = split(ty, is_const, name.to_string(), ep);
+    join(&spec, &d)
+}
+
+/// `declaration` of a `volatile` variable when `is_volatile`.
+pub(super) fn declaration_q(
+    ty: &Type,
+    is_const: bool,
+    is_volatile: bool,
+    name: &str,
+    ep: &ExprPrinter,
+) -> String {
+    let (spec, d) = split_q(ty, is_const, is_volatile, name.to_string(), ep);
     join(&spec, &d)
 }
 

@@ -139,7 +139,8 @@ impl<'a> Lower<'a> {
             | ExprKind::SizeOf(_) => true,
             ExprKind::Var(v) => matches!(self.locs[v.0 as usize], Loc::Reg(_)),
             ExprKind::Unary(_, a) | ExprKind::Cast { expr: a, .. } => self.pure(a),
-            ExprKind::Component(a, _) => self.pure(a),
+            ExprKind::Component(a, _) | ExprKind::Field(a, _) => self.pure(a),
+            ExprKind::Aggregate(items) => items.iter().all(|a| self.pure(a)),
             ExprKind::Binary(op, a, b) => {
                 let divides = matches!(op, BinaryOp::Div | BinaryOp::Rem)
                     && !scalar_of(&e.ty).is_float()
@@ -224,6 +225,39 @@ impl<'a> Lower<'a> {
                 let val = self.expr(v)?;
                 Ok(Val::one(val.comp(*k)))
             }
+            ExprKind::Global(g) => {
+                let ptr = self.global_addr(*g, e.span)?;
+                if matches!(e.ty, Type::Array(..)) {
+                    Ok(Val::one(ptr))
+                } else {
+                    self.load(ptr, &e.ty, e.span)
+                }
+            }
+            ExprKind::Field(v, i) => {
+                if matches!(e.ty, Type::Array(..)) || self.is_mem_lvalue(v) {
+                    let lv = self.lvalue(e)?;
+                    return match lv {
+                        LVal::Mem { ptr } if matches!(e.ty, Type::Array(..)) => Ok(Val::one(ptr)),
+                        LVal::Reg { .. } if matches!(e.ty, Type::Array(..)) => {
+                            Err(self.err(e.span, "array member of a struct held in registers"))
+                        }
+                        lv => self.read(lv, &e.ty, e.span),
+                    };
+                }
+                let Type::Struct(st) = &v.ty else {
+                    return Err(self.err(e.span, "member access on a non-struct value"));
+                };
+                let first = field_reg(st, *i as usize);
+                let val = self.expr(v)?;
+                Ok(Val {
+                    op: match val.op {
+                        Opnd::R(r) => Opnd::R(r + first),
+                        imm => imm,
+                    },
+                    n: ncomp(&e.ty).max(1),
+                })
+            }
+            ExprKind::Aggregate(items) => self.aggregate(items, e),
             ExprKind::AddrOf(x) => match self.lvalue(x)? {
                 LVal::Mem { ptr } => Ok(Val::one(ptr)),
                 LVal::Reg { .. } => Err(self.err(e.span, "address of a register variable")),
@@ -241,9 +275,49 @@ impl<'a> Lower<'a> {
         match &e.kind {
             ExprKind::Var(v) => !matches!(self.locs[v.0 as usize], Loc::Reg(_)),
             ExprKind::Index(..) | ExprKind::Deref(_) => true,
-            ExprKind::Component(x, _) => self.is_mem_lvalue(x),
+            ExprKind::Component(x, _) | ExprKind::Field(x, _) => self.is_mem_lvalue(x),
+            ExprKind::Global(_) => true,
             _ => false,
         }
+    }
+
+    /// A struct value from one value per member, in a fresh register range.
+    pub(super) fn aggregate(&mut self, items: &[Expr], e: &Expr) -> R<Val> {
+        let Type::Struct(st) = &e.ty else {
+            return Err(self.err(e.span, "aggregate of a non-struct type"));
+        };
+        let n = self.struct_regs(&e.ty, e.span)?;
+        let dst = self.tmp_n(n);
+        for (k, f) in st.fields.iter().enumerate() {
+            let r = dst + field_reg(st, k);
+            match items.get(k) {
+                Some(item) => {
+                    if matches!(f.ty, Type::Array(..)) {
+                        return Err(self.err(item.span, "array member in a struct value"));
+                    }
+                    let v = self.expr(item)?;
+                    let v = self.convert(v, &item.ty, &f.ty, item.span)?;
+                    for c in 0..v.n {
+                        self.code.push(Op::Mov {
+                            dst: r + c as u32,
+                            src: v.comp(c),
+                        });
+                    }
+                }
+                None => {
+                    for c in 0..super::super::value_regs(&f.ty) as u32 {
+                        self.code.push(Op::Mov {
+                            dst: r + c,
+                            src: Opnd::I(0),
+                        });
+                    }
+                }
+            }
+        }
+        Ok(Val {
+            op: Opnd::R(dst),
+            n,
+        })
     }
 
     pub(super) fn unary(&mut self, op: UnaryOp, a: &Expr, e: &Expr) -> R<Val> {

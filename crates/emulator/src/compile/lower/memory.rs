@@ -51,6 +51,16 @@ impl<'a> Lower<'a> {
                     span,
                 )
             }
+            (Type::Struct(st), Init::List(items)) => {
+                for (k, f) in st.fields.iter().enumerate() {
+                    let p = self.offset_ptr(ptr, f.offset);
+                    match items.get(k) {
+                        Some(item) => self.init_mem(p, &f.ty, item, span)?,
+                        None => self.zero_mem(p, &f.ty, span)?,
+                    }
+                }
+                Ok(())
+            }
             (_, Init::Expr(e)) => {
                 let v = self.expr(e)?;
                 let v = self.convert(v, &e.ty, ty, e.span)?;
@@ -77,6 +87,13 @@ impl<'a> Lower<'a> {
                 }
                 Ok(())
             }
+            Type::Struct(st) => {
+                for f in &st.fields {
+                    let p = self.offset_ptr(ptr, f.offset);
+                    self.zero_mem(p, &f.ty, span)?;
+                }
+                Ok(())
+            }
             _ => {
                 let n = ncomp(ty).max(1);
                 let r = self.tmp_n(n);
@@ -89,6 +106,51 @@ impl<'a> Lower<'a> {
                 self.store(ptr, Val { op: Opnd::R(r), n }, ty, span)
             }
         }
+    }
+
+    /// `ptr + off` bytes.
+    pub(super) fn offset_ptr(&mut self, ptr: Opnd, off: u64) -> Opnd {
+        if off == 0 {
+            return ptr;
+        }
+        let dst = self.tmp();
+        self.code.push(Op::PtrAdd {
+            dst,
+            p: ptr,
+            i: Opnd::I(off),
+            scale: 1,
+        });
+        Opnd::R(dst)
+    }
+
+    /// Address of a file-scope variable.
+    pub(super) fn global_addr(&mut self, g: hone_ir::GlobalId, span: Span) -> R<Opnd> {
+        let gv = self
+            .m
+            .globals
+            .get(g.0 as usize)
+            .ok_or_else(|| self.err(span, "use of an unknown file-scope variable"))?;
+        let obj = match gv.space {
+            hone_ir::GlobalSpace::Shared => {
+                let idx = match self.prog.global_shared.get(&g.0) {
+                    Some(i) => *i,
+                    None => {
+                        let kernel = FuncId(self.prog.kernel);
+                        let sv =
+                            shared_obj(self.m, kernel, &gv.name, &gv.ty, gv.is_extern, gv.span)?;
+                        let i = self.prog.shared.len() as u32;
+                        self.prog.shared.push(sv);
+                        self.prog.global_shared.insert(g.0, i);
+                        i
+                    }
+                };
+                ObjRef::Shared(idx)
+            }
+            hone_ir::GlobalSpace::Constant | hone_ir::GlobalSpace::Device => ObjRef::Symbol(g.0),
+        };
+        let dst = self.tmp();
+        self.code.push(Op::ObjPtr { dst, obj });
+        Ok(Opnd::R(dst))
     }
 
     pub(super) fn elem_size(&mut self, ptr_ty: &Type, span: Span) -> R<Opnd> {
@@ -212,6 +274,24 @@ impl<'a> Lower<'a> {
                 let ptr = self.expr(p)?.op;
                 Ok(LVal::Mem { ptr })
             }
+            ExprKind::Global(g) => Ok(LVal::Mem {
+                ptr: self.global_addr(*g, e.span)?,
+            }),
+            ExprKind::Field(v, i) => {
+                let Type::Struct(st) = &v.ty else {
+                    return Err(self.err(e.span, "member access on a non-struct value"));
+                };
+                let Some(f) = st.fields.get(*i as usize) else {
+                    return Err(self.err(e.span, "struct has no such member"));
+                };
+                let (off, first) = (f.offset, field_reg(st, *i as usize));
+                match self.lvalue(v)? {
+                    LVal::Reg { r } => Ok(LVal::Reg { r: r + first }),
+                    LVal::Mem { ptr } => Ok(LVal::Mem {
+                        ptr: self.offset_ptr(ptr, off),
+                    }),
+                }
+            }
             ExprKind::Component(v, k) => match self.lvalue(v)? {
                 LVal::Reg { r } => Ok(LVal::Reg { r: r + *k as u32 }),
                 LVal::Mem { ptr } => {
@@ -242,6 +322,24 @@ impl<'a> Lower<'a> {
     }
 
     pub(super) fn load(&mut self, ptr: Opnd, ty: &Type, span: Span) -> R<Val> {
+        if let Type::Struct(_) = ty {
+            // One access per member, as a copy of a struct compiles to.
+            let n = self.struct_regs(ty, span)?;
+            let dst = self.tmp_n(n);
+            let mut parts = Vec::new();
+            leaves(ty, 0, &mut parts);
+            let mut r = dst;
+            for (off, lt) in parts {
+                let p = self.offset_ptr(ptr, off);
+                let v = self.load(p, &lt, span)?;
+                self.write_regs(r, v);
+                r += v.n as u32;
+            }
+            return Ok(Val {
+                op: Opnd::R(dst),
+                n,
+            });
+        }
         let mt = mem_ty(ty).ok_or_else(|| self.err(span, "load of an unsupported type"))?;
         let site = self.site(span);
         let dst = self.tmp_n(mt.n);
@@ -257,7 +355,39 @@ impl<'a> Lower<'a> {
         })
     }
 
+    /// Registers of a struct value, refused past what a value may hold.
+    pub(super) fn struct_regs(&self, ty: &Type, span: Span) -> R<u8> {
+        let n = value_regs(ty);
+        if n > 255 {
+            return Err(self.err(
+                span,
+                &format!("a struct of {n} scalars is more than a value may hold"),
+            ));
+        }
+        Ok(n.max(1) as u8)
+    }
+
     pub(super) fn store(&mut self, ptr: Opnd, v: Val, ty: &Type, span: Span) -> R<()> {
+        if let Type::Struct(_) = ty {
+            self.struct_regs(ty, span)?;
+            let mut parts = Vec::new();
+            leaves(ty, 0, &mut parts);
+            let mut k = 0u8;
+            for (off, lt) in parts {
+                let p = self.offset_ptr(ptr, off);
+                let n = ncomp(&lt).max(1);
+                let part = match v.op {
+                    Opnd::R(r) => Val {
+                        op: Opnd::R(r + k as u32),
+                        n,
+                    },
+                    imm => Val { op: imm, n },
+                };
+                self.store(p, part, &lt, span)?;
+                k += n;
+            }
+            return Ok(());
+        }
         let mt = mem_ty(ty).ok_or_else(|| self.err(span, "store of an unsupported type"))?;
         let site = self.site(span);
         let src = if mt.n > 1 {

@@ -10,7 +10,10 @@ use hone_ir::{
 use super::ops::{
     BinK, CallInfo, CmpK, MemTy, Num, ObjRef, Op, Opnd, Reg, Site, Special, SwitchTable, UnK,
 };
-use super::{ncomp, scalar_of, shared_var, unsupported, CompiledFn, LocalVar, Program};
+use super::{
+    field_reg, has_array, leaves, ncomp, scalar_of, shared_obj, shared_var, unsupported,
+    value_regs, CompiledFn, LocalVar, Program,
+};
 use crate::exec::arith::{canon, convert_bits};
 use crate::report::SetupError;
 
@@ -142,7 +145,22 @@ pub(super) fn lower_function(
                 l.prog.shared.push(sv);
             }
             VarKind::Param | VarKind::Local => {
-                let in_memory = matches!(var.ty, Type::Array(..)) || addr_taken.contains(&id);
+                // Volatile variables live in memory so every access is one.
+                let in_memory = matches!(var.ty, Type::Array(..))
+                    || has_array(&var.ty)
+                    || var.is_volatile
+                    || addr_taken.contains(&id);
+                if !in_memory && value_regs(&var.ty) > 255 {
+                    return Err(unsupported(
+                        m,
+                        var.span,
+                        &format!(
+                            "`{}` is a struct of {} scalars, more than a value may hold",
+                            var.name,
+                            value_regs(&var.ty)
+                        ),
+                    ));
+                }
                 if in_memory {
                     if l.locals.len() as u32 > crate::exec::memory::LOCAL_INDEX_MASK {
                         return Err(unsupported(
@@ -243,7 +261,7 @@ impl Refs {
             ExprKind::Var(v) => refs.saw(*v),
             ExprKind::AddrOf(x) => {
                 let mut t = &**x;
-                while let ExprKind::Component(inner, _) = &t.kind {
+                while let ExprKind::Component(inner, _) | ExprKind::Field(inner, _) = &t.kind {
                     t = inner;
                 }
                 if let ExprKind::Var(v) = t.kind {

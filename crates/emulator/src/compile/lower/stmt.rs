@@ -227,6 +227,52 @@ impl<'a> Lower<'a> {
         Ok(())
     }
 
+    /// A brace list for a struct held in registers, member by member; members
+    /// it leaves out are zero.
+    fn init_regs(&mut self, r: Reg, ty: &Type, items: &[Init], span: Span) -> R<()> {
+        let Type::Struct(st) = ty else {
+            return Err(self.err(span, "nested initializer list for a non-struct member"));
+        };
+        for (k, f) in st.fields.iter().enumerate() {
+            let fr = r + field_reg(st, k);
+            match items.get(k) {
+                Some(Init::List(sub)) if matches!(f.ty, Type::Struct(_)) => {
+                    self.init_regs(fr, &f.ty, sub, span)?
+                }
+                Some(Init::List(sub)) if matches!(f.ty, Type::Vector(..)) => {
+                    for (c, item) in sub.iter().enumerate() {
+                        let Init::Expr(e) = item else {
+                            return Err(self.err(span, "nested initializer list for a scalar"));
+                        };
+                        let v = self.expr(e)?;
+                        let v = self.convert(v, &e.ty, &Type::Scalar(scalar_of(&f.ty)), e.span)?;
+                        self.code.push(Op::Mov {
+                            dst: fr + c as u32,
+                            src: v.op,
+                        });
+                    }
+                }
+                Some(Init::Expr(e)) => {
+                    let v = self.expr(e)?;
+                    let v = self.convert(v, &e.ty, &f.ty, e.span)?;
+                    self.write_regs(fr, v);
+                }
+                Some(Init::List(_)) => {
+                    return Err(self.err(span, "brace list for an array member in registers"))
+                }
+                None => {
+                    for c in 0..value_regs(&f.ty) as u32 {
+                        self.code.push(Op::Mov {
+                            dst: fr + c,
+                            src: Opnd::I(0),
+                        });
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
     pub(super) fn decl(&mut self, var: VarId, init: Option<&Init>, span: Span) -> R<()> {
         let v = self.f.var(var);
         let ty = v.ty.clone();
@@ -240,6 +286,9 @@ impl<'a> Lower<'a> {
                     let val = self.convert(val, &e.ty, &ty, e.span)?;
                     self.write_regs(r, val);
                     Ok(())
+                }
+                Init::List(items) if matches!(ty, Type::Struct(_)) => {
+                    self.init_regs(r, &ty, items, span)
                 }
                 Init::List(items) => {
                     let s = scalar_of(&ty);

@@ -1,0 +1,726 @@
+//! Overloaded calls, member functions, constructors and operator overloads.
+//!
+//! A member function is lowered to a function taking the object first: a
+//! `const` one takes it by value (`self`), any other one its address, and a
+//! constructor becomes a function returning the object it builds. Their IR
+//! names are `S__name` (`S__ctor` for constructors, `S__operator_add_assign`
+//! for a mutating operator); a `const` member operator and a free operator
+//! keep the name `operator+`, which the printer writes back as the operator.
+
+use std::sync::Arc;
+
+use hone_ir::{
+    ArrayLen, Expr, ExprKind, PointerType, Stmt, StmtKind, StructType, Type, Var, VarId, VarKind,
+};
+use tree_sitter::Node;
+
+use super::conv::{is_null_constant, type_name};
+use super::func::{FnLowerer, Header, LResult, Param};
+use super::types::ArrayCtx;
+use super::{FuncSig, MemberKind, QualType};
+use crate::syntax;
+
+/// The identifier part of an operator's IR name for mutating member operators.
+pub(crate) fn operator_ident(op: &str) -> String {
+    let sym = op.trim_start_matches("operator");
+    let word = match sym {
+        "+" => "add",
+        "-" => "sub",
+        "*" => "mul",
+        "/" => "div",
+        "%" => "rem",
+        "=" => "assign",
+        "+=" => "add_assign",
+        "-=" => "sub_assign",
+        "*=" => "mul_assign",
+        "/=" => "div_assign",
+        "%=" => "rem_assign",
+        "&=" => "and_assign",
+        "|=" => "or_assign",
+        "^=" => "xor_assign",
+        "<<=" => "shl_assign",
+        ">>=" => "shr_assign",
+        "++" => "inc",
+        "--" => "dec",
+        "[]" => "index",
+        "()" => "call",
+        "==" => "eq",
+        "!=" => "ne",
+        "<" => "lt",
+        ">" => "gt",
+        "<=" => "le",
+        ">=" => "ge",
+        other => {
+            return format!(
+                "operator_{}",
+                other
+                    .bytes()
+                    .map(|b| format!("{b:02x}"))
+                    .collect::<String>()
+            )
+        }
+    };
+    format!("operator_{word}")
+}
+
+/// Types equal up to the qualifiers of pointees.
+fn same_type(a: &Type, b: &Type) -> bool {
+    match (a, b) {
+        (Type::Pointer(p), Type::Pointer(q)) => same_type(&p.pointee, &q.pointee),
+        _ => a == b,
+    }
+}
+
+impl<'c, 'a> FnLowerer<'c, 'a> {
+    /// How far `arg` is from `param`: 0 exact, 1 a conversion, `None` not viable.
+    fn arg_cost(&self, arg: &Expr, param: &Type, by_ref: bool) -> Option<u32> {
+        if by_ref {
+            let Type::Pointer(pt) = param else {
+                return None;
+            };
+            return (self.is_lvalue(arg) && same_type(&arg.ty, &pt.pointee)).then_some(0);
+        }
+        if same_type(&arg.ty, param) {
+            return Some(0);
+        }
+        match (&arg.ty, param) {
+            (Type::Scalar(_), Type::Scalar(_)) => Some(1),
+            (Type::Pointer(_) | Type::Array(..), Type::Pointer(q)) => {
+                let pointee = arg.ty.pointee()?;
+                (same_type(pointee, &q.pointee) || q.pointee == Type::Void).then_some(1)
+            }
+            (Type::Scalar(_), Type::Pointer(_)) if is_null_constant(arg) => Some(1),
+            _ => None,
+        }
+    }
+
+    /// The overload of `sigs` the arguments select: the one with the fewest
+    /// conversions.
+    pub fn pick(&self, sigs: &[FuncSig], args: &[Expr]) -> Result<FuncSig, String> {
+        let mut best: Vec<(u32, &FuncSig)> = Vec::new();
+        for s in sigs.iter().filter(|s| s.params.len() == args.len()) {
+            let cost: Option<u32> = args
+                .iter()
+                .zip(&s.params)
+                .zip(&s.by_ref)
+                .map(|((a, p), r)| self.arg_cost(a, p, *r))
+                .sum();
+            if let Some(c) = cost {
+                best.push((c, s));
+            }
+        }
+        let given: Vec<String> = args.iter().map(|a| type_name(&a.ty)).collect();
+        let Some(min) = best.iter().map(|b| b.0).min() else {
+            return Err(format!("no overload takes ({})", given.join(", ")));
+        };
+        let mut at_min = best.iter().filter(|b| b.0 == min);
+        let first = at_min.next().expect("a minimum exists").1.clone();
+        if at_min.next().is_some() {
+            return Err(format!(
+                "the call with ({}) is ambiguous between overloads",
+                given.join(", ")
+            ));
+        }
+        Ok(first)
+    }
+
+    /// A call of `name` with lowered `args`, resolved among `sigs`.
+    pub fn call_overload(
+        &mut self,
+        n: Node,
+        name: &str,
+        sigs: &[FuncSig],
+        args: Vec<Expr>,
+        arg_nodes: &[Node],
+    ) -> LResult<Expr> {
+        let sig = match self.pick(sigs, &args) {
+            Ok(s) => s,
+            Err(m) => return Err(self.error(n, "overload", format!("`{name}`: {m}"))),
+        };
+        let Some(id) = sig.id else {
+            return Err(self.error(
+                n,
+                "call",
+                format!("function `{name}` is declared but never defined"),
+            ));
+        };
+        let mut lowered = Vec::with_capacity(args.len());
+        for (i, (e, (pty, by_ref))) in args
+            .into_iter()
+            .zip(sig.params.iter().zip(&sig.by_ref))
+            .enumerate()
+        {
+            // The object of a member call has no node of its own.
+            let skip = sig.params.len().saturating_sub(arg_nodes.len());
+            let node = i
+                .checked_sub(skip)
+                .and_then(|k| arg_nodes.get(k))
+                .copied()
+                .unwrap_or(n);
+            let e = if *by_ref {
+                self.address_of(e, node)?
+            } else {
+                e
+            };
+            lowered.push(self.convert(e, pty, node, &format!("argument {} of `{name}`", i + 1))?);
+        }
+        let span = self.span(n);
+        self.calls.push((id, span));
+        Ok(self.mk(ExprKind::Call(id, lowered), sig.ret, span))
+    }
+
+    /// `&e` for passing an object by reference.
+    pub fn address_of(&mut self, e: Expr, n: Node) -> LResult<Expr> {
+        if !self.is_lvalue(&e) {
+            let t = type_name(&e.ty);
+            return Err(self.error(
+                n,
+                "reference",
+                format!("a reference to `{t}` needs an object, not a temporary value"),
+            ));
+        }
+        if let ExprKind::Deref(p) = e.kind {
+            return Ok(*p);
+        }
+        let ty = Type::Pointer(Box::new(PointerType {
+            pointee: e.ty.clone(),
+            pointee_const: self.is_const_object(&e),
+            restrict: false,
+            pointee_volatile: self.is_volatile_object(&e),
+        }));
+        let span = e.span;
+        Ok(self.mk(ExprKind::AddrOf(Box::new(e)), ty, span))
+    }
+
+    /// The object a member function works on.
+    pub fn self_object(&self, span: hone_ir::Span) -> Option<Expr> {
+        let (m, v) = self.member.as_ref()?;
+        let var = self.var(*v);
+        let e = self.mk(ExprKind::Var(*v), var.ty.clone(), span);
+        Some(match m.kind {
+            MemberKind::Mutating => self.mk(
+                ExprKind::Deref(Box::new(e)),
+                Type::Struct(m.st.clone()),
+                span,
+            ),
+            MemberKind::Const | MemberKind::Ctor => e,
+        })
+    }
+
+    /// `this`.
+    pub fn this_expr(&mut self, n: Node) -> LResult<Expr> {
+        let span = self.span(n);
+        let Some(obj) = self.self_object(span) else {
+            return Err(self.error(n, "this", "`this` outside a member function"));
+        };
+        self.address_of(obj, n)
+    }
+
+    /// A data member named without `this->` inside a member function.
+    pub fn implicit_member(&mut self, name: &str, n: Node) -> Option<Expr> {
+        let span = self.span(n);
+        let (m, _) = self.member.as_ref()?;
+        let (i, f) = m.st.field(name)?;
+        let ty = f.ty.clone();
+        let obj = self.self_object(span)?;
+        Some(self.mk(ExprKind::Field(Box::new(obj), i as u32), ty, span))
+    }
+
+    /// `name(args)` inside a member function, calling another member.
+    pub fn implicit_member_call(
+        &mut self,
+        n: Node,
+        name: &str,
+        arg_nodes: &[Node],
+    ) -> LResult<Option<Expr>> {
+        let Some((m, _)) = &self.member else {
+            return Ok(None);
+        };
+        let key = (m.st.name.clone(), name.to_string());
+        if !self.ctx.methods.contains_key(&key) || name == m.st.name {
+            return Ok(None);
+        }
+        let obj = self
+            .self_object(self.span(n))
+            .expect("inside a member function");
+        self.method_call(n, obj, name, arg_nodes).map(Some)
+    }
+
+    /// `obj.name(args)` (`p->name(args)` with `obj` already dereferenced).
+    pub fn method_call(
+        &mut self,
+        n: Node,
+        obj: Expr,
+        name: &str,
+        arg_nodes: &[Node],
+    ) -> LResult<Expr> {
+        let Type::Struct(st) = &obj.ty else {
+            let t = type_name(&obj.ty);
+            return Err(self.error(
+                n,
+                "member function",
+                format!("`{t}` has no member functions"),
+            ));
+        };
+        let key = (st.name.clone(), name.to_string());
+        let sigs = match self.ctx.methods.get(&key) {
+            Some(s) => s.clone(),
+            None => {
+                // A `const` member operator is filed with the free operators.
+                match self.ctx.functions.get(name) {
+                    Some(s) if name.starts_with("operator") => s.clone(),
+                    _ => {
+                        return Err(self.error(
+                            n,
+                            "member function",
+                            format!("`{}` has no member function `{name}`", st.name),
+                        ))
+                    }
+                }
+            }
+        };
+        let mut args = vec![obj];
+        for a in arg_nodes {
+            args.push(self.expr(*a)?);
+        }
+        self.call_overload(n, name, &sigs, args, arg_nodes)
+    }
+
+    /// `T(args)`, `T{args}` or `T x(args)` for a struct `T`: its constructor,
+    /// or member-wise initialisation when it has none.
+    pub fn construct(&mut self, n: Node, ty: &Type, arg_nodes: &[Node]) -> LResult<Expr> {
+        let Type::Struct(st) = ty else {
+            return Err(self.error(n, "constructor", "constructor of a non-struct type"));
+        };
+        let key = (st.name.clone(), st.name.clone());
+        if let Some(sigs) = self.ctx.methods.get(&key).cloned() {
+            let args = arg_nodes
+                .iter()
+                .map(|a| self.expr(*a))
+                .collect::<LResult<Vec<_>>>()?;
+            return self.call_overload(n, &st.name, &sigs, args, arg_nodes);
+        }
+        if arg_nodes.len() > st.fields.len() {
+            return Err(self.error(
+                n,
+                "initializer",
+                format!("too many initializers for `{}`", st.name),
+            ));
+        }
+        // A copy: `T(other)`.
+        if let [one] = arg_nodes {
+            let e = self.expr(*one)?;
+            if e.ty == *ty {
+                return Ok(e);
+            }
+            return self.aggregate(n, st, vec![(e, *one)]);
+        }
+        let mut items = Vec::new();
+        for a in arg_nodes {
+            items.push((self.expr(*a)?, *a));
+        }
+        self.aggregate(n, st, items)
+    }
+
+    /// A struct value from its first members' values; the rest are zero.
+    fn aggregate(
+        &mut self,
+        n: Node,
+        st: &hone_ir::StructType,
+        items: Vec<(Expr, Node)>,
+    ) -> LResult<Expr> {
+        let span = self.span(n);
+        let mut out = Vec::new();
+        let mut items = items.into_iter();
+        for f in &st.fields {
+            let e = match items.next() {
+                Some((e, node)) => self.convert(e, &f.ty, node, "initialization")?,
+                None => self.zero_value(&f.ty, n)?,
+            };
+            out.push(e);
+        }
+        Ok(self.mk(
+            ExprKind::Aggregate(out),
+            Type::Struct(std::sync::Arc::new(st.clone())),
+            span,
+        ))
+    }
+
+    pub fn zero_value(&mut self, ty: &Type, n: Node) -> LResult<Expr> {
+        let span = self.span(n);
+        match ty {
+            Type::Scalar(s) if s.is_float() => {
+                Ok(self.mk(ExprKind::FloatLit(0.0), ty.clone(), span))
+            }
+            Type::Scalar(_) | Type::Pointer(_) => {
+                let zero = self.mk(ExprKind::IntLit(0), Type::INT, span);
+                Ok(zero.implicit_cast(ty.clone()))
+            }
+            Type::Struct(st) => {
+                let st = st.clone();
+                self.aggregate(n, &st, Vec::new())
+            }
+            _ => {
+                let t = type_name(ty);
+                Err(self.error(
+                    n,
+                    "initializer",
+                    format!("a member of type `{t}` must be initialized explicitly"),
+                ))
+            }
+        }
+    }
+
+    /// A user-defined operator applied to `operands` (at least one a struct or
+    /// a CUDA vector), or `None` when no `operator<op>` exists.
+    pub fn user_operator(
+        &mut self,
+        n: Node,
+        op: &str,
+        operands: Vec<Expr>,
+        operand_nodes: &[Node],
+    ) -> LResult<Option<Expr>> {
+        let name = format!("operator{op}");
+        let mut sigs: Vec<FuncSig> = self.ctx.functions.get(&name).cloned().unwrap_or_default();
+        if let Some(Type::Struct(st)) = operands.first().map(|e| &e.ty) {
+            if let Some(m) = self.ctx.methods.get(&(st.name.clone(), name.clone())) {
+                sigs.extend(m.iter().cloned());
+            }
+        }
+        if sigs.is_empty() {
+            return Ok(None);
+        }
+        self.call_overload(n, &name, &sigs, operands, operand_nodes)
+            .map(Some)
+    }
+
+    /// Whether a value of this type needs a user-defined operator.
+    pub fn needs_user_operator(ty: &Type) -> bool {
+        matches!(ty, Type::Struct(_) | Type::Vector(..))
+    }
+}
+
+/// A member function's header as the IR function it lowers to.
+pub(crate) struct MemberHeader {
+    pub header: Header,
+    pub kind: MemberKind,
+    /// The name members are looked up by: `len`, `operator+=`, the struct's
+    /// name for a constructor.
+    pub member: String,
+    /// Declared as returning `*this` by reference (see `FnLowerer::returns_self`).
+    pub returns_self: bool,
+}
+
+/// Whether the function declarator inside `d` carries `const` (a `const`
+/// member function).
+fn declarator_is_const(d: Node, src: &str) -> bool {
+    let mut cur = d;
+    for _ in 0..16 {
+        if cur.kind() == "function_declarator" {
+            return syntax::children(cur)
+                .into_iter()
+                .any(|c| c.kind() == "type_qualifier" && syntax::text(c, src) == "const");
+        }
+        match cur
+            .child_by_field_name("declarator")
+            .or_else(|| syntax::named_children(cur).into_iter().next())
+        {
+            Some(c) => cur = c,
+            None => return false,
+        }
+    }
+    false
+}
+
+impl<'c, 'a> FnLowerer<'c, 'a> {
+    /// The data members one `field_declaration` of a struct declares.
+    pub fn field_declaration(&mut self, m: Node) -> LResult<Vec<(String, Type)>> {
+        let specs = self.specs(m)?;
+        if specs.static_ {
+            return Err(self.error(m, "static member", "static data members are not supported"));
+        }
+        let base = self.base_type(&specs, m)?;
+        if let Some(v) = m.child_by_field_name("default_value") {
+            return Err(self.error(
+                v,
+                "default member initializer",
+                "default member initializers are not supported",
+            ));
+        }
+        if let Some(b) = syntax::children(m)
+            .into_iter()
+            .find(|c| c.kind() == "bitfield_clause")
+        {
+            return Err(self.error(b, "bit-field", "bit-fields are not supported"));
+        }
+        let mut cursor = m.walk();
+        let decls: Vec<Node> = m
+            .children_by_field_name("declarator", &mut cursor)
+            .collect();
+        let mut out = Vec::new();
+        for d in decls {
+            let dd = self.declarator(base.clone(), d, ArrayCtx::Const)?;
+            if dd.params.is_some() {
+                return Err(self.error(
+                    d,
+                    "member function",
+                    "member functions must be defined inside their class",
+                ));
+            }
+            if dd.is_ref {
+                return Err(self.error(d, "reference", "reference members are not supported"));
+            }
+            let Some(name) = dd.name else {
+                return Err(self.error(
+                    d,
+                    "anonymous member",
+                    "anonymous members are not supported",
+                ));
+            };
+            if let Type::Array(_, ArrayLen::Unsized) = dd.qt.ty {
+                return Err(self.error(d, "flexible array member", "array members need a length"));
+            }
+            out.push((name, dd.qt.ty));
+        }
+        Ok(out)
+    }
+
+    /// The header of a member function of `st` as the function it lowers to.
+    pub fn member_header(&mut self, node: Node, st: &Arc<StructType>) -> LResult<MemberHeader> {
+        let specs = self.specs(node)?;
+        if specs.static_ {
+            return Err(self.error(
+                node,
+                "static member",
+                "static member functions are not supported",
+            ));
+        }
+        let decl = self.field(node, "declarator")?;
+        if self.text(decl).trim_start().starts_with('~') {
+            return Err(self.error(decl, "destructor", "destructors are not supported"));
+        }
+        let own = Type::Struct(st.clone());
+        let is_ctor = node.child_by_field_name("type").is_none();
+        let base = if is_ctor {
+            QualType::new(own.clone())
+        } else {
+            self.base_type(&specs, node)?
+        };
+        let d = self.declarator(base, decl, ArrayCtx::Const)?;
+        let (Some(params_node), Some(name)) = (d.params, d.name) else {
+            return Err(self.error(decl, "member function", "expected a member function"));
+        };
+        if is_ctor && name != st.name {
+            return Err(self.error(
+                decl,
+                "member function",
+                format!("member function `{name}` has no return type"),
+            ));
+        }
+        let kind = if is_ctor {
+            MemberKind::Ctor
+        } else if declarator_is_const(decl, self.ctx.src) {
+            MemberKind::Const
+        } else {
+            MemberKind::Mutating
+        };
+        let mut returns_self = false;
+        let ret = if d.is_ref {
+            if kind == MemberKind::Mutating && d.qt.ty == own {
+                returns_self = true;
+                Type::Void
+            } else {
+                return Err(self.error(
+                    decl,
+                    "reference",
+                    "member functions returning references are not supported (except a non-const one returning `*this`)",
+                ));
+            }
+        } else {
+            d.qt.ty
+        };
+        let mut params = self.parameters(params_node)?;
+        let span = self.span(decl);
+        let self_param = match kind {
+            MemberKind::Const => Some(QualType {
+                ty: own.clone(),
+                is_const: true,
+                is_volatile: false,
+            }),
+            MemberKind::Mutating => Some(QualType::new(Type::ptr(own.clone()))),
+            MemberKind::Ctor => None,
+        };
+        if let Some(qt) = self_param {
+            params.insert(
+                0,
+                Param {
+                    name: "self".into(),
+                    qt,
+                    span,
+                    by_ref: false,
+                },
+            );
+        }
+        let operator = name.starts_with("operator");
+        let ir_name = match kind {
+            MemberKind::Ctor => format!("{}__ctor", st.name),
+            MemberKind::Const if operator => name.clone(),
+            _ if operator => format!("{}__{}", st.name, operator_ident(&name)),
+            _ => format!("{}__{name}", st.name),
+        };
+        let inline = if specs.forceinline {
+            Some("__forceinline__".to_string())
+        } else if specs.noinline {
+            Some("__noinline__".to_string())
+        } else {
+            None
+        };
+        Ok(MemberHeader {
+            header: Header {
+                name: ir_name,
+                kind: hone_ir::FuncKind::Device,
+                ret,
+                params,
+                launch_bounds: None,
+                inline,
+            },
+            kind,
+            member: name,
+            returns_self,
+        })
+    }
+
+    /// The object a constructor builds: a local `self`, declared first.
+    pub fn ctor_object(
+        &mut self,
+        node: Node,
+        st: &Arc<StructType>,
+        out: &mut Vec<Stmt>,
+    ) -> LResult<VarId> {
+        let span = self.span(node);
+        let id = self.add_var(Var {
+            name: "self".into(),
+            ty: Type::Struct(st.clone()),
+            kind: VarKind::Local,
+            is_const: false,
+            is_volatile: false,
+            span,
+        });
+        out.push(Stmt {
+            kind: StmtKind::Decl {
+                var: id,
+                init: None,
+            },
+            span,
+        });
+        Ok(id)
+    }
+
+    /// A constructor's `: a(x), b{y}` as assignments to `self`'s members.
+    pub fn member_initializers(&mut self, node: Node, out: &mut Vec<Stmt>) -> LResult<()> {
+        let Some(list) = syntax::named_children(node)
+            .into_iter()
+            .find(|c| c.kind() == "field_initializer_list")
+        else {
+            return Ok(());
+        };
+        for init in syntax::named_children(list) {
+            if init.kind() != "field_initializer" {
+                continue;
+            }
+            let kids = syntax::named_children(init);
+            let (Some(fnode), Some(args)) = (kids.first(), kids.get(1)) else {
+                return Err(self.error(init, "constructor", "malformed member initializer"));
+            };
+            let name = self.text(*fnode);
+            let span = self.span(init);
+            let Some(target) = self.implicit_member(name, *fnode) else {
+                return Err(self.error(
+                    *fnode,
+                    "constructor",
+                    format!("`{name}` is not a data member"),
+                ));
+            };
+            let arg_nodes = syntax::named_children(*args);
+            let value = match (&target.ty, arg_nodes.as_slice()) {
+                (Type::Struct(_), _) => {
+                    let ty = target.ty.clone();
+                    self.construct(*args, &ty, &arg_nodes)?
+                }
+                (_, [one]) => {
+                    let e = self.expr(*one)?;
+                    self.convert(e, &target.ty, *one, "initialization")?
+                }
+                (_, []) => self.zero_value(&target.ty, init)?,
+                _ => {
+                    return Err(self.error(
+                        init,
+                        "constructor",
+                        format!("`{name}` takes one initializer"),
+                    ))
+                }
+            };
+            let ty = target.ty.clone();
+            let assign = self.mk(
+                ExprKind::Assign {
+                    op: None,
+                    lhs: Box::new(target),
+                    rhs: Box::new(value),
+                },
+                ty,
+                span,
+            );
+            out.push(Stmt {
+                kind: StmtKind::Expr(assign),
+                span,
+            });
+        }
+        Ok(())
+    }
+}
+
+impl<'c, 'a> FnLowerer<'c, 'a> {
+    /// `a op= b` on a struct or vector `a`: a member or free `operator op=`
+    /// taking `a` by reference, or else `a = a op b` with a user `operator op`.
+    pub fn compound_user_operator(
+        &mut self,
+        n: Node,
+        op: &str,
+        lhs: Expr,
+        rhs: Expr,
+        l: Node,
+        r: Node,
+    ) -> LResult<Option<Expr>> {
+        let name = format!("operator{op}");
+        let mut sigs: Vec<FuncSig> = self.ctx.functions.get(&name).cloned().unwrap_or_default();
+        if let Type::Struct(st) = &lhs.ty {
+            if let Some(m) = self.ctx.methods.get(&(st.name.clone(), name.clone())) {
+                sigs.extend(m.iter().cloned());
+            }
+        }
+        if !sigs.is_empty() {
+            return self
+                .call_overload(n, &name, &sigs, vec![lhs, rhs], &[l, r])
+                .map(Some);
+        }
+        let Some(bop) = op.strip_suffix('=') else {
+            return Ok(None);
+        };
+        let Some(value) = self.user_operator(n, bop, vec![lhs.clone(), rhs], &[l, r])? else {
+            return Ok(None);
+        };
+        self.check_modifiable(&lhs, l, op)?;
+        let ty = lhs.ty.clone();
+        let value = self.convert(value, &ty, n, "assignment")?;
+        let span = self.span(n);
+        Ok(Some(self.mk(
+            ExprKind::Assign {
+                op: None,
+                lhs: Box::new(lhs),
+                rhs: Box::new(value),
+            },
+            ty,
+            span,
+        )))
+    }
+}

@@ -1,0 +1,90 @@
+//! Launch files with struct buffers and `symbols` for file-scope variables.
+
+use std::path::PathBuf;
+
+use hone_emulator::{run_with_symbols, Options};
+use hone_launch::Launch;
+
+const SOURCE: &str = r#"
+struct Pair { int key; float value; };
+__constant__ float weights[3] = {1.0f, 2.0f, 3.0f};
+__constant__ int shift;
+__shared__ float tile[32];
+
+__global__ void weigh(const Pair *in, float *out) {
+    int i = threadIdx.x;
+    tile[i] = in[i].value * weights[in[i].key % 3];
+    __syncthreads();
+    out[i] = tile[i] + shift;
+}
+"#;
+
+/// A folder holding the kernel and a launch file with `symbols`.
+fn launch_dir(name: &str, symbols: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("hone-launch-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("k.cu"), SOURCE).unwrap();
+    let launch = format!(
+        r#"{{"source": "k.cu", "kernel": "weigh", "grid": 1, "block": 4,
+            "args": {{"in": {{"type": "Pair", "len": 4,
+                              "init": {{"values": [0, 1.5, 1, 2.5, 2, 3.5, 4, 4.5]}}}},
+                     "out": {{"type": "float", "len": 4}}}},
+            "symbols": {symbols},
+            "dump": ["out"]}}"#
+    );
+    std::fs::write(dir.join("launch.json"), launch).unwrap();
+    dir
+}
+
+#[test]
+fn struct_buffers_and_symbols_reach_the_kernel() {
+    let dir = launch_dir(
+        "ok",
+        r#"{"weights": {"init": {"values": [10, 20, 30]}}, "shift": {"init": {"values": [100]}}}"#,
+    );
+    let launch = Launch::read(&dir.join("launch.json")).unwrap();
+    let parsed = launch.parse().unwrap();
+    assert!(!parsed.has_errors(), "{:?}", parsed.diagnostics);
+    let kernel = launch.kernel(&parsed).unwrap();
+    let mut data = launch.data(kernel).unwrap();
+    // Pair is {int key; float value;}: 8 bytes, member by member.
+    assert_eq!(data.buffers[0].data.len(), 32);
+    assert_eq!(&data.buffers[0].data[8..12], &1i32.to_le_bytes());
+    assert_eq!(&data.buffers[0].data[12..16], &2.5f32.to_le_bytes());
+    let mut symbols = data.symbols(&parsed.module).unwrap();
+    let r = run_with_symbols(
+        &parsed.module,
+        "weigh",
+        &data.config,
+        &data.args,
+        &mut data.buffers,
+        &mut symbols,
+        &Options::default(),
+        None,
+    )
+    .unwrap();
+    assert!(r.is_clean(), "{r:?}");
+    assert_eq!(
+        data.buffers[1].to_f32_vec(),
+        vec![115.0, 150.0, 205.0, 190.0]
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn symbols_name_only_constant_and_device_variables() {
+    for (name, symbols, want) in [
+        ("unknown", r#"{"bias": {"init": "zeros"}}"#, "`bias`, which is not a `__constant__` or `__device__` variable of the module (it has: weights, shift)"),
+        ("shared", r#"{"tile": {"init": "zeros"}}"#, "`tile`, a `__shared__` variable the host cannot set"),
+        ("count", r#"{"weights": {"init": {"values": [1, 2]}}}"#, "`weights`: 2 values given for 1 elements of 3 scalars"),
+    ] {
+        let dir = launch_dir(name, symbols);
+        let launch = Launch::read(&dir.join("launch.json")).unwrap();
+        let parsed = launch.parse().unwrap();
+        let kernel = launch.kernel(&parsed).unwrap();
+        let data = launch.data(kernel).unwrap();
+        let err = data.symbols(&parsed.module).unwrap_err().to_string();
+        assert!(err.contains(want), "{name}: {err}");
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}
