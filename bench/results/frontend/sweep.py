@@ -336,81 +336,96 @@ def run_json(cmd, timeout):
     return None, err[-1][:300]
 
 
-FLOAT_TYPES = ("float", "double", "half", "__half")
+def values_agree(a, b):
+    """Integers bit for bit; floating values within a relative 1e-4 (the
+    two sides may contract or reorder float operations differently); NaN
+    and infinities, which the JSON spells as text, by their text."""
+    if isinstance(a, str) or isinstance(b, str):
+        return str(a).lower() == str(b).lower()
+    if isinstance(a, int) and isinstance(b, int):
+        return a == b
+    fa, fb = float(a), float(b)
+    return abs(fa - fb) <= 1e-4 * max(1.0, abs(fa), abs(fb))
 
 
 def compare(emu, gpu):
-    """None when the dumped buffers agree, else what differs."""
-    eb = {b["name"]: b for b in emu.get("buffers", [])}
-    gb = {b["name"]: b for b in gpu.get("buffers", [])}
+    """(None, note) when the dumped buffers agree, else (what differs, note)."""
+    eb, gb = emu.get("buffers") or {}, gpu.get("buffers") or {}
     if set(eb) != set(gb):
-        return f"different buffers dumped: {sorted(eb)} vs {sorted(gb)}"
+        return f"different buffers dumped: {sorted(eb)} vs {sorted(gb)}", ""
+    note = ""
     for name in sorted(eb):
-        e, g = eb[name], gb[name]
-        ev, gv = e.get("values", []), g.get("values", [])
+        ev, gv = eb[name], gb[name]
+        if ev is None or gv is None:
+            note = "struct buffers not compared"
+            continue
         if len(ev) != len(gv):
-            return f"{name}: {len(ev)} values in the emulator, {len(gv)} on the GPU"
-        is_float = any(t in str(e.get("type", "")) for t in FLOAT_TYPES)
+            return f"{name}: {len(ev)} values in the emulator, {len(gv)} on the GPU", note
         for i, (a, b) in enumerate(zip(ev, gv)):
-            if is_float:
-                a, b = float(a), float(b)
-                if math.isnan(a) and math.isnan(b):
-                    continue
-                tol = 1e-4 * max(1.0, abs(a), abs(b))
-                if not abs(a - b) <= tol:
-                    return f"{name}[{i}]: emulator {a}, GPU {b}"
-            elif a != b:
-                return f"{name}[{i}]: emulator {a}, GPU {b}"
-    return None
+            if not values_agree(a, b):
+                return f"{name}[{i}]: emulator {a}, GPU {b}", note
+    return None, note
 
 
 def sweep_runs(hone, rows, roots, gpu, budget):
     start = time.monotonic()
     with tempfile.TemporaryDirectory() as tmp:
         for row in rows:
-            row.setdefault("emulates", None)
-            row.setdefault("gpu", None)
-            if not row["lowers"]:
-                continue
-            if budget and time.monotonic() - start > budget:
-                row["reason"] = f"not run: the sweep's time budget ({budget} s) was spent"
-                continue
-            if not os.path.exists(launch_path(row)):
-                row["emulates"] = False
-                row["reason"] = "no launch file"
-                continue
             try:
-                files = materialize(row, roots, tmp)
-            except (OSError, json.JSONDecodeError) as e:
-                row["emulates"] = False
-                row["reason"] = f"launch file: {e}"
-                continue
-            emu_out = []
-            for lf in files:
-                out, err = run_json([hone, "sim", "--json", "--no-race-check", lf], 60)
-                if out is None:
-                    row["emulates"] = False
-                    row["reason"] = f"emulator: {err}"
-                    break
-                emu_out.append(out)
-            else:
-                row["emulates"] = True
-            if not gpu or not row["emulates"]:
-                continue
-            for lf, eo in zip(files, emu_out):
-                out, err = run_json([hone, "gpu-run", "--json", lf], 60)
-                if out is None:
-                    row["gpu"] = False
-                    row["reason"] = f"gpu-run: {err}"
-                    break
-                diff = compare(eo, out)
-                if diff:
-                    row["gpu"] = False
-                    row["reason"] = f"outputs differ: {diff}"
-                    break
-                row["device"] = out.get("device")
-            else:
-                row["gpu"] = True
+                run_row(hone, row, roots, gpu, budget, start, tmp)
+            except Exception as e:  # one kernel's surprise must not end the sweep
+                row["reason"] = f"sweep error: {type(e).__name__}: {e}"
+
+
+def run_row(hone, row, roots, gpu, budget, start, tmp):
+    """Emulates one kernel on its launch files and, with `gpu`, compares."""
+    row.setdefault("emulates", None)
+    row.setdefault("gpu", None)
+    if not row["lowers"]:
+        return
+    if budget and time.monotonic() - start > budget:
+        row["reason"] = f"not run: the sweep's time budget ({budget} s) was spent"
+        return
+    if not os.path.exists(launch_path(row)):
+        row["emulates"] = False
+        row["reason"] = "no launch file"
+        return
+    try:
+        files = materialize(row, roots, tmp)
+    except (OSError, json.JSONDecodeError) as e:
+        row["emulates"] = False
+        row["reason"] = f"launch file: {e}"
+        return
+    emu_out = []
+    for lf in files:
+        out, err = run_json([hone, "sim", "--json", "--no-race-check", lf], 60)
+        if out is None:
+            row["emulates"] = False
+            row["reason"] = f"emulator: {err}"
+            break
+        emu_out.append(out)
+    else:
+        row["emulates"] = True
+    if not gpu or not row["emulates"]:
+        return
+    for lf, eo in zip(files, emu_out):
+        out, err = run_json([hone, "gpu-run", "--json", lf], 60)
+        if out is None:
+            row["gpu"] = False
+            row["reason"] = f"gpu-run: {err}"
+            break
+        diff, note = compare(eo, out)
+        if diff:
+            row["gpu"] = False
+            row["reason"] = f"outputs differ: {diff}"
+            break
+        if note:
+            row["reason"] = note
+        row["device"] = out.get("device")
+    else:
+        row["gpu"] = True
+
+
 
 
 def mark(v):

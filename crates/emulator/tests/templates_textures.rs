@@ -1,4 +1,4 @@
-//! Template instances and textures from the front end's corpus
+//! Template instances, textures and cooperative groups from the front end's corpus
 //! (`tests/corpus/frontend/`), run in the emulator and compared with CPU
 //! references written here.
 
@@ -331,4 +331,44 @@ fn texture_reads_match_the_reference() {
     );
     let want: Vec<f32> = (0..n).map(|i| line[n - 1 - i]).collect();
     assert_close("object_fetch", &out[1].to_f32_vec(), &want);
+}
+
+#[test]
+fn cooperative_groups_reduce_blocks_and_warps() {
+    let p = parsed("groups.cu", &[]);
+    let (blocks, threads) = (3usize, 128usize);
+    let n = 300;
+    let x = random_f32(6, n);
+    let out_len = blocks + blocks * 4;
+    let out = run(
+        &p,
+        "reduce",
+        [blocks as u32, 1, 1],
+        [threads as u32, 1, 1],
+        &[
+            KernelArg::Buffer(0),
+            KernelArg::Buffer(1),
+            KernelArg::Int(n as i64),
+        ],
+        vec![
+            Buffer::from_f32("in", &x),
+            Buffer::from_f32("out", &vec![0.0; out_len]),
+        ],
+    );
+    let v = |i: usize| if i < n { x[i] } else { 0.0 };
+    let mut want = vec![0.0f32; out_len];
+    for b in 0..blocks {
+        want[b] = (0..threads).map(|t| v(b * threads + t)).sum();
+        for w in 0..4 {
+            want[blocks + b * 4 + w] = (0..32).map(|l| v(b * threads + w * 32 + l)).sum();
+        }
+    }
+    let got = out[1].to_f32_vec();
+    for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+        // Tree and shuffle orders differ from the reference's sum.
+        assert!(
+            (g - w).abs() <= 1e-4 * w.abs().max(1.0),
+            "out[{i}]: {g} vs {w}"
+        );
+    }
 }

@@ -168,6 +168,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                             return r;
                         }
                         if self.templates.is_some_and(|t| t.is_template(name)) {
+                            let args = self.without_groups(&args);
                             let types = self.arg_types(&args)?;
                             let deduced = self.deduce(name, &types);
                             let (_, sig, inst) =
@@ -196,6 +197,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             "qualified_identifier" => {
                 let t = self.text(f);
                 if names::is_cooperative_groups(t) {
+                    return self.group_function(n, f, &args);
+                }
+                if names::is_cooperative_groups(t) {
                     return Err(self.error(
                         f,
                         "cooperative groups",
@@ -215,6 +219,10 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             }
             "field_expression" => {
                 let (arg, field, op) = self.fields3(f, "argument", "field", "operator")?;
+                let method = self.text(field);
+                if let Some(r) = self.group_method(n, arg, method, &args) {
+                    return r;
+                }
                 let obj = self.expr(arg)?;
                 let obj = if self.text(op) == "->" {
                     self.deref(obj, arg)?
@@ -279,6 +287,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     }
 
     fn call_named(&mut self, n: Node, f: Node, name: &str, args: &[Node]) -> LResult<Expr> {
+        // Groups are not values: a function taking one dropped its parameter.
+        let kept = self.without_groups(args);
+        let args = &kept[..];
         match self.lookup(name).cloned() {
             Some(Entry::Var(_)) | Some(Entry::Const(..)) => {
                 return Err(self.error(

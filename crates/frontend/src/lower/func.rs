@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use hone_ir::{Block, Expr, ExprKind, FuncId, FuncKind, Function, Span, Type, Var, VarId, VarKind};
 use tree_sitter::Node;
 
+use super::groups::Group;
 use super::template::Templates;
 use super::texture::TextureBinding;
 use super::types::{ArrayCtx, Declared};
@@ -54,6 +55,8 @@ pub(crate) struct FnLowerer<'c, 'a> {
     pub textures: HashMap<String, TextureBinding>,
     /// Lowering an explicit specialization, whose declarator is `k<int>`.
     pub specializing: bool,
+    /// Cooperative-group handles in scope, by name.
+    pub groups: HashMap<String, Group>,
     pub vars: Vec<Var>,
     pub scopes: Vec<HashMap<String, Entry>>,
     /// Values of `const` integer variables with constant initializers.
@@ -80,6 +83,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             templates: None,
             textures: HashMap::new(),
             specializing: false,
+            groups: HashMap::new(),
             vars: Vec::new(),
             scopes: vec![HashMap::new()],
             const_vals: HashMap::new(),
@@ -362,6 +366,10 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         let mut out = Vec::new();
         let children = syntax::named_children(list);
         for p in &children {
+            if let Some(r) = self.group_param(*p) {
+                r?;
+                continue;
+            }
             if let Some(ps) = self.texture_object_param(*p) {
                 out.extend(ps?);
                 continue;

@@ -11,6 +11,7 @@ mod conv;
 mod decl;
 mod expr;
 mod func;
+mod groups;
 mod members;
 mod names;
 mod repair;
