@@ -151,8 +151,19 @@ def include_dirs(suite, root, prog_dir, path):
     return dirs
 
 
-def lower_unit(hone, suite, root, prog_dir, path):
+def requested_instances(suite, prog):
+    """Template instances the launch files of a program name (instances.json)."""
+    path = os.path.join(HERE, "instances.json")
+    if not os.path.exists(path):
+        return []
+    with open(path) as f:
+        return json.load(f).get(f"{suite}/{prog}", [])
+
+
+def lower_unit(hone, suite, root, prog_dir, path, instances=()):
     cmd = [hone, "parse", "--json", path]
+    for i in instances:
+        cmd += ["--instantiate", i]
     for d in include_dirs(suite, root, prog_dir, path):
         cmd += ["-I", d]
     r = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
@@ -180,7 +191,9 @@ def sweep_lowering(hone, roots):
                 units = {}
                 for path in files:
                     if path.endswith(".cu"):
-                        units[path] = lower_unit(hone, suite, root, pdir, path)
+                        units[path] = lower_unit(
+                            hone, suite, root, pdir, path, requested_instances(suite, prog)
+                        )
                 for path, name, first, last in kernels:
                     rel = os.path.relpath(path, root)
                     lowered, reasons, instances, unit_of, params = False, [], [], None, None
@@ -267,7 +280,7 @@ def default_launch(row, roots):
     launch = {
         "source": rel(os.path.join(root, row["unit"])) if not os.path.isabs(row["unit"]) else rel(row["unit"]),
         "include": [rel(d) for d in row["include"]],
-        "kernel": row["instances"][0],
+        "kernel": request_for(row) or row["instances"][0],
         "grid": [4],
         "block": [128],
         "args": args,
@@ -276,6 +289,14 @@ def default_launch(row, roots):
     if row.get("extern_shared"):
         launch["dynamic_shared_bytes"] = 16384
     return launch
+
+
+def request_for(row):
+    """The instances.json spelling of the kernel's instance, if it names one."""
+    for r in requested_instances(row["suite"], row["program"]):
+        if r.split("<")[0].strip() == row["kernel"]:
+            return r
+    return None
 
 
 def write_default_launches(rows, roots):

@@ -389,7 +389,14 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                         ),
                     ));
                 }
-                Err(self.error(n, "template", "templates are not supported"))
+                Err(self.error(
+                    n,
+                    "template",
+                    format!(
+                        "`{}` is not supported here: function templates are called, class templates are not supported",
+                        self.text(n)
+                    ),
+                ))
             }
             "qualified_identifier" => {
                 if names::is_cooperative_groups(text) {

@@ -769,6 +769,9 @@ pub(crate) fn request_instances<'c, 'a>(
     diags: &mut Vec<Diagnostic>,
 ) -> Vec<(String, String)> {
     let mut named = Vec::new();
+    // Templates whose requested instance failed: their errors say why, so
+    // they are not also reported as having no instance.
+    let mut failed: Vec<String> = Vec::new();
     for r in requests {
         let Some((name, args)) = split_request(r) else {
             continue;
@@ -780,10 +783,17 @@ pub(crate) fn request_instances<'c, 'a>(
         l.templates = Some(templates);
         match l.instance(&name, def.node, ArgSource::Texts(args), &HashMap::new()) {
             Ok((_, _, inst)) => named.push((normalize_request(r), inst)),
-            Err(_) => diags.extend(l.diags.into_iter().map(|mut d| {
-                d.message = format!("instance `{}`: {}", normalize_request(r), d.message);
-                d
-            })),
+            Err(_) => diags.extend(
+                {
+                    failed.push(name.clone());
+                    l.diags
+                }
+                .into_iter()
+                .map(|mut d| {
+                    d.message = format!("instance `{}`: {}", normalize_request(r), d.message);
+                    d
+                }),
+            ),
         }
     }
     // Host code: every `kernel<args>` whose arguments are constant where they
@@ -845,6 +855,9 @@ pub(crate) fn request_instances<'c, 'a>(
             .iter()
             .any(|i| &i.template == name)
         {
+            continue;
+        }
+        if failed.contains(name) {
             continue;
         }
         if let Err(bad) = params(ctx.src, def.node) {

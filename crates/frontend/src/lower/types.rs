@@ -173,7 +173,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                     Err(self.error(
                         t,
                         "template",
-                        format!("template type `{text}` is not supported"),
+                        format!("class template `{text}` is not supported"),
                     ))
                 }
             }
