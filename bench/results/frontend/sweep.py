@@ -503,6 +503,12 @@ def main():
         write_default_launches(rows, roots)
     if not a.lower_only:
         sweep_runs(a.hone, rows, roots, a.gpu, a.budget)
+    # The checkouts' locations are this machine's: name them as the launch files do.
+    names = {"rodinia": "${RODINIA}", "samples": "${SAMPLES}"}
+    text = json.dumps(rows)
+    for suite, root in roots.items():
+        text = text.replace(root, names[suite])
+    rows = json.loads(text)
     devices = sorted({r["device"] for r in rows if r.get("device")})
     os.makedirs(a.out, exist_ok=True)
     with open(os.path.join(a.out, "kernels.json"), "w") as f:
