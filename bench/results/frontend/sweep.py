@@ -14,6 +14,7 @@ Run through `run.sh`, which names the checkouts.
 """
 
 import argparse
+import concurrent.futures
 import json
 import math
 import os
@@ -390,12 +391,18 @@ def compare(emu, gpu):
 
 def sweep_runs(hone, rows, roots, gpu, budget):
     start = time.monotonic()
+    def one(row):
+        try:
+            run_row(hone, row, roots, gpu, budget, start, tmp)
+        except Exception as e:  # one kernel's surprise must not end the sweep
+            row["reason"] = f"sweep error: {type(e).__name__}: {e}"
+
+    # Kernels are independent processes; several at once (each `hone sim`
+    # also uses threads of its own, so not one per core).
+    workers = max(1, min(8, (os.cpu_count() or 2) // 2))
     with tempfile.TemporaryDirectory() as tmp:
-        for row in rows:
-            try:
-                run_row(hone, row, roots, gpu, budget, start, tmp)
-            except Exception as e:  # one kernel's surprise must not end the sweep
-                row["reason"] = f"sweep error: {type(e).__name__}: {e}"
+        with concurrent.futures.ThreadPoolExecutor(workers) as pool:
+            list(pool.map(one, rows))
 
 
 def run_row(hone, row, roots, gpu, budget, start, tmp):
