@@ -316,3 +316,16 @@ fn unsupported_constructs_are_diagnosed_and_other_kernels_still_run() {
     assert_eq!(code, 0, "{v}");
     assert_eq!(ints(&v["buffers"]["a"]), vec![0, 2, 4, 6, 8, 10, 12, 14]);
 }
+
+#[test]
+fn a_launch_file_names_a_template_instance() {
+    // `window<int, 2>` is launched by no host code: the launch file's name
+    // makes the instance (W = 2, NEGATE defaulted to false).
+    let launch = hone_testkit::corpus("frontend/window_int_2.json");
+    let (code, v) = sim_json(launch.to_str().unwrap());
+    assert_eq!(code, 0, "{v}");
+    let want: Vec<i64> = (0..20)
+        .map(|i| if i + 2 <= 20 { 2 * (i + i + 1) } else { 0 })
+        .collect();
+    assert_eq!(ints(&v["buffers"]["out"]), want);
+}
