@@ -190,8 +190,12 @@ def sweep_lowering(hone, roots):
                 if not kernels:
                     continue
                 units = {}
+                # Every .cu file, and the headers that define kernels: some
+                # programs' .cu files include them through host-only code the
+                # front end reads badly, and a header read alone still counts.
+                with_kernels = {k[0] for k in kernels}
                 for path in files:
-                    if path.endswith(".cu"):
+                    if path.endswith(".cu") or path in with_kernels:
                         units[path] = lower_unit(
                             hone, suite, root, pdir, path, requested_instances(suite, prog)
                         )
