@@ -329,3 +329,39 @@ fn a_launch_file_names_a_template_instance() {
         .collect();
     assert_eq!(ints(&v["buffers"]["out"]), want);
 }
+
+#[test]
+fn symbols_set_constant_memory_and_dump_shows_device_variables() {
+    let dir = tempdir();
+    let src = root().join("tests/corpus/cpp/globals.cu");
+    let launch = |dump: Value| {
+        serde_json::json!({"source": src, "kernel": "count", "grid": 1, "block": 64,
+            "args": {"out": {"type": "float", "len": 64}},
+            "symbols": {"history": {"init": {"values": [5, 0, 0, 0, 0, 0, 0, 0]}}},
+            "dump": dump})
+    };
+    let path = write_launch(
+        &dir,
+        "symbols.json",
+        launch(serde_json::json!(["out", "counter", "history"])),
+    );
+    let (code, v) = sim_json(&path);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(ints(&v["buffers"]["counter"]), vec![1]);
+    // history[0] came from the launch file, history[7] from the kernel.
+    assert_eq!(
+        floats(&v["buffers"]["history"]),
+        vec![5.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 42.0]
+    );
+    assert_eq!(floats(&v["buffers"]["out"])[0], 63.0 + 5.0);
+
+    let bad = write_launch(&dir, "bad.json", launch(serde_json::json!(["tile"])));
+    let o = hone(&["sim", &bad]);
+    assert_eq!(o.code, 2, "{}", o.stderr);
+    assert!(
+        o.stderr
+            .contains("`dump` names `tile`, which is neither a buffer argument"),
+        "{}",
+        o.stderr
+    );
+}

@@ -37,7 +37,8 @@ impl LaunchConfig {
 
 /// One kernel argument, matched against the kernel's parameters in order:
 /// pointer parameters take a `Buffer` (or `Int(0)`, a null pointer), scalar
-/// parameters an `Int` or, for floating-point ones, a `Float`.
+/// parameters an `Int` or, for floating-point ones, a `Float`, and a struct
+/// passed by value a `Buffer` holding exactly one of it (its bytes are the value).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub enum KernelArg {
     Int(i64),

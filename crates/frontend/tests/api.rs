@@ -182,3 +182,20 @@ fn unnamed_parameters_have_empty_names() {
     assert_eq!(f.var(f.params[0]).ty, hone_ir::Type::INT);
     assert_eq!(f.var(f.params[1]).name, "y");
 }
+
+#[test]
+fn struct_alignment_from_align_alignas_and_attribute() {
+    let src = "struct __align__(8) A { float x; };\n\
+               struct alignas(16) B { float x; };\n\
+               struct __attribute__((aligned(32))) C { float x; };\n\
+               __global__ void k(A *a, B *b, C *c) { a->x = b->x + c->x; }\n";
+    let parsed = hone_frontend::parse_source("align.cu", src, &Default::default()).unwrap();
+    assert!(!parsed.has_errors(), "{:?}", parsed.diagnostics);
+    let sizes: Vec<(u64, u64)> = parsed
+        .module
+        .structs
+        .iter()
+        .map(|s| (s.size, s.align))
+        .collect();
+    assert_eq!(sizes, vec![(8, 8), (16, 16), (32, 32)]);
+}

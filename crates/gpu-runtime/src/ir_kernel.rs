@@ -66,7 +66,14 @@ impl IrKernel {
         for (&p, arg) in kernel.params.iter().zip(args) {
             let var = kernel.var(p);
             params.push(match (arg, &var.ty) {
-                (HostArg::Buffer(i), _) => Param::Buffer(*i),
+                (HostArg::Buffer(i), Type::Pointer(_)) => Param::Buffer(*i),
+                (HostArg::Buffer(_), ty) => {
+                    return Err(IrKernelError::Unsupported(format!(
+                        "{label}: parameter `{}` is a `{}` passed by value, which gpu-run cannot pass to the GPU yet",
+                        var.name,
+                        hone_ir::print::print_type(ty)
+                    )))
+                }
                 (arg, Type::Scalar(s)) => Param::Scalar(scalar_arg(*s, arg)),
                 (_, ty) => {
                     return Err(IrKernelError::Unsupported(format!(

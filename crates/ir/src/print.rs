@@ -76,7 +76,7 @@ pub fn print_module(m: &Module) -> String {
     out
 }
 
-/// A struct definition: its data members in order, and `__align__(n)` when
+/// A struct definition: its data members in order, and `alignas(n)` when
 /// the struct is aligned beyond what its members need.
 pub fn print_struct(st: &StructType) -> String {
     let ep = expr::ExprPrinter::new(None, &[]);
@@ -86,7 +86,7 @@ pub fn print_struct(st: &StructType) -> String {
         RecordKind::Class => "class",
     };
     let align = if st.align > natural {
-        format!("__align__({}) ", st.align)
+        format!("alignas({}) ", st.align)
     } else {
         String::new()
     };

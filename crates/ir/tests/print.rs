@@ -1559,7 +1559,7 @@ fn structs_globals_volatile_and_operator_calls() {
     assert_eq!(
         print_module(&m),
         "struct V2 {\n    float x;\n    float y;\n};\n\n\
-         class __align__(16) Cell {\npublic:\n    V2 v;\n    int tag[3];\n};\n\n\
+         class alignas(16) Cell {\npublic:\n    V2 v;\n    int tag[3];\n};\n\n\
          __constant__ float coeff[2] = {0.5f, 2.0f};\n\n\
          extern __shared__ volatile float dyn_smem[];\n\n\
          __device__ V2 operator+(V2 a, V2 b);\n\n\

@@ -7,15 +7,30 @@ use serde_json::Value;
 
 /// A buffer's contents as JSON numbers: integers exactly, floats in their shortest
 /// round-trip form for their own precision, non-finite values as strings.
+/// Vectors and structs are flattened into their scalars in memory order
+/// (struct padding left out).
 pub fn buffer_to_json(b: &Buffer) -> Value {
-    let scalar = match &b.elem {
-        Type::Scalar(s) | Type::Vector(s, _) => *s,
-        _ => return Value::Null,
-    };
-    let size = scalar.size() as usize;
-    let mut out = Vec::with_capacity(b.data.len() / size);
-    for chunk in b.data.chunks_exact(size) {
-        out.push(decode(scalar, chunk));
+    if let Type::Scalar(s) | Type::Vector(s, _) = &b.elem {
+        let size = s.size() as usize;
+        return Value::Array(
+            b.data
+                .chunks_exact(size)
+                .map(|chunk| decode(*s, chunk))
+                .collect(),
+        );
+    }
+    let mut leaves = Vec::new();
+    b.elem.scalar_leaves(0, &mut leaves);
+    let esize = b.elem.size().unwrap_or(0) as usize;
+    if leaves.is_empty() || esize == 0 {
+        return Value::Null;
+    }
+    let mut out = Vec::with_capacity(b.data.len() / esize * leaves.len());
+    for elem in b.data.chunks_exact(esize) {
+        for &(off, s) in &leaves {
+            let off = off as usize;
+            out.push(decode(s, &elem[off..off + s.size() as usize]));
+        }
     }
     Value::Array(out)
 }

@@ -137,6 +137,31 @@ impl Launch {
         })
     }
 
+    /// The names `dump` gives that are not buffer arguments: the module's
+    /// `__device__` and `__constant__` variables, or an error naming the
+    /// first that is neither.
+    pub fn dumped_symbols(
+        &self,
+        buffers: &[Buffer],
+        module: &hone_ir::Module,
+    ) -> Result<Vec<String>, LaunchError> {
+        let mut out = Vec::new();
+        for name in &self.file.dump {
+            if buffers.iter().any(|b| &b.name == name) {
+                continue;
+            }
+            match module.global_named(name) {
+                Some((_, g)) if g.space != hone_ir::GlobalSpace::Shared => out.push(name.clone()),
+                _ => {
+                    return Err(LaunchError(format!(
+                        "`dump` names `{name}`, which is neither a buffer argument of the launch nor a `__device__` or `__constant__` variable"
+                    )))
+                }
+            }
+        }
+        Ok(out)
+    }
+
     /// The buffers the launch file's `dump` names, in its order.
     pub fn dumped<'a>(&'a self, buffers: &'a [Buffer]) -> Vec<&'a Buffer> {
         self.file
@@ -206,6 +231,18 @@ impl Launch {
                         args.push(KernelArg::Int(v));
                     }
                 }
+                (ArgSpec::Buffer(b), Type::Struct(st)) if b.ty.trim() == st.name => {
+                    // A struct by value: one element, passed as its bytes.
+                    if b.len != 1 {
+                        return Err(LaunchError(format!(
+                            "argument `{}`: the parameter is one `{}` passed by value; give \"len\": 1",
+                            var.name, st.name
+                        )));
+                    }
+                    let buffer = make_buffer(&var.name, var.ty.clone(), b)?;
+                    args.push(KernelArg::Buffer(buffers.len()));
+                    buffers.push(buffer);
+                }
                 (ArgSpec::Buffer(_), ty) => {
                     return Err(LaunchError(format!(
                         "argument `{}`: a buffer was given, but the parameter is `{}`",
@@ -220,13 +257,6 @@ impl Launch {
                         hone_ir::print::print_type(ty)
                     )))
                 }
-            }
-        }
-        for name in &self.file.dump {
-            if !buffers.iter().any(|b| &b.name == name) {
-                return Err(LaunchError(format!(
-                    "`dump` names `{name}`, which is not a buffer argument of the launch"
-                )));
             }
         }
         Ok((args, buffers))

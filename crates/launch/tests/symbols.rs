@@ -88,3 +88,52 @@ fn symbols_name_only_constant_and_device_variables() {
         let _ = std::fs::remove_dir_all(dir);
     }
 }
+
+#[test]
+fn a_struct_parameter_by_value_is_one_element() {
+    let dir = std::env::temp_dir().join(format!("hone-launch-byval-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("k.cu"),
+        "struct P { int n; float s; };\n\
+         __global__ void k(P p, float *out) { if (threadIdx.x < p.n) out[threadIdx.x] = p.s; }\n",
+    )
+    .unwrap();
+    for (len, ok) in [(1, true), (2, false)] {
+        std::fs::write(
+            dir.join("launch.json"),
+            format!(
+                r#"{{"source": "k.cu", "kernel": "k", "grid": 1, "block": 4,
+                    "args": {{"p": {{"type": "P", "len": {len}, "init": {{"values": [3, 2.5{}]}}}},
+                             "out": {{"type": "float", "len": 4}}}}}}"#,
+                if len == 2 { ", 0, 0" } else { "" }
+            ),
+        )
+        .unwrap();
+        let launch = Launch::read(&dir.join("launch.json")).unwrap();
+        let parsed = launch.parse().unwrap();
+        let kernel = launch.kernel(&parsed).unwrap();
+        let data = launch.data(kernel);
+        if !ok {
+            let e = data.err().unwrap().to_string();
+            assert!(e.contains("one `P` passed by value"), "{e}");
+            continue;
+        }
+        let mut data = data.unwrap();
+        let mut symbols = data.symbols(&parsed.module).unwrap();
+        let r = run_with_symbols(
+            &parsed.module,
+            "k",
+            &data.config,
+            &data.args,
+            &mut data.buffers,
+            &mut symbols,
+            &Options::default(),
+            None,
+        )
+        .unwrap();
+        assert!(r.is_clean(), "{r:?}");
+        assert_eq!(data.buffers[1].to_f32_vec(), vec![2.5, 2.5, 2.5, 0.0]);
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}

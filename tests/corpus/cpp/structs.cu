@@ -105,3 +105,32 @@ __global__ void vectors(const float3 *a, float3 *out, int *counts) {
     float d = dot(s, make_float3(1.0f)) + dot(make_float2(1.0f, 2.0f), make_float2(3.0f, 4.0f));
     counts[i] += 1000 * (int)d;
 }
+
+// A block's particles staged in shared memory as structs, then each thread
+// reads its neighbour's whole struct after the barrier.
+__global__ void neighbours(const Particle *p, Particle *out) {
+    __shared__ Particle tile[32];
+    int t = threadIdx.x;
+    tile[t] = p[blockIdx.x * 32 + t];
+    __syncthreads();
+    Particle q = tile[(t + 1) % 32];
+    q.id = t > 15 ? q.id : -q.id;
+    out[blockIdx.x * 32 + t] = q;
+}
+
+struct Params {
+    int n;
+    float scale;
+    float3 offset;
+    int *hits;
+};
+
+// A struct passed by value, holding a pointer and a vector.
+__global__ void shift(Params prm, float3 *pts) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < prm.n) {
+        float3 p = pts[i];
+        pts[i] = make_float3(p.x * prm.scale + prm.offset.x, p.y * prm.scale + prm.offset.y,
+                             p.z * prm.scale + prm.offset.z);
+    }
+}

@@ -165,6 +165,15 @@ fn prepare(path: &Path) -> Result<Prepared> {
     let parsed = parse_launch(&launch)?;
     let kernel = launch.kernel(&parsed)?;
     let data = launch.data(kernel)?;
+    if let Some(name) = launch
+        .dumped_symbols(&data.buffers, &parsed.module)?
+        .first()
+    {
+        bail!(
+            "{}: `dump` names `{name}`; gpu-run cannot read `__device__`/`__constant__` variables back from the GPU yet",
+            path.display()
+        );
+    }
     if let Some((name, _)) = data.symbols.first() {
         bail!(
             "{}: `symbols` sets `{name}`; gpu-run cannot set `__constant__`/`__device__` contents on the GPU yet (without `symbols` the variables keep their initializers)",

@@ -38,6 +38,7 @@ pub fn run(args: SimArgs) -> Result<u8> {
     let module = &parsed.module;
     let kernel = launch.kernel(&parsed)?;
     let mut data = launch.data(kernel)?;
+    let dumped_symbols = launch.dumped_symbols(&data.buffers, module)?;
     let opts = Options {
         tolerate_same_value_races: args.tolerate_same_value_races,
         parallel: !args.serial,
@@ -59,7 +60,9 @@ pub fn run(args: SimArgs) -> Result<u8> {
     )
     .map_err(|e| anyhow!("{}: {e}", args.launch.display()))?;
 
-    let dumped = launch.dumped(&data.buffers);
+    // Buffers in `dump` order, then the file-scope variables it names.
+    let mut dumped = launch.dumped(&data.buffers);
+    dumped.extend(dumped_symbols.iter().filter_map(|n| symbols.get(n)));
     if args.json {
         let out = run_report::json(launch.kernel_name(), module, &report, &dumped);
         println!("{}", serde_json::to_string_pretty(&out)?);

@@ -161,6 +161,31 @@ impl<'a> Launch<'a> {
                     }
                     super::memory::make_ptr(*i as u32 + 1, 0)
                 }
+                // A struct by value: its bytes are the buffer's, member by member
+                // into the parameter's registers.
+                (Type::Struct(st), KernelArg::Buffer(i)) => {
+                    let Some(b) = buffers.get(*i).filter(|b| b.data.len() as u64 == st.size) else {
+                        return Err(bad(format!(
+                            "a buffer of one `{}` ({} bytes)",
+                            st.name, st.size
+                        )));
+                    };
+                    if crate::compile::value_regs(&var.ty) > 255 {
+                        return Err(bad(format!(
+                            "a struct of at most 255 scalars, not `{}`",
+                            st.name
+                        )));
+                    }
+                    let mut leaves = Vec::new();
+                    var.ty.scalar_leaves(0, &mut leaves);
+                    for (k, (off, s)) in leaves.iter().enumerate() {
+                        let off = *off as usize;
+                        let bytes = &b.data[off..off + s.size() as usize];
+                        params.push((reg + k as u32, canon(*s, super::memory::read_le(bytes))));
+                    }
+                    reg += leaves.len() as u32;
+                    continue;
+                }
                 // A null pointer, for kernels with optional arrays.
                 (Type::Pointer(_), KernelArg::Int(0)) => 0,
                 (Type::Pointer(_), _) => {

@@ -351,3 +351,129 @@ fn constant_struct_with_aggregate_initializer() {
     assert_eq!(prm.data.len(), 16);
     assert_eq!(&prm.data[..4], &3i32.to_le_bytes());
 }
+
+#[test]
+fn structs_in_shared_memory_copied_whole() {
+    let m = corpus("structs.cu");
+    let n = 64;
+    let ps = particles(n);
+    let bytes: Vec<u8> = ps
+        .iter()
+        .flat_map(|(p, v, mass, id)| particle(*p, *v, *mass, *id))
+        .collect();
+    let mut bufs = vec![
+        struct_buffer(&m, "Particle", "p", bytes),
+        struct_buffer(&m, "Particle", "out", vec![0; 32 * n]),
+    ];
+    let r = launch(
+        &m,
+        "neighbours",
+        LaunchConfig::linear(2, 32),
+        &[KernelArg::Buffer(0), KernelArg::Buffer(1)],
+        &mut bufs,
+    );
+    assert!(r.is_clean(), "{r:?}");
+    let want: Vec<u8> = (0..n)
+        .flat_map(|i| {
+            let (b, t) = (i / 32, i % 32);
+            let (p, v, mass, id) = ps[b * 32 + (t + 1) % 32];
+            particle(p, v, mass, if t > 15 { id } else { -id })
+        })
+        .collect();
+    assert_eq!(bufs[1].data, want);
+}
+
+#[test]
+fn helper_math_operators_and_aligned_structs() {
+    let m = corpus("helper_math.cu");
+    let sample = m.structs.iter().find(|s| s.name == "Sample").unwrap();
+    assert_eq!((sample.size, sample.align), (16, 16));
+    let v: Vec<f32> = (0..128).map(|i| i as f32 * 0.5).collect();
+    let mut vb = Buffer::from_f32("v", &v);
+    vb.elem = hone_ir::Type::Vector(hone_ir::Scalar::F32, 2);
+    let q: Vec<u8> = (0..32i32)
+        .flat_map(|i| {
+            let mut b = (i as f32 * 2.0).to_le_bytes().to_vec();
+            b.extend((i - 5).to_le_bytes());
+            b.extend([0u8; 8]);
+            b
+        })
+        .collect();
+    let mut bufs = vec![
+        vb,
+        struct_buffer(&m, "Sample", "q", q),
+        Buffer::from_f32("out", &[0.0; 32]),
+    ];
+    let r = launch(
+        &m,
+        "helper",
+        LaunchConfig::linear(1, 32),
+        &[
+            KernelArg::Buffer(0),
+            KernelArg::Buffer(1),
+            KernelArg::Buffer(2),
+        ],
+        &mut bufs,
+    );
+    assert!(r.is_clean(), "{r:?}");
+    let got = bufs[0].to_f32_vec();
+    for i in 0..32 {
+        for c in 0..2 {
+            let want = -(v[2 * i + c] + v[2 * (i + 32) + c]);
+            assert_eq!(got[2 * i + c], want, "v[{i}] component {c}");
+        }
+    }
+    let out = bufs[2].to_f32_vec();
+    for (i, o) in out.iter().enumerate() {
+        assert_eq!(*o, i as f32 * 2.0 + (i as i32 - 5) as f32 + 16.0);
+    }
+}
+
+#[test]
+fn struct_kernel_parameter_by_value() {
+    let m = corpus("structs.cu");
+    let mut prm = Vec::new();
+    prm.extend(40i32.to_le_bytes());
+    prm.extend(2.0f32.to_le_bytes());
+    for v in [1.0f32, -1.0, 0.5] {
+        prm.extend(v.to_le_bytes());
+    }
+    prm.extend([0u8; 4]); // padding before the pointer
+    prm.extend(0u64.to_le_bytes());
+    let pts: Vec<f32> = (0..3 * 64).map(|x| x as f32).collect();
+    let mut pb = Buffer::from_f32("pts", &pts);
+    pb.elem = hone_ir::Type::Vector(hone_ir::Scalar::F32, 3);
+    let mut bufs = vec![struct_buffer(&m, "Params", "prm", prm), pb];
+    let r = launch(
+        &m,
+        "shift",
+        LaunchConfig::linear(2, 32),
+        &[KernelArg::Buffer(0), KernelArg::Buffer(1)],
+        &mut bufs,
+    );
+    assert!(r.is_clean(), "{r:?}");
+    let got = bufs[1].to_f32_vec();
+    let off = [1.0f32, -1.0, 0.5];
+    for (k, g) in got.iter().enumerate() {
+        let want = if k / 3 < 40 {
+            pts[k] * 2.0 + off[k % 3]
+        } else {
+            pts[k]
+        };
+        assert_eq!(*g, want, "component {k}");
+    }
+    // A buffer of the wrong size is refused, naming the parameter.
+    let mut bad = vec![Buffer::from_i32("prm", &[1]), bufs.remove(1)];
+    let e = hone_emulator::run(
+        &m,
+        "shift",
+        &LaunchConfig::linear(1, 32),
+        &[KernelArg::Buffer(0), KernelArg::Buffer(1)],
+        &mut bad,
+        &Options::default(),
+        None,
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("prm") && e.contains("Params"), "{e}");
+}

@@ -524,7 +524,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             ));
         }
         if let Some(what) = self.ctx.globals.get(name) {
-            let msg = format!("`{name}` is a {what}; file-scope variables are not supported");
+            let msg = format!("`{name}` is a {what}");
             return Err(self.error(n, "file-scope variable", msg));
         }
         if self.ctx.functions.contains_key(name) || self.ctx.unlowerable.contains_key(name) {

@@ -341,6 +341,11 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         if kind == FuncKind::Global {
             params.extend(self.texture_ref_params(node));
         }
+        let (name, alias) = if name.starts_with("operator") && params.iter().any(|p| p.by_ref) {
+            (super::members::operator_ident(&name), Some(name))
+        } else {
+            (name, None)
+        };
         let launch_bounds = match specs.launch_bounds {
             Some(lb) => Some(self.launch_bounds(lb)?),
             None => None,
@@ -354,6 +359,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         };
         Ok(Header {
             name,
+            alias,
             kind,
             ret: qt.ty,
             params,
@@ -532,7 +538,12 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
 }
 
 pub(crate) struct Header {
+    /// The IR function's name.
     pub name: String,
+    /// The operator a function with another IR name implements (`operator+=`
+    /// taking its left operand by reference is `operator_add_assign`: C++
+    /// has no operator on a pointer).
+    pub alias: Option<String>,
     pub kind: FuncKind,
     pub ret: Type,
     pub params: Vec<Param>,

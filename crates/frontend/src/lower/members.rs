@@ -578,6 +578,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         Ok(MemberHeader {
             header: Header {
                 name: ir_name,
+                alias: None,
                 kind: hone_ir::FuncKind::Device,
                 ret,
                 params,

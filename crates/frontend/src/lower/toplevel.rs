@@ -215,6 +215,9 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
         if !self.register(&name, h.signature(Some(id)), node) {
             return;
         }
+        if let Some(op) = &h.alias {
+            self.register(op, h.signature(Some(id)), node);
+        }
         self.pending.push(PendingFunction {
             node,
             name,
@@ -319,6 +322,9 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
             Some(h) => {
                 let name = h.name.clone();
                 self.register(&name, h.signature(None), node);
+                if let Some(op) = &h.alias {
+                    self.register(op, h.signature(None), node);
+                }
             }
             None => {
                 self.ctx
@@ -351,9 +357,9 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
             let description = match &specs {
                 Some(s) if s.constant => "__constant__ variable",
                 Some(s) if s.shared => "__shared__ variable",
-                Some(s) if s.managed => "__managed__ variable",
+                Some(s) if s.managed => "__managed__ variable, which hone does not support",
                 Some(s) if s.device => "__device__ variable",
-                _ => "host variable",
+                _ => "host variable, which device code cannot use",
             };
             let mut value = None;
             let mut float = None;
@@ -420,9 +426,9 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
             }
             _ => {
                 let what = match space {
-                    GlobalSpace::Constant => "__constant__ variable that could not be lowered",
-                    GlobalSpace::Device => "__device__ variable that could not be lowered",
-                    GlobalSpace::Shared => "__shared__ variable that could not be lowered",
+                    GlobalSpace::Constant => "__constant__ variable that could not be lowered (see its declaration's error)",
+                    GlobalSpace::Device => "__device__ variable that could not be lowered (see its declaration's error)",
+                    GlobalSpace::Shared => "__shared__ variable that could not be lowered (see its declaration's error)",
                 };
                 self.ctx.globals.insert(name, what.to_string());
             }
@@ -996,10 +1002,9 @@ fn non_constant(i: &Init) -> Option<&'static str> {
 fn declared_alignment(node: Node, src: &str) -> Option<u64> {
     let text = syntax::text(node, src);
     let head = &text[..text.find('{').unwrap_or(text.len())];
-    let at = head
-        .find("__align__(")
-        .map(|i| i + "__align__(".len())
-        .or_else(|| head.find("alignas(").map(|i| i + "alignas(".len()))?;
+    let at = ["__align__(", "alignas(", "aligned("]
+        .iter()
+        .find_map(|k| head.find(k).map(|i| i + k.len()))?;
     let rest = &head[at..];
     rest[..rest.find(')')?].trim().parse().ok()
 }

@@ -20,6 +20,8 @@ const PREDEFINED: &[(&str, &str)] = &[
     ("__CUDACC_VER_MAJOR__", "12"),
     ("__CUDACC_VER_MINOR__", "0"),
     ("__cplusplus", "201703L"),
+    // As CUDA's headers define it; tree-sitter reads the attribute form.
+    ("__align__(n)", "__attribute__((aligned(n)))"),
 ];
 
 type Result<T> = std::result::Result<T, PreprocessError>;

@@ -182,6 +182,38 @@ impl Checker<'_> {
                 let _ = (a, b);
                 return Err(format!("{name}: comparison not of type bool"));
             }
+            ExprKind::Global(g) => {
+                let gv = self
+                    .m
+                    .globals
+                    .get(g.0 as usize)
+                    .ok_or(format!("{name}: {g:?} out of range"))?;
+                if gv.ty != e.ty {
+                    return Err(format!("{name}: `{}` used with another type", gv.name));
+                }
+            }
+            ExprKind::Field(base, i) => {
+                let field = base
+                    .ty
+                    .as_struct()
+                    .and_then(|s| s.fields.get(*i as usize))
+                    .ok_or(format!(
+                        "{name}: member {i} of a non-struct or out of range"
+                    ))?;
+                if field.ty != e.ty {
+                    return Err(format!("{name}: member `{}` with another type", field.name));
+                }
+            }
+            ExprKind::Aggregate(items) => {
+                let st =
+                    e.ty.as_struct()
+                        .ok_or(format!("{name}: aggregate of a non-struct"))?;
+                if items.len() != st.fields.len()
+                    || items.iter().zip(&st.fields).any(|(x, f)| x.ty != f.ty)
+                {
+                    return Err(format!("{name}: aggregate of `{}` not converted", st.name));
+                }
+            }
             _ => {}
         }
         hone_ir::visit::children(e)

@@ -285,6 +285,23 @@ impl<'a> Lower<'a> {
                     return Err(self.err(e.span, "struct has no such member"));
                 };
                 let (off, first) = (f.offset, field_reg(st, *i as usize));
+                let addressable = matches!(
+                    v.without_implicit_casts().kind,
+                    ExprKind::Var(_)
+                        | ExprKind::Global(_)
+                        | ExprKind::Index(..)
+                        | ExprKind::Deref(_)
+                        | ExprKind::Field(..)
+                );
+                if !addressable {
+                    return Err(self.err(
+                        e.span,
+                        &format!(
+                            "member `{}` of a struct value that is not in memory (a call's result, say) used as an array or assigned to; store the struct in a variable first",
+                            f.name
+                        ),
+                    ));
+                }
                 match self.lvalue(v)? {
                     LVal::Reg { r } => Ok(LVal::Reg { r: r + first }),
                     LVal::Mem { ptr } => Ok(LVal::Mem {
