@@ -19,7 +19,7 @@ pub fn simulate(launch_file: &Path) -> Result<String, Box<dyn Error>> {
     let mut data = launch.data(kernel)?;
     let report = hone_emulator::run(
         &parsed.module,
-        launch.kernel_name(),
+        &parsed.function_name(launch.kernel_name()),
         &data.config,
         &data.args,
         &mut data.buffers,
@@ -49,9 +49,10 @@ pub fn analyze_report(launch_file: &Path) -> Result<String, Box<dyn Error>> {
     let launch = Launch::read(launch_file)?;
     let parsed = launch.parse()?;
     let data = launch.data(launch.kernel(&parsed)?)?;
+    let kernel_name = parsed.function_name(launch.kernel_name());
     let spec = LaunchSpec {
         module: parsed.module,
-        kernel: launch.kernel_name().to_string(),
+        kernel: kernel_name,
         launch: data,
     };
     let analysis = analyze(&spec, &Options::default())?;

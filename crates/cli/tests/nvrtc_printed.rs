@@ -56,6 +56,7 @@ fn printed_kernels_compile_with_nvrtc() {
         "tests/corpus/seed",
         "crates/frontend/tests/data/lower",
         "tests/corpus/listings",
+        "tests/corpus/frontend",
         "tests/corpus/cpp",
     ] {
         cu_files(&root().join(dir), &mut files);

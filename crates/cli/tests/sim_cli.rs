@@ -318,6 +318,19 @@ fn unsupported_constructs_are_diagnosed_and_other_kernels_still_run() {
 }
 
 #[test]
+fn a_launch_file_names_a_template_instance() {
+    // `window<int, 2>` is launched by no host code: the launch file's name
+    // makes the instance (W = 2, NEGATE defaulted to false).
+    let launch = hone_testkit::corpus("frontend/window_int_2.json");
+    let (code, v) = sim_json(launch.to_str().unwrap());
+    assert_eq!(code, 0, "{v}");
+    let want: Vec<i64> = (0..20)
+        .map(|i| if i + 2 <= 20 { 2 * (i + i + 1) } else { 0 })
+        .collect();
+    assert_eq!(ints(&v["buffers"]["out"]), want);
+}
+
+#[test]
 fn symbols_set_constant_memory_and_dump_shows_device_variables() {
     let dir = tempdir();
     let src = root().join("tests/corpus/cpp/globals.cu");

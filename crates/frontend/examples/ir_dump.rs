@@ -18,6 +18,7 @@ fn main() {
     let opts = hone_frontend::FrontendOptions {
         include_dirs: Vec::new(),
         defines,
+        ..Default::default()
     };
     match hone_frontend::parse_file(Path::new(&path), &opts) {
         Ok(p) => {

@@ -56,6 +56,9 @@ pub struct FrontendOptions {
     pub include_dirs: Vec<PathBuf>,
     /// `-D NAME[=VALUE]`, in command-line order.
     pub defines: Vec<(String, Option<String>)>,
+    /// Instances of function templates to make besides those the host code
+    /// launches: `scan<256, float>`.
+    pub instantiate: Vec<String>,
 }
 
 impl FrontendOptions {
@@ -70,6 +73,7 @@ impl FrontendOptions {
                     None => (d.clone(), None),
                 })
                 .collect(),
+            instantiate: Vec::new(),
         }
     }
 
@@ -86,6 +90,9 @@ impl FrontendOptions {
 pub struct Parsed {
     pub module: hone_ir::Module,
     pub diagnostics: Vec<Diagnostic>,
+    /// Instances made on request: the request as written normally
+    /// (`scan<256, float>`) and the function that is it (`scan_256_float`).
+    pub instances: Vec<(String, String)>,
 }
 
 impl Parsed {
@@ -97,7 +104,11 @@ impl Parsed {
     }
 
     /// The `__global__` function `name`; `file` names the source in the error.
+    /// A template instance (`scan<256, float>`) is found by the name of its
+    /// function, when the front end was asked for it or the host code launches it.
     pub fn kernel(&self, name: &str, file: &str) -> Result<&hone_ir::Function, KernelNotFound> {
+        let name = self.function_name(name);
+        let name = name.as_str();
         match self.module.function(name) {
             Some((_, f)) if f.kind == hone_ir::FuncKind::Global => Ok(f),
             _ => Err(KernelNotFound {
@@ -112,6 +123,22 @@ impl Parsed {
                     .collect(),
             }),
         }
+    }
+}
+
+impl Parsed {
+    /// The function a kernel name means: itself, or the instance a template
+    /// name with arguments stands for.
+    pub fn function_name(&self, name: &str) -> String {
+        if !name.contains('<') {
+            return name.to_string();
+        }
+        let normal = lower::normalize_request(name);
+        self.instances
+            .iter()
+            .find(|(r, _)| *r == normal)
+            .map(|(_, f)| f.clone())
+            .unwrap_or_else(|| name.to_string())
     }
 }
 
@@ -149,7 +176,7 @@ pub fn parse_file(path: &Path, opts: &FrontendOptions) -> Result<Parsed, Fronten
         message: e.to_string(),
     })?;
     let pre = preprocess::preprocess_file(path, &opts.preprocess_options())?;
-    Ok(lower_preprocessed(&pre))
+    Ok(lower_preprocessed_with(&pre, opts))
 }
 
 /// Preprocesses, parses and lowers `text`; `name` is the file name used in
@@ -163,12 +190,18 @@ pub fn parse_source(
         .parent()
         .filter(|p| !p.as_os_str().is_empty());
     let pre = preprocess::preprocess_str(name, text, base, &opts.preprocess_options())?;
-    Ok(lower_preprocessed(&pre))
+    Ok(lower_preprocessed_with(&pre, opts))
 }
 
 /// Parses and lowers already-preprocessed text; `pre.lines` maps positions back
 /// to the user's files.
 pub fn lower_preprocessed(pre: &Preprocessed) -> Parsed {
+    lower_preprocessed_with(pre, &FrontendOptions::default())
+}
+
+/// [`lower_preprocessed`] with the options' template instances made too.
+pub fn lower_preprocessed_with(pre: &Preprocessed, opts: &FrontendOptions) -> Parsed {
+    let requests = &opts.instantiate;
     // Lowering recurses over the syntax tree, up to a fixed nesting limit. A
     // thread of its own gives it a stack that holds that limit in any build
     // and on any caller's thread.
@@ -176,13 +209,13 @@ pub fn lower_preprocessed(pre: &Preprocessed) -> Parsed {
         std::thread::Builder::new()
             .name("hone-frontend".into())
             .stack_size(LOWERING_STACK)
-            .spawn_scoped(s, || lower::lower_translation_unit(pre))
+            .spawn_scoped(s, || lower::lower_translation_unit(pre, requests))
             .map(|h| h.join())
     });
     match spawned {
         Ok(Ok(parsed)) => parsed,
         Ok(Err(panic)) => std::panic::resume_unwind(panic),
-        Err(_) => lower::lower_translation_unit(pre),
+        Err(_) => lower::lower_translation_unit(pre, requests),
     }
 }
 

@@ -22,12 +22,15 @@ fn lower_golden() {
             .and_then(|n| n.to_str())
             .expect("utf-8 file name");
         let own = Path::new("tests/data/lower");
-        let rel = if cu.parent().is_some_and(|d| d.ends_with("listings")) {
-            Path::new("../../tests/corpus/listings").join(name)
-        } else if cu.parent().is_some_and(|d| d.ends_with("cpp")) {
-            Path::new("../../tests/corpus/cpp").join(name)
-        } else {
-            own.join(name)
+        let rel = match cu.parent() {
+            Some(d) if d.ends_with("listings") => {
+                Path::new("../../tests/corpus/listings").join(name)
+            }
+            Some(d) if d.ends_with("corpus/frontend") => {
+                Path::new("../../tests/corpus/frontend").join(name)
+            }
+            Some(d) if d.ends_with("cpp") => Path::new("../../tests/corpus/cpp").join(name),
+            _ => own.join(name),
         };
         let parsed = parse_file(&rel, &FrontendOptions::default()).expect("case preprocesses");
         let ir = dump(&parsed.module);

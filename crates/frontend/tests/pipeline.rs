@@ -15,6 +15,7 @@ fn options(defines: &[(&str, Option<&str>)]) -> FrontendOptions {
             .iter()
             .map(|(k, v)| (k.to_string(), v.map(str::to_string)))
             .collect(),
+        ..Default::default()
     }
 }
 

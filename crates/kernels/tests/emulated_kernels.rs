@@ -33,6 +33,7 @@ fn module(source: &str, defines: &[(String, String)]) -> Parsed {
             .iter()
             .map(|(k, v)| (k.clone(), Some(v.clone())))
             .collect(),
+        ..Default::default()
     };
     let text = format!("{PRELUDE}{source}");
     let parsed = parse_source("symv.cu", &text, &opts).expect("preprocesses");

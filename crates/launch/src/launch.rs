@@ -85,11 +85,17 @@ impl Launch {
         &self.file.kernel
     }
 
-    /// The launch's `-D` and `-I`, for parsing its source or another one.
+    /// The launch's `-D` and `-I`, for parsing its source or another one;
+    /// a kernel named with template arguments is asked for as an instance.
     pub fn frontend_options(&self) -> FrontendOptions {
         FrontendOptions {
             include_dirs: self.include_dirs.clone(),
             defines: self.defines.clone(),
+            instantiate: if self.file.kernel.contains('<') {
+                vec![self.file.kernel.clone()]
+            } else {
+                Vec::new()
+            },
         }
     }
 

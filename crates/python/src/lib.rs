@@ -281,9 +281,10 @@ fn analyze_launch(launch_path: &str, model: &str, fixes: bool) -> PyResult<Strin
     let data = launch.data(kernel).map_err(|e| bad(&e))?;
     let model = hone_analyzer::Model::parse(model)
         .ok_or_else(|| PyValueError::new_err(format!("unknown model `{model}` (sm90 or cc11)")))?;
+    let kernel_name = parsed.function_name(launch.kernel_name());
     let spec = hone_analyzer::LaunchSpec {
         module: parsed.module,
-        kernel: launch.kernel_name().to_string(),
+        kernel: kernel_name,
         launch: data,
     };
     let options = hone_analyzer::Options {

@@ -63,9 +63,10 @@ pub fn run(args: AnalyzeArgs) -> Result<u8> {
     let data = launch.data(launch.kernel(&parsed)?)?;
     let model =
         Model::parse(&args.model).ok_or_else(|| anyhow!("unknown model `{}`", args.model))?;
+    let kernel_name = parsed.function_name(launch.kernel_name());
     let spec = LaunchSpec {
         module: parsed.module,
-        kernel: launch.kernel_name().to_string(),
+        kernel: kernel_name,
         launch: data,
     };
     let opts = Options {

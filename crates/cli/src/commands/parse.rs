@@ -19,6 +19,10 @@ pub struct ParseArgs {
     /// Include directories
     #[arg(short = 'I', value_name = "DIR")]
     pub include: Vec<PathBuf>,
+    /// Make this instance of a template kernel or function besides those
+    /// the host code launches: --instantiate 'scan<256, float>'
+    #[arg(long, value_name = "NAME<ARGS>")]
+    pub instantiate: Vec<String>,
     /// Print the lowered device code back as CUDA C
     #[arg(long)]
     pub print: bool,
@@ -28,11 +32,9 @@ pub struct ParseArgs {
 }
 
 pub fn run(args: ParseArgs) -> Result<u8> {
-    let parsed = parse_file(
-        &args.file,
-        &FrontendOptions::from_flags(&args.define, &args.include),
-    )
-    .map_err(|e| anyhow!("{e}"))?;
+    let mut opts = FrontendOptions::from_flags(&args.define, &args.include);
+    opts.instantiate = args.instantiate.clone();
+    let parsed = parse_file(&args.file, &opts).map_err(|e| anyhow!("{e}"))?;
     let m = &parsed.module;
     if args.print {
         for d in &parsed.diagnostics {

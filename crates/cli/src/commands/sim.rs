@@ -50,7 +50,7 @@ pub fn run(args: SimArgs) -> Result<u8> {
         .map_err(|e| anyhow!("{}: {e}", args.launch.display()))?;
     let report = hone_emulator::run_with_symbols(
         module,
-        launch.kernel_name(),
+        &kernel.name,
         &data.config,
         &data.args,
         &mut data.buffers,

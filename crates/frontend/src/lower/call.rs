@@ -9,6 +9,8 @@ use tree_sitter::Node;
 use super::conv::{common_scalar, icast, promoted, type_name};
 use super::func::{Abort, Entry, FnLowerer, LResult};
 use super::names;
+use super::template::ArgSource;
+use super::FuncSig;
 use crate::syntax;
 
 /// Device intrinsics that are other spellings of math functions.
@@ -157,11 +159,28 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                     "dynamic_cast" => {
                         Err(self.error(f, "class", "`dynamic_cast` is not supported"))
                     }
-                    _ => Err(self.error(
-                        f,
-                        "template",
-                        format!("call of template function `{}`", self.text(f)),
-                    )),
+                    _ => {
+                        let targs = f
+                            .child_by_field_name("arguments")
+                            .map(syntax::named_children)
+                            .unwrap_or_default();
+                        if let Some(r) = self.texture_fetch(n, name, Some(&targs), &args) {
+                            return r;
+                        }
+                        if self.templates.is_some_and(|t| t.is_template(name)) {
+                            let args = self.without_groups(&args);
+                            let types = self.arg_types(&args)?;
+                            let deduced = self.deduce(name, &types);
+                            let (_, sig, inst) =
+                                self.instance(name, f, ArgSource::Nodes(targs), &deduced)?;
+                            return self.call_function(n, f, &inst, sig, &args);
+                        }
+                        Err(self.error(
+                            f,
+                            "template",
+                            format!("call of template function `{}`", self.text(f)),
+                        ))
+                    }
                 }
             }
             "parenthesized_expression" => match self.paren_type_name(f) {
@@ -177,6 +196,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             },
             "qualified_identifier" => {
                 let t = self.text(f);
+                if names::is_cooperative_groups(t) {
+                    return self.group_function(n, f, &args);
+                }
                 if names::is_cooperative_groups(t) {
                     return Err(self.error(
                         f,
@@ -197,6 +219,10 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             }
             "field_expression" => {
                 let (arg, field, op) = self.fields3(f, "argument", "field", "operator")?;
+                let method = self.text(field);
+                if let Some(r) = self.group_method(n, arg, method, &args) {
+                    return r;
+                }
                 let obj = self.expr(arg)?;
                 let obj = if self.text(op) == "->" {
                     self.deref(obj, arg)?
@@ -261,8 +287,11 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     }
 
     fn call_named(&mut self, n: Node, f: Node, name: &str, args: &[Node]) -> LResult<Expr> {
+        // Groups are not values: a function taking one dropped its parameter.
+        let kept = self.without_groups(args);
+        let args = &kept[..];
         match self.lookup(name).cloned() {
-            Some(Entry::Var(_)) => {
+            Some(Entry::Var(_)) | Some(Entry::Const(..)) => {
                 return Err(self.error(
                     f,
                     "function pointer",
@@ -272,6 +301,12 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             Some(Entry::Type(qt)) => return self.functional_cast(n, qt.ty, args),
             Some(Entry::Poisoned) => return Err(Abort),
             None => {}
+        }
+        if self.templates.is_some_and(|t| t.is_template(name)) {
+            let types = self.arg_types(args)?;
+            let deduced = self.deduce(name, &types);
+            let (_, sig, inst) = self.instance(name, f, ArgSource::Texts(Vec::new()), &deduced)?;
+            return self.call_function(n, f, &inst, sig, args);
         }
         // Inside a member function its class's members hide free functions.
         if let Some(e) = self.implicit_member_call(n, name, args)? {
@@ -288,13 +323,19 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             // A user overload of a built-in (`make_float3(float)`, `min` on
             // a struct) leaves the built-in's own forms to the built-in.
             let builtin = is_builtin(name);
+            // A texture object argument is the parameters it became.
+            let expanded = self.texture_expanded_args(args)?;
+            let count = expanded.as_ref().map_or(args.len(), Vec::len);
             let viable: Vec<_> = sigs
                 .iter()
-                .filter(|s| s.params.len() == args.len())
+                .filter(|s| s.params.len() == count)
                 .cloned()
                 .collect();
             if !viable.is_empty() {
-                let lowered = self.args(args)?;
+                let lowered = match expanded {
+                    Some(e) => e,
+                    None => self.args(args)?,
+                };
                 if !builtin || self.pick(&viable, &lowered).is_ok() {
                     return self.call_overload(n, name, &viable, lowered, args);
                 }
@@ -313,6 +354,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             let ty = self.type_from_name(f, name)?;
             return self.functional_cast(n, ty, args);
         }
+        if let Some(r) = self.texture_fetch(n, name, None, args) {
+            return r;
+        }
         if let Some(r) = self.intrinsic(n, name, args) {
             return r;
         }
@@ -327,6 +371,59 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             return Err(self.error(f, "host function", format!("`{name}` is a host function")));
         }
         Err(self.error(f, "unknown function", format!("unknown function `{name}`")))
+    }
+
+    /// The types of a call's arguments, for deducing template arguments.
+    fn arg_types(&mut self, args: &[Node]) -> LResult<Vec<Type>> {
+        // Lowered once more when the call is built; lowering has no effects
+        // but diagnostics, and a failure here is reported either way.
+        let mut out = Vec::new();
+        for a in args {
+            out.push(self.expr(*a)?.ty);
+        }
+        Ok(out)
+    }
+
+    /// A call of an instance of a template function.
+    fn call_function(
+        &mut self,
+        n: Node,
+        f: Node,
+        name: &str,
+        sig: FuncSig,
+        args: &[Node],
+    ) -> LResult<Expr> {
+        if sig.kind == FuncKind::Global {
+            return Err(self.error(
+                f,
+                "dynamic parallelism",
+                format!("`{name}` is a __global__ function; launching kernels from device code is not supported"),
+            ));
+        }
+        let lowered = match self.texture_expanded_args(args)? {
+            Some(e) => e,
+            None => self.args(args)?,
+        };
+        if lowered.len() != sig.params.len() {
+            self.arity(n, name, args, &[sig.params.len()])?;
+        }
+        self.call_overload(n, name, &[sig], lowered, args)
+    }
+
+    /// The arguments lowered with each texture object expanded to the
+    /// parameters it became; `None` when no argument is a texture object.
+    fn texture_expanded_args(&mut self, args: &[Node]) -> LResult<Option<Vec<Expr>>> {
+        if !args.iter().any(|a| self.texture_object_arg(*a).is_some()) {
+            return Ok(None);
+        }
+        let mut out = Vec::new();
+        for a in args {
+            match self.texture_object_arg(*a) {
+                Some(exprs) => out.extend(exprs),
+                None => out.push(self.expr(*a)?),
+            }
+        }
+        Ok(Some(out))
     }
 
     fn intrinsic(&mut self, n: Node, name: &str, args: &[Node]) -> Option<LResult<Expr>> {

@@ -47,6 +47,12 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     }
 
     pub fn declaration(&mut self, n: Node, out: &mut Vec<Stmt>) -> LResult<()> {
+        if let Some(r) = self.group_declaration(n) {
+            if r.is_err() {
+                self.poison(n);
+            }
+            return r;
+        }
         let r = self.declaration_inner(n, out);
         if r.is_err() {
             // Names already declared keep their entries; the rest are poisoned.

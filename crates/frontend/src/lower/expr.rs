@@ -375,8 +375,10 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                     .child_by_field_name("name")
                     .map(|c| self.text(c))
                     .unwrap_or("");
-                if matches!(self.lookup(name), Some(Entry::Var(_)))
-                    || self.ctx.constants.contains_key(name)
+                if matches!(
+                    self.lookup(name),
+                    Some(Entry::Var(_)) | Some(Entry::Const(..))
+                ) || self.ctx.constants.contains_key(name)
                 {
                     // `f(y < a, b >> c)`: the grammar takes `y<a, b>` for a template.
                     return Err(self.error(
@@ -387,7 +389,14 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                         ),
                     ));
                 }
-                Err(self.error(n, "template", "templates are not supported"))
+                Err(self.error(
+                    n,
+                    "template",
+                    format!(
+                        "`{}` is not supported here: function templates are called, class templates are not supported",
+                        self.text(n)
+                    ),
+                ))
             }
             "qualified_identifier" => {
                 if names::is_cooperative_groups(text) {
@@ -475,6 +484,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             Some(Entry::Type(_)) => {
                 return Err(self.error(n, "type", format!("type `{name}` used as a value")))
             }
+            Some(Entry::Const(v, s)) => return Ok(self.constant(v, s, span)),
             None => {}
         }
         if let Some(e) = self.implicit_member(name, n) {

@@ -5,6 +5,9 @@ use std::collections::HashMap;
 use hone_ir::{Block, Expr, ExprKind, FuncId, FuncKind, Function, Span, Type, Var, VarId, VarKind};
 use tree_sitter::Node;
 
+use super::groups::Group;
+use super::template::Templates;
+use super::texture::TextureBinding;
 use super::types::{ArrayCtx, Declared};
 use super::{ModuleCtx, PendingFunction, QualType};
 use crate::diagnostic::{Diagnostic, Severity};
@@ -27,6 +30,8 @@ const MAX_DIAGNOSTICS: usize = 20;
 pub(crate) enum Entry {
     Var(VarId),
     Type(QualType),
+    /// A non-type template parameter of the instance being lowered.
+    Const(i128, hone_ir::Scalar),
     /// A name whose declaration failed: uses are silent errors.
     Poisoned,
 }
@@ -44,6 +49,14 @@ pub(crate) struct LowerResult {
 
 pub(crate) struct FnLowerer<'c, 'a> {
     pub ctx: &'c ModuleCtx<'a>,
+    /// The file's templates, where instances can be made (function bodies).
+    pub templates: Option<&'c Templates<'c>>,
+    /// Textures this function reads, by name, bound to its parameters.
+    pub textures: HashMap<String, TextureBinding>,
+    /// Lowering an explicit specialization, whose declarator is `k<int>`.
+    pub specializing: bool,
+    /// Cooperative-group handles in scope, by name.
+    pub groups: HashMap<String, Group>,
     pub vars: Vec<Var>,
     pub scopes: Vec<HashMap<String, Entry>>,
     /// Values of `const` integer variables with constant initializers.
@@ -67,6 +80,10 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     pub fn new(ctx: &'c ModuleCtx<'a>) -> Self {
         FnLowerer {
             ctx,
+            templates: None,
+            textures: HashMap::new(),
+            specializing: false,
+            groups: HashMap::new(),
             vars: Vec::new(),
             scopes: vec![HashMap::new()],
             const_vals: HashMap::new(),
@@ -162,8 +179,19 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     }
 
     /// Lowers one function definition found in pass 1.
-    pub fn lower_function(ctx: &'c ModuleCtx<'a>, p: &PendingFunction) -> LowerResult {
+    pub fn lower_function(
+        ctx: &'c ModuleCtx<'a>,
+        templates: &'c Templates<'c>,
+        p: &PendingFunction,
+    ) -> LowerResult {
         let mut l = FnLowerer::new(ctx);
+        l.templates = Some(templates);
+        Self::lower_with(l, p)
+    }
+
+    /// Lowers `p` with a lowerer prepared by the caller (an instance's
+    /// template parameters bound).
+    pub fn lower_with(mut l: Self, p: &PendingFunction) -> LowerResult {
         // Report every syntax error of the function rather than the first
         // consequence of one.
         let errors = syntax::syntax_errors(p.node, MAX_DIAGNOSTICS);
@@ -309,7 +337,10 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         if matches!(qt.ty, Type::Array(..)) {
             return Err(self.error(name_node, "function", "a function cannot return an array"));
         }
-        let params = self.parameters(params_node)?;
+        let mut params = self.parameters(params_node)?;
+        if kind == FuncKind::Global {
+            params.extend(self.texture_ref_params(node));
+        }
         let (name, alias) = if name.starts_with("operator") && params.iter().any(|p| p.by_ref) {
             (super::members::operator_ident(&name), Some(name))
         } else {
@@ -341,6 +372,14 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         let mut out = Vec::new();
         let children = syntax::named_children(list);
         for p in &children {
+            if let Some(r) = self.group_param(*p) {
+                r?;
+                continue;
+            }
+            if let Some(ps) = self.texture_object_param(*p) {
+                out.extend(ps?);
+                continue;
+            }
             match p.kind() {
                 "parameter_declaration" => {}
                 "variadic_parameter" | "variadic_parameter_declaration" => {

@@ -11,10 +11,13 @@ mod conv;
 mod decl;
 mod expr;
 mod func;
+mod groups;
 mod members;
 mod names;
 mod repair;
 mod stmt;
+mod template;
+mod texture;
 mod toplevel;
 mod types;
 mod walk;
@@ -32,6 +35,7 @@ use crate::srcmap::SourceMap;
 use crate::{syntax, Parsed};
 
 pub(crate) use func::FnLowerer;
+pub(crate) use template::normalize_request;
 
 /// A type together with the `const` on its outermost level.
 #[derive(Clone, Debug, PartialEq)]
@@ -113,6 +117,8 @@ pub(crate) struct ModuleCtx<'a> {
     /// Device functions that exist but could not be lowered, with the reason.
     pub unlowerable: HashMap<String, String>,
     pub host_functions: HashSet<String>,
+    /// Legacy texture references declared at file scope.
+    pub texture_refs: HashMap<String, texture::TextureRef>,
 }
 
 impl<'a> ModuleCtx<'a> {
@@ -150,7 +156,7 @@ pub(crate) struct PendingFunction<'t> {
     pub member: Option<Member>,
 }
 
-pub(crate) fn lower_translation_unit(pre: &Preprocessed) -> Parsed {
+pub(crate) fn lower_translation_unit(pre: &Preprocessed, requests: &[String]) -> Parsed {
     let files = if pre.files.is_empty() {
         vec!["<input>".to_string()]
     } else {
@@ -171,6 +177,7 @@ pub(crate) fn lower_translation_unit(pre: &Preprocessed) -> Parsed {
         anon_structs: HashMap::new(),
         unlowerable: HashMap::new(),
         host_functions: HashSet::new(),
+        texture_refs: HashMap::new(),
     };
     let Some(tree) = syntax::parse(&pre.text) else {
         return Parsed {
@@ -178,6 +185,7 @@ pub(crate) fn lower_translation_unit(pre: &Preprocessed) -> Parsed {
                 files: files.clone(),
                 ..Module::default()
             },
+            instances: Vec::new(),
             diagnostics: vec![Diagnostic {
                 severity: Severity::Error,
                 file: files[0].clone(),
@@ -199,13 +207,32 @@ pub(crate) fn lower_translation_unit(pre: &Preprocessed) -> Parsed {
     };
     let mut ctx = new_ctx();
     let mut diagnostics = Vec::new();
-    let pending = toplevel::collect(tree.root_node(), &mut ctx, &mut diagnostics);
+    let (mut pending, defs, specializations) =
+        toplevel::collect(tree.root_node(), &mut ctx, &mut diagnostics);
+    let templates = template::Templates::new(defs, specializations, pending.len() as u32);
+    let instances = template::request_instances(
+        &ctx,
+        &templates,
+        tree.root_node(),
+        requests,
+        &mut diagnostics,
+    );
 
     let mut lowered = Vec::with_capacity(pending.len());
     for p in &pending {
-        let result = FnLowerer::lower_function(&ctx, p);
+        let result = FnLowerer::lower_function(&ctx, &templates, p);
         diagnostics.extend(result.diagnostics);
         lowered.push(result.function);
+    }
+    // Instances, including those the instances' own bodies ask for.
+    let mut done = 0;
+    while done < templates.count() {
+        let index = done;
+        pending.extend(templates.pending(index).into_iter().take(1));
+        let result = FnLowerer::lower_instance(&ctx, &templates, index);
+        diagnostics.extend(result.diagnostics);
+        lowered.push(result.function);
+        done += 1;
     }
 
     let functions = prune_and_renumber(&ctx, &pending, lowered, &mut diagnostics);
@@ -218,6 +245,7 @@ pub(crate) fn lower_translation_unit(pre: &Preprocessed) -> Parsed {
             functions,
         },
         diagnostics,
+        instances,
     }
 }
 

@@ -20,6 +20,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         let kind = match n.kind() {
             "compound_statement" => StmtKind::Block(self.block_in_scope(n, true)?),
             "declaration" => return self.declaration(n, out),
+            "expression_statement" if self.group_statement(n).is_some() => {
+                return self.group_statement(n).unwrap_or(Ok(()))
+            }
             "expression_statement" => match syntax::named_children(n).first() {
                 None => return Ok(()),
                 Some(e) => StmtKind::Expr(self.expr(*e)?),

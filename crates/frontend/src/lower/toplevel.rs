@@ -8,7 +8,10 @@ use hone_ir::{
 };
 use tree_sitter::Node;
 
+use std::collections::HashMap;
+
 use super::func::{FnLowerer, LResult};
+use super::template::{Specialization, Template};
 use super::types::ArrayCtx;
 use super::{FuncSig, Member, MemberKind, ModuleCtx, PendingFunction, QualType, TypeEntry};
 use crate::diagnostic::{Diagnostic, Severity};
@@ -18,20 +21,32 @@ struct Collector<'c, 'a, 't> {
     ctx: &'c mut ModuleCtx<'a>,
     diags: &'c mut Vec<Diagnostic>,
     pending: Vec<PendingFunction<'t>>,
+    templates: HashMap<String, Template<'t>>,
+    specializations: Vec<Specialization<'t>>,
 }
+
+/// The functions to lower, the function templates of the file and their
+/// explicit specializations.
+pub(crate) type Collected<'t> = (
+    Vec<PendingFunction<'t>>,
+    HashMap<String, Template<'t>>,
+    Vec<Specialization<'t>>,
+);
 
 pub(crate) fn collect<'t>(
     root: Node<'t>,
     ctx: &mut ModuleCtx,
     diags: &mut Vec<Diagnostic>,
-) -> Vec<PendingFunction<'t>> {
+) -> Collected<'t> {
     let mut c = Collector {
         ctx,
         diags,
         pending: Vec::new(),
+        templates: HashMap::new(),
+        specializations: Vec::new(),
     };
     c.items(root, 0);
-    c.pending
+    (c.pending, c.templates, c.specializations)
 }
 
 /// `__global__` / `__device__` on a function (the `__host__ __device__` pair
@@ -264,6 +279,23 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
             self.prototype(node, decls[0]);
             return;
         }
+        if let Some(t) = node
+            .child_by_field_name("type")
+            .filter(|t| t.kind() == "template_type")
+        {
+            let tname = t
+                .child_by_field_name("name")
+                .map(|n| syntax::text(n, src))
+                .unwrap_or("");
+            if tname == "texture" {
+                for d in decls {
+                    if let Some(name) = declarator_name(d, src) {
+                        self.texture_ref(t, name.to_string());
+                    }
+                }
+                return;
+            }
+        }
         for d in decls {
             let Some(name) = declarator_name(d, src) else {
                 continue;
@@ -351,6 +383,29 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
             }
             (None, None) => {
                 self.ctx.globals.insert(name, description.to_string());
+            }
+        }
+    }
+
+    fn texture_ref(&mut self, t: Node, name: String) {
+        let (r, diags) = {
+            let mut l = FnLowerer::new(self.ctx);
+            let r = super::texture::texture_ref_type(&mut l, t, &name);
+            (r.ok(), l.diags)
+        };
+        match r {
+            Some(r) => {
+                self.ctx.texture_refs.insert(name, r);
+            }
+            None => {
+                let why = diags
+                    .iter()
+                    .find(|d| d.severity == Severity::Error)
+                    .map(|d| d.message.clone())
+                    .unwrap_or_else(|| "unsupported texture reference".into());
+                self.ctx
+                    .globals
+                    .insert(name, format!("texture reference ({why})"));
             }
         }
     }
@@ -703,7 +758,7 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
         self.ctx.typedefs.insert(name, entry);
     }
 
-    fn template(&mut self, node: Node) {
+    fn template(&mut self, node: Node<'t>) {
         let src = self.src();
         let inner = syntax::named_children(node)
             .into_iter()
@@ -717,11 +772,45 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
             .and_then(|d| declarator_name(d, src))
             .unwrap_or("")
             .to_string();
-        if inner.kind() == "function_definition" {
-            let msg = format!("template function `{name}` is not supported");
-            self.error(node, "template", msg);
+        if inner.kind() != "function_definition" {
+            return;
         }
-        self.ctx.unlowerable.insert(name, "template".into());
+        let kind = func_kind(inner, src).unwrap_or(FuncKind::Device);
+        if name.is_empty() {
+            // `template <> __global__ void k<4>(...)`: a specialization, used
+            // for the instance with those arguments.
+            let mut d = inner.child_by_field_name("declarator");
+            while let Some(n) = d {
+                if n.kind() == "template_function" {
+                    let base = n
+                        .child_by_field_name("name")
+                        .map(|c| syntax::text(c, src).to_string());
+                    if let (Some(base), Some(args)) = (base, n.child_by_field_name("arguments")) {
+                        self.specializations.push(Specialization {
+                            template: base,
+                            args,
+                            function: inner,
+                        });
+                        return;
+                    }
+                    break;
+                }
+                d = n
+                    .child_by_field_name("declarator")
+                    .or_else(|| syntax::named_children(n).into_iter().next());
+            }
+            let msg = "this template specialization is not supported".to_string();
+            self.error(node, "template specialization", msg);
+            return;
+        }
+        self.templates.insert(
+            name,
+            Template {
+                node,
+                function: inner,
+                kind,
+            },
+        );
     }
 }
 

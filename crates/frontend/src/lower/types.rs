@@ -173,7 +173,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                     Err(self.error(
                         t,
                         "template",
-                        format!("template type `{text}` is not supported"),
+                        format!("class template `{text}` is not supported"),
                     ))
                 }
             }
@@ -250,7 +250,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         match self.lookup(name) {
             Some(Entry::Type(qt)) => return Ok(qt.clone()),
             Some(Entry::Poisoned) => return Err(super::func::Abort),
-            Some(Entry::Var(_)) => {
+            Some(Entry::Var(_)) | Some(Entry::Const(..)) => {
                 return Err(self.error(t, "type", format!("`{name}` is a variable, not a type")))
             }
             None => {}
@@ -465,6 +465,17 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                             })
                         }
                     }
+                }
+                // `k<int>` of an explicit specialization, lowered as an instance.
+                "template_function" if params.is_some() && self.specializing => {
+                    let name = cur.child_by_field_name("name").unwrap_or(cur);
+                    return Ok(Declared {
+                        name: Some(self.text(name).to_string()),
+                        is_ref,
+                        qt,
+                        params,
+                        node: cur,
+                    });
                 }
                 "operator_name" => {
                     let name: String = self.text(cur).split_whitespace().collect();

@@ -11,6 +11,7 @@ pub fn golden_inputs() -> Vec<std::path::PathBuf> {
     let mut cases: Vec<_> = [
         own,
         hone_testkit::corpus("listings"),
+        hone_testkit::corpus("frontend"),
         hone_testkit::corpus("cpp"),
     ]
     .iter()

@@ -17,8 +17,8 @@ __global__ void uses_asm(int *out) {
 }
 
 __global__ void uses_cg(int *out) {
-    cooperative_groups::thread_block b = cooperative_groups::this_thread_block();
-    b.sync();
+    cooperative_groups::grid_group g = cooperative_groups::this_grid();
+    g.sync();
 }
 
 __global__ void uses_launch(int *p) { child<<<1, 1>>>(p); }

@@ -1,0 +1,524 @@
+//! Cooperative groups of a block: `thread_block` and `thread_block_tile<N>`.
+//!
+//! A group is a compile-time handle, not a value: its variables and
+//! parameters vanish from the IR, and what is done with it becomes the
+//! builtins and intrinsics it stands for. `cg::sync(block)` and
+//! `block.sync()` are `__syncthreads()`; a tile's `sync()` is `__syncwarp()`;
+//! `thread_rank()` is the thread's linear index in the block (modulo `N` in
+//! a tile), `size()` the block's thread count (`N`); a tile's shuffles and
+//! votes are the `__*_sync` intrinsics over all lanes, with width `N`.
+//! Grid groups, coalesced groups and collectives (`cg::reduce`) name themselves
+//! as unsupported.
+
+use hone_ir::build;
+use hone_ir::{
+    BinaryOp, Builtin, Dim, Expr, ExprKind, Intrinsic, Scalar, ShflKind, Type, VoteKind,
+};
+use tree_sitter::Node;
+
+use super::conv::{icast, promoted, type_name};
+use super::func::{FnLowerer, LResult};
+use crate::syntax;
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Group {
+    Block,
+    /// A tile of `N` threads of a block, `N` a power of two up to 32.
+    Tile(u32),
+}
+
+/// `cg::thread_block` without its namespace, or `None` for other text.
+fn unqualified(text: &str) -> &str {
+    let t = text.trim();
+    t.strip_prefix("cooperative_groups::")
+        .or_else(|| t.strip_prefix("cg::"))
+        .unwrap_or(t)
+}
+
+fn is_group_call(text: &str, name: &str) -> bool {
+    unqualified(text) == name
+}
+
+impl<'c, 'a> FnLowerer<'c, 'a> {
+    /// The group a type names: `thread_block`, `thread_block_tile<N>`.
+    fn group_type(&mut self, t: Node) -> Option<LResult<Group>> {
+        let text = self.text(t);
+        let bare = unqualified(text);
+        let qualified = bare.len() != text.trim().len();
+        if bare == "thread_block" && (qualified || !self.is_type_name("thread_block")) {
+            return Some(Ok(Group::Block));
+        }
+        if bare.starts_with("thread_block_tile") {
+            return Some(self.tile_size(t));
+        }
+        if qualified
+            && matches!(
+                bare,
+                "grid_group" | "thread_group" | "coalesced_group" | "multi_grid_group"
+            )
+        {
+            return Some(Err(self.error(
+                t,
+                "cooperative groups",
+                format!(
+                    "`{}` is not supported (thread_block and thread_block_tile are)",
+                    text.trim()
+                ),
+            )));
+        }
+        None
+    }
+
+    /// `N` of `thread_block_tile<N>` or `tiled_partition<N>`.
+    fn tile_size(&mut self, n: Node) -> LResult<Group> {
+        let mut cur = n;
+        let args = loop {
+            if let Some(a) = cur.child_by_field_name("arguments") {
+                break a;
+            }
+            match syntax::named_children(cur).into_iter().find(|c| {
+                matches!(
+                    c.kind(),
+                    "template_type" | "template_function" | "qualified_identifier"
+                )
+            }) {
+                Some(c) => cur = c,
+                None => {
+                    return Err(self.error(n, "cooperative groups", "tile without a size"));
+                }
+            }
+        };
+        let Some(a) = syntax::named_children(args).into_iter().next() else {
+            return Err(self.error(n, "cooperative groups", "tile without a size"));
+        };
+        let a = syntax::named_children(a)
+            .into_iter()
+            .next()
+            .filter(|_| a.kind() == "type_descriptor")
+            .unwrap_or(a);
+        let v = self.const_int(a, "tile size")?;
+        if !(1..=32).contains(&v) || (v & (v - 1)) != 0 {
+            return Err(self.error(
+                a,
+                "cooperative groups",
+                format!("tile size {v} is not a power of two up to 32"),
+            ));
+        }
+        Ok(Group::Tile(v as u32))
+    }
+
+    /// The group an expression denotes: a group variable, `this_thread_block()`,
+    /// `tiled_partition<N>(g)`.
+    pub(crate) fn group_of(&mut self, e: Node) -> Option<LResult<Group>> {
+        match e.kind() {
+            "identifier" => self.groups.get(self.text(e)).copied().map(Ok),
+            "parenthesized_expression" => {
+                let inner = syntax::named_children(e).into_iter().next()?;
+                self.group_of(inner)
+            }
+            "call_expression" => {
+                let f = e.child_by_field_name("function")?;
+                let text = self.text(f);
+                if is_group_call(text, "this_thread_block") {
+                    return Some(Ok(Group::Block));
+                }
+                if unqualified(text).starts_with("tiled_partition") {
+                    return Some(self.tile_size(f));
+                }
+                None
+            }
+            _ => None,
+        }
+    }
+
+    /// A declaration of group variables; `None` for any other declaration.
+    pub(crate) fn group_declaration(&mut self, n: Node) -> Option<LResult<()>> {
+        let t = n.child_by_field_name("type")?;
+        let declared = if self.text(t).trim() == "auto" {
+            None
+        } else {
+            Some(match self.group_type(t)? {
+                Ok(g) => g,
+                Err(e) => return Some(Err(e)),
+            })
+        };
+        let mut cursor = n.walk();
+        let decls: Vec<Node> = n
+            .children_by_field_name("declarator", &mut cursor)
+            .collect();
+        if declared.is_none()
+            && !decls.iter().all(|d| {
+                d.kind() == "init_declarator"
+                    && d.child_by_field_name("value").is_some_and(|v| {
+                        v.kind() == "call_expression"
+                            && v.child_by_field_name("function").is_some_and(|f| {
+                                let t = unqualified(self.text(f));
+                                t == "this_thread_block" || t.starts_with("tiled_partition")
+                            })
+                    })
+            })
+        {
+            return None;
+        }
+        for d in decls {
+            let (name_node, value) = if d.kind() == "init_declarator" {
+                (
+                    d.child_by_field_name("declarator")?,
+                    d.child_by_field_name("value"),
+                )
+            } else {
+                (d, None)
+            };
+            let name = self
+                .text(name_node)
+                .trim_start_matches('&')
+                .trim()
+                .to_string();
+            let from_value =
+                match value {
+                    Some(v) => match self.group_of(v) {
+                        Some(Ok(g)) => Some(g),
+                        Some(Err(e)) => return Some(Err(e)),
+                        None => return Some(Err(self.error(
+                            v,
+                            "cooperative groups",
+                            "a group must be made by this_thread_block() or tiled_partition<N>()",
+                        ))),
+                    },
+                    None => None,
+                };
+            let g = match (declared, from_value) {
+                (Some(a), Some(b)) if a != b => {
+                    return Some(Err(self.error(
+                        d,
+                        "cooperative groups",
+                        "the group's type and its initializer differ",
+                    )))
+                }
+                (Some(a), _) => a,
+                (None, Some(b)) => b,
+                (None, None) => return None,
+            };
+            self.groups.insert(name, g);
+        }
+        Some(Ok(()))
+    }
+
+    /// `cg::thread_block_tile<32> t = cg::tiled_partition<32>(b);` where the
+    /// grammar read the declaration as a comparison (`a < 32 > t = ...`);
+    /// `None` for any other statement.
+    pub(crate) fn group_statement(&mut self, n: Node) -> Option<LResult<()>> {
+        let text = self.text(n).trim();
+        let bare = unqualified(text);
+        let rest = bare.strip_prefix("thread_block_tile")?.trim_start();
+        let rest = rest.strip_prefix('<')?;
+        let (size, rest) = rest.split_once('>')?;
+        let size = size.trim();
+        let v = match size.parse::<i128>() {
+            Ok(v) => v,
+            Err(_) => match self.lookup(size).cloned() {
+                Some(super::func::Entry::Const(v, _)) => v,
+                _ => match self.ctx.constants.get(size) {
+                    Some(&(v, _)) => v,
+                    None => {
+                        return Some(Err(self.error(
+                            n,
+                            "cooperative groups",
+                            format!("tile size `{size}` is not a constant"),
+                        )))
+                    }
+                },
+            },
+        };
+        if !(1..=32).contains(&v) || (v & (v - 1)) != 0 {
+            return Some(Err(self.error(
+                n,
+                "cooperative groups",
+                format!("tile size {v} is not a power of two up to 32"),
+            )));
+        }
+        let name: String = rest
+            .trim_start()
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        if name.is_empty() {
+            return None;
+        }
+        self.groups.insert(name, Group::Tile(v as u32));
+        Some(Ok(()))
+    }
+
+    /// A group parameter, bound and dropped from the parameter list; `None`
+    /// for other parameters.
+    pub(crate) fn group_param(&mut self, p: Node) -> Option<LResult<()>> {
+        let t = p.child_by_field_name("type")?;
+        let g = match self.group_type(t)? {
+            Ok(g) => g,
+            Err(e) => return Some(Err(e)),
+        };
+        let mut d = p.child_by_field_name("declarator");
+        while let Some(n) = d {
+            if n.kind() == "identifier" {
+                let name = self.text(n).to_string();
+                self.groups.insert(name, g);
+                return Some(Ok(()));
+            }
+            d = n
+                .child_by_field_name("declarator")
+                .or_else(|| syntax::named_children(n).into_iter().last());
+        }
+        Some(Ok(()))
+    }
+
+    /// Call arguments without the groups, which are not values.
+    pub(crate) fn without_groups<'t>(&mut self, args: &[Node<'t>]) -> Vec<Node<'t>> {
+        args.iter()
+            .copied()
+            .filter(|a| self.group_of(*a).is_none())
+            .collect()
+    }
+
+    /// `cg::sync(g)` and the other free functions of the namespace.
+    pub(crate) fn group_function(&mut self, n: Node, f: Node, args: &[Node]) -> LResult<Expr> {
+        let name = unqualified(self.text(f)).to_string();
+        if name == "sync" {
+            let [g] = args else {
+                return Err(self.error(n, "cooperative groups", "`sync` takes one group"));
+            };
+            return match self.group_of(*g) {
+                Some(Ok(g)) => Ok(self.group_sync(g, n)),
+                Some(Err(e)) => Err(e),
+                None => Err(self.error(
+                    *g,
+                    "cooperative groups",
+                    "`sync` of something that is not a group",
+                )),
+            };
+        }
+        if name == "this_thread_block" || name.starts_with("tiled_partition") {
+            return Err(self.error(
+                n,
+                "cooperative groups",
+                "a group is not a value; declare it (`cg::thread_block b = cg::this_thread_block();`)",
+            ));
+        }
+        Err(self.error(
+            f,
+            "cooperative groups",
+            format!("`{}` is not supported", self.text(f)),
+        ))
+    }
+
+    fn group_sync(&self, g: Group, n: Node) -> Expr {
+        let span = self.span(n);
+        match g {
+            Group::Block => self.mk(
+                ExprKind::Intrinsic(Intrinsic::SyncThreads, vec![]),
+                Type::Void,
+                span,
+            ),
+            Group::Tile(_) => self.mk(
+                ExprKind::Intrinsic(
+                    Intrinsic::SyncWarp,
+                    vec![self.mk(ExprKind::IntLit(0xffff_ffff), Type::UINT, span)],
+                ),
+                Type::Void,
+                span,
+            ),
+        }
+    }
+
+    /// `g.name(args)` on a group `g`; `None` when the object is not a group.
+    pub(crate) fn group_method(
+        &mut self,
+        n: Node,
+        object: Node,
+        name: &str,
+        args: &[Node],
+    ) -> Option<LResult<Expr>> {
+        let g = match self.group_of(object)? {
+            Ok(g) => g,
+            Err(e) => return Some(Err(e)),
+        };
+        Some(self.group_method_of(n, g, name, args))
+    }
+
+    fn group_method_of(&mut self, n: Node, g: Group, name: &str, args: &[Node]) -> LResult<Expr> {
+        let span = self.span(n);
+        let no_args = |l: &mut Self| -> LResult<()> {
+            if args.is_empty() {
+                Ok(())
+            } else {
+                Err(l.error(
+                    n,
+                    "cooperative groups",
+                    format!("`{name}` takes no arguments"),
+                ))
+            }
+        };
+        let rank = block_rank(span);
+        let size = block_size(span);
+        let lit = |v: u64| build::mk(ExprKind::IntLit(v), Type::UINT, span);
+        match (name, g) {
+            ("sync", _) => {
+                no_args(self)?;
+                Ok(self.group_sync(g, n))
+            }
+            ("thread_rank", Group::Block) => no_args(self).map(|_| rank),
+            ("size" | "num_threads", Group::Block) => no_args(self).map(|_| size),
+            ("thread_rank", Group::Tile(t)) => {
+                no_args(self)?;
+                Ok(build::arith(BinaryOp::BitAnd, rank, lit(t as u64 - 1)))
+            }
+            ("size" | "num_threads", Group::Tile(t)) => no_args(self).map(|_| lit(t as u64)),
+            ("meta_group_rank", Group::Tile(t)) => {
+                no_args(self)?;
+                Ok(build::arith(BinaryOp::Div, rank, lit(t as u64)))
+            }
+            ("meta_group_size", Group::Tile(t)) => {
+                no_args(self)?;
+                let up = build::arith(BinaryOp::Add, size, lit(t as u64 - 1));
+                Ok(build::arith(BinaryOp::Div, up, lit(t as u64)))
+            }
+            ("shfl" | "shfl_up" | "shfl_down" | "shfl_xor", Group::Tile(t)) => {
+                let kind = match name {
+                    "shfl" => ShflKind::Idx,
+                    "shfl_up" => ShflKind::Up,
+                    "shfl_down" => ShflKind::Down,
+                    _ => ShflKind::Xor,
+                };
+                self.tile_shfl(n, name, kind, t, args)
+            }
+            ("any" | "all" | "ballot", Group::Tile(32)) => {
+                let kind = match name {
+                    "any" => VoteKind::Any,
+                    "all" => VoteKind::All,
+                    _ => VoteKind::Ballot,
+                };
+                let [p] = args else {
+                    return Err(self.error(
+                        n,
+                        "cooperative groups",
+                        format!("`{name}` takes one predicate"),
+                    ));
+                };
+                let pred = self.expr(*p)?;
+                let pred =
+                    self.convert(pred, &Type::INT, *p, &format!("the predicate of `{name}`"))?;
+                let ty = if kind == VoteKind::Ballot {
+                    Type::UINT
+                } else {
+                    Type::INT
+                };
+                Ok(self.mk(
+                    ExprKind::Intrinsic(Intrinsic::Vote(kind), vec![lit(0xffff_ffff), pred]),
+                    ty,
+                    span,
+                ))
+            }
+            _ => Err(self.error(
+                n,
+                "cooperative groups",
+                format!(
+                    "`{name}` of a {} is not supported",
+                    match g {
+                        Group::Block => "thread_block".to_string(),
+                        Group::Tile(t) => format!("thread_block_tile<{t}>"),
+                    }
+                ),
+            )),
+        }
+    }
+
+    fn tile_shfl(
+        &mut self,
+        n: Node,
+        name: &str,
+        kind: ShflKind,
+        tile: u32,
+        args: &[Node],
+    ) -> LResult<Expr> {
+        let [v, lane] = args else {
+            return Err(self.error(
+                n,
+                "cooperative groups",
+                format!("`{name}` takes a value and a lane"),
+            ));
+        };
+        let span = self.span(n);
+        let var = self.expr(*v)?;
+        use Scalar::*;
+        let t = match var.ty.scalar() {
+            Some(s @ (I32 | U32 | I64 | U64 | F32 | F64)) => s,
+            Some(s) if s.is_integer() => promoted(s),
+            _ => {
+                let t = type_name(&var.ty);
+                return Err(self.error(
+                    *v,
+                    "warp shuffle",
+                    format!("`{name}` of `{t}` is not supported"),
+                ));
+            }
+        };
+        let var = icast(var, Type::Scalar(t));
+        let lane_ty = match kind {
+            ShflKind::Up | ShflKind::Down => Type::UINT,
+            ShflKind::Idx | ShflKind::Xor => Type::INT,
+        };
+        let l = self.expr(*lane)?;
+        let l = self.convert(l, &lane_ty, *lane, &format!("the lane of `{name}`"))?;
+        let mut out = vec![
+            build::mk(ExprKind::IntLit(0xffff_ffff), Type::UINT, span),
+            var,
+            l,
+        ];
+        if tile < 32 {
+            out.push(build::lit(tile as u64, span));
+        }
+        Ok(self.mk(
+            ExprKind::Intrinsic(Intrinsic::Shfl(kind), out),
+            Type::Scalar(t),
+            span,
+        ))
+    }
+}
+
+fn builtin(b: Builtin, span: hone_ir::Span) -> Expr {
+    build::builtin(b, span)
+}
+
+/// `threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)`.
+fn block_rank(span: hone_ir::Span) -> Expr {
+    let inner = build::arith(
+        BinaryOp::Add,
+        builtin(Builtin::ThreadIdx(Dim::Y), span),
+        build::arith(
+            BinaryOp::Mul,
+            builtin(Builtin::BlockDim(Dim::Y), span),
+            builtin(Builtin::ThreadIdx(Dim::Z), span),
+        ),
+    );
+    build::arith(
+        BinaryOp::Add,
+        builtin(Builtin::ThreadIdx(Dim::X), span),
+        build::arith(
+            BinaryOp::Mul,
+            builtin(Builtin::BlockDim(Dim::X), span),
+            inner,
+        ),
+    )
+}
+
+/// `blockDim.x * blockDim.y * blockDim.z`.
+fn block_size(span: hone_ir::Span) -> Expr {
+    build::arith(
+        BinaryOp::Mul,
+        build::arith(
+            BinaryOp::Mul,
+            builtin(Builtin::BlockDim(Dim::X), span),
+            builtin(Builtin::BlockDim(Dim::Y), span),
+        ),
+        builtin(Builtin::BlockDim(Dim::Z), span),
+    )
+}

@@ -1,0 +1,889 @@
+//! Function templates and their instances.
+//!
+//! A template is lowered once per argument list it is used with: the
+//! instances the launch (the options' requests) or the host code names
+//! (`scan<256, float><<<g, b>>>(...)`), and those device code calls, with
+//! explicit or deduced arguments. An instance is an ordinary IR function whose
+//! name spells its arguments (`scan<256, float>` is `scan_256_float`), so the
+//! printer, the emulator and NVRTC see plain C; inside it, type parameters are
+//! types and non-type parameters integer constants, so they can size shared
+//! arrays and bound loops.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use hone_ir::{FuncId, FuncKind, Scalar, Type};
+use tree_sitter::Node;
+
+use super::func::{Entry, FnLowerer, LResult};
+use super::{FuncSig, ModuleCtx, PendingFunction, QualType};
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::syntax;
+
+/// One parameter of a template's parameter list.
+#[derive(Clone, Debug)]
+enum Param<'t> {
+    Type {
+        name: String,
+        default: Option<Node<'t>>,
+    },
+    Value {
+        name: String,
+        decl: Node<'t>,
+        default: Option<Node<'t>>,
+    },
+}
+
+impl Param<'_> {
+    fn name(&self) -> &str {
+        match self {
+            Param::Type { name, .. } | Param::Value { name, .. } => name,
+        }
+    }
+}
+
+/// A template argument, as the instance is made with it.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Arg {
+    Type(Type),
+    Value(i128, Scalar),
+}
+
+/// A `template <...>` device or kernel function definition.
+pub(crate) struct Template<'t> {
+    pub node: Node<'t>,
+    /// The function definition inside the template declaration.
+    pub function: Node<'t>,
+    pub kind: FuncKind,
+}
+
+/// `template <> __device__ int f<int>(...) {...}`: the instance of `f` for
+/// those arguments.
+pub(crate) struct Specialization<'t> {
+    pub template: String,
+    /// The `template_argument_list`.
+    pub args: Node<'t>,
+    pub function: Node<'t>,
+}
+
+pub(crate) struct Instance {
+    pub name: String,
+    /// The explicit specialization that is this instance, by index.
+    pub specialization: Option<usize>,
+    pub template: String,
+    pub args: Vec<Arg>,
+    pub id: FuncId,
+    pub sig: FuncSig,
+}
+
+/// The templates of a file and the instances made of them so far. Instances
+/// are numbered after the file's ordinary functions, in request order.
+pub(crate) struct Templates<'t> {
+    pub defs: HashMap<String, Template<'t>>,
+    pub specializations: Vec<Specialization<'t>>,
+    pub instances: RefCell<Vec<Instance>>,
+    pub first_id: u32,
+}
+
+/// `scan<256, float>` as a C identifier: `scan_256_float`.
+pub(crate) fn mangle(template: &str, args: &[Arg]) -> String {
+    let mut s = template.to_string();
+    for a in args {
+        s.push('_');
+        match a {
+            Arg::Value(v, Scalar::Bool) => s.push_str(if *v != 0 { "true" } else { "false" }),
+            Arg::Value(v, _) if *v < 0 => s.push_str(&format!("m{}", v.unsigned_abs())),
+            Arg::Value(v, _) => s.push_str(&v.to_string()),
+            Arg::Type(t) => {
+                for c in hone_ir::print::print_type(t).chars() {
+                    match c {
+                        c if c.is_ascii_alphanumeric() => s.push(c),
+                        '*' => s.push('p'),
+                        _ => s.push('_'),
+                    }
+                }
+            }
+        }
+    }
+    s
+}
+
+impl<'t> Templates<'t> {
+    pub fn new(
+        defs: HashMap<String, Template<'t>>,
+        specializations: Vec<Specialization<'t>>,
+        first_id: u32,
+    ) -> Self {
+        Templates {
+            defs,
+            specializations,
+            instances: RefCell::new(Vec::new()),
+            first_id,
+        }
+    }
+
+    pub fn is_template(&self, name: &str) -> bool {
+        self.defs.contains_key(name)
+    }
+
+    /// The functions to lower for the instances from `from` on.
+    pub fn pending(&self, from: usize) -> Vec<PendingFunction<'t>> {
+        self.instances.borrow()[from..]
+            .iter()
+            .map(|i| PendingFunction {
+                member: None,
+                node: match i.specialization {
+                    Some(s) => self.specializations[s].function,
+                    None => self.defs[&i.template].function,
+                },
+                name: i.name.clone(),
+            })
+            .collect()
+    }
+
+    pub fn count(&self) -> usize {
+        self.instances.borrow().len()
+    }
+}
+
+fn params<'t>(src: &str, node: Node<'t>) -> Result<Vec<Param<'t>>, Node<'t>> {
+    let Some(list) = node.child_by_field_name("parameters") else {
+        return Ok(Vec::new());
+    };
+    let mut out = Vec::new();
+    for p in syntax::named_children(list) {
+        let name_of = |n: Node| -> Option<String> {
+            let mut cur = n;
+            for _ in 0..16 {
+                if matches!(cur.kind(), "identifier" | "type_identifier") {
+                    return Some(syntax::text(cur, src).to_string());
+                }
+                cur = cur
+                    .child_by_field_name("declarator")
+                    .or_else(|| syntax::named_children(cur).into_iter().last())?;
+            }
+            None
+        };
+        match p.kind() {
+            "type_parameter_declaration" | "optional_type_parameter_declaration" => {
+                let name = p
+                    .child_by_field_name("name")
+                    .map(|n| syntax::text(n, src).to_string())
+                    .or_else(|| {
+                        syntax::named_children(p)
+                            .into_iter()
+                            .find(|c| c.kind() == "type_identifier")
+                            .map(|n| syntax::text(n, src).to_string())
+                    })
+                    .ok_or(p)?;
+                out.push(Param::Type {
+                    name,
+                    default: p.child_by_field_name("default_type"),
+                });
+            }
+            "parameter_declaration" | "optional_parameter_declaration" => {
+                let d = p.child_by_field_name("declarator").ok_or(p)?;
+                out.push(Param::Value {
+                    name: name_of(d).ok_or(p)?,
+                    decl: p,
+                    default: p.child_by_field_name("default_value"),
+                });
+            }
+            _ => return Err(p),
+        }
+    }
+    Ok(out)
+}
+
+/// Integer literal or `true`/`false` of a requested argument.
+fn literal_arg(text: &str) -> Option<i128> {
+    match text {
+        "true" => return Some(1),
+        "false" => return Some(0),
+        _ => {}
+    }
+    let t = text.trim_end_matches(['u', 'U', 'l', 'L']);
+    let (neg, t) = match t.strip_prefix('-') {
+        Some(rest) => (true, rest.trim()),
+        None => (false, t),
+    };
+    let v = if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        i128::from_str_radix(h, 16).ok()?
+    } else {
+        t.parse::<i128>().ok()?
+    };
+    Some(if neg { -v } else { v })
+}
+
+/// A type named in a request string: a builtin, vector or typedef name, with
+/// `const` and trailing `*`s.
+fn type_arg(ctx: &ModuleCtx, text: &str) -> Option<Type> {
+    let mut t = text.trim();
+    let mut pointers = 0;
+    while let Some(rest) = t.strip_suffix('*') {
+        pointers += 1;
+        t = rest.trim_end();
+    }
+    let words: Vec<&str> = t
+        .split_whitespace()
+        .filter(|w| *w != "const" && *w != "signed")
+        .collect();
+    let name = words.join(" ");
+    let base = match name.as_str() {
+        "unsigned int" | "unsigned" => Type::Scalar(Scalar::U32),
+        "unsigned char" => Type::Scalar(Scalar::U8),
+        "unsigned short" | "unsigned short int" => Type::Scalar(Scalar::U16),
+        "long long" | "long long int" | "long int" => Type::Scalar(Scalar::I64),
+        "unsigned long long" | "unsigned long" | "unsigned long long int" => {
+            Type::Scalar(Scalar::U64)
+        }
+        "short int" => Type::Scalar(Scalar::I16),
+        "" => return None,
+        n => match ctx.typedefs.get(n) {
+            Some(super::TypeEntry::Ok(qt)) => qt.ty.clone(),
+            _ => super::names::named_type(n)?,
+        },
+    };
+    let mut ty = base;
+    for _ in 0..pointers {
+        ty = Type::Pointer(Box::new(hone_ir::PointerType {
+            pointee: ty,
+            pointee_const: false,
+            restrict: false,
+            pointee_volatile: false,
+        }));
+    }
+    Some(ty)
+}
+
+/// Splits `scan<256, float>` into `scan` and its argument texts.
+pub(crate) fn split_request(text: &str) -> Option<(String, Vec<String>)> {
+    let open = text.find('<')?;
+    let close = text.rfind('>')?;
+    if close < open {
+        return None;
+    }
+    let name = text[..open].trim().to_string();
+    let inner = &text[open + 1..close];
+    let mut args = Vec::new();
+    let (mut depth, mut start) = (0i32, 0);
+    for (i, c) in inner.char_indices() {
+        match c {
+            '<' | '(' => depth += 1,
+            '>' | ')' => depth -= 1,
+            ',' if depth == 0 => {
+                args.push(inner[start..i].trim().to_string());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    if !inner.trim().is_empty() {
+        args.push(inner[start..].trim().to_string());
+    }
+    Some((name, args))
+}
+
+/// The normal spelling of a request, as launch files are matched against it.
+pub(crate) fn normalize_request(text: &str) -> String {
+    match split_request(text) {
+        Some((name, args)) => format!("{name}<{}>", args.join(", ")),
+        None => text.trim().to_string(),
+    }
+}
+
+/// Where an argument list comes from: syntax to lower, or a request's text.
+pub(crate) enum ArgSource<'n> {
+    Nodes(Vec<Node<'n>>),
+    Texts(Vec<String>),
+}
+
+impl<'c, 'a> FnLowerer<'c, 'a> {
+    fn templates(&self) -> Option<&'c Templates<'c>> {
+        self.templates
+    }
+
+    /// Binds an instance's parameters in the outermost scope; checks and
+    /// completes the arguments (defaults) on the way. `at` positions errors.
+    fn bind_template_args(
+        &mut self,
+        template: &str,
+        at: Node,
+        explicit: ArgSource,
+        deduced: &HashMap<String, Type>,
+    ) -> LResult<Vec<Arg>> {
+        let Some(def) = self.templates().and_then(|t| t.defs.get(template)) else {
+            return Err(self.error(at, "template", format!("`{template}` is not a template")));
+        };
+        let node = def.node;
+        let ps = match params(self.ctx.src, node) {
+            Ok(p) => p,
+            Err(bad) => {
+                let k = bad.kind().to_string();
+                return Err(self.error(
+                    bad,
+                    "template parameter",
+                    format!(
+                        "template parameter `{}` ({k}) is not supported",
+                        self.text(bad)
+                    ),
+                ));
+            }
+        };
+        let given = match &explicit {
+            ArgSource::Nodes(n) => n.len(),
+            ArgSource::Texts(t) => t.len(),
+        };
+        if given > ps.len() {
+            return Err(self.error(
+                at,
+                "template",
+                format!(
+                    "`{template}` takes {} template argument(s), {given} given",
+                    ps.len()
+                ),
+            ));
+        }
+        let mut args = Vec::new();
+        for (i, p) in ps.iter().enumerate() {
+            let arg = match p {
+                Param::Type { name, default } => {
+                    let ty = match &explicit {
+                        ArgSource::Nodes(n) if i < n.len() => Some(self.type_descriptor(n[i])?),
+                        ArgSource::Texts(t) if i < t.len() => match type_arg(self.ctx, &t[i]) {
+                            Some(ty) => Some(ty),
+                            None => {
+                                return Err(self.error(
+                                    at,
+                                    "template argument",
+                                    format!(
+                                    "`{}` is not a type hone knows (argument {} of `{template}`)",
+                                    t[i],
+                                    i + 1
+                                ),
+                                ))
+                            }
+                        },
+                        _ => None,
+                    };
+                    let ty = match (ty, deduced.get(name), default) {
+                        (Some(t), _, _) => t,
+                        (None, Some(t), _) => t.clone(),
+                        (None, None, Some(d)) => self.type_descriptor(*d)?,
+                        (None, None, None) => {
+                            return Err(self.error(
+                                at,
+                                "template argument",
+                                format!(
+                                    "template argument `{name}` of `{template}` is neither given nor deducible"
+                                ),
+                            ))
+                        }
+                    };
+                    self.bind(name, Entry::Type(QualType::new(ty.clone())));
+                    Arg::Type(ty)
+                }
+                Param::Value {
+                    name,
+                    decl,
+                    default,
+                } => {
+                    let specs = self.specs(*decl)?;
+                    let base = self.base_type(&specs, *decl)?;
+                    let Some(s) = base
+                        .ty
+                        .scalar()
+                        .filter(|s| s.is_integer() || *s == Scalar::Bool)
+                    else {
+                        return Err(self.error(
+                            *decl,
+                            "template parameter",
+                            format!(
+                                "non-type template parameter `{name}` must be integral or bool"
+                            ),
+                        ));
+                    };
+                    let v = match &explicit {
+                        ArgSource::Nodes(n) if i < n.len() => {
+                            Some(self.const_int(n[i], "template argument")?)
+                        }
+                        ArgSource::Texts(t) if i < t.len() => match literal_arg(&t[i]) {
+                            Some(v) => Some(v),
+                            None => {
+                                return Err(self.error(
+                                    at,
+                                    "template argument",
+                                    format!(
+                                        "`{}` is not an integer (argument {} of `{template}`)",
+                                        t[i],
+                                        i + 1
+                                    ),
+                                ))
+                            }
+                        },
+                        _ => None,
+                    };
+                    let v = match (v, default) {
+                        (Some(v), _) => v,
+                        (None, Some(d)) => self.const_int(*d, "template argument")?,
+                        (None, None) => {
+                            return Err(self.error(
+                                at,
+                                "template argument",
+                                format!(
+                                    "template argument `{name}` of `{template}` is neither given nor deducible"
+                                ),
+                            ))
+                        }
+                    };
+                    let v = if s == Scalar::Bool {
+                        (v != 0) as i128
+                    } else {
+                        v
+                    };
+                    self.bind(name, Entry::Const(v, s));
+                    Arg::Value(v, s)
+                }
+            };
+            let _ = p.name();
+            args.push(arg);
+        }
+        Ok(args)
+    }
+
+    /// The instance of `template` for the given arguments, made (its
+    /// signature lowered) on first use.
+    pub(crate) fn instance(
+        &mut self,
+        template: &str,
+        at: Node,
+        explicit: ArgSource,
+        deduced: &HashMap<String, Type>,
+    ) -> LResult<(FuncId, FuncSig, String)> {
+        let Some(ts) = self.templates() else {
+            return Err(self.error(at, "template", "templates are not supported here"));
+        };
+        // The arguments are checked in a lowerer of their own, so that the
+        // instance's parameter names do not leak into the caller's scopes.
+        let mut sub = FnLowerer::new(self.ctx);
+        sub.templates = self.templates;
+        // Explicit arguments are lowered in the caller's scope.
+        let explicit = match explicit {
+            ArgSource::Nodes(nodes) => {
+                let mut out = Vec::new();
+                for n in nodes {
+                    out.push(self.template_arg_text(n)?);
+                }
+                ArgSource::Texts(out)
+            }
+            t => t,
+        };
+        let args = match sub.bind_template_args(template, at, explicit, deduced) {
+            Ok(a) => a,
+            Err(e) => {
+                self.diags.extend(sub.diags);
+                return Err(e);
+            }
+        };
+        let name = mangle(template, &args);
+        if let Some(i) = ts.instances.borrow().iter().find(|i| i.name == name) {
+            return Ok((i.id, i.sig.clone(), name));
+        }
+        let specialization = self.specialization_for(template, &name);
+        let header = match specialization {
+            Some(s) => {
+                let mut spec = FnLowerer::new(self.ctx);
+                spec.templates = self.templates;
+                spec.specializing = true;
+                let h = spec.function_header(ts.specializations[s].function);
+                sub = spec;
+                h
+            }
+            None => sub.function_header(ts.defs[template].function),
+        };
+        let header = match header {
+            Ok(h) if !sub.has_errors() => h,
+            _ => {
+                self.diags.extend(sub.diags);
+                return Err(super::func::Abort);
+            }
+        };
+        let mut list = ts.instances.borrow_mut();
+        let id = FuncId(ts.first_id + list.len() as u32);
+        let sig = header.signature(Some(id));
+        list.push(Instance {
+            name: name.clone(),
+            specialization,
+            template: template.to_string(),
+            args,
+            id,
+            sig: sig.clone(),
+        });
+        Ok((id, sig, name))
+    }
+
+    /// The explicit specialization of `template` whose arguments make the
+    /// instance `name`.
+    fn specialization_for(&mut self, template: &str, name: &str) -> Option<usize> {
+        let ts = self.templates()?;
+        for (i, s) in ts.specializations.iter().enumerate() {
+            if s.template != template {
+                continue;
+            }
+            let mut sub = FnLowerer::new(self.ctx);
+            sub.templates = self.templates;
+            let texts: Option<Vec<String>> = syntax::named_children(s.args)
+                .into_iter()
+                .map(|a| sub.template_arg_text(a).ok())
+                .collect();
+            let Some(texts) = texts else { continue };
+            let mut bind = FnLowerer::new(self.ctx);
+            bind.templates = self.templates;
+            let at = s.args;
+            if let Ok(args) =
+                bind.bind_template_args(template, at, ArgSource::Texts(texts), &HashMap::new())
+            {
+                if mangle(template, &args) == name {
+                    return Some(i);
+                }
+            }
+        }
+        None
+    }
+
+    /// An explicit argument written in the caller, as request text: a type's
+    /// printed name or an integer's value, so that both reach the instance's
+    /// lowerer in one form.
+    fn template_arg_text(&mut self, n: Node) -> LResult<String> {
+        let as_value = |l: &mut Self, n: Node| -> LResult<String> {
+            Ok(l.const_int(n, "template argument")?.to_string())
+        };
+        if n.kind() == "type_descriptor" {
+            // `N` alone parses as a type; it may name a constant.
+            let t = self.text(n).trim();
+            let is_value = matches!(self.lookup(t), Some(Entry::Const(..)) | Some(Entry::Var(_)))
+                || self.ctx.constants.contains_key(t);
+            if matches!(self.lookup(t), Some(Entry::Var(_))) {
+                return Err(self.error(
+                    n,
+                    "template argument",
+                    format!("template argument `{t}` is a variable, not a constant"),
+                ));
+            }
+            if is_value {
+                let inner = syntax::named_children(n).into_iter().next().unwrap_or(n);
+                let v = match self.lookup(t).cloned() {
+                    Some(Entry::Const(v, _)) => v,
+                    _ => match self.ctx.constants.get(t) {
+                        Some(&(v, _)) => v,
+                        None => return as_value(self, inner),
+                    },
+                };
+                return Ok(v.to_string());
+            }
+            let ty = self.type_descriptor(n)?;
+            return Ok(request_type_text(&ty));
+        }
+        if n.kind() == "identifier" {
+            if let Some(Entry::Type(qt)) = self.lookup(self.text(n)).cloned() {
+                return Ok(request_type_text(&qt.ty));
+            }
+        }
+        as_value(self, n)
+    }
+
+    /// Lowers an instance made by [`Self::instance`]: its parameters bound,
+    /// then the template's body as an ordinary function.
+    pub(crate) fn lower_instance(
+        ctx: &'c ModuleCtx<'a>,
+        templates: &'c Templates<'c>,
+        index: usize,
+    ) -> super::func::LowerResult {
+        let (template, args, name, specialization) = {
+            let list = templates.instances.borrow();
+            let i = &list[index];
+            (
+                i.template.clone(),
+                i.args.clone(),
+                i.name.clone(),
+                i.specialization,
+            )
+        };
+        if let Some(s) = specialization {
+            let mut l = FnLowerer::new(ctx);
+            l.templates = Some(templates);
+            l.specializing = true;
+            let p = PendingFunction {
+                node: templates.specializations[s].function,
+                name: name.clone(),
+                member: None,
+            };
+            let mut result = FnLowerer::lower_with(l, &p);
+            if let Some(f) = &mut result.function {
+                f.function.name = name;
+            }
+            return result;
+        }
+        let def = &templates.defs[&template];
+        let texts = args.iter().map(arg_text).collect();
+        let mut l = FnLowerer::new(ctx);
+        l.templates = Some(templates);
+        let bound = l.bind_template_args(
+            &template,
+            def.node,
+            ArgSource::Texts(texts),
+            &HashMap::new(),
+        );
+        let p = PendingFunction {
+            node: def.function,
+            name: name.clone(),
+            member: None,
+        };
+        let mut result = if bound.is_ok() {
+            FnLowerer::lower_with(l, &p)
+        } else {
+            super::func::LowerResult {
+                function: None,
+                diagnostics: l.diags,
+            }
+        };
+        if let Some(f) = &mut result.function {
+            f.function.name = name;
+        }
+        result
+    }
+
+    /// Template arguments deduced from a call's argument types: a parameter
+    /// declared `T`, `T*`, `const T*` or `T&` takes its `T` from the argument.
+    pub(crate) fn deduce(&mut self, template: &str, arg_types: &[Type]) -> HashMap<String, Type> {
+        let mut out = HashMap::new();
+        let Some(def) = self.templates().and_then(|t| t.defs.get(template)) else {
+            return out;
+        };
+        let src = self.ctx.src;
+        let type_params: Vec<String> = match params(src, def.node) {
+            Ok(ps) => ps
+                .into_iter()
+                .filter_map(|p| match p {
+                    Param::Type { name, .. } => Some(name),
+                    _ => None,
+                })
+                .collect(),
+            Err(_) => return out,
+        };
+        let Some(list) = def
+            .function
+            .child_by_field_name("declarator")
+            .and_then(function_params)
+        else {
+            return out;
+        };
+        let decls: Vec<Node> = syntax::named_children(list)
+            .into_iter()
+            .filter(|p| p.kind() == "parameter_declaration")
+            .collect();
+        for (p, at) in decls.iter().zip(arg_types) {
+            let Some(t) = p.child_by_field_name("type") else {
+                continue;
+            };
+            let tname = syntax::text(t, src).trim();
+            if !type_params.iter().any(|n| n == tname) || out.contains_key(tname) {
+                continue;
+            }
+            let mut pointers = 0;
+            let mut d = p.child_by_field_name("declarator");
+            while let Some(dn) = d {
+                match dn.kind() {
+                    "pointer_declarator" => pointers += 1,
+                    "reference_declarator" | "abstract_reference_declarator" => {}
+                    "abstract_pointer_declarator" => pointers += 1,
+                    _ => break,
+                }
+                d = dn
+                    .child_by_field_name("declarator")
+                    .or_else(|| syntax::named_children(dn).into_iter().last());
+            }
+            let mut ty = at.clone();
+            if let Type::Array(e, _) = ty {
+                ty = Type::Pointer(Box::new(hone_ir::PointerType {
+                    pointee: *e,
+                    pointee_const: false,
+                    restrict: false,
+                    pointee_volatile: false,
+                }));
+            }
+            let mut ok = true;
+            for _ in 0..pointers {
+                match ty {
+                    Type::Pointer(p) => ty = p.pointee,
+                    _ => {
+                        ok = false;
+                        break;
+                    }
+                }
+            }
+            if ok {
+                out.insert(tname.to_string(), ty);
+            }
+        }
+        out
+    }
+}
+
+fn function_params(d: Node) -> Option<Node> {
+    let mut cur = d;
+    for _ in 0..32 {
+        if cur.kind() == "function_declarator" {
+            return cur.child_by_field_name("parameters");
+        }
+        cur = cur
+            .child_by_field_name("declarator")
+            .or_else(|| syntax::named_children(cur).into_iter().next())?;
+    }
+    None
+}
+
+/// A type as request text that [`type_arg`] reads back.
+fn request_type_text(ty: &Type) -> String {
+    match ty {
+        Type::Pointer(p) => format!("{}*", request_type_text(&p.pointee)),
+        t => hone_ir::print::print_type(t),
+    }
+}
+
+fn arg_text(a: &Arg) -> String {
+    match a {
+        Arg::Type(t) => request_type_text(t),
+        Arg::Value(v, _) => v.to_string(),
+    }
+}
+
+/// Instances requested by name (a launch file's `"kernel": "scan<256, float>"`)
+/// and by the host code (`scan<256, float><<<...>>>`); kernels made no instance
+/// of are reported. Returns each request's normal spelling and the instance.
+pub(crate) fn request_instances<'c, 'a>(
+    ctx: &'c ModuleCtx<'a>,
+    templates: &'c Templates<'c>,
+    root: Node,
+    requests: &[String],
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<(String, String)> {
+    let mut named = Vec::new();
+    // Templates whose requested instance failed: their errors say why, so
+    // they are not also reported as having no instance.
+    let mut failed: Vec<String> = Vec::new();
+    for r in requests {
+        let Some((name, args)) = split_request(r) else {
+            continue;
+        };
+        let Some(def) = templates.defs.get(&name) else {
+            continue;
+        };
+        let mut l = FnLowerer::new(ctx);
+        l.templates = Some(templates);
+        match l.instance(&name, def.node, ArgSource::Texts(args), &HashMap::new()) {
+            Ok((_, _, inst)) => named.push((normalize_request(r), inst)),
+            Err(_) => diags.extend(
+                {
+                    failed.push(name.clone());
+                    l.diags
+                }
+                .into_iter()
+                .map(|mut d| {
+                    d.message = format!("instance `{}`: {}", normalize_request(r), d.message);
+                    d
+                }),
+            ),
+        }
+    }
+    // Host code: every `kernel<args>` whose arguments are constant where they
+    // stand. Arguments that depend on the host function's own template
+    // parameters cannot be known here; such kernels need a named instance.
+    let mut stack = vec![root];
+    let mut seen = 0usize;
+    while let Some(n) = stack.pop() {
+        seen += 1;
+        if seen > 2_000_000 {
+            break;
+        }
+        if n.kind() == "template_function" {
+            let name = n
+                .child_by_field_name("name")
+                .map(|c| syntax::text(c, ctx.src))
+                .unwrap_or("");
+            let declares = n
+                .parent()
+                .is_some_and(|p| p.kind() == "function_declarator");
+            if let Some(def) = templates.defs.get(name).filter(|_| !declares) {
+                if def.kind == FuncKind::Global && !inside(n, def.node) {
+                    let args = n
+                        .child_by_field_name("arguments")
+                        .map(syntax::named_children)
+                        .unwrap_or_default();
+                    let mut l = FnLowerer::new(ctx);
+                    l.templates = Some(templates);
+                    if let Ok((_, _, inst)) =
+                        l.instance(name, n, ArgSource::Nodes(args), &HashMap::new())
+                    {
+                        named.push((normalize_request(syntax::text(n, ctx.src)), inst));
+                    }
+                }
+            }
+            continue;
+        }
+        let mut cursor = n.walk();
+        let children: Vec<Node> = n.named_children(&mut cursor).collect();
+        stack.extend(children.into_iter().rev());
+    }
+    // Every instance also answers to its full spelling, defaults written out.
+    for i in templates.instances.borrow().iter() {
+        let args: Vec<String> = i.args.iter().map(arg_text).collect();
+        named.push((
+            format!("{}<{}>", i.template, args.join(", ")),
+            i.name.clone(),
+        ));
+    }
+    named.sort();
+    named.dedup();
+    for (name, def) in &templates.defs {
+        if def.kind != FuncKind::Global {
+            continue;
+        }
+        if templates
+            .instances
+            .borrow()
+            .iter()
+            .any(|i| &i.template == name)
+        {
+            continue;
+        }
+        if failed.contains(name) {
+            continue;
+        }
+        if let Err(bad) = params(ctx.src, def.node) {
+            diags.push(ctx.diagnostic(
+                bad,
+                Severity::Error,
+                "template parameter",
+                format!(
+                    "template parameter `{}` of `{name}` is not supported (type and integral parameters are)",
+                    syntax::text(bad, ctx.src)
+                ),
+            ));
+            continue;
+        }
+        diags.push(ctx.diagnostic(
+            def.node,
+            Severity::Error,
+            "template",
+            format!(
+                "template kernel `{name}` has no instance: the host code launches none with constant arguments; name one in the launch file (\"kernel\": \"{name}<...>\")"
+            ),
+        ));
+    }
+    named
+}
+
+fn inside(n: Node, outer: Node) -> bool {
+    n.start_byte() >= outer.start_byte() && n.end_byte() <= outer.end_byte()
+}
