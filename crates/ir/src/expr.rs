@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::{FuncId, GlobalId, Span, Type, VarId};
+use crate::{FuncId, GlobalId, Scalar, Span, Type, VarId};
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Expr {
@@ -244,6 +244,10 @@ pub enum AtomicOp {
     And,
     Or,
     Xor,
+    /// `atomicInc(p, v)`: `old >= v ? 0 : old + 1`
+    Inc,
+    /// `atomicDec(p, v)`: `old == 0 || old > v ? v : old - 1`
+    Dec,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -298,10 +302,55 @@ pub enum MathOp {
     Round,
     Trunc,
     Fmod,
+    Sinh,
+    Cosh,
+    Asin,
+    Acos,
+    Atan,
+    Atan2,
+    Asinh,
+    Acosh,
+    Atanh,
+    Cbrt,
+    Hypot,
+    Exp10,
+    Expm1,
+    Log1p,
+    Erf,
+    Erfc,
+    Copysign,
+    Fdim,
+    Rint,
+    // Integer intrinsics: each takes its own argument types (`IntrinsicSig`)
+    // rather than the result's.
+    /// `__popc`
+    Popc,
+    /// `__popcll`
+    Popcll,
+    /// `__clz`
+    Clz,
+    /// `__clzll`
+    Clzll,
+    /// `__ffs`
+    Ffs,
+    /// `__ffsll`
+    Ffsll,
+    /// `__brev`
+    Brev,
+    /// `__brevll`
+    Brevll,
+    /// `__mulhi`
+    Mulhi,
+    /// `__umulhi`
+    Umulhi,
+    /// `__mul64hi`
+    Mul64hi,
+    /// `__umul64hi`
+    Umul64hi,
 }
 
 impl MathOp {
-    pub const ALL: [MathOp; 24] = [
+    pub const ALL: [MathOp; 55] = [
         MathOp::Sqrt,
         MathOp::Rsqrt,
         MathOp::Fma,
@@ -326,6 +375,37 @@ impl MathOp {
         MathOp::Round,
         MathOp::Trunc,
         MathOp::Fmod,
+        MathOp::Sinh,
+        MathOp::Cosh,
+        MathOp::Asin,
+        MathOp::Acos,
+        MathOp::Atan,
+        MathOp::Atan2,
+        MathOp::Asinh,
+        MathOp::Acosh,
+        MathOp::Atanh,
+        MathOp::Cbrt,
+        MathOp::Hypot,
+        MathOp::Exp10,
+        MathOp::Expm1,
+        MathOp::Log1p,
+        MathOp::Erf,
+        MathOp::Erfc,
+        MathOp::Copysign,
+        MathOp::Fdim,
+        MathOp::Rint,
+        MathOp::Popc,
+        MathOp::Popcll,
+        MathOp::Clz,
+        MathOp::Clzll,
+        MathOp::Ffs,
+        MathOp::Ffsll,
+        MathOp::Brev,
+        MathOp::Brevll,
+        MathOp::Mulhi,
+        MathOp::Umulhi,
+        MathOp::Mul64hi,
+        MathOp::Umul64hi,
     ];
 
     /// Double-precision / generic spelling.
@@ -356,19 +436,71 @@ impl MathOp {
             Round => "round",
             Trunc => "trunc",
             Fmod => "fmod",
+            Sinh => "sinh",
+            Cosh => "cosh",
+            Asin => "asin",
+            Acos => "acos",
+            Atan => "atan",
+            Atan2 => "atan2",
+            Asinh => "asinh",
+            Acosh => "acosh",
+            Atanh => "atanh",
+            Cbrt => "cbrt",
+            Hypot => "hypot",
+            Exp10 => "exp10",
+            Expm1 => "expm1",
+            Log1p => "log1p",
+            Erf => "erf",
+            Erfc => "erfc",
+            Copysign => "copysign",
+            Fdim => "fdim",
+            Rint => "rint",
+            Popc => "__popc",
+            Popcll => "__popcll",
+            Clz => "__clz",
+            Clzll => "__clzll",
+            Ffs => "__ffs",
+            Ffsll => "__ffsll",
+            Brev => "__brev",
+            Brevll => "__brevll",
+            Mulhi => "__mulhi",
+            Umulhi => "__umulhi",
+            Mul64hi => "__mul64hi",
+            Umul64hi => "__umul64hi",
         }
     }
     pub fn arity(self) -> usize {
         use MathOp::*;
         match self {
             Fma => 3,
-            Fmin | Fmax | Min | Max | Pow | Fmod => 2,
+            Fmin | Fmax | Min | Max | Pow | Fmod | Atan2 | Hypot | Copysign | Fdim => 2,
+            Mulhi | Umulhi | Mul64hi | Umul64hi => 2,
             _ => 1,
         }
     }
     /// Generic functions have no `f`-suffixed spelling.
     pub fn has_f32_spelling(self) -> bool {
-        !matches!(self, MathOp::Min | MathOp::Max | MathOp::Abs)
+        !matches!(self, MathOp::Min | MathOp::Max | MathOp::Abs) && self.integer_sig().is_none()
+    }
+    /// The integer intrinsics' argument and result types: they neither
+    /// follow the arguments' type nor convert them to the result's
+    /// (`__popcll` counts the bits of an `unsigned long long` and returns `int`).
+    pub fn integer_sig(self) -> Option<(Scalar, Scalar)> {
+        use MathOp::*;
+        use Scalar::*;
+        Some(match self {
+            Popc => (U32, I32),
+            Popcll => (U64, I32),
+            Clz | Ffs => (I32, I32),
+            Clzll | Ffsll => (I64, I32),
+            Brev => (U32, U32),
+            Brevll => (U64, U64),
+            Mulhi => (I32, I32),
+            Umulhi => (U32, U32),
+            Mul64hi => (I64, I64),
+            Umul64hi => (U64, U64),
+            _ => return None,
+        })
     }
 }
 
@@ -419,6 +551,8 @@ impl Intrinsic {
                     AtomicOp::And => "And",
                     AtomicOp::Or => "Or",
                     AtomicOp::Xor => "Xor",
+                    AtomicOp::Inc => "Inc",
+                    AtomicOp::Dec => "Dec",
                 }
             ),
             Intrinsic::Shfl(k) => match k {

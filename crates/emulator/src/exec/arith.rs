@@ -346,6 +346,27 @@ pub(crate) fn math(f: MathOp, ty: Num, a: u64, b: u64, c: u64) -> u64 {
                 MathOp::Round => x.round(),
                 MathOp::Trunc => x.trunc(),
                 MathOp::Fmod => x % y,
+                MathOp::Sinh => x.sinh(),
+                MathOp::Cosh => x.cosh(),
+                MathOp::Asin => x.asin(),
+                MathOp::Acos => x.acos(),
+                MathOp::Atan => x.atan(),
+                MathOp::Atan2 => x.atan2(y),
+                MathOp::Asinh => x.asinh(),
+                MathOp::Acosh => x.acosh(),
+                MathOp::Atanh => x.atanh(),
+                MathOp::Cbrt => x.cbrt(),
+                MathOp::Hypot => x.hypot(y),
+                MathOp::Exp10 => libm::exp10f(x),
+                MathOp::Expm1 => x.exp_m1(),
+                MathOp::Log1p => x.ln_1p(),
+                MathOp::Erf => libm::erff(x),
+                MathOp::Erfc => libm::erfcf(x),
+                MathOp::Copysign => x.copysign(y),
+                MathOp::Fdim => libm::fdimf(x, y),
+                MathOp::Rint => x.round_ties_even(),
+                // Integer intrinsics never compute in a floating type.
+                _ => x,
             })
         }
         Num::F64 => {
@@ -372,12 +393,47 @@ pub(crate) fn math(f: MathOp, ty: Num, a: u64, b: u64, c: u64) -> u64 {
                 MathOp::Round => x.round(),
                 MathOp::Trunc => x.trunc(),
                 MathOp::Fmod => x % y,
+                MathOp::Sinh => x.sinh(),
+                MathOp::Cosh => x.cosh(),
+                MathOp::Asin => x.asin(),
+                MathOp::Acos => x.acos(),
+                MathOp::Atan => x.atan(),
+                MathOp::Atan2 => x.atan2(y),
+                MathOp::Asinh => x.asinh(),
+                MathOp::Acosh => x.acosh(),
+                MathOp::Atanh => x.atanh(),
+                MathOp::Cbrt => x.cbrt(),
+                MathOp::Hypot => x.hypot(y),
+                MathOp::Exp10 => libm::exp10(x),
+                MathOp::Expm1 => x.exp_m1(),
+                MathOp::Log1p => x.ln_1p(),
+                MathOp::Erf => libm::erf(x),
+                MathOp::Erfc => libm::erfc(x),
+                MathOp::Copysign => x.copysign(y),
+                MathOp::Fdim => libm::fdim(x, y),
+                MathOp::Rint => x.round_ties_even(),
+                // Integer intrinsics never compute in a floating type.
+                _ => x,
             }
             .to_bits()
         }
         int => {
             let signed = matches!(int, Num::I32 | Num::I64);
             match f {
+                MathOp::Popc => (a as u32).count_ones() as u64,
+                MathOp::Popcll => a.count_ones() as u64,
+                MathOp::Clz => (a as u32).leading_zeros() as u64,
+                MathOp::Clzll => a.leading_zeros() as u64,
+                MathOp::Ffs => ffs(a as u32 as u64),
+                MathOp::Ffsll => ffs(a),
+                MathOp::Brev => (a as u32).reverse_bits() as u64,
+                MathOp::Brevll => a.reverse_bits(),
+                MathOp::Mulhi => {
+                    (((a as i32 as i64) * (b as i32 as i64)) >> 32) as i32 as i64 as u64
+                }
+                MathOp::Umulhi => ((a as u32 as u64) * (b as u32 as u64)) >> 32,
+                MathOp::Mul64hi => (((a as i64 as i128) * (b as i64 as i128)) >> 64) as u64,
+                MathOp::Umul64hi => (((a as u128) * (b as u128)) >> 64) as u64,
                 MathOp::Min => {
                     if (signed && (a as i64) <= (b as i64)) || (!signed && a <= b) {
                         a
@@ -396,6 +452,15 @@ pub(crate) fn math(f: MathOp, ty: Num, a: u64, b: u64, c: u64) -> u64 {
                 _ => a,
             }
         }
+    }
+}
+
+/// `__ffs`: the 1-based position of the lowest set bit, 0 for none.
+fn ffs(v: u64) -> u64 {
+    if v == 0 {
+        0
+    } else {
+        v.trailing_zeros() as u64 + 1
     }
 }
 
@@ -418,6 +483,20 @@ pub(crate) fn atomic(op: AtomicOp, ty: Scalar, old: u64, a: u64, b: u64) -> u64 
         AtomicOp::And => bin(BinK::And, num, old, a),
         AtomicOp::Or => bin(BinK::Or, num, old, a),
         AtomicOp::Xor => bin(BinK::Xor, num, old, a),
+        AtomicOp::Inc => {
+            if old >= a {
+                0
+            } else {
+                old + 1
+            }
+        }
+        AtomicOp::Dec => {
+            if old == 0 || old > a {
+                a
+            } else {
+                old - 1
+            }
+        }
     };
     canon(ty, r)
 }

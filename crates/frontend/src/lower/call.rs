@@ -68,6 +68,12 @@ fn arith_alias(name: &str) -> Option<(BinaryOp, Scalar)> {
 }
 
 fn atomic_op(name: &str) -> Option<AtomicOp> {
+    // The system- and block-scoped spellings are the same operation on one
+    // GPU; the emulator runs a single device.
+    let name = name
+        .strip_suffix("_system")
+        .or_else(|| name.strip_suffix("_block"))
+        .unwrap_or(name);
     Some(match name {
         "atomicAdd" => AtomicOp::Add,
         "atomicSub" => AtomicOp::Sub,
@@ -78,6 +84,8 @@ fn atomic_op(name: &str) -> Option<AtomicOp> {
         "atomicAnd" => AtomicOp::And,
         "atomicOr" => AtomicOp::Or,
         "atomicXor" => AtomicOp::Xor,
+        "atomicInc" => AtomicOp::Inc,
+        "atomicDec" => AtomicOp::Dec,
         _ => return None,
     })
 }
@@ -92,6 +100,7 @@ fn atomic_types(op: AtomicOp) -> &'static [Scalar] {
         AtomicOp::Min | AtomicOp::Max => &[I32, U32, I64, U64],
         AtomicOp::Cas => &[I32, U32, U64, U16],
         AtomicOp::And | AtomicOp::Or | AtomicOp::Xor => &[I32, U32, U64],
+        AtomicOp::Inc | AtomicOp::Dec => &[U32],
     }
 }
 
@@ -637,6 +646,23 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         args: &[Node],
     ) -> LResult<Expr> {
         self.arity(n, name, args, &[mf.func.arity()])?;
+        if let Some((arg, result)) = mf.func.integer_sig() {
+            let mut out = Vec::with_capacity(args.len());
+            for (i, a) in args.iter().enumerate() {
+                let e = self.expr(*a)?;
+                out.push(self.convert(
+                    e,
+                    &Type::Scalar(arg),
+                    *a,
+                    &format!("argument {} of `{name}`", i + 1),
+                )?);
+            }
+            return Ok(self.mk(
+                ExprKind::Intrinsic(Intrinsic::Math(mf), out),
+                Type::Scalar(result),
+                self.span(n),
+            ));
+        }
         if let Some(f) = forced {
             let mut out = Vec::with_capacity(args.len());
             for a in args {

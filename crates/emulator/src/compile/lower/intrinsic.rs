@@ -104,6 +104,26 @@ impl<'a> Lower<'a> {
             Intrinsic::Math(mf) => {
                 let f = mf.func;
                 arity(f.arity())?;
+                if let Some((arg, _)) = f.integer_sig() {
+                    // Computed in the argument's type, then converted to the result's.
+                    let at = Type::Scalar(arg);
+                    let mut ops = [Opnd::I(0); 3];
+                    for (k, a) in args.iter().take(f.arity()).enumerate() {
+                        let v = self.expr(a)?;
+                        ops[k] = self.convert(v, &a.ty, &at, a.span)?.op;
+                    }
+                    let dst = self.tmp();
+                    self.code.push(Op::Math {
+                        f,
+                        ty: Num::of(arg),
+                        dst,
+                        a: ops[0],
+                        b: ops[1],
+                        c: ops[2],
+                    });
+                    let v = self.fix_narrow(Val::one(Opnd::R(dst)), arg)?;
+                    return self.convert(v, &at, &e.ty, e.span);
+                }
                 let s = scalar_of(&e.ty);
                 // Integer min/max/abs work in the argument type; the rest in the result type.
                 let rt = Type::Scalar(s);

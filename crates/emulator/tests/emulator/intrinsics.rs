@@ -1,0 +1,204 @@
+//! Integer intrinsics, `atomicInc`/`atomicDec` and the wider math library,
+//! compared with the host's definitions of the same functions.
+
+use hone_emulator::*;
+
+use crate::{cuda, launch};
+
+#[test]
+fn bit_intrinsics_match_their_definitions() {
+    let src = r#"
+__global__ void bits(const unsigned int *u, const unsigned long long *w, int *out, unsigned long long *wide) {
+    int t = threadIdx.x;
+    unsigned int x = u[t];
+    unsigned long long y = w[t];
+    out[t * 8 + 0] = __popc(x);
+    out[t * 8 + 1] = __popcll(y);
+    out[t * 8 + 2] = __clz(x) - 33;
+    out[t * 8 + 3] = __clzll(y);
+    out[t * 8 + 4] = __ffs(x);
+    out[t * 8 + 5] = __ffsll(y);
+    out[t * 8 + 6] = __brev(x);
+    out[t * 8 + 7] = __mulhi((int)x, -7) + __umulhi(x, 3000000000u);
+    wide[t * 3 + 0] = __brevll(y);
+    wide[t * 3 + 1] = __umul64hi(y, 0x9e3779b97f4a7c15ull);
+    wide[t * 3 + 2] = __mul64hi((long long)y, -3ll);
+}
+"#;
+    let m = cuda(src);
+    let n = 32usize;
+    let u: Vec<u32> = (0..n as u32)
+        .map(|i| {
+            if i == 0 {
+                0
+            } else {
+                i.wrapping_mul(2654435761) >> (i % 7)
+            }
+        })
+        .collect();
+    let w: Vec<u64> = (0..n as u64)
+        .map(|i| {
+            if i == 1 {
+                0
+            } else {
+                i.wrapping_mul(0x2545_f491_4f6c_dd1d) >> (i % 11)
+            }
+        })
+        .collect();
+    let mut bufs = vec![
+        Buffer::from_u32("u", &u),
+        Buffer::from_u64("w", &w),
+        Buffer::from_i32("out", &vec![0; n * 8]),
+        Buffer::from_u64("wide", &vec![0; n * 3]),
+    ];
+    let args = [0, 1, 2, 3].map(KernelArg::Buffer);
+    let r = launch(
+        &m,
+        "bits",
+        LaunchConfig::linear(1, n as u32),
+        &args,
+        &mut bufs,
+    );
+    assert!(r.is_clean(), "{r:#?}");
+    let out = bufs[2].to_i32_vec();
+    let wide = bufs[3].to_u64_vec();
+    let ffs = |v: u64| {
+        if v == 0 {
+            0
+        } else {
+            v.trailing_zeros() as i32 + 1
+        }
+    };
+    for t in 0..n {
+        let (x, y) = (u[t], w[t]);
+        let mulhi = ((x as i32 as i64 * -7) >> 32) as i32;
+        let umulhi = ((x as u64 * 3_000_000_000) >> 32) as u32;
+        let want = [
+            x.count_ones() as i32,
+            y.count_ones() as i32,
+            x.leading_zeros() as i32 - 33,
+            y.leading_zeros() as i32,
+            ffs(x as u64),
+            ffs(y),
+            x.reverse_bits() as i32,
+            mulhi.wrapping_add(umulhi as i32),
+        ];
+        assert_eq!(
+            &out[t * 8..t * 8 + 8],
+            &want,
+            "thread {t}: x={x:#x} y={y:#x}"
+        );
+        let want_wide = [
+            y.reverse_bits(),
+            ((y as u128 * 0x9e37_79b9_7f4a_7c15u128) >> 64) as u64,
+            ((y as i64 as i128 * -3) >> 64) as u64,
+        ];
+        assert_eq!(&wide[t * 3..t * 3 + 3], &want_wide, "thread {t}");
+    }
+}
+
+#[test]
+fn atomic_inc_and_dec_wrap_at_their_limit() {
+    let src = r#"
+__global__ void ring(unsigned int *counters, unsigned int *seen) {
+    int t = blockIdx.x * blockDim.x + threadIdx.x;
+    seen[t] = atomicInc(&counters[0], 9u);
+    atomicDec(&counters[1], 4u);
+    atomicAdd_system(&counters[2], 1u);
+    atomicAdd_block(&counters[3], 2u);
+}
+"#;
+    let m = cuda(src);
+    let n = 64usize;
+    let mut bufs = vec![
+        Buffer::from_u32("counters", &[0, 2, 0, 0]),
+        Buffer::from_u32("seen", &vec![99; n]),
+    ];
+    let r = launch(
+        &m,
+        "ring",
+        LaunchConfig::linear(2, 32),
+        &[KernelArg::Buffer(0), KernelArg::Buffer(1)],
+        &mut bufs,
+    );
+    assert!(r.is_clean(), "{r:#?}");
+    // Each lane applies its atomic in turn: the counter runs 0..=9 and wraps,
+    // whatever order the lanes take, so the values seen are a multiset.
+    let mut seen = bufs[1].to_u32_vec();
+    seen.sort_unstable();
+    let mut want: Vec<u32> = (0..n as u32).map(|i| i % 10).collect();
+    want.sort_unstable();
+    assert_eq!(seen, want);
+    let (mut inc, mut dec) = (0u32, 2u32);
+    for _ in 0..n {
+        inc = if inc >= 9 { 0 } else { inc + 1 };
+        dec = if dec == 0 || dec > 4 { 4 } else { dec - 1 };
+    }
+    assert_eq!(bufs[0].to_u32_vec(), vec![inc, dec, n as u32, 2 * n as u32]);
+}
+
+#[test]
+fn wider_math_library_in_both_precisions() {
+    let src = r#"
+__global__ void lib(const float *x, const double *y, float *f, double *d) {
+    int t = threadIdx.x;
+    float a = x[t];
+    double b = y[t];
+    f[t * 6 + 0] = sinhf(a) + coshf(a) + asinhf(a) + atanf(a);
+    f[t * 6 + 1] = atan2f(a, 0.75f) + hypotf(a, 2.0f) + cbrtf(a);
+    f[t * 6 + 2] = expm1f(a) + log1pf(fabsf(a)) + exp10f(a);
+    f[t * 6 + 3] = erff(a) + erfcf(a) + copysignf(1.5f, a) + fdimf(a, 0.25f);
+    f[t * 6 + 4] = rintf(a * 4.0f) + asinf(a * 0.5f) + acosf(a * 0.5f) + atanhf(a * 0.5f);
+    f[t * 6 + 5] = acoshf(fabsf(a) + 1.0f);
+    d[t * 6 + 0] = sinh(b) + cosh(b) + asinh(b) + atan(b);
+    d[t * 6 + 1] = atan2(b, 0.75) + hypot(b, 2.0) + cbrt(b);
+    d[t * 6 + 2] = expm1(b) + log1p(fabs(b)) + exp10(b);
+    d[t * 6 + 3] = erf(b) + erfc(b) + copysign(1.5, b) + fdim(b, 0.25);
+    d[t * 6 + 4] = rint(b * 4.0) + asin(b * 0.5) + acos(b * 0.5) + atanh(b * 0.5);
+    d[t * 6 + 5] = acosh(fabs(b) + 1.0);
+}
+"#;
+    let m = cuda(src);
+    let n = 16usize;
+    let xs: Vec<f32> = (0..n).map(|i| -1.5 + i as f32 * 0.2).collect();
+    let ys: Vec<f64> = (0..n).map(|i| -1.5 + i as f64 * 0.2).collect();
+    let mut bufs = vec![
+        Buffer::from_f32("x", &xs),
+        Buffer::from_f64("y", &ys),
+        Buffer::from_f32("f", &vec![0.0; n * 6]),
+        Buffer::from_f64("d", &vec![0.0; n * 6]),
+    ];
+    let args = [0, 1, 2, 3].map(KernelArg::Buffer);
+    let r = launch(
+        &m,
+        "lib",
+        LaunchConfig::linear(1, n as u32),
+        &args,
+        &mut bufs,
+    );
+    assert!(r.is_clean(), "{r:#?}");
+    let f = bufs[2].to_f32_vec();
+    let d = bufs[3].to_f64_vec();
+    for t in 0..n {
+        let a = xs[t];
+        let want_f = [
+            a.sinh() + a.cosh() + a.asinh() + a.atan(),
+            a.atan2(0.75) + a.hypot(2.0) + a.cbrt(),
+            a.exp_m1() + a.abs().ln_1p() + libm::exp10f(a),
+            libm::erff(a) + libm::erfcf(a) + 1.5f32.copysign(a) + (a - 0.25).max(0.0),
+            (a * 4.0).round_ties_even() + (a * 0.5).asin() + (a * 0.5).acos() + (a * 0.5).atanh(),
+            (a.abs() + 1.0).acosh(),
+        ];
+        assert_eq!(&f[t * 6..t * 6 + 6], &want_f, "float, thread {t}");
+        let b = ys[t];
+        let want_d = [
+            b.sinh() + b.cosh() + b.asinh() + b.atan(),
+            b.atan2(0.75) + b.hypot(2.0) + b.cbrt(),
+            b.exp_m1() + b.abs().ln_1p() + libm::exp10(b),
+            libm::erf(b) + libm::erfc(b) + 1.5f64.copysign(b) + (b - 0.25).max(0.0),
+            (b * 4.0).round_ties_even() + (b * 0.5).asin() + (b * 0.5).acos() + (b * 0.5).atanh(),
+            (b.abs() + 1.0).acosh(),
+        ];
+        assert_eq!(&d[t * 6..t * 6 + 6], &want_d, "double, thread {t}");
+    }
+}
