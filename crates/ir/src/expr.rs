@@ -230,6 +230,11 @@ pub enum Intrinsic {
     Math(MathFn),
     /// `make_float2(x, y)` and friends: builds `Expr::ty`, a vector.
     MakeVector,
+    /// `clock()`: a per-thread cycle counter (the emulator counts its warp's
+    /// instructions), as `clock_t`.
+    Clock,
+    /// `clock64()`
+    Clock64,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -539,6 +544,8 @@ impl Intrinsic {
             Intrinsic::SyncThreads => "__syncthreads".into(),
             Intrinsic::SyncWarp => "__syncwarp".into(),
             Intrinsic::ThreadFence => "__threadfence".into(),
+            Intrinsic::Clock => "clock".into(),
+            Intrinsic::Clock64 => "clock64".into(),
             Intrinsic::Atomic(op) => format!(
                 "atomic{}",
                 match op {

@@ -92,6 +92,8 @@ pub(crate) enum Special {
     Ntid(u8),
     Nctaid(u8),
     WarpSize,
+    /// `clock()`/`clock64()`: the warp's instructions so far.
+    Clock,
 }
 
 /// Type of a memory access: `n` components of `scalar`.

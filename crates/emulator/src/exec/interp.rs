@@ -237,6 +237,7 @@ impl<'a, 'b> BlockCtx<'a, 'b> {
                         Special::Ntid(d) => [self.l.cfg.block[d as usize] as u64; 32],
                         Special::Nctaid(d) => [self.l.cfg.grid[d as usize] as u64; 32],
                         Special::WarpSize => [32; 32],
+                        Special::Clock => [w.steps + instr; 32],
                     };
                     put!(dst, out);
                 }

@@ -202,3 +202,36 @@ __global__ void lib(const float *x, const double *y, float *f, double *d) {
         assert_eq!(&d[t * 6..t * 6 + 6], &want_d, "double, thread {t}");
     }
 }
+
+#[test]
+fn clock_counts_the_warps_instructions_and_repeats() {
+    let src = r#"
+__global__ void timed(int n, long long *t, int *out) {
+    clock_t start = clock();
+    int s = 0;
+    for (int i = 0; i < n * (int)(threadIdx.x / 32 + 1); i++) s += i;
+    out[threadIdx.x] = s;
+    t[threadIdx.x] = clock64() - start;
+}
+"#;
+    let m = cuda(src);
+    let run_once = || {
+        let mut bufs = vec![
+            Buffer::from_i64("t", &[0; 64]),
+            Buffer::from_i32("out", &[0; 64]),
+        ];
+        let args = [
+            KernelArg::Int(10),
+            KernelArg::Buffer(0),
+            KernelArg::Buffer(1),
+        ];
+        let r = launch(&m, "timed", LaunchConfig::linear(1, 64), &args, &mut bufs);
+        assert!(r.is_clean(), "{r:#?}");
+        bufs[0].to_i64_vec()
+    };
+    let t = run_once();
+    // The second warp loops twice as long, so its clock advances further.
+    assert!(t[0] > 0 && t[32] > t[0], "{t:?}");
+    assert_eq!(&t[..32], &[t[0]; 32]);
+    assert_eq!(t, run_once(), "the count is deterministic");
+}

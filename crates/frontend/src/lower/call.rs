@@ -450,6 +450,19 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         if name == "__syncwarp" {
             return Some(self.syncwarp(n, args));
         }
+        if let Some(i) = match name {
+            "clock" => Some(Intrinsic::Clock),
+            "clock64" => Some(Intrinsic::Clock64),
+            _ => None,
+        } {
+            return Some(self.arity(n, name, args, &[0]).map(|_| {
+                self.mk(
+                    ExprKind::Intrinsic(i, vec![]),
+                    Type::Scalar(Scalar::I64),
+                    self.span(n),
+                )
+            }));
+        }
         if let Some(op) = atomic_op(name) {
             return Some(self.atomic(n, name, op, args));
         }

@@ -11,7 +11,7 @@ pub(crate) fn primitive_type(name: &str) -> Option<Type> {
         "char" | "int8_t" | "signed char" => I8,
         "short" | "int16_t" => I16,
         "int" | "int32_t" => I32,
-        "long" | "int64_t" | "ssize_t" | "ptrdiff_t" | "intptr_t" => I64,
+        "long" | "int64_t" | "ssize_t" | "ptrdiff_t" | "intptr_t" | "clock_t" => I64,
         "uint8_t" => U8,
         "uint16_t" => U16,
         "unsigned" | "uint32_t" => U32,

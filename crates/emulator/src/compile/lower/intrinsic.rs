@@ -31,6 +31,14 @@ impl<'a> Lower<'a> {
                 self.code.push(Op::SyncWarp);
                 Ok(Val::none())
             }
+            Intrinsic::Clock | Intrinsic::Clock64 => {
+                let dst = self.tmp();
+                self.code.push(Op::Special {
+                    dst,
+                    which: Special::Clock,
+                });
+                Ok(Val::one(Opnd::R(dst)))
+            }
             Intrinsic::ThreadFence => {
                 for a in args {
                     self.expr(a)?;
