@@ -326,6 +326,8 @@ pub enum MathOp {
     Copysign,
     Fdim,
     Rint,
+    /// `__saturatef`: clamped to [0, 1], NaN to 0.
+    Saturate,
     // Integer intrinsics: each takes its own argument types (`IntrinsicSig`)
     // rather than the result's.
     /// `__popc`
@@ -355,7 +357,7 @@ pub enum MathOp {
 }
 
 impl MathOp {
-    pub const ALL: [MathOp; 55] = [
+    pub const ALL: [MathOp; 56] = [
         MathOp::Sqrt,
         MathOp::Rsqrt,
         MathOp::Fma,
@@ -399,6 +401,7 @@ impl MathOp {
         MathOp::Copysign,
         MathOp::Fdim,
         MathOp::Rint,
+        MathOp::Saturate,
         MathOp::Popc,
         MathOp::Popcll,
         MathOp::Clz,
@@ -460,6 +463,7 @@ impl MathOp {
             Copysign => "copysign",
             Fdim => "fdim",
             Rint => "rint",
+            Saturate => "__saturatef",
             Popc => "__popc",
             Popcll => "__popcll",
             Clz => "__clz",
@@ -485,7 +489,10 @@ impl MathOp {
     }
     /// Generic functions have no `f`-suffixed spelling.
     pub fn has_f32_spelling(self) -> bool {
-        !matches!(self, MathOp::Min | MathOp::Max | MathOp::Abs) && self.integer_sig().is_none()
+        !matches!(
+            self,
+            MathOp::Min | MathOp::Max | MathOp::Abs | MathOp::Saturate
+        ) && self.integer_sig().is_none()
     }
     /// The integer intrinsics' argument and result types: they neither
     /// follow the arguments' type nor convert them to the result's

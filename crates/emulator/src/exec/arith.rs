@@ -365,6 +365,13 @@ pub(crate) fn math(f: MathOp, ty: Num, a: u64, b: u64, c: u64) -> u64 {
                 MathOp::Copysign => x.copysign(y),
                 MathOp::Fdim => libm::fdimf(x, y),
                 MathOp::Rint => x.round_ties_even(),
+                MathOp::Saturate => {
+                    if x.is_nan() {
+                        0.0
+                    } else {
+                        x.clamp(0.0, 1.0)
+                    }
+                }
                 // Integer intrinsics never compute in a floating type.
                 _ => x,
             })
@@ -412,6 +419,13 @@ pub(crate) fn math(f: MathOp, ty: Num, a: u64, b: u64, c: u64) -> u64 {
                 MathOp::Copysign => x.copysign(y),
                 MathOp::Fdim => libm::fdim(x, y),
                 MathOp::Rint => x.round_ties_even(),
+                MathOp::Saturate => {
+                    if x.is_nan() {
+                        0.0
+                    } else {
+                        x.clamp(0.0, 1.0)
+                    }
+                }
                 // Integer intrinsics never compute in a floating type.
                 _ => x,
             }

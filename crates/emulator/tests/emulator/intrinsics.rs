@@ -149,7 +149,7 @@ __global__ void lib(const float *x, const double *y, float *f, double *d) {
     f[t * 6 + 2] = expm1f(a) + log1pf(fabsf(a)) + exp10f(a);
     f[t * 6 + 3] = erff(a) + erfcf(a) + copysignf(1.5f, a) + fdimf(a, 0.25f);
     f[t * 6 + 4] = rintf(a * 4.0f) + asinf(a * 0.5f) + acosf(a * 0.5f) + atanhf(a * 0.5f);
-    f[t * 6 + 5] = acoshf(fabsf(a) + 1.0f);
+    f[t * 6 + 5] = acoshf(fabsf(a) + 1.0f) + __saturatef(a) + __saturatef(a * 0.0f / 0.0f);
     d[t * 6 + 0] = sinh(b) + cosh(b) + asinh(b) + atan(b);
     d[t * 6 + 1] = atan2(b, 0.75) + hypot(b, 2.0) + cbrt(b);
     d[t * 6 + 2] = expm1(b) + log1p(fabs(b)) + exp10(b);
@@ -187,7 +187,7 @@ __global__ void lib(const float *x, const double *y, float *f, double *d) {
             a.exp_m1() + a.abs().ln_1p() + libm::exp10f(a),
             libm::erff(a) + libm::erfcf(a) + 1.5f32.copysign(a) + (a - 0.25).max(0.0),
             (a * 4.0).round_ties_even() + (a * 0.5).asin() + (a * 0.5).acos() + (a * 0.5).atanh(),
-            (a.abs() + 1.0).acosh(),
+            (a.abs() + 1.0).acosh() + a.clamp(0.0, 1.0) + 0.0,
         ];
         assert_eq!(&f[t * 6..t * 6 + 6], &want_f, "float, thread {t}");
         let b = ys[t];

@@ -29,6 +29,7 @@ fn math_alias(name: &str) -> Option<(&'static str, Option<Scalar>)> {
         "__fmaf_rn" => ("fmaf", None),
         "__fma_rn" => ("fma", None),
         "__dsqrt_rn" => ("sqrt", None),
+        "__saturatef" => ("__saturatef", Some(Scalar::F32)),
         "umin" => ("min", Some(Scalar::U32)),
         "umax" => ("max", Some(Scalar::U32)),
         "llmin" => ("min", Some(Scalar::I64)),
