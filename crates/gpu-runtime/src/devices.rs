@@ -176,6 +176,10 @@ impl<L: Lane> DevicePool<L> {
         &self.lanes
     }
 
+    pub fn lanes_mut(&mut self) -> &mut [L] {
+        &mut self.lanes
+    }
+
     /// The device of the first lane: the one a job on the pool is filed under.
     pub fn device(&self) -> Option<&OnDevice> {
         self.states.first().map(|s| &s.on)
