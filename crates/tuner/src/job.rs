@@ -895,16 +895,16 @@ impl Evaluator for Recorder<'_> {
         Ok(m)
     }
 
-    /// Answers what the database holds, and hands the backend each task from
-    /// its first point not yet measured; new measurements are stored as they
-    /// arrive, whichever device took them.
+    /// Answers what the database holds, and hands the backend each task's
+    /// points not yet measured (up to a stored one that ends the task); new
+    /// measurements are stored as they arrive, whichever device took them.
     fn evaluate_tasks(&mut self, tasks: &[Task], sink: &mut Sink<'_>) -> Result<(), Stop> {
-        // (task, first step sent to the backend)
-        let mut sent: Vec<(usize, usize)> = Vec::new();
+        // Per task sent to the backend: the batch's task and the steps of its keys.
+        let mut sent: Vec<(usize, Vec<usize>)> = Vec::new();
         let mut rest: Vec<Task> = Vec::new();
         for (i, task) in tasks.iter().enumerate() {
             let key = task.config.key();
-            let mut from = None;
+            let mut steps = Vec::new();
             for (step, problem) in task.keys.iter().enumerate() {
                 let Some(m) = self
                     .book
@@ -912,8 +912,8 @@ impl Evaluator for Recorder<'_> {
                     .get(&(key.clone(), problem.clone()))
                     .cloned()
                 else {
-                    from = Some(step);
-                    break;
+                    steps.push(step);
+                    continue;
                 };
                 self.book.reused += 1;
                 self.book.report(key.clone(), problem, true, &m);
@@ -928,13 +928,13 @@ impl Evaluator for Recorder<'_> {
                     break;
                 }
             }
-            if let Some(step) = from {
-                sent.push((i, step));
+            if !steps.is_empty() {
                 rest.push(Task::new(
                     task.config.clone(),
-                    task.keys[step..].to_vec(),
+                    steps.iter().map(|&s| task.keys[s].clone()).collect(),
                     task.stop_at,
                 ));
+                sent.push((i, steps));
             }
         }
         if rest.is_empty() {
@@ -942,7 +942,8 @@ impl Evaluator for Recorder<'_> {
         }
         let book = &mut self.book;
         self.inner.evaluate_tasks(&rest, &mut |t: Taken<'_>| {
-            let (task, first) = sent[t.task];
+            let (task, steps) = &sent[t.task];
+            let (task, step) = (*task, steps[t.step]);
             let config = &tasks[task].config;
             let key = config.key();
             book.measured += 1;
@@ -951,11 +952,7 @@ impl Evaluator for Recorder<'_> {
             book.cache
                 .insert((key.clone(), t.key.clone()), t.measurement.clone());
             book.report(key, t.key, false, t.measurement);
-            sink(Taken {
-                task,
-                step: first + t.step,
-                ..t
-            })
+            sink(Taken { task, step, ..t })
         })
     }
 }
