@@ -101,6 +101,25 @@ pub fn mixed_devices_error(devices: &[OnDevice]) -> GpuError {
     ))
 }
 
+/// Lanes in pools of one device model each: one pool when every device is
+/// alike; several, one per model, when `per_device_rules`; otherwise devices
+/// of several models are an error ([`mixed_devices_error`]).
+pub fn pools_by_model<L: Lane>(
+    lanes: Vec<(L, OnDevice)>,
+    per_device_rules: bool,
+) -> Result<Vec<DevicePool<L>>> {
+    let devices: Vec<OnDevice> = lanes.iter().map(|(_, on)| on.clone()).collect();
+    let groups = group_by_model(&devices);
+    if groups.len() > 1 && !per_device_rules {
+        return Err(mixed_devices_error(&devices));
+    }
+    let mut slots: Vec<Option<(L, OnDevice)>> = lanes.into_iter().map(Some).collect();
+    Ok(groups
+        .into_iter()
+        .map(|g| DevicePool::new(g.into_iter().filter_map(|i| slots[i].take()).collect()))
+        .collect())
+}
+
 /// What one lane did.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LaneReport {
@@ -582,6 +601,34 @@ mod tests {
         assert!(matches!(err, Err(Stop::Limit(3))));
         // Tasks in flight when the limit came were delivered; no new ones began.
         assert!((3..=8).contains(&seen), "{seen}");
+    }
+
+    #[test]
+    fn mixed_devices_make_one_pool_per_model_only_when_asked() {
+        let lanes = || {
+            let (a, mut on_a) = fake(0, false);
+            let (b, mut on_b) = fake(1, false);
+            let (c, on_c) = fake(2, false);
+            on_a.info.name = "H100".into();
+            on_b.info.name = "A100".into();
+            on_b.info.clock_mhz = Some(1410.0);
+            on_a.info.clock_mhz = Some(1000.0);
+            let mut on_c = on_c;
+            on_c.info.name = "H100".into();
+            vec![(a, on_a), (b, on_b), (c, on_c)]
+        };
+        let err = pools_by_model(lanes(), false).err().unwrap().to_string();
+        assert!(err.contains("the devices differ"), "{err}");
+        let pools = pools_by_model(lanes(), true).unwrap();
+        let ordinals: Vec<Vec<u32>> = pools
+            .iter()
+            .map(|p| p.reports().iter().map(|r| r.ordinal).collect())
+            .collect();
+        assert_eq!(ordinals, vec![vec![0, 2], vec![1]]);
+        assert_eq!(pools[1].device().unwrap().info.name, "A100");
+        // Alike devices: one pool, whatever the flag.
+        let alike = vec![fake(0, false), fake(1, false)];
+        assert_eq!(pools_by_model(alike, false).unwrap().len(), 1);
     }
 
     #[test]

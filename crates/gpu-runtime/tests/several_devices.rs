@@ -15,8 +15,8 @@ use hone_gpu::{
     TuneOptions, WorkerCommand,
 };
 use hone_tuner::{
-    run_job, run_tasks, InvalidKind, JobReport, JobSpec, Measurement, OnDevice, ParamValue,
-    ProblemKey, StopAt, Task, TuningDb,
+    run_job, run_tasks, Evaluator, InvalidKind, JobReport, JobSpec, Measurement, OnDevice,
+    ParamValue, ProblemKey, Sink, StopAt, Task, TuningDb,
 };
 
 const JOB: &str = r#"
@@ -185,6 +185,79 @@ fn two_devices_share_the_work_and_give_the_rule_of_one() {
         (again.measured, again.reused),
         (0, both.measured + both.reused)
     );
+}
+
+/// Stops the handing out of work after `after` measurements, as
+/// `hone tune --max-measurements` does (or an interruption would).
+struct Interrupt<'a> {
+    pool: &'a mut DevicePool<TemplateEvaluator>,
+    after: usize,
+    seen: usize,
+}
+
+impl Evaluator for Interrupt<'_> {
+    fn evaluate(
+        &mut self,
+        c: &hone_tuner::Config,
+        k: &ProblemKey,
+    ) -> Result<Measurement, hone_tuner::Stop> {
+        self.pool.evaluate(c, k)
+    }
+
+    fn evaluate_tasks(
+        &mut self,
+        tasks: &[Task],
+        sink: &mut Sink<'_>,
+    ) -> Result<(), hone_tuner::Stop> {
+        let (after, seen) = (self.after, &mut self.seen);
+        self.pool.evaluate_tasks(tasks, &mut |t| {
+            *seen += 1;
+            sink(t)?;
+            if *seen >= after {
+                Err(hone_tuner::Stop::Limit(after))
+            } else {
+                Ok(())
+            }
+        })
+    }
+}
+
+#[test]
+fn an_interrupted_run_on_two_devices_resumes_without_losing_a_measurement() {
+    let alone = reference(JOB);
+    let db = TuningDb::open_in_memory().unwrap();
+    let mut pool = DevicePool::new(vec![
+        lane(0, "Sim H100", 1980, Behaviour::Healthy),
+        lane(1, "Sim H100", 1980, Behaviour::Healthy),
+    ]);
+    let spec = JobSpec::from_toml(JOB, "job.toml").unwrap();
+    let device = pool.device().unwrap().info.clone();
+    let mut cut = Interrupt {
+        pool: &mut pool,
+        after: 7,
+        seen: 0,
+    };
+    let err = run_job(
+        &spec,
+        Path::new("."),
+        &device,
+        &db,
+        &mut cut,
+        (0, 1),
+        &mut |_| {},
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(err.contains("stopped after 7"), "{err}");
+    // Every measurement taken was stored, those in flight at the stop too.
+    let taken = cut.seen;
+    assert!(taken >= 7);
+    let job = db.job_id(&spec.name).unwrap().unwrap();
+    assert_eq!(db.measurement_count(job).unwrap(), taken);
+    let resumed = run(&mut pool, &db).unwrap();
+    assert!(resumed.resumed);
+    assert_eq!(resumed.measured + taken, alone.measured);
+    assert_eq!(resumed.rule, alone.rule);
 }
 
 #[test]

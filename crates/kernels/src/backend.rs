@@ -6,7 +6,7 @@
 use std::path::Path;
 use std::time::Duration;
 
-use hone_gpu::devices::{group_by_model, mixed_devices_error};
+use hone_gpu::devices::pools_by_model;
 use hone_gpu::protocol::DEVICE_ENV;
 use hone_gpu::tuning::{device_info, job_template, CopyRow};
 use hone_gpu::{
@@ -234,16 +234,7 @@ pub fn open_devices(
         }
         lanes.push((lane, on));
     }
-    let devices: Vec<OnDevice> = lanes.iter().map(|(_, on)| on.clone()).collect();
-    let groups = group_by_model(&devices);
-    if groups.len() > 1 && !per_device_rules {
-        return Err(BackendError::Gpu(mixed_devices_error(&devices)));
-    }
-    let mut slots: Vec<Option<(JobBackend, OnDevice)>> = lanes.into_iter().map(Some).collect();
-    Ok(groups
-        .into_iter()
-        .map(|g| DevicePool::new(g.into_iter().filter_map(|i| slots[i].take()).collect()))
-        .collect())
+    Ok(pools_by_model(lanes, per_device_rules)?)
 }
 
 /// Starts compiling `configs` ahead on a pool's lanes (once per compiler).
