@@ -31,7 +31,8 @@ enum Command {
     /// Run a launch file on the GPU (printed kernel compiled with NVRTC) and print the dumped buffers as `hone sim` does
     GpuRun(commands::gpurun::GpuRunArgs),
     /// Tune a kernel template: search, sampling over size, d-splines and a selection rule, stored in a tuning database
-    Tune(commands::tune::TuneArgs),
+    // Boxed: its options outweigh every other command's.
+    Tune(Box<commands::tune::TuneArgs>),
     /// Fit d-splines to a tuned job's top kernels and emit the selection rule (JSON, Rust, C)
     Rule(commands::rule::RuleArgs),
     /// Plot a tuned job's kernels, d-splines and rule as SVG, and export its measurements
@@ -67,7 +68,7 @@ fn main() -> ExitCode {
         Command::Parse(args) => commands::parse::run(args),
         Command::Analyze(args) => commands::analyze::run(args),
         Command::GpuRun(args) => commands::gpurun::run(args),
-        Command::Tune(args) => commands::tune::run(args),
+        Command::Tune(args) => commands::tune::run(*args),
         Command::Rule(args) => commands::rule::run(args),
         Command::Report(args) => commands::report::run(args),
         Command::Synth(args) => commands::synth::run(args),

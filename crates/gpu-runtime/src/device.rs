@@ -157,6 +157,57 @@ impl fmt::Display for DeviceProps {
 
 /// An opened device: its primary context (current on the opening thread) and
 /// one stream that all work of this crate goes through.
+/// How many devices the driver sees. Fails with [`GpuError::NoDevice`] when
+/// the driver library is missing or sees none; never panics.
+pub fn device_count() -> Result<u32> {
+    libs::require_driver()?;
+    let no_device = |m: String| GpuError::NoDevice(format!("loading the CUDA driver: {m}"));
+    libs::guard(no_device, || {
+        if let Err(e) = cu::init() {
+            let err = libs::driver_error("cuInit", e);
+            return Err(GpuError::NoDevice(err.to_string()));
+        }
+        let count = cu::device::get_count().during("cuDeviceGetCount")?;
+        if count <= 0 {
+            return Err(GpuError::NoDevice(
+                "the driver reports 0 devices".to_string(),
+            ));
+        }
+        Ok(count as u32)
+    })?
+}
+
+impl DeviceProps {
+    /// A device that does not exist, for workers that act out evaluations
+    /// ([`crate::protocol::Simulate`]): an H100's limits under another name
+    /// and clock, so that tests can stand up several devices, alike or not.
+    pub fn simulated(ordinal: u32, name: &str, clock_mhz: u32) -> DeviceProps {
+        DeviceProps {
+            ordinal,
+            name: name.to_string(),
+            uuid: format!("GPU-simulated-{ordinal}-{name}"),
+            compute_capability: (9, 0),
+            sm_count: 132,
+            clock_khz: Some(clock_mhz * 1000),
+            memory_clock_khz: Some(2_619_000),
+            memory_bus_width_bits: Some(5120),
+            theoretical_bandwidth_gbps: Some(3352.3),
+            total_memory_bytes: 80 << 30,
+            l2_cache_bytes: 50 << 20,
+            shared_mem_per_block: 49152,
+            shared_mem_per_block_optin: 232448,
+            shared_mem_per_sm: 233472,
+            registers_per_sm: 65536,
+            registers_per_block: 65536,
+            max_threads_per_block: 1024,
+            max_threads_per_sm: 2048,
+            warp_size: 32,
+            driver_version: (13, 0),
+            nvrtc_version: None,
+        }
+    }
+}
+
 pub struct Gpu {
     device: sys::CUdevice,
     stream: sys::CUstream,

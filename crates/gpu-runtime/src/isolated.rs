@@ -197,10 +197,25 @@ impl IsolatedEvaluator {
 
     /// The device's properties, read by the worker.
     pub fn device(&mut self) -> Result<DeviceProps> {
-        match self.call(RequestBody::Device, self.limits.host)? {
+        self.device_as(None)
+    }
+
+    /// [`IsolatedEvaluator::device`], with the worker reporting `simulate`
+    /// instead of opening a device: for testing supervisors of several
+    /// devices without one.
+    pub fn device_as(&mut self, simulate: Option<DeviceProps>) -> Result<DeviceProps> {
+        let body = RequestBody::Device {
+            simulate: simulate.map(Box::new),
+        };
+        match self.call(body, self.limits.host)? {
             Exchange::Reply(ResponseBody::Device { props }) => Ok(*props),
             other => Err(self.unexpected(other)),
         }
+    }
+
+    /// The command workers are started with.
+    pub fn command(&self) -> &WorkerCommand {
+        &self.command
     }
 
     /// Device-to-device copy bandwidth, measured by the worker.

@@ -20,10 +20,12 @@
 //! - [`worker_main`] serves evaluations over a JSON-lines protocol and
 //!   [`IsolatedEvaluator`] supervises it; [`sweep`] ties compilation and
 //!   evaluation together, [`tuning`] adapts the worker to the tuner's
-//!   `Evaluator`, and [`smoke`] exercises the whole stack.
+//!   `Evaluator`, [`devices`] puts one such evaluator per GPU behind one
+//!   queue of tasks ([`DevicePool`]), and [`smoke`] exercises the whole stack.
 
 pub mod cache;
 pub mod device;
+pub mod devices;
 pub mod error;
 pub mod evaluate;
 pub mod expr;
@@ -45,7 +47,8 @@ pub mod tuning;
 pub mod worker;
 
 pub use cache::ModuleCache;
-pub use device::{DeviceProps, Gpu};
+pub use device::{device_count, DeviceProps, Gpu};
+pub use devices::{DevicePool, DeviceSelection, Lane, LaneReport};
 pub use error::{GpuError, Result};
 pub use evaluate::{EvalOptions, EvalRequest, GpuSession, Measurement, ModuleSource, Outcome};
 pub use expr::IntExpr;

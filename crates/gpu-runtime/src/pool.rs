@@ -78,9 +78,20 @@ impl<K: Eq + Hash + Clone, T: Clone> Shared<K, T> {
 }
 
 /// Compiles keys on background threads, in the order they were queued.
+/// Clones share the queue, the results and the threads: the evaluators of
+/// several devices of one architecture compile each variant once.
 pub struct CompilePool<K, T> {
     shared: Arc<Shared<K, T>>,
-    threads: Vec<JoinHandle<()>>,
+    threads: Arc<Mutex<Vec<JoinHandle<()>>>>,
+}
+
+impl<K, T> Clone for CompilePool<K, T> {
+    fn clone(&self) -> Self {
+        CompilePool {
+            shared: Arc::clone(&self.shared),
+            threads: Arc::clone(&self.threads),
+        }
+    }
 }
 
 impl<K, T> CompilePool<K, T>
@@ -99,7 +110,7 @@ where
                 counts: Mutex::new((0, 0)),
                 compile: Box::new(compile),
             }),
-            threads: Vec::new(),
+            threads: Arc::new(Mutex::new(Vec::new())),
         }
     }
 
@@ -114,10 +125,11 @@ where
                 }
             }
         }
-        self.threads.retain(|t| !t.is_finished());
-        for _ in self.threads.len()..threads.max(1) {
+        let mut running = self.threads.lock().unwrap_or_else(|e| e.into_inner());
+        running.retain(|t| !t.is_finished());
+        for _ in running.len()..threads.max(1) {
             let shared = Arc::clone(&self.shared);
-            self.threads.push(std::thread::spawn(move || loop {
+            running.push(std::thread::spawn(move || loop {
                 let next = {
                     let mut s = shared.lock();
                     let next = s.waiting.pop_front();
@@ -160,11 +172,16 @@ where
 
 impl<K, T> Drop for CompilePool<K, T> {
     fn drop(&mut self) {
-        // Queued keys are not needed any more; running compilations finish.
+        // The last of the clones: queued keys are not needed any more;
+        // running compilations finish.
+        if Arc::strong_count(&self.threads) > 1 {
+            return;
+        }
         if let Ok(mut s) = self.shared.state.lock() {
             s.waiting.clear();
         }
-        for t in self.threads.drain(..) {
+        let mut running = self.threads.lock().unwrap_or_else(|e| e.into_inner());
+        for t in running.drain(..) {
             let _ = t.join();
         }
     }

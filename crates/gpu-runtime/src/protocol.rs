@@ -37,7 +37,12 @@ pub struct Request {
 pub enum RequestBody {
     Hello,
     /// The device's properties (opens the device).
-    Device,
+    Device {
+        /// Report these instead of opening a device: for testing supervisors
+        /// of several devices without one.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        simulate: Option<Box<DeviceProps>>,
+    },
     Evaluate {
         request: Box<EvalRequest>,
         /// Pretend instead of using the GPU: for testing supervisors.

@@ -190,6 +190,8 @@ pub struct TemplateEvaluator {
     worker: IsolatedEvaluator,
     options: TuneOptions,
     compiler: Option<CompilePool<Config, (PathBuf, ImageKind)>>,
+    /// What the compiler compiles for.
+    target: Option<Target>,
     simulate: Option<SimulateFn>,
     stats: TuneStats,
 }
@@ -203,6 +205,7 @@ impl TemplateEvaluator {
             worker,
             options,
             compiler: None,
+            target: None,
             simulate: None,
             stats: TuneStats::new(),
         }
@@ -223,7 +226,28 @@ impl TemplateEvaluator {
                 cache_hit: c.cache_hit,
             }
         }));
+        self.target = Some(target);
         Ok(props)
+    }
+
+    /// Has the worker report `props` instead of opening a device: with
+    /// [`TemplateEvaluator::simulate`], for testing the tuning of several
+    /// devices without one. Nothing is compiled.
+    pub fn connect_simulated(&mut self, props: DeviceProps) -> Result<DeviceProps> {
+        self.worker.device_as(Some(props))
+    }
+
+    /// Compiles on `other`'s pool from now on when both compile for one
+    /// architecture (the devices of one machine, alike), so that each variant
+    /// is compiled once; returns whether it does.
+    pub fn share_compiler(&mut self, other: &TemplateEvaluator) -> bool {
+        match (&other.compiler, other.target, self.target) {
+            (Some(pool), Some(theirs), Some(ours)) if theirs == ours => {
+                self.compiler = Some(pool.clone());
+                true
+            }
+            _ => false,
+        }
     }
 
     /// Has the worker act out `simulate(config, size)` instead of using the
@@ -426,6 +450,12 @@ impl hone_tuner::Evaluator for TemplateEvaluator {
         let (m, checked) = self.evaluate_inner(config, size).map_err(Stop::failed)?;
         self.stats.record(&m, checked);
         Ok(m)
+    }
+}
+
+impl crate::devices::Lane for TemplateEvaluator {
+    fn restarts(&self) -> u32 {
+        self.worker.restarts()
     }
 }
 

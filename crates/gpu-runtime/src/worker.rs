@@ -192,7 +192,10 @@ impl<W: Write> Worker<W> {
                 )?;
             }
             RequestBody::Shutdown => return Ok(Continue::Shutdown),
-            RequestBody::Device => {
+            RequestBody::Device {
+                simulate: Some(props),
+            } => self.send(id, ResponseBody::Device { props })?,
+            RequestBody::Device { simulate: None } => {
                 let body = match self.session() {
                     Ok(s) => ResponseBody::Device {
                         props: Box::new(s.props().clone()),
@@ -559,7 +562,10 @@ mod tests {
             request: Box::new(eval_request()),
             simulate: None,
         };
-        let (code, replies) = run(&[line(1, RequestBody::Device), line(2, body)]);
+        let (code, replies) = run(&[
+            line(1, RequestBody::Device { simulate: None }),
+            line(2, body),
+        ]);
         assert_eq!(code, exit::OK);
         assert_eq!(replies.len(), 2);
         for r in replies {

@@ -6,13 +6,16 @@
 use std::path::Path;
 use std::time::Duration;
 
+use hone_gpu::devices::pools_by_model;
+use hone_gpu::protocol::DEVICE_ENV;
 use hone_gpu::tuning::{device_info, job_template, CopyRow};
 use hone_gpu::{
-    GpuError, IsolatedEvaluator, Limits, ModuleCache, TemplateEvaluator, TuneOptions, TuneStats,
-    WorkerCommand,
+    DevicePool, GpuError, IsolatedEvaluator, Lane, Limits, ModuleCache, TemplateEvaluator,
+    TuneOptions, TuneStats, WorkerCommand,
 };
 use hone_tuner::{
-    Config, DeviceInfo, Evaluator, JobReport, JobSpec, Measurement, ProblemKey, Stop, TuningDb,
+    Config, DeviceInfo, Evaluator, JobReport, JobSpec, Measurement, OnDevice, ProblemKey, Stop,
+    TuningDb,
 };
 use serde_json::json;
 
@@ -127,6 +130,32 @@ impl JobBackend {
         }
     }
 
+    /// [`JobBackend::open`] on device `ordinal` (its worker opens that
+    /// device), with the device as measurements name it.
+    pub fn open_on(
+        spec: &JobSpec,
+        job_dir: &Path,
+        worker: WorkerCommand,
+        options: &MeasureOptions,
+        ordinal: u32,
+    ) -> Result<(JobBackend, OnDevice), BackendError> {
+        let worker = worker.env(DEVICE_ENV, ordinal.to_string());
+        let (backend, info) = JobBackend::open(spec, job_dir, worker, options)?;
+        Ok((backend, OnDevice { ordinal, info }))
+    }
+
+    /// Compiles on `other`'s pool from now on where both compile for one
+    /// architecture (templates; a library routine's lanes compile each on
+    /// their own, through the shared module cache); returns whether it does.
+    pub fn share_compiler(&mut self, other: &JobBackend) -> bool {
+        match (self, other) {
+            (JobBackend::Template(mine), JobBackend::Template(theirs)) => {
+                mine.share_compiler(theirs)
+            }
+            _ => false,
+        }
+    }
+
     /// Starts compiling `configs` ahead while the worker times what is ready.
     pub fn precompile(&mut self, configs: &[Config]) {
         match self {
@@ -164,6 +193,88 @@ impl JobBackend {
             )),
         }
     }
+}
+
+impl Lane for JobBackend {
+    fn restarts(&self) -> u32 {
+        JobBackend::restarts(self)
+    }
+}
+
+/// A job's evaluators on several devices: one lane per ordinal (the same
+/// ordinal twice gives two workers on that device), in pools of one device
+/// model each. Devices of several models are an error unless
+/// `per_device_rules`, which gives one pool (and so one job and one rule)
+/// per model.
+pub fn open_devices(
+    spec: &JobSpec,
+    job_dir: &Path,
+    worker: &WorkerCommand,
+    options: &MeasureOptions,
+    ordinals: &[u32],
+    per_device_rules: bool,
+) -> Result<Vec<DevicePool<JobBackend>>, BackendError> {
+    if ordinals.is_empty() {
+        return Err(BackendError::Job("--devices names no device".into()));
+    }
+    let mut lanes: Vec<(JobBackend, OnDevice)> = Vec::new();
+    for &ordinal in ordinals {
+        let (mut lane, on) = JobBackend::open_on(spec, job_dir, worker.clone(), options, ordinal)
+            .map_err(|e| match e {
+            BackendError::Gpu(GpuError::NoDevice(m)) => {
+                BackendError::Gpu(GpuError::NoDevice(format!("GPU {ordinal}: {m}")))
+            }
+            other => other,
+        })?;
+        if let Some((first, _)) = lanes
+            .iter()
+            .find(|(_, o)| o.info.model() == on.info.model())
+        {
+            lane.share_compiler(first);
+        }
+        lanes.push((lane, on));
+    }
+    Ok(pools_by_model(lanes, per_device_rules)?)
+}
+
+/// Starts compiling `configs` ahead on a pool's lanes (once per compiler).
+pub fn precompile_on(pool: &mut DevicePool<JobBackend>, configs: &[Config]) {
+    let mut shared = false;
+    for lane in pool.lanes_mut() {
+        // Lanes after the first of a template share its compiler.
+        if !shared {
+            lane.precompile(configs);
+            shared = matches!(lane, JobBackend::Template(_));
+        }
+    }
+}
+
+/// What the lanes of a pool did in all: evaluations summed, compilations
+/// counted once where lanes share a compiler.
+pub fn pool_stats(pool: &DevicePool<JobBackend>) -> TuneStats {
+    let mut all = TuneStats::new();
+    for lane in pool.lanes() {
+        let s = lane.stats();
+        all.evaluations += s.evaluations;
+        all.valid += s.valid;
+        all.checked += s.checked;
+        for (kind, n) in &s.invalid {
+            if let Some(e) = all.invalid.iter_mut().find(|e| e.0 == *kind) {
+                e.1 += n;
+            }
+        }
+        match lane {
+            JobBackend::Template(_) => {
+                all.compiled = all.compiled.max(s.compiled);
+                all.cache_hits = all.cache_hits.max(s.cache_hits);
+            }
+            JobBackend::Library(_) => {
+                all.compiled += s.compiled;
+                all.cache_hits += s.cache_hits;
+            }
+        }
+    }
+    all
 }
 
 impl Evaluator for JobBackend {

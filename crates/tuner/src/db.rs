@@ -44,7 +44,38 @@ pub struct DeviceInfo {
     pub props: DeviceProps,
 }
 
+/// What makes two devices interchangeable for a rule: the same product at
+/// the same clocks. Measurements of one job come from one model only.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DeviceModel {
+    pub name: String,
+    pub clock_mhz: Option<f64>,
+    pub mem_clock_mhz: Option<f64>,
+}
+
+impl std::fmt::Display for DeviceModel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mhz = |v: Option<f64>| v.map_or("?".to_string(), |m| format!("{m:.0}"));
+        write!(
+            f,
+            "{} (SM {} MHz, memory {} MHz)",
+            self.name,
+            mhz(self.clock_mhz),
+            mhz(self.mem_clock_mhz)
+        )
+    }
+}
+
 impl DeviceInfo {
+    /// The device's model (name and clocks), by which rules are kept apart.
+    pub fn model(&self) -> DeviceModel {
+        DeviceModel {
+            name: self.name.clone(),
+            clock_mhz: self.clock_mhz,
+            mem_clock_mhz: self.mem_clock_mhz,
+        }
+    }
+
     /// A stand-in for runs on synthetic or replayed backends.
     pub fn synthetic(name: &str, props: DeviceProps) -> Self {
         DeviceInfo {
@@ -83,6 +114,20 @@ pub struct StoredMeasurement {
     pub problem: ProblemKey,
     pub measurement: Measurement,
     pub timestamp: String,
+    /// The UUID of the device it was taken on; `None` in databases made
+    /// before measurements named their device (the job's device took them).
+    pub device: Option<String>,
+    /// The device's ordinal on its machine, when a run on several devices
+    /// took it.
+    pub ordinal: Option<u32>,
+}
+
+/// How many measurements of a job one device took.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DeviceShare {
+    pub device: DeviceInfo,
+    pub ordinal: Option<u32>,
+    pub measurements: usize,
 }
 
 /// What a merge did.
@@ -149,6 +194,8 @@ CREATE TABLE IF NOT EXISTS measurements (
     gflops REAL,
     reason TEXT,
     timestamp TEXT NOT NULL,
+    device_id INTEGER REFERENCES devices(id),
+    ordinal INTEGER,
     UNIQUE (job_id, config_id, size, problem)
 );
 ";
@@ -195,6 +242,10 @@ fn now() -> String {
 pub struct TuningDb {
     conn: Connection,
     keyed: std::cell::Cell<bool>,
+    /// Measurements name their device (`device_id`, `ordinal`); databases
+    /// made before get the columns with their first new measurement, their
+    /// old rows standing for the job's device.
+    located: std::cell::Cell<bool>,
     /// Made before keys: one measurement per (job, configuration, size).
     legacy: bool,
 }
@@ -218,12 +269,16 @@ impl TuningDb {
         conn.pragma_update(None, "foreign_keys", "ON")?;
         conn.busy_timeout(std::time::Duration::from_secs(30))?;
         conn.execute_batch(SCHEMA)?;
-        let keyed = conn
-            .prepare("SELECT 1 FROM pragma_table_info('measurements') WHERE name = 'problem'")?
-            .exists([])?;
+        let has_column = |name: &str| {
+            conn.prepare("SELECT 1 FROM pragma_table_info('measurements') WHERE name = ?1")?
+                .exists([name])
+        };
+        let keyed = has_column("problem")?;
+        let located = has_column("device_id")?;
         Ok(TuningDb {
             conn,
             keyed: std::cell::Cell::new(keyed),
+            located: std::cell::Cell::new(located),
             legacy: !keyed,
         })
     }
@@ -401,9 +456,47 @@ impl TuningDb {
         size: u64,
         m: &Measurement,
     ) -> Result<bool, DbError> {
-        self.record_at(job_id, config_id, problem, size, m, &now())
+        self.record_at(job_id, config_id, problem, size, m, &now(), None)
     }
 
+    /// [`TuningDb::record`] of a measurement taken on the device `device_id`
+    /// (a row of `devices`), ordinal `ordinal` on its machine.
+    #[allow(clippy::too_many_arguments)]
+    pub fn record_on(
+        &self,
+        job_id: i64,
+        config_id: i64,
+        problem: &ProblemKey,
+        size: u64,
+        m: &Measurement,
+        device_id: i64,
+        ordinal: Option<u32>,
+    ) -> Result<bool, DbError> {
+        self.record_at(
+            job_id,
+            config_id,
+            problem,
+            size,
+            m,
+            &now(),
+            Some((device_id, ordinal)),
+        )
+    }
+
+    /// Adds the columns naming each measurement's device to a database made
+    /// before they existed.
+    fn locate_measurements(&self) -> Result<(), DbError> {
+        if !self.located.get() {
+            self.conn.execute_batch(
+                "ALTER TABLE measurements ADD COLUMN device_id INTEGER REFERENCES devices(id);
+                 ALTER TABLE measurements ADD COLUMN ordinal INTEGER;",
+            )?;
+            self.located.set(true);
+        }
+        Ok(())
+    }
+
+    #[allow(clippy::too_many_arguments)]
     fn record_at(
         &self,
         job_id: i64,
@@ -412,6 +505,7 @@ impl TuningDb {
         size: u64,
         m: &Measurement,
         timestamp: &str,
+        device: Option<(i64, Option<u32>)>,
     ) -> Result<bool, DbError> {
         if self.legacy && size == 0 {
             // Problems off a family all stand at size 0: the old uniqueness
@@ -425,55 +519,65 @@ impl TuningDb {
                 .execute_batch("ALTER TABLE measurements ADD COLUMN problem TEXT")?;
             self.keyed.set(true);
         }
-        let mut stmt = self.conn.prepare_cached(
-            "INSERT OR IGNORE INTO measurements
-             (job_id, config_id, size, status, median_s, q1_s, q3_s, min_s, max_s, samples,
-              times_json, gbps, gflops, reason, timestamp, problem)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
-        )?;
-        let problem = problem.to_string();
-        let n = match m {
-            Measurement::Ok(t) => stmt.execute(params![
-                job_id,
-                config_id,
-                size as i64,
-                "ok",
-                t.median_s,
-                t.q1_s,
-                t.q3_s,
-                t.min_s,
-                t.max_s,
-                t.samples,
-                if t.times_s.is_empty() {
+        if device.is_some() {
+            self.locate_measurements()?;
+        }
+        use rusqlite::types::Value;
+        let real = |v: Option<f64>| v.map_or(Value::Null, Value::Real);
+        let text = |v: Option<String>| v.map_or(Value::Null, Value::Text);
+        let mut values = vec![
+            Value::Integer(job_id),
+            Value::Integer(config_id),
+            Value::Integer(size as i64),
+            Value::Text(m.status().to_string()),
+        ];
+        match m {
+            Measurement::Ok(t) => values.extend([
+                Value::Real(t.median_s),
+                Value::Real(t.q1_s),
+                Value::Real(t.q3_s),
+                Value::Real(t.min_s),
+                Value::Real(t.max_s),
+                Value::Integer(t.samples.into()),
+                text(if t.times_s.is_empty() {
                     None
                 } else {
                     Some(serde_json::to_string(&t.times_s)?)
-                },
-                t.gbps,
-                t.gflops,
-                None::<String>,
-                timestamp,
-                problem
-            ])?,
-            Measurement::Invalid { kind, reason } => stmt.execute(params![
-                job_id,
-                config_id,
-                size as i64,
-                kind.as_str(),
-                None::<f64>,
-                None::<f64>,
-                None::<f64>,
-                None::<f64>,
-                None::<f64>,
-                None::<u32>,
-                None::<String>,
-                None::<f64>,
-                None::<f64>,
-                reason,
-                timestamp,
-                problem
-            ])?,
+                }),
+                real(t.gbps),
+                real(t.gflops),
+                Value::Null,
+            ]),
+            Measurement::Invalid { reason, .. } => {
+                values.extend(std::iter::repeat_n(Value::Null, 9));
+                values.push(Value::Text(reason.clone()));
+            }
+        }
+        values.push(Value::Text(timestamp.to_string()));
+        values.push(Value::Text(problem.to_string()));
+        // One statement, so that a measurement is never stored without its device.
+        let sql = if self.located.get() {
+            let (device_id, ordinal) = device.unzip();
+            values.push(device_id.map_or(Value::Null, Value::Integer));
+            values.push(
+                ordinal
+                    .flatten()
+                    .map_or(Value::Null, |o| Value::Integer(o.into())),
+            );
+            "INSERT OR IGNORE INTO measurements
+             (job_id, config_id, size, status, median_s, q1_s, q3_s, min_s, max_s, samples,
+              times_json, gbps, gflops, reason, timestamp, problem, device_id, ordinal)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)"
+        } else {
+            "INSERT OR IGNORE INTO measurements
+             (job_id, config_id, size, status, median_s, q1_s, q3_s, min_s, max_s, samples,
+              times_json, gbps, gflops, reason, timestamp, problem)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)"
         };
+        let n = self
+            .conn
+            .prepare_cached(sql)?
+            .execute(rusqlite::params_from_iter(values))?;
         Ok(n == 1)
     }
 
@@ -484,10 +588,20 @@ impl TuningDb {
         } else {
             "NULL"
         };
+        let (device, ordinal, join) = if self.located.get() {
+            (
+                "d.uuid",
+                "m.ordinal",
+                "LEFT JOIN devices d ON d.id = m.device_id",
+            )
+        } else {
+            ("NULL", "NULL", "")
+        };
         let mut stmt = self.conn.prepare(&format!(
             "SELECT c.params_json, m.size, m.status, m.median_s, m.q1_s, m.q3_s, m.min_s, m.max_s,
-                    m.samples, m.times_json, m.gbps, m.gflops, m.reason, m.timestamp, {problem}
-             FROM measurements m JOIN configs c ON c.id = m.config_id
+                    m.samples, m.times_json, m.gbps, m.gflops, m.reason, m.timestamp, {problem},
+                    {device}, {ordinal}
+             FROM measurements m JOIN configs c ON c.id = m.config_id {join}
              WHERE m.job_id = ?1 ORDER BY m.id"
         ))?;
         let rows = stmt.query_map([job_id], |r| {
@@ -507,6 +621,8 @@ impl TuningDb {
                 r.get::<_, Option<String>>(12)?,
                 r.get::<_, String>(13)?,
                 r.get::<_, Option<String>>(14)?,
+                r.get::<_, Option<String>>(15)?,
+                r.get::<_, Option<u32>>(16)?,
             ))
         })?;
         let mut out = Vec::new();
@@ -527,6 +643,8 @@ impl TuningDb {
                 reason,
                 ts,
                 problem,
+                device,
+                ordinal,
             ) = row?;
             let problem = match problem {
                 Some(text) => text.parse().map_err(|e| {
@@ -565,6 +683,8 @@ impl TuningDb {
                 problem,
                 measurement,
                 timestamp: ts,
+                device,
+                ordinal,
             });
         }
         Ok(out)
@@ -578,6 +698,42 @@ impl TuningDb {
             |r| r.get(0),
         )?;
         Ok(n as usize)
+    }
+
+    /// The devices that took a job's measurements, with how many each took
+    /// (by device and ordinal, in the order of their first measurement).
+    /// Measurements that name no device are the job's device's.
+    pub fn job_devices(&self, job_id: i64) -> Result<Vec<DeviceShare>, DbError> {
+        let job_device: String = self
+            .conn
+            .query_row(
+                "SELECT d.uuid FROM jobs j JOIN devices d ON d.id = j.device_id WHERE j.id = ?1",
+                [job_id],
+                |r| r.get(0),
+            )
+            .optional()?
+            .ok_or(DbError::NoJob(job_id))?;
+        let mut shares: Vec<DeviceShare> = Vec::new();
+        for s in self.measurements(job_id)? {
+            let uuid = s.device.unwrap_or_else(|| job_device.clone());
+            match shares
+                .iter_mut()
+                .find(|d| d.device.uuid == uuid && d.ordinal == s.ordinal)
+            {
+                Some(d) => d.measurements += 1,
+                None => {
+                    let device = self.device(&uuid)?.ok_or_else(|| {
+                        DbError::Conflict(format!("tuning database: no device `{uuid}`"))
+                    })?;
+                    shares.push(DeviceShare {
+                        device,
+                        ordinal: s.ordinal,
+                        measurements: 1,
+                    });
+                }
+            }
+        }
+        Ok(shares)
     }
 
     /// The measurements of a job keyed by (configuration key, problem): what
@@ -720,8 +876,29 @@ impl TuningDb {
                 let kernel_id = self.upsert_kernel(&job.kernel, &hash)?;
                 let (target, _) =
                     self.open_job(&job.name, kernel_id, device_id, (0, 1), &job.spec_json)?;
+                let mut device_ids: HashMap<String, i64> = HashMap::new();
                 for s in src.measurements(job.id)? {
                     let cid = self.config_id(kernel_id, &s.config)?;
+                    let on = match &s.device {
+                        Some(uuid) => {
+                            let id = match device_ids.get(uuid) {
+                                Some(&id) => id,
+                                None => {
+                                    let d = src.device(uuid)?.ok_or_else(|| {
+                                        DbError::Conflict(format!(
+                                            "job `{}` has a measurement on a missing device",
+                                            job.name
+                                        ))
+                                    })?;
+                                    let id = self.upsert_device(&d)?;
+                                    device_ids.insert(uuid.clone(), id);
+                                    id
+                                }
+                            };
+                            Some((id, s.ordinal))
+                        }
+                        None => None,
+                    };
                     if self.record_at(
                         target,
                         cid,
@@ -729,6 +906,7 @@ impl TuningDb {
                         s.size,
                         &s.measurement,
                         &s.timestamp,
+                        on,
                     )? {
                         report.inserted += 1;
                     } else {
@@ -825,6 +1003,68 @@ mod tests {
         assert_eq!(
             db.device("synthetic-k20").unwrap().unwrap().props,
             DeviceProps::tesla_k20()
+        );
+    }
+
+    #[test]
+    fn a_database_made_before_devices_per_measurement_opens_and_takes_them() {
+        let old =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bench/results/tune/vcopy.sqlite");
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("old.sqlite");
+        std::fs::copy(&old, &path).unwrap();
+        let db = TuningDb::open(&path).unwrap();
+        assert!(
+            !db.located.get(),
+            "the recorded database names no device per measurement"
+        );
+        let job = db.jobs().unwrap()[0].clone();
+        let before = db.measurements(job.id).unwrap();
+        assert!(before
+            .iter()
+            .all(|m| m.device.is_none() && m.ordinal.is_none()));
+        // Old rows are the job's device's.
+        let shares = db.job_devices(job.id).unwrap();
+        assert_eq!(shares.len(), 1);
+        assert_eq!(shares[0].device.uuid, job.device_uuid);
+        assert_eq!(shares[0].measurements, before.len());
+        // A measurement on a second GPU of the same model adds the columns.
+        let mut twin = db.device(&job.device_uuid).unwrap().unwrap();
+        twin.uuid = "GPU-twin".into();
+        let twin_id = db.upsert_device(&twin).unwrap();
+        let kernel: i64 = db
+            .connection()
+            .query_row("SELECT kernel_id FROM jobs WHERE id = ?1", [job.id], |r| {
+                r.get(0)
+            })
+            .unwrap();
+        let cid = db.config_id(kernel, &before[0].config).unwrap();
+        let m = Measurement::Ok(Timing::single(1.0));
+        assert!(db
+            .record_on(job.id, cid, &ProblemKey::n(7), 7, &m, twin_id, Some(1))
+            .unwrap());
+        drop(db);
+        let db = TuningDb::open(&path).unwrap();
+        assert!(db.located.get());
+        let after = db.measurements(job.id).unwrap();
+        assert_eq!(after[..before.len()], before[..]);
+        let last = after.last().unwrap();
+        assert_eq!(
+            (last.device.as_deref(), last.ordinal),
+            (Some("GPU-twin"), Some(1))
+        );
+        let shares = db.job_devices(job.id).unwrap();
+        assert_eq!(shares.len(), 2);
+        assert_eq!((shares[1].ordinal, shares[1].measurements), (Some(1), 1));
+        // Merging carries each measurement's device.
+        let merged_path = dir.path().join("merged.sqlite");
+        let mut merged = TuningDb::open(&merged_path).unwrap();
+        merged.merge_from(&path).unwrap();
+        let mjob = merged.job_id(&job.name).unwrap().unwrap();
+        let mlast = merged.measurements(mjob).unwrap().pop().unwrap();
+        assert_eq!(
+            (mlast.device.as_deref(), mlast.ordinal),
+            (Some("GPU-twin"), Some(1))
         );
     }
 

@@ -8,10 +8,10 @@
 //! measurements and goes on to the sampling phase.
 
 use crate::config::{Config, ParamValue};
-use crate::db::{DbError, DeviceInfo, TuningDb};
+use crate::db::{DbError, DeviceInfo, DeviceModel, TuningDb};
 use crate::dspline::Grid;
 use crate::key::{Family, ProblemKey};
-use crate::measure::{Evaluator, Measurement, Stop};
+use crate::measure::{Evaluator, Measurement, OnDevice, Sink, Stop, Taken, Task};
 use crate::plan::Plans;
 use crate::rule::{Rule, RuleError, RuleKernel};
 use crate::sampling::{self, SamplingError, SamplingResult, SequentialConfig};
@@ -622,25 +622,45 @@ pub fn run_job(
     let kernel_id = db.upsert_kernel(&spec.kernel.name, &source_hash)?;
     let spec_json = serde_json::to_string(spec).map_err(DbError::from)?;
     let (job_id, resumed) = db.open_job(&spec.name, kernel_id, device_id, shard, &spec_json)?;
+    // A rule is fitted from one device model's measurements only.
+    let model = device.model();
+    if let Some(other) = db
+        .job_devices(job_id)?
+        .into_iter()
+        .find(|d| d.device.model() != model)
+    {
+        return Err(JobError::Spec {
+            path: spec.name.clone(),
+            message: format!(
+                "this database holds measurements of the job taken on {} (GPU {}), but this run is on {model}; a rule is fitted from one device model's measurements: use another database, or another job name",
+                other.device.model(),
+                other.device.uuid
+            ),
+        });
+    }
     let sizes = match &spec.sizes {
         Some(s) => spec.family.keys(&s.sizes()),
         None => spec.problems.clone(),
     };
     let mut strategy = spec.strategy();
     let mut rec = Recorder {
-        db,
-        job_id,
-        kernel_id,
         inner: eval,
-        family: &spec.family,
-        cache: db.measured(job_id)?,
-        config_ids: HashMap::new(),
-        progress,
-        phase: Phase::Search,
-        done: 0,
-        total: strategy.planned_evaluations(candidates.len(), sizes.len()),
-        measured: 0,
-        reused: 0,
+        book: Book {
+            db,
+            job_id,
+            kernel_id,
+            model,
+            device_ids: HashMap::new(),
+            family: &spec.family,
+            cache: db.measured(job_id)?,
+            config_ids: HashMap::new(),
+            progress,
+            phase: Phase::Search,
+            done: 0,
+            total: strategy.planned_evaluations(candidates.len(), sizes.len()),
+            measured: 0,
+            reused: 0,
+        },
     };
     let search = strategy.run(&valid, &candidates, &sizes, &mut rec)?;
     let champion_idx: Vec<usize> = match &spec.strategy {
@@ -692,8 +712,8 @@ pub fn run_job(
             hi: s.hi,
             step: s.step,
         };
-        rec.phase = Phase::Sampling;
-        rec.done = 0;
+        rec.book.phase = Phase::Sampling;
+        rec.book.done = 0;
         let result = match &s.mode {
             SamplingMode::Fixed { count, spacing } => {
                 let sizes = SizeSpec::Range {
@@ -703,7 +723,7 @@ pub fn run_job(
                     spacing: *spacing,
                 }
                 .sizes();
-                rec.total = Some(sizes.len() * kernels.len());
+                rec.book.total = Some(sizes.len() * kernels.len());
                 sampling::sample_fixed(
                     &spec.name,
                     kernels,
@@ -726,7 +746,7 @@ pub fn run_job(
                 cfg.patience = *patience;
                 cfg.tolerance = s.tolerance;
                 cfg.alpha = spec.alpha;
-                rec.total = Some(max_sizes * kernels.len());
+                rec.book.total = Some(max_sizes * kernels.len());
                 sampling::sample_sequential(&spec.name, kernels, &spec.family, &cfg, &mut rec)?
             }
         };
@@ -753,8 +773,8 @@ pub fn run_job(
         champions,
         sampling: sampling_result,
         rule,
-        measured: rec.measured,
-        reused: rec.reused,
+        measured: rec.book.measured,
+        reused: rec.book.reused,
     })
 }
 
@@ -762,10 +782,19 @@ pub fn run_job(
 /// (interrupted) run already measured, and stores every new measurement before
 /// handing it on.
 struct Recorder<'a> {
+    inner: &'a mut dyn Evaluator,
+    book: Book<'a>,
+}
+
+/// The recorder's state besides its backend.
+struct Book<'a> {
     db: &'a TuningDb,
     job_id: i64,
     kernel_id: i64,
-    inner: &'a mut dyn Evaluator,
+    /// The job's device model: every measurement must be of it.
+    model: DeviceModel,
+    /// Rows of `devices` of the devices measurements came from, by UUID.
+    device_ids: HashMap<String, i64>,
     family: &'a Family,
     cache: HashMap<(String, ProblemKey), Measurement>,
     config_ids: HashMap<String, i64>,
@@ -777,7 +806,7 @@ struct Recorder<'a> {
     reused: usize,
 }
 
-impl Recorder<'_> {
+impl Book<'_> {
     fn report(&mut self, key: String, problem: &ProblemKey, cached: bool, m: &Measurement) {
         self.done += 1;
         (self.progress)(&Progress {
@@ -797,6 +826,7 @@ impl Recorder<'_> {
         key: &str,
         problem: &ProblemKey,
         m: &Measurement,
+        on: Option<&OnDevice>,
     ) -> Result<(), DbError> {
         let cid = match self.config_ids.get(key) {
             Some(&id) => id,
@@ -808,7 +838,38 @@ impl Recorder<'_> {
         };
         // Problems off the family (exact-key plans) have no size on it.
         let size = self.family.size_of(problem).unwrap_or(0);
-        self.db.record(self.job_id, cid, problem, size, m)?;
+        match on {
+            None => {
+                self.db.record(self.job_id, cid, problem, size, m)?;
+            }
+            Some(on) => {
+                if on.info.model() != self.model {
+                    return Err(DbError::Conflict(format!(
+                        "a measurement of GPU {} ({}) offered to a job on {}: a rule is fitted from one device model's measurements",
+                        on.ordinal,
+                        on.info.model(),
+                        self.model
+                    )));
+                }
+                let device_id = match self.device_ids.get(&on.info.uuid) {
+                    Some(&id) => id,
+                    None => {
+                        let id = self.db.upsert_device(&on.info)?;
+                        self.device_ids.insert(on.info.uuid.clone(), id);
+                        id
+                    }
+                };
+                self.db.record_on(
+                    self.job_id,
+                    cid,
+                    problem,
+                    size,
+                    m,
+                    device_id,
+                    Some(on.ordinal),
+                )?;
+            }
+        }
         Ok(())
     }
 }
@@ -817,20 +878,82 @@ impl Evaluator for Recorder<'_> {
     fn evaluate(&mut self, config: &Config, problem: &ProblemKey) -> Result<Measurement, Stop> {
         let key = config.key();
         let at = (key, problem.clone());
-        if let Some(m) = self.cache.get(&at).cloned() {
-            self.reused += 1;
-            self.report(at.0, problem, true, &m);
+        if let Some(m) = self.book.cache.get(&at).cloned() {
+            self.book.reused += 1;
+            self.book.report(at.0, problem, true, &m);
             return Ok(m);
         }
         let m = self.inner.evaluate(config, problem)?;
-        self.measured += 1;
+        self.book.measured += 1;
         // Measuring on without a place to store the results would waste
         // device time.
-        self.store(config, &at.0, problem, &m)
+        self.book
+            .store(config, &at.0, problem, &m, None)
             .map_err(Stop::failed)?;
-        self.cache.insert(at.clone(), m.clone());
-        self.report(at.0, problem, false, &m);
+        self.book.cache.insert(at.clone(), m.clone());
+        self.book.report(at.0, problem, false, &m);
         Ok(m)
+    }
+
+    /// Answers what the database holds, and hands the backend each task's
+    /// points not yet measured (up to a stored one that ends the task); new
+    /// measurements are stored as they arrive, whichever device took them.
+    fn evaluate_tasks(&mut self, tasks: &[Task], sink: &mut Sink<'_>) -> Result<(), Stop> {
+        // Per task sent to the backend: the batch's task and the steps of its keys.
+        let mut sent: Vec<(usize, Vec<usize>)> = Vec::new();
+        let mut rest: Vec<Task> = Vec::new();
+        for (i, task) in tasks.iter().enumerate() {
+            let key = task.config.key();
+            let mut steps = Vec::new();
+            for (step, problem) in task.keys.iter().enumerate() {
+                let Some(m) = self
+                    .book
+                    .cache
+                    .get(&(key.clone(), problem.clone()))
+                    .cloned()
+                else {
+                    steps.push(step);
+                    continue;
+                };
+                self.book.reused += 1;
+                self.book.report(key.clone(), problem, true, &m);
+                sink(Taken {
+                    task: i,
+                    step,
+                    key: problem,
+                    measurement: &m,
+                    device: None,
+                })?;
+                if task.stops_after(&m) {
+                    break;
+                }
+            }
+            if !steps.is_empty() {
+                rest.push(Task::new(
+                    task.config.clone(),
+                    steps.iter().map(|&s| task.keys[s].clone()).collect(),
+                    task.stop_at,
+                ));
+                sent.push((i, steps));
+            }
+        }
+        if rest.is_empty() {
+            return Ok(());
+        }
+        let book = &mut self.book;
+        self.inner.evaluate_tasks(&rest, &mut |t: Taken<'_>| {
+            let (task, steps) = &sent[t.task];
+            let (task, step) = (*task, steps[t.step]);
+            let config = &tasks[task].config;
+            let key = config.key();
+            book.measured += 1;
+            book.store(config, &key, t.key, t.measurement, t.device)
+                .map_err(Stop::failed)?;
+            book.cache
+                .insert((key.clone(), t.key.clone()), t.measurement.clone());
+            book.report(key, t.key, false, t.measurement);
+            sink(Taken { task, step, ..t })
+        })
     }
 }
 
@@ -976,6 +1099,114 @@ extra = [{ label = "Rank 0", config = { ALGO = "lu" } }]
         assert!(again.resumed);
         assert_eq!((again.measured, again.reused), (0, 27 * 3 + 4 * 12));
         assert_eq!(again.rule.unwrap(), rule);
+    }
+
+    /// Two devices of one model taking tasks from the back of each batch,
+    /// turn about: what a backend of several devices looks like to the
+    /// runner (another order, each measurement naming its device).
+    struct TwoDevices {
+        model: SyntheticEvaluator,
+        devices: [OnDevice; 2],
+        turn: usize,
+    }
+
+    impl TwoDevices {
+        fn new(second_name: &str) -> Self {
+            let device = |ordinal: u32, name: &str| OnDevice {
+                ordinal,
+                info: DeviceInfo::synthetic(name, DeviceProps::tesla_k20()),
+            };
+            let mut second = device(1, second_name);
+            second.info.uuid = "synthetic-second".into();
+            TwoDevices {
+                model: SyntheticEvaluator::new(SyntheticModel::symv_k20(), 1),
+                devices: [device(0, "k20"), second],
+                turn: 0,
+            }
+        }
+    }
+
+    impl Evaluator for TwoDevices {
+        fn evaluate(&mut self, c: &Config, key: &ProblemKey) -> Result<Measurement, Stop> {
+            self.model.evaluate(c, key)
+        }
+
+        fn evaluate_tasks(&mut self, tasks: &[Task], sink: &mut Sink<'_>) -> Result<(), Stop> {
+            for (i, task) in tasks.iter().enumerate().rev() {
+                self.turn += 1;
+                let on = self.devices[self.turn % 2].clone();
+                for (step, key) in task.keys.iter().enumerate() {
+                    let m = self.model.evaluate(&task.config, key)?;
+                    sink(Taken {
+                        task: i,
+                        step,
+                        key,
+                        measurement: &m,
+                        device: Some(&on),
+                    })?;
+                    if task.stops_after(&m) {
+                        break;
+                    }
+                }
+            }
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_job_on_two_devices_stores_who_measured_what_and_fits_the_same_rule() {
+        let spec = JobSpec::from_toml(TOML_JOB, "job.toml").unwrap();
+        let device = DeviceInfo::synthetic("k20", DeviceProps::tesla_k20());
+        let one = TuningDb::open_in_memory().unwrap();
+        let mut eval = SyntheticEvaluator::new(SyntheticModel::symv_k20(), 1);
+        let alone = run_quiet(&spec, Path::new("."), &device, &one, &mut eval).unwrap();
+        let two = TuningDb::open_in_memory().unwrap();
+        let mut pair = TwoDevices::new("k20");
+        let both = run_quiet(&spec, Path::new("."), &device, &two, &mut pair).unwrap();
+        assert_eq!(both.rule, alone.rule);
+        assert_eq!(both.champions, alone.champions);
+        assert_eq!(both.measured, alone.measured);
+        let shares = two.job_devices(both.job_id).unwrap();
+        assert_eq!(shares.len(), 2, "{shares:?}");
+        assert_eq!(
+            shares.iter().map(|s| s.measurements).sum::<usize>(),
+            both.measured
+        );
+        assert!(shares.iter().all(|s| s.measurements > 0));
+        let uuids: Vec<&str> = shares.iter().map(|s| s.device.uuid.as_str()).collect();
+        assert!(uuids.contains(&"synthetic-k20") && uuids.contains(&"synthetic-second"));
+        // Resuming answers everything from the database.
+        let again = run_quiet(&spec, Path::new("."), &device, &two, &mut pair).unwrap();
+        assert_eq!((again.measured, again.reused), (0, both.measured));
+    }
+
+    #[test]
+    fn measurements_of_another_device_model_are_refused() {
+        let spec = JobSpec::from_toml(TOML_JOB, "job.toml").unwrap();
+        let device = DeviceInfo::synthetic("k20", DeviceProps::tesla_k20());
+        let db = TuningDb::open_in_memory().unwrap();
+        let mut mixed = TwoDevices::new("k40");
+        let err = run_quiet(&spec, Path::new("."), &device, &db, &mut mixed)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("one device model") && err.contains("k40"),
+            "{err}"
+        );
+        // The same job on identical devices goes on; then a run on another
+        // model cannot resume from its measurements.
+        let mut twin = TwoDevices::new("k20");
+        let fine = run_quiet(&spec, Path::new("."), &device, &db, &mut twin).unwrap();
+        assert!(fine.resumed);
+        let k40 = DeviceInfo {
+            uuid: "synthetic-k20".into(),
+            ..DeviceInfo::synthetic("k40", DeviceProps::tesla_k20())
+        };
+        let mut eval = SyntheticEvaluator::new(SyntheticModel::symv_k20(), 1);
+        let err = run_quiet(&spec, Path::new("."), &k40, &db, &mut eval)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("taken on k20"), "{err}");
     }
 
     /// Square GEMM in the SYMV model's clothes: the model sees the size the

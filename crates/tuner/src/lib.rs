@@ -41,11 +41,14 @@ pub mod strategy;
 pub mod synthetic;
 
 pub use config::{Config, ParamValue};
-pub use db::{DbError, DeviceInfo, TuningDb};
+pub use db::{DbError, DeviceInfo, DeviceModel, DeviceShare, TuningDb};
 pub use dspline::{DSpline, Grid};
 pub use job::{run_job, JobError, JobReport, JobSpec, Phase, Progress};
 pub use key::{Family, FamilyDim, KeyError, KeyValue, ProblemKey};
-pub use measure::{Evaluator, Invalid, InvalidKind, Measurement, Stop, Timing};
+pub use measure::{
+    run_tasks, Evaluator, Invalid, InvalidKind, Measurement, OnDevice, Sink, Stop, StopAt, Taken,
+    Task, Timing,
+};
 pub use plan::{Plan, Plans};
 pub use plot::{render_svg, PlotOptions, YAxis};
 pub use progress::{job_progress, JobProgress, ProgressError};

@@ -1,6 +1,7 @@
 //! Measurements and the evaluation backend trait.
 
 use crate::config::Config;
+use crate::db::DeviceInfo;
 use crate::key::ProblemKey;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -246,16 +247,114 @@ impl Stop {
     }
 }
 
+/// When a task's remaining problems are not worth measuring.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StopAt {
+    /// Every problem is measured.
+    Never,
+    /// After the first invalid measurement (an objective over all sizes is
+    /// then undefined anyway).
+    Invalid,
+    /// After a failure that no size can change (a compile error).
+    SizeIndependent,
+}
+
+/// One configuration to measure on several problems, in order, on one
+/// device: the unit a backend with several devices hands out.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Task {
+    pub config: Config,
+    pub keys: Vec<ProblemKey>,
+    pub stop_at: StopAt,
+}
+
+impl Task {
+    pub fn new(config: Config, keys: Vec<ProblemKey>, stop_at: StopAt) -> Task {
+        Task {
+            config,
+            keys,
+            stop_at,
+        }
+    }
+
+    /// Whether the problems after one that gave `m` are skipped.
+    pub fn stops_after(&self, m: &Measurement) -> bool {
+        match self.stop_at {
+            StopAt::Never => false,
+            StopAt::Invalid => !m.is_ok(),
+            StopAt::SizeIndependent => matches!(
+                m,
+                Measurement::Invalid {
+                    kind: InvalidKind::Compile,
+                    ..
+                }
+            ),
+        }
+    }
+}
+
+/// The device a measurement was taken on, as a backend with several devices
+/// reports it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OnDevice {
+    /// The device's ordinal on its machine.
+    pub ordinal: u32,
+    pub info: DeviceInfo,
+}
+
+/// One measurement of a batch of tasks, as it is taken.
+#[derive(Debug)]
+pub struct Taken<'a> {
+    /// Position of the task in the batch.
+    pub task: usize,
+    /// Position of the problem in the task's keys.
+    pub step: usize,
+    pub key: &'a ProblemKey,
+    pub measurement: &'a Measurement,
+    /// `None` from a backend of one device.
+    pub device: Option<&'a OnDevice>,
+}
+
+/// Receives each measurement of a batch; `Err` asks the backend to stop
+/// handing out work (what is in flight is still delivered).
+pub type Sink<'s> = dyn FnMut(Taken<'_>) -> Result<(), Stop> + 's;
+
 /// A backend that measures a configuration on a problem: the GPU runtime,
 /// a replay of a recorded run, or a synthetic model. A configuration that
 /// cannot run is an `Ok` invalid measurement; `Err` ends the run.
 pub trait Evaluator {
     fn evaluate(&mut self, config: &Config, key: &ProblemKey) -> Result<Measurement, Stop>;
+
+    /// Measures independent tasks, handing each measurement to `sink` as it
+    /// is taken. A backend of several devices measures tasks at once, in any
+    /// order; this one measures them one after another.
+    fn evaluate_tasks(&mut self, tasks: &[Task], sink: &mut Sink<'_>) -> Result<(), Stop> {
+        for (i, task) in tasks.iter().enumerate() {
+            for (step, key) in task.keys.iter().enumerate() {
+                let m = self.evaluate(&task.config, key)?;
+                sink(Taken {
+                    task: i,
+                    step,
+                    key,
+                    measurement: &m,
+                    device: None,
+                })?;
+                if task.stops_after(&m) {
+                    break;
+                }
+            }
+        }
+        Ok(())
+    }
 }
 
 impl<E: Evaluator + ?Sized> Evaluator for &mut E {
     fn evaluate(&mut self, config: &Config, key: &ProblemKey) -> Result<Measurement, Stop> {
         (**self).evaluate(config, key)
+    }
+
+    fn evaluate_tasks(&mut self, tasks: &[Task], sink: &mut Sink<'_>) -> Result<(), Stop> {
+        (**self).evaluate_tasks(tasks, sink)
     }
 }
 
@@ -263,6 +362,25 @@ impl<E: Evaluator + ?Sized> Evaluator for Box<E> {
     fn evaluate(&mut self, config: &Config, key: &ProblemKey) -> Result<Measurement, Stop> {
         (**self).evaluate(config, key)
     }
+
+    fn evaluate_tasks(&mut self, tasks: &[Task], sink: &mut Sink<'_>) -> Result<(), Stop> {
+        (**self).evaluate_tasks(tasks, sink)
+    }
+}
+
+/// Measures `tasks` and returns each task's measurements in key order, up
+/// to where the task stopped.
+pub fn run_tasks(eval: &mut dyn Evaluator, tasks: &[Task]) -> Result<Vec<Vec<Measurement>>, Stop> {
+    let mut got: Vec<Vec<Option<Measurement>>> =
+        tasks.iter().map(|t| vec![None; t.keys.len()]).collect();
+    eval.evaluate_tasks(tasks, &mut |t| {
+        got[t.task][t.step] = Some(t.measurement.clone());
+        Ok(())
+    })?;
+    Ok(got
+        .into_iter()
+        .map(|steps| steps.into_iter().map_while(|m| m).collect())
+        .collect())
 }
 
 /// Wraps a closure of the problem size (a key `n=N`, as one-size models

@@ -8,7 +8,7 @@
 use crate::config::Config;
 use crate::db::{DbError, TuningDb};
 use crate::key::ProblemKey;
-use crate::measure::{Evaluator, Measurement, Stop};
+use crate::measure::{run_tasks, Evaluator, Measurement, Stop, StopAt, Task};
 use crate::rule::RuleError;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -74,10 +74,14 @@ impl Plans {
         keys: &[ProblemKey],
         eval: &mut dyn Evaluator,
     ) -> Result<Plans, Stop> {
+        let tasks: Vec<Task> = configs
+            .iter()
+            .map(|c| Task::new(c.clone(), keys.to_vec(), StopAt::Never))
+            .collect();
+        let measured = run_tasks(eval, &tasks)?;
         let mut all = Vec::with_capacity(configs.len() * keys.len());
-        for key in keys {
-            for c in configs {
-                let m = eval.evaluate(c, key)?;
+        for (c, ms) in configs.iter().zip(measured) {
+            for (key, m) in keys.iter().zip(ms) {
                 all.push((key.clone(), c.clone(), m));
             }
         }

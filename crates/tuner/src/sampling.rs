@@ -8,7 +8,7 @@
 
 use crate::dspline::{self, DSpline, Grid};
 use crate::key::Family;
-use crate::measure::{Evaluator, Measurement, Stop};
+use crate::measure::{run_tasks, Evaluator, Measurement, Stop, StopAt, Task};
 use crate::rule::{pointwise_best, Rule, RuleError, RuleKernel};
 use serde::{Deserialize, Serialize};
 
@@ -69,13 +69,33 @@ impl Curves {
         family: &Family,
         eval: &mut dyn Evaluator,
     ) -> Result<usize, Stop> {
-        let key = family.key(size);
-        for (k, kern) in self.kernels.iter().enumerate() {
-            if let Measurement::Ok(t) = eval.evaluate(&kern.config, &key)? {
-                self.samples[k].push((size, t.median_s.ln()));
+        self.measure_sizes(&[size], family, eval)
+    }
+
+    /// Measures every kernel at each of `sizes`, as one batch (at once on a
+    /// backend of several devices); returns the evaluations made.
+    pub fn measure_sizes(
+        &mut self,
+        sizes: &[u64],
+        family: &Family,
+        eval: &mut dyn Evaluator,
+    ) -> Result<usize, Stop> {
+        let keys = family.keys(sizes);
+        let tasks: Vec<Task> = self
+            .kernels
+            .iter()
+            .map(|k| Task::new(k.config.clone(), keys.clone(), StopAt::Never))
+            .collect();
+        let measured = run_tasks(eval, &tasks)?;
+        // Sample order stays size-major, as when sizes were measured one by one.
+        for (i, &size) in sizes.iter().enumerate() {
+            for (k, ms) in measured.iter().enumerate() {
+                if let Some(Measurement::Ok(t)) = ms.get(i) {
+                    self.samples[k].push((size, t.median_s.ln()));
+                }
             }
         }
-        Ok(self.kernels.len())
+        Ok(self.kernels.len() * sizes.len())
     }
 
     /// Distinct sizes measured so far, ascending.
@@ -286,9 +306,7 @@ pub fn sample_fixed(
 ) -> Result<SamplingResult, SamplingError> {
     let mut curves = Curves::new(grid, kernels);
     let mut evaluations = 0;
-    for &n in sizes {
-        evaluations += curves.measure(n, family, eval)?;
-    }
+    evaluations += curves.measure_sizes(sizes, family, eval)?;
     curves.fit(grid, alpha, false);
     let rule = curves.rule(name, tolerance)?.on_family(family);
     Ok(SamplingResult {
@@ -352,10 +370,8 @@ pub fn sample_sequential(
             .collect();
         initial.dedup();
     }
-    for n in initial {
-        evaluations += curves.measure(n, family, eval)?;
-        order.push(n);
-    }
+    evaluations += curves.measure_sizes(&initial, family, eval)?;
+    order.extend(initial);
     let mut prev: Option<Vec<usize>> = None;
     let mut stable = 0;
     let mut rounds = 0;

@@ -12,7 +12,7 @@ pub use bayes::BayesOpt;
 pub use champion::{champion_points, ChampionSieve};
 
 use crate::key::ProblemKey;
-use crate::measure::{Evaluator, InvalidKind, Measurement, Stop};
+use crate::measure::{run_tasks, Evaluator, Measurement, Stop, StopAt, Task};
 use crate::space::ValidSpace;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
@@ -84,16 +84,32 @@ pub(crate) fn objective_of(
     eval: &mut dyn Evaluator,
     calls: &mut usize,
 ) -> Result<Option<f64>, Stop> {
-    let config = space.config(index);
-    let mut sum = 0.0;
-    for key in sizes {
-        *calls += 1;
-        match eval.evaluate(&config, key)? {
-            Measurement::Ok(t) => sum += t.median_s.ln(),
-            Measurement::Invalid { .. } => return Ok(None),
-        }
-    }
-    Ok(Some(sum / sizes.len().max(1) as f64))
+    Ok(objectives_of(space, &[index], sizes, eval, calls)?.remove(0))
+}
+
+/// [`objective_of`] for several configurations, measured as one batch of
+/// tasks (at once, on a backend of several devices).
+pub(crate) fn objectives_of(
+    space: &ValidSpace,
+    indices: &[usize],
+    sizes: &[ProblemKey],
+    eval: &mut dyn Evaluator,
+    calls: &mut usize,
+) -> Result<Vec<Option<f64>>, Stop> {
+    let tasks: Vec<Task> = indices
+        .iter()
+        .map(|&i| Task::new(space.config(i), sizes.to_vec(), StopAt::Invalid))
+        .collect();
+    let measured = run_tasks(eval, &tasks)?;
+    Ok(measured
+        .iter()
+        .map(|ms| {
+            *calls += ms.len();
+            let times: Vec<f64> = ms.iter().filter_map(Measurement::time_s).collect();
+            (times.len() == sizes.len())
+                .then(|| times.iter().map(|t| t.ln()).sum::<f64>() / sizes.len().max(1) as f64)
+        })
+        .collect())
 }
 
 /// Records evaluations and builds the [`Outcome`].
@@ -175,8 +191,8 @@ impl Strategy for Exhaustive {
         eval: &mut dyn Evaluator,
     ) -> Result<Outcome, Stop> {
         let mut tally = Tally::new();
-        for &i in candidates {
-            let o = objective_of(space, i, sizes, eval, &mut tally.evaluations)?;
+        let objectives = objectives_of(space, candidates, sizes, eval, &mut tally.evaluations)?;
+        for (&i, o) in candidates.iter().zip(objectives) {
             tally.add(i, o);
         }
         Ok(tally.finish(self.name()))
@@ -210,30 +226,19 @@ impl Strategy for RandomSearch {
         order.shuffle(&mut ChaCha8Rng::seed_from_u64(self.seed));
         order.truncate(self.budget);
         let mut tally = Tally::new();
-        for i in order {
-            let o = objective_of(space, i, sizes, eval, &mut tally.evaluations)?;
+        let objectives = objectives_of(space, &order, sizes, eval, &mut tally.evaluations)?;
+        for (i, o) in order.into_iter().zip(objectives) {
             tally.add(i, o);
         }
         Ok(tally.finish(self.name()))
     }
 }
 
-/// Whether a measurement's failure is independent of size (so later sizes need not run).
-pub(crate) fn fails_at_every_size(m: &Measurement) -> bool {
-    matches!(
-        m,
-        Measurement::Invalid {
-            kind: InvalidKind::Compile,
-            ..
-        }
-    )
-}
-
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
     use crate::config::Config;
-    use crate::measure::{FnEvaluator, Timing};
+    use crate::measure::{FnEvaluator, InvalidKind, Timing};
     use crate::space::{DeviceProps, Param, Space, SpaceSpec};
 
     pub(crate) fn n_keys(sizes: &[u64]) -> Vec<ProblemKey> {

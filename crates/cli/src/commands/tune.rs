@@ -15,12 +15,14 @@ use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
-use hone_gpu::WorkerCommand;
-use hone_kernels::backend::{prepare_job, JobBackend, MeasureOptions};
+use hone_gpu::{DevicePool, DeviceSelection, WorkerCommand};
+use hone_kernels::backend::{
+    open_devices, pool_stats, precompile_on, prepare_job, JobBackend, MeasureOptions,
+};
 use hone_tuner::replay::recorded_run;
 use hone_tuner::{
-    run_job, Evaluator, JobError, JobSpec, Measurement, Phase, ProblemKey, Progress,
-    ReplayEvaluator, Space, Stop, TuningDb,
+    run_job, DeviceInfo, Evaluator, JobError, JobSpec, Measurement, Phase, ProblemKey, Progress,
+    ReplayEvaluator, Sink, Space, Stop, Taken, Task, TuningDb,
 };
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::json;
@@ -69,9 +71,19 @@ pub struct TuneArgs {
     /// declared bytes at the sampled sizes, and compare the rule's kernels with them
     #[arg(long)]
     pub compare_memcpy: bool,
-    /// Stop after this many new measurements; running again resumes
+    /// Stop after this many new measurements; running again resumes (on
+    /// several devices, the measurements in flight are finished and stored too)
     #[arg(long, value_name = "COUNT")]
     pub max_measurements: Option<usize>,
+    /// Tune on several GPUs at once, one supervised worker each, variants
+    /// handed to whichever is free: `all`, or ordinals such as `0,1` (an
+    /// ordinal given twice runs two workers on that GPU)
+    #[arg(long, value_name = "all|I,J,...", conflicts_with_all = ["replay", "merge", "slurm", "status"])]
+    pub devices: Option<String>,
+    /// With --devices on GPUs of several models (name and clocks): tune each
+    /// model on its own GPUs, one job and one rule per model, instead of refusing
+    #[arg(long, requires = "devices")]
+    pub per_device_rules: bool,
     /// One line per measurement on stderr
     #[arg(short, long)]
     pub verbose: bool,
@@ -84,6 +96,8 @@ pub struct TuneArgs {
 
 enum Backend {
     Gpu(JobBackend),
+    /// Lanes on several devices of one model (`--devices`).
+    Devices(DevicePool<JobBackend>),
     Replay(ReplayEvaluator),
 }
 
@@ -107,10 +121,58 @@ impl Evaluator for Driver {
         }
         let m = match &mut self.backend {
             Backend::Gpu(g) => g.evaluate(config, key)?,
+            Backend::Devices(d) => d.evaluate(config, key)?,
             Backend::Replay(r) => r.evaluate(config, key)?,
         };
         self.measured += 1;
         Ok(m)
+    }
+
+    /// Several devices measure at once: the limit stops the handing out of
+    /// work after the measurement that reaches it, and what is in flight
+    /// then is stored too.
+    fn evaluate_tasks(&mut self, tasks: &[Task], sink: &mut Sink<'_>) -> Result<(), Stop> {
+        let Backend::Devices(pool) = &mut self.backend else {
+            return self.evaluate_tasks_one_by_one(tasks, sink);
+        };
+        if let Some(limit) = self.limit.filter(|&l| self.measured >= l) {
+            return Err(Stop::Limit(limit));
+        }
+        let (limit, measured) = (self.limit, &mut self.measured);
+        pool.evaluate_tasks(tasks, &mut |t| {
+            *measured += 1;
+            sink(t)?;
+            match limit.filter(|&l| *measured >= l) {
+                Some(l) => Err(Stop::Limit(l)),
+                None => Ok(()),
+            }
+        })
+    }
+}
+
+impl Driver {
+    /// The trait's one-by-one batch, through [`Driver::evaluate`]'s limit.
+    fn evaluate_tasks_one_by_one(
+        &mut self,
+        tasks: &[Task],
+        sink: &mut Sink<'_>,
+    ) -> Result<(), Stop> {
+        for (i, task) in tasks.iter().enumerate() {
+            for (step, key) in task.keys.iter().enumerate() {
+                let m = self.evaluate(&task.config, key)?;
+                sink(Taken {
+                    task: i,
+                    step,
+                    key,
+                    measurement: &m,
+                    device: None,
+                })?;
+                if task.stops_after(&m) {
+                    break;
+                }
+            }
+        }
+        Ok(())
     }
 }
 
@@ -321,24 +383,81 @@ pub fn run(args: TuneArgs) -> Result<u8> {
         None => (0, 1),
     };
     let job_dir = job_path.parent().unwrap_or(Path::new("."));
-    let (backend, device) = match &args.replay {
-        Some(path) => {
+    let runs: Vec<(Backend, DeviceInfo)> = match (&args.replay, &args.devices) {
+        (Some(path), _) => {
             if args.compare_memcpy {
                 bail!("--compare-memcpy needs the GPU, not a replay");
             }
             let (recording, device) = recorded_run(path, &spec.name, args.device_props.as_deref())?;
-            (Backend::Replay(ReplayEvaluator::new(&recording)), device)
+            vec![(Backend::Replay(ReplayEvaluator::new(&recording)), device)]
         }
-        None => {
+        (None, devices) => {
             if args.compare_memcpy && spec.kernel.library.is_some() {
                 bail!("--compare-memcpy is for templates; library kernels have their own benchmarks (`hone symv`)");
             }
             let worker = WorkerCommand::current_exe(["gpu-worker"])?;
-            let (eval, device) = JobBackend::open(&spec, job_dir, worker, &measure)?;
-            (Backend::Gpu(eval), device)
+            match devices {
+                None => {
+                    let (eval, device) = JobBackend::open(&spec, job_dir, worker, &measure)?;
+                    vec![(Backend::Gpu(eval), device)]
+                }
+                Some(text) => {
+                    let ordinals = DeviceSelection::parse(text)
+                        .map_err(|e| anyhow!(e))?
+                        .ordinals()?;
+                    open_devices(
+                        &spec,
+                        job_dir,
+                        &worker,
+                        &measure,
+                        &ordinals,
+                        args.per_device_rules,
+                    )?
+                    .into_iter()
+                    .filter_map(|pool| {
+                        let device = pool.device()?.info.clone();
+                        Some((Backend::Devices(pool), device))
+                    })
+                    .collect()
+                }
+            }
         }
     };
     let db = TuningDb::open(&args.db).with_context(|| format!("opening {}", args.db.display()))?;
+    let several = runs.len() > 1;
+    let mut outputs = Vec::new();
+    for (backend, device) in runs {
+        if several && !args.json {
+            println!("== {} ==", device.model());
+        }
+        let started = if several { Instant::now() } else { started };
+        let out = run_on(&args, &spec, job_dir, shard, backend, device, &db, started)?;
+        outputs.extend(out);
+    }
+    if args.json {
+        let out = match outputs.len() {
+            1 => outputs.remove(0),
+            // One job and one rule per device model.
+            _ => json!({ "per_device_model": outputs }),
+        };
+        println!("{}", serde_json::to_string_pretty(&out)?);
+    }
+    Ok(exit::OK)
+}
+
+/// Runs the job on one backend (one device, one device model's devices, or a
+/// replay) and prints what it did; with `--json`, returns it instead.
+#[allow(clippy::too_many_arguments)]
+fn run_on(
+    args: &TuneArgs,
+    spec: &JobSpec,
+    job_dir: &Path,
+    shard: (u32, u32),
+    backend: Backend,
+    device: DeviceInfo,
+    db: &TuningDb,
+    started: Instant,
+) -> Result<Option<serde_json::Value>> {
     let mut driver = Driver {
         backend,
         limit: args.max_measurements,
@@ -347,59 +466,72 @@ pub fn run(args: TuneArgs) -> Result<u8> {
     let valid = Space::new(spec.space_spec(), spec.device_props(&device))
         .map_err(|e| anyhow!("job `{}`: {e}", spec.name))?
         .enumerate();
-    if let Backend::Gpu(g) = &mut driver.backend {
+    if matches!(driver.backend, Backend::Gpu(_) | Backend::Devices(_)) {
         // Compile the slice on the pool while the worker times what is ready.
         let slice = valid
             .shard(shard.0 as usize, shard.1 as usize)
             .map_err(|e| anyhow!("{e}"))?;
         let configs: Vec<hone_tuner::Config> = slice.iter().map(|&i| valid.config(i)).collect();
-        g.precompile(&configs);
+        match &mut driver.backend {
+            Backend::Gpu(g) => g.precompile(&configs),
+            Backend::Devices(pool) => precompile_on(pool, &configs),
+            Backend::Replay(_) => {}
+        }
     }
     let show_bar = !args.json && std::io::stderr().is_terminal();
     let mut view = ProgressView::new(show_bar, args.verbose);
-    let outcome = run_job(&spec, job_dir, &device, &db, &mut driver, shard, &mut |p| {
+    let outcome = run_job(spec, job_dir, &device, db, &mut driver, shard, &mut |p| {
         view.update(p)
     });
     view.finish();
     let report = match outcome {
         Ok(r) => r,
         Err(JobError::Stopped(Stop::Failed(e))) => return Err(anyhow::Error::from_boxed(e)),
-        Err(JobError::Stopped(Stop::Limit(limit))) => {
+        Err(JobError::Stopped(Stop::Limit(_))) => {
+            let measured = driver.measured;
             let msg = format!(
-                "stopped after {limit} new measurement(s); run the same command again to resume"
+                "stopped after {measured} new measurement(s); run the same command again to resume"
             );
             if args.json {
-                println!(
-                    "{}",
-                    serde_json::to_string_pretty(&json!({
-                        "job": spec.name,
-                        "db": args.db.display().to_string(),
-                        "complete": false,
-                        "measured": limit,
-                        "message": msg,
-                    }))?
-                );
-            } else {
-                println!("{msg}");
+                return Ok(Some(json!({
+                    "job": spec.name,
+                    "db": args.db.display().to_string(),
+                    "complete": false,
+                    "measured": measured,
+                    "message": msg,
+                })));
             }
-            return Ok(exit::OK);
+            println!("{msg}");
+            return Ok(None);
         }
         Err(e) => return Err(anyhow!("{e}")),
     };
     let copy_rows = match (&mut driver.backend, args.compare_memcpy) {
-        (Backend::Gpu(g), true) => g.compare_memcpy(&db, &report)?,
+        (Backend::Gpu(g), true) => g.compare_memcpy(db, &report)?,
+        (Backend::Devices(pool), true) => match pool.lanes_mut().first_mut() {
+            Some(lane) => lane.compare_memcpy(db, &report)?,
+            None => Vec::new(),
+        },
         _ => Vec::new(),
     };
-    let counts = invalid_counts(&db, report.job_id)?;
+    let counts = invalid_counts(db, report.job_id)?;
     let wall_s = started.elapsed().as_secs_f64();
     let gpu_stats = match &driver.backend {
         Backend::Gpu(g) => Some((g.stats(), g.restarts())),
+        Backend::Devices(pool) => Some((
+            pool_stats(pool),
+            pool.lanes().iter().map(JobBackend::restarts).sum(),
+        )),
         Backend::Replay(_) => None,
+    };
+    let lanes = match &driver.backend {
+        Backend::Devices(pool) => pool.reports(),
+        _ => Vec::new(),
     };
     // Points the recording lacks are stored with the status `missing`.
     let replay_misses = match &driver.backend {
         Backend::Replay(r) => Some(r.misses),
-        Backend::Gpu(_) => None,
+        Backend::Gpu(_) | Backend::Devices(_) => None,
     };
     if args.json {
         let best = report.search.best().map(|r| {
@@ -458,6 +590,24 @@ pub fn run(args: TuneArgs) -> Result<u8> {
                 "worker_restarts": restarts,
             });
         }
+        if !lanes.is_empty() {
+            out["devices"] = lanes
+                .iter()
+                .map(|l| {
+                    json!({
+                        "ordinal": l.ordinal,
+                        "name": l.device.name,
+                        "uuid": l.device.uuid,
+                        "clock_mhz": l.device.clock_mhz,
+                        "mem_clock_mhz": l.device.mem_clock_mhz,
+                        "tasks": l.tasks,
+                        "measured": l.measurements,
+                        "worker_restarts": l.restarts,
+                        "retired": l.retired,
+                    })
+                })
+                .collect();
+        }
         if !copy_rows.is_empty() {
             out["memcpy_comparison"] = copy_rows
                 .iter()
@@ -474,8 +624,7 @@ pub fn run(args: TuneArgs) -> Result<u8> {
                 })
                 .collect();
         }
-        println!("{}", serde_json::to_string_pretty(&out)?);
-        return Ok(exit::OK);
+        return Ok(Some(out));
     }
     println!(
         "job `{}` on {} ({}){}: {} valid configuration(s), {} in this shard",
@@ -500,6 +649,21 @@ pub fn run(args: TuneArgs) -> Result<u8> {
         println!(
             "GPU: {} evaluation(s), {} valid ({} checked against the reference), {} variant(s) compiled ({} from the module cache), {} worker restart(s)",
             stats.evaluations, stats.valid, stats.checked, stats.compiled, stats.cache_hits, restarts
+        );
+    }
+    for l in &lanes {
+        println!(
+            "  GPU {} {} ({}): {} task(s), {} measurement(s), {} worker restart(s){}",
+            l.ordinal,
+            l.device.name,
+            l.device.uuid,
+            l.tasks,
+            l.measurements,
+            l.restarts,
+            l.retired
+                .as_deref()
+                .map(|why| format!("; retired: {why}"))
+                .unwrap_or_default()
         );
     }
     if let Some(misses) = replay_misses.filter(|&m| m > 0) {
@@ -564,5 +728,5 @@ pub fn run(args: TuneArgs) -> Result<u8> {
         }
     }
     println!("wall time {wall_s:.1} s; database {}", args.db.display());
-    Ok(exit::OK)
+    Ok(None)
 }

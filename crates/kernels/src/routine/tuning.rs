@@ -99,7 +99,7 @@ pub fn inherit<T: Tunable>(spec: &mut JobSpec, target: T::Target) -> Result<(), 
 
 /// A library routine's evaluator, whatever the routine: what a program that
 /// runs jobs needs of it besides evaluating.
-pub trait LibraryJob: hone_tuner::Evaluator {
+pub trait LibraryJob: hone_tuner::Evaluator + Send {
     /// Starts compiling `configs` ahead, in order.
     fn precompile(&mut self, configs: &[Config]);
     fn stats(&self) -> TuneStats;

@@ -11,7 +11,7 @@
 //! when the number of observations has doubled, on at most 64 of them; the
 //! posterior is rebuilt only when they changed.
 
-use super::{objective_of, Outcome, Strategy, Tally};
+use super::{objective_of, objectives_of, Outcome, Strategy, Tally};
 use crate::config::ParamValue;
 use crate::key::ProblemKey;
 use crate::measure::{Evaluator, Stop};
@@ -409,16 +409,26 @@ impl Strategy for BayesOpt {
         let mut evaluated = vec![false; ncand];
         // Observations: candidate-local index and objective (None = invalid).
         let mut obs: Vec<(usize, Option<f64>)> = Vec::new();
+        // The initial design is one batch (measured at once on several
+        // devices); the model then proposes one configuration at a time.
+        let design: Vec<usize> = order
+            .iter()
+            .copied()
+            .take(self.initial.clamp(1, budget))
+            .collect();
+        let at: Vec<usize> = design.iter().map(|&c| candidates[c]).collect();
+        let objectives = objectives_of(space, &at, sizes, eval, &mut tally.evaluations)?;
+        for (c, o) in design.into_iter().zip(objectives) {
+            evaluated[c] = true;
+            tally.add(candidates[c], o);
+            obs.push((c, o));
+        }
         let mut observe = |c: usize, tally: &mut Tally, obs: &mut Vec<(usize, Option<f64>)>| {
             let o = objective_of(space, candidates[c], sizes, eval, &mut tally.evaluations)?;
             tally.add(candidates[c], o);
             obs.push((c, o));
             Ok::<(), Stop>(())
         };
-        for &c in order.iter().take(self.initial.clamp(1, budget)) {
-            evaluated[c] = true;
-            observe(c, &mut tally, &mut obs)?;
-        }
         let mut hyper = Hyper {
             inv_length: vec![1.0 / 0.35; feats.dims],
             noise: 1e-3,

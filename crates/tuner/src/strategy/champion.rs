@@ -15,9 +15,9 @@
 //! Ties in time share the order of their positions in the space (a stable sort),
 //! so results are deterministic.
 
-use super::{fails_at_every_size, sort_ranking, Outcome, Ranked, Strategy, Tally};
+use super::{sort_ranking, Outcome, Ranked, Strategy, Tally};
 use crate::key::ProblemKey;
-use crate::measure::{Evaluator, Measurement, Stop};
+use crate::measure::{run_tasks, Evaluator, Measurement, Stop, StopAt, Task};
 use crate::space::ValidSpace;
 
 /// The champion sieve.
@@ -74,26 +74,21 @@ impl Strategy for ChampionSieve {
     ) -> Result<Outcome, Stop> {
         let mut times = vec![vec![None; candidates.len()]; sizes.len()];
         let mut tally = Tally::new();
-        for (ci, &i) in candidates.iter().enumerate() {
-            let config = space.config(i);
+        let tasks: Vec<Task> = candidates
+            .iter()
+            .map(|&i| Task::new(space.config(i), sizes.to_vec(), StopAt::SizeIndependent))
+            .collect();
+        let measured = run_tasks(eval, &tasks)?;
+        for ((ci, &i), ms) in candidates.iter().enumerate().zip(&measured) {
+            tally.evaluations += ms.len();
             let mut sum = 0.0;
-            let mut all_valid = true;
-            for (si, key) in sizes.iter().enumerate() {
-                tally.evaluations += 1;
-                let m = eval.evaluate(&config, key)?;
-                match &m {
-                    Measurement::Ok(t) => {
-                        times[si][ci] = Some(t.median_s);
-                        sum += t.median_s.ln();
-                    }
-                    Measurement::Invalid { .. } => {
-                        all_valid = false;
-                        if fails_at_every_size(&m) {
-                            break;
-                        }
-                    }
+            for (si, m) in ms.iter().enumerate() {
+                if let Measurement::Ok(t) = m {
+                    times[si][ci] = Some(t.median_s);
+                    sum += t.median_s.ln();
                 }
             }
+            let all_valid = ms.len() == sizes.len() && ms.iter().all(Measurement::is_ok);
             let objective = all_valid.then(|| sum / sizes.len().max(1) as f64);
             tally.add(i, objective);
         }
