@@ -2,8 +2,6 @@
 
 mod support;
 
-use std::time::Instant;
-
 use hone_frontend::preprocess::{LineOrigin, Preprocessed};
 use hone_frontend::{lower_preprocessed, Diagnostic, Severity};
 use hone_ir::{ExprKind, StmtKind};
@@ -156,21 +154,16 @@ fn big_file(kernels: usize) -> String {
 }
 
 #[test]
-fn lowering_two_thousand_lines_is_fast() {
+fn lowering_two_thousand_lines() {
     let src = big_file(106);
     assert!(src.lines().count() >= 2000);
-    let start = Instant::now();
     let parsed = lower("big.cu", &src);
-    let elapsed = start.elapsed();
     assert!(
         parsed.diagnostics.is_empty(),
         "{:?}",
         parsed.diagnostics.first()
     );
     assert_eq!(parsed.module.functions.len(), 107);
-    // Well under a second in release builds; debug builds get slack.
-    let limit = if cfg!(debug_assertions) { 3.0 } else { 0.5 };
-    assert!(elapsed.as_secs_f64() < limit, "took {elapsed:?}");
 }
 
 #[test]

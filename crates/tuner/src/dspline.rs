@@ -406,7 +406,6 @@ pub(crate) mod tests {
     use super::*;
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
-    use std::time::Instant;
 
     /// Gaussian elimination with partial pivoting on a dense system.
     pub(crate) fn dense_solve(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Vec<f64> {
@@ -616,10 +615,7 @@ pub(crate) mod tests {
                 .iter()
                 .map(|&n| (n, truth(n) + rng.gen_range(-0.15..0.15)))
                 .collect();
-            let t = Instant::now();
             let f = fit(grid, &samples, None).unwrap();
-            let took = t.elapsed();
-            assert!(took.as_secs_f64() < 3.0, "GCV fit took {took:?}");
             let rms = |s: &DSpline| {
                 ((0..grid.len())
                     .map(|i| (s.values[i] - truth(grid.point(i))).powi(2))

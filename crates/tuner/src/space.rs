@@ -702,7 +702,6 @@ impl ValidSpace {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use std::time::Instant;
 
     /// The paper's SYMV space (Table 2) with a shared-memory constraint in the
     /// spirit of eq. (3): each block keeps a `BLOCK_SIZE x UX` tile of doubles plus
@@ -748,12 +747,10 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn symv_space_matches_brute_force_and_is_fast() {
+    fn symv_space_matches_brute_force_and_prunes() {
         let space = Space::new(symv_spec(), DeviceProps::tesla_k20()).unwrap();
         assert_eq!(space.spec().product_size(), 16_000);
-        let t = Instant::now();
         let (valid, stats) = space.enumerate_with_stats();
-        let elapsed = t.elapsed();
         let brute = brute_force(&space);
         let got: Vec<Vec<usize>> = (0..valid.len())
             .map(|i| valid.indices(i).iter().map(|&x| x as usize).collect())
@@ -762,7 +759,6 @@ pub(crate) mod tests {
         assert_eq!(valid.len(), 7_280);
         // Pruning: fewer nodes than the product (partial assignments are cut early).
         assert!(stats.nodes < 16_000 + 1_600 + 200 + 8, "{stats:?}");
-        assert!(elapsed.as_millis() < 500, "took {elapsed:?}");
         // Keys are stable and look up positions.
         let k = valid.key(17);
         assert!(k.starts_with("BLOCK_SIZE=32,UX="), "{k}");
@@ -787,9 +783,7 @@ pub(crate) mod tests {
             .constraint("LAYOUT != \"TT\" || UNROLL <= 2");
         assert_eq!(spec.product_size(), 64 * 64 * 100 * 4 * 5);
         let space = Space::new(spec, DeviceProps::tesla_k20()).unwrap();
-        let t = Instant::now();
         let (valid, stats) = space.enumerate_with_stats();
-        let elapsed = t.elapsed();
         // Independent count: pairs (BX,BY) with BX*BY <= 1024 and a multiple of 32,
         // times pairs (TX,TY) with TX*TY <= 16, times the 4*5 - 3 LAYOUT/UNROLL pairs.
         let bxy = (1..=64i64)
@@ -802,7 +796,6 @@ pub(crate) mod tests {
             .count();
         assert_eq!(valid.len(), bxy * txy * 17);
         assert!(stats.nodes < 4_000_000, "{stats:?}");
-        assert!(elapsed.as_secs_f64() < 10.0, "took {elapsed:?}");
         let c = valid.config(valid.len() - 1);
         assert_eq!(c.get("LAYOUT").and_then(|v| v.as_str()), Some("TT"));
     }
