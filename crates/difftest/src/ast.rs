@@ -636,7 +636,16 @@ impl Renderer {
                     VoteKind::Any => ("__any_sync", Ty::I32),
                     VoteKind::All => ("__all_sync", Ty::I32),
                 };
-                let text = format!("{} = {f}(0xffffffffu, {});", var_name(t, *dst), cond(c));
+                // `__any_sync` and `__all_sync` promise only "non-zero".
+                let text = if t == Ty::I32 {
+                    format!(
+                        "{} = ({f}(0xffffffffu, {}) != 0);",
+                        var_name(t, *dst),
+                        cond(c)
+                    )
+                } else {
+                    format!("{} = {f}(0xffffffffu, {});", var_name(t, *dst), cond(c))
+                };
                 self.line(&text);
             }
             Stmt::Exchange {

@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Duration;
+use std::time::{Duration, UNIX_EPOCH};
 
 use clap::{Parser, Subcommand};
 use hone_difftest::gen::GenOptions;
@@ -58,6 +58,10 @@ enum Cmd {
         /// Seconds after which a case process counts as hung.
         #[arg(long, default_value_t = 300.0)]
         case_timeout_s: f64,
+        /// Seconds after which no new batch of cases starts (the summary
+        /// says how many ran).
+        #[arg(long)]
+        time_limit_s: Option<f64>,
     },
     /// Prints a case's kernel, launch and inputs.
     Show {
@@ -77,6 +81,9 @@ enum Cmd {
         printed_every: u64,
         #[arg(long)]
         results: PathBuf,
+        /// Start no new batch after this time (seconds since the epoch).
+        #[arg(long)]
+        deadline_unix: Option<f64>,
     },
     /// Reduces one mismatching case on the GPU (used by `gpu`).
     Reduce {
@@ -130,6 +137,7 @@ fn main() -> ExitCode {
             printed_every,
             reduce_budget_s,
             case_timeout_s,
+            time_limit_s,
         } => runner::gpu(&runner::GpuRun {
             seed: cli.seed,
             count,
@@ -139,6 +147,7 @@ fn main() -> ExitCode {
             transcendental: cli.transcendental,
             reduce_budget: Duration::from_secs_f64(reduce_budget_s.max(0.0)),
             case_timeout: Duration::from_secs_f64(case_timeout_s.max(1.0)),
+            time_limit: time_limit_s.map(|s| Duration::from_secs_f64(s.max(0.0))),
         }),
         Cmd::Show { index } => runner::show(cli.seed, index, &opts).map(|s| print!("{s}")),
         Cmd::Cases {
@@ -147,7 +156,17 @@ fn main() -> ExitCode {
             batch,
             printed_every,
             results,
-        } => runner::cases_on_gpu(cli.seed, from, to, &opts, batch, printed_every, &results),
+            deadline_unix,
+        } => runner::cases_on_gpu(
+            cli.seed,
+            from,
+            to,
+            &opts,
+            batch,
+            printed_every,
+            deadline_unix.map(|s| UNIX_EPOCH + Duration::from_secs_f64(s.max(0.0))),
+            &results,
+        ),
         Cmd::Reduce {
             index,
             variant,

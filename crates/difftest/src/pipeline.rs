@@ -2,6 +2,7 @@
 //! NVRTC module per batch, then (with a GPU) each kernel launched in order
 //! and compared with the emulator's buffers.
 
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 
 use hone_emulator::Buffer;
@@ -106,7 +107,8 @@ pub struct Batch {
 /// Prepares and compiles `cases` in batches of `batch` on all cores (the
 /// printed kernel of every `printed_every`-th case too, none for 0),
 /// handing each batch to `consume` on the calling thread as soon as it is
-/// ready, in order. Without a target nothing is compiled.
+/// ready, in order, until it returns false. Without a target nothing is
+/// compiled.
 pub fn run_batches(
     cases: Vec<Case>,
     batch: usize,
@@ -117,31 +119,50 @@ pub fn run_batches(
     let chunks: Vec<Vec<Case>> = cases.chunks(batch.max(1)).map(|c| c.to_vec()).collect();
     let total = chunks.len();
     let (tx, rx) = mpsc::channel::<Result<Batch, GpuError>>();
+    // Workers take batches in order, so they finish roughly in the order
+    // the consumer needs them, and stop taking new ones when told.
+    let taken = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
     std::thread::scope(|scope| {
-        scope.spawn(move || {
-            chunks
-                .into_par_iter()
-                .enumerate()
-                .for_each_with(tx, |tx, (number, cases)| {
-                    let _ = tx.send(build_batch(number, cases, printed_every, target.as_ref()));
-                });
-        });
+        for _ in 0..rayon::current_num_threads().max(1) {
+            let tx = tx.clone();
+            let (taken, stop, chunks, target) = (&taken, &stop, &chunks, &target);
+            scope.spawn(move || loop {
+                if stop.load(Ordering::Relaxed) {
+                    break;
+                }
+                let number = taken.fetch_add(1, Ordering::Relaxed);
+                let Some(cases) = chunks.get(number) else {
+                    break;
+                };
+                let built = build_batch(number, cases.clone(), printed_every, target.as_ref());
+                if tx.send(built).is_err() {
+                    break;
+                }
+            });
+        }
+        drop(tx);
         let mut waiting = std::collections::BTreeMap::new();
         let mut next = 0;
+        let finish = |result| {
+            stop.store(true, Ordering::Relaxed);
+            result
+        };
         while next < total {
             let Ok(b) = rx.recv() else { break };
-            let b = b?;
+            let b = match b {
+                Ok(b) => b,
+                Err(e) => return finish(Err(e)),
+            };
             waiting.insert(b.number, b);
             while let Some(b) = waiting.remove(&next) {
                 next += 1;
                 if !consume(b) {
-                    // The consumer cannot go on (a dead GPU context): let the
-                    // remaining batches finish and drop them.
-                    return Ok(());
+                    return finish(Ok(()));
                 }
             }
         }
-        Ok(())
+        finish(Ok(()))
     })
 }
 

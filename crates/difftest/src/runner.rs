@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use anyhow::{anyhow, bail, Context, Result};
 use hone_gpu::Gpu;
@@ -21,6 +21,9 @@ use crate::device::Loaded;
 use crate::gen::{self, Case, GenOptions};
 use crate::pipeline::{self, CaseResult};
 use crate::reduce;
+
+/// Mismatching kernels saved (and reduced while time is left) per run.
+const MAX_SAVED: usize = 200;
 
 /// Exit status of a case process whose GPU context died.
 pub const EXIT_GPU_FAULT: i32 = 3;
@@ -64,7 +67,7 @@ pub fn cpu(
 }
 
 /// Cases `from..to` on the GPU, one JSON line per case appended to
-/// `results`. Ends the process with [`EXIT_GPU_FAULT`] after a fault that
+/// `results`, until `deadline` (no new batch is started after it). Ends the process with [`EXIT_GPU_FAULT`] after a fault that
 /// leaves the context unusable (its case's line written).
 pub fn cases_on_gpu(
     seed: u64,
@@ -73,6 +76,7 @@ pub fn cases_on_gpu(
     opts: &GenOptions,
     batch: usize,
     printed_every: u64,
+    deadline: Option<SystemTime>,
     results: &Path,
 ) -> Result<()> {
     let gpu = Gpu::open(0)?;
@@ -100,6 +104,10 @@ pub fn cases_on_gpu(
         if !alive {
             std::process::exit(EXIT_GPU_FAULT);
         }
+        if deadline.is_some_and(|d| SystemTime::now() >= d) {
+            // Batches still being compiled are of no use now: leave at once.
+            std::process::exit(0);
+        }
         true
     })?;
     if let Some(e) = write_error {
@@ -122,12 +130,17 @@ pub struct GpuRun {
     pub reduce_budget: Duration,
     /// Longest a case process may run before it is killed as hung.
     pub case_timeout: Duration,
+    /// No new batch of cases is started after this much time; the summary
+    /// counts the cases that ran.
+    pub time_limit: Option<Duration>,
 }
 
 #[derive(Serialize)]
 struct Summary {
     seed: u64,
+    /// Cases asked for, and cases that ran before the time limit.
     count: u64,
+    ran: usize,
     transcendental: bool,
     device: String,
     seconds: f64,
@@ -163,9 +176,12 @@ fn self_command(run: &GpuRun) -> Result<Command> {
     Ok(c)
 }
 
+/// The device's name; fails when there is no device or no NVRTC that can
+/// compile for it.
 fn device_name() -> Result<String> {
     let gpu = Gpu::open(0)?;
     let p = gpu.props();
+    compile::target(p.compute_capability)?;
     Ok(format!(
         "{} (sm_{}{})",
         p.name, p.compute_capability.0, p.compute_capability.1
@@ -184,6 +200,11 @@ pub fn gpu(run: &GpuRun) -> Result<()> {
     let _ = std::fs::remove_file(&results_path);
     let mut next = 0u64;
     let mut gpu_faults = Vec::new();
+    let deadline = run.time_limit.map(|l| {
+        (SystemTime::now() + l)
+            .duration_since(UNIX_EPOCH)
+            .unwrap_or_default()
+    });
     while next < run.count {
         let mut child = self_command(run)?
             .arg("cases")
@@ -197,6 +218,7 @@ pub fn gpu(run: &GpuRun) -> Result<()> {
             .arg(run.printed_every.to_string())
             .arg("--results")
             .arg(&results_path)
+            .args(deadline.map(|d| format!("--deadline-unix={}", d.as_secs_f64())))
             .stdout(Stdio::inherit())
             .stderr(Stdio::inherit())
             .spawn()
@@ -204,6 +226,7 @@ pub fn gpu(run: &GpuRun) -> Result<()> {
         let status = wait_with_timeout(&mut child, run.case_timeout)?;
         let done = read_results(&results_path)?;
         let last = done.iter().map(|r| r.index).max();
+        let progressed = last.is_some_and(|l| l >= next);
         match status {
             Some(s) if s.success() => break,
             Some(s) if s.code() == Some(EXIT_GPU_FAULT) => {
@@ -213,6 +236,9 @@ pub fn gpu(run: &GpuRun) -> Result<()> {
                 eprintln!("GPU fault at case {last}; going on after it in a new process");
                 gpu_faults.push(last);
                 next = last + 1;
+            }
+            Some(s) if !progressed => {
+                bail!("the case process ended with {s} before running a case");
             }
             other => {
                 // Hung or crashed: the case after the last one written is to
@@ -249,7 +275,17 @@ pub fn gpu(run: &GpuRun) -> Result<()> {
     let reduced_dir = run.out.join("reduced");
     let mut mismatches = Vec::new();
     let reduce_began = Instant::now();
-    for r in results.iter().filter(|r| r.status == "mismatch") {
+    // One of each kind first (which kernel, which buffer), so that a
+    // frequent kind does not take the whole budget.
+    let mismatching: Vec<&CaseResult> = results.iter().filter(|r| r.status == "mismatch").collect();
+    let mut seen = std::collections::HashSet::new();
+    let first_of_kind: Vec<bool> = mismatching
+        .iter()
+        .map(|r| seen.insert(signature(r)))
+        .collect();
+    let mut order: Vec<usize> = (0..mismatching.len()).collect();
+    order.sort_by_key(|&i| !first_of_kind[i]);
+    for (n, r) in order.into_iter().map(|i| mismatching[i]).enumerate() {
         let case = gen::case(run.seed, r.index, &opts);
         let original_size = reduce::size(&case.kernel);
         let left = run.reduce_budget.saturating_sub(reduce_began.elapsed());
@@ -259,8 +295,12 @@ pub fn gpu(run: &GpuRun) -> Result<()> {
             original_size,
             reduced_size: None,
         };
+        if n >= MAX_SAVED {
+            mismatches.push(reported);
+            continue;
+        }
         std::fs::create_dir_all(&reduced_dir)?;
-        // The original is kept either way; the reduction replaces it when done.
+        // The original is kept beside its reduction.
         let original = reduced_dir.join(format!("{}.orig.cu", case.kernel.name));
         std::fs::write(&original, annotated(&case, &case.kernel, r))?;
         if left > Duration::from_secs(2) {
@@ -272,9 +312,9 @@ pub fn gpu(run: &GpuRun) -> Result<()> {
                 .arg(r.variant.as_deref().unwrap_or("generated"))
                 .arg("--budget-s")
                 .arg(
-                    left.as_secs_f64()
-                        .min(run.reduce_budget.as_secs_f64() / 2.0)
-                        .max(2.0)
+                    left.min(run.reduce_budget / 4)
+                        .max(Duration::from_secs(3))
+                        .as_secs_f64()
                         .to_string(),
                 )
                 .arg("--out")
@@ -301,6 +341,7 @@ pub fn gpu(run: &GpuRun) -> Result<()> {
     let summary = Summary {
         seed: run.seed,
         count: run.count,
+        ran: results.len(),
         transcendental: run.transcendental,
         device,
         seconds: began.elapsed().as_secs_f64(),
@@ -313,7 +354,8 @@ pub fn gpu(run: &GpuRun) -> Result<()> {
     let text = serde_json::to_string_pretty(&summary)?;
     std::fs::write(run.out.join("summary.json"), &text)?;
     println!(
-        "{} cases in {:.1} s ({:.1} s for the cases) on {}: {}",
+        "{} cases ({} asked for) in {:.1} s ({:.1} s for the cases) on {}: {}",
+        summary.ran,
         run.count,
         summary.seconds,
         seconds_cases,
@@ -351,6 +393,17 @@ pub fn gpu(run: &GpuRun) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// The kind of a mismatch: the kernel that differed and the first buffer.
+fn signature(r: &CaseResult) -> (String, String) {
+    let buffer = r
+        .message
+        .as_deref()
+        .and_then(|m| m.split('[').next())
+        .unwrap_or("")
+        .to_string();
+    (r.variant.clone().unwrap_or_default(), buffer)
 }
 
 fn wait_with_timeout(
