@@ -158,13 +158,15 @@ fn main() -> ExitCode {
             results,
             deadline_unix,
         } => runner::cases_on_gpu(
-            cli.seed,
-            from,
-            to,
+            &runner::CaseRange {
+                seed: cli.seed,
+                from,
+                to,
+                batch,
+                printed_every,
+                deadline: deadline_unix.map(|s| UNIX_EPOCH + Duration::from_secs_f64(s.max(0.0))),
+            },
             &opts,
-            batch,
-            printed_every,
-            deadline_unix.map(|s| UNIX_EPOCH + Duration::from_secs_f64(s.max(0.0))),
             &results,
         ),
         Cmd::Reduce {

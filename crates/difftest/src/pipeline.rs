@@ -207,7 +207,7 @@ fn build_batch(
 
 /// Whether case `index` runs its printed kernel too.
 pub fn with_printed(index: u64, every: u64) -> bool {
-    every != 0 && index % every == 0
+    every != 0 && index.is_multiple_of(every)
 }
 
 /// The CPU half's verdict on a prepared case (no GPU): pass when the front

@@ -66,19 +66,32 @@ pub fn cpu(
     Ok(results)
 }
 
-/// Cases `from..to` on the GPU, one JSON line per case appended to
-/// `results`, until `deadline` (no new batch is started after it). Ends the process with [`EXIT_GPU_FAULT`] after a fault that
-/// leaves the context unusable (its case's line written).
-pub fn cases_on_gpu(
-    seed: u64,
-    from: u64,
-    to: u64,
-    opts: &GenOptions,
-    batch: usize,
-    printed_every: u64,
-    deadline: Option<SystemTime>,
-    results: &Path,
-) -> Result<()> {
+/// A range of cases for one process on the GPU.
+#[derive(Clone, Debug)]
+pub struct CaseRange {
+    pub seed: u64,
+    pub from: u64,
+    pub to: u64,
+    pub batch: usize,
+    /// Every how many cases the printed kernel runs too (0: never).
+    pub printed_every: u64,
+    /// No new batch is started after this time.
+    pub deadline: Option<SystemTime>,
+}
+
+/// The cases of `range` on the GPU, one JSON line per case appended to
+/// `results`. Ends the process with [`EXIT_GPU_FAULT`] after a fault that
+/// leaves the context unusable (its case's line written), and with success
+/// at the deadline.
+pub fn cases_on_gpu(range: &CaseRange, opts: &GenOptions, results: &Path) -> Result<()> {
+    let CaseRange {
+        seed,
+        from,
+        to,
+        batch,
+        printed_every,
+        deadline,
+    } = range.clone();
     let gpu = Gpu::open(0)?;
     let target = compile::target(gpu.props().compute_capability)?;
     let mut file = std::fs::OpenOptions::new()
@@ -495,11 +508,11 @@ pub fn reduce_on_gpu(
             .collect();
         let prepared: Vec<pipeline::Prepared> =
             named.into_par_iter().map(pipeline::prepare).collect();
-        // Small modules compiled on all cores.
+        // Small modules, compiled on all cores at once.
         let groups: Vec<Vec<usize>> = (0..prepared.len())
             .filter(|&j| prepared[j].emulated.is_ok())
             .collect::<Vec<_>>()
-            .chunks(8)
+            .chunks(3)
             .map(|c| c.to_vec())
             .collect();
         let compiled: Vec<Option<hone_gpu::CompiledModule>> = groups
@@ -510,9 +523,11 @@ pub fn reduce_on_gpu(
                     .filter_map(|&j| prepared[j].sources.as_ref())
                     .map(|(gen, pr)| if printed { pr.clone() } else { gen.clone() })
                     .collect();
+                // A kernel NVRTC rejects is missing from the module and
+                // fails to launch below, which makes it uninteresting.
                 compile::compile_many(&sources, "reduce.cu", &target)
                     .ok()
-                    .and_then(|(m, errs)| m.filter(|_| errs.iter().all(|e| e.is_none())))
+                    .and_then(|(m, _)| m)
             })
             .collect();
         for (g, m) in groups.iter().zip(&compiled) {

@@ -61,6 +61,8 @@ fn count(body: &[Stmt], f: &impl Fn(&Stmt) -> bool) -> usize {
         .sum()
 }
 
+type StmtTest = dyn Fn(&Stmt) -> bool;
+
 #[test]
 fn the_generator_is_deterministic_and_uses_every_construct() {
     let opts = GenOptions::default();
@@ -71,7 +73,7 @@ fn the_generator_is_deterministic_and_uses_every_construct() {
     let total = |f: &dyn Fn(&Stmt) -> bool| -> usize {
         kernels.iter().map(|k| count(&k.body, &|s| f(s))).sum()
     };
-    let constructs: [(&str, &dyn Fn(&Stmt) -> bool); 9] = [
+    let constructs: [(&str, &StmtTest); 9] = [
         ("if", &|s| matches!(s, Stmt::If(..))),
         ("loop", &|s| matches!(s, Stmt::Loop(..))),
         ("break", &|s| matches!(s, Stmt::Break(_))),
