@@ -278,10 +278,11 @@ impl<'a> ExprPrinter<'a> {
         let rt = self.binary_operand(op, r, p + 1);
         let text = format!("{lt} {} {rt}", op.symbol());
         // tree-sitter's C++ grammar reads `i < n && j > (k)` as a call of the
-        // template `i<n && j>`: where the statement has a `<`, a `>` or `>>`
-        // followed by `(` is enclosed in parentheses.
+        // template `i<n && j>`, and `i < n || j > -k` as `i<n || j>` minus
+        // `k`: where the statement has a `<`, a `>` or `>>` followed by
+        // anything but a name or a number is enclosed in parentheses.
         let closes_template = matches!(op, BinaryOp::Gt | BinaryOp::Shr)
-            && rt.starts_with('(')
+            && !rt.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
             && self.template_guard.get() == Some(true);
         if closes_template {
             (format!("({text})"), PRIMARY)
