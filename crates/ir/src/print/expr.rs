@@ -278,12 +278,17 @@ impl<'a> ExprPrinter<'a> {
         let rt = self.binary_operand(op, r, p + 1);
         let text = format!("{lt} {} {rt}", op.symbol());
         // tree-sitter's C++ grammar reads `i < n && j > (k)` as a call of the
-        // template `i<n && j>`, and `i < n || j > -k` as `i<n || j>` minus
-        // `k`: where the statement has a `<`, a `>` or `>>` followed by
-        // anything but a name or a number is enclosed in parentheses.
-        let closes_template = matches!(op, BinaryOp::Gt | BinaryOp::Shr)
-            && !rt.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
-            && self.template_guard.get() == Some(true);
+        // template `i<n && j>`, `i < n || j > -k` as `i<n || j>` minus `k`,
+        // `i < n || j >= k` as an assignment to `i<n || j>` and
+        // `i < n || j >> k` as a comparison with it: where the statement has
+        // a `<`, a `>=`, a `>>`, and a `>` followed by anything but a name or
+        // a number are enclosed in parentheses.
+        let closes_template = self.template_guard.get() == Some(true)
+            && match op {
+                BinaryOp::Ge | BinaryOp::Shr => true,
+                BinaryOp::Gt => !rt.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_'),
+                _ => false,
+            };
         if closes_template {
             (format!("({text})"), PRIMARY)
         } else {
