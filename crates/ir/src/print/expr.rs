@@ -72,6 +72,11 @@ impl<'a> ExprPrinter<'a> {
     fn parenthesised(&self, e: &Expr, text: String) -> String {
         if leftmost_comma_item_is_assignment(e) {
             format!("({})", self.comma_first_assignment_wrapped(e))
+        } else if reads_as_type(&text) {
+            // In `(a & (b * c)) & d` tree-sitter takes `a & (b * c)` for a
+            // type (a reference to a function of a `b *c`) and the rest for
+            // a cast of `&d`; no type starts with a parenthesis.
+            format!("(({text}))")
         } else {
             format!("({text})")
         }
@@ -416,6 +421,32 @@ fn has_less_than(e: &Expr) -> bool {
             args.iter().any(has_less_than)
         }
     }
+}
+
+/// Whether `text` could be read as a type name with an abstract declarator:
+/// a name, `*`, `&` or `&&`, then what looks like a parameter list (a
+/// parenthesis, a name, then `)`, `,`, `*` or `&`).
+fn reads_as_type(text: &str) -> bool {
+    fn after_name(s: &str) -> Option<&str> {
+        let s = s.trim_start();
+        if !s.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
+            return None;
+        }
+        Some(
+            s.trim_start_matches(|c: char| c.is_ascii_alphanumeric() || c == '_')
+                .trim_start(),
+        )
+    }
+    let Some(rest) = after_name(text) else {
+        return false;
+    };
+    let Some(rest) = rest.strip_prefix(['*', '&']) else {
+        return false;
+    };
+    let Some(params) = rest.trim_start_matches(['*', '&', ' ']).strip_prefix('(') else {
+        return false;
+    };
+    after_name(params).is_some_and(|r| r.starts_with([')', ',', '*', '&']))
 }
 
 /// Whether `e` is a comma expression whose first item is an assignment.
