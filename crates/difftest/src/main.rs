@@ -68,6 +68,12 @@ enum Cmd {
         #[arg(long)]
         index: u64,
     },
+    /// Runs the mismatching cases of a GPU run's `summary.json` in the
+    /// emulator again and says which now give the value the GPU gave.
+    Recheck {
+        #[arg(long)]
+        summary: PathBuf,
+    },
     /// Cases FROM..TO on the GPU, one JSON line each (used by `gpu`).
     #[command(hide = true)]
     Cases {
@@ -149,6 +155,7 @@ fn main() -> ExitCode {
             case_timeout: Duration::from_secs_f64(case_timeout_s.max(1.0)),
             time_limit: time_limit_s.map(|s| Duration::from_secs_f64(s.max(0.0))),
         }),
+        Cmd::Recheck { summary } => runner::recheck(&summary, &opts).map(|s| print!("{s}")),
         Cmd::Show { index } => runner::show(cli.seed, index, &opts).map(|s| print!("{s}")),
         Cmd::Cases {
             from,

@@ -610,3 +610,80 @@ pub fn show(seed: u64, index: u64, opts: &GenOptions) -> Result<String> {
         serde_json::to_string(&inputs).map_err(|e| anyhow!(e))?
     ))
 }
+
+/// For each mismatch of a GPU run's summary, the emulator's value now at
+/// the element the GPU run reported, against the GPU's value there: a fix
+/// of the emulator is checked against the hardware without running it again.
+pub fn recheck(summary: &Path, opts: &GenOptions) -> Result<String> {
+    let text = std::fs::read_to_string(summary)
+        .with_context(|| format!("cannot read {}", summary.display()))?;
+    let v: serde_json::Value = serde_json::from_str(&text)
+        .with_context(|| format!("{}: not a summary", summary.display()))?;
+    let seed = v["seed"]
+        .as_u64()
+        .ok_or_else(|| anyhow!("{}: no seed", summary.display()))?;
+    let mismatches = v["mismatches"].as_array().cloned().unwrap_or_default();
+    let rows: Vec<(u64, String, bool)> = mismatches
+        .par_iter()
+        .filter_map(|m| {
+            let index = m["index"].as_u64()?;
+            let message = m["message"].as_str()?.to_string();
+            let (buffer, rest) = message.split_once('[')?;
+            let (element, rest) = rest.split_once(']')?;
+            let element: usize = element.parse().ok()?;
+            let gpu = rest.split("GPU ").nth(1)?.split(';').next()?.to_string();
+            let case = gen::case(seed, index, opts);
+            let now = check::front_end(&case)
+                .and_then(|module| check::emulate(&case, &module))
+                .ok()
+                .and_then(|bufs| {
+                    let b = bufs.iter().find(|b| b.name == buffer)?.clone();
+                    let mut gpu_side = bufs.clone();
+                    // Compare one element: the emulator's buffers against
+                    // themselves with the GPU's value written in.
+                    let size = b.elem_size();
+                    let bytes = parse_shown(b.component(), &gpu)?;
+                    let at = bufs.iter().position(|x| x.name == buffer)?;
+                    gpu_side[at].data[element * size..(element + 1) * size]
+                        .copy_from_slice(&bytes[..size]);
+                    Some(check::compare(&bufs, &gpu_side).is_none())
+                })
+                .unwrap_or(false);
+            Some((index, message, now))
+        })
+        .collect();
+    let agree = rows.iter().filter(|r| r.2).count();
+    let mut out = String::new();
+    for (index, message, now) in &rows {
+        if !now {
+            out.push_str(&format!("case {index}: still differs: {message}\n"));
+        }
+    }
+    out.push_str(&format!(
+        "{agree} of {} mismatches now give the GPU's value at the reported element\n",
+        rows.len()
+    ));
+    Ok(out)
+}
+
+/// The bytes of a value as `check::compare` shows it (`1.5e0 (0x3fc00000)`
+/// for floats, decimal for integers).
+fn parse_shown(s: hone_ir::Scalar, shown: &str) -> Option<Vec<u8>> {
+    use hone_ir::Scalar::*;
+    let shown = shown.trim();
+    Some(match s {
+        F32 | F64 => {
+            let hex = shown.split("(0x").nth(1)?.trim_end_matches(')');
+            let bits = u64::from_str_radix(hex, 16).ok()?;
+            if s == F32 {
+                (bits as u32).to_le_bytes().to_vec()
+            } else {
+                bits.to_le_bytes().to_vec()
+            }
+        }
+        I32 => shown.parse::<i32>().ok()?.to_le_bytes().to_vec(),
+        I64 => shown.parse::<i64>().ok()?.to_le_bytes().to_vec(),
+        U32 => shown.parse::<u32>().ok()?.to_le_bytes().to_vec(),
+        _ => shown.parse::<u64>().ok()?.to_le_bytes().to_vec(),
+    })
+}
