@@ -360,7 +360,8 @@ pub enum Stmt {
         value: Expr,
     },
     /// An atomic on a global accumulator slot; only its final value is
-    /// observed, so the order of threads does not matter.
+    /// observed, and each slot takes one operation (`AtomicOp::ALL[slot]`),
+    /// so the order of threads does not matter.
     GlobalAtomic {
         ty: Ty,
         op: AtomicOp,
@@ -373,8 +374,8 @@ pub enum Stmt {
 pub const LOCALS: usize = 3;
 /// Elements of each input array (a power of two: indices are masked).
 pub const INPUT_LEN: usize = 256;
-/// Global accumulator slots of each atomic type.
-pub const ACC_SLOTS: usize = 8;
+/// Global accumulator slots of each atomic type: one per operation.
+pub const ACC_SLOTS: usize = AtomicOp::ALL.len();
 /// The largest block the generator uses (shared arrays are this long).
 pub const MAX_BLOCK: u32 = 256;
 

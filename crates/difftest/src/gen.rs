@@ -337,11 +337,13 @@ impl Gen<'_> {
                 } else {
                     Ty::U64
                 };
-                let op = *AtomicOp::ALL.choose(self.rng).expect("non-empty");
+                // One operation per slot: mixed operations on one slot
+                // (`atomicAnd` then `atomicMax`) depend on the threads' order.
+                let slot = self.rng.gen_range(0..ACC_SLOTS);
                 Stmt::GlobalAtomic {
                     ty,
-                    op,
-                    slot: self.rng.gen_range(0..ACC_SLOTS),
+                    op: AtomicOp::ALL[slot],
+                    slot,
                     value: self.expr(ty, 1),
                 }
             }

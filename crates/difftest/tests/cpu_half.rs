@@ -87,6 +87,18 @@ fn the_generator_is_deterministic_and_uses_every_construct() {
     for (name, f) in constructs {
         assert!(total(f) > 5, "only {} `{name}` in 200 kernels", total(f));
     }
+    // Each global accumulator slot sees one operation only.
+    let ops = std::cell::RefCell::new(std::collections::BTreeMap::new());
+    for k in &kernels {
+        count(&k.body, &|s| {
+            if let Stmt::GlobalAtomic { ty, op, slot, .. } = s {
+                let first = *ops.borrow_mut().entry((*ty, *slot)).or_insert(*op);
+                assert_eq!(first, *op);
+            }
+            false
+        });
+    }
+    assert!(ops.borrow().len() > 6);
     let grids: std::collections::BTreeSet<u32> = kernels.iter().map(|k| k.grid).collect();
     assert!(grids.len() > 2, "{grids:?}");
 }
