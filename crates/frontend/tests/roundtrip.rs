@@ -83,6 +83,48 @@ fn golden_cases_roundtrip() {
     );
 }
 
+/// Statements the differential tests found printed in a form tree-sitter
+/// reads otherwise: comparisons that look like template arguments, and a
+/// parenthesised `a & (b * c)` before `&` that looks like a cast.
+#[test]
+fn printed_forms_that_read_as_templates_or_casts_roundtrip() {
+    let src = r#"
+__global__ void k(unsigned long long *p, double *o, unsigned long long a,
+                  unsigned long long b, unsigned long long c, double x, double y) {
+    p[0] = (unsigned int)((a & (b * c))) & 63u;
+    p[1] = (unsigned long long)((a * (b & c))) * a;
+    if ((x < (a != b ? y : x * x)) || ((x * y - y) > (-(double)a))) {
+        o[0] = x;
+    }
+    if ((a < b) || (c >= (a ^ b))) {
+        o[1] = y;
+    }
+    if ((a < b) || ((c >> b) != 0ull)) {
+        o[2] = y;
+    }
+}
+"#;
+    roundtrip("forms.cu", src).unwrap();
+    let printed = print_module(&lower("forms.cu", src).module);
+    assert!(printed.contains("((a & (b * c)))"), "{printed}");
+}
+
+/// Without the repair's guess, `(T)(a & (b)) & c` is an error that says what
+/// to write, not a cast of `a` alone.
+#[test]
+fn a_parenthesised_binary_expression_read_as_a_cast_is_reported() {
+    let src = "__global__ void k(unsigned *p, unsigned a, unsigned b, unsigned c) {\n    p[0] = (unsigned)(a & (b & c)) & 63u;\n}\n";
+    let parsed = lower("cast.cu", src);
+    let error = parsed
+        .diagnostics
+        .iter()
+        .find(|d| d.severity == hone_frontend::Severity::Error)
+        .expect("an error");
+    assert_eq!((error.line, error.col), (2, 23), "{error}");
+    assert!(error.message.contains("parenthesise it twice"), "{error}");
+    assert!(parsed.module.functions.is_empty());
+}
+
 /// Random well-typed kernels as C text, over a few int, float and pointer
 /// variables. Each generator returns source of the named C type.
 mod gen {
@@ -126,8 +168,8 @@ mod gen {
                         inner.clone(),
                         proptest::sample::select(
                             &[
-                                "+", "-", "*", "/", "%", "&", "|", "^", "<<", ">>", "<", "<=",
-                                "==", "!=", "&&", "||"
+                                "+", "-", "*", "/", "%", "&", "|", "^", "<<", ">>", "<", "<=", ">",
+                                ">=", "==", "!=", "&&", "||"
                             ][..]
                         ),
                         inner.clone()

@@ -319,6 +319,56 @@ pub(crate) fn un(k: UnK, ty: Num, a: u64) -> u64 {
     }
 }
 
+/// `fmin` as the GPU computes it, on values `x`, `y` with bits `a`, `b`:
+/// a NaN only when both are, and -0 below +0 (Rust's `min` may return
+/// either zero).
+fn fmin_bits<F: PartialEq + Copy + FloatMinMax>(x: F, y: F, a: u64, b: u64) -> u64 {
+    if x == y {
+        a | b
+    } else {
+        x.min_of(y).bits()
+    }
+}
+
+/// `fmax` as the GPU computes it: +0 above -0.
+fn fmax_bits<F: PartialEq + Copy + FloatMinMax>(x: F, y: F, a: u64, b: u64) -> u64 {
+    if x == y {
+        a & b
+    } else {
+        x.max_of(y).bits()
+    }
+}
+
+trait FloatMinMax {
+    fn min_of(self, o: Self) -> Self;
+    fn max_of(self, o: Self) -> Self;
+    fn bits(self) -> u64;
+}
+
+impl FloatMinMax for f32 {
+    fn min_of(self, o: f32) -> f32 {
+        self.min(o)
+    }
+    fn max_of(self, o: f32) -> f32 {
+        self.max(o)
+    }
+    fn bits(self) -> u64 {
+        self.to_bits() as u64
+    }
+}
+
+impl FloatMinMax for f64 {
+    fn min_of(self, o: f64) -> f64 {
+        self.min(o)
+    }
+    fn max_of(self, o: f64) -> f64 {
+        self.max(o)
+    }
+    fn bits(self) -> u64 {
+        self.to_bits()
+    }
+}
+
 /// Math library in the precision of `ty`: single-precision functions compute in `f32`.
 pub(crate) fn math(f: MathOp, ty: Num, a: u64, b: u64, c: u64) -> u64 {
     match ty {
@@ -329,8 +379,8 @@ pub(crate) fn math(f: MathOp, ty: Num, a: u64, b: u64, c: u64) -> u64 {
                 MathOp::Rsqrt => 1.0 / x.sqrt(),
                 MathOp::Fma => x.mul_add(y, z),
                 MathOp::Fabs | MathOp::Abs => x.abs(),
-                MathOp::Fmin | MathOp::Min => x.min(y),
-                MathOp::Fmax | MathOp::Max => x.max(y),
+                MathOp::Fmin | MathOp::Min => f32::from_bits(fmin_bits(x, y, a, b) as u32),
+                MathOp::Fmax | MathOp::Max => f32::from_bits(fmax_bits(x, y, a, b) as u32),
                 MathOp::Exp => x.exp(),
                 MathOp::Exp2 => x.exp2(),
                 MathOp::Log => x.ln(),
@@ -383,8 +433,8 @@ pub(crate) fn math(f: MathOp, ty: Num, a: u64, b: u64, c: u64) -> u64 {
                 MathOp::Rsqrt => 1.0 / x.sqrt(),
                 MathOp::Fma => x.mul_add(y, z),
                 MathOp::Fabs | MathOp::Abs => x.abs(),
-                MathOp::Fmin | MathOp::Min => x.min(y),
-                MathOp::Fmax | MathOp::Max => x.max(y),
+                MathOp::Fmin | MathOp::Min => f64::from_bits(fmin_bits(x, y, a, b)),
+                MathOp::Fmax | MathOp::Max => f64::from_bits(fmax_bits(x, y, a, b)),
                 MathOp::Exp => x.exp(),
                 MathOp::Exp2 => x.exp2(),
                 MathOp::Log => x.ln(),
@@ -513,4 +563,32 @@ pub(crate) fn atomic(op: AtomicOp, ty: Scalar, old: u64, a: u64, b: u64) -> u64 
         }
     };
     canon(ty, r)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fmin_and_fmax_order_negative_zero_below_positive_zero() {
+        let (pz, nz) = (0.0f32.to_bits() as u64, (-0.0f32).to_bits() as u64);
+        for (x, y) in [(pz, nz), (nz, pz)] {
+            assert_eq!(math(MathOp::Fmin, Num::F32, x, y, 0), nz);
+            assert_eq!(math(MathOp::Fmax, Num::F32, x, y, 0), pz);
+        }
+        let (pz, nz) = (0.0f64.to_bits(), (-0.0f64).to_bits());
+        for (x, y) in [(pz, nz), (nz, pz)] {
+            assert_eq!(math(MathOp::Fmin, Num::F64, x, y, 0), nz);
+            assert_eq!(math(MathOp::Fmax, Num::F64, x, y, 0), pz);
+        }
+        let nan = f32::NAN.to_bits() as u64;
+        let one = 1.0f32.to_bits() as u64;
+        assert_eq!(math(MathOp::Fmin, Num::F32, nan, one, 0), one);
+        assert_eq!(math(MathOp::Fmax, Num::F32, one, nan, 0), one);
+        let two = 2.0f64.to_bits();
+        assert_eq!(
+            math(MathOp::Fmin, Num::F64, two, 1.0f64.to_bits(), 0),
+            1.0f64.to_bits()
+        );
+    }
 }

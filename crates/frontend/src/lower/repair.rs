@@ -129,6 +129,18 @@ fn misread(ctx: &ModuleCtx, n: Node, local_types: &HashSet<&str>) -> Option<(usi
     if is_type || qualified {
         return None;
     }
+    // `(a & (b * c)) & d`, read as a cast of `&d` to a reference to a
+    // function: the parentheses group a binary expression, and dropping them
+    // would let the operators around it take its operands (`(T)(a & (b))`
+    // would cast `a` alone). Such a cast is left for the lowering to reject.
+    if desc.child_by_field_name("declarator").is_some_and(|d| {
+        matches!(
+            d.kind(),
+            "abstract_pointer_declarator" | "abstract_reference_declarator"
+        )
+    }) {
+        return None;
+    }
     let open = n.child(0).filter(|c| c.kind() == "(")?;
     let close = desc.next_sibling().filter(|c| c.kind() == ")")?;
     Some((open.start_byte(), close.start_byte()))

@@ -251,7 +251,23 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             Some(Entry::Type(qt)) => return Ok(qt.clone()),
             Some(Entry::Poisoned) => return Err(super::func::Abort),
             Some(Entry::Var(_)) | Some(Entry::Const(..)) => {
-                return Err(self.error(t, "type", format!("`{name}` is a variable, not a type")))
+                // `(a & (b)) & c` parses as a cast of `&c` (see `repair`).
+                let in_cast = t
+                    .parent()
+                    .filter(|d| d.kind() == "type_descriptor")
+                    .and_then(|d| d.parent())
+                    .is_some_and(|c| c.kind() == "cast_expression");
+                let hint = if in_cast {
+                    "; the parser read the parenthesised expression as a cast: \
+                     parenthesise it twice, `((...))`"
+                } else {
+                    ""
+                };
+                return Err(self.error(
+                    t,
+                    "type",
+                    format!("`{name}` is a variable, not a type{hint}"),
+                ));
             }
             None => {}
         }

@@ -72,6 +72,11 @@ impl<'a> ExprPrinter<'a> {
     fn parenthesised(&self, e: &Expr, text: String) -> String {
         if leftmost_comma_item_is_assignment(e) {
             format!("({})", self.comma_first_assignment_wrapped(e))
+        } else if reads_as_type(&text) {
+            // In `(a & (b * c)) & d` tree-sitter takes `a & (b * c)` for a
+            // type (a reference to a function of a `b *c`) and the rest for
+            // a cast of `&d`; no type starts with a parenthesis.
+            format!("(({text}))")
         } else {
             format!("({text})")
         }
@@ -278,11 +283,17 @@ impl<'a> ExprPrinter<'a> {
         let rt = self.binary_operand(op, r, p + 1);
         let text = format!("{lt} {} {rt}", op.symbol());
         // tree-sitter's C++ grammar reads `i < n && j > (k)` as a call of the
-        // template `i<n && j>`: where the statement has a `<`, a `>` or `>>`
-        // followed by `(` is enclosed in parentheses.
-        let closes_template = matches!(op, BinaryOp::Gt | BinaryOp::Shr)
-            && rt.starts_with('(')
-            && self.template_guard.get() == Some(true);
+        // template `i<n && j>`, `i < n || j > -k` as `i<n || j>` minus `k`,
+        // `i < n || j >= k` as an assignment to `i<n || j>` and
+        // `i < n || j >> k` as a comparison with it: where the statement has
+        // a `<`, a `>=`, a `>>`, and a `>` followed by anything but a name or
+        // a number are enclosed in parentheses.
+        let closes_template = self.template_guard.get() == Some(true)
+            && match op {
+                BinaryOp::Ge | BinaryOp::Shr => true,
+                BinaryOp::Gt => !rt.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_'),
+                _ => false,
+            };
         if closes_template {
             (format!("({text})"), PRIMARY)
         } else {
@@ -410,6 +421,32 @@ fn has_less_than(e: &Expr) -> bool {
             args.iter().any(has_less_than)
         }
     }
+}
+
+/// Whether `text` could be read as a type name with an abstract declarator:
+/// a name, `*`, `&` or `&&`, then what looks like a parameter list (a
+/// parenthesis, a name, then `)`, `,`, `*` or `&`).
+fn reads_as_type(text: &str) -> bool {
+    fn after_name(s: &str) -> Option<&str> {
+        let s = s.trim_start();
+        if !s.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
+            return None;
+        }
+        Some(
+            s.trim_start_matches(|c: char| c.is_ascii_alphanumeric() || c == '_')
+                .trim_start(),
+        )
+    }
+    let Some(rest) = after_name(text) else {
+        return false;
+    };
+    let Some(rest) = rest.strip_prefix(['*', '&']) else {
+        return false;
+    };
+    let Some(params) = rest.trim_start_matches(['*', '&', ' ']).strip_prefix('(') else {
+        return false;
+    };
+    after_name(params).is_some_and(|r| r.starts_with([')', ',', '*', '&']))
 }
 
 /// Whether `e` is a comma expression whose first item is an assignment.
