@@ -18,6 +18,6 @@ end=$(date +%s)
 {
     echo "command: fuzz/run.sh run $t -runs=1000000 $*"
     echo "exit status: $rc; wall time: $((end - start)) s; finished $(date -u +%FT%TZ)"
-    grep -E '^#[0-9]+ +(INITED|DONE)|^stat::|^Done [0-9]+ runs|==[0-9]+== ERROR|panicked|SUMMARY|Test unit written' "$log"
+    grep -E '^#[0-9]+[[:space:]]+(INITED|DONE)|^stat::|^Done [0-9]+ runs|==[0-9]+== ERROR|panicked|SUMMARY|Test unit written' "$log"
 } >"bench/results/fuzz/$t.txt"
 cat "bench/results/fuzz/$t.txt"

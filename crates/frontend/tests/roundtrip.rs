@@ -83,6 +83,41 @@ fn golden_cases_roundtrip() {
     );
 }
 
+/// Inputs the fuzzer found (`fuzz/`, target `roundtrip`), each reduced to
+/// the smallest text that failed: they round-trip now.
+#[test]
+fn fuzz_findings_roundtrip() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/fuzz");
+    let mut cases: Vec<_> = fs::read_dir(&dir)
+        .expect("fuzz findings")
+        .map(|e| e.expect("readable entry").path())
+        .collect();
+    cases.sort();
+    assert!(!cases.is_empty(), "no findings in {}", dir.display());
+    let failures: Vec<String> = cases
+        .iter()
+        .filter_map(|case| {
+            let src = String::from_utf8_lossy(&fs::read(case).expect("read case")).into_owned();
+            roundtrip(&case.display().to_string(), &src).err()
+        })
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// A declaration that error recovery makes of keywords declares nothing: it
+/// is a syntax error, not a variable named `long`.
+#[test]
+fn keywords_are_not_declared_as_variables() {
+    let parsed = lower("k.cu", "__device__ long,long");
+    assert!(parsed.module.globals.is_empty(), "{:?}", parsed.module.globals);
+    let d = parsed
+        .diagnostics
+        .iter()
+        .find(|d| d.construct == "syntax error")
+        .expect("a syntax error");
+    assert_eq!((d.line, d.construct.as_str()), (1, "syntax error"), "{d}");
+}
+
 /// Random well-typed kernels as C text, over a few int, float and pointer
 /// variables. Each generator returns source of the named C type.
 mod gen {
