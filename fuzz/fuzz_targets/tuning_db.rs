@@ -37,6 +37,7 @@ fuzz_target!(
         // applied change would leave them.
         let _ = conn.execute_batch(&hone_fuzz::text(data));
     }
-    hone_fuzz::db::read_all(&path, dir.path());
+    let readers = hone_fuzz::db::Reader::ALL;
+    hone_fuzz::db::read(&path, dir.path(), readers[data.len() % readers.len()]);
 }
 );

@@ -191,33 +191,62 @@ pub mod db {
         Ok(())
     }
 
-    /// Everything the commands read from a database, on the one at `path`:
-    /// jobs, devices, measurements, recordings, exports, progress, the job a
-    /// refit picks, and a merge into another database.
-    pub fn read_all(path: &Path, scratch: &Path) {
+    /// The ways the commands read a database; an input is read one way, as
+    /// doing all for every input would make each a few times slower.
+    #[derive(Clone, Copy, Debug)]
+    pub enum Reader {
+        /// Jobs, their devices, measurements and recordings, as `hone rule`
+        /// and replays read them.
+        Jobs,
+        /// Exports (CSV, JSON, T4), the progress of every job, and the job
+        /// a refit picks.
+        Reports,
+        /// A merge of the database into another, as the merge of shards does.
+        Merge,
+    }
+
+    impl Reader {
+        pub const ALL: [Reader; 3] = [Reader::Jobs, Reader::Reports, Reader::Merge];
+    }
+
+    /// Reads the database at `path` the way `reader` says; `scratch` is a
+    /// folder for the exports.
+    pub fn read(path: &Path, scratch: &Path, reader: Reader) {
+        if let Reader::Merge = reader {
+            if let Ok(mut merged) = TuningDb::open(scratch.join("merged.sqlite")) {
+                let _ = merged.merge_from(path);
+            }
+            return;
+        }
         let Ok(db) = TuningDb::open(path) else {
             return;
         };
-        if let Ok(jobs) = db.jobs() {
-            for job in jobs {
-                let _ = db.device(&job.device_uuid);
-                let _ = db.measurements(job.id);
-                let _ = db.measurement_count(job.id);
-                if let Ok(rec) = db.recording(job.id) {
-                    let _ = rec.to_csv_string();
-                    let _ = rec.valid_space();
+        let Ok(jobs) = db.jobs() else {
+            return;
+        };
+        for job in jobs {
+            match reader {
+                Reader::Jobs => {
+                    let _ = db.device(&job.device_uuid);
+                    let _ = db.measurements(job.id);
+                    let _ = db.measurement_count(job.id);
+                    let _ = db.job_id(&job.name);
+                    if let Ok(rec) = db.recording(job.id) {
+                        let _ = rec.to_csv_string();
+                        let _ = rec.valid_space();
+                    }
                 }
-                let _ = db.export_t4(job.id, None);
-                let _ = db.export_csv(job.id, &scratch.join("export.csv"));
-                let _ = db.export_json(job.id, &scratch.join("export.json"));
-                let _ = db.job_id(&job.name);
+                Reader::Reports => {
+                    let _ = db.export_t4(job.id, None);
+                    let _ = db.export_csv(job.id, &scratch.join("export.csv"));
+                    let _ = db.export_json(job.id, &scratch.join("export.json"));
+                }
+                Reader::Merge => {}
             }
         }
-        let _ = hone_tuner::job_progress(&db);
-        let _ = hone_tuner::refit::select_job(&db, None, None);
-        drop(db);
-        if let Ok(mut merged) = TuningDb::open_in_memory() {
-            let _ = merged.merge_from(path);
+        if let Reader::Reports = reader {
+            let _ = hone_tuner::job_progress(&db);
+            let _ = hone_tuner::refit::select_job(&db, None, None);
         }
     }
 }
