@@ -20,7 +20,9 @@ cd "$(dirname "$0")"
 
 targets=(preprocess frontend roundtrip launch tune_job rule tuning_db)
 triple="$(rustc -vV | sed -n 's/^host: //p')"
-bin_dir="target/$triple/release"
+# HONE_FUZZ_PROFILE=ci builds the quicker-to-compile profile CI uses.
+profile="${HONE_FUZZ_PROFILE:-release}"
+bin_dir="target/$triple/$profile"
 
 export RUSTFLAGS="${RUSTFLAGS:-} -Cpasses=sancov-module \
  -Cllvm-args=-sanitizer-coverage-level=4 \
@@ -36,7 +38,7 @@ build() {
     local args=()
     for t in "$@"; do args+=(--bin "$t"); done
     # An explicit --target keeps RUSTFLAGS off build scripts and proc macros.
-    cargo build --locked --release --target "$triple" "${args[@]}"
+    cargo build --locked --profile "$profile" --target "$triple" "${args[@]}"
 }
 
 check_target() {

@@ -109,13 +109,42 @@ fn fuzz_findings_roundtrip() {
 #[test]
 fn keywords_are_not_declared_as_variables() {
     let parsed = lower("k.cu", "__device__ long,long");
-    assert!(parsed.module.globals.is_empty(), "{:?}", parsed.module.globals);
+    assert!(
+        parsed.module.globals.is_empty(),
+        "{:?}",
+        parsed.module.globals
+    );
     let d = parsed
         .diagnostics
         .iter()
         .find(|d| d.construct == "syntax error")
         .expect("a syntax error");
     assert_eq!((d.line, d.construct.as_str()), (1, "syntax error"), "{d}");
+}
+
+/// A kernel that reads a texture reference declared after it is an error,
+/// as in C++: were it given the texture's parameters, a later kernel of the
+/// same name and parameters would not be seen as its duplicate.
+#[test]
+fn texture_references_are_read_after_their_declaration() {
+    let src = "__global__ void k(float *o) { o[0] = tex1Dfetch(tex, 0); }\n\
+               texture<float, 1, cudaReadModeElementType> tex;\n\
+               __global__ void k(float *o) { o[0] = tex1Dfetch(tex, 0); }\n";
+    let parsed = lower("k.cu", src);
+    let errors: Vec<String> = parsed
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == hone_frontend::Severity::Error)
+        .map(|d| d.to_string())
+        .collect();
+    assert!(
+        errors
+            .iter()
+            .any(|e| e.contains("k.cu:1:") && e.contains("`tex` is read before its declaration")),
+        "{errors:?}"
+    );
+    assert_eq!(parsed.module.kernels().count(), 1);
+    roundtrip("k.cu", src).unwrap();
 }
 
 /// Random well-typed kernels as C text, over a few int, float and pointer
