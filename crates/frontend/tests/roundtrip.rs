@@ -147,6 +147,22 @@ fn texture_references_are_read_after_their_declaration() {
     roundtrip("k.cu", src).unwrap();
 }
 
+/// A member declaration that error recovery makes of `float = ...;` names
+/// no member: the struct is not lowered, rather than given a nameless one.
+#[test]
+fn nameless_members_are_errors() {
+    let src = "struct S { float = \u{fffd}; };\n__device__ float f(S s) { return 1.0f; }\n";
+    let parsed = lower("k.cu", src);
+    let d = parsed
+        .diagnostics
+        .iter()
+        .find(|d| d.construct == "syntax error")
+        .expect("a syntax error");
+    assert_eq!(d.line, 1, "{d}");
+    assert!(parsed.module.functions.is_empty());
+    roundtrip("k.cu", src).unwrap();
+}
+
 /// Random well-typed kernels as C text, over a few int, float and pointer
 /// variables. Each generator returns source of the named C type.
 mod gen {
