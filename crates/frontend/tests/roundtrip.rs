@@ -163,6 +163,20 @@ fn nameless_members_are_errors() {
     roundtrip("k.cu", src).unwrap();
 }
 
+/// Two parameters of one name are an error, as in C++.
+#[test]
+fn parameters_declared_twice_are_errors() {
+    let src = "__global__ void k(int u, float *o, unsigned u) { o[0] = u; }\n";
+    let parsed = lower("k.cu", src);
+    let d = parsed
+        .diagnostics
+        .iter()
+        .find(|d| d.construct == "parameter")
+        .expect("an error for the parameter");
+    assert!(d.message.contains("`u` is declared twice"), "{d}");
+    assert!(parsed.module.functions.is_empty());
+}
+
 /// Random well-typed kernels as C text, over a few int, float and pointer
 /// variables. Each generator returns source of the named C type.
 mod gen {
