@@ -18,7 +18,7 @@ end=$(date +%s)
 {
     echo "command: fuzz/run.sh run $t -runs=1000000 $*"
     echo "exit status: $rc; wall time: $((end - start)) s; finished $(date -u +%FT%TZ)"
-    grep -E '^#[0-9]+[[:space:]]+(INITED|DONE)|^stat::|^Done [0-9]+ runs|==[0-9]+== ERROR|panicked|SUMMARY|Test unit written|^INFO: (fuzzed for|exiting)|^INFO: log from the inner process' "$log" | sort -u -s -k1,1 | head -40
+    grep -E '^#[0-9]+[[:space:]]+(INITED|DONE)|^stat::|^Done [0-9]+ runs|==[0-9]+== ERROR|panicked|SUMMARY|Test unit written|^INFO: (fuzzed for|exiting)|^INFO: log from the inner process' "$log" | head -40
     # In -fork mode, the last progress line holds the totals.
     grep -E '^#[0-9]+: cov:' "$log" | tail -n 1
 } >"bench/results/fuzz/$t.txt"
