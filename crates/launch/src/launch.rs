@@ -48,7 +48,13 @@ impl Launch {
     pub fn read(path: &Path) -> Result<Launch, LaunchError> {
         let text = std::fs::read_to_string(path)
             .map_err(|e| LaunchError(format!("cannot read launch file {}: {e}", path.display())))?;
-        let file: LaunchFile = serde_json::from_str(&text).map_err(|e| {
+        Launch::from_json(&text, path)
+    }
+
+    /// A launch file's text, as if read from `path` (which names it in errors
+    /// and is the folder its paths are relative to).
+    pub fn from_json(text: &str, path: &Path) -> Result<Launch, LaunchError> {
+        let file: LaunchFile = serde_json::from_str(text).map_err(|e| {
             LaunchError(format!(
                 "{}:{}:{}: invalid launch file: {e}",
                 path.display(),

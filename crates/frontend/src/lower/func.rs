@@ -422,6 +422,15 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 }
                 None => (String::new(), base, self.span(*p), false),
             };
+            // Two parameters of one name: C++ rejects the function, and the
+            // body's uses of the name could not be printed back unambiguously.
+            if !name.is_empty() && out.iter().any(|q: &Param| q.name == name) {
+                return Err(self.error(
+                    *p,
+                    "parameter",
+                    format!("parameter `{name}` is declared twice"),
+                ));
+            }
             if is_ref {
                 // `const T&` is the value (nothing can write through it);
                 // `T&` is the object's address.

@@ -435,6 +435,20 @@ fn declarator_is_const(d: Node, src: &str) -> bool {
 impl<'c, 'a> FnLowerer<'c, 'a> {
     /// The data members one `field_declaration` of a struct declares.
     pub fn field_declaration(&mut self, m: Node) -> LResult<Vec<(String, Type)>> {
+        // Error recovery can make a member of what is none (`float = ...;`
+        // names no member), which would print back as another struct.
+        if m.has_error() {
+            let at = syntax::syntax_errors(m, 1).first().copied().unwrap_or(m);
+            let near: String = self.text(at).chars().take(40).collect();
+            return Err(self.error(
+                at,
+                "syntax error",
+                format!(
+                    "syntax error in a member declaration near `{}`",
+                    near.trim()
+                ),
+            ));
+        }
         let specs = self.specs(m)?;
         if specs.static_ {
             return Err(self.error(m, "static member", "static data members are not supported"));
@@ -470,7 +484,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             if dd.is_ref {
                 return Err(self.error(d, "reference", "reference members are not supported"));
             }
-            let Some(name) = dd.name else {
+            let Some(name) = dd.name.filter(|n| !n.is_empty()) else {
                 return Err(self.error(
                     d,
                     "anonymous member",

@@ -52,6 +52,9 @@ pub(crate) struct TextureRef {
     /// `cudaReadModeNormalizedFloat`: integer texels read as floats in [0, 1].
     pub normalized_float: bool,
     pub sampling: Sampling,
+    /// Where its declaration starts: only functions after it can read it,
+    /// as in C++.
+    pub declared_at: usize,
 }
 
 /// A texture a function reads, bound to its parameters.
@@ -221,6 +224,7 @@ pub(crate) fn texture_ref_type(l: &mut FnLowerer, t: Node, name: &str) -> LResul
         dims: dims as u8,
         normalized_float,
         sampling: host_sampling(l.ctx.src, Some(name)),
+        declared_at: t.start_byte(),
     })
 }
 
@@ -370,9 +374,15 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             return Vec::new();
         };
         let uses = body_uses(body, self.ctx.src);
+        // A function's signature must not depend on how far the collector
+        // has read: a reference declared after the function is not in scope.
         let mut names: Vec<&String> = uses
             .keys()
-            .filter(|n| self.ctx.texture_ref(n).is_some())
+            .filter(|n| {
+                self.ctx
+                    .texture_ref(n)
+                    .is_some_and(|r| r.declared_at < function.start_byte())
+            })
             .collect();
         names.sort();
         let span = self.span(function);
@@ -431,7 +441,10 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         }
         let tex = self.text(args[0]).to_string();
         let Some(b) = self.textures.get(&tex).cloned() else {
-            let msg = if self.ctx.texture_ref(&tex).is_some() {
+            let declared_at = self.ctx.texture_ref(&tex).map(|r| r.declared_at);
+            let msg = if declared_at.is_some_and(|at| at > n.start_byte()) {
+                format!("texture reference `{tex}` is read before its declaration")
+            } else if declared_at.is_some() {
                 format!("texture reference `{tex}` read in a __device__ function: only kernels read texture references (pass the value in)")
             } else {
                 format!("`{tex}` is not a texture this function can read (a cudaTextureObject_t parameter or a texture reference)")

@@ -185,15 +185,7 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
             return;
         }
         if node.has_error() {
-            for e in syntax::syntax_errors(node, 20) {
-                let msg = if e.is_missing() {
-                    format!("syntax error: missing `{}`", e.kind())
-                } else {
-                    let t: String = syntax::text(e, src).chars().take(40).collect();
-                    format!("syntax error near `{}`", t.trim())
-                };
-                self.error(e, "syntax error", msg);
-            }
+            self.syntax_errors(node);
             self.ctx.unlowerable.insert(name, "syntax error".into());
             return;
         }
@@ -245,6 +237,20 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
                 list.push(sig);
                 true
             }
+        }
+    }
+
+    /// One error per syntax error in `node` (at most 20).
+    fn syntax_errors(&mut self, node: Node) {
+        let src = self.src();
+        for e in syntax::syntax_errors(node, 20) {
+            let msg = if e.is_missing() {
+                format!("syntax error: missing `{}`", e.kind())
+            } else {
+                let t: String = syntax::text(e, src).chars().take(40).collect();
+                format!("syntax error near `{}`", t.trim())
+            };
+            self.error(e, "syntax error", msg);
         }
     }
 
@@ -338,6 +344,21 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
     /// `__constant__`/`__device__`/`__shared__` variable, or a host variable
     /// device code cannot use.
     fn variable(&mut self, node: Node, d: Node, name: String) {
+        // Error recovery can make a declaration of what is not one
+        // (`__device__ long, long` declares `long`), which would print back
+        // as code that does not parse.
+        if node.has_error() {
+            if ["__device__", "__constant__", "__shared__"]
+                .iter()
+                .any(|s| syntax::text(node, self.src()).contains(s))
+            {
+                self.syntax_errors(node);
+            }
+            self.ctx
+                .globals
+                .insert(name, "variable whose declaration has a syntax error".into());
+            return;
+        }
         let space = {
             let mut l = FnLowerer::new(self.ctx);
             match l.specs(node) {

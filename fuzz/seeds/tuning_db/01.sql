@@ -1,0 +1,1 @@
+UPDATE measurements SET median_s = 'fast' WHERE id = 1;

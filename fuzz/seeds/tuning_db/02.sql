@@ -1,0 +1,1 @@
+DROP TABLE measurements; DROP TABLE jobs; DROP TABLE configs;

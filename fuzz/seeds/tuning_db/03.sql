@@ -1,0 +1,1 @@
+UPDATE jobs SET spec_json = '{}';

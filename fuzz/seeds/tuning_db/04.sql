@@ -1,0 +1,1 @@
+UPDATE jobs SET shard_count = 0;

@@ -1,0 +1,1 @@
+UPDATE configs SET params_json = '[1, 2]';

@@ -1,0 +1,1 @@
+UPDATE measurements SET size = -1;

@@ -1,0 +1,1 @@
+UPDATE measurements SET times_json = 'x', status = 'weird', reason = NULL;

@@ -1,0 +1,1 @@
+UPDATE devices SET props_json = 'null';

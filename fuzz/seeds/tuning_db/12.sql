@@ -1,0 +1,1 @@
+DROP TABLE jobs; CREATE TABLE jobs (id INTEGER, name TEXT);

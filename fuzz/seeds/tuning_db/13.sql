@@ -1,0 +1,1 @@
+UPDATE measurements SET problem = 'n=';

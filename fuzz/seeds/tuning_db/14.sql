@@ -1,0 +1,1 @@
+UPDATE measurements SET problem = 'm=4,n=*';
