@@ -7,7 +7,7 @@ use hone_emulator::{Buffer, KernelArg, LaunchConfig};
 use hone_frontend::{FrontendOptions, KernelNotFound, Parsed};
 use hone_ir::{Function, Type};
 
-use crate::buffers::{buffer_bytes, make_buffer, max_buffer_bytes, parse_type};
+use crate::buffers::{buffer_bytes, make_buffer, parse_type};
 use crate::data::LaunchData;
 use crate::file::{ArgSpec, LaunchFile};
 
@@ -119,10 +119,22 @@ impl Launch {
     }
 
     /// Configuration, arguments and buffers for `kernel`, named after the
-    /// launch file.
+    /// launch file, within the emulator's default memory limit.
     pub fn data(&self, kernel: &Function) -> Result<LaunchData, LaunchError> {
+        self.data_within(kernel, hone_emulator::DEFAULT_MAX_MEMORY)
+    }
+
+    /// [`Launch::data`] with buffers of at most `max_bytes` together: a
+    /// launch asking for more is refused, naming the file and the buffer,
+    /// before anything is allocated.
+    pub fn data_within(&self, kernel: &Function, max_bytes: u64) -> Result<LaunchData, LaunchError> {
+        self.data_unnamed(kernel, max_bytes)
+            .map_err(|e| e.context(self.path.display()))
+    }
+
+    fn data_unnamed(&self, kernel: &Function, max_bytes: u64) -> Result<LaunchData, LaunchError> {
         let config = self.config()?;
-        let (args, buffers) = self.arguments(kernel)?;
+        let (args, buffers) = self.arguments_within(kernel, max_bytes)?;
         Ok(LaunchData {
             name: self.path.display().to_string(),
             config,
@@ -171,10 +183,20 @@ impl Launch {
             .collect()
     }
 
-    /// Builds the kernel arguments in parameter order, and the buffers they point to.
+    /// Builds the kernel arguments in parameter order, and the buffers they
+    /// point to, within the emulator's default memory limit.
     pub fn arguments(
         &self,
         kernel: &Function,
+    ) -> Result<(Vec<KernelArg>, Vec<Buffer>), LaunchError> {
+        self.arguments_within(kernel, hone_emulator::DEFAULT_MAX_MEMORY)
+    }
+
+    /// [`Launch::arguments`] with buffers of at most `max_bytes` together.
+    pub fn arguments_within(
+        &self,
+        kernel: &Function,
+        max_bytes: u64,
     ) -> Result<(Vec<KernelArg>, Vec<Buffer>), LaunchError> {
         let params: Vec<&str> = kernel
             .params
@@ -192,7 +214,7 @@ impl Launch {
         }
         let mut args = Vec::new();
         let mut buffers = Vec::new();
-        let mut budget = max_buffer_bytes();
+        let mut budget = max_bytes;
         for &p in &kernel.params {
             let var = kernel.var(p);
             let spec = self.file.args.get(&var.name).ok_or_else(|| {
@@ -239,6 +261,7 @@ impl Launch {
                             var.name, st.name
                         )));
                     }
+                    budget -= buffer_bytes(&var.name, &var.ty, 1, budget)?;
                     let buffer = make_buffer(&var.name, var.ty.clone(), b)?;
                     args.push(KernelArg::Buffer(buffers.len()));
                     buffers.push(buffer);

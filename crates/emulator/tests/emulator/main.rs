@@ -7,6 +7,7 @@ mod basics;
 mod cpp;
 mod divergence;
 mod faults;
+mod limits;
 mod parallel;
 mod psysha;
 mod races;
