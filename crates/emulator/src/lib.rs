@@ -74,8 +74,8 @@ pub use config::{
     KernelArg, LaunchConfig, Limits, Options, DEFAULT_MAX_MEMORY, DEFAULT_MAX_STEPS,
     DEFAULT_TIME_LIMIT, LOCAL_LIMIT,
 };
-pub use progress::{Progress, Snapshot};
 pub use exec::launch::SHARED_LIMIT;
+pub use progress::{Progress, Snapshot};
 pub use report::{
     AccessKind, Fault, FaultKind, Race, RaceAccess, Report, SetupError, Stats, Warning,
 };

@@ -28,7 +28,11 @@ impl Symbols {
     /// together before allocating them.
     pub fn within(module: &Module, max_bytes: u64) -> Result<Symbols, SetupError> {
         let mut total = 0u64;
-        for g in module.globals.iter().filter(|g| g.space != GlobalSpace::Shared) {
+        for g in module
+            .globals
+            .iter()
+            .filter(|g| g.space != GlobalSpace::Shared)
+        {
             total = total.saturating_add(g.ty.size().unwrap_or(0));
         }
         if total > max_bytes {

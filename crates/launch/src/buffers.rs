@@ -109,7 +109,11 @@ pub(crate) fn fill_bytes(
                 "`{name}`: {} values given for {} elements{}",
                 values.len(),
                 len,
-                if lanes > 1 { format!(" of {lanes} scalars") } else { String::new() }
+                if lanes > 1 {
+                    format!(" of {lanes} scalars")
+                } else {
+                    String::new()
+                }
             )));
         }
     }
@@ -147,9 +151,14 @@ mod tests {
     fn buffers_past_the_budget_are_refused_by_name() {
         let f = Type::Scalar(Scalar::F64);
         assert_eq!(buffer_bytes("a", &f, 10, 80).unwrap(), 80);
-        let e = buffer_bytes("huge", &f, 1_000_000_000_000, hone_emulator::DEFAULT_MAX_MEMORY)
-            .unwrap_err()
-            .to_string();
+        let e = buffer_bytes(
+            "huge",
+            &f,
+            1_000_000_000_000,
+            hone_emulator::DEFAULT_MAX_MEMORY,
+        )
+        .unwrap_err()
+        .to_string();
         assert!(
             e.contains("buffer `huge`") && e.contains("8000000000000 bytes"),
             "{e}"

@@ -48,14 +48,26 @@ impl Launch {
     pub fn read(path: &Path) -> Result<Launch, LaunchError> {
         let text = std::fs::read_to_string(path)
             .map_err(|e| LaunchError(format!("cannot read launch file {}: {e}", path.display())))?;
-        let file: LaunchFile = serde_json::from_str(&text).map_err(|e| {
+        // The path to the field at fault (`args.in.len`) goes in the message.
+        let invalid = |field: String, e: serde_json::Error| {
+            let at = if field.is_empty() || field == "." {
+                String::new()
+            } else {
+                format!(" in `{field}`")
+            };
             LaunchError(format!(
-                "{}:{}:{}: invalid launch file: {e}",
+                "{}:{}:{}: invalid launch file{at}: {e}",
                 path.display(),
                 e.line(),
                 e.column()
             ))
+        };
+        let mut de = serde_json::Deserializer::from_str(&text);
+        let file: LaunchFile = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+            let field = e.path().to_string();
+            invalid(field, e.into_inner())
         })?;
+        de.end().map_err(|e| invalid(String::new(), e))?;
         let base = path.parent().unwrap_or(Path::new("."));
         let source_path = base.join(&file.source);
         let include_dirs = file.include.iter().map(|p| base.join(p)).collect();
@@ -110,11 +122,40 @@ impl Launch {
         parsed.kernel(&self.file.kernel, &self.source_path.display().to_string())
     }
 
+    /// The grid, block and dynamic shared memory, within CUDA's limits.
     pub fn config(&self) -> Result<LaunchConfig, LaunchError> {
+        let grid = self.file.grid.to_array("grid")?;
+        let block = self.file.block.to_array("block")?;
+        for (what, dims, limits) in [
+            ("grid", grid, [i32::MAX as u32, 65535, 65535]),
+            ("block", block, [1024, 1024, 64]),
+        ] {
+            for (k, (&d, &most)) in dims.iter().zip(&limits).enumerate() {
+                if d > most {
+                    return Err(LaunchError(format!(
+                        "`{what}` {dims:?}: dimension {} is {d}, more than CUDA's limit of {most}",
+                        ["x", "y", "z"][k]
+                    )));
+                }
+            }
+        }
+        let threads: u64 = block.iter().map(|&d| d as u64).product();
+        if threads > 1024 {
+            return Err(LaunchError(format!(
+                "`block` {block:?}: {threads} threads, more than CUDA's limit of 1024 per block"
+            )));
+        }
+        let shared = self.file.dynamic_shared_bytes;
+        if shared > hone_emulator::SHARED_LIMIT {
+            return Err(LaunchError(format!(
+                "`dynamic_shared_bytes` is {shared}, more than the {} bytes of shared memory a block may have",
+                hone_emulator::SHARED_LIMIT
+            )));
+        }
         Ok(LaunchConfig {
-            grid: self.file.grid.to_array("grid")?,
-            block: self.file.block.to_array("block")?,
-            dynamic_shared_bytes: self.file.dynamic_shared_bytes,
+            grid,
+            block,
+            dynamic_shared_bytes: shared,
         })
     }
 
@@ -127,7 +168,11 @@ impl Launch {
     /// [`Launch::data`] with buffers of at most `max_bytes` together: a
     /// launch asking for more is refused, naming the file and the buffer,
     /// before anything is allocated.
-    pub fn data_within(&self, kernel: &Function, max_bytes: u64) -> Result<LaunchData, LaunchError> {
+    pub fn data_within(
+        &self,
+        kernel: &Function,
+        max_bytes: u64,
+    ) -> Result<LaunchData, LaunchError> {
         self.data_unnamed(kernel, max_bytes)
             .map_err(|e| e.context(self.path.display()))
     }

@@ -87,7 +87,12 @@ pub fn run(args: GpuRunArgs) -> Result<u8> {
     let mut prepared = args
         .launches
         .iter()
-        .map(|p| prepare(p, args.max_memory.unwrap_or(hone_emulator::DEFAULT_MAX_MEMORY)))
+        .map(|p| {
+            prepare(
+                p,
+                args.max_memory.unwrap_or(hone_emulator::DEFAULT_MAX_MEMORY),
+            )
+        })
         .collect::<Result<Vec<_>>>()?;
     if let [one] = prepared.as_mut_slice() {
         for spec in &args.inputs {

@@ -139,7 +139,10 @@ fn show(stop: &AtomicBool, progress: &Progress) {
         });
         b.set_length(s.blocks_total);
         b.set_position(s.blocks_done);
-        b.set_message(format!("{:.3e} warp instructions", s.warp_instructions as f64));
+        b.set_message(format!(
+            "{:.3e} warp instructions",
+            s.warp_instructions as f64
+        ));
     }
     if let Some(b) = bar {
         b.finish_and_clear();

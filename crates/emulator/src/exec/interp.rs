@@ -453,9 +453,7 @@ impl<'a, 'b> BlockCtx<'a, 'b> {
                             break self.step_fault(w, active, site);
                         }
                         if instr >= check_at {
-                            if let Some(stop) =
-                                self.check_limits(w, active, site, instr, flushed)
-                            {
+                            if let Some(stop) = self.check_limits(w, active, site, instr, flushed) {
                                 break stop;
                             }
                             flushed = instr;

@@ -188,7 +188,14 @@ fn buffers_past_the_memory_limit_are_refused_before_the_launch() {
     )
     .unwrap_err();
     assert!(
-        matches!(e, SetupError::MemoryLimit { bytes: 4000, limit: 3999, .. }),
+        matches!(
+            e,
+            SetupError::MemoryLimit {
+                bytes: 4000,
+                limit: 3999,
+                ..
+            }
+        ),
         "{e:?}"
     );
     assert!(e.to_string().contains("--max-memory"), "{e}");
