@@ -384,6 +384,7 @@ pub fn run(args: TuneArgs) -> Result<u8> {
             }
             return Ok(exit::OK);
         }
+        Err(e @ JobError::Db(_)) => return Err(anyhow!("{}: {e}", args.db.display())),
         Err(e) => return Err(anyhow!("{e}")),
     };
     let copy_rows = match (&mut driver.backend, args.compare_memcpy) {
