@@ -48,6 +48,12 @@ impl Launch {
     pub fn read(path: &Path) -> Result<Launch, LaunchError> {
         let text = std::fs::read_to_string(path)
             .map_err(|e| LaunchError(format!("cannot read launch file {}: {e}", path.display())))?;
+        Launch::from_json(&text, path)
+    }
+
+    /// A launch file's text, as if read from `path` (which names it in errors
+    /// and is the folder its paths are relative to).
+    pub fn from_json(text: &str, path: &Path) -> Result<Launch, LaunchError> {
         // The path to the field at fault (`args.in.len`) goes in the message.
         let invalid = |field: String, e: serde_json::Error| {
             let at = if field.is_empty() || field == "." {
@@ -62,7 +68,7 @@ impl Launch {
                 e.column()
             ))
         };
-        let mut de = serde_json::Deserializer::from_str(&text);
+        let mut de = serde_json::Deserializer::from_str(text);
         let file: LaunchFile = serde_path_to_error::deserialize(&mut de).map_err(|e| {
             let field = e.path().to_string();
             invalid(field, e.into_inner())

@@ -261,7 +261,8 @@ impl TuningDb {
         for table in ours.iter().filter(|t| present.contains(t)) {
             let have = columns(conn, table)?;
             for col in columns(&model, table)? {
-                if !have.contains(&col) && !(table == "measurements" && col == "problem") {
+                let optional = table == "measurements" && col == "problem";
+                if !(optional || have.contains(&col)) {
                     return Err(DbError::Schema(format!(
                         "table `{table}` has no column `{col}`"
                     )));
