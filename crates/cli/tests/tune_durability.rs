@@ -202,8 +202,8 @@ fn tuning_killed_fifty_times_keeps_every_commit_and_draws_the_same_rule() {
     let mut rng = Lcg(seed);
     // Kill moments: one run in five is killed at a random moment of its
     // start (opening the database, building the space); the others once a
-    // random number of new measurements, at most 1/KILLS of the job on
-    // average, have been committed, or at once when the job is complete
+    // random number of new measurements (at most 1/KILLS of the job) have
+    // been committed, or at once when the job is complete
     // (while the rule is fitted and stored). Waiting on commits rather than
     // on time keeps the kills among the commits on a machine of any speed.
     let target = (whole.len() / KILLS).max(1) as u64;
