@@ -40,12 +40,15 @@ pub fn measure(
     symbols: &mut Symbols,
     model: Model,
     worst_warps: usize,
+    opts: &crate::Options,
 ) -> Result<Measured, SetupError> {
     let mut sink = Collector::new(model, config, worst_warps);
     let opts = hone_emulator::Options {
         detect_races: false,
         warn_uninitialized_shared: false,
         parallel: false,
+        limits: opts.limits.clone(),
+        progress: opts.progress.clone(),
         ..hone_emulator::Options::default()
     };
     let report = hone_emulator::run_with_symbols(
@@ -228,6 +231,7 @@ pub fn analyze(spec: &LaunchSpec, opts: &Options) -> Result<Analysis, AnalyzeErr
         &mut symbols,
         opts.model,
         opts.worst_warps,
+        opts,
     )?;
     let totals = Totals::of(&measured.sites);
     let mut sources = SourceCache::default();

@@ -77,6 +77,10 @@ pub struct Options {
     pub suggest_sites: usize,
     /// Random inputs each fix is verified on, besides the launch's own.
     pub random_trials: u32,
+    /// What the analysed launch may use in the emulator.
+    pub limits: hone_emulator::Limits,
+    /// Counters the analysed launch updates as it runs.
+    pub progress: hone_emulator::Progress,
 }
 
 impl Default for Options {
@@ -87,6 +91,8 @@ impl Default for Options {
             suggest: true,
             suggest_sites: 6,
             random_trials: 2,
+            limits: hone_emulator::Limits::default(),
+            progress: hone_emulator::Progress::default(),
         }
     }
 }

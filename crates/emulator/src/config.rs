@@ -1,6 +1,10 @@
 //! Launch configuration, kernel arguments and emulator options.
 
+use std::time::Duration;
+
 use serde::{Deserialize, Serialize};
+
+use crate::progress::Progress;
 
 /// Grid and block shape of one launch, as in `kernel<<<grid, block, shared>>>`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -65,12 +69,14 @@ pub struct Options {
     pub detect_races: bool,
     /// Warn on reads of shared memory that no thread of the block has written.
     pub warn_uninitialized_shared: bool,
-    /// Deepest device-function call chain before a `StackOverflow` fault
-    /// (at most 2047).
-    pub max_call_depth: u32,
     /// Distinct races kept in the report (each with its count); more are counted
     /// in `Stats::races_dropped`.
     pub max_races: usize,
+    pub limits: Limits,
+    /// Where the launch counts its blocks and instructions as it runs, for a
+    /// caller that shows progress.
+    #[serde(skip)]
+    pub progress: Progress,
 }
 
 impl Default for Options {
@@ -81,8 +87,53 @@ impl Default for Options {
             max_thread_steps: 1 << 28,
             detect_races: true,
             warn_uninitialized_shared: true,
-            max_call_depth: 256,
             max_races: 1000,
+            limits: Limits::default(),
+            progress: Progress::default(),
         }
     }
 }
+
+/// What one launch may use, so that a kernel or launch file written by
+/// anyone stops with a fault or a setup error naming the limit instead of
+/// running without end or exhausting the machine's memory. Each limit has a
+/// command-line flag of the same name on every command that emulates.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Limits {
+    /// Warp instructions the whole launch may execute (`--max-steps`);
+    /// past it the launch stops with a `LaunchStepLimit` fault. Counted per
+    /// block and summed in block order, so the limit is reached at the same
+    /// place in parallel and sequential runs.
+    pub max_steps: u64,
+    /// Bytes the launch may hold (`--max-memory`): its buffers and
+    /// file-scope variables, and a block's shared and local memory.
+    pub max_memory: u64,
+    /// Wall-clock time the launch may run (`--time-limit`); `None` for no
+    /// limit. The one limit whose outcome depends on the machine.
+    pub time_limit: Option<Duration>,
+    /// Deepest device-function call chain before a `StackOverflow` fault
+    /// (`--max-call-depth`, at most 2047).
+    pub max_call_depth: u32,
+}
+
+/// Local memory one thread may use, as on the GPU (512 KiB).
+pub const LOCAL_LIMIT: u64 = 512 * 1024;
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_steps: DEFAULT_MAX_STEPS,
+            max_memory: DEFAULT_MAX_MEMORY,
+            time_limit: Some(DEFAULT_TIME_LIMIT),
+            max_call_depth: 256,
+        }
+    }
+}
+
+/// Default of [`Limits::max_steps`]: 2^32 warp instructions, minutes of
+/// emulation, far past any launch the emulator is useful for.
+pub const DEFAULT_MAX_STEPS: u64 = 1 << 32;
+/// Default of [`Limits::max_memory`]: 4 GiB.
+pub const DEFAULT_MAX_MEMORY: u64 = 4 << 30;
+/// Default of [`Limits::time_limit`]: ten minutes.
+pub const DEFAULT_TIME_LIMIT: Duration = Duration::from_secs(600);

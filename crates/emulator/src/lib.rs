@@ -63,14 +63,19 @@ mod buffer;
 mod compile;
 mod config;
 mod exec;
+mod progress;
 mod race;
 mod report;
 mod symbols;
 mod trace;
 
 pub use buffer::{component_f64, encode_component, Buffer};
-pub use config::{KernelArg, LaunchConfig, Options};
+pub use config::{
+    KernelArg, LaunchConfig, Limits, Options, DEFAULT_MAX_MEMORY, DEFAULT_MAX_STEPS,
+    DEFAULT_TIME_LIMIT, LOCAL_LIMIT,
+};
 pub use exec::launch::SHARED_LIMIT;
+pub use progress::{Progress, Snapshot};
 pub use report::{
     AccessKind, Fault, FaultKind, Race, RaceAccess, Report, SetupError, Stats, Warning,
 };
@@ -92,7 +97,7 @@ pub fn run(
     opts: &Options,
     trace: Option<&mut dyn TraceSink>,
 ) -> Result<Report, SetupError> {
-    let mut symbols = Symbols::new(module)?;
+    let mut symbols = Symbols::within(module, opts.limits.max_memory)?;
     exec::run(
         module,
         kernel,

@@ -75,9 +75,24 @@ pub enum FaultKind {
     StepLimit {
         steps: u64,
     },
-    /// Device-function calls nested past `Options::max_call_depth`.
+    /// Device-function calls nested past `Limits::max_call_depth`.
     StackOverflow {
         depth: u32,
+    },
+    /// The launch ran past `Limits::max_steps` warp instructions.
+    LaunchStepLimit {
+        steps: u64,
+        limit: u64,
+    },
+    /// The launch ran past `Limits::time_limit`.
+    TimeLimit {
+        seconds: f64,
+    },
+    /// A call chain's local variables grew past the local memory a thread
+    /// may use (`LOCAL_LIMIT`, or less where `Limits::max_memory` leaves less).
+    LocalMemoryLimit {
+        bytes: u64,
+        limit: u64,
     },
 }
 
@@ -185,6 +200,14 @@ pub enum SetupError {
     BadDimensions { grid: [u32; 3], block: [u32; 3] },
     #[error("{bytes} bytes of shared memory per block exceed the limit of {limit}")]
     SharedTooLarge { bytes: u64, limit: u64 },
+    #[error("{bytes} bytes of local memory per thread exceed the limit of {limit}")]
+    LocalTooLarge { bytes: u64, limit: u64 },
+    #[error("the launch needs {bytes} bytes ({what}), more than the memory limit of {limit} bytes (raise it with --max-memory)")]
+    MemoryLimit {
+        bytes: u64,
+        limit: u64,
+        what: String,
+    },
     #[error("{location}: {message}")]
     Unsupported { location: String, message: String },
 }

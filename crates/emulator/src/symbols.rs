@@ -21,6 +21,27 @@ impl Symbols {
     /// Storage for every file-scope variable of `module`, holding its
     /// initializer (zero where it has none, as C's static storage).
     pub fn new(module: &Module) -> Result<Symbols, SetupError> {
+        Symbols::within(module, crate::config::DEFAULT_MAX_MEMORY)
+    }
+
+    /// [`Symbols::new`] refusing variables of more than `max_bytes`
+    /// together before allocating them.
+    pub fn within(module: &Module, max_bytes: u64) -> Result<Symbols, SetupError> {
+        let mut total = 0u64;
+        for g in module
+            .globals
+            .iter()
+            .filter(|g| g.space != GlobalSpace::Shared)
+        {
+            total = total.saturating_add(g.ty.size().unwrap_or(0));
+        }
+        if total > max_bytes {
+            return Err(SetupError::MemoryLimit {
+                bytes: total,
+                limit: max_bytes,
+                what: "in `__device__` and `__constant__` variables".into(),
+            });
+        }
         let mut buffers = Vec::with_capacity(module.globals.len());
         for g in &module.globals {
             if g.space == GlobalSpace::Shared {

@@ -243,3 +243,31 @@ fn long_misparsed_chains_are_bounded() {
     let parsed = lower("unary.cu", &unary);
     assert!(parsed.module.function("k").is_none());
 }
+
+#[test]
+fn a_template_instantiating_itself_without_end_stops_at_the_instance_limit() {
+    let src = "template <int N> __device__ int f() { return N + f<N - 1>(); }\n\
+               __global__ void k(int *o) { o[0] = f<5>(); }\n";
+    let t = std::time::Instant::now();
+    let parsed = lower("endless.cu", src);
+    assert!(t.elapsed() < std::time::Duration::from_secs(60));
+    let d = parsed
+        .diagnostics
+        .iter()
+        .find(|d| d.message.contains("template instances"))
+        .unwrap_or_else(|| panic!("{:#?}", parsed.diagnostics));
+    assert!(d.message.contains("more than 1000"), "{d}");
+    assert_eq!(d.file, "endless.cu");
+}
+
+#[test]
+fn array_sizes_past_64_bits_are_errors_not_overflows() {
+    let src = "struct Big { long long x[1152921504606846976]; long long y[1152921504606846976]; };\n\
+               __global__ void k(Big *b, int n) { b[0].x[0] = n; }\n\
+               __global__ void l(int *o, int n) { long long a[2305843009213693952]; a[n] = 1; o[0] = a[0]; }\n";
+    let parsed = lower("huge.cu", src);
+    assert!(parsed.has_errors(), "{:#?}", parsed.diagnostics);
+    if let Err(e) = check_module(&parsed.module) {
+        panic!("{e}");
+    }
+}

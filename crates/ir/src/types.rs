@@ -175,7 +175,8 @@ pub struct Field {
 
 impl StructType {
     /// Lays out `fields` in order. `None` when a field has no constant size
-    /// (an unsized array, a launch-time length, `void`).
+    /// (an unsized array, a launch-time length, `void`) or the struct's size
+    /// does not fit 64 bits.
     pub fn new(name: &str, kind: RecordKind, fields: Vec<(String, Type)>) -> Option<StructType> {
         let mut offset = 0u64;
         let mut align = 1u64;
@@ -183,17 +184,17 @@ impl StructType {
         for (fname, ty) in fields {
             let size = ty.size()?;
             let a = ty.align().max(1);
-            offset = offset.div_ceil(a) * a;
+            offset = offset.div_ceil(a).checked_mul(a)?;
             out.push(Field {
                 name: fname,
                 ty,
                 offset,
             });
-            offset += size;
+            offset = offset.checked_add(size)?;
             align = align.max(a);
         }
         // An empty struct is one byte in C++.
-        let size = offset.max(1).div_ceil(align) * align;
+        let size = offset.max(1).div_ceil(align).checked_mul(align)?;
         Some(StructType {
             name: name.to_string(),
             kind,
@@ -292,7 +293,8 @@ impl Type {
             // CUDA aligns 2- and 4-vectors to their full size; 3-vectors are packed.
             Type::Vector(s, n) => Some(s.size() as u64 * *n as u64),
             Type::Pointer(_) => Some(8),
-            Type::Array(e, ArrayLen::Const(n)) => e.size().map(|s| s * n),
+            // A size past u64 is no size: callers report the type as unsupported.
+            Type::Array(e, ArrayLen::Const(n)) => e.size().and_then(|s| s.checked_mul(*n)),
             Type::Array(_, _) => None,
             Type::Struct(s) => Some(s.size),
         }

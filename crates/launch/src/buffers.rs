@@ -47,20 +47,6 @@ pub fn parse_type(name: &str) -> Result<Type, LaunchError> {
     Err(LaunchError::new(format!("unknown buffer type `{name}` (use a C scalar type such as float, int, double, or a vector type such as float4)")))
 }
 
-/// The most bytes one launch's buffers may hold together, unless
-/// `HONE_MAX_BUFFER_BYTES` says otherwise: the emulator keeps every buffer in
-/// memory (and a launch file is text anyone can write), so a launch asking for
-/// more is refused with the buffer named rather than failing an allocation.
-pub const DEFAULT_MAX_BUFFER_BYTES: u64 = 4 << 30;
-
-/// The byte budget for a launch's buffers.
-pub fn max_buffer_bytes() -> u64 {
-    std::env::var("HONE_MAX_BUFFER_BYTES")
-        .ok()
-        .and_then(|v| v.trim().parse().ok())
-        .unwrap_or(DEFAULT_MAX_BUFFER_BYTES)
-}
-
 /// Bytes a buffer of `len` elements of `elem` holds, or why it cannot be
 /// made within `budget` bytes.
 pub(crate) fn buffer_bytes(
@@ -76,7 +62,7 @@ pub(crate) fn buffer_bytes(
         .unwrap_or(u64::MAX);
     if bytes > budget {
         return Err(LaunchError::new(format!(
-            "buffer `{name}`: {len} elements of `{}` need {bytes} bytes, more than the {budget} bytes left for this launch's buffers (set HONE_MAX_BUFFER_BYTES to allow more)",
+            "buffer `{name}`: {len} elements of `{}` need {bytes} bytes, more than the {budget} bytes of the memory limit left for this launch's buffers (raise the limit with --max-memory)",
             hone_ir::print::print_type(elem)
         )));
     }
@@ -114,40 +100,45 @@ pub(crate) fn fill_bytes(
         )));
     }
     let lanes = leaves.len();
+    // The caller has checked `len` elements against the memory limit, so the
+    // sizes fit; values are made one at a time, never as a second copy.
     let count = len * lanes;
-    let values: Vec<f64> = match init {
-        Init::Named(n) if n == "zeros" => vec![0.0; count],
-        Init::Named(n) if n == "iota" => (0..count).map(|i| i as f64).collect(),
+    if let Init::Values { values } = init {
+        if values.len() != count {
+            return Err(LaunchError::new(format!(
+                "`{name}`: {} values given for {} elements{}",
+                values.len(),
+                len,
+                if lanes > 1 {
+                    format!(" of {lanes} scalars")
+                } else {
+                    String::new()
+                }
+            )));
+        }
+    }
+    let mut value: Box<dyn FnMut(usize) -> f64 + '_> = match init {
+        Init::Named(n) if n == "zeros" => Box::new(|_| 0.0),
+        Init::Named(n) if n == "iota" => Box::new(|k| k as f64),
         Init::Named(n) => return Err(LaunchError::new(format!("buffer `{name}`: unknown init `{n}` (zeros, iota, {{\"random\": SEED}}, {{\"values\": [...]}})"))),
         Init::Random { random } => {
             let mut rng = ChaCha8Rng::seed_from_u64(*random);
-            (0..count)
-                .map(|k| {
-                    if leaves[k % lanes].1.is_float() {
-                        rng.gen::<f64>()
-                    } else {
-                        rng.gen_range(0..100) as f64
-                    }
-                })
-                .collect()
+            let leaves = &leaves;
+            Box::new(move |k| {
+                if leaves[k % lanes].1.is_float() {
+                    rng.gen::<f64>()
+                } else {
+                    rng.gen_range(0..100) as f64
+                }
+            })
         }
-        Init::Values { values } => {
-            if values.len() != count {
-                return Err(LaunchError::new(format!(
-                    "`{name}`: {} values given for {} elements{}",
-                    values.len(),
-                    len,
-                    if lanes > 1 { format!(" of {lanes} scalars") } else { String::new() }
-                )));
-            }
-            values.clone()
-        }
+        Init::Values { values } => Box::new(|k| values[k]),
     };
     let mut data = vec![0; len * esize];
-    for (k, v) in values.into_iter().enumerate() {
+    for k in 0..count {
         let (off, s) = leaves[k % lanes];
         let at = (k / lanes) * esize + off as usize;
-        encode_component(s, v, &mut data[at..at + s.size() as usize]);
+        encode_component(s, value(k), &mut data[at..at + s.size() as usize]);
     }
     Ok(data)
 }
@@ -160,9 +151,14 @@ mod tests {
     fn buffers_past_the_budget_are_refused_by_name() {
         let f = Type::Scalar(Scalar::F64);
         assert_eq!(buffer_bytes("a", &f, 10, 80).unwrap(), 80);
-        let e = buffer_bytes("huge", &f, 1_000_000_000_000, DEFAULT_MAX_BUFFER_BYTES)
-            .unwrap_err()
-            .to_string();
+        let e = buffer_bytes(
+            "huge",
+            &f,
+            1_000_000_000_000,
+            hone_emulator::DEFAULT_MAX_MEMORY,
+        )
+        .unwrap_err()
+        .to_string();
         assert!(
             e.contains("buffer `huge`") && e.contains("8000000000000 bytes"),
             "{e}"

@@ -7,7 +7,7 @@ use hone_emulator::{Buffer, KernelArg, LaunchConfig};
 use hone_frontend::{FrontendOptions, KernelNotFound, Parsed};
 use hone_ir::{Function, Type};
 
-use crate::buffers::{buffer_bytes, make_buffer, max_buffer_bytes, parse_type};
+use crate::buffers::{buffer_bytes, make_buffer, parse_type};
 use crate::data::LaunchData;
 use crate::file::{ArgSpec, LaunchFile};
 
@@ -54,14 +54,26 @@ impl Launch {
     /// A launch file's text, as if read from `path` (which names it in errors
     /// and is the folder its paths are relative to).
     pub fn from_json(text: &str, path: &Path) -> Result<Launch, LaunchError> {
-        let file: LaunchFile = serde_json::from_str(text).map_err(|e| {
+        // The path to the field at fault (`args.in.len`) goes in the message.
+        let invalid = |field: String, e: serde_json::Error| {
+            let at = if field.is_empty() || field == "." {
+                String::new()
+            } else {
+                format!(" in `{field}`")
+            };
             LaunchError(format!(
-                "{}:{}:{}: invalid launch file: {e}",
+                "{}:{}:{}: invalid launch file{at}: {e}",
                 path.display(),
                 e.line(),
                 e.column()
             ))
+        };
+        let mut de = serde_json::Deserializer::from_str(text);
+        let file: LaunchFile = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+            let field = e.path().to_string();
+            invalid(field, e.into_inner())
         })?;
+        de.end().map_err(|e| invalid(String::new(), e))?;
         let base = path.parent().unwrap_or(Path::new("."));
         let source_path = base.join(&file.source);
         let include_dirs = file.include.iter().map(|p| base.join(p)).collect();
@@ -116,19 +128,64 @@ impl Launch {
         parsed.kernel(&self.file.kernel, &self.source_path.display().to_string())
     }
 
+    /// The grid, block and dynamic shared memory, within CUDA's limits.
     pub fn config(&self) -> Result<LaunchConfig, LaunchError> {
+        let grid = self.file.grid.to_array("grid")?;
+        let block = self.file.block.to_array("block")?;
+        for (what, dims, limits) in [
+            ("grid", grid, [i32::MAX as u32, 65535, 65535]),
+            ("block", block, [1024, 1024, 64]),
+        ] {
+            for (k, (&d, &most)) in dims.iter().zip(&limits).enumerate() {
+                if d > most {
+                    return Err(LaunchError(format!(
+                        "`{what}` {dims:?}: dimension {} is {d}, more than CUDA's limit of {most}",
+                        ["x", "y", "z"][k]
+                    )));
+                }
+            }
+        }
+        let threads: u64 = block.iter().map(|&d| d as u64).product();
+        if threads > 1024 {
+            return Err(LaunchError(format!(
+                "`block` {block:?}: {threads} threads, more than CUDA's limit of 1024 per block"
+            )));
+        }
+        let shared = self.file.dynamic_shared_bytes;
+        if shared > hone_emulator::SHARED_LIMIT {
+            return Err(LaunchError(format!(
+                "`dynamic_shared_bytes` is {shared}, more than the {} bytes of shared memory a block may have",
+                hone_emulator::SHARED_LIMIT
+            )));
+        }
         Ok(LaunchConfig {
-            grid: self.file.grid.to_array("grid")?,
-            block: self.file.block.to_array("block")?,
-            dynamic_shared_bytes: self.file.dynamic_shared_bytes,
+            grid,
+            block,
+            dynamic_shared_bytes: shared,
         })
     }
 
     /// Configuration, arguments and buffers for `kernel`, named after the
-    /// launch file.
+    /// launch file, within the emulator's default memory limit.
     pub fn data(&self, kernel: &Function) -> Result<LaunchData, LaunchError> {
+        self.data_within(kernel, hone_emulator::DEFAULT_MAX_MEMORY)
+    }
+
+    /// [`Launch::data`] with buffers of at most `max_bytes` together: a
+    /// launch asking for more is refused, naming the file and the buffer,
+    /// before anything is allocated.
+    pub fn data_within(
+        &self,
+        kernel: &Function,
+        max_bytes: u64,
+    ) -> Result<LaunchData, LaunchError> {
+        self.data_unnamed(kernel, max_bytes)
+            .map_err(|e| e.context(self.path.display()))
+    }
+
+    fn data_unnamed(&self, kernel: &Function, max_bytes: u64) -> Result<LaunchData, LaunchError> {
         let config = self.config()?;
-        let (args, buffers) = self.arguments(kernel)?;
+        let (args, buffers) = self.arguments_within(kernel, max_bytes)?;
         Ok(LaunchData {
             name: self.path.display().to_string(),
             config,
@@ -177,10 +234,20 @@ impl Launch {
             .collect()
     }
 
-    /// Builds the kernel arguments in parameter order, and the buffers they point to.
+    /// Builds the kernel arguments in parameter order, and the buffers they
+    /// point to, within the emulator's default memory limit.
     pub fn arguments(
         &self,
         kernel: &Function,
+    ) -> Result<(Vec<KernelArg>, Vec<Buffer>), LaunchError> {
+        self.arguments_within(kernel, hone_emulator::DEFAULT_MAX_MEMORY)
+    }
+
+    /// [`Launch::arguments`] with buffers of at most `max_bytes` together.
+    pub fn arguments_within(
+        &self,
+        kernel: &Function,
+        max_bytes: u64,
     ) -> Result<(Vec<KernelArg>, Vec<Buffer>), LaunchError> {
         let params: Vec<&str> = kernel
             .params
@@ -198,7 +265,7 @@ impl Launch {
         }
         let mut args = Vec::new();
         let mut buffers = Vec::new();
-        let mut budget = max_buffer_bytes();
+        let mut budget = max_bytes;
         for &p in &kernel.params {
             let var = kernel.var(p);
             let spec = self.file.args.get(&var.name).ok_or_else(|| {
@@ -245,6 +312,7 @@ impl Launch {
                             var.name, st.name
                         )));
                     }
+                    budget -= buffer_bytes(&var.name, &var.ty, 1, budget)?;
                     let buffer = make_buffer(&var.name, var.ty.clone(), b)?;
                     args.push(KernelArg::Buffer(buffers.len()));
                     buffers.push(buffer);

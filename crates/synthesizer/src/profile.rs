@@ -501,6 +501,7 @@ pub fn run(
     ak: &AnnotatedKernel,
     plan: &Plan,
     launches: &[LaunchData],
+    limits: &hone_emulator::Limits,
 ) -> Result<Profile, SynthError> {
     let ins = instrument(ak, plan);
     let mut module = ak.module.clone();
@@ -537,6 +538,7 @@ pub fn run(
         parallel: false,
         detect_races: false,
         warn_uninitialized_shared: false,
+        limits: limits.clone(),
         ..Options::default()
     };
     for (li, launch) in launches.iter().enumerate() {

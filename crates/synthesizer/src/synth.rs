@@ -38,6 +38,8 @@ pub struct Options {
     /// profile's sizes, add a small profile launch of other sizes and
     /// synthesize again (at most twice).
     pub refine: bool,
+    /// What each profile launch may use in the emulator.
+    pub limits: hone_emulator::Limits,
 }
 
 impl Default for Options {
@@ -48,6 +50,7 @@ impl Default for Options {
             derived_launches: 2,
             unverified: false,
             refine: true,
+            limits: hone_emulator::Limits::default(),
         }
     }
 }
@@ -237,6 +240,7 @@ fn synth_round(
                 copies: Vec::new(),
             },
             profiles,
+            &opts.limits,
         )?;
         let share = t.elapsed().as_secs_f64() / ak.reads.len() as f64;
         for (i, (r, rp)) in ak.reads.iter().zip(prof.reads).enumerate() {
@@ -291,6 +295,7 @@ fn synth_round(
                 copies: copies.clone(),
             },
             profiles,
+            &opts.limits,
         )?;
         let profile_seconds = t.elapsed().as_secs_f64();
         let t = Instant::now();

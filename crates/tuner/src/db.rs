@@ -16,10 +16,16 @@ use std::path::Path;
 /// Errors of the tuning database.
 #[derive(Debug, thiserror::Error)]
 pub enum DbError {
+    // Not sources: the message already holds the cause, and a chain of
+    // sources would print it again.
     #[error("tuning database: {0}")]
-    Sqlite(#[from] rusqlite::Error),
+    Sqlite(rusqlite::Error),
     #[error("tuning database: {0}")]
-    Json(#[from] serde_json::Error),
+    Json(serde_json::Error),
+    /// A SQLite file that is not a tuning database (or one whose tables
+    /// lack columns hone reads).
+    #[error("not a tuning database: {0}")]
+    Schema(String),
     #[error("{0}")]
     Conflict(String),
     #[error("tuning database: no job with id {0}")]
@@ -29,6 +35,18 @@ pub enum DbError {
         path: String,
         source: std::io::Error,
     },
+}
+
+impl From<rusqlite::Error> for DbError {
+    fn from(e: rusqlite::Error) -> DbError {
+        DbError::Sqlite(e)
+    }
+}
+
+impl From<serde_json::Error> for DbError {
+    fn from(e: serde_json::Error) -> DbError {
+        DbError::Json(e)
+    }
 }
 
 /// The device a job ran on.
@@ -261,13 +279,59 @@ impl TuningDb {
         Self::init(Connection::open_in_memory()?)
     }
 
+    /// Refuses a file whose tables are not a tuning database's: another
+    /// program's database, or one whose tables lack columns (a database made
+    /// before problem keys has no `problem` column, and is read as such).
+    fn check_schema(conn: &Connection) -> Result<(), DbError> {
+        let tables = |c: &Connection| -> Result<Vec<String>, DbError> {
+            let mut stmt = c.prepare(
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name",
+            )?;
+            let names = stmt.query_map([], |r| r.get(0))?;
+            Ok(names.collect::<Result<_, _>>()?)
+        };
+        let columns = |c: &Connection, table: &str| -> Result<Vec<String>, DbError> {
+            let mut stmt = c.prepare("SELECT name FROM pragma_table_info(?1)")?;
+            let names = stmt.query_map([table], |r| r.get(0))?;
+            Ok(names.collect::<Result<_, _>>()?)
+        };
+        let present = tables(conn)?;
+        if present.is_empty() {
+            return Ok(());
+        }
+        let model = Connection::open_in_memory()?;
+        model.execute_batch(SCHEMA)?;
+        let ours = tables(&model)?;
+        if !present.iter().any(|t| ours.contains(t)) {
+            return Err(DbError::Schema(format!(
+                "it holds the tables {} and none of {}",
+                present.join(", "),
+                ours.join(", ")
+            )));
+        }
+        for table in ours.iter().filter(|t| present.contains(t)) {
+            let have = columns(conn, table)?;
+            for col in columns(&model, table)? {
+                let optional = table == "measurements" && col == "problem";
+                if !(optional || have.contains(&col)) {
+                    return Err(DbError::Schema(format!(
+                        "table `{table}` has no column `{col}`"
+                    )));
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn init(conn: Connection) -> Result<TuningDb, DbError> {
+        conn.busy_timeout(std::time::Duration::from_secs(30))?;
+        // Before anything is written: another program's file is left as it was.
+        Self::check_schema(&conn)?;
         // WAL: each committed measurement survives a crash of the process, and
         // readers (exports, a progress view) do not block the writer.
         conn.pragma_update(None, "journal_mode", "WAL")?;
         conn.pragma_update(None, "synchronous", "NORMAL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
-        conn.busy_timeout(std::time::Duration::from_secs(30))?;
         conn.execute_batch(SCHEMA)?;
         let has_column = |name: &str| {
             conn.prepare("SELECT 1 FROM pragma_table_info('measurements') WHERE name = ?1")?

@@ -302,6 +302,13 @@ impl From<SamplingError> for JobError {
     }
 }
 
+/// Values one parameter may take (the space indexes them in 16 bits).
+pub const MAX_PARAM_VALUES: usize = u16::MAX as usize;
+/// Problem sizes a job's `sizes` or its sampling may ask for.
+pub const MAX_SIZES: usize = 100_000;
+/// Sizes on a sampling grid: the d-splines are fitted over all of them.
+pub const MAX_GRID_POINTS: u64 = 1 << 22;
+
 impl JobSpec {
     /// Reads a `.toml` or `.json` job file.
     pub fn load(path: impl AsRef<Path>) -> Result<JobSpec, JobError> {
@@ -364,6 +371,23 @@ impl JobSpec {
                         p.name
                     )))
                 }
+                (Some(r), _) => {
+                    // In i128: the span of two i64s does not fit an i64.
+                    let n = (r.end as i128 - r.start as i128) / r.step as i128 + 1;
+                    if n > MAX_PARAM_VALUES as i128 {
+                        return Err(err(format!(
+                            "parameter `{}`: range has {n} values, more than {MAX_PARAM_VALUES}",
+                            p.name
+                        )));
+                    }
+                }
+                (None, false) if p.values.len() > MAX_PARAM_VALUES => {
+                    return Err(err(format!(
+                        "parameter `{}` has {} values, more than {MAX_PARAM_VALUES}",
+                        p.name,
+                        p.values.len()
+                    )))
+                }
                 _ => {}
             }
         }
@@ -372,6 +396,13 @@ impl JobSpec {
                 "no parameters: give `[[param]]`s, or name a library routine (`library` under [kernel])"
                     .into(),
             ));
+        }
+        if let Some(SizeSpec::Range { count, .. }) = &self.sizes {
+            if *count > MAX_SIZES {
+                return Err(err(format!(
+                    "`sizes` asks for {count} sizes, more than {MAX_SIZES}"
+                )));
+            }
         }
         match (&self.sizes, self.problems.is_empty()) {
             (Some(_), false) => {
@@ -400,6 +431,19 @@ impl JobSpec {
         if let Some(s) = &self.sampling {
             if s.lo == 0 || s.hi <= s.lo || s.step == 0 {
                 return Err(err("sampling needs 0 < lo < hi and a positive step".into()));
+            }
+            let points = (s.hi - s.lo) / s.step + 1;
+            if points > MAX_GRID_POINTS {
+                return Err(err(format!(
+                    "sampling: the grid from lo to hi by step has {points} sizes, more than {MAX_GRID_POINTS} (take a larger `step`)"
+                )));
+            }
+            let (SamplingMode::Fixed { count: n, .. }
+            | SamplingMode::Sequential { max_sizes: n, .. }) = s.mode;
+            if n > MAX_SIZES {
+                return Err(err(format!(
+                    "sampling asks for {n} sizes, more than {MAX_SIZES}"
+                )));
             }
         }
         Ok(())

@@ -242,10 +242,28 @@ impl Rule {
     }
 
     pub fn from_json(text: &str, origin: &str) -> Result<Rule, RuleError> {
-        let rule: Rule = serde_json::from_str(text).map_err(|e| RuleError::Format {
-            path: origin.to_string(),
-            message: format!("line {}: {e}", e.line()),
-        })?;
+        // The path to the field at fault (`intervals[2].end`) goes in the message.
+        let mut de = serde_json::Deserializer::from_str(text);
+        let rule: Rule = serde_path_to_error::deserialize(&mut de)
+            .map_err(|e| {
+                let field = e.path().to_string();
+                let e = e.into_inner();
+                let at = if field.is_empty() || field == "." {
+                    String::new()
+                } else {
+                    format!(", `{field}`")
+                };
+                RuleError::Format {
+                    path: origin.to_string(),
+                    message: format!("line {}{at}: {e}", e.line()),
+                }
+            })
+            .and_then(|r| {
+                de.end().map(|()| r).map_err(|e| RuleError::Format {
+                    path: origin.to_string(),
+                    message: format!("line {}: {e}", e.line()),
+                })
+            })?;
         rule.validate().map_err(|e| RuleError::Format {
             path: origin.to_string(),
             message: e.to_string(),

@@ -302,6 +302,7 @@ fn evaluate_text(
         &mut symbols,
         opts.model,
         0,
+        opts,
     )
     .map_err(|e| e.to_string())?;
     let print_kernel = |m: &Module| {

@@ -9,6 +9,7 @@ use clap::Args;
 use hone_analyzer::{analyze, diagram, report, LaunchSpec, Model, Options};
 use hone_launch::Launch;
 
+use crate::commands::limits::{LimitArgs, Watch};
 use crate::commands::parse_launch;
 use crate::exit;
 
@@ -44,6 +45,8 @@ pub struct AnalyzeArgs {
     /// each line's traffic, ranked sites, diagrams inline, fixes)
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
+    #[command(flatten)]
+    pub limits: LimitArgs,
 }
 
 pub fn run(args: AnalyzeArgs) -> Result<u8> {
@@ -60,7 +63,8 @@ pub fn run(args: AnalyzeArgs) -> Result<u8> {
         launch.source_path = src;
     }
     let parsed = parse_launch(&launch)?;
-    let data = launch.data(launch.kernel(&parsed)?)?;
+    let limits = args.limits.limits();
+    let data = launch.data_within(launch.kernel(&parsed)?, limits.max_memory)?;
     let model =
         Model::parse(&args.model).ok_or_else(|| anyhow!("unknown model `{}`", args.model))?;
     let kernel_name = parsed.function_name(launch.kernel_name());
@@ -73,9 +77,12 @@ pub fn run(args: AnalyzeArgs) -> Result<u8> {
         model,
         worst_warps: args.worst,
         suggest: !args.no_fix,
+        limits,
         ..Options::default()
     };
+    let watch = Watch::start(&opts.progress);
     let analysis = analyze(&spec, &opts).map_err(|e| anyhow!("{}: {e}", launch_path.display()))?;
+    drop(watch);
 
     // The page carries its diagrams inline: without --svg they are drawn
     // into a scratch folder that is removed once the page is written.

@@ -64,6 +64,10 @@ pub struct GpuRunArgs {
     /// are still reported)
     #[arg(long)]
     pub no_dump: bool,
+    /// Most bytes the buffers of one launch file may hold together; a number
+    /// with an optional K, M or G suffix (default: 4G)
+    #[arg(long, value_name = "BYTES", value_parser = crate::commands::limits::parse_bytes)]
+    pub max_memory: Option<u64>,
 }
 
 /// One launch file, resolved and checked before any device work.
@@ -83,7 +87,12 @@ pub fn run(args: GpuRunArgs) -> Result<u8> {
     let mut prepared = args
         .launches
         .iter()
-        .map(|p| prepare(p))
+        .map(|p| {
+            prepare(
+                p,
+                args.max_memory.unwrap_or(hone_emulator::DEFAULT_MAX_MEMORY),
+            )
+        })
         .collect::<Result<Vec<_>>>()?;
     if let [one] = prepared.as_mut_slice() {
         for spec in &args.inputs {
@@ -160,11 +169,11 @@ pub fn run(args: GpuRunArgs) -> Result<u8> {
     Ok(exit::OK)
 }
 
-fn prepare(path: &Path) -> Result<Prepared> {
+fn prepare(path: &Path, max_memory: u64) -> Result<Prepared> {
     let launch = Launch::read(path)?;
     let parsed = parse_launch(&launch)?;
     let kernel = launch.kernel(&parsed)?;
-    let data = launch.data(kernel)?;
+    let data = launch.data_within(kernel, max_memory)?;
     if let Some(name) = launch
         .dumped_symbols(&data.buffers, &parsed.module)?
         .first()

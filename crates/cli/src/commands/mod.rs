@@ -1,5 +1,6 @@
 pub mod analyze;
 pub mod gpurun;
+pub mod limits;
 pub mod parse;
 pub mod refit;
 pub mod report;

@@ -93,8 +93,9 @@ pub fn run(args: ReportArgs) -> Result<u8> {
         None => YAxis::Time,
     };
     let db = open_existing(&args.db)?;
-    let job = select_job(&db, args.kernel.as_deref(), args.job.as_deref())?;
-    let f = refit(&db, job, args.alpha, args.tolerance)?;
+    let in_db = || args.db.display().to_string();
+    let job = select_job(&db, args.kernel.as_deref(), args.job.as_deref()).with_context(in_db)?;
+    let f = refit(&db, job, args.alpha, args.tolerance).with_context(in_db)?;
     std::fs::create_dir_all(&args.out)
         .with_context(|| format!("creating {}", args.out.display()))?;
     let base = safe_name(&f.job.name);
@@ -134,7 +135,7 @@ pub fn run(args: ReportArgs) -> Result<u8> {
         }
     }
     if let Some(path) = &args.html {
-        let recording = db.recording(f.job.id)?;
+        let recording = db.recording(f.job.id).with_context(in_db)?;
         write(path, hone_report::tuning_page(&f, &recording))?;
         written.push(path.clone());
     }

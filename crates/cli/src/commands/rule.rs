@@ -85,8 +85,9 @@ pub fn interval_table(f: &Fitted) -> String {
 
 pub fn run(args: RuleArgs) -> Result<u8> {
     let db = open_existing(&args.db)?;
-    let job = select_job(&db, args.kernel.as_deref(), args.job.as_deref())?;
-    let f = refit(&db, job, args.alpha, args.tolerance)?;
+    let in_db = || args.db.display().to_string();
+    let job = select_job(&db, args.kernel.as_deref(), args.job.as_deref()).with_context(in_db)?;
+    let f = refit(&db, job, args.alpha, args.tolerance).with_context(in_db)?;
     if let Some(p) = &args.out_json {
         write(p, f.rule.to_json())?;
     }

@@ -7,6 +7,7 @@ use clap::Args;
 use hone_emulator::Options;
 use hone_launch::{run_report, Launch};
 
+use crate::commands::limits::{LimitArgs, Watch};
 use crate::commands::parse_launch;
 use crate::exit;
 
@@ -30,6 +31,8 @@ pub struct SimArgs {
     /// Run thread blocks one after another on one core
     #[arg(long)]
     pub serial: bool,
+    #[command(flatten)]
+    pub limits: LimitArgs,
 }
 
 pub fn run(args: SimArgs) -> Result<u8> {
@@ -37,14 +40,16 @@ pub fn run(args: SimArgs) -> Result<u8> {
     let parsed = parse_launch(&launch)?;
     let module = &parsed.module;
     let kernel = launch.kernel(&parsed)?;
-    let mut data = launch.data(kernel)?;
+    let mut data = launch.data_within(kernel, args.limits.limits().max_memory)?;
     let dumped_symbols = launch.dumped_symbols(&data.buffers, module)?;
-    let opts = Options {
+    let mut opts = Options {
         tolerate_same_value_races: args.tolerate_same_value_races,
         parallel: !args.serial,
         detect_races: !args.no_race_check,
         ..Options::default()
     };
+    args.limits.apply(&mut opts);
+    let watch = Watch::start(&opts.progress);
     let mut symbols = data
         .symbols(module)
         .map_err(|e| anyhow!("{}: {e}", args.launch.display()))?;
@@ -59,6 +64,7 @@ pub fn run(args: SimArgs) -> Result<u8> {
         None,
     )
     .map_err(|e| anyhow!("{}: {e}", args.launch.display()))?;
+    drop(watch);
 
     // Buffers in `dump` order, then the file-scope variables it names.
     let mut dumped = launch.dumped(&data.buffers);

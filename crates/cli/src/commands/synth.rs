@@ -8,6 +8,7 @@ use clap::Args;
 use hone_launch::{Launch, LaunchData};
 use hone_synthesizer::{load_file, report, synthesize, Options};
 
+use crate::commands::limits::LimitArgs;
 use crate::exit;
 
 #[derive(Args)]
@@ -41,6 +42,8 @@ pub struct SynthArgs {
     /// expression that held only for the profile launches' sizes
     #[arg(long)]
     pub no_refine: bool,
+    #[command(flatten)]
+    pub limits: LimitArgs,
 }
 
 /// A profile or verification launch for the annotated kernel: the launch
@@ -48,11 +51,10 @@ pub struct SynthArgs {
 fn launch_data(
     path: &Path,
     ak: &hone_synthesizer::AnnotatedKernel,
+    max_memory: u64,
 ) -> Result<(Launch, LaunchData)> {
     let launch = Launch::read(path)?;
-    let data = launch
-        .data(&ak.kernel)
-        .map_err(|e| e.context(path.display()))?;
+    let data = launch.data_within(&ak.kernel, max_memory)?;
     Ok((launch, data))
 }
 
@@ -63,9 +65,10 @@ pub fn run(args: SynthArgs) -> Result<u8> {
         .clone()
         .unwrap_or_else(|| first.file.kernel.clone());
     let ak = load_file(&args.file, &kernel, &first.frontend_options())?;
+    let limits = args.limits.limits();
     let mut profile = Vec::new();
     for p in &args.launches {
-        let (launch, data) = launch_data(p, &ak)?;
+        let (launch, data) = launch_data(p, &ak, limits.max_memory)?;
         if launch.file.kernel != kernel {
             eprintln!(
                 "note: {} names kernel `{}`; its shape and arguments are used for `{kernel}`",
@@ -77,13 +80,14 @@ pub fn run(args: SynthArgs) -> Result<u8> {
     }
     let mut verify_launches = Vec::new();
     for p in &args.verify_launches {
-        verify_launches.push(launch_data(p, &ak)?.1);
+        verify_launches.push(launch_data(p, &ak, limits.max_memory)?.1);
     }
     let synth_opts = Options {
         vars: args.vars.clone(),
         verify_launches,
         unverified: args.unverified,
         refine: !args.no_refine,
+        limits,
         ..Options::default()
     };
     let s = synthesize(&ak, &profile, &synth_opts)?;

@@ -504,6 +504,7 @@ fn run_on(
             println!("{msg}");
             return Ok(None);
         }
+        Err(e @ JobError::Db(_)) => return Err(anyhow!("{}: {e}", args.db.display())),
         Err(e) => return Err(anyhow!("{e}")),
     };
     let copy_rows = match (&mut driver.backend, args.compare_memcpy) {

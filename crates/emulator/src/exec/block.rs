@@ -47,6 +47,10 @@ pub(crate) struct BlockCtx<'a, 'b> {
     pub epoch: u32,
     pub warp_instructions: u64,
     pub thread_operations: u64,
+    /// Instructions until the next check of the launch's limits.
+    pub until_check: u64,
+    /// Instructions not yet added to the launch's progress.
+    pub unreported: u64,
 }
 
 impl<'a, 'b> BlockCtx<'a, 'b> {
@@ -122,6 +126,13 @@ impl<'a, 'b> BlockCtx<'a, 'b> {
     /// Runs every warp of the block to completion, synchronizing them at
     /// barriers. Returns false if a fault stopped the block.
     pub fn run_block(&mut self, warps: &mut [Warp]) -> bool {
+        let ok = self.run_warps(warps);
+        self.l.opts.progress.add_instructions(self.unreported);
+        self.unreported = 0;
+        ok
+    }
+
+    fn run_warps(&mut self, warps: &mut [Warp]) -> bool {
         let prog = self.l.prog;
         for (i, w) in warps.iter_mut().enumerate() {
             w.reset(prog, i as u32, self.l.cfg.block, &self.l.params);

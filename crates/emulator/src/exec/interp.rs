@@ -12,6 +12,10 @@ use super::warp::{blend, mask_of, Bits, Frame, Lanes, Warp};
 use crate::compile::ops::{BinK, CmpK, MemTy, Num, ObjRef, Op, Opnd, Reg, Special};
 use crate::report::{AccessKind, FaultKind};
 
+/// Instructions of a block between checks of the launch's step and time
+/// limits.
+const CHECK_EVERY: u64 = 1 << 16;
+
 #[inline(always)]
 fn lanes2(out: &mut Lanes, a: &Lanes, b: &Lanes, f: impl Fn(u64, u64) -> u64) {
     for l in 0..32 {
@@ -74,7 +78,7 @@ impl<'a, 'b> BlockCtx<'a, 'b> {
         let prog = self.l.prog;
         let max_steps = self.l.opts.max_thread_steps;
         // Local pointers encode the frame depth in 11 bits.
-        let max_depth = self.l.opts.max_call_depth.clamp(1, 2047) as usize;
+        let max_depth = self.l.opts.limits.max_call_depth.clamp(1, 2047) as usize;
         let mut frame: Frame = *w.frames.last().expect("warp has a frame");
         let mut code: &[Op] = &prog.func(frame.func).code;
         let mut pc = w.pc as usize;
@@ -83,6 +87,11 @@ impl<'a, 'b> BlockCtx<'a, 'b> {
         let mut sb = frame.slot_base as usize;
         let mut instr = 0u64;
         let mut ops = 0u64;
+        // Limits other than this warp's steps are checked at back-edges every
+        // `CHECK_EVERY` instructions of the block (a loop with a barrier in
+        // it runs a few instructions per call, so the count carries over).
+        let mut check_at = self.until_check;
+        let mut flushed = 0u64;
         // Thread operations are counted per run of instructions under one mask.
         let mut run_mask = active;
         let mut run = 0u64;
@@ -384,6 +393,13 @@ impl<'a, 'b> BlockCtx<'a, 'b> {
                     if w.steps + instr > max_steps {
                         break self.step_fault(w, active, site);
                     }
+                    if instr >= check_at {
+                        if let Some(stop) = self.check_limits(w, active, site, instr, flushed) {
+                            break stop;
+                        }
+                        flushed = instr;
+                        check_at = instr + CHECK_EVERY;
+                    }
                 }
                 Op::IfBegin { slot, c, else_at } => {
                     let t1: Lanes;
@@ -436,6 +452,13 @@ impl<'a, 'b> BlockCtx<'a, 'b> {
                         pc = body_at as usize;
                         if w.steps + instr > max_steps {
                             break self.step_fault(w, active, site);
+                        }
+                        if instr >= check_at {
+                            if let Some(stop) = self.check_limits(w, active, site, instr, flushed) {
+                                break stop;
+                            }
+                            flushed = instr;
+                            check_at = instr + CHECK_EVERY;
                         }
                     }
                 }
@@ -521,7 +544,7 @@ impl<'a, 'b> BlockCtx<'a, 'b> {
                             span,
                             thread,
                             format!(
-                                "stack overflow: calls of `{}` nested {depth} deep",
+                                "stack overflow: calls of `{}` nested {depth} deep (raise the limit with --max-call-depth)",
                                 prog.func(ci.func).name
                             ),
                         );
@@ -539,7 +562,21 @@ impl<'a, 'b> BlockCtx<'a, 'b> {
                     if w.slots.len() < need {
                         w.slots.resize(need, [0; 3]);
                     }
-                    let need = (new_lb + callee.local_size) as usize;
+                    let need = new_lb.saturating_add(callee.local_size);
+                    if need > self.l.local_cap {
+                        let thread = w.thread(active.trailing_zeros() as usize);
+                        let limit = self.l.local_cap;
+                        break self.fault(
+                            FaultKind::LocalMemoryLimit { bytes: need, limit },
+                            ci.span,
+                            thread,
+                            format!(
+                                "local memory: calling `{}` needs {need} bytes per thread, more than the {limit} bytes a thread may use",
+                                callee.name
+                            ),
+                        );
+                    }
+                    let need = need as usize;
                     if callee.local_size > 0 {
                         for l in w.local.iter_mut() {
                             if l.len() < need {
@@ -612,6 +649,8 @@ impl<'a, 'b> BlockCtx<'a, 'b> {
             }
         };
         ops += run * run_mask.count_ones() as u64;
+        self.until_check = check_at.saturating_sub(instr);
+        self.unreported += instr - flushed;
         w.pc = pc as u32;
         w.active = active;
         w.steps += instr;
@@ -629,10 +668,55 @@ impl<'a, 'b> BlockCtx<'a, 'b> {
             span,
             thread,
             format!(
-                "warp {} ran past the step limit of {} instructions in this loop (endless loop?)",
+                "warp {} ran past the step limit of {} instructions in this loop (endless loop? raise the limit with --max-steps)",
                 w.index, self.l.opts.max_thread_steps
             ),
         )
+    }
+
+    /// Reports the instructions of this call of `run_warp` since `flushed`
+    /// to the launch's progress and checks the launch's step and time limits.
+    #[cold]
+    fn check_limits(
+        &mut self,
+        w: &Warp,
+        active: u32,
+        site: u32,
+        instr: u64,
+        flushed: u64,
+    ) -> Option<Stop> {
+        let limits = &self.l.opts.limits;
+        self.l
+            .opts
+            .progress
+            .add_instructions(self.unreported + instr - flushed);
+        self.unreported = 0;
+        let span = self.site_span(site);
+        let thread = w.thread(active.trailing_zeros().min(31) as usize);
+        // The block's own instructions, so that where the limit is reached
+        // does not depend on how blocks were spread over cores.
+        let steps = self.warp_instructions + instr;
+        if steps > limits.max_steps {
+            let limit = limits.max_steps;
+            return Some(self.fault(
+                FaultKind::LaunchStepLimit { steps, limit },
+                span,
+                thread,
+                format!("the launch ran past its step limit of {limit} warp instructions in this loop (endless loop? raise the limit with --max-steps)"),
+            ));
+        }
+        if let Some(deadline) = self.l.deadline {
+            if std::time::Instant::now() >= deadline {
+                let seconds = limits.time_limit.unwrap_or_default().as_secs_f64();
+                return Some(self.fault(
+                    FaultKind::TimeLimit { seconds },
+                    span,
+                    thread,
+                    format!("the launch ran past its time limit of {seconds} s in this loop (endless loop? raise the limit with --time-limit)"),
+                ));
+            }
+        }
+        None
     }
 
     #[allow(clippy::too_many_arguments)]

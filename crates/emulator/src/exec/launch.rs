@@ -9,8 +9,9 @@ use crate::compile::{granule_of, ncomp, scalar_of, Program, SharedSize};
 use crate::config::{KernelArg, LaunchConfig, Options};
 use crate::report::SetupError;
 
-/// Shared memory a block may use (228 KiB).
-pub const SHARED_LIMIT: u64 = 228 * 1024;
+/// Shared memory a block may use: 227 KiB, the most an sm_90 block can opt
+/// in to.
+pub const SHARED_LIMIT: u64 = 227 * 1024;
 /// Where the first global buffer is placed, like a device allocation.
 const GLOBAL_BASE: u64 = 0x7f00_0000_0000;
 
@@ -28,6 +29,10 @@ pub(crate) struct Launch<'a> {
     pub shared_cells: u64,
     /// Kernel parameter registers and their values.
     pub params: Vec<(u32, u64)>,
+    /// Local memory a thread's call chain may grow to.
+    pub local_cap: u64,
+    /// When the launch started, and when it must stop.
+    pub deadline: Option<std::time::Instant>,
 }
 
 fn describe(arg: &KernelArg, buffers: &[Buffer]) -> String {
@@ -261,7 +266,15 @@ impl<'a> Launch<'a> {
                         message: format!("length of shared `{}`: {m}", sv.name),
                     })?;
                     let offset = end.div_ceil(sv.align) * sv.align;
-                    end = offset + len;
+                    // Refused as soon as it is past the limit, so that the
+                    // layout's sums stay small.
+                    end = offset.saturating_add(len);
+                    if end > SHARED_LIMIT {
+                        return Err(SetupError::SharedTooLarge {
+                            bytes: end,
+                            limit: SHARED_LIMIT,
+                        });
+                    }
                     shared.push(SharedObj {
                         name: sv.name.clone(),
                         offset,
@@ -298,8 +311,7 @@ impl<'a> Launch<'a> {
         }
         let mut total = end;
         if !dynamic.is_empty() || cfg.dynamic_shared_bytes > 0 {
-            total = dyn_off + cfg.dynamic_shared_bytes;
-            cells += cfg.dynamic_shared_bytes.div_ceil(1 << dyn_shift);
+            total = dyn_off.saturating_add(cfg.dynamic_shared_bytes);
         }
         if total > SHARED_LIMIT {
             return Err(SetupError::SharedTooLarge {
@@ -307,6 +319,33 @@ impl<'a> Launch<'a> {
                 limit: SHARED_LIMIT,
             });
         }
+        if !dynamic.is_empty() || cfg.dynamic_shared_bytes > 0 {
+            cells += cfg.dynamic_shared_bytes.div_ceil(1 << dyn_shift);
+        }
+        let local = prog.func(prog.kernel).local_size;
+        if local > crate::config::LOCAL_LIMIT {
+            return Err(SetupError::LocalTooLarge {
+                bytes: local,
+                limit: crate::config::LOCAL_LIMIT,
+            });
+        }
+        // Every size here is bounded (buffers exist, shared and local memory
+        // are under their limits, a block has at most 1024 threads), so the
+        // sums cannot overflow.
+        let global_bytes: u64 = buffers.iter().map(|b| b.data.len() as u64).sum();
+        let block_local = local * threads;
+        let needed = global_bytes + total + block_local;
+        let limit = opts.limits.max_memory;
+        if needed > limit {
+            return Err(SetupError::MemoryLimit {
+                bytes: needed,
+                limit,
+                what: format!(
+                    "{global_bytes} in buffers and variables, {total} of shared and {block_local} of local memory per block"
+                ),
+            });
+        }
+        let local_cap = ((limit - global_bytes - total) / threads).min(crate::config::LOCAL_LIMIT);
         Ok(Launch {
             module,
             prog,
@@ -318,6 +357,11 @@ impl<'a> Launch<'a> {
             shared_bytes: total,
             shared_cells: cells,
             params,
+            local_cap,
+            deadline: opts
+                .limits
+                .time_limit
+                .and_then(|t| std::time::Instant::now().checked_add(t)),
         })
     }
 
@@ -361,7 +405,9 @@ impl Env<'_> {
                     }
                     ArrayLen::Unsized => return Err("unsized array".into()),
                 };
-                Ok(self.size(e, func)? * n)
+                self.size(e, func)?
+                    .checked_mul(n)
+                    .ok_or_else(|| "a length whose size in bytes overflows".to_string())
             }
             t => t.size().ok_or_else(|| "type without a size".to_string()),
         }
@@ -388,7 +434,7 @@ impl Env<'_> {
                 }
                 self.eval(expr, func)?
             }
-            ExprKind::Unary(UnaryOp::Neg, a) => -self.eval(a, func)?,
+            ExprKind::Unary(UnaryOp::Neg, a) => self.eval(a, func)?.wrapping_neg(),
             ExprKind::Unary(UnaryOp::Plus, a) => self.eval(a, func)?,
             ExprKind::Binary(op, a, b) => {
                 let (x, y) = (self.eval(a, func)?, self.eval(b, func)?);
@@ -399,8 +445,8 @@ impl Env<'_> {
                     BinaryOp::Div | BinaryOp::Rem if y == 0 => {
                         return Err("division by zero".into())
                     }
-                    BinaryOp::Div => x / y,
-                    BinaryOp::Rem => x % y,
+                    BinaryOp::Div => x.wrapping_div(y),
+                    BinaryOp::Rem => x.wrapping_rem(y),
                     BinaryOp::Shl => x.wrapping_shl(y as u32),
                     BinaryOp::Shr => x.wrapping_shr(y as u32),
                     BinaryOp::BitAnd => x & y,

@@ -23,7 +23,7 @@ use crate::buffer::Buffer;
 use crate::compile;
 use crate::config::{KernelArg, LaunchConfig, Options};
 use crate::race::{BlockShadow, CrossHit, GridShadow, Summary};
-use crate::report::{Fault, RaceAccess, Report, SetupError, Stats, Warning};
+use crate::report::{Fault, FaultKind, RaceAccess, Report, SetupError, Stats, Warning};
 use crate::symbols::Symbols;
 use crate::trace::{TraceSink, WarpAccess};
 use block::{BlockCtx, Gmem};
@@ -89,6 +89,40 @@ impl Gathered {
         self.stats.thread_operations += operations;
         self.stats.blocks += 1;
         self.stats.threads += l.cfg.threads_per_block();
+        l.opts.progress.block_done();
+    }
+
+    /// After the blocks before `next` are committed: whether the launch
+    /// ran past its step limit (summed in block order) or its time, in
+    /// which case a fault says so and the launch stops.
+    fn past_limits(&mut self, l: &Launch, next: u32) -> bool {
+        let limits = &l.opts.limits;
+        let steps = self.stats.warp_instructions;
+        let (kind, what) = if steps > limits.max_steps {
+            let limit = limits.max_steps;
+            (
+                FaultKind::LaunchStepLimit { steps, limit },
+                format!("the launch ran past its step limit of {limit} warp instructions after {next} blocks (raise the limit with --max-steps)"),
+            )
+        } else if l.deadline.is_some_and(|d| Instant::now() >= d) {
+            let seconds = limits.time_limit.unwrap_or_default().as_secs_f64();
+            (
+                FaultKind::TimeLimit { seconds },
+                format!("the launch ran past its time limit of {seconds} s after {next} blocks (raise the limit with --time-limit)"),
+            )
+        } else {
+            return false;
+        };
+        let f = l.module.func(hone_ir::FuncId(l.prog.kernel));
+        let block = l.block_coords(next.saturating_sub(1));
+        self.faults.push(Fault {
+            kind,
+            span: f.span,
+            block,
+            thread: [0; 3],
+            message: format!("{}: {what}", l.module.location(f.span)),
+        });
+        true
     }
 
     fn merge_summary(
@@ -184,6 +218,7 @@ fn run_buffers(
         stats: Stats::default(),
     };
     let blocks = cfg.block_count() as u32;
+    opts.progress.start_launch(blocks as u64);
     // Global atomics make blocks depend on each other's order; a trace must
     // arrive in order.
     let parallel = opts.parallel
@@ -217,6 +252,8 @@ fn run_buffers(
                 epoch: 0,
                 warp_instructions: 0,
                 thread_operations: 0,
+                until_check: 0,
+                unreported: 0,
             };
             let ok = ctx.run_block(&mut wk.warps);
             let (instructions, operations) = (ctx.warp_instructions, ctx.thread_operations);
@@ -224,7 +261,7 @@ fn run_buffers(
             if let Some(s) = wk.shadow.as_ref() {
                 g.merge_summary(&launch, lin, s.summary());
             }
-            if !ok {
+            if !ok || g.past_limits(&launch, lin + 1) {
                 break;
             }
         }
@@ -284,6 +321,8 @@ fn run_isolated(l: &Launch, lin: u32, base: &[Buffer], wk: &mut Worker) -> Block
         epoch: 0,
         warp_instructions: 0,
         thread_operations: 0,
+        until_check: 0,
+        unreported: 0,
     };
     let ok = ctx.run_block(&mut wk.warps);
     let (instructions, operations) = (ctx.warp_instructions, ctx.thread_operations);
@@ -352,6 +391,9 @@ fn run_parallel(l: &Launch, buffers: &mut [Buffer], g: &mut Gathered) -> u32 {
             g.merge_summary(l, b, out.summary);
             if !out.ok {
                 g.faults.extend(out.faults);
+                return blocks;
+            }
+            if g.past_limits(l, b + 1) {
                 return blocks;
             }
         }

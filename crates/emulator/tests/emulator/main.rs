@@ -8,6 +8,7 @@ mod cpp;
 mod divergence;
 mod faults;
 mod intrinsics;
+mod limits;
 mod parallel;
 mod psysha;
 mod races;

@@ -86,6 +86,11 @@ pub(crate) struct Templates<'t> {
 }
 
 /// `scan<256, float>` as a C identifier: `scan_256_float`.
+/// Template instances one translation unit may make: a template that
+/// instantiates itself with ever new arguments stops here, as a C++
+/// compiler stops at its instantiation depth.
+const MAX_INSTANCES: usize = 1000;
+
 pub(crate) fn mangle(template: &str, args: &[Arg]) -> String {
     let mut s = template.to_string();
     for a in args {
@@ -488,6 +493,13 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         let name = mangle(template, &args);
         if let Some(i) = ts.instances.borrow().iter().find(|i| i.name == name) {
             return Ok((i.id, i.sig.clone(), name));
+        }
+        if ts.instances.borrow().len() >= MAX_INSTANCES {
+            return Err(self.error(
+                at,
+                "template",
+                format!("more than {MAX_INSTANCES} template instances (does a template instantiate itself without end?)"),
+            ));
         }
         let specialization = self.specialization_for(template, &name);
         let header = match specialization {

@@ -177,8 +177,10 @@ pub(super) fn lower_function(
                         )
                     })?;
                     let align = var.ty.align().max(1);
-                    let offset = l.local_size.div_ceil(align) * align;
-                    l.local_size = offset + size;
+                    let offset = l.local_size.div_ceil(align).saturating_mul(align);
+                    // Saturates on absurd arrays, which the launch then
+                    // refuses as past the local-memory limit.
+                    l.local_size = offset.saturating_add(size);
                     l.locs[i] = Loc::Local(l.locals.len() as u32);
                     l.locals.push(LocalVar {
                         name: var.name.clone(),
