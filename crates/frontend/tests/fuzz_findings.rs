@@ -126,3 +126,28 @@ fn parameters_declared_twice_are_errors() {
     assert!(d.message.contains("`u` is declared twice"), "{d}");
     assert!(parsed.module.functions.is_empty());
 }
+
+/// A second definition of a struct is an error naming it: kept, the first
+/// definition's members would be printed beside the second's layout.
+#[test]
+fn a_struct_defined_twice_is_an_error() {
+    let src = fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/data/fuzz/struct_defined_twice.cu"),
+    )
+    .expect("read case");
+    let parsed = lower("twice.cu", &src);
+    let d = parsed
+        .diagnostics
+        .iter()
+        .find(|d| d.severity == hone_frontend::Severity::Error)
+        .expect("an error");
+    assert_eq!(d.line, 6, "{d}");
+    assert!(d.to_string().contains("redefinition of `Acc`"), "{d}");
+    assert_eq!(
+        parsed.module.structs.len(),
+        1,
+        "{:?}",
+        parsed.module.structs
+    );
+}

@@ -281,7 +281,8 @@ impl TuningDb {
 
     /// Refuses a file whose tables are not a tuning database's: another
     /// program's database, or one whose tables lack columns (a database made
-    /// before problem keys has no `problem` column, and is read as such).
+    /// before problem keys or devices per measurement lacks `problem`,
+    /// `device_id` and `ordinal`, and is read as such).
     fn check_schema(conn: &Connection) -> Result<(), DbError> {
         let tables = |c: &Connection| -> Result<Vec<String>, DbError> {
             let mut stmt = c.prepare(
@@ -312,7 +313,9 @@ impl TuningDb {
         for table in ours.iter().filter(|t| present.contains(t)) {
             let have = columns(conn, table)?;
             for col in columns(&model, table)? {
-                let optional = table == "measurements" && col == "problem";
+                // Columns an older database gains with its first new measurement.
+                let optional = table == "measurements"
+                    && matches!(col.as_str(), "problem" | "device_id" | "ordinal");
                 if !(optional || have.contains(&col)) {
                     return Err(DbError::Schema(format!(
                         "table `{table}` has no column `{col}`"

@@ -23,6 +23,8 @@ struct Collector<'c, 'a, 't> {
     pending: Vec<PendingFunction<'t>>,
     templates: HashMap<String, Template<'t>>,
     specializations: Vec<Specialization<'t>>,
+    /// Where each struct name was first defined (its node's start byte).
+    records: HashMap<String, usize>,
 }
 
 /// The functions to lower, the function templates of the file and their
@@ -44,6 +46,7 @@ pub(crate) fn collect<'t>(
         pending: Vec::new(),
         templates: HashMap::new(),
         specializations: Vec::new(),
+        records: HashMap::new(),
     };
     c.items(root, 0);
     (c.pending, c.templates, c.specializations)
@@ -559,6 +562,17 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
             return None;
         };
         let name = name.unwrap_or_else(|| format!("anon_{}", node.start_byte()));
+        // A second definition of one name would give two types the printer
+        // writes under that name, and members bound to the first.
+        match self.records.get(&name) {
+            Some(&first) if first != node.start_byte() => {
+                self.error(node, "struct", format!("redefinition of `{name}`"));
+                return None;
+            }
+            _ => {
+                self.records.insert(name.clone(), node.start_byte());
+            }
+        }
         if node.kind() == "union_specifier" {
             self.ctx.typedefs.insert(
                 name,
