@@ -329,23 +329,34 @@ pub trait Evaluator {
     /// is taken. A backend of several devices measures tasks at once, in any
     /// order; this one measures them one after another.
     fn evaluate_tasks(&mut self, tasks: &[Task], sink: &mut Sink<'_>) -> Result<(), Stop> {
-        for (i, task) in tasks.iter().enumerate() {
-            for (step, key) in task.keys.iter().enumerate() {
-                let m = self.evaluate(&task.config, key)?;
-                sink(Taken {
-                    task: i,
-                    step,
-                    key,
-                    measurement: &m,
-                    device: None,
-                })?;
-                if task.stops_after(&m) {
-                    break;
-                }
+        evaluate_one_by_one(self, tasks, sink)
+    }
+}
+
+/// [`Evaluator::evaluate_tasks`] one measurement after another through
+/// `eval.evaluate`: the default, and what a backend that overrides it falls
+/// back on when it has one device.
+pub fn evaluate_one_by_one<E: Evaluator + ?Sized>(
+    eval: &mut E,
+    tasks: &[Task],
+    sink: &mut Sink<'_>,
+) -> Result<(), Stop> {
+    for (i, task) in tasks.iter().enumerate() {
+        for (step, key) in task.keys.iter().enumerate() {
+            let m = eval.evaluate(&task.config, key)?;
+            sink(Taken {
+                task: i,
+                step,
+                key,
+                measurement: &m,
+                device: None,
+            })?;
+            if task.stops_after(&m) {
+                break;
             }
         }
-        Ok(())
     }
+    Ok(())
 }
 
 impl<E: Evaluator + ?Sized> Evaluator for &mut E {

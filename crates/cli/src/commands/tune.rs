@@ -22,7 +22,7 @@ use hone_kernels::backend::{
 use hone_tuner::replay::recorded_run;
 use hone_tuner::{
     run_job, DeviceInfo, Evaluator, JobError, JobSpec, Measurement, Phase, ProblemKey, Progress,
-    ReplayEvaluator, Sink, Space, Stop, Taken, Task, TuningDb,
+    ReplayEvaluator, Sink, Space, Stop, Task, TuningDb,
 };
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::json;
@@ -133,7 +133,7 @@ impl Evaluator for Driver {
     /// then is stored too.
     fn evaluate_tasks(&mut self, tasks: &[Task], sink: &mut Sink<'_>) -> Result<(), Stop> {
         let Backend::Devices(pool) = &mut self.backend else {
-            return self.evaluate_tasks_one_by_one(tasks, sink);
+            return hone_tuner::measure::evaluate_one_by_one(self, tasks, sink);
         };
         if let Some(limit) = self.limit.filter(|&l| self.measured >= l) {
             return Err(Stop::Limit(limit));
@@ -147,32 +147,6 @@ impl Evaluator for Driver {
                 None => Ok(()),
             }
         })
-    }
-}
-
-impl Driver {
-    /// The trait's one-by-one batch, through [`Driver::evaluate`]'s limit.
-    fn evaluate_tasks_one_by_one(
-        &mut self,
-        tasks: &[Task],
-        sink: &mut Sink<'_>,
-    ) -> Result<(), Stop> {
-        for (i, task) in tasks.iter().enumerate() {
-            for (step, key) in task.keys.iter().enumerate() {
-                let m = self.evaluate(&task.config, key)?;
-                sink(Taken {
-                    task: i,
-                    step,
-                    key,
-                    measurement: &m,
-                    device: None,
-                })?;
-                if task.stops_after(&m) {
-                    break;
-                }
-            }
-        }
-        Ok(())
     }
 }
 
