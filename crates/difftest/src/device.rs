@@ -57,11 +57,7 @@ impl Loaded {
         function.prepare(gpu, &dims)?;
         let device: Vec<DeviceBuffer> = buffers
             .iter()
-            .map(|b| {
-                let d = DeviceBuffer::alloc(gpu, b.data.len())?;
-                d.upload(gpu, &b.data)?;
-                Ok(d)
-            })
+            .map(|b| DeviceBuffer::with_data(gpu, &b.data))
             .collect::<Result<_, GpuError>>()?;
         let args: Vec<KernelArg> = device.iter().map(|d| KernelArg::Ptr(d.ptr())).collect();
         // SAFETY: the generated kernels take exactly these pointers, in this

@@ -146,11 +146,7 @@ impl IrKernel {
             .map_err(failed("launch refused"))?;
         let device: Vec<DeviceBuffer> = buffers
             .iter()
-            .map(|b| {
-                let d = DeviceBuffer::alloc(gpu, b.data.len())?;
-                d.upload(gpu, &b.data)?;
-                Ok(d)
-            })
+            .map(|b| DeviceBuffer::with_data(gpu, &b.data))
             .collect::<Result<_, GpuError>>()?;
         let args: Vec<KernelArg> = self
             .params

@@ -29,6 +29,13 @@ impl DeviceBuffer {
         Ok(DeviceBuffer { ptr, bytes })
     }
 
+    /// A buffer of `data`'s size holding a copy of it.
+    pub fn with_data(gpu: &Gpu, data: &[u8]) -> Result<DeviceBuffer> {
+        let d = DeviceBuffer::alloc(gpu, data.len())?;
+        d.upload(gpu, data)?;
+        Ok(d)
+    }
+
     pub fn ptr(&self) -> u64 {
         self.ptr
     }
