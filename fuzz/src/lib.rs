@@ -49,28 +49,14 @@ pub fn lower(name: &str, text: &str) -> Option<Parsed> {
     hone_frontend::parse_source(name, text, &frontend_options()).ok()
 }
 
-/// Prints the module `text` lowers to, and checks that the print lowers
-/// without errors to an equal module (spans aside).
+/// Holds the printer to its contract (`hone_frontend::round_trip`) on the
+/// module `text` lowers to.
 pub fn check_roundtrip(text: &str) {
     let Some(first) = lower(&source_name(), text) else {
         return;
     };
-    let printed = hone_ir::print::print_module(&first.module);
-    let second = lower(&source_name(), &printed)
-        .unwrap_or_else(|| panic!("the printed module does not preprocess:\n{printed}"));
-    if let Some(d) = second
-        .diagnostics
-        .iter()
-        .find(|d| d.severity == Severity::Error)
-    {
-        panic!("the printed module does not lower: {d}\n{printed}");
-    }
-    if first.module != second.module {
-        panic!(
-            "the round trip changed the module\nbefore:\n{}\nafter:\n{}\nprinted:\n{printed}",
-            hone_frontend::dump(&first.module),
-            hone_frontend::dump(&second.module)
-        );
+    if let Err(e) = hone_frontend::round_trip(&source_name(), &first, &frontend_options()) {
+        panic!("{e}");
     }
 }
 

@@ -40,6 +40,7 @@ mod dump;
 mod literal;
 mod lower;
 pub mod preprocess;
+mod roundtrip;
 mod srcmap;
 mod syntax;
 
@@ -48,6 +49,7 @@ use std::path::{Path, PathBuf};
 pub use diagnostic::{Diagnostic, Severity};
 pub use dump::dump;
 use preprocess::{PreprocessError, PreprocessOptions, Preprocessed};
+pub use roundtrip::{round_trip, RoundTripError};
 
 /// Options of the whole front end; they are handed to the preprocessor.
 #[derive(Clone, Debug, Default)]
@@ -109,9 +111,9 @@ impl Parsed {
     pub fn kernel(&self, name: &str, file: &str) -> Result<&hone_ir::Function, KernelNotFound> {
         let name = self.function_name(name);
         let name = name.as_str();
-        match self.module.function(name) {
-            Some((_, f)) if f.kind == hone_ir::FuncKind::Global => Ok(f),
-            _ => Err(KernelNotFound {
+        match self.module.kernel(name) {
+            Some((_, f)) => Ok(f),
+            None => Err(KernelNotFound {
                 kernel: name.to_string(),
                 file: file.to_string(),
                 kernels: self.module.kernels().map(|k| k.name.clone()).collect(),

@@ -10,17 +10,23 @@ pub(crate) struct SourceMap<'a> {
     pre: &'a Preprocessed,
     /// Byte offset of the start of each line of `text`.
     line_starts: Vec<usize>,
+    /// Offsets of bytes of `text` that are not in the preprocessed text
+    /// (parentheses a repair added), sorted: columns after them move back.
+    added: Vec<usize>,
 }
 
 impl<'a> SourceMap<'a> {
-    pub fn new(pre: &'a Preprocessed) -> Self {
-        let text = pre.text.as_str();
+    /// The map of `text`, which is `pre`'s text with bytes added at the
+    /// sorted offsets `added` (no line breaks among them; none for `pre`'s
+    /// own text).
+    pub fn with_added(pre: &'a Preprocessed, text: &'a str, added: Vec<usize>) -> Self {
         let mut line_starts = vec![0];
         line_starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
         SourceMap {
             text,
             pre,
             line_starts,
+            added,
         }
     }
 
@@ -50,6 +56,9 @@ impl<'a> SourceMap<'a> {
             Some(s) => s.chars().count(),
             None => p.column,
         };
+        let added =
+            self.added.partition_point(|&a| a < end) - self.added.partition_point(|&a| a < start);
+        let col = col - added.min(col);
         (file, line, col as u32 + 1)
     }
 

@@ -250,6 +250,15 @@ impl Module {
             .find(|(_, f)| f.name == name)
             .map(|(i, f)| (FuncId(i as u32), f))
     }
+    /// The kernel (`__global__` function) of this name: a device function
+    /// may have the same name, as a member function's lowered name can.
+    pub fn kernel(&self, name: &str) -> Option<(FuncId, &Function)> {
+        self.functions
+            .iter()
+            .enumerate()
+            .find(|(_, f)| f.name == name && f.kind == FuncKind::Global)
+            .map(|(i, f)| (FuncId(i as u32), f))
+    }
     pub fn global(&self, id: GlobalId) -> &GlobalVar {
         &self.globals[id.0 as usize]
     }

@@ -506,7 +506,7 @@ pub fn run(
     let ins = instrument(ak, plan);
     let mut module = ak.module.clone();
     let (fid, _) = module
-        .function(&ak.name)
+        .kernel(&ak.name)
         .expect("the kernel is in its module");
     module.functions[fid.0 as usize] = ins.kernel.clone();
     let arrays: Vec<VarId> = (0..ak.kernel.vars.len() as u32)

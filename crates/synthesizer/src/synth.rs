@@ -573,7 +573,7 @@ fn solve_read(
 /// The kernel `ak` with its annotations taken out, as a module to run.
 fn original_module(ak: &AnnotatedKernel) -> Module {
     let mut m = ak.module.clone();
-    let (fid, _) = m.function(&ak.name).expect("kernel in module");
+    let (fid, _) = m.kernel(&ak.name).expect("kernel in module");
     m.functions[fid.0 as usize] = ak.kernel.clone();
     m
 }
@@ -595,7 +595,7 @@ fn emit_and_parse(
         .map_err(|e| {
             SynthError::Input(format!("the synthesized kernel does not read back: {e}"))
         })?;
-    if parsed.module.function(&ak.name).is_none() || parsed.has_errors() {
+    if parsed.module.kernel(&ak.name).is_none() || parsed.has_errors() {
         let errs: Vec<String> = parsed.diagnostics.iter().map(|d| d.to_string()).collect();
         return Err(SynthError::Input(format!(
             "the synthesized kernel does not read back:\n{}\n{body}",
@@ -667,7 +667,7 @@ pub fn synthesize(
             let mut fixing: Option<(hone_emulator::Race, usize)> = None;
             let mut last: Option<hone_ir::path::Path> = None;
             for _attempt in 0..8 {
-                let pf = parsed.function(&ak.name).expect("checked").1.clone();
+                let pf = parsed.kernel(&ak.name).expect("checked").1.clone();
                 let subject = Subject {
                     module: &parsed,
                     kernel: &ak.name,

@@ -306,7 +306,7 @@ fn evaluate_text(
     )
     .map_err(|e| e.to_string())?;
     let print_kernel = |m: &Module| {
-        m.function(&spec.kernel)
+        m.kernel(&spec.kernel)
             .map(|(_, f)| hone_ir::print::print_function(m, f))
             .unwrap_or_default()
     };

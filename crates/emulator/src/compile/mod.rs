@@ -73,7 +73,8 @@ impl Program {
 /// Compiles `kernel` and everything it calls.
 pub(crate) fn compile(module: &Module, kernel: &str) -> Result<Program, SetupError> {
     let (kid, kf) = module
-        .function(kernel)
+        .kernel(kernel)
+        .or_else(|| module.function(kernel))
         .ok_or_else(|| SetupError::UnknownKernel(kernel.to_string()))?;
     if kf.kind != FuncKind::Global {
         return Err(SetupError::NotAKernel {

@@ -323,7 +323,13 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             return Ok(e);
         }
         if let Some(sigs) = self.ctx.functions.get(name).cloned() {
-            if sigs.iter().any(|s| s.kind == FuncKind::Global) {
+            // A call without `<<<...>>>` cannot mean a kernel; a kernel may
+            // share its name with device functions (a lowered member's).
+            let sigs: Vec<_> = sigs
+                .into_iter()
+                .filter(|s| s.kind != FuncKind::Global)
+                .collect();
+            if sigs.is_empty() {
                 return Err(self.error(
                     f,
                     "dynamic parallelism",

@@ -27,7 +27,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use hone_ir::{FuncId, FuncKind, GlobalId, GlobalVar, Module, Scalar, Span, StructType, Type};
-use tree_sitter::Node;
+use tree_sitter::{Node, Tree};
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::preprocess::Preprocessed;
@@ -162,23 +162,6 @@ pub(crate) fn lower_translation_unit(pre: &Preprocessed, requests: &[String]) ->
     } else {
         pre.files.clone()
     };
-    let new_ctx = || ModuleCtx {
-        src: &pre.text,
-        map: SourceMap::new(pre),
-        typedefs: HashMap::new(),
-        constants: HashMap::new(),
-        float_constants: HashMap::new(),
-        globals: HashMap::new(),
-        structs: Vec::new(),
-        global_vars: Vec::new(),
-        global_ids: HashMap::new(),
-        functions: HashMap::new(),
-        methods: HashMap::new(),
-        anon_structs: HashMap::new(),
-        unlowerable: HashMap::new(),
-        host_functions: HashSet::new(),
-        texture_refs: HashMap::new(),
-    };
     let Some(tree) = syntax::parse(&pre.text) else {
         return Parsed {
             module: Module {
@@ -198,14 +181,43 @@ pub(crate) fn lower_translation_unit(pre: &Preprocessed, requests: &[String]) ->
     };
     // Which names are types is known only after pass 1; misread casts are
     // repaired with that knowledge and pass 1 runs again on the result.
-    let tree = if repair::may_need(&tree) {
-        let mut first = new_ctx();
+    if repair::may_need(&tree) {
+        let mut first = new_ctx(pre, &pre.text, Vec::new());
         toplevel::collect(tree.root_node(), &mut first, &mut Vec::new());
-        repair::repair(&first, tree)
-    } else {
-        tree
-    };
-    let mut ctx = new_ctx();
+        let (tree, repaired) = repair::repair(&first, tree);
+        let (text, added) = match &repaired {
+            Some((text, added)) => (text.as_str(), added.clone()),
+            None => (pre.text.as_str(), Vec::new()),
+        };
+        return lower_tree(new_ctx(pre, text, added), &tree, files, requests);
+    }
+    lower_tree(new_ctx(pre, &pre.text, Vec::new()), &tree, files, requests)
+}
+
+/// The context of `text`, which is `pre`'s text or its repair (with bytes
+/// added at `added`).
+fn new_ctx<'a>(pre: &'a Preprocessed, text: &'a str, added: Vec<usize>) -> ModuleCtx<'a> {
+    ModuleCtx {
+        src: text,
+        map: SourceMap::with_added(pre, text, added),
+        typedefs: HashMap::new(),
+        constants: HashMap::new(),
+        float_constants: HashMap::new(),
+        globals: HashMap::new(),
+        structs: Vec::new(),
+        global_vars: Vec::new(),
+        global_ids: HashMap::new(),
+        functions: HashMap::new(),
+        methods: HashMap::new(),
+        anon_structs: HashMap::new(),
+        unlowerable: HashMap::new(),
+        host_functions: HashSet::new(),
+        texture_refs: HashMap::new(),
+    }
+}
+
+/// Passes 1 and 2 over the tree of `ctx.src`.
+fn lower_tree(mut ctx: ModuleCtx, tree: &Tree, files: Vec<String>, requests: &[String]) -> Parsed {
     let mut diagnostics = Vec::new();
     let (mut pending, defs, specializations) =
         toplevel::collect(tree.root_node(), &mut ctx, &mut diagnostics);

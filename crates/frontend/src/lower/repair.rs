@@ -4,8 +4,13 @@
 //! `(x) + *p` and `(abs(a * b)) & 3` are read as casts to a "type" `x` or
 //! `abs(a *)` of `+*p` and `&3`. When the name is not a type, the parentheses
 //! only group a postfix expression (a name, a call, a subscript), so dropping
-//! them keeps the meaning; the repaired text, with the two parentheses
-//! replaced by spaces so every position stays put, is parsed again.
+//! them keeps the meaning: the two parentheses are replaced by spaces, which
+//! keeps every position. `(a & (b * c)) * d` is read as a cast of `*d` to a
+//! reference to a function; there the parentheses group a binary expression
+//! and must stay, so they are doubled (`((a & (b * c))) * d`), which the
+//! grammar cannot read as a cast. That moves later columns of the line by
+//! two; lines stay put, so positions still map to the user's lines. The
+//! repaired text is parsed again.
 
 use std::collections::HashSet;
 
@@ -18,31 +23,78 @@ use crate::syntax;
 /// than one is needed only when a repair uncovers another.
 const MAX_ROUNDS: usize = 4;
 
-pub(crate) fn repair(ctx: &ModuleCtx, tree: Tree) -> Tree {
+/// The repaired tree, and when its text is not the input's, that text with
+/// the offsets of the bytes the repair added to it (sorted).
+pub(crate) fn repair(ctx: &ModuleCtx, tree: Tree) -> (Tree, Option<(String, Vec<usize>)>) {
     let mut tree = tree;
-    let mut text: Option<Vec<u8>> = None;
+    let mut text: Option<(String, Vec<usize>)> = None;
     for _ in 0..MAX_ROUNDS {
-        let parens = misread_casts(ctx, tree.root_node());
-        if parens.is_empty() {
+        let current = text.as_ref().map_or(ctx.src, |t| t.0.as_str());
+        let fixes = misread_casts(ctx, current, tree.root_node());
+        if fixes.is_empty() {
             break;
         }
-        let mut bytes = text.take().unwrap_or_else(|| ctx.src.as_bytes().to_vec());
-        for at in parens {
-            if let Some(b @ (b'(' | b')')) = bytes.get_mut(at) {
-                *b = b' ';
-            }
-        }
-        // Only ASCII parentheses were replaced, so the text is still UTF-8.
-        let Ok(s) = std::str::from_utf8(&bytes) else {
-            break;
-        };
-        match syntax::parse(s) {
+        let (fixed, added) = apply(current, fixes);
+        match syntax::parse(&fixed) {
             Some(t) => tree = t,
             None => break,
         }
-        text = Some(bytes);
+        // Bytes added in earlier rounds move right by those added before them.
+        let mut all: Vec<usize> = text
+            .map(|(_, old)| {
+                old.into_iter()
+                    .map(|o| o + added.iter().filter(|&&(at, _)| at < o).count())
+                    .collect()
+            })
+            .unwrap_or_default();
+        all.extend(added.iter().map(|&(_, new)| new));
+        all.sort_unstable();
+        text = Some((fixed, all));
     }
-    tree
+    (tree, text)
+}
+
+/// What to do with the parentheses of a misread cast.
+#[derive(Clone, Copy)]
+enum Fix {
+    /// They group a postfix expression: replace them with spaces.
+    Drop,
+    /// They group a binary expression: double them.
+    Double,
+}
+
+/// `text` with the parentheses at the given offsets fixed, and for each
+/// byte added, the offset in `text` of the parenthesis it doubles and its
+/// own offset in the result.
+fn apply(text: &str, mut fixes: Vec<(usize, Fix)>) -> (String, Vec<(usize, usize)>) {
+    fixes.sort_by_key(|f| f.0);
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len() + fixes.len());
+    let mut added = Vec::new();
+    let mut at = 0;
+    for (pos, fix) in fixes {
+        let Some(&paren @ (b'(' | b')')) = bytes.get(pos) else {
+            continue;
+        };
+        if pos < at {
+            continue;
+        }
+        out.extend_from_slice(&bytes[at..pos]);
+        match fix {
+            Fix::Drop => out.push(b' '),
+            Fix::Double => {
+                out.extend_from_slice(&[paren, paren]);
+                added.push((pos, out.len() - 1));
+            }
+        }
+        at = pos + 1;
+    }
+    out.extend_from_slice(&bytes[at..]);
+    // Only ASCII parentheses were replaced or added, so it is still UTF-8.
+    match String::from_utf8(out) {
+        Ok(s) => (s, added),
+        Err(_) => (text.to_string(), Vec::new()),
+    }
 }
 
 /// Whether the tree has a cast to a named type at all: only then can one be
@@ -64,13 +116,14 @@ pub(crate) fn may_need(tree: &Tree) -> bool {
     found
 }
 
-/// Byte offsets of the parentheses of misread casts in device functions.
-fn misread_casts(ctx: &ModuleCtx, root: Node) -> Vec<usize> {
+/// Byte offsets of the parentheses of misread casts in device functions of
+/// `src`, the text `root` was parsed from.
+fn misread_casts(ctx: &ModuleCtx, src: &str, root: Node) -> Vec<(usize, Fix)> {
     let mut out = Vec::new();
     syntax::walk(root, |n| match n.kind() {
         "function_definition" => {
-            if toplevel::func_kind(n, ctx.src).is_some() {
-                in_function(ctx, n, &mut out);
+            if toplevel::func_kind(n, src).is_some() {
+                in_function(ctx, src, n, &mut out);
             }
             false
         }
@@ -82,19 +135,19 @@ fn misread_casts(ctx: &ModuleCtx, root: Node) -> Vec<usize> {
     out
 }
 
-fn in_function(ctx: &ModuleCtx, f: Node, out: &mut Vec<usize>) {
+fn in_function(ctx: &ModuleCtx, src: &str, f: Node, out: &mut Vec<(usize, Fix)>) {
     let mut local_types = HashSet::new();
     syntax::walk(f, |n| {
         match n.kind() {
             "type_definition" => {
                 let mut cursor = n.walk();
                 for d in n.children_by_field_name("declarator", &mut cursor) {
-                    local_types.insert(syntax::text(d, ctx.src).trim_start_matches('*').trim());
+                    local_types.insert(syntax::text(d, src).trim_start_matches('*').trim());
                 }
             }
             "alias_declaration" => {
                 if let Some(name) = n.child_by_field_name("name") {
-                    local_types.insert(syntax::text(name, ctx.src));
+                    local_types.insert(syntax::text(name, src));
                 }
             }
             _ => {}
@@ -103,22 +156,27 @@ fn in_function(ctx: &ModuleCtx, f: Node, out: &mut Vec<usize>) {
     });
     syntax::walk(f, |n| {
         if n.kind() == "cast_expression" {
-            if let Some((open, close)) = misread(ctx, n, &local_types) {
-                out.push(open);
-                out.push(close);
+            if let Some((open, close, fix)) = misread(ctx, src, n, &local_types) {
+                out.push((open, fix));
+                out.push((close, fix));
             }
         }
         true
     });
 }
 
-fn misread(ctx: &ModuleCtx, n: Node, local_types: &HashSet<&str>) -> Option<(usize, usize)> {
+fn misread(
+    ctx: &ModuleCtx,
+    src: &str,
+    n: Node,
+    local_types: &HashSet<&str>,
+) -> Option<(usize, usize, Fix)> {
     let desc = n.child_by_field_name("type")?;
     let ty = desc.child_by_field_name("type")?;
     if ty.kind() != "type_identifier" {
         return None;
     }
-    let name = syntax::text(ty, ctx.src);
+    let name = syntax::text(ty, src);
     let is_type = ctx.typedefs.contains_key(name)
         || names::named_type(name).is_some()
         || names::unsupported_type(name).is_some()
@@ -130,18 +188,16 @@ fn misread(ctx: &ModuleCtx, n: Node, local_types: &HashSet<&str>) -> Option<(usi
         return None;
     }
     // `(a & (b * c)) & d`, read as a cast of `&d` to a reference to a
-    // function: the parentheses group a binary expression, and dropping them
-    // would let the operators around it take its operands (`(T)(a & (b))`
-    // would cast `a` alone). Such a cast is left for the lowering to reject.
-    if desc.child_by_field_name("declarator").is_some_and(|d| {
+    // function: dropping the parentheses would let the operators around
+    // them take their operands.
+    let binary = desc.child_by_field_name("declarator").is_some_and(|d| {
         matches!(
             d.kind(),
             "abstract_pointer_declarator" | "abstract_reference_declarator"
         )
-    }) {
-        return None;
-    }
+    });
     let open = n.child(0).filter(|c| c.kind() == "(")?;
     let close = desc.next_sibling().filter(|c| c.kind() == ")")?;
-    Some((open.start_byte(), close.start_byte()))
+    let fix = if binary { Fix::Double } else { Fix::Drop };
+    Some((open.start_byte(), close.start_byte(), fix))
 }

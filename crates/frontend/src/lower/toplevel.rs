@@ -545,10 +545,13 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
             return Some(st.clone());
         }
         let src = self.src();
+        // Error recovery can leave a name or typedef alias empty; such a
+        // struct is anonymous, as its print will be.
         let name = node
             .child_by_field_name("name")
             .map(|n| syntax::text(n, src).to_string())
-            .or_else(|| alias.map(str::to_string));
+            .filter(|n| !n.is_empty())
+            .or_else(|| alias.filter(|a| !a.is_empty()).map(str::to_string));
         let Some(body) = node.child_by_field_name("body") else {
             if let Some(name) = name {
                 self.ctx
