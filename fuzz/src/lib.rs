@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use hone_frontend::{FrontendOptions, Parsed, Severity};
+use hone_frontend::{FrontendOptions, Parsed};
 
 /// The input as text; invalid UTF-8 is replaced, as `hone` replaces it when
 /// it reads a source file.
@@ -60,14 +60,21 @@ pub fn check_roundtrip(text: &str) {
     }
 }
 
-/// The sources launch files name, lowered once: the examples' kernels by
-/// file name, and `data/launch_kernels.cu` for any other name.
+/// The sources launch files name, lowered once: `data/launch_kernels.cu`
+/// (built in) first, for any name not found, then the examples' kernels by
+/// file name where the repository is at hand.
 pub fn launch_sources() -> &'static [(String, Parsed)] {
     static SOURCES: OnceLock<Vec<(String, Parsed)>> = OnceLock::new();
     SOURCES.get_or_init(|| {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-        let mut files = vec![root.join("data/launch_kernels.cu")];
-        let examples = root.join("../examples");
+        let own = hone_frontend::parse_source(
+            "launch_kernels.cu",
+            include_str!("../data/launch_kernels.cu"),
+            &frontend_options(),
+        )
+        .expect("the built-in launch kernels preprocess");
+        let mut sources = vec![("launch_kernels.cu".to_string(), own)];
+        let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples");
+        let mut files = Vec::new();
         for dir in std::fs::read_dir(&examples).into_iter().flatten().flatten() {
             for f in std::fs::read_dir(dir.path())
                 .into_iter()
@@ -80,13 +87,11 @@ pub fn launch_sources() -> &'static [(String, Parsed)] {
             }
         }
         files.sort();
-        files
-            .iter()
-            .filter_map(|f| {
-                let parsed = hone_frontend::parse_file(f, &frontend_options()).ok()?;
-                Some((file_name(f), parsed))
-            })
-            .collect()
+        sources.extend(files.iter().filter_map(|f| {
+            let parsed = hone_frontend::parse_file(f, &frontend_options()).ok()?;
+            Some((file_name(f), parsed))
+        }));
+        sources
     })
 }
 
@@ -134,8 +139,10 @@ pub mod db {
     }
 
     fn write_base(path: &Path) -> Result<(), Box<dyn std::error::Error>> {
-        let job = JobSpec::load(
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("../kernels/examples/vcopy.tune.toml"),
+        // Built in, so that the binary runs where the repository is not.
+        let job = JobSpec::from_toml(
+            include_str!("../../kernels/examples/vcopy.tune.toml"),
+            "vcopy.tune.toml",
         )?;
         let spec_json = serde_json::to_string(&job)?;
         // Small pages keep the file, and so each fuzzed input, small.

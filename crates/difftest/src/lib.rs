@@ -5,8 +5,11 @@
 //! depend on the order of threads), go through hone's front end, the printer
 //! and a second parse, the emulator and NVRTC; on a GPU each runs as
 //! generated and as hone prints it, and every output bit is compared with the
-//! emulator's (NaNs equal to each other). A mismatch is reduced by delta
-//! debugging to a small kernel saved as a `.cu` file.
+//! emulator's (NaNs equal to each other). A kernel that differs is built
+//! again without the GPU compiler's optimisations (ptxas's first, then all):
+//! when that build gives the emulator's values, the case is `compiler` (the
+//! optimised code is what departs from C++), otherwise `mismatch`. Either is
+//! reduced by delta debugging to a small kernel saved as a `.cu` file.
 
 pub mod ast;
 pub mod check;

@@ -21,7 +21,9 @@ use crate::gen::Case;
 pub struct CaseResult {
     pub index: u64,
     /// `pass`, or the stage that failed (`front_end`, `round_trip`,
-    /// `emulator`, `compile`, `gpu`, `mismatch`).
+    /// `emulator`, `compile`, `gpu`, `mismatch`); `compiler` for a mismatch
+    /// that the GPU compiler's optimisations make (a build without them
+    /// gives the emulator's values).
     pub status: String,
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub message: Option<String>,
@@ -228,7 +230,7 @@ pub fn cpu_result(p: &Prepared, compile_error: &Option<String>) -> CaseResult {
 /// Runs a compiled batch on the GPU. Returns the results in order, and
 /// whether the context is still usable afterwards (a sticky fault ends the
 /// batch at the faulting case).
-pub fn run_on_gpu(gpu: &Gpu, batch: &Batch) -> (Vec<CaseResult>, bool) {
+pub fn run_on_gpu(gpu: &Gpu, target: &Target, batch: &Batch) -> (Vec<CaseResult>, bool) {
     let mut results = Vec::with_capacity(batch.items.len());
     let loaded = match &batch.module {
         Some(m) => match Loaded::load(gpu, m) {
@@ -255,7 +257,7 @@ pub fn run_on_gpu(gpu: &Gpu, batch: &Batch) -> (Vec<CaseResult>, bool) {
             continue;
         };
         let printed = with_printed(p.case.index, batch.printed_every);
-        match gpu_compare(gpu, loaded, &p.case, emulated, printed) {
+        match gpu_compare(gpu, target, loaded, p, emulated, printed) {
             Ok(r) => results.push(r),
             Err(e) => {
                 results.push(CaseResult {
@@ -274,14 +276,19 @@ pub fn run_on_gpu(gpu: &Gpu, batch: &Batch) -> (Vec<CaseResult>, bool) {
 }
 
 /// Launches the generated kernel of a case (and, with `printed`, hone's
-/// print of it) and compares the buffers with the emulator's.
+/// print of it) and compares the buffers with the emulator's. A kernel that
+/// differs is built again without the GPU compiler's optimisations
+/// ([`UNOPTIMISED`]): when that build gives the emulator's values, the
+/// optimised code is what differs, and the case is `compiler`.
 pub fn gpu_compare(
     gpu: &Gpu,
+    target: &Target,
     loaded: &Loaded,
-    case: &Case,
+    p: &Prepared,
     emulated: &[Buffer],
     printed: bool,
 ) -> Result<CaseResult, DeviceFailure> {
+    let case = &p.case;
     let inputs = check::buffers(case);
     let k = &case.kernel;
     let mut variants = vec![("generated", k.name.clone())];
@@ -290,16 +297,77 @@ pub fn gpu_compare(
     }
     for (variant, name) in variants {
         let out = loaded.run(gpu, &name, k.grid, k.block, &inputs)?;
-        if let Some(d) = check::compare(emulated, &out) {
-            return Ok(CaseResult {
-                index: case.index,
-                status: "mismatch".into(),
-                message: Some(describe(&d)),
-                variant: Some(variant.into()),
-            });
-        }
+        let Some(d) = check::compare(emulated, &out) else {
+            continue;
+        };
+        let source = p.sources.as_ref().map(|(generated, printed)| {
+            if variant == "printed" {
+                printed
+            } else {
+                generated
+            }
+        });
+        let unoptimised = match source {
+            Some(source) => agreeing_unoptimised_build(gpu, target, source, &name, case, emulated)?,
+            None => None,
+        };
+        let (status, message) = match unoptimised {
+            Some(build) => (
+                "compiler",
+                format!(
+                    "{}; built with {build}, the GPU gives the emulator's values",
+                    describe(&d)
+                ),
+            ),
+            None => ("mismatch", describe(&d)),
+        };
+        return Ok(CaseResult {
+            index: case.index,
+            status: status.into(),
+            message: Some(message),
+            variant: Some(variant.into()),
+        });
     }
     Ok(CaseResult::pass(case.index))
+}
+
+/// NVRTC options that turn the GPU compiler's optimisations off, tried in
+/// turn: ptxas's alone first, which names the stage, then every stage's.
+pub const UNOPTIMISED: &[(&str, &str)] = &[
+    ("`--ptxas-options=-O0`", "--ptxas-options=-O0"),
+    ("`-G` (no optimisation)", "-G"),
+];
+
+/// The first build of [`UNOPTIMISED`] whose run gives the emulator's
+/// buffers; `None` when none does (or none compiles).
+fn agreeing_unoptimised_build(
+    gpu: &Gpu,
+    target: &Target,
+    source: &str,
+    name: &str,
+    case: &Case,
+    emulated: &[Buffer],
+) -> Result<Option<&'static str>, DeviceFailure> {
+    for (build, option) in UNOPTIMISED {
+        let mut options = compile::options();
+        options.extra.push(option.to_string());
+        let Ok(module) = hone_gpu::nvrtc::compile(source, "unoptimised.cu", &options, target)
+        else {
+            continue;
+        };
+        let loaded = Loaded::load(gpu, &module)?;
+        let out = loaded.run(
+            gpu,
+            name,
+            case.kernel.grid,
+            case.kernel.block,
+            &check::buffers(case),
+        )?;
+        if check::compare(emulated, &out).is_none() {
+            return Ok(Some(build));
+        }
+    }
+    Ok(None)
 }
 
 pub fn describe(d: &Difference) -> String {

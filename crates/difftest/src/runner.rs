@@ -105,7 +105,7 @@ pub fn cases_on_gpu(range: &CaseRange, opts: &GenOptions, results: &Path) -> Res
         .collect();
     let mut write_error = None;
     pipeline::run_batches(cases, batch, printed_every, Some(target), |b| {
-        let (rs, alive) = pipeline::run_on_gpu(&gpu, &b);
+        let (rs, alive) = pipeline::run_on_gpu(&gpu, &target, &b);
         for r in &rs {
             let line = serde_json::to_string(r).unwrap_or_default();
             if let Err(e) = writeln!(file, "{line}") {
@@ -290,7 +290,7 @@ pub fn gpu(run: &GpuRun) -> Result<()> {
     let reduce_began = Instant::now();
     // One of each kind first (which kernel, which buffer), so that a
     // frequent kind does not take the whole budget.
-    let mismatching: Vec<&CaseResult> = results.iter().filter(|r| r.status == "mismatch").collect();
+    let mismatching: Vec<&CaseResult> = results.iter().filter(|r| is_mismatch(&r.status)).collect();
     let mut seen = std::collections::HashSet::new();
     let first_of_kind: Vec<bool> = mismatching
         .iter()
@@ -347,7 +347,7 @@ pub fn gpu(run: &GpuRun) -> Result<()> {
     }
     let failures: Vec<CaseResult> = results
         .iter()
-        .filter(|r| r.status != "pass" && r.status != "mismatch")
+        .filter(|r| r.status != "pass" && !is_mismatch(&r.status))
         .take(50)
         .cloned()
         .collect();
@@ -382,7 +382,8 @@ pub fn gpu(run: &GpuRun) -> Result<()> {
     );
     for m in &summary.mismatches {
         println!(
-            "mismatch in case {} ({}): {}{}",
+            "{} in case {} ({}): {}{}",
+            m.result.status,
             m.result.index,
             m.result.variant.as_deref().unwrap_or(""),
             m.result.message.as_deref().unwrap_or(""),
@@ -406,6 +407,12 @@ pub fn gpu(run: &GpuRun) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// Whether a case's status is a difference between emulator and GPU:
+/// unexplained (`mismatch`) or made by the GPU compiler (`compiler`).
+fn is_mismatch(status: &str) -> bool {
+    matches!(status, "mismatch" | "compiler")
 }
 
 /// The kind of a mismatch: the kernel that differed and the first buffer.

@@ -668,6 +668,23 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         }
         let c = Type::Scalar(common_scalar(sa, sb));
         let (a, b) = (icast(a, c.clone()), icast(b, c.clone()));
+        // `1.0f / 0.0f` is how infinities are written (and printed): it is
+        // the infinite literal, exactly.
+        if let (Div, ExprKind::FloatLit(x), ExprKind::FloatLit(y)) = (op, &a.kind, &b.kind) {
+            if *y == 0.0 && *x != 0.0 && x.is_finite() && c.scalar().is_some_and(|s| s.is_float()) {
+                let negative = x.is_sign_negative() != y.is_sign_negative();
+                let inf = if negative {
+                    f64::NEG_INFINITY
+                } else {
+                    f64::INFINITY
+                };
+                return Ok(Expr {
+                    kind: ExprKind::FloatLit(inf),
+                    ty: c,
+                    span,
+                });
+            }
+        }
         let ty = if op.is_comparison() { Type::BOOL } else { c };
         Ok(bin(a, b, ty))
     }

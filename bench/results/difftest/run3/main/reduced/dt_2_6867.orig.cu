@@ -1,0 +1,72 @@
+// hone-difftest case 6867 of seed 2: grid 2, block 64; inputs as `hone-difftest show --seed 2 --index 6867` generates them.
+// compiler (generated kernel): out_i[3] (thread 1): emulator -145, GPU 129; 43 element(s) differ; built with `--ptxas-options=-O0`, the GPU gives the emulator's values
+__global__ void dt_2_6867(const int *in_i, const unsigned long long *in_q, const float *in_f, const double *in_d, int *out_i, unsigned *out_u, long long *out_l, unsigned long long *out_q, float *out_f, double *out_d, unsigned *acc_u, unsigned long long *acc_q)
+{
+    unsigned lane = threadIdx.x & 31u;
+    unsigned gid = blockIdx.x * blockDim.x + threadIdx.x;
+    __shared__ int sh_i[256];
+    __shared__ unsigned sh_u[256];
+    __shared__ long long sh_l[256];
+    __shared__ unsigned long long sh_q[256];
+    __shared__ float sh_f[256];
+    __shared__ double sh_d[256];
+    __shared__ unsigned sacc_u[1];
+    __shared__ unsigned long long sacc_q[1];
+    int i0 = in_i[(gid * 7u + 0u) & 255u];
+    int i1 = in_i[(gid * 7u + 3u) & 255u];
+    int i2 = in_i[(gid * 7u + 6u) & 255u];
+    unsigned u0 = (unsigned)in_i[(gid * 7u + 1u) & 255u] ^ gid;
+    unsigned u1 = (unsigned)in_i[(gid * 7u + 4u) & 255u] ^ gid;
+    unsigned u2 = (unsigned)in_i[(gid * 7u + 7u) & 255u] ^ gid;
+    long long l0 = (long long)in_q[(gid * 7u + 2u) & 255u];
+    long long l1 = (long long)in_q[(gid * 7u + 5u) & 255u];
+    long long l2 = (long long)in_q[(gid * 7u + 8u) & 255u];
+    unsigned long long q0 = in_q[(gid * 7u + 3u) & 255u] + gid;
+    unsigned long long q1 = in_q[(gid * 7u + 6u) & 255u] + gid;
+    unsigned long long q2 = in_q[(gid * 7u + 9u) & 255u] + gid;
+    float f0 = in_f[(gid * 7u + 4u) & 255u];
+    float f1 = in_f[(gid * 7u + 7u) & 255u];
+    float f2 = in_f[(gid * 7u + 10u) & 255u];
+    double d0 = in_d[(gid * 7u + 5u) & 255u];
+    double d1 = in_d[(gid * 7u + 8u) & 255u];
+    double d2 = in_d[(gid * 7u + 11u) & 255u];
+    d1 = d2;
+    i0 = max(min(min(i1, ((int)(0u - (unsigned)(i0)))), i2), min(((int)(0u - (unsigned)(i2))), (i1 / (((i2) == 0 || (i2) == (-1)) ? 1 : (i2)))));
+    f0 = ((f1 * f0) - ((l2 >= (~l0)) ? (f1 / f1) : roundf(f0)));
+    u1 = __shfl_sync(0xffffffffu, ((unsigned)in_i[(u1) & 255u]), (((151u << ((unsigned)(u2) & 31u)) << ((unsigned)((u1 >> ((unsigned)(u2) & 31u))) & 31u)) & 31u));
+    if (((-f0) == ((max(u2, u2) > u1) ? ((-6.781462e-39f) * ((float)l0)) : ((f2 - f2) * (f1 + f1))))) {
+        for (int k0 = 0; k0 < 2; k0++) {
+            d2 = 2.0829256765222763e-308;
+        }
+        q2 = (max((~in_q[(u1) & 255u]), (q2 - (6ull - 1ull))) ^ q0);
+        f1 = f1;
+    } else {
+        u1 = (((max(u1, threadIdx.x) / (((u2 * u1)) == 0u ? 1u : ((u2 * u1)))) % ((max(u0, ((q2 != 93ull) ? gid : 2048u))) == 0u ? 1u : (max(u0, ((q2 != 93ull) ? gid : 2048u))))) + ((unsigned)((((-2147483647 - 1) == i1) ? q2 : q2) % ((max(q2, q0)) == 0ull ? 1ull : (max(q2, q0))))));
+        if (!(q2 > min(((unsigned long long)fminf(fmaxf(f0, 0e0f), 1.8446743e19f)), (72057594037927936ull << ((unsigned)(q0) & 63u))))) {
+            i1 = min((i2 & i1), in_i[((u1 - (u0 ^ u2))) & 255u]);
+            d1 = d2;
+            if (((5.468099213914397e3 * d2) != d2)) {
+                f2 = (-0e0f);
+                u0 = (u2 - (((unsigned)18446744073709551535ull) >> ((unsigned)(((unsigned)in_i[(lane) & 255u])) & 31u)));
+            }
+        }
+    }
+    out_i[gid * 3u + 0u] = i0;
+    out_i[gid * 3u + 1u] = i1;
+    out_i[gid * 3u + 2u] = i2;
+    out_u[gid * 3u + 0u] = u0;
+    out_u[gid * 3u + 1u] = u1;
+    out_u[gid * 3u + 2u] = u2;
+    out_l[gid * 3u + 0u] = l0;
+    out_l[gid * 3u + 1u] = l1;
+    out_l[gid * 3u + 2u] = l2;
+    out_q[gid * 3u + 0u] = q0;
+    out_q[gid * 3u + 1u] = q1;
+    out_q[gid * 3u + 2u] = q2;
+    out_f[gid * 3u + 0u] = f0;
+    out_f[gid * 3u + 1u] = f1;
+    out_f[gid * 3u + 2u] = f2;
+    out_d[gid * 3u + 0u] = d0;
+    out_d[gid * 3u + 1u] = d1;
+    out_d[gid * 3u + 2u] = d2;
+}

@@ -1,0 +1,61 @@
+// hone-difftest case 124 of seed 3: grid 2, block 128; inputs as `hone-difftest show --seed 3 --index 124` generates them.
+// mismatch (generated kernel): out_d[510] (thread 170): emulator -6.444182329896729e307 (0xffd6f12a3ad8fd0c), GPU -6.444182329896728e307 (0xffd6f12a3ad8fd0b); 1 element(s) differ
+__global__ void dt_3_124(const int *in_i, const unsigned long long *in_q, const float *in_f, const double *in_d, int *out_i, unsigned *out_u, long long *out_l, unsigned long long *out_q, float *out_f, double *out_d, unsigned *acc_u, unsigned long long *acc_q)
+{
+    unsigned lane = threadIdx.x & 31u;
+    unsigned gid = blockIdx.x * blockDim.x + threadIdx.x;
+    __shared__ int sh_i[256];
+    __shared__ unsigned sh_u[256];
+    __shared__ long long sh_l[256];
+    __shared__ unsigned long long sh_q[256];
+    __shared__ float sh_f[256];
+    __shared__ double sh_d[256];
+    __shared__ unsigned sacc_u[1];
+    __shared__ unsigned long long sacc_q[1];
+    int i0 = in_i[(gid * 7u + 0u) & 255u];
+    int i1 = in_i[(gid * 7u + 3u) & 255u];
+    int i2 = in_i[(gid * 7u + 6u) & 255u];
+    unsigned u0 = (unsigned)in_i[(gid * 7u + 1u) & 255u] ^ gid;
+    unsigned u1 = (unsigned)in_i[(gid * 7u + 4u) & 255u] ^ gid;
+    unsigned u2 = (unsigned)in_i[(gid * 7u + 7u) & 255u] ^ gid;
+    long long l0 = (long long)in_q[(gid * 7u + 2u) & 255u];
+    long long l1 = (long long)in_q[(gid * 7u + 5u) & 255u];
+    long long l2 = (long long)in_q[(gid * 7u + 8u) & 255u];
+    unsigned long long q0 = in_q[(gid * 7u + 3u) & 255u] + gid;
+    unsigned long long q1 = in_q[(gid * 7u + 6u) & 255u] + gid;
+    unsigned long long q2 = in_q[(gid * 7u + 9u) & 255u] + gid;
+    float f0 = in_f[(gid * 7u + 4u) & 255u];
+    float f1 = in_f[(gid * 7u + 7u) & 255u];
+    float f2 = in_f[(gid * 7u + 10u) & 255u];
+    double d0 = in_d[(gid * 7u + 5u) & 255u];
+    double d1 = in_d[(gid * 7u + 8u) & 255u];
+    double d2 = in_d[(gid * 7u + 11u) & 255u];
+    sh_q[threadIdx.x] = ((in_f[(blockIdx.x) & 255u] > f1) ? q1 : q1);
+    __syncthreads();
+    q2 = sh_q[(threadIdx.x + ((u0 + ((unsigned)in_i[(gid) & 255u])))) % blockDim.x];
+    __syncthreads();
+    f2 = f1;
+    q0 = __shfl_down_sync(0xffffffffu, q0, (((unsigned)((unsigned long long)fmin(fmax(d0, 0e0), 1.844674407370955e19))) & 31u), 16);
+    d0 = ((cos((d1 / d2)) - ((d0 / d2) + (d0 * d0))) / d0);
+    i0 = __shfl_up_sync(0xffffffffu, i0, (min(((unsigned)fmin(fmax(d1, 0e0), 4.294967295e9)), u1) & 31u));
+    l2 = __shfl_down_sync(0xffffffffu, ((long long)in_q[((198u >> ((unsigned)(((unsigned)in_i[(u0) & 255u])) & 31u))) & 255u]), (((unsigned)fminf(fmaxf((-8.921476e29f), 0e0f), 4.294967e9f)) & 31u), 16);
+    i2 = i2;
+    out_i[gid * 3u + 0u] = i0;
+    out_i[gid * 3u + 1u] = i1;
+    out_i[gid * 3u + 2u] = i2;
+    out_u[gid * 3u + 0u] = u0;
+    out_u[gid * 3u + 1u] = u1;
+    out_u[gid * 3u + 2u] = u2;
+    out_l[gid * 3u + 0u] = l0;
+    out_l[gid * 3u + 1u] = l1;
+    out_l[gid * 3u + 2u] = l2;
+    out_q[gid * 3u + 0u] = q0;
+    out_q[gid * 3u + 1u] = q1;
+    out_q[gid * 3u + 2u] = q2;
+    out_f[gid * 3u + 0u] = f0;
+    out_f[gid * 3u + 1u] = f1;
+    out_f[gid * 3u + 2u] = f2;
+    out_d[gid * 3u + 0u] = d0;
+    out_d[gid * 3u + 1u] = d1;
+    out_d[gid * 3u + 2u] = d2;
+}

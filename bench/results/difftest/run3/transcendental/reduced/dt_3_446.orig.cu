@@ -1,0 +1,74 @@
+// hone-difftest case 446 of seed 3: grid 2, block 256; inputs as `hone-difftest show --seed 3 --index 446` generates them.
+// mismatch (generated kernel): out_d[221] (thread 73): emulator -2.328394957325442e-15 (0xbce4f8e9c9c57ab6), GPU -2.3283949573254415e-15 (0xbce4f8e9c9c57ab5); 8 element(s) differ
+__global__ void dt_3_446(const int *in_i, const unsigned long long *in_q, const float *in_f, const double *in_d, int *out_i, unsigned *out_u, long long *out_l, unsigned long long *out_q, float *out_f, double *out_d, unsigned *acc_u, unsigned long long *acc_q)
+{
+    unsigned lane = threadIdx.x & 31u;
+    unsigned gid = blockIdx.x * blockDim.x + threadIdx.x;
+    __shared__ int sh_i[256];
+    __shared__ unsigned sh_u[256];
+    __shared__ long long sh_l[256];
+    __shared__ unsigned long long sh_q[256];
+    __shared__ float sh_f[256];
+    __shared__ double sh_d[256];
+    __shared__ unsigned sacc_u[1];
+    __shared__ unsigned long long sacc_q[1];
+    int i0 = in_i[(gid * 7u + 0u) & 255u];
+    int i1 = in_i[(gid * 7u + 3u) & 255u];
+    int i2 = in_i[(gid * 7u + 6u) & 255u];
+    unsigned u0 = (unsigned)in_i[(gid * 7u + 1u) & 255u] ^ gid;
+    unsigned u1 = (unsigned)in_i[(gid * 7u + 4u) & 255u] ^ gid;
+    unsigned u2 = (unsigned)in_i[(gid * 7u + 7u) & 255u] ^ gid;
+    long long l0 = (long long)in_q[(gid * 7u + 2u) & 255u];
+    long long l1 = (long long)in_q[(gid * 7u + 5u) & 255u];
+    long long l2 = (long long)in_q[(gid * 7u + 8u) & 255u];
+    unsigned long long q0 = in_q[(gid * 7u + 3u) & 255u] + gid;
+    unsigned long long q1 = in_q[(gid * 7u + 6u) & 255u] + gid;
+    unsigned long long q2 = in_q[(gid * 7u + 9u) & 255u] + gid;
+    float f0 = in_f[(gid * 7u + 4u) & 255u];
+    float f1 = in_f[(gid * 7u + 7u) & 255u];
+    float f2 = in_f[(gid * 7u + 10u) & 255u];
+    double d0 = in_d[(gid * 7u + 5u) & 255u];
+    double d1 = in_d[(gid * 7u + 8u) & 255u];
+    double d2 = in_d[(gid * 7u + 11u) & 255u];
+    d2 = ((exp(((512u > 113u) ? d0 : d2)) / (((double)1031923184287105746ull) + d0)) * (-1.0675917900250065e3));
+    i0 = ((q0 <= ((q2 << ((unsigned)(q2) & 63u)) % ((q0) == 0ull ? 1ull : (q0)))) ? i2 : 142);
+    sh_u[threadIdx.x] = ((unsigned)q2);
+    __syncthreads();
+    u2 = sh_u[(threadIdx.x + (3486896426u)) % blockDim.x];
+    __syncthreads();
+    d0 = in_d[(4294967226u) & 255u];
+    for (int k0 = 0; k0 < 0; k0++) {
+        i1 = min(i2, i1);
+        u2 = u1;
+        for (int k1 = 0; k1 < 3; k1++) {
+            f2 = cosf(ceilf((((-3e0f) + f2) - f2)));
+            if (!(((unsigned long long)(-15520106524340045ll)) < 12233697786237815936ull)) {
+                l0 = ((-2145436290833730604ll) | ((((long long)0u) / (((((1775883626982665186ll != l2) ? l0 : (-83ll))) == 0ll || (((1775883626982665186ll != l2) ? l0 : (-83ll))) == (-1ll)) ? 1ll : (((1775883626982665186ll != l2) ? l0 : (-83ll))))) >> ((unsigned)(max(((long long)((unsigned long long)l2 + (unsigned long long)l0)), (1152921504606846976ll & l1))) & 63u)));
+                f0 = in_f[((lane << ((unsigned)(threadIdx.x) & 31u))) & 255u];
+                q0 = q0;
+            } else {
+                f2 = ((-fabsf(((float)i1))) / expf(f2));
+            }
+        }
+    }
+    i0 = (__any_sync(0xffffffffu, (l1 >= ((long long)q2))) != 0);
+    l1 = l0;
+    out_i[gid * 3u + 0u] = i0;
+    out_i[gid * 3u + 1u] = i1;
+    out_i[gid * 3u + 2u] = i2;
+    out_u[gid * 3u + 0u] = u0;
+    out_u[gid * 3u + 1u] = u1;
+    out_u[gid * 3u + 2u] = u2;
+    out_l[gid * 3u + 0u] = l0;
+    out_l[gid * 3u + 1u] = l1;
+    out_l[gid * 3u + 2u] = l2;
+    out_q[gid * 3u + 0u] = q0;
+    out_q[gid * 3u + 1u] = q1;
+    out_q[gid * 3u + 2u] = q2;
+    out_f[gid * 3u + 0u] = f0;
+    out_f[gid * 3u + 1u] = f1;
+    out_f[gid * 3u + 2u] = f2;
+    out_d[gid * 3u + 0u] = d0;
+    out_d[gid * 3u + 1u] = d1;
+    out_d[gid * 3u + 2u] = d2;
+}
