@@ -158,3 +158,28 @@ fn names_the_printer_cannot_write_are_renamed() {
     let printed = print_module(&lower("k.cu", src).module);
     assert!(printed.contains("o[0] = a_b + a_b_1;"), "{printed}");
 }
+
+/// A typedef may not give a type's name to another type: `float3` as a
+/// struct would make functions declared before and after it one overload.
+#[test]
+fn a_typedef_of_another_types_name_is_an_error() {
+    let src = "struct V { float x, y, z; };\n\
+               __device__ float dot(float3 a) { return a.x; }\n\
+               typedef V float3;\n\
+               typedef float real;\n\
+               typedef float real;\n\
+               __global__ void k(real *o) { o[0] = dot(make_float3(1.0f, 2.0f, 3.0f)); }\n";
+    let parsed = lower("k.cu", src);
+    let errors: Vec<String> = parsed
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == hone_frontend::Severity::Error)
+        .map(|d| d.to_string())
+        .collect();
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(
+        errors[0].contains("k.cu:3:") && errors[0].contains("`float3` is already a type"),
+        "{errors:?}"
+    );
+    assert!(parsed.kernel("k", "k.cu").is_ok());
+}

@@ -471,7 +471,12 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             coords.push(e);
         }
         let texel = if dims == 0 {
-            let i = self.convert(coords.remove(0), &Type::INT, args[1], "texture index")?;
+            let mut i = self.convert(coords.remove(0), &Type::INT, args[1], "texture index")?;
+            // The fetch converts its index to `int`; the printed array
+            // index would imply no conversion, so it is written out.
+            if let ExprKind::Cast { implicit, .. } = &mut i.kind {
+                *implicit = false;
+            }
             build::index(base, i)
         } else {
             if dims > b.dims {

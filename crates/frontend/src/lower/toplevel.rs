@@ -11,6 +11,7 @@ use tree_sitter::Node;
 use std::collections::HashMap;
 
 use super::func::{FnLowerer, LResult};
+use super::names;
 use super::template::{Specialization, Template};
 use super::types::ArrayCtx;
 use super::{FuncSig, Member, MemberKind, ModuleCtx, PendingFunction, QualType, TypeEntry};
@@ -765,14 +766,36 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
                     },
                 }
             };
-            self.ctx.typedefs.insert(name.to_string(), entry);
+            self.define_type(d, name, entry);
         }
+    }
+
+    /// Binds a typedef or alias name; one that names another type already
+    /// (a built-in such as `float3`, or an earlier typedef) is an error, as
+    /// in C++: uses before and after would mean different types.
+    fn define_type(&mut self, node: Node, name: &str, entry: TypeEntry) {
+        let earlier = match self.ctx.typedefs.get(name) {
+            Some(TypeEntry::Ok(qt)) => Some(qt.ty.clone()),
+            _ => names::named_type(name),
+        };
+        if let (Some(old), TypeEntry::Ok(new)) = (&earlier, &entry) {
+            if *old != new.ty {
+                self.error(
+                    node,
+                    "typedef",
+                    format!("`{name}` is already a type; redefining it as another is not allowed"),
+                );
+                return;
+            }
+        }
+        self.ctx.typedefs.insert(name.to_string(), entry);
     }
 
     fn alias(&mut self, node: Node) {
         let Some(name) = node.child_by_field_name("name") else {
             return;
         };
+        let name_node = name;
         let name = syntax::text(name, self.src()).to_string();
         let Some(t) = node.child_by_field_name("type") else {
             return;
@@ -793,7 +816,7 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
                 },
             }
         };
-        self.ctx.typedefs.insert(name, entry);
+        self.define_type(name_node, &name, entry);
     }
 
     fn template(&mut self, node: Node<'t>) {
