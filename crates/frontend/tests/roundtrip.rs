@@ -281,3 +281,14 @@ proptest! {
         }
     }
 }
+
+/// Bit reinterpretations keep their names through a round trip, with the
+/// argument converted to the type each takes.
+#[test]
+fn reinterpretations_round_trip() {
+    let src = "__global__ void k(int *o, float x, double d, short s) {\n    o[0] = __float_as_int(x) + __double2hiint(d) + __double2loint(d);\n    o[1] = (int)__int_as_float(s) + (int)__longlong_as_double(__double_as_longlong(d)) + (int)__hiloint2double(1, s);\n    o[2] = __float_as_uint(__uint_as_float(7u));\n}\n";
+    roundtrip("bits.cu", src).unwrap();
+    let printed = print_module(&lower("bits.cu", src).module);
+    assert!(printed.contains("__int_as_float(s)"), "{printed}");
+    assert!(printed.contains("__hiloint2double(1, s)"), "{printed}");
+}
