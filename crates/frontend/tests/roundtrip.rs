@@ -292,3 +292,22 @@ fn reinterpretations_round_trip() {
     assert!(printed.contains("__int_as_float(s)"), "{printed}");
     assert!(printed.contains("__hiloint2double(1, s)"), "{printed}");
 }
+
+/// `frexp`, `modf` and `sincos` are bound to definitions hone appends in
+/// CUDA; the print carries them, and reads back as the same module.
+#[test]
+fn functions_with_pointer_results_round_trip() {
+    let src = "__global__ void k(const float *x, const double *d, float *m, int *e, double *s) {\n    int i = threadIdx.x;\n    float ip;\n    m[i] = frexp(x[i], &e[i]) + modff(x[i], &ip) + ip;\n    sincos(d[i], &s[2 * i], &s[2 * i + 1]);\n}\n";
+    roundtrip("pointer_results.cu", src).unwrap();
+    let parsed = lower("pointer_results.cu", src);
+    assert!(!parsed.has_errors(), "{:?}", parsed.diagnostics);
+    let printed = print_module(&parsed.module);
+    assert!(
+        printed.contains("m[i] = hone_frexpf(x[i], &e[i]) + hone_modff(x[i], &ip) + ip;"),
+        "{printed}"
+    );
+    assert!(
+        printed.contains("hone_sincos(d[i], &s[2 * i], &s[2 * i + 1]);"),
+        "{printed}"
+    );
+}

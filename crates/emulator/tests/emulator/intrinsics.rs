@@ -311,3 +311,71 @@ __global__ void bits(const float *x, const double *d, int *o, unsigned *u, float
         assert_eq!(g[t * 2 + 1].to_bits(), db, "thread {t}");
     }
 }
+
+#[test]
+fn frexp_and_modf_match_their_definitions() {
+    let src = r#"
+__global__ void k(const float *x, const double *d, float *m, int *e, double *md, int *ed, float *fr, float *ip) {
+    int t = threadIdx.x;
+    m[t] = frexpf(x[t], &e[t]);
+    md[t] = frexp(d[t], &ed[t]);
+    fr[t] = modff(x[t], &ip[t]);
+}
+"#;
+    let m = cuda(src);
+    let x = [
+        1.0f32,
+        -2.5,
+        0.0,
+        -0.0,
+        3.0e38,
+        f32::MIN_POSITIVE / 8.0,
+        1e-45,
+        7.75,
+        -0.3,
+        1e10,
+    ];
+    let d = [
+        1.0f64, -2.5, 0.0, -0.0, 3.0e300, 5e-324, 1e-310, 7.75, -0.3, 1e10,
+    ];
+    let n = x.len();
+    let mut bufs = vec![
+        Buffer::from_f32("x", &x),
+        Buffer::from_f64("d", &d),
+        Buffer::from_f32("m", &vec![0.0; n]),
+        Buffer::from_i32("e", &vec![0; n]),
+        Buffer::from_f64("md", &vec![0.0; n]),
+        Buffer::from_i32("ed", &vec![0; n]),
+        Buffer::from_f32("fr", &vec![0.0; n]),
+        Buffer::from_f32("ip", &vec![0.0; n]),
+    ];
+    let args = [0, 1, 2, 3, 4, 5, 6, 7].map(KernelArg::Buffer);
+    let r = launch(&m, "k", LaunchConfig::linear(1, n as u32), &args, &mut bufs);
+    assert!(r.is_clean(), "{r:#?}");
+    let (mm, e) = (bufs[2].to_f32_vec(), bufs[3].to_i32_vec());
+    let (md, ed) = (bufs[4].to_f64_vec(), bufs[5].to_i32_vec());
+    let (fr, ip) = (bufs[6].to_f32_vec(), bufs[7].to_f32_vec());
+    for t in 0..n {
+        let (wm, we) = libm::frexpf(x[t]);
+        assert_eq!(
+            (mm[t].to_bits(), e[t]),
+            (wm.to_bits(), we),
+            "frexpf({})",
+            x[t]
+        );
+        let (wm, we) = libm::frexp(d[t]);
+        assert_eq!(
+            (md[t].to_bits(), ed[t]),
+            (wm.to_bits(), we),
+            "frexp({})",
+            d[t]
+        );
+        let (wf, wi) = libm::modff(x[t]);
+        assert_eq!(
+            (fr[t].to_bits(), ip[t].to_bits()),
+            (wf.to_bits(), wi.to_bits()),
+            "modff({})",
+            x[t]
+        );
+    }
+}
