@@ -165,13 +165,16 @@ pub(crate) fn lower_translation_unit(pre: &Preprocessed, requests: &[String]) ->
     };
     // The definitions of called functions hone writes in CUDA follow the
     // user's text, so its positions stay put.
-    let prelude = prelude::needed(&pre.text);
-    let text = if prelude.is_empty() {
-        std::borrow::Cow::Borrowed(pre.text.as_str())
-    } else {
-        std::borrow::Cow::Owned(format!("{}\n{prelude}", pre.text))
-    };
-    let Some(tree) = syntax::parse(&text) else {
+    let mut text = std::borrow::Cow::Borrowed(pre.text.as_str());
+    let mut tree = syntax::parse(&text);
+    if let Some(t) = &tree {
+        let prelude = prelude::needed(t.root_node(), &text);
+        if !prelude.is_empty() {
+            text = std::borrow::Cow::Owned(format!("{}\n{prelude}", pre.text));
+            tree = syntax::parse(&text);
+        }
+    }
+    let Some(tree) = tree else {
         return Parsed {
             module: Module {
                 files: files.clone(),

@@ -5,7 +5,12 @@
 //! and the printer then see an ordinary device function, and the printed
 //! code compiles as it is (CUDA's own `frexpf` cannot be redefined).
 
+use std::collections::HashSet;
+
 use hone_ir::Scalar;
+use tree_sitter::Node;
+
+use crate::syntax;
 
 struct Entry {
     /// The CUDA spelling of the single-precision function.
@@ -89,12 +94,33 @@ const ENTRIES: &[Entry] = &[
     },
 ];
 
-/// The definitions `text` needs appended: those of the functions it calls
-/// and does not define itself.
-pub(crate) fn needed(text: &str) -> String {
+/// The definitions a translation unit needs appended: those of the
+/// functions called in `root` (the tree of `src`), which it does not define.
+pub(crate) fn needed(root: Node, src: &str) -> String {
+    let mut called = HashSet::new();
+    let mut defined = HashSet::new();
+    syntax::walk(root, |n| {
+        match n.kind() {
+            "call_expression" => {
+                if let Some(f) = n.child_by_field_name("function") {
+                    if f.kind() == "identifier" {
+                        called.insert(syntax::text(f, src));
+                    }
+                }
+            }
+            "function_declarator" => {
+                if let Some(d) = n.child_by_field_name("declarator") {
+                    defined.insert(syntax::text(d, src));
+                }
+            }
+            _ => {}
+        }
+        true
+    });
+    let calls = |name: &str| called.contains(name) && !defined.contains(name);
     let mut out = String::new();
     for e in ENTRIES {
-        let (f, d) = (calls(text, e.float), calls(text, e.double));
+        let (f, d) = (calls(e.float), calls(e.double));
         if f || d {
             // `frexp(float, ...)` is the float one: both may be needed.
             out.push_str(e.float_def);
@@ -125,27 +151,34 @@ pub(crate) fn callee(name: &str, first: Option<Scalar>) -> Option<&'static str> 
     })
 }
 
-/// Whether `text` has `name` as an identifier followed by `(`.
-fn calls(text: &str, name: &str) -> bool {
-    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '$';
-    text.match_indices(name).any(|(i, _)| {
-        let before = text[..i].chars().next_back();
-        let after = text[i + name.len()..].trim_start().chars().next();
-        !before.is_some_and(ident) && after == Some('(')
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn only_what_is_called_is_appended() {
-        assert_eq!(needed("float y = sinf(x);"), "");
-        assert!(needed("y = frexpf (x, &e);").contains("hone_frexpf"));
-        assert!(!needed("y = hone_frexpf(x, &e);").contains("hone_frexpf"));
-        let both = needed("y = frexp(d, &e);");
-        assert!(both.contains("hone_frexpf") && both.contains("hone_frexp("));
+        let needed = |src: &str| {
+            let tree = syntax::parse(src).expect("a tree");
+            needed(tree.root_node(), src)
+        };
+        assert_eq!(
+            needed("__device__ float f(float x) { return sinf(x); }"),
+            ""
+        );
+        let f =
+            needed("// frexp(x)\n__device__ float f(float x, int *e) { return frexpf (x, e); }");
+        assert!(
+            f.contains("hone_frexpf") && !f.contains("hone_frexp("),
+            "{f}"
+        );
+        let own = "__device__ float frexpf(float x, int *e) { *e = 0; return x; }\n\
+                   __device__ float f(float x, int *e) { return frexpf(x, e); }";
+        assert_eq!(needed(own), "");
+        let both = needed("__device__ double f(double d, int *e) { return frexp(d, e); }");
+        assert!(
+            both.contains("hone_frexpf") && both.contains("hone_frexp("),
+            "{both}"
+        );
         assert_eq!(callee("frexp", Some(Scalar::F32)), Some("hone_frexpf"));
         assert_eq!(callee("frexp", Some(Scalar::F64)), Some("hone_frexp"));
         assert_eq!(callee("sincosf", Some(Scalar::F64)), Some("hone_sincosf"));
