@@ -177,6 +177,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                         if let Some(r) = self.texture_fetch(n, name, Some(&targs), &args) {
                             return r;
                         }
+                        if let Some(ty) = self.class_instance_type(f)? {
+                            return self.construct(n, &ty, &args);
+                        }
                         if self.templates.is_some_and(|t| t.is_template(name)) {
                             let args = self.without_groups(&args);
                             let types = self.arg_types(&args)?;

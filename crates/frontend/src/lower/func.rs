@@ -74,6 +74,9 @@ pub(crate) struct FnLowerer<'c, 'a> {
     /// A mutating member declared to return `*this` by reference: it returns
     /// nothing, and `return *this;` is a plain `return;`.
     pub returns_self: bool,
+    /// Objects made for temporaries a member function changes (a
+    /// non-`const` conversion of `S()`), declared first in the body.
+    pub temps: Vec<VarId>,
 }
 
 impl<'c, 'a> FnLowerer<'c, 'a> {
@@ -96,6 +99,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             refs: Default::default(),
             member: None,
             returns_self: false,
+            temps: Vec::new(),
         }
     }
 
@@ -192,6 +196,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     /// Lowers `p` with a lowerer prepared by the caller (an instance's
     /// template parameters bound).
     pub fn lower_with(mut l: Self, p: &PendingFunction) -> LowerResult {
+        for (name, entry) in &p.bindings {
+            l.bind(name, entry.clone());
+        }
         // Report every syntax error of the function rather than the first
         // consequence of one.
         let errors = syntax::syntax_errors(p.node, MAX_DIAGNOSTICS);
@@ -267,6 +274,19 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         }
         // Parameters and the outermost block share one scope in C++.
         let mut block = self.block_in_scope(body, false)?;
+        for &t in self.temps.iter().rev() {
+            let span = self.vars[t.0 as usize].span;
+            prologue.insert(
+                0,
+                hone_ir::Stmt {
+                    kind: hone_ir::StmtKind::Decl {
+                        var: t,
+                        init: None,
+                    },
+                    span,
+                },
+            );
+        }
         if !prologue.is_empty() {
             prologue.append(&mut block);
             block = prologue;

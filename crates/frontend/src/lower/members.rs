@@ -20,6 +20,10 @@ use super::types::ArrayCtx;
 use super::{FuncSig, MemberKind, QualType};
 use crate::syntax;
 
+/// The member name conversion functions (`operator T *()`) are filed under;
+/// they are told apart by their result.
+pub(crate) const CONVERSION: &str = "(conversion)";
+
 /// The identifier part of an operator's IR name for mutating member operators.
 pub(crate) fn operator_ident(op: &str) -> String {
     let sym = op.trim_start_matches("operator");
@@ -416,7 +420,10 @@ pub(crate) struct MemberHeader {
 fn declarator_is_const(d: Node, src: &str) -> bool {
     let mut cur = d;
     for _ in 0..16 {
-        if cur.kind() == "function_declarator" {
+        if matches!(
+            cur.kind(),
+            "function_declarator" | "abstract_function_declarator"
+        ) {
             return syntax::children(cur)
                 .into_iter()
                 .any(|c| c.kind() == "type_qualifier" && syntax::text(c, src) == "const");
@@ -510,6 +517,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             ));
         }
         let decl = self.field(node, "declarator")?;
+        if decl.kind() == "operator_cast" {
+            return self.conversion_header(decl, st, &specs);
+        }
         if self.text(decl).trim_start().starts_with('~') {
             return Err(self.error(decl, "destructor", "destructors are not supported"));
         }
@@ -523,6 +533,14 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         let d = self.declarator(base, decl, ArrayCtx::Const)?;
         let (Some(params_node), Some(name)) = (d.params, d.name) else {
             return Err(self.error(decl, "member function", "expected a member function"));
+        };
+        // Inside a class template's instance its name is the instance's.
+        let names_self =
+            matches!(self.lookup(&name), Some(super::func::Entry::Type(qt)) if qt.ty == own);
+        let name = if is_ctor && names_self {
+            st.name.clone()
+        } else {
+            name
         };
         if is_ctor && name != st.name {
             return Err(self.error(
@@ -737,5 +755,181 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             ty,
             span,
         )))
+    }
+}
+
+impl<'c, 'a> FnLowerer<'c, 'a> {
+    /// `operator T *() const` of `st`: a member function named by its result
+    /// (`S__to_floatp_const`), found by [`Self::user_conversion`].
+    fn conversion_header(
+        &mut self,
+        decl: Node,
+        st: &Arc<StructType>,
+        specs: &super::types::Specs,
+    ) -> LResult<MemberHeader> {
+        let own = specs;
+        let target_specs = self.specs(decl)?;
+        let base = self.base_type(&target_specs, decl)?;
+        let abstract_decl = self.field(decl, "declarator")?;
+        let d = self.declarator(base, abstract_decl, ArrayCtx::Const)?;
+        let Some(params_node) = d.params else {
+            return Err(self.error(decl, "conversion", "expected a conversion function"));
+        };
+        if d.is_ref {
+            return Err(self.error(
+                decl,
+                "conversion",
+                "conversions to references are not supported",
+            ));
+        }
+        let mut params = self.parameters(params_node)?;
+        if !params.is_empty() {
+            return Err(self.error(
+                params_node,
+                "conversion",
+                "a conversion function takes no parameters",
+            ));
+        }
+        let ret = d.qt.ty;
+        let object = Type::Struct(st.clone());
+        let kind = if declarator_is_const(abstract_decl, self.ctx.src) {
+            MemberKind::Const
+        } else {
+            MemberKind::Mutating
+        };
+        let span = self.span(decl);
+        params.push(Param {
+            name: "self".into(),
+            qt: match kind {
+                MemberKind::Const => QualType {
+                    ty: object,
+                    is_const: true,
+                    is_volatile: false,
+                },
+                _ => QualType::new(Type::ptr(object)),
+            },
+            span,
+            by_ref: false,
+        });
+        let result = super::template::mangle("", &[super::template::Arg::Type(ret.clone())]);
+        let suffix = if kind == MemberKind::Const { "_const" } else { "" };
+        let inline = if own.forceinline {
+            Some("__forceinline__".to_string())
+        } else if own.noinline {
+            Some("__noinline__".to_string())
+        } else {
+            None
+        };
+        Ok(MemberHeader {
+            header: Header {
+                name: format!("{}__to{result}{suffix}", st.name),
+                alias: None,
+                kind: hone_ir::FuncKind::Device,
+                ret,
+                params,
+                launch_bounds: None,
+                inline,
+            },
+            kind,
+            member: CONVERSION.to_string(),
+            returns_self: false,
+        })
+    }
+
+    /// `e` of a struct type through one of its conversion functions to
+    /// `target`, as C++ converts it in an initialization or assignment:
+    /// a non-`const` object prefers a non-`const` conversion, and an exact
+    /// result one that needs a further pointer conversion. `None` when the
+    /// struct has no conversion that fits.
+    pub fn user_conversion(
+        &mut self,
+        e: &Expr,
+        target: &Type,
+        node: Node,
+    ) -> LResult<Option<Expr>> {
+        let Type::Struct(st) = &e.ty else {
+            return Ok(None);
+        };
+        let key = (st.name.clone(), CONVERSION.to_string());
+        let Some(sigs) = self.ctx.methods.get(&key).cloned() else {
+            return Ok(None);
+        };
+        let lvalue = self.is_lvalue(e);
+        // A temporary may be changed too: it is given an object below.
+        let modifiable = !lvalue || !self.is_const_object(e);
+        let fits = |ret: &Type| match (ret, target) {
+            _ if ret == target => Some(0),
+            (Type::Pointer(from), Type::Pointer(to)) => ((same_type(&from.pointee, &to.pointee)
+                || to.pointee == Type::Void)
+                && (to.pointee_const || !from.pointee_const))
+                .then_some(1),
+            (Type::Scalar(_), Type::Scalar(_)) => Some(1),
+            _ => None,
+        };
+        let best = sigs
+            .iter()
+            .filter(|s| modifiable || !s.by_ref[0])
+            .filter_map(|s| {
+                let cost = fits(&s.ret)?;
+                let object = if s.by_ref[0] == modifiable { 0 } else { 1 };
+                Some(((cost, object), s))
+            })
+            .min_by_key(|(k, _)| *k)
+            .map(|(_, s)| s.clone());
+        let Some(sig) = best else {
+            return Ok(None);
+        };
+        let Some(id) = sig.id else {
+            return Ok(None);
+        };
+        let span = self.span(node);
+        let (object, first) = if !sig.by_ref[0] {
+            (e.clone(), None)
+        } else if lvalue {
+            (self.address_of(e.clone(), node)?, None)
+        } else {
+            self.materialize(e.clone(), node)?
+        };
+        self.calls.push((id, span));
+        let call = self.mk(ExprKind::Call(id, vec![object]), sig.ret.clone(), span);
+        Ok(Some(match first {
+            Some(f) => self.mk(ExprKind::Comma(Box::new(f), Box::new(call)), sig.ret, span),
+            None => call,
+        }))
+    }
+
+    /// The address of an object holding the temporary `e`, and the
+    /// assignment that fills it (none for an empty struct's value).
+    fn materialize(&mut self, e: Expr, node: Node) -> LResult<(Expr, Option<Expr>)> {
+        let span = self.span(node);
+        let id = self.add_var(Var {
+            name: format!("tmp{}", self.temps.len()),
+            ty: e.ty.clone(),
+            kind: VarKind::Local,
+            is_const: false,
+            is_volatile: false,
+            span,
+        });
+        // Not a name the source can use.
+        self.scopes.iter_mut().for_each(|s| {
+            s.retain(|_, v| !matches!(v, super::func::Entry::Var(x) if *x == id))
+        });
+        self.temps.push(id);
+        let var = self.mk(ExprKind::Var(id), e.ty.clone(), span);
+        let empty = matches!(&e.ty, Type::Struct(st) if st.fields.is_empty())
+            && matches!(e.kind, ExprKind::Aggregate(_));
+        let fill = (!empty).then(|| {
+            self.mk(
+                ExprKind::Assign {
+                    op: None,
+                    lhs: Box::new(var.clone()),
+                    rhs: Box::new(e.clone()),
+                },
+                e.ty.clone(),
+                span,
+            )
+        });
+        let addr = self.address_of(var, node)?;
+        Ok((addr, fill))
     }
 }

@@ -10,7 +10,7 @@ use tree_sitter::Node;
 
 use std::collections::HashMap;
 
-use super::func::{FnLowerer, LResult};
+use super::func::{Entry, FnLowerer, LResult};
 use super::names;
 use super::template::{Specialization, Template};
 use super::types::ArrayCtx;
@@ -18,14 +18,17 @@ use super::{FuncSig, Member, MemberKind, ModuleCtx, PendingFunction, QualType, T
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::syntax;
 
-struct Collector<'c, 'a, 't> {
-    ctx: &'c mut ModuleCtx<'a>,
-    diags: &'c mut Vec<Diagnostic>,
+pub(crate) struct Collector<'c, 'a, 't> {
+    pub ctx: &'c mut ModuleCtx<'a>,
+    pub diags: &'c mut Vec<Diagnostic>,
     pending: Vec<PendingFunction<'t>>,
     templates: HashMap<String, Template<'t>>,
     specializations: Vec<Specialization<'t>>,
     /// Where each struct name was first defined (its node's start byte).
     records: HashMap<String, usize>,
+    pub classes: super::classtpl::Classes<'t>,
+    /// The parameters of the class template instance being made.
+    pub bindings: Vec<(String, Entry)>,
 }
 
 /// The functions to lower, the function templates of the file and their
@@ -48,8 +51,13 @@ pub(crate) fn collect<'t>(
         templates: HashMap::new(),
         specializations: Vec::new(),
         records: HashMap::new(),
+        classes: super::classtpl::Classes::default(),
+        bindings: Vec::new(),
     };
+    c.classes.wanted = c.ctx.class_wanted.clone();
+    c.classes.find_specializations(root, c.ctx.src, 0);
     c.items(root, 0);
+    c.unmade_instances();
     (c.pending, c.templates, c.specializations)
 }
 
@@ -174,7 +182,20 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
                 }
                 _ => {}
             }
+            if !self.classes.wanted.is_empty() {
+                self.make_wanted();
+            }
         }
+    }
+
+    /// A lowerer with the parameters of the class template instance being
+    /// made bound.
+    pub fn lowerer(&self) -> FnLowerer<'_, 'a> {
+        let mut l = FnLowerer::new(self.ctx);
+        for (name, entry) in &self.bindings {
+            l.bind(name, entry.clone());
+        }
+        l
     }
 
     fn function(&mut self, node: Node<'t>) {
@@ -218,6 +239,7 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
             node,
             name,
             member: None,
+            bindings: Vec::new(),
         });
     }
 
@@ -542,8 +564,21 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
     }
 
     fn define_record(&mut self, node: Node<'t>, alias: Option<&str>) -> Option<Arc<StructType>> {
-        if let Some(st) = self.ctx.anon_structs.get(&node.start_byte()) {
-            return Some(st.clone());
+        self.define_record_as(node, alias, None)
+    }
+
+    /// A struct definition; `instance` names the struct a class template's
+    /// instance is (its parameters in `self.bindings`).
+    pub fn define_record_as(
+        &mut self,
+        node: Node<'t>,
+        alias: Option<&str>,
+        instance: Option<&str>,
+    ) -> Option<Arc<StructType>> {
+        if instance.is_none() {
+            if let Some(st) = self.ctx.anon_structs.get(&node.start_byte()) {
+                return Some(st.clone());
+            }
         }
         let src = self.src();
         // Error recovery can leave a name or typedef alias empty; such a
@@ -553,6 +588,10 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
             .map(|n| syntax::text(n, src).to_string())
             .filter(|n| !n.is_empty())
             .or_else(|| alias.filter(|a| !a.is_empty()).map(str::to_string));
+        let name = match instance {
+            Some(i) => Some(i.to_string()),
+            None => name,
+        };
         let Some(body) = node.child_by_field_name("body") else {
             if let Some(name) = name {
                 self.ctx
@@ -609,7 +648,7 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
             match m.kind() {
                 "field_declaration" => {
                     let (r, diags) = {
-                        let mut l = FnLowerer::new(self.ctx);
+                        let mut l = self.lowerer();
                         let r = l.field_declaration(m);
                         (r, l.diags)
                     };
@@ -658,7 +697,17 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
         self.ctx
             .typedefs
             .insert(name, TypeEntry::Ok(QualType::new(Type::Struct(st.clone()))));
-        self.ctx.anon_structs.insert(node.start_byte(), st.clone());
+        if instance.is_none() {
+            self.ctx.anon_structs.insert(node.start_byte(), st.clone());
+        } else if let Some(n) = node.child_by_field_name("name") {
+            // The template's own name means the instance inside it.
+            let n = n.child_by_field_name("name").unwrap_or(n);
+            let injected = syntax::text(n, src).to_string();
+            self.bindings.push((
+                injected,
+                Entry::Type(QualType::new(Type::Struct(st.clone()))),
+            ));
+        }
         for m in members {
             self.member_function(m, &st);
         }
@@ -681,7 +730,7 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
             return;
         }
         let (header, diags) = {
-            let mut l = FnLowerer::new(self.ctx);
+            let mut l = self.lowerer();
             let h = l.member_header(node, st).ok().filter(|_| !l.has_errors());
             (h, l.diags)
         };
@@ -695,6 +744,8 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
             sig.by_ref[0] = true;
         }
         let ir_name = mh.header.name.clone();
+        // Conversions differ by their result alone.
+        let conversion = mh.member == super::members::CONVERSION;
         if mh.kind == MemberKind::Const && mh.member.starts_with("operator") {
             if !self.register(&mh.member, sig.clone(), node) {
                 return;
@@ -705,7 +756,10 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
                 .methods
                 .entry((st.name.clone(), mh.member.clone()))
                 .or_default();
-            if list.iter().any(|s| s.params == sig.params) {
+            if list
+                .iter()
+                .any(|s| s.params == sig.params && (!conversion || s.ret == sig.ret))
+            {
                 let msg = format!("`{}` is defined twice with the same parameters", mh.member);
                 self.error(node, "overload", msg);
                 return;
@@ -719,6 +773,7 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
                 st: st.clone(),
                 kind: mh.kind,
             }),
+            bindings: self.bindings.clone(),
         });
     }
 
@@ -821,6 +876,10 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
 
     fn template(&mut self, node: Node<'t>) {
         let src = self.src();
+        if let Some(record) = super::classtpl::class_of(node) {
+            self.class_template(node, record);
+            return;
+        }
         let inner = syntax::named_children(node)
             .into_iter()
             .find(|c| matches!(c.kind(), "function_definition" | "declaration"));

@@ -159,6 +159,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 }
             }
             "template_type" => {
+                if let Some(ty) = self.class_instance_type(t)? {
+                    return Ok(QualType::new(ty));
+                }
                 let name = t
                     .child_by_field_name("name")
                     .map(|n| self.text(n))
