@@ -645,6 +645,16 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
         let mut members = Vec::new();
         let mut ok = true;
         for m in syntax::named_children(body) {
+            let nested_enum = m
+                .child_by_field_name("type")
+                .filter(|t| t.kind() == "enum_specifier")
+                .filter(|_| m.child_by_field_name("declarator").is_none());
+            if let Some(e) = nested_enum {
+                // A member enum: its names are the file's, as a namespace's
+                // are (`S::Put` finds `Put`).
+                self.enumerators(e);
+                continue;
+            }
             match m.kind() {
                 "field_declaration" => {
                     let (r, diags) = {
