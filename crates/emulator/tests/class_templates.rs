@@ -120,7 +120,14 @@ fn shared_memory_reduction_sums_each_block() {
         Buffer::from_i32("in", &ints),
         Buffer::from_i32("out", &vec![-1; grid]),
     ];
-    run(&p, "reduce<int, 64>", grid as u32, block as u32, 64 * 4, &mut buffers);
+    run(
+        &p,
+        "reduce<int, 64>",
+        grid as u32,
+        block as u32,
+        64 * 4,
+        &mut buffers,
+    );
     let want: Vec<i32> = block_sums(&ints.iter().map(|&v| v as f64).collect::<Vec<_>>(), block)
         .into_iter()
         .map(|s| s as i32)
@@ -133,10 +140,20 @@ fn shared_memory_reduction_sums_each_block() {
         Buffer::from_f64("in", &reals),
         Buffer::from_f64("out", &vec![0.0; grid]),
     ];
-    run(&p, "reduce<double, 64>", grid as u32, block as u32, 64 * 8, &mut buffers);
+    run(
+        &p,
+        "reduce<double, 64>",
+        grid as u32,
+        block as u32,
+        64 * 8,
+        &mut buffers,
+    );
     let got = buffers[1].to_f64_vec();
     for (i, (g, w)) in got.iter().zip(block_sums(&reals, block)).enumerate() {
-        assert!((g - w).abs() <= 1e-12, "block {i}: emulator {g}, reference {w}");
+        assert!(
+            (g - w).abs() <= 1e-12,
+            "block {i}: emulator {g}, reference {w}"
+        );
     }
 }
 

@@ -147,7 +147,14 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
             return;
         }
         let name = syntax::text(name, src).to_string();
-        self.ctx.class_templates.insert(name.clone());
+        let unsupported = super::template::params(src, node).err().map(|bad| {
+            format!(
+                "its template parameter `{}` ({}) is not supported (type and integral parameters are)",
+                syntax::text(bad, src),
+                bad.kind()
+            )
+        });
+        self.ctx.class_templates.insert(name.clone(), unsupported);
         self.classes.defs.insert(name, node);
     }
 
@@ -246,15 +253,32 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
                 (primary, bindings)
             }
         };
+        // Uses inside the definition (spelled as the request) are reported.
+        let own = request_key(
+            name,
+            &args
+                .iter()
+                .map(super::template::arg_text)
+                .collect::<Vec<_>>(),
+        );
+        self.ctx.class_instances.insert(
+            own.clone(),
+            Err(
+                "it is used inside its own definition (self-referential structs are not supported)"
+                    .into(),
+            ),
+        );
         let saved = std::mem::replace(&mut self.bindings, bindings);
         let st = self.define_record_as(record, None, Some(&made));
         self.bindings = saved;
-        match st {
+        let result = match st {
             Some(_) => Ok(made),
-            None => Err(Unmade::Failed(format!(
+            None => Err(format!(
                 "its definition as `{made}` could not be lowered (see the errors in it)"
-            ))),
-        }
+            )),
+        };
+        self.ctx.class_instances.insert(own, result.clone());
+        result.map_err(Unmade::Failed)
     }
 
     /// The explicit specialization of `name` that is the instance `made`.
@@ -294,8 +318,15 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             return Ok(None);
         };
         let name = self.text(name).to_string();
-        if !self.ctx.class_templates.contains(&name) {
+        let Some(unsupported) = self.ctx.class_templates.get(&name) else {
             return Ok(None);
+        };
+        if let Some(why) = unsupported.clone() {
+            return Err(self.error(
+                n,
+                "class template",
+                format!("class template `{name}` cannot be used: {why}"),
+            ));
         }
         let arg_nodes = n
             .child_by_field_name("arguments")
@@ -334,10 +365,17 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                     asked.push(key.clone());
                 }
                 drop(asked);
+                let why = if self.ctx.class_last_round {
+                    format!(
+                        "instances of instances nest more than {MAX_ROUNDS} deep (does a template instantiate itself without end?)"
+                    )
+                } else {
+                    "it is used before hone could make it".to_string()
+                };
                 Err(self.error(
                     n,
                     "class template",
-                    format!("instance `{key}` is used before hone could make it"),
+                    format!("instance `{key}` cannot be made: {why}"),
                 ))
             }
         }

@@ -279,10 +279,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             prologue.insert(
                 0,
                 hone_ir::Stmt {
-                    kind: hone_ir::StmtKind::Decl {
-                        var: t,
-                        init: None,
-                    },
+                    kind: hone_ir::StmtKind::Decl { var: t, init: None },
                     span,
                 },
             );

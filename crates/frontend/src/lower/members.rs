@@ -812,7 +812,11 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             by_ref: false,
         });
         let result = super::template::mangle("", &[super::template::Arg::Type(ret.clone())]);
-        let suffix = if kind == MemberKind::Const { "_const" } else { "" };
+        let suffix = if kind == MemberKind::Const {
+            "_const"
+        } else {
+            ""
+        };
         let inline = if own.forceinline {
             Some("__forceinline__".to_string())
         } else if own.noinline {
@@ -911,9 +915,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             span,
         });
         // Not a name the source can use.
-        self.scopes.iter_mut().for_each(|s| {
-            s.retain(|_, v| !matches!(v, super::func::Entry::Var(x) if *x == id))
-        });
+        self.scopes
+            .iter_mut()
+            .for_each(|s| s.retain(|_, v| !matches!(v, super::func::Entry::Var(x) if *x == id)));
         self.temps.push(id);
         let var = self.mk(ExprKind::Var(id), e.ty.clone(), span);
         let empty = matches!(&e.ty, Type::Struct(st) if st.fields.is_empty())

@@ -121,8 +121,11 @@ pub(crate) struct ModuleCtx<'a> {
     pub host_functions: HashSet<String>,
     /// Legacy texture references declared at file scope.
     pub texture_refs: HashMap<String, texture::TextureRef>,
-    /// Names of the file's class templates.
-    pub class_templates: HashSet<String>,
+    /// The file's class templates by name, with why one cannot be made
+    /// (a parameter of a kind hone does not support).
+    pub class_templates: HashMap<String, Option<String>>,
+    /// The last round of lowering: an instance not made now never is.
+    pub class_last_round: bool,
     /// Class template instances to make in pass 1 (`Name<args>` in the
     /// spelling [`classtpl::request_key`] gives), found by an earlier round.
     pub class_wanted: Vec<String>,
@@ -205,7 +208,12 @@ pub(crate) fn lower_translation_unit(pre: &Preprocessed, requests: &[String]) ->
         };
         return lower_rounds(|| new_ctx(pre, text, added.clone()), &tree, files, requests);
     }
-    lower_rounds(|| new_ctx(pre, &pre.text, Vec::new()), &tree, files, requests)
+    lower_rounds(
+        || new_ctx(pre, &pre.text, Vec::new()),
+        &tree,
+        files,
+        requests,
+    )
 }
 
 /// Rounds of lowering the file make the class template instances it uses:
@@ -224,6 +232,7 @@ fn lower_rounds<'a>(
         round += 1;
         let mut ctx = make();
         ctx.class_wanted = wanted.clone();
+        ctx.class_last_round = round >= classtpl::MAX_ROUNDS;
         let (parsed, asked) = lower_tree(ctx, tree, files.clone(), requests);
         let before = wanted.len();
         for a in asked {
@@ -256,7 +265,8 @@ fn new_ctx<'a>(pre: &'a Preprocessed, text: &'a str, added: Vec<usize>) -> Modul
         unlowerable: HashMap::new(),
         host_functions: HashSet::new(),
         texture_refs: HashMap::new(),
-        class_templates: HashSet::new(),
+        class_templates: HashMap::new(),
+        class_last_round: false,
         class_wanted: Vec::new(),
         class_instances: HashMap::new(),
         class_requests: RefCell::new(Vec::new()),

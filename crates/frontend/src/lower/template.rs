@@ -22,7 +22,7 @@ use crate::syntax;
 
 /// One parameter of a template's parameter list.
 #[derive(Clone, Debug)]
-enum Param<'t> {
+pub(crate) enum Param<'t> {
     Type {
         name: String,
         default: Option<Node<'t>>,
@@ -152,7 +152,7 @@ impl<'t> Templates<'t> {
     }
 }
 
-fn params<'t>(src: &str, node: Node<'t>) -> Result<Vec<Param<'t>>, Node<'t>> {
+pub(crate) fn params<'t>(src: &str, node: Node<'t>) -> Result<Vec<Param<'t>>, Node<'t>> {
     let Some(list) = node.child_by_field_name("parameters") else {
         return Ok(Vec::new());
     };
@@ -779,7 +779,7 @@ fn request_type_text(ty: &Type) -> String {
     }
 }
 
-fn arg_text(a: &Arg) -> String {
+pub(crate) fn arg_text(a: &Arg) -> String {
     match a {
         Arg::Type(t) => request_type_text(t),
         Arg::Value(v, _) => v.to_string(),
