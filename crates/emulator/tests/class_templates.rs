@@ -1,7 +1,8 @@
 //! A reduction written as the CUDA samples write it, with the
 //! `SharedMemory<T>` class template (a conversion operator to `T *` over
 //! `extern __shared__` memory, and an explicit specialization for `double`),
-//! run in the emulator and compared with sums computed here.
+//! run in the emulator and compared with sums computed here; and a class
+//! template whose members return references into the object.
 
 use hone_emulator::{Buffer, KernelArg, LaunchConfig, Options};
 use hone_frontend::{parse_source, FrontendOptions, Parsed, Severity};
@@ -54,6 +55,22 @@ template <class T> __global__ void reverse(const T *in, T *out) {
     __syncthreads();
     out[threadIdx.x] = s[blockDim.x - 1 - threadIdx.x];
 }
+
+template <typename T, int N> struct Tile {
+    T data[N];
+    __device__ T &operator[](int i) { return data[i]; }
+    __device__ T &first() { return data[0]; }
+};
+
+template <typename T> __global__ void tile(T *out) {
+    Tile<T, 4> t;
+    for (int i = 0; i < 4; i++) {
+        t[i] = (T)(i * 10);
+    }
+    t[1] += t[2];
+    t.first() = t[3] + 1;
+    out[threadIdx.x] = t[threadIdx.x % 4];
+}
 "#;
 
 fn parsed() -> Parsed {
@@ -62,6 +79,7 @@ fn parsed() -> Parsed {
             "reduce<int, 64>".into(),
             "reduce<double, 64>".into(),
             "reverse<float>".into(),
+            "tile<int>".into(),
         ],
         ..FrontendOptions::default()
     };
@@ -168,4 +186,12 @@ fn shared_memory_object_converts_to_a_pointer() {
     run(&p, "reverse<float>", 1, 32, 32 * 4, &mut buffers);
     let want: Vec<f32> = x.iter().rev().copied().collect();
     assert_eq!(buffers[1].to_f32_vec(), want);
+}
+
+#[test]
+fn reference_returning_members_write_the_object() {
+    let p = parsed();
+    let mut buffers = vec![Buffer::from_i32("out", &[0; 8])];
+    run(&p, "tile<int>", 1, 8, 0, &mut buffers);
+    assert_eq!(buffers[0].to_i32_vec(), [31, 30, 20, 30, 31, 30, 20, 30]);
 }

@@ -970,6 +970,12 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         if is_int(&base) && matches!(idx.ty, Type::Pointer(_) | Type::Array(..)) {
             std::mem::swap(&mut base, &mut idx);
         }
+        if let Type::Struct(st) = &base.ty {
+            let key = (st.name.clone(), "operator[]".to_string());
+            if let Some(sigs) = self.ctx.methods.get(&key).cloned() {
+                return self.call_overload(n, "operator[]", &sigs, vec![base, idx], &[idx_node]);
+            }
+        }
         let elem = match &base.ty {
             Type::Array(e, _) => (**e).clone(),
             Type::Pointer(p) if p.pointee != Type::Void => p.pointee.clone(),

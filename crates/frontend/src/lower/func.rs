@@ -74,6 +74,8 @@ pub(crate) struct FnLowerer<'c, 'a> {
     /// A mutating member declared to return `*this` by reference: it returns
     /// nothing, and `return *this;` is a plain `return;`.
     pub returns_self: bool,
+    /// A member function returning `T&`: it returns the object's address.
+    pub returns_ref: bool,
     /// Objects made for temporaries a member function changes (a
     /// non-`const` conversion of `S()`), declared first in the body.
     pub temps: Vec<VarId>,
@@ -100,6 +102,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             member: None,
             returns_self: false,
             temps: Vec::new(),
+            returns_ref: false,
         }
     }
 
@@ -239,6 +242,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             None => (self.function_header(p.node)?, None),
         };
         self.ret = header.ret.clone();
+        self.returns_ref = header.ret_ref;
         let mut params = Vec::new();
         for p in header.params {
             let id = self.add_var(Var {
@@ -382,6 +386,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             params,
             launch_bounds,
             inline,
+            ret_ref: false,
         })
     }
 
@@ -575,6 +580,8 @@ pub(crate) struct Header {
     pub params: Vec<Param>,
     pub launch_bounds: Option<(u32, Option<u32>)>,
     pub inline: Option<String>,
+    /// A member function returning `T&`: `ret` is the pointer it returns.
+    pub ret_ref: bool,
 }
 
 pub(crate) struct Param {
@@ -593,6 +600,7 @@ impl Header {
             ret: self.ret.clone(),
             params: self.params.iter().map(|p| p.qt.ty.clone()).collect(),
             by_ref: self.params.iter().map(|p| p.by_ref).collect(),
+            ret_ref: self.ret_ref,
         }
     }
 }

@@ -170,7 +170,14 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         }
         let span = self.span(n);
         self.calls.push((id, span));
-        Ok(self.mk(ExprKind::Call(id, lowered), sig.ret, span))
+        let call = self.mk(ExprKind::Call(id, lowered), sig.ret.clone(), span);
+        match (&sig.ret, sig.ret_ref) {
+            (Type::Pointer(p), true) => {
+                let ty = p.pointee.clone();
+                Ok(self.mk(ExprKind::Deref(Box::new(call)), ty, span))
+            }
+            _ => Ok(call),
+        }
     }
 
     /// `&e` for passing an object by reference.
@@ -557,15 +564,26 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             MemberKind::Mutating
         };
         let mut returns_self = false;
+        let mut ret_ref = false;
         let ret = if d.is_ref {
             if kind == MemberKind::Mutating && d.qt.ty == own {
                 returns_self = true;
                 Type::Void
+            } else if kind == MemberKind::Mutating {
+                // The object is reached through `self`, so what the
+                // reference names outlives the call.
+                ret_ref = true;
+                Type::Pointer(Box::new(PointerType {
+                    pointee: d.qt.ty,
+                    pointee_const: d.qt.is_const,
+                    restrict: false,
+                    pointee_volatile: d.qt.is_volatile,
+                }))
             } else {
                 return Err(self.error(
                     decl,
                     "reference",
-                    "member functions returning references are not supported (except a non-const one returning `*this`)",
+                    "`const` member functions returning references are not supported (the object is passed by value)",
                 ));
             }
         } else {
@@ -616,6 +634,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 params,
                 launch_bounds: None,
                 inline,
+                ret_ref,
             },
             kind,
             member: name,
@@ -833,6 +852,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 params,
                 launch_bounds: None,
                 inline,
+                ret_ref: false,
             },
             kind,
             member: CONVERSION.to_string(),

@@ -74,6 +74,8 @@ pub(crate) struct FuncSig {
     pub params: Vec<Type>,
     /// Which parameters are C++ references (`T&`): the argument's address is passed.
     pub by_ref: Vec<bool>,
+    /// Returns a reference (`T&`): `ret` is its pointer, read through at the call.
+    pub ret_ref: bool,
 }
 
 /// A member function (or constructor) of a struct, lowered to a function

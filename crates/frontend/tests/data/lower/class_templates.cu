@@ -65,6 +65,23 @@ public:
     __device__ void put(int x, int y, float v) { cells[y * W + x] = v; }
 };
 
+// A reference-returning member: the element's address, read through.
+template <typename T, int N> struct Tile {
+    T data[N];
+    __device__ T &operator[](int i) { return data[i]; }
+    __device__ T &first() { return data[0]; }
+};
+
+template <typename T> __global__ void tile(T *out) {
+    Tile<T, 4> t;
+    for (int i = 0; i < 4; i++) {
+        t[i] = (T)i;
+    }
+    t[1] += t[2];
+    t.first() = t[3];
+    out[threadIdx.x] = t[threadIdx.x % 4];
+}
+
 template <typename Real>
 __global__ void price(Real *values, const Real *paths, const Option<Real> *const option, unsigned int n) {
     unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -86,4 +103,5 @@ void host(float *f, double *d, int *i, unsigned int n) {
     sum<double><<<4, 64, 64 * sizeof(double)>>>(d, d, n);
     price<float><<<4, 64>>>(f, f, 0, n);
     window<4, 2><<<1, 32>>>(f);
+    tile<int><<<1, 32>>>(i);
 }
