@@ -130,10 +130,10 @@ fn block_sums(input: &[f64], block: usize) -> Vec<f64> {
 #[test]
 fn shared_memory_reduction_sums_each_block() {
     let p = parsed();
-    let n = 1000;
+    let n: i32 = 1000;
     let (block, grid) = (64usize, 8usize);
 
-    let ints: Vec<i32> = (0..n as i32).map(|i| (i * 37 % 101) - 50).collect();
+    let ints: Vec<i32> = (0..n).map(|i| (i * 37 % 101) - 50).collect();
     let mut buffers = vec![
         Buffer::from_i32("in", &ints),
         Buffer::from_i32("out", &vec![-1; grid]),

@@ -314,6 +314,8 @@ fn lower_tree(
 
     let functions = prune_and_renumber(&ctx, &pending, lowered, &mut diagnostics);
     diagnostics.sort_by(|a, b| (&a.file, a.line, a.col).cmp(&(&b.file, b.line, b.col)));
+    // Instances of one class template report its errors once each.
+    diagnostics.dedup();
     let asked = ctx.class_requests.take();
     let parsed = Parsed {
         module: Module {
