@@ -2,7 +2,8 @@
 //! `SharedMemory<T>` class template (a conversion operator to `T *` over
 //! `extern __shared__` memory, and an explicit specialization for `double`),
 //! run in the emulator and compared with sums computed here; and a class
-//! template whose members return references into the object.
+//! template whose members return references into the object, and static
+//! member functions.
 
 use hone_emulator::{Buffer, KernelArg, LaunchConfig, Options};
 use hone_frontend::{parse_source, FrontendOptions, Parsed, Severity};
@@ -71,6 +72,27 @@ template <typename T> __global__ void tile(T *out) {
     t.first() = t[3] + 1;
     out[threadIdx.x] = t[threadIdx.x % 4];
 }
+
+struct Mirror {
+    __device__ static int clamp(int d, int size) { return d < 0 ? -d : (d >= size ? 2 * size - 2 - d : d); }
+};
+
+template <int W> class Scan {
+public:
+    int base;
+    __device__ static int width() { return W; }
+    __device__ static int twice(int x) { return 2 * x + width(); }
+    __device__ int at(int i) const { return base + twice(i); }
+    __device__ static void run(const int *in, int *out) {
+        Scan<W> s;
+        s.base = Mirror::clamp(in[threadIdx.x] - 8, W);
+        out[threadIdx.x] = s.at(threadIdx.x) + s.width();
+    }
+};
+
+template <int W> __global__ void scanKernel(const int *in, int *out) {
+    Scan<W>::run(in, out);
+}
 "#;
 
 fn parsed() -> Parsed {
@@ -80,6 +102,7 @@ fn parsed() -> Parsed {
             "reduce<double, 64>".into(),
             "reverse<float>".into(),
             "tile<int>".into(),
+            "scanKernel<16>".into(),
         ],
         ..FrontendOptions::default()
     };
@@ -194,4 +217,30 @@ fn reference_returning_members_write_the_object() {
     let mut buffers = vec![Buffer::from_i32("out", &[0; 8])];
     run(&p, "tile<int>", 1, 8, 0, &mut buffers);
     assert_eq!(buffers[0].to_i32_vec(), [31, 30, 20, 30, 31, 30, 20, 30]);
+}
+
+#[test]
+fn static_members_are_called_without_an_object() {
+    let p = parsed();
+    let input: Vec<i32> = (0..32).collect();
+    let mut buffers = vec![
+        Buffer::from_i32("in", &input),
+        Buffer::from_i32("out", &[0; 32]),
+    ];
+    run(&p, "scanKernel<16>", 1, 32, 0, &mut buffers);
+    let want: Vec<i32> = input
+        .iter()
+        .map(|&t| {
+            let d = t - 8;
+            let mirrored = if d < 0 {
+                -d
+            } else if d >= 16 {
+                30 - d
+            } else {
+                d
+            };
+            mirrored + 2 * t + 16 + 16
+        })
+        .collect();
+    assert_eq!(buffers[1].to_i32_vec(), want);
 }

@@ -74,6 +74,8 @@ pub(crate) struct FnLowerer<'c, 'a> {
     /// A mutating member declared to return `*this` by reference: it returns
     /// nothing, and `return *this;` is a plain `return;`.
     pub returns_self: bool,
+    /// The struct of the `static` member function being lowered.
+    pub static_of: Option<std::sync::Arc<hone_ir::StructType>>,
     /// A member function returning `T&`: it returns the object's address.
     pub returns_ref: bool,
     /// Objects made for temporaries a member function changes (a
@@ -103,6 +105,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             returns_self: false,
             temps: Vec::new(),
             returns_ref: false,
+            static_of: None,
         }
     }
 
@@ -265,7 +268,12 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             return Err(self.error(body, "function", "unsupported function body"));
         }
         let mut prologue = Vec::new();
-        if let Some((m, returns_self)) = member {
+        if let Some((m, _)) = member
+            .as_ref()
+            .filter(|(m, _)| m.kind == super::MemberKind::Static)
+        {
+            self.static_of = Some(m.st.clone());
+        } else if let Some((m, returns_self)) = member {
             self.returns_self = returns_self;
             let self_var = match m.kind {
                 super::MemberKind::Ctor => self.ctor_object(p.node, &m.st, &mut prologue)?,

@@ -214,7 +214,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 Type::Struct(m.st.clone()),
                 span,
             ),
-            MemberKind::Const | MemberKind::Ctor => e,
+            MemberKind::Const | MemberKind::Ctor | MemberKind::Static => e,
         })
     }
 
@@ -244,6 +244,14 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         name: &str,
         arg_nodes: &[Node],
     ) -> LResult<Option<Expr>> {
+        let scope = match (&self.member, &self.static_of) {
+            (Some((m, _)), _) => m.st.clone(),
+            (None, Some(st)) => st.clone(),
+            (None, None) => return Ok(None),
+        };
+        if let Some(e) = self.static_call(n, &scope, name, arg_nodes)? {
+            return Ok(Some(e));
+        }
         let Some((m, _)) = &self.member else {
             return Ok(None);
         };
@@ -255,6 +263,27 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             .self_object(self.span(n))
             .expect("inside a member function");
         self.method_call(n, obj, name, arg_nodes).map(Some)
+    }
+
+    /// `S::name(args)` of a `static` member function of `st`; `None` when
+    /// `st` has none by that name.
+    pub fn static_call(
+        &mut self,
+        n: Node,
+        st: &StructType,
+        name: &str,
+        arg_nodes: &[Node],
+    ) -> LResult<Option<Expr>> {
+        let key = (st.name.clone(), super::static_member(name));
+        let Some(sigs) = self.ctx.methods.get(&key).cloned() else {
+            return Ok(None);
+        };
+        let mut args = Vec::new();
+        for a in arg_nodes {
+            args.push(self.expr(*a)?);
+        }
+        self.call_overload(n, name, &sigs, args, arg_nodes)
+            .map(Some)
     }
 
     /// `obj.name(args)` (`p->name(args)` with `obj` already dereferenced).
@@ -273,6 +302,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 format!("`{t}` has no member functions"),
             ));
         };
+        if let Some(e) = self.static_call(n, &st.clone(), name, arg_nodes)? {
+            return Ok(e);
+        }
         let key = (st.name.clone(), name.to_string());
         let sigs = match self.ctx.methods.get(&key) {
             Some(s) => s.clone(),
@@ -516,13 +548,6 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     /// The header of a member function of `st` as the function it lowers to.
     pub fn member_header(&mut self, node: Node, st: &Arc<StructType>) -> LResult<MemberHeader> {
         let specs = self.specs(node)?;
-        if specs.static_ {
-            return Err(self.error(
-                node,
-                "static member",
-                "static member functions are not supported",
-            ));
-        }
         let decl = self.field(node, "declarator")?;
         if decl.kind() == "operator_cast" {
             return self.conversion_header(decl, st, &specs);
@@ -558,6 +583,8 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         }
         let kind = if is_ctor {
             MemberKind::Ctor
+        } else if specs.static_ {
+            MemberKind::Static
         } else if declarator_is_const(decl, self.ctx.src) {
             MemberKind::Const
         } else {
@@ -598,7 +625,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 is_volatile: false,
             }),
             MemberKind::Mutating => Some(QualType::new(Type::ptr(own.clone()))),
-            MemberKind::Ctor => None,
+            MemberKind::Ctor | MemberKind::Static => None,
         };
         if let Some(qt) = self_param {
             params.insert(

@@ -94,6 +94,14 @@ pub(crate) enum MemberKind {
     Mutating,
     /// A constructor: a function returning the object it builds in `self`.
     Ctor,
+    /// A `static` member function: no object; filed as [`static_member`].
+    Static,
+}
+
+/// The name a `static` member function is filed under in
+/// `ModuleCtx::methods`, apart from the members that take an object.
+pub(crate) fn static_member(name: &str) -> String {
+    format!("static {name}")
 }
 
 /// What pass 1 learned about the file, read by every function's lowering.

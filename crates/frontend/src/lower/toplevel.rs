@@ -756,6 +756,11 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
         let ir_name = mh.header.name.clone();
         // Conversions differ by their result alone.
         let conversion = mh.member == super::members::CONVERSION;
+        let filed = if mh.kind == MemberKind::Static {
+            super::static_member(&mh.member)
+        } else {
+            mh.member.clone()
+        };
         if mh.kind == MemberKind::Const && mh.member.starts_with("operator") {
             if !self.register(&mh.member, sig.clone(), node) {
                 return;
@@ -764,7 +769,7 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
             let list = self
                 .ctx
                 .methods
-                .entry((st.name.clone(), mh.member.clone()))
+                .entry((st.name.clone(), filed))
                 .or_default();
             if list
                 .iter()
