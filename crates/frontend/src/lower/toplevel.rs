@@ -644,6 +644,8 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
         let mut fields = Vec::new();
         let mut members = Vec::new();
         let mut ok = true;
+        // Member typedefs are seen by the members that follow only.
+        let outer_bindings = self.bindings.len();
         for m in syntax::named_children(body) {
             let nested_enum = m
                 .child_by_field_name("type")
@@ -670,6 +672,7 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
                 }
                 "function_definition" => members.push(m),
                 "access_specifier" | "comment" => {}
+                "type_definition" | "alias_declaration" => ok &= self.member_type(m),
                 "declaration" => {
                     self.error(
                         m,
@@ -689,6 +692,7 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
         }
         let layout = StructType::new(&name, kind, fields);
         let Some(mut st) = layout.filter(|_| ok) else {
+            self.bindings.truncate(outer_bindings);
             self.ctx.typedefs.insert(
                 name.clone(),
                 TypeEntry::Unsupported {
@@ -721,7 +725,29 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
         for m in members {
             self.member_function(m, &st);
         }
+        if instance.is_none() {
+            self.bindings.truncate(outer_bindings);
+        }
         Some(st)
+    }
+
+    /// `typedef T name;` or `using name = T;` in a struct: bound for the
+    /// members after it.
+    fn member_type(&mut self, m: Node) -> bool {
+        let (types, diags) = {
+            let mut l = self.lowerer();
+            let r = l.member_type_alias(m);
+            let failed = l.has_errors();
+            (r.ok().filter(|_| !failed), l.diags)
+        };
+        self.diags.extend(diags);
+        let Some(types) = types else {
+            return false;
+        };
+        for (name, qt) in types {
+            self.bindings.push((name, Entry::Type(qt)));
+        }
+        true
     }
 
     /// Registers a member function of `st` and queues its body.
@@ -950,6 +976,32 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
 }
 
 impl<'c, 'a> FnLowerer<'c, 'a> {
+    /// The names a member typedef or alias declares, with their types.
+    fn member_type_alias(&mut self, m: Node) -> LResult<Vec<(String, QualType)>> {
+        if m.kind() == "alias_declaration" {
+            let name = self.field(m, "name")?;
+            let name = self.text(name).to_string();
+            let t = self.field(m, "type")?;
+            let ty = self.type_descriptor(t)?;
+            return Ok(vec![(name, QualType::new(ty))]);
+        }
+        let specs = self.specs(m)?;
+        let base = self.base_type(&specs, m)?;
+        let mut cursor = m.walk();
+        let decls: Vec<Node> = m
+            .children_by_field_name("declarator", &mut cursor)
+            .collect();
+        let mut out = Vec::new();
+        for d in decls {
+            let dd = self.declarator(base.clone(), d, ArrayCtx::Const)?;
+            match (dd.name, dd.params) {
+                (Some(name), None) => out.push((name, dd.qt)),
+                _ => return Err(self.error(d, "typedef", "a member typedef must name a type")),
+            }
+        }
+        Ok(out)
+    }
+
     /// `static_assert(cond, "message")`: checked when the condition folds to a
     /// constant (a false one is an error), noted otherwise.
     pub fn static_assert(&mut self, node: Node) -> LResult<()> {

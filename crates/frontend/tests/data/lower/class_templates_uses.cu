@@ -8,3 +8,16 @@ __device__ float twice(PairF p) { return 2.0f * p.sum(); }
 __global__ void k(const PairF *in, const PairI *ii, Holder *h, float *out) {
     out[threadIdx.x] = twice(in[threadIdx.x]) + ii[0].sum() + (float)h->p.sum() + sizeof(Pair<char, 5>);
 }
+
+// Member typedefs and aliases, seen by the members after them.
+template <typename T> struct Cell {
+    typedef T value_type;
+    using pointer = const T *;
+    value_type v;
+    __device__ value_type load(pointer p, int i) const { return p[i] + v; }
+};
+__global__ void cells(const int *in, int *out) {
+    Cell<int> c;
+    c.v = 3;
+    out[threadIdx.x] = c.load(in, threadIdx.x);
+}
