@@ -485,6 +485,13 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
     /// An enum: its name is its underlying integer type, its enumerators
     /// integer constants (a scoped enum's only as `E::name`).
     fn enumerators(&mut self, e: Node) {
+        self.enumerators_in(e, false)
+    }
+
+    /// Enumerators, of an enum in a struct when `member`: bound for the
+    /// members after it too, so that each class template instance has its
+    /// own values.
+    fn enumerators_in(&mut self, e: Node, member: bool) {
         let src = self.src();
         let enum_name = e
             .child_by_field_name("name")
@@ -512,6 +519,12 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
             }
             None => hone_ir::Scalar::I32,
         };
+        if let (Some(n), true) = (&enum_name, member) {
+            self.bindings.push((
+                n.clone(),
+                Entry::Type(QualType::new(Type::Scalar(underlying))),
+            ));
+        }
         if let Some(n) = &enum_name {
             self.ctx.typedefs.insert(
                 n.clone(),
@@ -532,7 +545,7 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
             let name = syntax::text(name, self.src()).to_string();
             if let Some(v) = en.child_by_field_name("value") {
                 let folded = {
-                    let mut l = FnLowerer::new(self.ctx);
+                    let mut l = self.lowerer();
                     l.expr(v).ok().and_then(|x| l.fold(&x))
                 };
                 match folded {
@@ -549,6 +562,10 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
                 self.ctx
                     .constants
                     .insert(format!("{en}::{name}"), (next, underlying));
+            }
+            if member && !scoped {
+                self.bindings
+                    .push((name.clone(), Entry::Const(next, underlying)));
             }
             if !scoped {
                 self.ctx.constants.insert(name, (next, underlying));
@@ -654,7 +671,7 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
             if let Some(e) = nested_enum {
                 // A member enum: its names are the file's, as a namespace's
                 // are (`S::Put` finds `Put`).
-                self.enumerators(e);
+                self.enumerators_in(e, true);
                 continue;
             }
             match m.kind() {

@@ -21,3 +21,17 @@ __global__ void cells(const int *in, int *out) {
     c.v = 3;
     out[threadIdx.x] = c.load(in, threadIdx.x);
 }
+
+// An enum in a class template: each instance has its own values.
+template <int W, int H> struct Grid {
+    enum { SIZE = W * H, LAST = SIZE - 1 };
+    int cells[SIZE];
+    __device__ int last() const { return cells[LAST]; }
+};
+__global__ void grids(int *out) {
+    Grid<2, 3> a;
+    Grid<4, 4> b;
+    a.cells[5] = 1;
+    b.cells[15] = 2;
+    out[0] = a.last() + b.last();
+}
