@@ -94,6 +94,20 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 (same_type(pointee, &q.pointee) || q.pointee == Type::Void).then_some(1)
             }
             (Type::Scalar(_), Type::Pointer(_)) if is_null_constant(arg) => Some(1),
+            (Type::Struct(st), _) if !matches!(param, Type::Struct(_)) => {
+                // A user-defined conversion ranks after the standard ones.
+                let key = (st.name.clone(), CONVERSION.to_string());
+                let sigs = self.ctx.methods.get(&key)?;
+                sigs.iter()
+                    .any(|s| match (&s.ret, param) {
+                        (Type::Pointer(a), Type::Pointer(b)) => {
+                            same_type(&a.pointee, &b.pointee)
+                                && (b.pointee_const || !a.pointee_const)
+                        }
+                        (r, p) => r == p,
+                    })
+                    .then_some(2)
+            }
             _ => None,
         }
     }
@@ -888,10 +902,10 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     }
 
     /// `e` of a struct type through one of its conversion functions to
-    /// `target`, as C++ converts it in an initialization or assignment:
-    /// a non-`const` object prefers a non-`const` conversion, and an exact
-    /// result one that needs a further pointer conversion. `None` when the
-    /// struct has no conversion that fits.
+    /// `target`, as C++ converts it in an initialization, assignment or
+    /// argument: a non-`const` object prefers a non-`const` conversion, and
+    /// among those an exact result one that needs a further pointer
+    /// conversion. `None` when the struct has no conversion that fits.
     pub fn user_conversion(
         &mut self,
         e: &Expr,
@@ -923,7 +937,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             .filter_map(|s| {
                 let cost = fits(&s.ret)?;
                 let object = if s.by_ref[0] == modifiable { 0 } else { 1 };
-                Some(((cost, object), s))
+                Some(((object, cost), s))
             })
             .min_by_key(|(k, _)| *k)
             .map(|(_, s)| s.clone());
