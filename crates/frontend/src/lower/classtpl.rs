@@ -71,6 +71,26 @@ pub(crate) fn class_of(node: Node) -> Option<Node> {
     None
 }
 
+/// The name of the class template a `template <...> struct S;` declares
+/// without defining it.
+pub(crate) fn declared_class(node: Node, src: &str) -> Option<String> {
+    syntax::named_children(node).into_iter().find_map(|c| {
+        let record = match c.kind() {
+            "struct_specifier" | "class_specifier" => Some(c),
+            "declaration" => c
+                .child_by_field_name("type")
+                .filter(|t| matches!(t.kind(), "struct_specifier" | "class_specifier"))
+                .filter(|_| c.child_by_field_name("declarator").is_none()),
+            _ => None,
+        }?;
+        if record.child_by_field_name("body").is_some() {
+            return None;
+        }
+        let name = record.child_by_field_name("name")?;
+        (name.kind() == "type_identifier").then(|| syntax::text(name, src).to_string())
+    })
+}
+
 /// Whether a template's parameter list is empty (`template <>`).
 fn is_explicit(node: Node) -> bool {
     node.child_by_field_name("parameters")

@@ -938,6 +938,13 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
             self.class_template(node, record);
             return;
         }
+        if let Some(name) = super::classtpl::declared_class(node, src) {
+            self.ctx
+                .class_templates
+                .entry(name)
+                .or_insert_with(|| Some("it is declared but not defined".into()));
+            return;
+        }
         let inner = syntax::named_children(node)
             .into_iter()
             .find(|c| matches!(c.kind(), "function_definition" | "declaration"));

@@ -14,3 +14,5 @@ __global__ void k4(float *o) { Node<float> n; n.v = 2; o[0] = n.v; }
 __global__ void k5(float *o) { Deep<0> d; o[0] = 0; }
 __global__ void k6(float *o) { Two<int, int> t; o[0] = 0; }
 __global__ void k7(float *o) { Two<Unknown> t; o[0] = 0; }
+template <class T> struct Fwd;
+__global__ void k8(int *o) { Fwd<int> f; o[0] = 0; }

@@ -35,3 +35,15 @@ __global__ void grids(int *out) {
     b.cells[15] = 2;
     out[0] = a.last() + b.last();
 }
+
+// A class template in a namespace, named with it.
+namespace dwt {
+template <typename T> struct Acc { T s; __device__ void add(T v) { s += v; } };
+}
+template <typename T> __global__ void acc(const T *in, T *out) {
+    dwt::Acc<T> a;
+    a.s = 0;
+    for (int i = 0; i < 4; i++) a.add(in[i]);
+    out[0] = a.s;
+}
+void host(const float *i, float *o) { acc<float><<<1, 1>>>(i, o); }
