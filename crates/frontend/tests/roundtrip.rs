@@ -281,3 +281,33 @@ proptest! {
         }
     }
 }
+
+/// Bit reinterpretations keep their names through a round trip, with the
+/// argument converted to the type each takes.
+#[test]
+fn reinterpretations_round_trip() {
+    let src = "__global__ void k(int *o, float x, double d, short s) {\n    o[0] = __float_as_int(x) + __double2hiint(d) + __double2loint(d);\n    o[1] = (int)__int_as_float(s) + (int)__longlong_as_double(__double_as_longlong(d)) + (int)__hiloint2double(1, s);\n    o[2] = __float_as_uint(__uint_as_float(7u));\n}\n";
+    roundtrip("bits.cu", src).unwrap();
+    let printed = print_module(&lower("bits.cu", src).module);
+    assert!(printed.contains("__int_as_float(s)"), "{printed}");
+    assert!(printed.contains("__hiloint2double(1, s)"), "{printed}");
+}
+
+/// `frexp`, `modf` and `sincos` are bound to definitions hone appends in
+/// CUDA; the print carries them, and reads back as the same module.
+#[test]
+fn functions_with_pointer_results_round_trip() {
+    let src = "__global__ void k(const float *x, const double *d, float *m, int *e, double *s) {\n    int i = threadIdx.x;\n    float ip;\n    m[i] = frexp(x[i], &e[i]) + modff(x[i], &ip) + ip;\n    sincos(d[i], &s[2 * i], &s[2 * i + 1]);\n}\n";
+    roundtrip("pointer_results.cu", src).unwrap();
+    let parsed = lower("pointer_results.cu", src);
+    assert!(!parsed.has_errors(), "{:?}", parsed.diagnostics);
+    let printed = print_module(&parsed.module);
+    assert!(
+        printed.contains("m[i] = hone_frexpf(x[i], &e[i]) + hone_modff(x[i], &ip) + ip;"),
+        "{printed}"
+    );
+    assert!(
+        printed.contains("hone_sincos(d[i], &s[2 * i], &s[2 * i + 1]);"),
+        "{printed}"
+    );
+}

@@ -354,10 +354,29 @@ pub enum MathOp {
     Mul64hi,
     /// `__umul64hi`
     Umul64hi,
+    // Reinterpretations: the argument's bits as the result type.
+    /// `__float_as_int`
+    FloatAsInt,
+    /// `__float_as_uint`
+    FloatAsUint,
+    /// `__int_as_float`
+    IntAsFloat,
+    /// `__uint_as_float`
+    UintAsFloat,
+    /// `__double_as_longlong`
+    DoubleAsLonglong,
+    /// `__longlong_as_double`
+    LonglongAsDouble,
+    /// `__double2hiint`: the high 32 bits of a double.
+    Double2Hiint,
+    /// `__double2loint`: the low 32 bits of a double.
+    Double2Loint,
+    /// `__hiloint2double(hi, lo)`
+    Hiloint2double,
 }
 
 impl MathOp {
-    pub const ALL: [MathOp; 56] = [
+    pub const ALL: [MathOp; 65] = [
         MathOp::Sqrt,
         MathOp::Rsqrt,
         MathOp::Fma,
@@ -414,6 +433,15 @@ impl MathOp {
         MathOp::Umulhi,
         MathOp::Mul64hi,
         MathOp::Umul64hi,
+        MathOp::FloatAsInt,
+        MathOp::FloatAsUint,
+        MathOp::IntAsFloat,
+        MathOp::UintAsFloat,
+        MathOp::DoubleAsLonglong,
+        MathOp::LonglongAsDouble,
+        MathOp::Double2Hiint,
+        MathOp::Double2Loint,
+        MathOp::Hiloint2double,
     ];
 
     /// Double-precision / generic spelling.
@@ -476,6 +504,15 @@ impl MathOp {
             Umulhi => "__umulhi",
             Mul64hi => "__mul64hi",
             Umul64hi => "__umul64hi",
+            FloatAsInt => "__float_as_int",
+            FloatAsUint => "__float_as_uint",
+            IntAsFloat => "__int_as_float",
+            UintAsFloat => "__uint_as_float",
+            DoubleAsLonglong => "__double_as_longlong",
+            LonglongAsDouble => "__longlong_as_double",
+            Double2Hiint => "__double2hiint",
+            Double2Loint => "__double2loint",
+            Hiloint2double => "__hiloint2double",
         }
     }
     pub fn arity(self) -> usize {
@@ -483,7 +520,7 @@ impl MathOp {
         match self {
             Fma => 3,
             Fmin | Fmax | Min | Max | Pow | Fmod | Atan2 | Hypot | Copysign | Fdim => 2,
-            Mulhi | Umulhi | Mul64hi | Umul64hi => 2,
+            Mulhi | Umulhi | Mul64hi | Umul64hi | Hiloint2double => 2,
             _ => 1,
         }
     }
@@ -494,7 +531,8 @@ impl MathOp {
             MathOp::Min | MathOp::Max | MathOp::Abs | MathOp::Saturate
         ) && self.integer_sig().is_none()
     }
-    /// The integer intrinsics' argument and result types: they neither
+    /// The integer intrinsics' and reinterpretations' argument and result
+    /// types: they neither
     /// follow the arguments' type nor convert them to the result's
     /// (`__popcll` counts the bits of an `unsigned long long` and returns `int`).
     pub fn integer_sig(self) -> Option<(Scalar, Scalar)> {
@@ -511,8 +549,32 @@ impl MathOp {
             Umulhi => (U32, U32),
             Mul64hi => (I64, I64),
             Umul64hi => (U64, U64),
+            FloatAsInt => (F32, I32),
+            FloatAsUint => (F32, U32),
+            IntAsFloat => (I32, F32),
+            UintAsFloat => (U32, F32),
+            DoubleAsLonglong => (F64, I64),
+            LonglongAsDouble => (I64, F64),
+            Double2Hiint | Double2Loint => (F64, I32),
+            Hiloint2double => (I32, F64),
             _ => return None,
         })
+    }
+    /// Whether the result is the argument's bits, not its value.
+    pub fn is_reinterpretation(self) -> bool {
+        use MathOp::*;
+        matches!(
+            self,
+            FloatAsInt
+                | FloatAsUint
+                | IntAsFloat
+                | UintAsFloat
+                | DoubleAsLonglong
+                | LonglongAsDouble
+                | Double2Hiint
+                | Double2Loint
+                | Hiloint2double
+        )
     }
 }
 

@@ -8,6 +8,20 @@ use hone_ir::{AtomicOp, MathOp, Scalar};
 use crate::compile::ops::{BinK, CmpK, Num, UnK};
 
 #[inline(always)]
+/// A reinterpretation's result, as canonical bits of its result type, from
+/// canonical bits of its argument type (`MathOp::integer_sig`).
+fn reinterpret(f: MathOp, a: u64, b: u64) -> u64 {
+    match f {
+        MathOp::FloatAsInt => canon(Scalar::I32, a),
+        MathOp::IntAsFloat => canon(Scalar::F32, a),
+        MathOp::Double2Hiint => canon(Scalar::I32, a >> 32),
+        MathOp::Double2Loint => canon(Scalar::I32, a),
+        MathOp::Hiloint2double => (a << 32) | (b & 0xffff_ffff),
+        // Same width, same canonical form (`__float_as_uint`, ...).
+        _ => a,
+    }
+}
+
 pub(crate) fn canon(s: Scalar, v: u64) -> u64 {
     match s {
         Scalar::Bool => (v != 0) as u64,
@@ -371,6 +385,9 @@ impl FloatMinMax for f64 {
 
 /// Math library in the precision of `ty`: single-precision functions compute in `f32`.
 pub(crate) fn math(f: MathOp, ty: Num, a: u64, b: u64, c: u64) -> u64 {
+    if f.is_reinterpretation() {
+        return reinterpret(f, a, b);
+    }
     match ty {
         Num::F32 => {
             let (x, y, z) = (f32v(a), f32v(b), f32v(c));

@@ -235,3 +235,147 @@ __global__ void timed(int n, long long *t, int *out) {
     assert_eq!(&t[..32], &[t[0]; 32]);
     assert_eq!(t, run_once(), "the count is deterministic");
 }
+
+#[test]
+fn reinterpretations_keep_the_bits() {
+    let src = r#"
+__global__ void bits(const float *x, const double *d, int *o, unsigned *u, float *f, long long *l, double *g) {
+    int t = threadIdx.x;
+    o[t * 3 + 0] = __float_as_int(x[t]);
+    o[t * 3 + 1] = __double2hiint(d[t]);
+    o[t * 3 + 2] = __double2loint(d[t]);
+    u[t] = __float_as_uint(x[t]);
+    f[t * 2 + 0] = __int_as_float(__float_as_int(x[t]) ^ 0x80000000);
+    f[t * 2 + 1] = __uint_as_float(u[t] + 1u);
+    l[t] = __double_as_longlong(d[t]);
+    g[t * 2 + 0] = __longlong_as_double(__double_as_longlong(d[t]) + 1);
+    g[t * 2 + 1] = __hiloint2double(__double2hiint(d[t]), __double2loint(d[t]));
+}
+"#;
+    let m = cuda(src);
+    let x = [
+        1.0f32,
+        -2.5,
+        0.0,
+        -0.0,
+        f32::INFINITY,
+        f32::MIN_POSITIVE / 4.0,
+        f32::NAN,
+        3.0e38,
+    ];
+    let d = [
+        1.0f64,
+        -2.5,
+        3.0e300,
+        -0.0,
+        f64::NEG_INFINITY,
+        5e-324,
+        f64::NAN,
+        -1.0e-300,
+    ];
+    let n = x.len();
+    let mut bufs = vec![
+        Buffer::from_f32("x", &x),
+        Buffer::from_f64("d", &d),
+        Buffer::from_i32("o", &vec![0; n * 3]),
+        Buffer::from_u32("u", &vec![0; n]),
+        Buffer::from_f32("f", &vec![0.0; n * 2]),
+        Buffer::from_i64("l", &vec![0; n]),
+        Buffer::from_f64("g", &vec![0.0; n * 2]),
+    ];
+    let args = [0, 1, 2, 3, 4, 5, 6].map(KernelArg::Buffer);
+    let r = launch(
+        &m,
+        "bits",
+        LaunchConfig::linear(1, n as u32),
+        &args,
+        &mut bufs,
+    );
+    assert!(r.is_clean(), "{r:#?}");
+    let (o, u) = (bufs[2].to_i32_vec(), bufs[3].to_u32_vec());
+    let (f, l, g) = (
+        bufs[4].to_f32_vec(),
+        bufs[5].to_i64_vec(),
+        bufs[6].to_f64_vec(),
+    );
+    for t in 0..n {
+        let (xb, db) = (x[t].to_bits(), d[t].to_bits());
+        assert_eq!(o[t * 3], xb as i32, "thread {t}");
+        assert_eq!(o[t * 3 + 1], (db >> 32) as u32 as i32, "thread {t}");
+        assert_eq!(o[t * 3 + 2], db as u32 as i32, "thread {t}");
+        assert_eq!(u[t], xb, "thread {t}");
+        assert_eq!(f[t * 2].to_bits(), xb ^ 0x8000_0000, "thread {t}");
+        assert_eq!(f[t * 2 + 1].to_bits(), xb.wrapping_add(1), "thread {t}");
+        assert_eq!(l[t], db as i64, "thread {t}");
+        assert_eq!(g[t * 2].to_bits(), db.wrapping_add(1), "thread {t}");
+        assert_eq!(g[t * 2 + 1].to_bits(), db, "thread {t}");
+    }
+}
+
+#[test]
+fn frexp_and_modf_match_their_definitions() {
+    let src = r#"
+__global__ void k(const float *x, const double *d, float *m, int *e, double *md, int *ed, float *fr, float *ip) {
+    int t = threadIdx.x;
+    m[t] = frexpf(x[t], &e[t]);
+    md[t] = frexp(d[t], &ed[t]);
+    fr[t] = modff(x[t], &ip[t]);
+}
+"#;
+    let m = cuda(src);
+    let x = [
+        1.0f32,
+        -2.5,
+        0.0,
+        -0.0,
+        3.0e38,
+        f32::MIN_POSITIVE / 8.0,
+        1e-45,
+        7.75,
+        -0.3,
+        1e10,
+    ];
+    let d = [
+        1.0f64, -2.5, 0.0, -0.0, 3.0e300, 5e-324, 1e-310, 7.75, -0.3, 1e10,
+    ];
+    let n = x.len();
+    let mut bufs = vec![
+        Buffer::from_f32("x", &x),
+        Buffer::from_f64("d", &d),
+        Buffer::from_f32("m", &vec![0.0; n]),
+        Buffer::from_i32("e", &vec![0; n]),
+        Buffer::from_f64("md", &vec![0.0; n]),
+        Buffer::from_i32("ed", &vec![0; n]),
+        Buffer::from_f32("fr", &vec![0.0; n]),
+        Buffer::from_f32("ip", &vec![0.0; n]),
+    ];
+    let args = [0, 1, 2, 3, 4, 5, 6, 7].map(KernelArg::Buffer);
+    let r = launch(&m, "k", LaunchConfig::linear(1, n as u32), &args, &mut bufs);
+    assert!(r.is_clean(), "{r:#?}");
+    let (mm, e) = (bufs[2].to_f32_vec(), bufs[3].to_i32_vec());
+    let (md, ed) = (bufs[4].to_f64_vec(), bufs[5].to_i32_vec());
+    let (fr, ip) = (bufs[6].to_f32_vec(), bufs[7].to_f32_vec());
+    for t in 0..n {
+        let (wm, we) = libm::frexpf(x[t]);
+        assert_eq!(
+            (mm[t].to_bits(), e[t]),
+            (wm.to_bits(), we),
+            "frexpf({})",
+            x[t]
+        );
+        let (wm, we) = libm::frexp(d[t]);
+        assert_eq!(
+            (md[t].to_bits(), ed[t]),
+            (wm.to_bits(), we),
+            "frexp({})",
+            d[t]
+        );
+        let (wf, wi) = libm::modff(x[t]);
+        assert_eq!(
+            (fr[t].to_bits(), ip[t].to_bits()),
+            (wf.to_bits(), wi.to_bits()),
+            "modff({})",
+            x[t]
+        );
+    }
+}

@@ -328,6 +328,19 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         if let Some(e) = self.implicit_member_call(n, name, args)? {
             return Ok(e);
         }
+        // `frexp` and the like, unless the program defines its own: the
+        // definition hone appended (`prelude`).
+        if !self.ctx.functions.contains_key(name) && super::prelude::callee(name, None).is_some() {
+            let first = match args.first() {
+                Some(a) => self.expr(*a)?.ty.scalar(),
+                None => None,
+            };
+            if let Some(own) = super::prelude::callee(name, first) {
+                if self.ctx.functions.contains_key(own) {
+                    return self.call_named(n, f, own, args);
+                }
+            }
+        }
         if let Some(sigs) = self.ctx.functions.get(name).cloned() {
             // A call without `<<<...>>>` cannot mean a kernel; a kernel may
             // share its name with device functions (a lowered member's).

@@ -15,6 +15,7 @@ mod func;
 mod groups;
 mod members;
 mod names;
+mod prelude;
 mod repair;
 mod stmt;
 mod template;
@@ -189,7 +190,15 @@ pub(crate) fn lower_translation_unit(pre: &Preprocessed, requests: &[String]) ->
     } else {
         pre.files.clone()
     };
-    let Some(tree) = syntax::parse(&pre.text) else {
+    // The definitions of called functions hone writes in CUDA follow the
+    // user's text, so its positions stay put.
+    let prelude = prelude::needed(&pre.text);
+    let text = if prelude.is_empty() {
+        std::borrow::Cow::Borrowed(pre.text.as_str())
+    } else {
+        std::borrow::Cow::Owned(format!("{}\n{prelude}", pre.text))
+    };
+    let Some(tree) = syntax::parse(&text) else {
         return Parsed {
             module: Module {
                 files: files.clone(),
@@ -209,21 +218,16 @@ pub(crate) fn lower_translation_unit(pre: &Preprocessed, requests: &[String]) ->
     // Which names are types is known only after pass 1; misread casts are
     // repaired with that knowledge and pass 1 runs again on the result.
     if repair::may_need(&tree) {
-        let mut first = new_ctx(pre, &pre.text, Vec::new());
+        let mut first = new_ctx(pre, &text, Vec::new());
         toplevel::collect(tree.root_node(), &mut first, &mut Vec::new());
         let (tree, repaired) = repair::repair(&first, tree);
         let (text, added) = match &repaired {
-            Some((text, added)) => (text.as_str(), added.clone()),
-            None => (pre.text.as_str(), Vec::new()),
+            Some((repaired, added)) => (repaired.as_str(), added.clone()),
+            None => (&*text, Vec::new()),
         };
         return lower_rounds(|| new_ctx(pre, text, added.clone()), &tree, files, requests);
     }
-    lower_rounds(
-        || new_ctx(pre, &pre.text, Vec::new()),
-        &tree,
-        files,
-        requests,
-    )
+    lower_rounds(|| new_ctx(pre, &text, Vec::new()), &tree, files, requests)
 }
 
 /// Rounds of lowering the file make the class template instances it uses:

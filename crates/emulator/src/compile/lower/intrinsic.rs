@@ -129,6 +129,10 @@ impl<'a> Lower<'a> {
                         b: ops[1],
                         c: ops[2],
                     });
+                    if f.is_reinterpretation() {
+                        // `math` gave the result type's bits already.
+                        return Ok(Val::one(Opnd::R(dst)));
+                    }
                     let v = self.fix_narrow(Val::one(Opnd::R(dst)), arg)?;
                     return self.convert(v, &at, &e.ty, e.span);
                 }
