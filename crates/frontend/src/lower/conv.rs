@@ -138,6 +138,15 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         } else {
             self.decay(e)
         };
+        // `(T *)obj` of a struct with `operator T *()`.
+        if matches!(e.ty, Type::Struct(_)) && !matches!(target, Type::Struct(_) | Type::Void) {
+            if let Some(c) = self.user_conversion(&e, &target, node)? {
+                if c.ty == target {
+                    return Ok(c);
+                }
+                return self.explicit_cast(c, target, node);
+            }
+        }
         let ok = match (&e.ty, &target) {
             (_, Type::Void) => true,
             (Type::Scalar(_), Type::Scalar(_)) => true,

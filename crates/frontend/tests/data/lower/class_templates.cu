@@ -30,10 +30,11 @@ template <class T> __global__ void scale(T *in, T *out) {
     T *sdata = smem;
     T *again;
     again = smem;
+    const T *viewed = (const T *)smem;
     unsigned int tid = threadIdx.x;
     sdata[tid] = in[tid];
     __syncthreads();
-    out[tid] = sdata[blockDim.x - 1 - tid] * (T)2 + first<T>(smem) - again[0];
+    out[tid] = sdata[blockDim.x - 1 - tid] * (T)2 + first<T>(smem) - again[0] + viewed[0];
 }
 
 template <class T> __global__ void sum(const T *in, T *out, unsigned int n) {
