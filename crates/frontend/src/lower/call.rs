@@ -177,6 +177,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                         if let Some(r) = self.texture_fetch(n, name, Some(&targs), &args) {
                             return r;
                         }
+                        if let Some(ty) = self.class_instance_type(f)? {
+                            return self.construct(n, &ty, &args);
+                        }
                         if self.templates.is_some_and(|t| t.is_template(name)) {
                             let args = self.without_groups(&args);
                             let types = self.arg_types(&args)?;
@@ -205,6 +208,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 )),
             },
             "qualified_identifier" => {
+                if let Some(e) = self.scoped_static_call(n, f, &args)? {
+                    return Ok(e);
+                }
                 let t = self.text(f);
                 if names::is_cooperative_groups(t) {
                     return self.group_function(n, f, &args);
@@ -777,5 +783,40 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             Type::Vector(s, len),
             self.span(n),
         ))
+    }
+}
+
+impl<'c, 'a> FnLowerer<'c, 'a> {
+    /// `S::f(args)` or `S<T>::f(args)`: a `static` member function; `None`
+    /// when the scope names no struct with one.
+    fn scoped_static_call(&mut self, n: Node, f: Node, args: &[Node]) -> LResult<Option<Expr>> {
+        let (Some(scope), Some(name)) = (
+            f.child_by_field_name("scope"),
+            f.child_by_field_name("name"),
+        ) else {
+            return Ok(None);
+        };
+        if name.kind() != "identifier" {
+            return Ok(None);
+        }
+        let ty = match scope.kind() {
+            "template_type" => self.class_instance_type(scope)?,
+            "namespace_identifier" | "type_identifier" => {
+                let s = self.text(scope);
+                match self.lookup(s) {
+                    Some(super::func::Entry::Type(qt)) => Some(qt.ty.clone()),
+                    _ => match self.ctx.typedefs.get(s) {
+                        Some(super::TypeEntry::Ok(qt)) => Some(qt.ty.clone()),
+                        _ => None,
+                    },
+                }
+            }
+            _ => None,
+        };
+        let Some(Type::Struct(st)) = ty else {
+            return Ok(None);
+        };
+        let member = self.text(name);
+        self.static_call(n, &st, member, args)
     }
 }

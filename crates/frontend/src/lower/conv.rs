@@ -104,6 +104,11 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         if &e.ty == target {
             return Ok(e);
         }
+        if matches!(e.ty, Type::Struct(_)) && !matches!(target, Type::Struct(_)) {
+            if let Some(c) = self.user_conversion(&e, target, node)? {
+                return self.convert(c, target, node, what);
+            }
+        }
         let ok = match (&e.ty, target) {
             (Type::Scalar(_), Type::Scalar(_)) => true,
             (Type::Pointer(_), Type::Scalar(Scalar::Bool)) => true,
@@ -133,6 +138,15 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         } else {
             self.decay(e)
         };
+        // `(T *)obj` of a struct with `operator T *()`.
+        if matches!(e.ty, Type::Struct(_)) && !matches!(target, Type::Struct(_) | Type::Void) {
+            if let Some(c) = self.user_conversion(&e, &target, node)? {
+                if c.ty == target {
+                    return Ok(c);
+                }
+                return self.explicit_cast(c, target, node);
+            }
+        }
         let ok = match (&e.ty, &target) {
             (_, Type::Void) => true,
             (Type::Scalar(_), Type::Scalar(_)) => true,

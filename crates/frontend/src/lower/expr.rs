@@ -389,11 +389,21 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                         ),
                     ));
                 }
+                if self.ctx.class_templates.contains_key(name) {
+                    return Err(self.error(
+                        n,
+                        "class template",
+                        format!(
+                            "`{}` names a type here; class template instances are used as types, constructed (`S<T>()`) or converted",
+                            self.text(n)
+                        ),
+                    ));
+                }
                 Err(self.error(
                     n,
                     "template",
                     format!(
-                        "`{}` is not supported here: function templates are called, class templates are not supported",
+                        "`{}` is not supported here: function templates are called",
                         self.text(n)
                     ),
                 ))
@@ -930,9 +940,22 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             self.type_descriptor(t)?
         } else {
             let v = self.field(n, "value")?;
-            match self.paren_type_name(v) {
-                Some((tn, name)) => self.type_from_name(tn, name)?,
-                None => self.expr(v)?.ty,
+            // `sizeof(S<4>)` reads as an expression in parentheses.
+            let instance = match syntax::named_children(v).as_slice() {
+                [t] if v.kind() == "parenthesized_expression"
+                    && t.kind() == "template_function" =>
+                {
+                    self.class_instance_type(*t)?
+                }
+                _ => None,
+            };
+            if let Some(ty) = instance {
+                ty
+            } else {
+                match self.paren_type_name(v) {
+                    Some((tn, name)) => self.type_from_name(tn, name)?,
+                    None => self.expr(v)?.ty,
+                }
             }
         };
         if ty.size().is_none() {
@@ -969,6 +992,12 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         let is_int = |e: &Expr| e.ty.scalar().is_some_and(|s| s.is_integer());
         if is_int(&base) && matches!(idx.ty, Type::Pointer(_) | Type::Array(..)) {
             std::mem::swap(&mut base, &mut idx);
+        }
+        if let Type::Struct(st) = &base.ty {
+            let key = (st.name.clone(), "operator[]".to_string());
+            if let Some(sigs) = self.ctx.methods.get(&key).cloned() {
+                return self.call_overload(n, "operator[]", &sigs, vec![base, idx], &[idx_node]);
+            }
         }
         let elem = match &base.ty {
             Type::Array(e, _) => (**e).clone(),

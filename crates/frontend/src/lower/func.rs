@@ -74,6 +74,13 @@ pub(crate) struct FnLowerer<'c, 'a> {
     /// A mutating member declared to return `*this` by reference: it returns
     /// nothing, and `return *this;` is a plain `return;`.
     pub returns_self: bool,
+    /// The struct of the `static` member function being lowered.
+    pub static_of: Option<std::sync::Arc<hone_ir::StructType>>,
+    /// A member function returning `T&`: it returns the object's address.
+    pub returns_ref: bool,
+    /// Objects made for temporaries a member function changes (a
+    /// non-`const` conversion of `S()`), declared first in the body.
+    pub temps: Vec<VarId>,
 }
 
 impl<'c, 'a> FnLowerer<'c, 'a> {
@@ -96,6 +103,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             refs: Default::default(),
             member: None,
             returns_self: false,
+            temps: Vec::new(),
+            returns_ref: false,
+            static_of: None,
         }
     }
 
@@ -192,6 +202,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     /// Lowers `p` with a lowerer prepared by the caller (an instance's
     /// template parameters bound).
     pub fn lower_with(mut l: Self, p: &PendingFunction) -> LowerResult {
+        for (name, entry) in &p.bindings {
+            l.bind(name, entry.clone());
+        }
         // Report every syntax error of the function rather than the first
         // consequence of one.
         let errors = syntax::syntax_errors(p.node, MAX_DIAGNOSTICS);
@@ -232,6 +245,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             None => (self.function_header(p.node)?, None),
         };
         self.ret = header.ret.clone();
+        self.returns_ref = header.ret_ref;
         let mut params = Vec::new();
         for p in header.params {
             let id = self.add_var(Var {
@@ -254,7 +268,12 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             return Err(self.error(body, "function", "unsupported function body"));
         }
         let mut prologue = Vec::new();
-        if let Some((m, returns_self)) = member {
+        if let Some((m, _)) = member
+            .as_ref()
+            .filter(|(m, _)| m.kind == super::MemberKind::Static)
+        {
+            self.static_of = Some(m.st.clone());
+        } else if let Some((m, returns_self)) = member {
             self.returns_self = returns_self;
             let self_var = match m.kind {
                 super::MemberKind::Ctor => self.ctor_object(p.node, &m.st, &mut prologue)?,
@@ -267,6 +286,16 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         }
         // Parameters and the outermost block share one scope in C++.
         let mut block = self.block_in_scope(body, false)?;
+        for &t in self.temps.iter().rev() {
+            let span = self.vars[t.0 as usize].span;
+            prologue.insert(
+                0,
+                hone_ir::Stmt {
+                    kind: hone_ir::StmtKind::Decl { var: t, init: None },
+                    span,
+                },
+            );
+        }
         if !prologue.is_empty() {
             prologue.append(&mut block);
             block = prologue;
@@ -365,6 +394,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             params,
             launch_bounds,
             inline,
+            ret_ref: false,
         })
     }
 
@@ -558,6 +588,8 @@ pub(crate) struct Header {
     pub params: Vec<Param>,
     pub launch_bounds: Option<(u32, Option<u32>)>,
     pub inline: Option<String>,
+    /// A member function returning `T&`: `ret` is the pointer it returns.
+    pub ret_ref: bool,
 }
 
 pub(crate) struct Param {
@@ -576,6 +608,7 @@ impl Header {
             ret: self.ret.clone(),
             params: self.params.iter().map(|p| p.qt.ty.clone()).collect(),
             by_ref: self.params.iter().map(|p| p.by_ref).collect(),
+            ret_ref: self.ret_ref,
         }
     }
 }

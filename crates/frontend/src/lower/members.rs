@@ -20,6 +20,10 @@ use super::types::ArrayCtx;
 use super::{FuncSig, MemberKind, QualType};
 use crate::syntax;
 
+/// The member name conversion functions (`operator T *()`) are filed under;
+/// they are told apart by their result.
+pub(crate) const CONVERSION: &str = "(conversion)";
+
 /// The identifier part of an operator's IR name for mutating member operators.
 pub(crate) fn operator_ident(op: &str) -> String {
     let sym = op.trim_start_matches("operator");
@@ -90,6 +94,20 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 (same_type(pointee, &q.pointee) || q.pointee == Type::Void).then_some(1)
             }
             (Type::Scalar(_), Type::Pointer(_)) if is_null_constant(arg) => Some(1),
+            (Type::Struct(st), _) if !matches!(param, Type::Struct(_)) => {
+                // A user-defined conversion ranks after the standard ones.
+                let key = (st.name.clone(), CONVERSION.to_string());
+                let sigs = self.ctx.methods.get(&key)?;
+                sigs.iter()
+                    .any(|s| match (&s.ret, param) {
+                        (Type::Pointer(a), Type::Pointer(b)) => {
+                            same_type(&a.pointee, &b.pointee)
+                                && (b.pointee_const || !a.pointee_const)
+                        }
+                        (r, p) => r == p,
+                    })
+                    .then_some(2)
+            }
             _ => None,
         }
     }
@@ -166,7 +184,14 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         }
         let span = self.span(n);
         self.calls.push((id, span));
-        Ok(self.mk(ExprKind::Call(id, lowered), sig.ret, span))
+        let call = self.mk(ExprKind::Call(id, lowered), sig.ret.clone(), span);
+        match (&sig.ret, sig.ret_ref) {
+            (Type::Pointer(p), true) => {
+                let ty = p.pointee.clone();
+                Ok(self.mk(ExprKind::Deref(Box::new(call)), ty, span))
+            }
+            _ => Ok(call),
+        }
     }
 
     /// `&e` for passing an object by reference.
@@ -203,7 +228,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 Type::Struct(m.st.clone()),
                 span,
             ),
-            MemberKind::Const | MemberKind::Ctor => e,
+            MemberKind::Const | MemberKind::Ctor | MemberKind::Static => e,
         })
     }
 
@@ -233,6 +258,14 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         name: &str,
         arg_nodes: &[Node],
     ) -> LResult<Option<Expr>> {
+        let scope = match (&self.member, &self.static_of) {
+            (Some((m, _)), _) => m.st.clone(),
+            (None, Some(st)) => st.clone(),
+            (None, None) => return Ok(None),
+        };
+        if let Some(e) = self.static_call(n, &scope, name, arg_nodes)? {
+            return Ok(Some(e));
+        }
         let Some((m, _)) = &self.member else {
             return Ok(None);
         };
@@ -244,6 +277,27 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             .self_object(self.span(n))
             .expect("inside a member function");
         self.method_call(n, obj, name, arg_nodes).map(Some)
+    }
+
+    /// `S::name(args)` of a `static` member function of `st`; `None` when
+    /// `st` has none by that name.
+    pub fn static_call(
+        &mut self,
+        n: Node,
+        st: &StructType,
+        name: &str,
+        arg_nodes: &[Node],
+    ) -> LResult<Option<Expr>> {
+        let key = (st.name.clone(), super::static_member(name));
+        let Some(sigs) = self.ctx.methods.get(&key).cloned() else {
+            return Ok(None);
+        };
+        let mut args = Vec::new();
+        for a in arg_nodes {
+            args.push(self.expr(*a)?);
+        }
+        self.call_overload(n, name, &sigs, args, arg_nodes)
+            .map(Some)
     }
 
     /// `obj.name(args)` (`p->name(args)` with `obj` already dereferenced).
@@ -262,6 +316,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 format!("`{t}` has no member functions"),
             ));
         };
+        if let Some(e) = self.static_call(n, &st.clone(), name, arg_nodes)? {
+            return Ok(e);
+        }
         let key = (st.name.clone(), name.to_string());
         let sigs = match self.ctx.methods.get(&key) {
             Some(s) => s.clone(),
@@ -416,7 +473,10 @@ pub(crate) struct MemberHeader {
 fn declarator_is_const(d: Node, src: &str) -> bool {
     let mut cur = d;
     for _ in 0..16 {
-        if cur.kind() == "function_declarator" {
+        if matches!(
+            cur.kind(),
+            "function_declarator" | "abstract_function_declarator"
+        ) {
             return syntax::children(cur)
                 .into_iter()
                 .any(|c| c.kind() == "type_qualifier" && syntax::text(c, src) == "const");
@@ -502,14 +562,10 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     /// The header of a member function of `st` as the function it lowers to.
     pub fn member_header(&mut self, node: Node, st: &Arc<StructType>) -> LResult<MemberHeader> {
         let specs = self.specs(node)?;
-        if specs.static_ {
-            return Err(self.error(
-                node,
-                "static member",
-                "static member functions are not supported",
-            ));
-        }
         let decl = self.field(node, "declarator")?;
+        if decl.kind() == "operator_cast" {
+            return self.conversion_header(decl, st, &specs);
+        }
         if self.text(decl).trim_start().starts_with('~') {
             return Err(self.error(decl, "destructor", "destructors are not supported"));
         }
@@ -524,6 +580,14 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         let (Some(params_node), Some(name)) = (d.params, d.name) else {
             return Err(self.error(decl, "member function", "expected a member function"));
         };
+        // Inside a class template's instance its name is the instance's.
+        let names_self =
+            matches!(self.lookup(&name), Some(super::func::Entry::Type(qt)) if qt.ty == own);
+        let name = if is_ctor && names_self {
+            st.name.clone()
+        } else {
+            name
+        };
         if is_ctor && name != st.name {
             return Err(self.error(
                 decl,
@@ -533,21 +597,34 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         }
         let kind = if is_ctor {
             MemberKind::Ctor
+        } else if specs.static_ {
+            MemberKind::Static
         } else if declarator_is_const(decl, self.ctx.src) {
             MemberKind::Const
         } else {
             MemberKind::Mutating
         };
         let mut returns_self = false;
+        let mut ret_ref = false;
         let ret = if d.is_ref {
             if kind == MemberKind::Mutating && d.qt.ty == own {
                 returns_self = true;
                 Type::Void
+            } else if kind == MemberKind::Mutating {
+                // The object is reached through `self`, so what the
+                // reference names outlives the call.
+                ret_ref = true;
+                Type::Pointer(Box::new(PointerType {
+                    pointee: d.qt.ty,
+                    pointee_const: d.qt.is_const,
+                    restrict: false,
+                    pointee_volatile: d.qt.is_volatile,
+                }))
             } else {
                 return Err(self.error(
                     decl,
                     "reference",
-                    "member functions returning references are not supported (except a non-const one returning `*this`)",
+                    "`const` member functions returning references are not supported (the object is passed by value)",
                 ));
             }
         } else {
@@ -562,7 +639,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 is_volatile: false,
             }),
             MemberKind::Mutating => Some(QualType::new(Type::ptr(own.clone()))),
-            MemberKind::Ctor => None,
+            MemberKind::Ctor | MemberKind::Static => None,
         };
         if let Some(qt) = self_param {
             params.insert(
@@ -598,6 +675,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 params,
                 launch_bounds: None,
                 inline,
+                ret_ref,
             },
             kind,
             member: name,
@@ -737,5 +815,186 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             ty,
             span,
         )))
+    }
+}
+
+impl<'c, 'a> FnLowerer<'c, 'a> {
+    /// `operator T *() const` of `st`: a member function named by its result
+    /// (`S__to_floatp_const`), found by [`Self::user_conversion`].
+    fn conversion_header(
+        &mut self,
+        decl: Node,
+        st: &Arc<StructType>,
+        specs: &super::types::Specs,
+    ) -> LResult<MemberHeader> {
+        let own = specs;
+        let target_specs = self.specs(decl)?;
+        let base = self.base_type(&target_specs, decl)?;
+        let abstract_decl = self.field(decl, "declarator")?;
+        let d = self.declarator(base, abstract_decl, ArrayCtx::Const)?;
+        let Some(params_node) = d.params else {
+            return Err(self.error(decl, "conversion", "expected a conversion function"));
+        };
+        if d.is_ref {
+            return Err(self.error(
+                decl,
+                "conversion",
+                "conversions to references are not supported",
+            ));
+        }
+        let mut params = self.parameters(params_node)?;
+        if !params.is_empty() {
+            return Err(self.error(
+                params_node,
+                "conversion",
+                "a conversion function takes no parameters",
+            ));
+        }
+        let ret = d.qt.ty;
+        let object = Type::Struct(st.clone());
+        let kind = if declarator_is_const(abstract_decl, self.ctx.src) {
+            MemberKind::Const
+        } else {
+            MemberKind::Mutating
+        };
+        let span = self.span(decl);
+        params.push(Param {
+            name: "self".into(),
+            qt: match kind {
+                MemberKind::Const => QualType {
+                    ty: object,
+                    is_const: true,
+                    is_volatile: false,
+                },
+                _ => QualType::new(Type::ptr(object)),
+            },
+            span,
+            by_ref: false,
+        });
+        let result = super::template::mangle("", &[super::template::Arg::Type(ret.clone())]);
+        let suffix = if kind == MemberKind::Const {
+            "_const"
+        } else {
+            ""
+        };
+        let inline = if own.forceinline {
+            Some("__forceinline__".to_string())
+        } else if own.noinline {
+            Some("__noinline__".to_string())
+        } else {
+            None
+        };
+        Ok(MemberHeader {
+            header: Header {
+                name: format!("{}__to{result}{suffix}", st.name),
+                alias: None,
+                kind: hone_ir::FuncKind::Device,
+                ret,
+                params,
+                launch_bounds: None,
+                inline,
+                ret_ref: false,
+            },
+            kind,
+            member: CONVERSION.to_string(),
+            returns_self: false,
+        })
+    }
+
+    /// `e` of a struct type through one of its conversion functions to
+    /// `target`, as C++ converts it in an initialization, assignment or
+    /// argument: a non-`const` object prefers a non-`const` conversion, and
+    /// among those an exact result one that needs a further pointer
+    /// conversion. `None` when the struct has no conversion that fits.
+    pub fn user_conversion(
+        &mut self,
+        e: &Expr,
+        target: &Type,
+        node: Node,
+    ) -> LResult<Option<Expr>> {
+        let Type::Struct(st) = &e.ty else {
+            return Ok(None);
+        };
+        let key = (st.name.clone(), CONVERSION.to_string());
+        let Some(sigs) = self.ctx.methods.get(&key).cloned() else {
+            return Ok(None);
+        };
+        let lvalue = self.is_lvalue(e);
+        // A temporary may be changed too: it is given an object below.
+        let modifiable = !lvalue || !self.is_const_object(e);
+        let fits = |ret: &Type| match (ret, target) {
+            _ if ret == target => Some(0),
+            (Type::Pointer(from), Type::Pointer(to)) => ((same_type(&from.pointee, &to.pointee)
+                || to.pointee == Type::Void)
+                && (to.pointee_const || !from.pointee_const))
+                .then_some(1),
+            (Type::Scalar(_), Type::Scalar(_)) => Some(1),
+            _ => None,
+        };
+        let best = sigs
+            .iter()
+            .filter(|s| modifiable || !s.by_ref[0])
+            .filter_map(|s| {
+                let cost = fits(&s.ret)?;
+                let object = if s.by_ref[0] == modifiable { 0 } else { 1 };
+                Some(((object, cost), s))
+            })
+            .min_by_key(|(k, _)| *k)
+            .map(|(_, s)| s.clone());
+        let Some(sig) = best else {
+            return Ok(None);
+        };
+        let Some(id) = sig.id else {
+            return Ok(None);
+        };
+        let span = self.span(node);
+        let (object, first) = if !sig.by_ref[0] {
+            (e.clone(), None)
+        } else if lvalue {
+            (self.address_of(e.clone(), node)?, None)
+        } else {
+            self.materialize(e.clone(), node)?
+        };
+        self.calls.push((id, span));
+        let call = self.mk(ExprKind::Call(id, vec![object]), sig.ret.clone(), span);
+        Ok(Some(match first {
+            Some(f) => self.mk(ExprKind::Comma(Box::new(f), Box::new(call)), sig.ret, span),
+            None => call,
+        }))
+    }
+
+    /// The address of an object holding the temporary `e`, and the
+    /// assignment that fills it (none for an empty struct's value).
+    fn materialize(&mut self, e: Expr, node: Node) -> LResult<(Expr, Option<Expr>)> {
+        let span = self.span(node);
+        let id = self.add_var(Var {
+            name: format!("tmp{}", self.temps.len()),
+            ty: e.ty.clone(),
+            kind: VarKind::Local,
+            is_const: false,
+            is_volatile: false,
+            span,
+        });
+        // Not a name the source can use.
+        self.scopes
+            .iter_mut()
+            .for_each(|s| s.retain(|_, v| !matches!(v, super::func::Entry::Var(x) if *x == id)));
+        self.temps.push(id);
+        let var = self.mk(ExprKind::Var(id), e.ty.clone(), span);
+        let empty = matches!(&e.ty, Type::Struct(st) if st.fields.is_empty())
+            && matches!(e.kind, ExprKind::Aggregate(_));
+        let fill = (!empty).then(|| {
+            self.mk(
+                ExprKind::Assign {
+                    op: None,
+                    lhs: Box::new(var.clone()),
+                    rhs: Box::new(e.clone()),
+                },
+                e.ty.clone(),
+                span,
+            )
+        });
+        let addr = self.address_of(var, node)?;
+        Ok((addr, fill))
     }
 }

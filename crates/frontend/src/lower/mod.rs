@@ -7,6 +7,7 @@
 //! functions that call a dropped function and renumbers the survivors.
 
 mod call;
+mod classtpl;
 mod conv;
 mod decl;
 mod expr;
@@ -25,6 +26,7 @@ mod walk;
 
 use std::collections::{HashMap, HashSet};
 
+use std::cell::RefCell;
 use std::sync::Arc;
 
 use hone_ir::{FuncId, FuncKind, GlobalId, GlobalVar, Module, Scalar, Span, StructType, Type};
@@ -73,6 +75,8 @@ pub(crate) struct FuncSig {
     pub params: Vec<Type>,
     /// Which parameters are C++ references (`T&`): the argument's address is passed.
     pub by_ref: Vec<bool>,
+    /// Returns a reference (`T&`): `ret` is its pointer, read through at the call.
+    pub ret_ref: bool,
 }
 
 /// A member function (or constructor) of a struct, lowered to a function
@@ -91,6 +95,14 @@ pub(crate) enum MemberKind {
     Mutating,
     /// A constructor: a function returning the object it builds in `self`.
     Ctor,
+    /// A `static` member function: no object; filed as [`static_member`].
+    Static,
+}
+
+/// The name a `static` member function is filed under in
+/// `ModuleCtx::methods`, apart from the members that take an object.
+pub(crate) fn static_member(name: &str) -> String {
+    format!("static {name}")
 }
 
 /// What pass 1 learned about the file, read by every function's lowering.
@@ -120,6 +132,19 @@ pub(crate) struct ModuleCtx<'a> {
     pub host_functions: HashSet<String>,
     /// Legacy texture references declared at file scope.
     pub texture_refs: HashMap<String, texture::TextureRef>,
+    /// The file's class templates by name, with why one cannot be made
+    /// (a parameter of a kind hone does not support).
+    pub class_templates: HashMap<String, Option<String>>,
+    /// The last round of lowering: an instance not made now never is.
+    pub class_last_round: bool,
+    /// Class template instances to make in pass 1 (`Name<args>` in the
+    /// spelling [`classtpl::request_key`] gives), found by an earlier round.
+    pub class_wanted: Vec<String>,
+    /// Each made instance by its request: the struct's name, or why it
+    /// could not be made.
+    pub class_instances: HashMap<String, Result<String, String>>,
+    /// Instances used but not yet made: another round makes them.
+    pub class_requests: RefCell<Vec<String>>,
 }
 
 impl<'a> ModuleCtx<'a> {
@@ -155,6 +180,8 @@ pub(crate) struct PendingFunction<'t> {
     pub node: Node<'t>,
     pub name: String,
     pub member: Option<Member>,
+    /// The parameters of the class template instance a member belongs to.
+    pub bindings: Vec<(String, func::Entry)>,
 }
 
 pub(crate) fn lower_translation_unit(pre: &Preprocessed, requests: &[String]) -> Parsed {
@@ -201,9 +228,39 @@ pub(crate) fn lower_translation_unit(pre: &Preprocessed, requests: &[String]) ->
             Some((repaired, added)) => (repaired.as_str(), added.clone()),
             None => (&*text, Vec::new()),
         };
-        return lower_tree(new_ctx(pre, text, added), &tree, files, requests);
+        return lower_rounds(|| new_ctx(pre, text, added.clone()), &tree, files, requests);
     }
-    lower_tree(new_ctx(pre, &text, Vec::new()), &tree, files, requests)
+    lower_rounds(|| new_ctx(pre, &text, Vec::new()), &tree, files, requests)
+}
+
+/// Rounds of lowering the file make the class template instances it uses:
+/// a use found in a function body (often of a function template's instance)
+/// is made in pass 1 of the next round, where every struct is made, so the
+/// instances are ordinary structs to everything that follows.
+fn lower_rounds<'a>(
+    make: impl Fn() -> ModuleCtx<'a>,
+    tree: &Tree,
+    files: Vec<String>,
+    requests: &[String],
+) -> Parsed {
+    let mut wanted: Vec<String> = Vec::new();
+    let mut round = 0;
+    loop {
+        round += 1;
+        let mut ctx = make();
+        ctx.class_wanted = wanted.clone();
+        ctx.class_last_round = round >= classtpl::MAX_ROUNDS;
+        let (parsed, asked) = lower_tree(ctx, tree, files.clone(), requests);
+        let before = wanted.len();
+        for a in asked {
+            if !wanted.contains(&a) {
+                wanted.push(a);
+            }
+        }
+        if wanted.len() == before || round >= classtpl::MAX_ROUNDS {
+            return parsed;
+        }
+    }
 }
 
 /// The context of `text`, which is `pre`'s text or its repair (with bytes
@@ -225,11 +282,22 @@ fn new_ctx<'a>(pre: &'a Preprocessed, text: &'a str, added: Vec<usize>) -> Modul
         unlowerable: HashMap::new(),
         host_functions: HashSet::new(),
         texture_refs: HashMap::new(),
+        class_templates: HashMap::new(),
+        class_last_round: false,
+        class_wanted: Vec::new(),
+        class_instances: HashMap::new(),
+        class_requests: RefCell::new(Vec::new()),
     }
 }
 
 /// Passes 1 and 2 over the tree of `ctx.src`.
-fn lower_tree(mut ctx: ModuleCtx, tree: &Tree, files: Vec<String>, requests: &[String]) -> Parsed {
+/// Also returns the class template instances used but not made.
+fn lower_tree(
+    mut ctx: ModuleCtx,
+    tree: &Tree,
+    files: Vec<String>,
+    requests: &[String],
+) -> (Parsed, Vec<String>) {
     let mut diagnostics = Vec::new();
     let (mut pending, defs, specializations) =
         toplevel::collect(tree.root_node(), &mut ctx, &mut diagnostics);
@@ -261,7 +329,10 @@ fn lower_tree(mut ctx: ModuleCtx, tree: &Tree, files: Vec<String>, requests: &[S
 
     let functions = prune_and_renumber(&ctx, &pending, lowered, &mut diagnostics);
     diagnostics.sort_by(|a, b| (&a.file, a.line, a.col).cmp(&(&b.file, b.line, b.col)));
-    Parsed {
+    // Instances of one class template report its errors once each.
+    diagnostics.dedup();
+    let asked = ctx.class_requests.take();
+    let parsed = Parsed {
         module: Module {
             files,
             structs: ctx.structs.clone(),
@@ -270,7 +341,8 @@ fn lower_tree(mut ctx: ModuleCtx, tree: &Tree, files: Vec<String>, requests: &[S
         },
         diagnostics,
         instances,
-    }
+    };
+    (parsed, asked)
 }
 
 /// Drops functions that call a function that was not lowered (transitively)

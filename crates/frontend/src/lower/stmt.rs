@@ -279,6 +279,11 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                     ));
                 }
                 let e = self.expr(v)?;
+                let e = if self.returns_ref {
+                    self.address_of(e, v)?
+                } else {
+                    e
+                };
                 Ok(StmtKind::Return(Some(self.convert(e, ret, v, "return")?)))
             }
         }

@@ -22,7 +22,7 @@ use crate::syntax;
 
 /// One parameter of a template's parameter list.
 #[derive(Clone, Debug)]
-enum Param<'t> {
+pub(crate) enum Param<'t> {
     Type {
         name: String,
         default: Option<Node<'t>>,
@@ -137,6 +137,7 @@ impl<'t> Templates<'t> {
             .iter()
             .map(|i| PendingFunction {
                 member: None,
+                bindings: Vec::new(),
                 node: match i.specialization {
                     Some(s) => self.specializations[s].function,
                     None => self.defs[&i.template].function,
@@ -151,7 +152,7 @@ impl<'t> Templates<'t> {
     }
 }
 
-fn params<'t>(src: &str, node: Node<'t>) -> Result<Vec<Param<'t>>, Node<'t>> {
+pub(crate) fn params<'t>(src: &str, node: Node<'t>) -> Result<Vec<Param<'t>>, Node<'t>> {
     let Some(list) = node.child_by_field_name("parameters") else {
         return Ok(Vec::new());
     };
@@ -201,7 +202,7 @@ fn params<'t>(src: &str, node: Node<'t>) -> Result<Vec<Param<'t>>, Node<'t>> {
 }
 
 /// Integer literal or `true`/`false` of a requested argument.
-fn literal_arg(text: &str) -> Option<i128> {
+pub(crate) fn literal_arg(text: &str) -> Option<i128> {
     match text {
         "true" => return Some(1),
         "false" => return Some(0),
@@ -222,7 +223,7 @@ fn literal_arg(text: &str) -> Option<i128> {
 
 /// A type named in a request string: a builtin, vector or typedef name, with
 /// `const` and trailing `*`s.
-fn type_arg(ctx: &ModuleCtx, text: &str) -> Option<Type> {
+pub(crate) fn type_arg(ctx: &ModuleCtx, text: &str) -> Option<Type> {
     let mut t = text.trim();
     let mut pointers = 0;
     while let Some(rest) = t.strip_suffix('*') {
@@ -321,6 +322,19 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             return Err(self.error(at, "template", format!("`{template}` is not a template")));
         };
         let node = def.node;
+        self.bind_params(template, node, at, explicit, deduced)
+    }
+
+    /// [`Self::bind_template_args`] for the template declared by `node`
+    /// (function and class templates alike).
+    pub(crate) fn bind_params(
+        &mut self,
+        template: &str,
+        node: Node,
+        at: Node,
+        explicit: ArgSource,
+        deduced: &HashMap<String, Type>,
+    ) -> LResult<Vec<Arg>> {
         let ps = match params(self.ctx.src, node) {
             Ok(p) => p,
             Err(bad) => {
@@ -566,7 +580,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     /// An explicit argument written in the caller, as request text: a type's
     /// printed name or an integer's value, so that both reach the instance's
     /// lowerer in one form.
-    fn template_arg_text(&mut self, n: Node) -> LResult<String> {
+    pub(crate) fn template_arg_text(&mut self, n: Node) -> LResult<String> {
         let as_value = |l: &mut Self, n: Node| -> LResult<String> {
             Ok(l.const_int(n, "template argument")?.to_string())
         };
@@ -629,6 +643,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 node: templates.specializations[s].function,
                 name: name.clone(),
                 member: None,
+                bindings: Vec::new(),
             };
             let mut result = FnLowerer::lower_with(l, &p);
             if let Some(f) = &mut result.function {
@@ -650,6 +665,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             node: def.function,
             name: name.clone(),
             member: None,
+            bindings: Vec::new(),
         };
         let mut result = if bound.is_ok() {
             FnLowerer::lower_with(l, &p)
@@ -763,7 +779,7 @@ fn request_type_text(ty: &Type) -> String {
     }
 }
 
-fn arg_text(a: &Arg) -> String {
+pub(crate) fn arg_text(a: &Arg) -> String {
     match a {
         Arg::Type(t) => request_type_text(t),
         Arg::Value(v, _) => v.to_string(),

@@ -10,7 +10,7 @@ use tree_sitter::Node;
 
 use std::collections::HashMap;
 
-use super::func::{FnLowerer, LResult};
+use super::func::{Entry, FnLowerer, LResult};
 use super::names;
 use super::template::{Specialization, Template};
 use super::types::ArrayCtx;
@@ -18,14 +18,17 @@ use super::{FuncSig, Member, MemberKind, ModuleCtx, PendingFunction, QualType, T
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::syntax;
 
-struct Collector<'c, 'a, 't> {
-    ctx: &'c mut ModuleCtx<'a>,
-    diags: &'c mut Vec<Diagnostic>,
+pub(crate) struct Collector<'c, 'a, 't> {
+    pub ctx: &'c mut ModuleCtx<'a>,
+    pub diags: &'c mut Vec<Diagnostic>,
     pending: Vec<PendingFunction<'t>>,
     templates: HashMap<String, Template<'t>>,
     specializations: Vec<Specialization<'t>>,
     /// Where each struct name was first defined (its node's start byte).
     records: HashMap<String, usize>,
+    pub classes: super::classtpl::Classes<'t>,
+    /// The parameters of the class template instance being made.
+    pub bindings: Vec<(String, Entry)>,
 }
 
 /// The functions to lower, the function templates of the file and their
@@ -48,8 +51,13 @@ pub(crate) fn collect<'t>(
         templates: HashMap::new(),
         specializations: Vec::new(),
         records: HashMap::new(),
+        classes: super::classtpl::Classes::default(),
+        bindings: Vec::new(),
     };
+    c.classes.wanted = c.ctx.class_wanted.clone();
+    c.classes.find_specializations(root, c.ctx.src, 0);
     c.items(root, 0);
+    c.unmade_instances();
     (c.pending, c.templates, c.specializations)
 }
 
@@ -174,7 +182,20 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
                 }
                 _ => {}
             }
+            if !self.classes.wanted.is_empty() {
+                self.make_wanted();
+            }
         }
+    }
+
+    /// A lowerer with the parameters of the class template instance being
+    /// made bound.
+    pub fn lowerer(&self) -> FnLowerer<'_, 'a> {
+        let mut l = FnLowerer::new(self.ctx);
+        for (name, entry) in &self.bindings {
+            l.bind(name, entry.clone());
+        }
+        l
     }
 
     fn function(&mut self, node: Node<'t>) {
@@ -218,6 +239,7 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
             node,
             name,
             member: None,
+            bindings: Vec::new(),
         });
     }
 
@@ -463,6 +485,13 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
     /// An enum: its name is its underlying integer type, its enumerators
     /// integer constants (a scoped enum's only as `E::name`).
     fn enumerators(&mut self, e: Node) {
+        self.enumerators_in(e, false)
+    }
+
+    /// Enumerators, of an enum in a struct when `member`: bound for the
+    /// members after it too, so that each class template instance has its
+    /// own values.
+    fn enumerators_in(&mut self, e: Node, member: bool) {
         let src = self.src();
         let enum_name = e
             .child_by_field_name("name")
@@ -490,6 +519,12 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
             }
             None => hone_ir::Scalar::I32,
         };
+        if let (Some(n), true) = (&enum_name, member) {
+            self.bindings.push((
+                n.clone(),
+                Entry::Type(QualType::new(Type::Scalar(underlying))),
+            ));
+        }
         if let Some(n) = &enum_name {
             self.ctx.typedefs.insert(
                 n.clone(),
@@ -510,7 +545,7 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
             let name = syntax::text(name, self.src()).to_string();
             if let Some(v) = en.child_by_field_name("value") {
                 let folded = {
-                    let mut l = FnLowerer::new(self.ctx);
+                    let mut l = self.lowerer();
                     l.expr(v).ok().and_then(|x| l.fold(&x))
                 };
                 match folded {
@@ -528,6 +563,10 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
                     .constants
                     .insert(format!("{en}::{name}"), (next, underlying));
             }
+            if member && !scoped {
+                self.bindings
+                    .push((name.clone(), Entry::Const(next, underlying)));
+            }
             if !scoped {
                 self.ctx.constants.insert(name, (next, underlying));
             }
@@ -542,8 +581,21 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
     }
 
     fn define_record(&mut self, node: Node<'t>, alias: Option<&str>) -> Option<Arc<StructType>> {
-        if let Some(st) = self.ctx.anon_structs.get(&node.start_byte()) {
-            return Some(st.clone());
+        self.define_record_as(node, alias, None)
+    }
+
+    /// A struct definition; `instance` names the struct a class template's
+    /// instance is (its parameters in `self.bindings`).
+    pub fn define_record_as(
+        &mut self,
+        node: Node<'t>,
+        alias: Option<&str>,
+        instance: Option<&str>,
+    ) -> Option<Arc<StructType>> {
+        if instance.is_none() {
+            if let Some(st) = self.ctx.anon_structs.get(&node.start_byte()) {
+                return Some(st.clone());
+            }
         }
         let src = self.src();
         // Error recovery can leave a name or typedef alias empty; such a
@@ -553,6 +605,10 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
             .map(|n| syntax::text(n, src).to_string())
             .filter(|n| !n.is_empty())
             .or_else(|| alias.filter(|a| !a.is_empty()).map(str::to_string));
+        let name = match instance {
+            Some(i) => Some(i.to_string()),
+            None => name,
+        };
         let Some(body) = node.child_by_field_name("body") else {
             if let Some(name) = name {
                 self.ctx
@@ -605,11 +661,23 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
         let mut fields = Vec::new();
         let mut members = Vec::new();
         let mut ok = true;
+        // Member typedefs are seen by the members that follow only.
+        let outer_bindings = self.bindings.len();
         for m in syntax::named_children(body) {
+            let nested_enum = m
+                .child_by_field_name("type")
+                .filter(|t| t.kind() == "enum_specifier")
+                .filter(|_| m.child_by_field_name("declarator").is_none());
+            if let Some(e) = nested_enum {
+                // A member enum: its names are the file's, as a namespace's
+                // are (`S::Put` finds `Put`).
+                self.enumerators_in(e, true);
+                continue;
+            }
             match m.kind() {
                 "field_declaration" => {
                     let (r, diags) = {
-                        let mut l = FnLowerer::new(self.ctx);
+                        let mut l = self.lowerer();
                         let r = l.field_declaration(m);
                         (r, l.diags)
                     };
@@ -621,6 +689,7 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
                 }
                 "function_definition" => members.push(m),
                 "access_specifier" | "comment" => {}
+                "type_definition" | "alias_declaration" => ok &= self.member_type(m),
                 "declaration" => {
                     self.error(
                         m,
@@ -640,6 +709,7 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
         }
         let layout = StructType::new(&name, kind, fields);
         let Some(mut st) = layout.filter(|_| ok) else {
+            self.bindings.truncate(outer_bindings);
             self.ctx.typedefs.insert(
                 name.clone(),
                 TypeEntry::Unsupported {
@@ -658,11 +728,43 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
         self.ctx
             .typedefs
             .insert(name, TypeEntry::Ok(QualType::new(Type::Struct(st.clone()))));
-        self.ctx.anon_structs.insert(node.start_byte(), st.clone());
+        if instance.is_none() {
+            self.ctx.anon_structs.insert(node.start_byte(), st.clone());
+        } else if let Some(n) = node.child_by_field_name("name") {
+            // The template's own name means the instance inside it.
+            let n = n.child_by_field_name("name").unwrap_or(n);
+            let injected = syntax::text(n, src).to_string();
+            self.bindings.push((
+                injected,
+                Entry::Type(QualType::new(Type::Struct(st.clone()))),
+            ));
+        }
         for m in members {
             self.member_function(m, &st);
         }
+        if instance.is_none() {
+            self.bindings.truncate(outer_bindings);
+        }
         Some(st)
+    }
+
+    /// `typedef T name;` or `using name = T;` in a struct: bound for the
+    /// members after it.
+    fn member_type(&mut self, m: Node) -> bool {
+        let (types, diags) = {
+            let mut l = self.lowerer();
+            let r = l.member_type_alias(m);
+            let failed = l.has_errors();
+            (r.ok().filter(|_| !failed), l.diags)
+        };
+        self.diags.extend(diags);
+        let Some(types) = types else {
+            return false;
+        };
+        for (name, qt) in types {
+            self.bindings.push((name, Entry::Type(qt)));
+        }
+        true
     }
 
     /// Registers a member function of `st` and queues its body.
@@ -681,7 +783,7 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
             return;
         }
         let (header, diags) = {
-            let mut l = FnLowerer::new(self.ctx);
+            let mut l = self.lowerer();
             let h = l.member_header(node, st).ok().filter(|_| !l.has_errors());
             (h, l.diags)
         };
@@ -695,6 +797,13 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
             sig.by_ref[0] = true;
         }
         let ir_name = mh.header.name.clone();
+        // Conversions differ by their result alone.
+        let conversion = mh.member == super::members::CONVERSION;
+        let filed = if mh.kind == MemberKind::Static {
+            super::static_member(&mh.member)
+        } else {
+            mh.member.clone()
+        };
         if mh.kind == MemberKind::Const && mh.member.starts_with("operator") {
             if !self.register(&mh.member, sig.clone(), node) {
                 return;
@@ -703,9 +812,12 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
             let list = self
                 .ctx
                 .methods
-                .entry((st.name.clone(), mh.member.clone()))
+                .entry((st.name.clone(), filed))
                 .or_default();
-            if list.iter().any(|s| s.params == sig.params) {
+            if list
+                .iter()
+                .any(|s| s.params == sig.params && (!conversion || s.ret == sig.ret))
+            {
                 let msg = format!("`{}` is defined twice with the same parameters", mh.member);
                 self.error(node, "overload", msg);
                 return;
@@ -719,6 +831,7 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
                 st: st.clone(),
                 kind: mh.kind,
             }),
+            bindings: self.bindings.clone(),
         });
     }
 
@@ -821,6 +934,17 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
 
     fn template(&mut self, node: Node<'t>) {
         let src = self.src();
+        if let Some(record) = super::classtpl::class_of(node) {
+            self.class_template(node, record);
+            return;
+        }
+        if let Some(name) = super::classtpl::declared_class(node, src) {
+            self.ctx
+                .class_templates
+                .entry(name)
+                .or_insert_with(|| Some("it is declared but not defined".into()));
+            return;
+        }
         let inner = syntax::named_children(node)
             .into_iter()
             .find(|c| matches!(c.kind(), "function_definition" | "declaration"));
@@ -876,6 +1000,32 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
 }
 
 impl<'c, 'a> FnLowerer<'c, 'a> {
+    /// The names a member typedef or alias declares, with their types.
+    fn member_type_alias(&mut self, m: Node) -> LResult<Vec<(String, QualType)>> {
+        if m.kind() == "alias_declaration" {
+            let name = self.field(m, "name")?;
+            let name = self.text(name).to_string();
+            let t = self.field(m, "type")?;
+            let ty = self.type_descriptor(t)?;
+            return Ok(vec![(name, QualType::new(ty))]);
+        }
+        let specs = self.specs(m)?;
+        let base = self.base_type(&specs, m)?;
+        let mut cursor = m.walk();
+        let decls: Vec<Node> = m
+            .children_by_field_name("declarator", &mut cursor)
+            .collect();
+        let mut out = Vec::new();
+        for d in decls {
+            let dd = self.declarator(base.clone(), d, ArrayCtx::Const)?;
+            match (dd.name, dd.params) {
+                (Some(name), None) => out.push((name, dd.qt)),
+                _ => return Err(self.error(d, "typedef", "a member typedef must name a type")),
+            }
+        }
+        Ok(out)
+    }
+
     /// `static_assert(cond, "message")`: checked when the condition folds to a
     /// constant (a false one is an error), noted otherwise.
     pub fn static_assert(&mut self, node: Node) -> LResult<()> {

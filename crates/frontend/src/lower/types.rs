@@ -144,6 +144,15 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 self.named_type(t, &last)
             }
             "qualified_identifier" | "nested_namespace_specifier" | "dependent_type" => {
+                // `ns::S<T>`: namespaces share the file's one scope.
+                let named = t
+                    .child_by_field_name("name")
+                    .filter(|n| n.kind() == "template_type");
+                if let Some(n) = named.filter(|_| !names::is_cooperative_groups(text)) {
+                    if let Some(ty) = self.class_instance_type(n)? {
+                        return Ok(QualType::new(ty));
+                    }
+                }
                 if names::is_cooperative_groups(text) {
                     Err(self.error(
                         t,
@@ -159,6 +168,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 }
             }
             "template_type" => {
+                if let Some(ty) = self.class_instance_type(t)? {
+                    return Ok(QualType::new(ty));
+                }
                 let name = t
                     .child_by_field_name("name")
                     .map(|n| self.text(n))
