@@ -379,13 +379,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             Some(lb) => Some(self.launch_bounds(lb)?),
             None => None,
         };
-        let inline = if specs.forceinline {
-            Some("__forceinline__".to_string())
-        } else if specs.noinline {
-            Some("__noinline__".to_string())
-        } else {
-            None
-        };
+        let inline = specs.inline();
         Ok(Header {
             name,
             alias,

@@ -659,13 +659,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             _ if operator => format!("{}__{}", st.name, operator_ident(&name)),
             _ => format!("{}__{name}", st.name),
         };
-        let inline = if specs.forceinline {
-            Some("__forceinline__".to_string())
-        } else if specs.noinline {
-            Some("__noinline__".to_string())
-        } else {
-            None
-        };
+        let inline = specs.inline();
         Ok(MemberHeader {
             header: Header {
                 name: ir_name,
@@ -877,13 +871,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         } else {
             ""
         };
-        let inline = if own.forceinline {
-            Some("__forceinline__".to_string())
-        } else if own.noinline {
-            Some("__noinline__".to_string())
-        } else {
-            None
-        };
+        let inline = own.inline();
         Ok(MemberHeader {
             header: Header {
                 name: format!("{}__to{result}{suffix}", st.name),

@@ -27,6 +27,19 @@ pub(crate) struct Specs<'t> {
     pub launch_bounds: Option<Node<'t>>,
 }
 
+impl Specs<'_> {
+    /// The inlining attribute the function keeps for the printer.
+    pub fn inline(&self) -> Option<String> {
+        if self.forceinline {
+            Some("__forceinline__".to_string())
+        } else if self.noinline {
+            Some("__noinline__".to_string())
+        } else {
+            None
+        }
+    }
+}
+
 /// How array lengths in a declarator are treated.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum ArrayCtx {
