@@ -510,7 +510,13 @@ mod tests {
     struct Fake {
         failing: bool,
         calls: usize,
+        /// Failures of all failing lanes so far; a working lane with a gate
+        /// measures only once `GATE` failures are in (at most 10 s), so a
+        /// test sees the failing lane take its tasks however threads run.
+        gate: Option<std::sync::Arc<std::sync::atomic::AtomicUsize>>,
     }
+
+    const GATE: usize = 3;
 
     impl Evaluator for Fake {
         fn evaluate(
@@ -519,8 +525,19 @@ mod tests {
             key: &ProblemKey,
         ) -> std::result::Result<Measurement, Stop> {
             self.calls += 1;
+            let failures =
+                |g: &std::sync::atomic::AtomicUsize| g.load(std::sync::atomic::Ordering::SeqCst);
             if self.failing {
+                if let Some(g) = &self.gate {
+                    g.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                }
                 return Err(Stop::failed("the device fell off the bus"));
+            }
+            if let Some(g) = &self.gate {
+                let began = std::time::Instant::now();
+                while failures(g) < GATE && began.elapsed() < std::time::Duration::from_secs(10) {
+                    std::thread::sleep(std::time::Duration::from_millis(1));
+                }
             }
             let n = key.single_size().unwrap_or(1) as f64;
             Ok(Measurement::Ok(hone_tuner::Timing::single(n)))
@@ -539,7 +556,23 @@ mod tests {
             ordinal,
             info: crate::tuning::device_info(&props),
         };
-        (Fake { failing, calls: 0 }, on)
+        (
+            Fake {
+                failing,
+                calls: 0,
+                gate: None,
+            },
+            on,
+        )
+    }
+
+    fn gated(
+        lane: (Fake, OnDevice),
+        gate: &std::sync::Arc<std::sync::atomic::AtomicUsize>,
+    ) -> (Fake, OnDevice) {
+        let (mut fake, on) = lane;
+        fake.gate = Some(gate.clone());
+        (fake, on)
     }
 
     fn tasks(count: usize) -> Vec<Task> {
@@ -554,7 +587,11 @@ mod tests {
 
     #[test]
     fn a_failing_device_is_retired_and_its_tasks_measured_elsewhere() {
-        let mut pool = DevicePool::new(vec![fake(0, true), fake(1, false)]);
+        let gate = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let mut pool = DevicePool::new(vec![
+            gated(fake(0, true), &gate),
+            gated(fake(1, false), &gate),
+        ]);
         let measured = hone_tuner::run_tasks(&mut pool, &tasks(10)).unwrap();
         assert!(measured.iter().all(|ms| ms.len() == 2));
         let r = pool.reports();
