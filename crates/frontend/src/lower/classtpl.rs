@@ -55,34 +55,30 @@ pub(crate) struct Classes<'t> {
 /// The struct or class a `template_declaration` declares, if it declares one
 /// with a body.
 pub(crate) fn class_of(node: Node) -> Option<Node> {
-    for c in syntax::named_children(node) {
-        let record = match c.kind() {
-            "struct_specifier" | "class_specifier" => Some(c),
-            "declaration" => c
-                .child_by_field_name("type")
-                .filter(|t| matches!(t.kind(), "struct_specifier" | "class_specifier"))
-                .filter(|_| c.child_by_field_name("declarator").is_none()),
-            _ => None,
-        };
-        if let Some(r) = record.filter(|r| r.child_by_field_name("body").is_some()) {
-            return Some(r);
-        }
+    syntax::named_children(node)
+        .into_iter()
+        .filter_map(record_of)
+        .find(|r| r.child_by_field_name("body").is_some())
+}
+
+/// The struct or class specifier a child of a `template_declaration` is:
+/// itself, or the type of a declaration that declares nothing else.
+fn record_of(c: Node) -> Option<Node> {
+    match c.kind() {
+        "struct_specifier" | "class_specifier" => Some(c),
+        "declaration" => c
+            .child_by_field_name("type")
+            .filter(|t| matches!(t.kind(), "struct_specifier" | "class_specifier"))
+            .filter(|_| c.child_by_field_name("declarator").is_none()),
+        _ => None,
     }
-    None
 }
 
 /// The name of the class template a `template <...> struct S;` declares
 /// without defining it.
 pub(crate) fn declared_class(node: Node, src: &str) -> Option<String> {
     syntax::named_children(node).into_iter().find_map(|c| {
-        let record = match c.kind() {
-            "struct_specifier" | "class_specifier" => Some(c),
-            "declaration" => c
-                .child_by_field_name("type")
-                .filter(|t| matches!(t.kind(), "struct_specifier" | "class_specifier"))
-                .filter(|_| c.child_by_field_name("declarator").is_none()),
-            _ => None,
-        }?;
+        let record = record_of(c)?;
         if record.child_by_field_name("body").is_some() {
             return None;
         }
