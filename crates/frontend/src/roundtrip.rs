@@ -11,7 +11,7 @@
 
 use std::fmt;
 
-use crate::{lower_preprocessed_with, preprocess, FrontendOptions, Parsed, Severity};
+use crate::{parse_source, FrontendOptions, Parsed, Severity};
 
 /// How a round trip failed; each variant carries the printed text.
 #[derive(Debug)]
@@ -76,12 +76,10 @@ pub fn round_trip(
     opts: &FrontendOptions,
 ) -> Result<Parsed, RoundTripError> {
     let printed = hone_ir::print::print_module(&parsed.module);
-    let pre = preprocess::preprocess_str(name, &printed, None, &opts.preprocess_options())
-        .map_err(|e| RoundTripError::Preprocess {
-            message: e.to_string(),
-            printed: printed.clone(),
-        })?;
-    let again = lower_preprocessed_with(&pre, opts);
+    let again = parse_source(name, &printed, opts).map_err(|e| RoundTripError::Preprocess {
+        message: e.to_string(),
+        printed: printed.clone(),
+    })?;
     if let Some(d) = again
         .diagnostics
         .iter()
