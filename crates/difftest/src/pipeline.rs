@@ -308,7 +308,9 @@ pub fn gpu_compare(
             }
         });
         let unoptimised = match source {
-            Some(source) => agreeing_unoptimised_build(gpu, target, source, &name, case, emulated)?,
+            Some(source) => {
+                agreeing_unoptimised_build(gpu, target, source, &name, case, &inputs, emulated)?
+            }
             None => None,
         };
         let (status, message) = match unoptimised {
@@ -338,14 +340,15 @@ pub const UNOPTIMISED: &[(&str, &str)] = &[
     ("`-G` (no optimisation)", "-G"),
 ];
 
-/// The first build of [`UNOPTIMISED`] whose run gives the emulator's
-/// buffers; `None` when none does (or none compiles).
+/// The first build of [`UNOPTIMISED`] whose run on `inputs` gives the
+/// emulator's buffers; `None` when none does (or none compiles).
 fn agreeing_unoptimised_build(
     gpu: &Gpu,
     target: &Target,
     source: &str,
     name: &str,
     case: &Case,
+    inputs: &[Buffer],
     emulated: &[Buffer],
 ) -> Result<Option<&'static str>, DeviceFailure> {
     for (build, option) in UNOPTIMISED {
@@ -356,13 +359,7 @@ fn agreeing_unoptimised_build(
             continue;
         };
         let loaded = Loaded::load(gpu, &module)?;
-        let out = loaded.run(
-            gpu,
-            name,
-            case.kernel.grid,
-            case.kernel.block,
-            &check::buffers(case),
-        )?;
+        let out = loaded.run(gpu, name, case.kernel.grid, case.kernel.block, inputs)?;
         if check::compare(emulated, &out).is_none() {
             return Ok(Some(build));
         }
