@@ -30,7 +30,12 @@ fn generated_kernels_pass_the_front_end_round_trip_emulator_and_nvrtc() {
     let opts = GenOptions::default();
     // NVRTC is the slow part: it compiles the first cases (each twice).
     let compiled = if nvrtc_available() { 40 } else { 0 };
-    let mut results = runner::cpu(SEED, 0, compiled, &opts, true, 20).unwrap();
+    // Without NVRTC no case asks for it (the target alone would need it).
+    let mut results = if compiled > 0 {
+        runner::cpu(SEED, 0, compiled, &opts, true, 20).unwrap()
+    } else {
+        Vec::new()
+    };
     results.extend(runner::cpu(SEED, compiled, 200 - compiled, &opts, false, 32).unwrap());
     assert_eq!(results.len(), 200);
     let failed: Vec<String> = results
