@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Beside a release hone-difftest (cargo build --release -p hone-difftest); OUT=DIR bash run.sh on the GPU machine.
+# Beside a release hone (cargo build --release -p hone-cli); OUT=DIR bash run.sh on the GPU machine.
 # Differential testing of hone's front end, printer and emulator against the
 # GPU: random well-defined kernels run in the emulator and on the device and
 # compared bit for bit; mismatches are reduced to small kernels.
@@ -43,7 +43,7 @@ cat "$OUT/device.txt"
 left() { echo $((budget - (SECONDS - start))); }
 
 echo "== smoke: 200 kernels"
-timeout 40 ./hone-difftest --seed 1 gpu --count 200 --out "$OUT/smoke" \
+timeout 40 ./hone difftest --seed 1 gpu --count 200 --out "$OUT/smoke" \
     --reduce-budget-s 0 --case-timeout-s 25 --time-limit-s 20 2>&1 | tee "$OUT/smoke.log"
 status=${PIPESTATUS[0]}
 if [ "$status" -ne 0 ]; then
@@ -53,7 +53,7 @@ fi
 
 limit=$(( $(left) - 32 ))
 echo "== main: 10000 kernels (new batches until ${limit} s)"
-timeout $(( limit + 32 )) ./hone-difftest --seed 2 gpu --count 10000 --out "$OUT/main" \
+timeout $(( limit + 32 )) ./hone difftest --seed 2 gpu --count 10000 --out "$OUT/main" \
     --reduce-budget-s 20 --case-timeout-s $(( limit + 15 )) --time-limit-s "$limit" 2>&1 | tee "$OUT/main.log"
 status=${PIPESTATUS[0]}
 echo "main run: exit $status after $((SECONDS - start)) s"
@@ -61,7 +61,7 @@ echo "main run: exit $status after $((SECONDS - start)) s"
 limit=$(( $(left) - 4 ))
 if [ "$limit" -ge 8 ]; then
     echo "== transcendental: kernels until ${limit} s (counted, not reduced)"
-    timeout $(( limit + 6 )) ./hone-difftest --seed 3 --transcendental gpu --count 2000 \
+    timeout $(( limit + 6 )) ./hone difftest --seed 3 --transcendental gpu --count 2000 \
         --out "$OUT/transcendental" --reduce-budget-s 0 --case-timeout-s $(( limit + 10 )) \
         --time-limit-s "$limit" 2>&1 | tail -5 | tee "$OUT/transcendental.log"
 fi

@@ -43,6 +43,8 @@ enum Command {
     Run(commands::routine::RunArgs),
     /// Measure a tuned routine against the vendor library over many sizes: tables, CSV, JSON and SVG charts
     Bench(commands::routine::BenchArgs),
+    /// Differential testing: random well-defined kernels run in the emulator and on the GPU, mismatches reduced
+    Difftest(commands::difftest::DifftestArgs),
     /// List the tuned routines, their variants and problem words
     Routines,
     /// Serve GPU evaluation requests on stdin/stdout (started by `hone tune`, which
@@ -74,6 +76,7 @@ fn main() -> ExitCode {
         Command::Synth(args) => commands::synth::run(args),
         Command::Run(args) => commands::routine::run(args),
         Command::Bench(args) => commands::routine::bench(args),
+        Command::Difftest(args) => commands::difftest::run(args),
         Command::Routines => commands::routine::list(),
         Command::GpuWorker => {
             let code = hone_gpu::worker_main_with(

@@ -146,6 +146,11 @@ pub struct GpuRun {
     /// No new batch of cases is started after this much time; the summary
     /// counts the cases that ran.
     pub time_limit: Option<Duration>,
+    /// The program and leading arguments that run this tool's hidden `cases`
+    /// and `reduce` subcommands (the run re-executes them, so that a sticky
+    /// GPU fault costs one process, not the run), for example
+    /// `["/usr/bin/hone", "difftest"]`.
+    pub program: Vec<std::ffi::OsString>,
 }
 
 #[derive(Serialize)]
@@ -180,8 +185,12 @@ struct Reported {
 }
 
 fn self_command(run: &GpuRun) -> Result<Command> {
-    let exe = std::env::current_exe().context("cannot find this program's path")?;
+    let (exe, leading) = run
+        .program
+        .split_first()
+        .context("no program given to run the cases")?;
     let mut c = Command::new(exe);
+    c.args(leading);
     c.arg("--seed").arg(run.seed.to_string());
     if run.transcendental {
         c.arg("--transcendental");
@@ -474,7 +483,7 @@ fn append_result(path: &Path, r: &CaseResult) -> Result<()> {
 /// The kernel's source with a header saying how to reproduce it.
 pub fn annotated(case: &Case, kernel: &Kernel, r: &CaseResult) -> String {
     format!(
-        "// hone-difftest case {} of seed {}: grid {}, block {}; inputs as `hone-difftest show --seed {} --index {}` generates them.\n// {} ({} kernel): {}\n{}",
+        "// hone difftest case {} of seed {}: grid {}, block {}; inputs as `hone difftest show --seed {} --index {}` generates them.\n// {} ({} kernel): {}\n{}",
         case.index,
         case.seed,
         kernel.grid,

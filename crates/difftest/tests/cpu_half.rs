@@ -186,13 +186,19 @@ fn the_gpu_run_says_no_cuda_device_where_there_is_none() {
         return;
     }
     let out = std::env::temp_dir().join(format!("hone-difftest-{}", std::process::id()));
-    let run = std::process::Command::new(env!("CARGO_BIN_EXE_hone-difftest"))
-        .args(["gpu", "--count", "10", "--out"])
-        .arg(&out)
-        .output()
-        .unwrap();
-    assert!(!run.status.success());
-    let stderr = String::from_utf8_lossy(&run.stderr);
-    assert!(stderr.contains("no CUDA device"), "{stderr}");
+    let run = runner::GpuRun {
+        seed: 1,
+        count: 10,
+        batch: 64,
+        printed_every: 4,
+        out: out.clone(),
+        transcendental: false,
+        reduce_budget: std::time::Duration::from_secs(1),
+        case_timeout: std::time::Duration::from_secs(10),
+        time_limit: None,
+        program: vec![],
+    };
+    let err = runner::gpu(&run).expect_err("no device");
+    assert!(format!("{err:#}").contains("no CUDA device"), "{err:#}");
     assert!(!out.join("summary.json").exists());
 }

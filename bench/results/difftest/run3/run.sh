@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Beside a release hone-difftest (cargo build --release -p hone-difftest); OUT=DIR bash run.sh on the GPU machine.
+# Beside a release hone (cargo build --release -p hone-cli); OUT=DIR bash run.sh on the GPU machine.
 # The third differential run: the 200-kernel smoke test (seed 1), the 10,000
 # kernels of seed 2 again (the second run's eight open mismatches among
 # them), 10,000 kernels no earlier run has seen (seed 4), and 2,000 with
@@ -12,7 +12,7 @@ cd "$(dirname "$0")"
 OUT="${OUT:-$PWD/out}"
 mkdir -p "$OUT"
 start=$SECONDS
-[ -x hone-difftest ] || { gzip -dc hone-difftest.gz > hone-difftest && chmod +x hone-difftest; }
+[ -x hone ] || { gzip -dc hone.gz > hone && chmod +x hone; }
 for d in /usr/local/cuda/lib64 /usr/local/cuda/targets/x86_64-linux/lib /usr/local/cuda-13.0/lib64; do
     if ls "$d"/libnvrtc.so* >/dev/null 2>&1; then
         export LD_LIBRARY_PATH="$d${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
@@ -28,7 +28,7 @@ run() {
     local name=$1 limit=$2
     shift 2
     echo "== $name"
-    timeout $((limit + 30)) ./hone-difftest "$@" --out "$OUT/$name" --case-timeout-s $((limit + 15)) \
+    timeout $((limit + 30)) ./hone difftest "$@" --out "$OUT/$name" --case-timeout-s $((limit + 15)) \
         --time-limit-s "$limit" 2>&1 | tail -25 | tee "$OUT/$name.log"
     echo "$name: exit ${PIPESTATUS[0]} at $((SECONDS - start)) s"
 }

@@ -1,20 +1,16 @@
-//! `hone-difftest`: differential testing of hone's front end, printer and
+//! `hone difftest`: differential testing of hone's front end, printer and
 //! emulator against NVRTC and the GPU with random well-defined kernels.
 
 use std::path::PathBuf;
-use std::process::ExitCode;
 use std::time::{Duration, UNIX_EPOCH};
 
-use clap::{Parser, Subcommand};
+use anyhow::{Context, Result};
+use clap::{Args, Subcommand};
 use hone_difftest::gen::GenOptions;
 use hone_difftest::runner;
 
-#[derive(Parser)]
-#[command(
-    name = "hone-difftest",
-    about = "Differential testing of hone against the GPU"
-)]
-struct Cli {
+#[derive(Args)]
+pub struct DifftestArgs {
     /// Seed of the run: the same seed gives the same kernels and inputs.
     #[arg(long, global = true, default_value_t = 1)]
     seed: u64,
@@ -92,6 +88,7 @@ enum Cmd {
         deadline_unix: Option<f64>,
     },
     /// Reduces one mismatching case on the GPU (used by `gpu`).
+    #[command(hide = true)]
     Reduce {
         #[arg(long)]
         index: u64,
@@ -105,20 +102,20 @@ enum Cmd {
     },
 }
 
-fn main() -> ExitCode {
-    let cli = Cli::parse();
+pub fn run(args: DifftestArgs) -> Result<u8> {
     let opts = GenOptions {
-        transcendental: cli.transcendental,
+        transcendental: args.transcendental,
         ..GenOptions::default()
     };
-    let result = match cli.command {
+    let seconds = |s: f64| Duration::from_secs_f64(s.max(0.0));
+    match args.command {
         Cmd::Cpu {
             count,
             first,
             no_nvrtc,
             batch,
-        } => runner::cpu(cli.seed, first, count, &opts, !no_nvrtc, batch).map(|results| {
-            let counts = runner::tally(&results);
+        } => {
+            let results = runner::cpu(args.seed, first, count, &opts, !no_nvrtc, batch)?;
             for r in results.iter().filter(|r| r.status != "pass").take(20) {
                 println!(
                     "case {}: {}: {}",
@@ -127,15 +124,10 @@ fn main() -> ExitCode {
                     r.message.as_deref().unwrap_or("")
                 );
             }
-            println!(
-                "{count} cases: {}",
-                counts
-                    .iter()
-                    .map(|(k, v)| format!("{k} {v}"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            );
-        }),
+            let counts = runner::tally(&results);
+            let counts: Vec<String> = counts.iter().map(|(k, v)| format!("{k} {v}")).collect();
+            println!("{count} cases: {}", counts.join(", "));
+        }
         Cmd::Gpu {
             count,
             out,
@@ -144,19 +136,23 @@ fn main() -> ExitCode {
             reduce_budget_s,
             case_timeout_s,
             time_limit_s,
-        } => runner::gpu(&runner::GpuRun {
-            seed: cli.seed,
-            count,
-            batch,
-            printed_every,
-            out,
-            transcendental: cli.transcendental,
-            reduce_budget: Duration::from_secs_f64(reduce_budget_s.max(0.0)),
-            case_timeout: Duration::from_secs_f64(case_timeout_s.max(1.0)),
-            time_limit: time_limit_s.map(|s| Duration::from_secs_f64(s.max(0.0))),
-        }),
-        Cmd::Recheck { summary } => runner::recheck(&summary, &opts).map(|s| print!("{s}")),
-        Cmd::Show { index } => runner::show(cli.seed, index, &opts).map(|s| print!("{s}")),
+        } => {
+            let exe = std::env::current_exe().context("cannot find this program's path")?;
+            runner::gpu(&runner::GpuRun {
+                seed: args.seed,
+                count,
+                batch,
+                printed_every,
+                out,
+                transcendental: args.transcendental,
+                reduce_budget: seconds(reduce_budget_s),
+                case_timeout: seconds(case_timeout_s.max(1.0)),
+                time_limit: time_limit_s.map(seconds),
+                program: vec![exe.into_os_string(), "difftest".into()],
+            })?
+        }
+        Cmd::Recheck { summary } => print!("{}", runner::recheck(&summary, &opts)?),
+        Cmd::Show { index } => print!("{}", runner::show(args.seed, index, &opts)?),
         Cmd::Cases {
             from,
             to,
@@ -166,35 +162,29 @@ fn main() -> ExitCode {
             deadline_unix,
         } => runner::cases_on_gpu(
             &runner::CaseRange {
-                seed: cli.seed,
+                seed: args.seed,
                 from,
                 to,
                 batch,
                 printed_every,
-                deadline: deadline_unix.map(|s| UNIX_EPOCH + Duration::from_secs_f64(s.max(0.0))),
+                deadline: deadline_unix.map(|s| UNIX_EPOCH + seconds(s)),
             },
             &opts,
             &results,
-        ),
+        )?,
         Cmd::Reduce {
             index,
             variant,
             budget_s,
             out,
         } => runner::reduce_on_gpu(
-            cli.seed,
+            args.seed,
             index,
             &opts,
             variant == "printed",
-            Duration::from_secs_f64(budget_s.max(0.0)),
+            seconds(budget_s),
             &out,
-        ),
-    };
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("hone-difftest: {e:#}");
-            ExitCode::FAILURE
-        }
+        )?,
     }
+    Ok(crate::exit::OK)
 }
