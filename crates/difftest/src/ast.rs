@@ -6,63 +6,38 @@
 
 use std::fmt::Write;
 
-/// The value types of locals and expressions.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Ty {
-    I32,
-    U32,
-    I64,
-    U64,
-    F32,
-    F64,
+use hone_ir::Arith;
+
+/// What the generator asks of a value type beyond its C meaning.
+pub trait GenType {
+    /// Short name used in variable and buffer names.
+    fn tag(self) -> &'static str;
+    fn is_signed_int(self) -> bool;
+    /// The unsigned type of the same width, for wrap-around arithmetic.
+    fn unsigned(self) -> Arith;
 }
 
-impl Ty {
-    pub const ALL: [Ty; 6] = [Ty::I32, Ty::U32, Ty::I64, Ty::U64, Ty::F32, Ty::F64];
-
-    pub fn c_name(self) -> &'static str {
+impl GenType for Arith {
+    fn tag(self) -> &'static str {
         match self {
-            Ty::I32 => "int",
-            Ty::U32 => "unsigned",
-            Ty::I64 => "long long",
-            Ty::U64 => "unsigned long long",
-            Ty::F32 => "float",
-            Ty::F64 => "double",
+            Arith::I32 => "i",
+            Arith::U32 => "u",
+            Arith::I64 => "l",
+            Arith::U64 => "q",
+            Arith::F32 => "f",
+            Arith::F64 => "d",
         }
     }
 
-    /// Short name used in variable and buffer names.
-    pub fn tag(self) -> &'static str {
-        match self {
-            Ty::I32 => "i",
-            Ty::U32 => "u",
-            Ty::I64 => "l",
-            Ty::U64 => "q",
-            Ty::F32 => "f",
-            Ty::F64 => "d",
-        }
+    fn is_signed_int(self) -> bool {
+        matches!(self, Arith::I32 | Arith::I64)
     }
 
-    pub fn is_float(self) -> bool {
-        matches!(self, Ty::F32 | Ty::F64)
-    }
-
-    pub fn is_signed_int(self) -> bool {
-        matches!(self, Ty::I32 | Ty::I64)
-    }
-
-    pub fn bytes(self) -> usize {
-        match self {
-            Ty::I32 | Ty::U32 | Ty::F32 => 4,
-            _ => 8,
-        }
-    }
-
-    /// The unsigned type of the same width, for wrap-around arithmetic.
-    fn unsigned(self) -> Ty {
-        match self {
-            Ty::I32 | Ty::U32 => Ty::U32,
-            _ => Ty::U64,
+    fn unsigned(self) -> Arith {
+        if self.size() == 4 {
+            Arith::U32
+        } else {
+            Arith::U64
         }
     }
 }
@@ -203,7 +178,7 @@ impl Math {
         }
     }
 
-    fn c_name(self, ty: Ty) -> String {
+    fn c_name(self, ty: Arith) -> String {
         let base = match self {
             Math::Sqrt => "sqrt",
             Math::Fabs => "fabs",
@@ -222,7 +197,7 @@ impl Math {
             Math::Sin => "sin",
             Math::Cos => "cos",
         };
-        if ty == Ty::F32 {
+        if ty == Arith::F32 {
             format!("{base}f")
         } else {
             base.to_string()
@@ -233,22 +208,22 @@ impl Math {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Expr {
     /// Local `ty` number `n`.
-    Var(Ty, usize),
+    Var(Arith, usize),
     /// A constant given by its bits (two's complement or IEEE).
-    Const(Ty, u64),
+    Const(Arith, u64),
     Special(Special),
     /// The counter of the enclosing loop number `n` (an `int`).
     LoopVar(usize),
     /// An element of the read-only input of the type, at `index & 255`.
-    Input(Ty, Box<Expr>),
-    Un(UnOp, Ty, Box<Expr>),
-    Bin(BinOp, Ty, Box<Expr>, Box<Expr>),
-    /// Conversion to `Ty` from the operand's type.
-    Cast(Ty, Box<Expr>),
+    Input(Arith, Box<Expr>),
+    Un(UnOp, Arith, Box<Expr>),
+    Bin(BinOp, Arith, Box<Expr>, Box<Expr>),
+    /// Conversion to `Arith` from the operand's type.
+    Cast(Arith, Box<Expr>),
     /// `(int)(narrow)e` with `e` an `int`.
     Narrow(Narrow, Box<Expr>),
-    Select(Ty, Box<Cond>, Box<Expr>, Box<Expr>),
-    Math(Math, Ty, Vec<Expr>),
+    Select(Arith, Box<Cond>, Box<Expr>, Box<Expr>),
+    Math(Math, Arith, Vec<Expr>),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -315,7 +290,7 @@ pub enum Trips {
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Stmt {
-    Assign(Ty, usize, Expr),
+    Assign(Arith, usize, Expr),
     If(Cond, Vec<Stmt>, Vec<Stmt>),
     /// `for (int kN = 0; kN < trips; kN++)`.
     Loop(usize, Trips, Vec<Stmt>),
@@ -325,7 +300,7 @@ pub enum Stmt {
     Continue(Cond),
     /// A warp shuffle of `value` into local (`ty`, n); converged code only.
     Shuffle {
-        ty: Ty,
+        ty: Arith,
         dst: usize,
         kind: ShflKind,
         value: Expr,
@@ -344,7 +319,7 @@ pub enum Stmt {
     /// each thread reads its neighbour at distance `offset` (mod the block
     /// size) into local (`ty`, `dst`), and the block synchronises again.
     Exchange {
-        ty: Ty,
+        ty: Arith,
         dst: usize,
         value: Expr,
         offset: Expr,
@@ -353,7 +328,7 @@ pub enum Stmt {
     /// 0), whose result every thread reads after a barrier into local (`ty`,
     /// `dst`); `ty` is `U32` or `U64`.
     SharedAtomic {
-        ty: Ty,
+        ty: Arith,
         dst: usize,
         op: AtomicOp,
         init: u64,
@@ -363,7 +338,7 @@ pub enum Stmt {
     /// observed, and each slot takes one operation (`AtomicOp::ALL[slot]`),
     /// so the order of threads does not matter.
     GlobalAtomic {
-        ty: Ty,
+        ty: Arith,
         op: AtomicOp,
         slot: usize,
         value: Expr,
@@ -390,7 +365,7 @@ pub struct Kernel {
 }
 
 /// Input types and the output buffers, in parameter order.
-pub const INPUT_TYPES: [Ty; 4] = [Ty::I32, Ty::U64, Ty::F32, Ty::F64];
+pub const INPUT_TYPES: [Arith; 4] = [Arith::I32, Arith::U64, Arith::F32, Arith::F64];
 
 impl Kernel {
     /// Threads of the launch.
@@ -410,7 +385,7 @@ impl Kernel {
             .map(|t| format!("const {} *in_{}", t.c_name(), t.tag()))
             .collect();
         params.extend(
-            Ty::ALL
+            Arith::ALL
                 .iter()
                 .map(|t| format!("{} *out_{}", t.c_name(), t.tag())),
         );
@@ -424,7 +399,7 @@ impl Kernel {
         );
         out.push_str("    unsigned lane = threadIdx.x & 31u;\n");
         out.push_str("    unsigned gid = blockIdx.x * blockDim.x + threadIdx.x;\n");
-        for t in Ty::ALL {
+        for t in Arith::ALL {
             let _ = writeln!(
                 out,
                 "    __shared__ {} sh_{}[{MAX_BLOCK}];",
@@ -434,7 +409,7 @@ impl Kernel {
         }
         out.push_str("    __shared__ unsigned sacc_u[1];\n");
         out.push_str("    __shared__ unsigned long long sacc_q[1];\n");
-        for t in Ty::ALL {
+        for t in Arith::ALL {
             for n in 0..LOCALS {
                 let _ = writeln!(
                     out,
@@ -448,7 +423,7 @@ impl Kernel {
         let mut r = Renderer { out, depth: 1 };
         r.stmts(&self.body);
         let mut out = r.out;
-        for t in Ty::ALL {
+        for t in Arith::ALL {
             for n in 0..LOCALS {
                 let _ = writeln!(
                     out,
@@ -463,27 +438,27 @@ impl Kernel {
     }
 }
 
-pub fn var_name(t: Ty, n: usize) -> String {
+pub fn var_name(t: Arith, n: usize) -> String {
     format!("{}{n}", t.tag())
 }
 
 /// The locals start from the inputs, so that every thread has its own values.
-fn initial(t: Ty, n: usize) -> String {
+fn initial(t: Arith, n: usize) -> String {
     let index = format!("(gid * 7u + {}u) & 255u", n * 3 + t as usize);
     match t {
-        Ty::I32 => format!("in_i[{index}]"),
-        Ty::U32 => format!("(unsigned)in_i[{index}] ^ gid"),
-        Ty::I64 => format!("(long long)in_q[{index}]"),
-        Ty::U64 => format!("in_q[{index}] + gid"),
-        Ty::F32 => format!("in_f[{index}]"),
-        Ty::F64 => format!("in_d[{index}]"),
+        Arith::I32 => format!("in_i[{index}]"),
+        Arith::U32 => format!("(unsigned)in_i[{index}] ^ gid"),
+        Arith::I64 => format!("(long long)in_q[{index}]"),
+        Arith::U64 => format!("in_q[{index}] + gid"),
+        Arith::F32 => format!("in_f[{index}]"),
+        Arith::F64 => format!("in_d[{index}]"),
     }
 }
 
 /// The text of a constant of `t` with bits `bits`, parenthesised when negative.
-pub fn const_text(t: Ty, bits: u64) -> String {
+pub fn const_text(t: Arith, bits: u64) -> String {
     match t {
-        Ty::I32 => {
+        Arith::I32 => {
             let v = bits as u32 as i32;
             if v == i32::MIN {
                 "(-2147483647 - 1)".into()
@@ -493,8 +468,8 @@ pub fn const_text(t: Ty, bits: u64) -> String {
                 format!("{v}")
             }
         }
-        Ty::U32 => format!("{}u", bits as u32),
-        Ty::I64 => {
+        Arith::U32 => format!("{}u", bits as u32),
+        Arith::I64 => {
             let v = bits as i64;
             if v == i64::MIN {
                 "(-9223372036854775807ll - 1ll)".into()
@@ -504,8 +479,8 @@ pub fn const_text(t: Ty, bits: u64) -> String {
                 format!("{v}ll")
             }
         }
-        Ty::U64 => format!("{bits}ull"),
-        Ty::F32 => {
+        Arith::U64 => format!("{bits}ull"),
+        Arith::F32 => {
             let v = f32::from_bits(bits as u32);
             let s = format!("{v:e}f");
             if v.is_sign_negative() {
@@ -514,7 +489,7 @@ pub fn const_text(t: Ty, bits: u64) -> String {
                 s
             }
         }
-        Ty::F64 => {
+        Arith::F64 => {
             let v = f64::from_bits(bits);
             let s = format!("{v:e}");
             if v.is_sign_negative() {
@@ -528,20 +503,20 @@ pub fn const_text(t: Ty, bits: u64) -> String {
 
 /// The range a float is clamped to before conversion to `to`: the largest
 /// and smallest values of the float type that convert without overflow.
-fn clamp_bounds(from: Ty, to: Ty) -> (String, String) {
+fn clamp_bounds(from: Arith, to: Arith) -> (String, String) {
     let (lo, hi): (f64, f64) = match (from, to) {
-        (Ty::F32, Ty::I32) => (-2147483648.0, 2147483520.0),
-        (Ty::F32, Ty::U32) => (0.0, 4294967040.0),
-        (Ty::F32, Ty::I64) => (-9223372036854775808.0, 9223371487098961920.0),
-        (Ty::F32, Ty::U64) => (0.0, 18446742974197923840.0),
-        (Ty::F64, Ty::I32) => (-2147483648.0, 2147483647.0),
-        (Ty::F64, Ty::U32) => (0.0, 4294967295.0),
-        (Ty::F64, Ty::I64) => (-9223372036854775808.0, 9223372036854774784.0),
-        (Ty::F64, Ty::U64) => (0.0, 18446744073709549568.0),
+        (Arith::F32, Arith::I32) => (-2147483648.0, 2147483520.0),
+        (Arith::F32, Arith::U32) => (0.0, 4294967040.0),
+        (Arith::F32, Arith::I64) => (-9223372036854775808.0, 9223371487098961920.0),
+        (Arith::F32, Arith::U64) => (0.0, 18446742974197923840.0),
+        (Arith::F64, Arith::I32) => (-2147483648.0, 2147483647.0),
+        (Arith::F64, Arith::U32) => (0.0, 4294967295.0),
+        (Arith::F64, Arith::I64) => (-9223372036854775808.0, 9223372036854774784.0),
+        (Arith::F64, Arith::U64) => (0.0, 18446744073709549568.0),
         _ => unreachable!("clamp_bounds is asked only for float-to-integer conversions"),
     };
     let bits = |v: f64| {
-        if from == Ty::F32 {
+        if from == Arith::F32 {
             (v as f32).to_bits() as u64
         } else {
             v.to_bits()
@@ -633,12 +608,12 @@ impl Renderer {
             }
             Stmt::Vote { dst, kind, cond: c } => {
                 let (f, t) = match kind {
-                    VoteKind::Ballot => ("__ballot_sync", Ty::U32),
-                    VoteKind::Any => ("__any_sync", Ty::I32),
-                    VoteKind::All => ("__all_sync", Ty::I32),
+                    VoteKind::Ballot => ("__ballot_sync", Arith::U32),
+                    VoteKind::Any => ("__any_sync", Arith::I32),
+                    VoteKind::All => ("__all_sync", Arith::I32),
                 };
                 // `__any_sync` and `__all_sync` promise only "non-zero".
-                let text = if t == Ty::I32 {
+                let text = if t == Arith::I32 {
                     format!(
                         "{} = ({f}(0xffffffffu, {}) != 0);",
                         var_name(t, *dst),
@@ -721,12 +696,12 @@ pub fn expr(e: &Expr) -> String {
         Expr::Input(t, i) => {
             let index = format!("({}) & 255u", expr(i));
             match t {
-                Ty::I32 => format!("in_i[{index}]"),
-                Ty::U32 => format!("((unsigned)in_i[{index}])"),
-                Ty::I64 => format!("((long long)in_q[{index}])"),
-                Ty::U64 => format!("in_q[{index}]"),
-                Ty::F32 => format!("in_f[{index}]"),
-                Ty::F64 => format!("in_d[{index}]"),
+                Arith::I32 => format!("in_i[{index}]"),
+                Arith::U32 => format!("((unsigned)in_i[{index}])"),
+                Arith::I64 => format!("((long long)in_q[{index}])"),
+                Arith::U64 => format!("in_q[{index}]"),
+                Arith::F32 => format!("in_f[{index}]"),
+                Arith::F64 => format!("in_d[{index}]"),
             }
         }
         Expr::Un(op, t, a) => match (op, t.is_signed_int()) {
@@ -748,7 +723,7 @@ pub fn expr(e: &Expr) -> String {
             let from = ty_of(a);
             if from.is_float() && !to.is_float() {
                 let (lo, hi) = clamp_bounds(from, *to);
-                let f = if from == Ty::F32 { "f" } else { "" };
+                let f = if from == Arith::F32 { "f" } else { "" };
                 format!(
                     "(({})fmin{f}(fmax{f}({}, {lo}), {hi}))",
                     to.c_name(),
@@ -767,7 +742,7 @@ pub fn expr(e: &Expr) -> String {
     }
 }
 
-fn bin(op: BinOp, t: Ty, a: &Expr, b: &Expr) -> String {
+fn bin(op: BinOp, t: Arith, a: &Expr, b: &Expr) -> String {
     let (x, y) = (expr(a), expr(b));
     let sym = match op {
         BinOp::Add => "+",
@@ -784,7 +759,7 @@ fn bin(op: BinOp, t: Ty, a: &Expr, b: &Expr) -> String {
     if t.is_float() {
         return format!("({x} {sym} {y})");
     }
-    let bits = if t.bytes() == 4 { "31u" } else { "63u" };
+    let bits = if t.size() == 4 { "31u" } else { "63u" };
     match op {
         BinOp::Add | BinOp::Sub | BinOp::Mul if t.is_signed_int() => {
             let u = t.unsigned().c_name();
@@ -812,7 +787,7 @@ fn bin(op: BinOp, t: Ty, a: &Expr, b: &Expr) -> String {
 }
 
 /// The type of an expression.
-pub fn ty_of(e: &Expr) -> Ty {
+pub fn ty_of(e: &Expr) -> Arith {
     match e {
         Expr::Var(t, _)
         | Expr::Const(t, _)
@@ -822,7 +797,7 @@ pub fn ty_of(e: &Expr) -> Ty {
         | Expr::Cast(t, _)
         | Expr::Select(t, ..)
         | Expr::Math(_, t, _) => *t,
-        Expr::Special(_) => Ty::U32,
-        Expr::LoopVar(_) | Expr::Narrow(..) => Ty::I32,
+        Expr::Special(_) => Arith::U32,
+        Expr::LoopVar(_) | Expr::Narrow(..) => Arith::I32,
     }
 }

@@ -7,8 +7,9 @@ use hone_frontend::{parse_source, FrontendOptions, Severity};
 use hone_ir::Module;
 use serde::Serialize;
 
-use crate::ast::{Ty, ACC_SLOTS, INPUT_TYPES, LOCALS};
+use crate::ast::{GenType, ACC_SLOTS, INPUT_TYPES, LOCALS};
 use crate::gen::Case;
+use hone_ir::Arith;
 
 /// Where a case stopped, when it did not get as far as a comparison.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -77,7 +78,7 @@ pub fn buffers(case: &Case) -> Vec<Buffer> {
         Buffer::from_f64("in_d", &i.f64s),
     ];
     debug_assert_eq!(INPUT_TYPES.len(), 4);
-    for t in Ty::ALL {
+    for t in Arith::ALL {
         out.push(Buffer::zeros(
             &format!("out_{}", t.tag()),
             hone_ir::Type::Scalar(scalar(t)),
@@ -93,14 +94,14 @@ pub fn buffers(case: &Case) -> Vec<Buffer> {
 /// The first buffer the kernel writes; those before it are only read.
 pub const FIRST_OUTPUT: usize = INPUT_TYPES.len();
 
-pub fn scalar(t: Ty) -> hone_ir::Scalar {
+pub fn scalar(t: Arith) -> hone_ir::Scalar {
     match t {
-        Ty::I32 => hone_ir::Scalar::I32,
-        Ty::U32 => hone_ir::Scalar::U32,
-        Ty::I64 => hone_ir::Scalar::I64,
-        Ty::U64 => hone_ir::Scalar::U64,
-        Ty::F32 => hone_ir::Scalar::F32,
-        Ty::F64 => hone_ir::Scalar::F64,
+        Arith::I32 => hone_ir::Scalar::I32,
+        Arith::U32 => hone_ir::Scalar::U32,
+        Arith::I64 => hone_ir::Scalar::I64,
+        Arith::U64 => hone_ir::Scalar::U64,
+        Arith::F32 => hone_ir::Scalar::F32,
+        Arith::F64 => hone_ir::Scalar::F64,
     }
 }
 

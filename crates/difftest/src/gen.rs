@@ -7,6 +7,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::ast::*;
+use hone_ir::Arith;
 
 /// What the generator may use.
 #[derive(Clone, Debug)]
@@ -70,26 +71,26 @@ pub fn case(seed: u64, index: u64, opts: &GenOptions) -> Case {
 fn inputs(rng: &mut ChaCha8Rng) -> Inputs {
     Inputs {
         i32s: (0..INPUT_LEN)
-            .map(|_| int_bits(rng, Ty::I32) as u32 as i32)
+            .map(|_| int_bits(rng, Arith::I32) as u32 as i32)
             .collect(),
-        u64s: (0..INPUT_LEN).map(|_| int_bits(rng, Ty::U64)).collect(),
+        u64s: (0..INPUT_LEN).map(|_| int_bits(rng, Arith::U64)).collect(),
         f32s: (0..INPUT_LEN)
-            .map(|_| f32::from_bits(float_bits(rng, Ty::F32) as u32))
+            .map(|_| f32::from_bits(float_bits(rng, Arith::F32) as u32))
             .collect(),
         f64s: (0..INPUT_LEN)
-            .map(|_| f64::from_bits(float_bits(rng, Ty::F64)))
+            .map(|_| f64::from_bits(float_bits(rng, Arith::F64)))
             .collect(),
         acc_u: (0..ACC_SLOTS)
-            .map(|_| int_bits(rng, Ty::U32) as u32)
+            .map(|_| int_bits(rng, Arith::U32) as u32)
             .collect(),
-        acc_q: (0..ACC_SLOTS).map(|_| int_bits(rng, Ty::U64)).collect(),
+        acc_q: (0..ACC_SLOTS).map(|_| int_bits(rng, Arith::U64)).collect(),
     }
 }
 
 /// Integer bits biased towards the values where arithmetic goes wrong:
 /// zero, one, all ones, powers of two and the extremes.
-fn int_bits(rng: &mut ChaCha8Rng, t: Ty) -> u64 {
-    let width = t.bytes() * 8;
+fn int_bits(rng: &mut ChaCha8Rng, t: Arith) -> u64 {
+    let width = t.size() as usize * 8;
     let mask = if width == 64 {
         u64::MAX
     } else {
@@ -110,7 +111,7 @@ fn int_bits(rng: &mut ChaCha8Rng, t: Ty) -> u64 {
 
 /// Finite float bits: small integers, halves, ordinary values over a wide
 /// range of exponents, subnormals, signed zeros and the largest finite value.
-fn float_bits(rng: &mut ChaCha8Rng, t: Ty) -> u64 {
+fn float_bits(rng: &mut ChaCha8Rng, t: Arith) -> u64 {
     let v: f64 = match rng.gen_range(0..12) {
         0 => 0.0,
         1 => -0.0,
@@ -120,7 +121,7 @@ fn float_bits(rng: &mut ChaCha8Rng, t: Ty) -> u64 {
         8 => rng.gen_range(-1.0..1.0) * 10f64.powi(rng.gen_range(-30..=30)),
         9 => {
             // Subnormal: no exponent bits.
-            return if t == Ty::F32 {
+            return if t == Arith::F32 {
                 (rng.gen_range(1u32..0x0080_0000) | (rng.gen::<u32>() & 0x8000_0000)) as u64
             } else {
                 rng.gen_range(1u64..0x000F_FFFF_FFFF_FFFF) | (rng.gen::<u64>() & (1 << 63))
@@ -129,12 +130,12 @@ fn float_bits(rng: &mut ChaCha8Rng, t: Ty) -> u64 {
         10 => {
             // Any finite value.
             return loop {
-                let bits = if t == Ty::F32 {
+                let bits = if t == Arith::F32 {
                     rng.gen::<u32>() as u64
                 } else {
                     rng.gen::<u64>()
                 };
-                let finite = if t == Ty::F32 {
+                let finite = if t == Arith::F32 {
                     f32::from_bits(bits as u32).is_finite()
                 } else {
                     f64::from_bits(bits).is_finite()
@@ -145,14 +146,14 @@ fn float_bits(rng: &mut ChaCha8Rng, t: Ty) -> u64 {
             };
         }
         _ => {
-            return if t == Ty::F32 {
+            return if t == Arith::F32 {
                 f32::MAX.to_bits() as u64
             } else {
                 f64::MAX.to_bits()
             }
         }
     };
-    if t == Ty::F32 {
+    if t == Arith::F32 {
         (v as f32).to_bits() as u64
     } else {
         v.to_bits()
@@ -204,8 +205,8 @@ fn kernel(rng: &mut ChaCha8Rng, name: &str, opts: &GenOptions) -> Kernel {
 }
 
 impl Gen<'_> {
-    fn ty(&mut self) -> Ty {
-        *Ty::ALL.choose(self.rng).expect("non-empty")
+    fn ty(&mut self) -> Arith {
+        *Arith::ALL.choose(self.rng).expect("non-empty")
     }
 
     fn local(&mut self) -> usize {
@@ -273,14 +274,14 @@ impl Gen<'_> {
                     .expect("non-empty");
                 let value = self.expr(ty, 1);
                 let lane = if kind == ShflKind::Idx && self.rng.gen_bool(0.5) {
-                    self.expr(Ty::U32, 2)
+                    self.expr(Arith::U32, 2)
                 } else {
-                    let e = self.expr(Ty::U32, 2);
+                    let e = self.expr(Arith::U32, 2);
                     Expr::Bin(
                         BinOp::And,
-                        Ty::U32,
+                        Arith::U32,
                         Box::new(e),
-                        Box::new(Expr::Const(Ty::U32, 31)),
+                        Box::new(Expr::Const(Arith::U32, 31)),
                     )
                 };
                 let width = if self.rng.gen_bool(0.7) {
@@ -313,14 +314,14 @@ impl Gen<'_> {
                     ty,
                     dst: self.local(),
                     value: self.expr(ty, 1),
-                    offset: self.expr(Ty::U32, 2),
+                    offset: self.expr(Arith::U32, 2),
                 }
             }
             7 => {
                 let ty = if self.rng.gen_bool(0.5) {
-                    Ty::U32
+                    Arith::U32
                 } else {
-                    Ty::U64
+                    Arith::U64
                 };
                 let op = *AtomicOp::ALL.choose(self.rng).expect("non-empty");
                 Stmt::SharedAtomic {
@@ -333,9 +334,9 @@ impl Gen<'_> {
             }
             8 => {
                 let ty = if self.rng.gen_bool(0.5) {
-                    Ty::U32
+                    Arith::U32
                 } else {
-                    Ty::U64
+                    Arith::U64
                 };
                 // One operation per slot: mixed operations on one slot
                 // (`atomicAnd` then `atomicMax`) depend on the threads' order.
@@ -364,7 +365,7 @@ impl Gen<'_> {
         let trips = if uniform || self.rng.gen_bool(0.5) {
             Trips::Const(self.rng.gen_range(0..=4))
         } else {
-            Trips::Varying(self.expr(Ty::U32, 2))
+            Trips::Varying(self.expr(Arith::U32, 2))
         };
         let inner = Place {
             depth: place.depth + 1,
@@ -398,7 +399,7 @@ impl Gen<'_> {
         Cond::Cmp(op, Box::new(a), Box::new(b))
     }
 
-    fn leaf(&mut self, t: Ty) -> Expr {
+    fn leaf(&mut self, t: Arith) -> Expr {
         match self.rng.gen_range(0..10) {
             0..=4 => Expr::Var(t, self.local()),
             5 | 6 => Expr::Const(
@@ -409,17 +410,17 @@ impl Gen<'_> {
                     int_bits(self.rng, t)
                 },
             ),
-            7 | 8 if t == Ty::U32 => {
+            7 | 8 if t == Arith::U32 => {
                 Expr::Special(*Special::ALL.choose(self.rng).expect("non-empty"))
             }
-            7 | 8 if t == Ty::I32 && !self.loops.is_empty() => {
+            7 | 8 if t == Arith::I32 && !self.loops.is_empty() => {
                 Expr::LoopVar(*self.loops.choose(self.rng).expect("non-empty"))
             }
             _ => Expr::Var(t, self.local()),
         }
     }
 
-    fn expr(&mut self, t: Ty, depth: u32) -> Expr {
+    fn expr(&mut self, t: Arith, depth: u32) -> Expr {
         if depth >= self.opts.max_expr_depth || self.rng.gen_bool(0.3) {
             return self.leaf(t);
         }
@@ -460,9 +461,9 @@ impl Gen<'_> {
                 }
                 Expr::Cast(t, Box::new(self.expr(from, d)))
             }
-            12 if t == Ty::I32 => {
+            12 if t == Arith::I32 => {
                 let n = *Narrow::ALL.choose(self.rng).expect("non-empty");
-                Expr::Narrow(n, Box::new(self.expr(Ty::I32, d)))
+                Expr::Narrow(n, Box::new(self.expr(Arith::I32, d)))
             }
             13 => Expr::Select(
                 t,
@@ -494,7 +495,7 @@ impl Gen<'_> {
                 let args = (0..m.arity()).map(|_| self.expr(t, d)).collect();
                 Expr::Math(m, t, args)
             }
-            17 => Expr::Input(t, Box::new(self.expr(Ty::U32, d))),
+            17 => Expr::Input(t, Box::new(self.expr(Arith::U32, d))),
             _ => self.leaf(t),
         }
     }

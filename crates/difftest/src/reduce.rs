@@ -6,6 +6,7 @@
 use std::time::{Duration, Instant};
 
 use crate::ast::*;
+use hone_ir::Arith;
 
 /// Every kernel one step smaller than `k`, the largest reductions first.
 pub fn candidates(k: &Kernel) -> Vec<Kernel> {
@@ -434,7 +435,7 @@ fn subst_loop_cond(c: &Cond, k: usize) -> Cond {
 fn subst_loop(e: &Expr, k: usize) -> Expr {
     let s = |x: &Expr| Box::new(subst_loop(x, k));
     match e {
-        Expr::LoopVar(j) if *j == k => Expr::Const(Ty::I32, 0),
+        Expr::LoopVar(j) if *j == k => Expr::Const(Arith::I32, 0),
         Expr::Var(..) | Expr::Const(..) | Expr::Special(_) | Expr::LoopVar(_) => e.clone(),
         Expr::Input(t, a) => Expr::Input(*t, s(a)),
         Expr::Un(op, t, a) => Expr::Un(*op, *t, s(a)),

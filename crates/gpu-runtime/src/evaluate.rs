@@ -17,8 +17,9 @@ use crate::host::{self, ElemType, HostData, POISON_BYTE};
 use crate::launch::{DeviceBuffer, FunctionInfo, KernelArg, LaunchDims, Module};
 use crate::nvrtc::{self, ImageKind, Target};
 use crate::stats::Stats;
-use crate::template::{Config, Init, KernelTemplate, ScalarType, SIZE_VAR};
+use crate::template::{Config, Init, KernelTemplate, SIZE_VAR};
 use crate::timing::{self, CopyBandwidth, L2Flusher, TimingOptions};
+use hone_ir::Arith;
 
 /// Where the module of a variant comes from.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -482,14 +483,14 @@ impl GpuSession {
     }
 }
 
-fn scalar_arg(ty: ScalarType, v: i64) -> KernelArg {
+fn scalar_arg(ty: Arith, v: i64) -> KernelArg {
     match ty {
-        ScalarType::I32 => KernelArg::I32(v as i32),
-        ScalarType::U32 => KernelArg::U32(v as u32),
-        ScalarType::I64 => KernelArg::I64(v),
-        ScalarType::U64 => KernelArg::U64(v as u64),
-        ScalarType::F32 => KernelArg::F32(v as f32),
-        ScalarType::F64 => KernelArg::F64(v as f64),
+        Arith::I32 => KernelArg::I32(v as i32),
+        Arith::U32 => KernelArg::U32(v as u32),
+        Arith::I64 => KernelArg::I64(v),
+        Arith::U64 => KernelArg::U64(v as u64),
+        Arith::F32 => KernelArg::F32(v as f32),
+        Arith::F64 => KernelArg::F64(v as f64),
     }
 }
 
@@ -532,12 +533,9 @@ mod tests {
 
     #[test]
     fn scalars_are_narrowed_to_their_declared_type() {
-        assert_eq!(
-            scalar_arg(ScalarType::U64, 1 << 40),
-            KernelArg::U64(1 << 40)
-        );
-        assert_eq!(scalar_arg(ScalarType::I32, -3), KernelArg::I32(-3));
-        assert_eq!(scalar_arg(ScalarType::F32, 2), KernelArg::F32(2.0));
+        assert_eq!(scalar_arg(Arith::U64, 1 << 40), KernelArg::U64(1 << 40));
+        assert_eq!(scalar_arg(Arith::I32, -3), KernelArg::I32(-3));
+        assert_eq!(scalar_arg(Arith::F32, 2), KernelArg::F32(2.0));
     }
 
     #[test]

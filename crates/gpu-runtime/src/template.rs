@@ -27,6 +27,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
+use hone_ir::Arith;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{GpuError, Result};
@@ -85,18 +86,6 @@ pub struct BufferSpec {
     pub init: Init,
 }
 
-/// Scalar kernel-argument types.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum ScalarType {
-    I32,
-    U32,
-    I64,
-    U64,
-    F32,
-    F64,
-}
-
 /// One kernel argument: a buffer's device pointer, or a scalar.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(untagged)]
@@ -105,7 +94,7 @@ pub enum ArgSpec {
     Scalar {
         expr: IntExpr,
         #[serde(rename = "type")]
-        ty: ScalarType,
+        ty: Arith,
     },
 }
 
@@ -460,7 +449,7 @@ impl KernelTemplate {
         &self,
         config: &Config,
         n: i64,
-    ) -> std::result::Result<Vec<Option<(ScalarType, i64)>>, String> {
+    ) -> std::result::Result<Vec<Option<(Arith, i64)>>, String> {
         let env = |name: &str| {
             if name == SIZE_VAR {
                 Some(n)
@@ -549,7 +538,7 @@ mod tests {
         // The size-dependent constraint rejects N not divisible by V.
         assert!(t.resolve(&cfg, 1001).unwrap_err().contains("N % V == 0"));
         let args = t.scalar_args(&cfg, 1000).unwrap();
-        assert_eq!(args, vec![None, None, Some((ScalarType::U64, 1000))]);
+        assert_eq!(args, vec![None, None, Some((Arith::U64, 1000))]);
     }
 
     #[test]

@@ -21,6 +21,68 @@ pub enum Scalar {
     F64,
 }
 
+/// The six types C carries arithmetic out in once the integer promotions
+/// are done: what an operation computes in, what a kernel's scalar argument
+/// can be, what random test kernels are made of. Serialized as `"i32"` ...
+/// `"f64"`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Arith {
+    I32,
+    U32,
+    I64,
+    U64,
+    F32,
+    F64,
+}
+
+impl Arith {
+    pub const ALL: [Arith; 6] = [
+        Arith::I32,
+        Arith::U32,
+        Arith::I64,
+        Arith::U64,
+        Arith::F32,
+        Arith::F64,
+    ];
+
+    /// The type an operation on `s` is carried out in.
+    pub fn of(s: Scalar) -> Arith {
+        match s.promoted() {
+            Scalar::U32 => Arith::U32,
+            Scalar::I64 => Arith::I64,
+            Scalar::U64 => Arith::U64,
+            Scalar::F32 => Arith::F32,
+            Scalar::F64 => Arith::F64,
+            _ => Arith::I32,
+        }
+    }
+
+    pub fn scalar(self) -> Scalar {
+        match self {
+            Arith::I32 => Scalar::I32,
+            Arith::U32 => Scalar::U32,
+            Arith::I64 => Scalar::I64,
+            Arith::U64 => Scalar::U64,
+            Arith::F32 => Scalar::F32,
+            Arith::F64 => Scalar::F64,
+        }
+    }
+
+    pub fn size(self) -> u32 {
+        self.scalar().size()
+    }
+    pub fn is_float(self) -> bool {
+        self.scalar().is_float()
+    }
+    pub fn is_signed(self) -> bool {
+        self.scalar().is_signed()
+    }
+    pub fn c_name(self) -> &'static str {
+        self.scalar().c_name()
+    }
+}
+
 impl Scalar {
     pub fn size(self) -> u32 {
         match self {
@@ -316,7 +378,26 @@ impl Type {
 #[cfg(test)]
 mod tests {
     use super::Scalar::{self, *};
-    use super::{RecordKind, StructType, Type};
+    use super::{Arith, RecordKind, StructType, Type};
+
+    #[test]
+    fn arithmetic_is_carried_out_in_the_promoted_type() {
+        let all = [Bool, I8, U8, I16, U16, I32, U32, I64, U64, F32, F64];
+        for s in all {
+            assert_eq!(Arith::of(s).scalar(), s.promoted(), "{s:?}");
+        }
+        for a in Arith::ALL {
+            assert_eq!(Arith::of(a.scalar()), a);
+        }
+        let names: Vec<String> = Arith::ALL
+            .iter()
+            .map(|a| serde_json::to_string(a).unwrap())
+            .collect();
+        assert_eq!(
+            names,
+            ["\"i32\"", "\"u32\"", "\"i64\"", "\"u64\"", "\"f32\"", "\"f64\""]
+        );
+    }
 
     #[test]
     fn struct_layout_follows_the_c_abi() {

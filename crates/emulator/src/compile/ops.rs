@@ -3,7 +3,7 @@
 //! (the SIMT stack), so a warp's whole state is (pc, masks, registers) and it
 //! can be suspended at a barrier anywhere in nested control flow.
 
-use hone_ir::{AtomicOp, MathOp, Scalar, ShflKind, Span, VoteKind};
+use hone_ir::{Arith, AtomicOp, MathOp, Scalar, ShflKind, Span, VoteKind};
 
 /// Register index within the current frame. Each register holds one 64-bit
 /// slot per lane; vectors occupy consecutive registers.
@@ -15,43 +15,6 @@ pub(crate) type Reg = u32;
 pub(crate) enum Opnd {
     R(Reg),
     I(u64),
-}
-
-/// Arithmetic classes after C's integer promotions.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Num {
-    I32,
-    U32,
-    I64,
-    U64,
-    F32,
-    F64,
-}
-
-impl Num {
-    /// The class an operation on `s` is carried out in.
-    pub fn of(s: Scalar) -> Num {
-        match s {
-            Scalar::Bool | Scalar::I8 | Scalar::U8 | Scalar::I16 | Scalar::U16 | Scalar::I32 => {
-                Num::I32
-            }
-            Scalar::U32 => Num::U32,
-            Scalar::I64 => Num::I64,
-            Scalar::U64 => Num::U64,
-            Scalar::F32 => Num::F32,
-            Scalar::F64 => Num::F64,
-        }
-    }
-    pub fn scalar(self) -> Scalar {
-        match self {
-            Num::I32 => Scalar::I32,
-            Num::U32 => Scalar::U32,
-            Num::I64 => Scalar::I64,
-            Num::U64 => Scalar::U64,
-            Num::F32 => Scalar::F32,
-            Num::F64 => Scalar::F64,
-        }
-    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -140,7 +103,7 @@ pub(crate) enum Op {
     },
     Bin {
         k: BinK,
-        ty: Num,
+        ty: Arith,
         dst: Reg,
         a: Opnd,
         b: Opnd,
@@ -148,14 +111,14 @@ pub(crate) enum Op {
     },
     Cmp {
         k: CmpK,
-        ty: Num,
+        ty: Arith,
         dst: Reg,
         a: Opnd,
         b: Opnd,
     },
     Un {
         k: UnK,
-        ty: Num,
+        ty: Arith,
         dst: Reg,
         a: Opnd,
     },
@@ -220,7 +183,7 @@ pub(crate) enum Op {
     },
     Math {
         f: MathOp,
-        ty: Num,
+        ty: Arith,
         dst: Reg,
         a: Opnd,
         b: Opnd,

@@ -5,7 +5,8 @@
 
 use hone_ir::{AtomicOp, MathOp, Scalar};
 
-use crate::compile::ops::{BinK, CmpK, Num, UnK};
+use crate::compile::ops::{BinK, CmpK, UnK};
+use hone_ir::Arith;
 
 #[inline(always)]
 /// A reinterpretation's result, as canonical bits of its result type, from
@@ -102,9 +103,9 @@ fn shift_amount(b: u64, width: u64) -> u64 {
 
 /// Binary arithmetic that cannot fault (everything but integer / and %).
 #[inline(always)]
-pub(crate) fn bin(k: BinK, ty: Num, a: u64, b: u64) -> u64 {
+pub(crate) fn bin(k: BinK, ty: Arith, a: u64, b: u64) -> u64 {
     match ty {
-        Num::I32 => {
+        Arith::I32 => {
             let (x, y) = (a as i32, b as i32);
             let r = match k {
                 BinK::Add => x.wrapping_add(y),
@@ -139,7 +140,7 @@ pub(crate) fn bin(k: BinK, ty: Num, a: u64, b: u64) -> u64 {
             };
             r as i64 as u64
         }
-        Num::U32 => {
+        Arith::U32 => {
             let (x, y) = (a as u32, b as u32);
             let r = match k {
                 BinK::Add => x.wrapping_add(y),
@@ -169,7 +170,7 @@ pub(crate) fn bin(k: BinK, ty: Num, a: u64, b: u64) -> u64 {
             };
             r as u64
         }
-        Num::I64 => {
+        Arith::I64 => {
             let (x, y) = (a as i64, b as i64);
             let r = match k {
                 BinK::Add => x.wrapping_add(y),
@@ -204,7 +205,7 @@ pub(crate) fn bin(k: BinK, ty: Num, a: u64, b: u64) -> u64 {
             };
             r as u64
         }
-        Num::U64 => match k {
+        Arith::U64 => match k {
             BinK::Add => a.wrapping_add(b),
             BinK::Sub => a.wrapping_sub(b),
             BinK::Mul => a.wrapping_mul(b),
@@ -230,7 +231,7 @@ pub(crate) fn bin(k: BinK, ty: Num, a: u64, b: u64) -> u64 {
             BinK::Or => a | b,
             BinK::Xor => a ^ b,
         },
-        Num::F32 => {
+        Arith::F32 => {
             let (x, y) = (f32v(a), f32v(b));
             bf32(match k {
                 BinK::Add => x + y,
@@ -241,7 +242,7 @@ pub(crate) fn bin(k: BinK, ty: Num, a: u64, b: u64) -> u64 {
                 _ => 0.0,
             })
         }
-        Num::F64 => {
+        Arith::F64 => {
             let (x, y) = (f64v(a), f64v(b));
             match k {
                 BinK::Add => x + y,
@@ -258,11 +259,11 @@ pub(crate) fn bin(k: BinK, ty: Num, a: u64, b: u64) -> u64 {
 
 /// Integer division and remainder, which fault on a zero divisor.
 #[inline(always)]
-pub(crate) fn div(k: BinK, ty: Num, a: u64, b: u64) -> Result<u64, DivByZero> {
+pub(crate) fn div(k: BinK, ty: Arith, a: u64, b: u64) -> Result<u64, DivByZero> {
     let zero = match ty {
-        Num::I32 | Num::U32 => b as u32 == 0,
-        Num::I64 | Num::U64 => b == 0,
-        Num::F32 | Num::F64 => false,
+        Arith::I32 | Arith::U32 => b as u32 == 0,
+        Arith::I64 | Arith::U64 => b == 0,
+        Arith::F32 | Arith::F64 => false,
     };
     if zero {
         Err(DivByZero)
@@ -272,9 +273,9 @@ pub(crate) fn div(k: BinK, ty: Num, a: u64, b: u64) -> Result<u64, DivByZero> {
 }
 
 #[inline(always)]
-pub(crate) fn cmp(k: CmpK, ty: Num, a: u64, b: u64) -> u64 {
+pub(crate) fn cmp(k: CmpK, ty: Arith, a: u64, b: u64) -> u64 {
     let r = match ty {
-        Num::I32 | Num::I64 => {
+        Arith::I32 | Arith::I64 => {
             let (x, y) = (a as i64, b as i64);
             match k {
                 CmpK::Eq => x == y,
@@ -285,7 +286,7 @@ pub(crate) fn cmp(k: CmpK, ty: Num, a: u64, b: u64) -> u64 {
                 CmpK::Ge => x >= y,
             }
         }
-        Num::U32 | Num::U64 => match k {
+        Arith::U32 | Arith::U64 => match k {
             CmpK::Eq => a == b,
             CmpK::Ne => a != b,
             CmpK::Lt => a < b,
@@ -293,7 +294,7 @@ pub(crate) fn cmp(k: CmpK, ty: Num, a: u64, b: u64) -> u64 {
             CmpK::Gt => a > b,
             CmpK::Ge => a >= b,
         },
-        Num::F32 => {
+        Arith::F32 => {
             let (x, y) = (f32v(a), f32v(b));
             match k {
                 CmpK::Eq => x == y,
@@ -304,7 +305,7 @@ pub(crate) fn cmp(k: CmpK, ty: Num, a: u64, b: u64) -> u64 {
                 CmpK::Ge => x >= y,
             }
         }
-        Num::F64 => {
+        Arith::F64 => {
             let (x, y) = (f64v(a), f64v(b));
             match k {
                 CmpK::Eq => x == y,
@@ -320,15 +321,15 @@ pub(crate) fn cmp(k: CmpK, ty: Num, a: u64, b: u64) -> u64 {
 }
 
 #[inline(always)]
-pub(crate) fn un(k: UnK, ty: Num, a: u64) -> u64 {
+pub(crate) fn un(k: UnK, ty: Arith, a: u64) -> u64 {
     match (k, ty) {
-        (UnK::Neg, Num::I32) => (a as i32).wrapping_neg() as i64 as u64,
-        (UnK::Neg, Num::U32) => (a as u32).wrapping_neg() as u64,
-        (UnK::Neg, Num::I64 | Num::U64) => a.wrapping_neg(),
-        (UnK::Neg, Num::F32) => bf32(-f32v(a)),
-        (UnK::Neg, Num::F64) => (-f64v(a)).to_bits(),
-        (UnK::BitNot, Num::I32) => !(a as i32) as i64 as u64,
-        (UnK::BitNot, Num::U32) => !(a as u32) as u64,
+        (UnK::Neg, Arith::I32) => (a as i32).wrapping_neg() as i64 as u64,
+        (UnK::Neg, Arith::U32) => (a as u32).wrapping_neg() as u64,
+        (UnK::Neg, Arith::I64 | Arith::U64) => a.wrapping_neg(),
+        (UnK::Neg, Arith::F32) => bf32(-f32v(a)),
+        (UnK::Neg, Arith::F64) => (-f64v(a)).to_bits(),
+        (UnK::BitNot, Arith::I32) => !(a as i32) as i64 as u64,
+        (UnK::BitNot, Arith::U32) => !(a as u32) as u64,
         (UnK::BitNot, _) => !a,
     }
 }
@@ -384,12 +385,12 @@ impl FloatMinMax for f64 {
 }
 
 /// Math library in the precision of `ty`: single-precision functions compute in `f32`.
-pub(crate) fn math(f: MathOp, ty: Num, a: u64, b: u64, c: u64) -> u64 {
+pub(crate) fn math(f: MathOp, ty: Arith, a: u64, b: u64, c: u64) -> u64 {
     if f.is_reinterpretation() {
         return reinterpret(f, a, b);
     }
     match ty {
-        Num::F32 => {
+        Arith::F32 => {
             let (x, y, z) = (f32v(a), f32v(b), f32v(c));
             bf32(match f {
                 MathOp::Sqrt => x.sqrt(),
@@ -443,7 +444,7 @@ pub(crate) fn math(f: MathOp, ty: Num, a: u64, b: u64, c: u64) -> u64 {
                 _ => x,
             })
         }
-        Num::F64 => {
+        Arith::F64 => {
             let (x, y, z) = (f64v(a), f64v(b), f64v(c));
             match f {
                 MathOp::Sqrt => x.sqrt(),
@@ -499,7 +500,7 @@ pub(crate) fn math(f: MathOp, ty: Num, a: u64, b: u64, c: u64) -> u64 {
             .to_bits()
         }
         int => {
-            let signed = matches!(int, Num::I32 | Num::I64);
+            let signed = matches!(int, Arith::I32 | Arith::I64);
             match f {
                 MathOp::Popc => (a as u32).count_ones() as u64,
                 MathOp::Popcll => a.count_ones() as u64,
@@ -547,7 +548,7 @@ fn ffs(v: u64) -> u64 {
 
 /// New value an atomic stores, from the old one and its operands.
 pub(crate) fn atomic(op: AtomicOp, ty: Scalar, old: u64, a: u64, b: u64) -> u64 {
-    let num = Num::of(ty);
+    let num = Arith::of(ty);
     let r = match op {
         AtomicOp::Add => bin(BinK::Add, num, old, a),
         AtomicOp::Sub => bin(BinK::Sub, num, old, a),
@@ -590,21 +591,21 @@ mod tests {
     fn fmin_and_fmax_order_negative_zero_below_positive_zero() {
         let (pz, nz) = (0.0f32.to_bits() as u64, (-0.0f32).to_bits() as u64);
         for (x, y) in [(pz, nz), (nz, pz)] {
-            assert_eq!(math(MathOp::Fmin, Num::F32, x, y, 0), nz);
-            assert_eq!(math(MathOp::Fmax, Num::F32, x, y, 0), pz);
+            assert_eq!(math(MathOp::Fmin, Arith::F32, x, y, 0), nz);
+            assert_eq!(math(MathOp::Fmax, Arith::F32, x, y, 0), pz);
         }
         let (pz, nz) = (0.0f64.to_bits(), (-0.0f64).to_bits());
         for (x, y) in [(pz, nz), (nz, pz)] {
-            assert_eq!(math(MathOp::Fmin, Num::F64, x, y, 0), nz);
-            assert_eq!(math(MathOp::Fmax, Num::F64, x, y, 0), pz);
+            assert_eq!(math(MathOp::Fmin, Arith::F64, x, y, 0), nz);
+            assert_eq!(math(MathOp::Fmax, Arith::F64, x, y, 0), pz);
         }
         let nan = f32::NAN.to_bits() as u64;
         let one = 1.0f32.to_bits() as u64;
-        assert_eq!(math(MathOp::Fmin, Num::F32, nan, one, 0), one);
-        assert_eq!(math(MathOp::Fmax, Num::F32, one, nan, 0), one);
+        assert_eq!(math(MathOp::Fmin, Arith::F32, nan, one, 0), one);
+        assert_eq!(math(MathOp::Fmax, Arith::F32, one, nan, 0), one);
         let two = 2.0f64.to_bits();
         assert_eq!(
-            math(MathOp::Fmin, Num::F64, two, 1.0f64.to_bits(), 0),
+            math(MathOp::Fmin, Arith::F64, two, 1.0f64.to_bits(), 0),
             1.0f64.to_bits()
         );
     }

@@ -9,8 +9,9 @@ use super::arith::{atomic, bin, canon, cmp, convert_bits, div, math, un};
 use super::block::{BlockCtx, Stop};
 use super::memory::{make_ptr, LOCAL_BIT, LOCAL_DEPTH_SHIFT, SHARED_BASE};
 use super::warp::{blend, mask_of, Bits, Frame, Lanes, Warp};
-use crate::compile::ops::{BinK, CmpK, MemTy, Num, ObjRef, Op, Opnd, Reg, Special};
+use crate::compile::ops::{BinK, CmpK, MemTy, ObjRef, Op, Opnd, Reg, Special};
 use crate::report::{AccessKind, FaultKind};
+use hone_ir::Arith;
 
 /// Instructions of a block between checks of the launch's step and time
 /// limits.
@@ -25,7 +26,7 @@ fn lanes2(out: &mut Lanes, a: &Lanes, b: &Lanes, f: impl Fn(u64, u64) -> u64) {
 
 /// Non-faulting binary op over all lanes, specialized per operator and type
 /// so the lane loop is branch-free.
-fn bin_lanes(k: BinK, ty: Num, a: &Lanes, b: &Lanes, out: &mut Lanes) {
+fn bin_lanes(k: BinK, ty: Arith, a: &Lanes, b: &Lanes, out: &mut Lanes) {
     macro_rules! per_k {
         ($ty:expr) => {
             match k {
@@ -43,16 +44,16 @@ fn bin_lanes(k: BinK, ty: Num, a: &Lanes, b: &Lanes, out: &mut Lanes) {
         };
     }
     match ty {
-        Num::I32 => per_k!(Num::I32),
-        Num::U32 => per_k!(Num::U32),
-        Num::I64 => per_k!(Num::I64),
-        Num::U64 => per_k!(Num::U64),
-        Num::F32 => per_k!(Num::F32),
-        Num::F64 => per_k!(Num::F64),
+        Arith::I32 => per_k!(Arith::I32),
+        Arith::U32 => per_k!(Arith::U32),
+        Arith::I64 => per_k!(Arith::I64),
+        Arith::U64 => per_k!(Arith::U64),
+        Arith::F32 => per_k!(Arith::F32),
+        Arith::F64 => per_k!(Arith::F64),
     }
 }
 
-fn cmp_lanes(k: CmpK, ty: Num, a: &Lanes, b: &Lanes, out: &mut Lanes) {
+fn cmp_lanes(k: CmpK, ty: Arith, a: &Lanes, b: &Lanes, out: &mut Lanes) {
     macro_rules! per_k {
         ($ty:expr) => {
             match k {
@@ -66,10 +67,10 @@ fn cmp_lanes(k: CmpK, ty: Num, a: &Lanes, b: &Lanes, out: &mut Lanes) {
         };
     }
     match ty {
-        Num::I32 | Num::I64 => per_k!(Num::I64),
-        Num::U32 | Num::U64 => per_k!(Num::U64),
-        Num::F32 => per_k!(Num::F32),
-        Num::F64 => per_k!(Num::F64),
+        Arith::I32 | Arith::I64 => per_k!(Arith::I64),
+        Arith::U32 | Arith::U64 => per_k!(Arith::U64),
+        Arith::F32 => per_k!(Arith::F32),
+        Arith::F64 => per_k!(Arith::F64),
     }
 }
 
@@ -158,7 +159,8 @@ impl<'a, 'b> BlockCtx<'a, 'b> {
                     let (t1, t2): (Lanes, Lanes);
                     let (x, y) = (rd!(a, t1), rd!(b, t2));
                     let mut out = [0u64; 32];
-                    if matches!(k, BinK::Div | BinK::Rem) && !matches!(ty, Num::F32 | Num::F64) {
+                    if matches!(k, BinK::Div | BinK::Rem) && !matches!(ty, Arith::F32 | Arith::F64)
+                    {
                         let mut failed = None;
                         for l in Bits(active) {
                             match div(k, ty, x[l], y[l]) {

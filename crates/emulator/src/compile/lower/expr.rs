@@ -89,7 +89,7 @@ impl<'a> Lower<'a> {
         let dst = self.tmp();
         self.code.push(Op::Cmp {
             k: CmpK::Ne,
-            ty: Num::of(s),
+            ty: Arith::of(s),
             dst,
             a: v,
             b: Opnd::I(0),
@@ -329,7 +329,7 @@ impl<'a> Lower<'a> {
                 let dst = self.tmp();
                 self.code.push(Op::Cmp {
                     k: CmpK::Eq,
-                    ty: Num::of(s),
+                    ty: Arith::of(s),
                     dst,
                     a: v.op,
                     b: Opnd::I(0),
@@ -347,7 +347,7 @@ impl<'a> Lower<'a> {
                     } else {
                         UnK::BitNot
                     },
-                    ty: Num::of(s),
+                    ty: Arith::of(s),
                     dst,
                     a: v.op,
                 });
@@ -359,7 +359,7 @@ impl<'a> Lower<'a> {
     /// Results of arithmetic on types narrower than int (which C never
     /// produces, but a hand-built IR might) are brought back to their type.
     pub(super) fn fix_narrow(&mut self, v: Val, s: Scalar) -> R<Val> {
-        let n = Num::of(s).scalar();
+        let n = Arith::of(s).scalar();
         if n == s {
             return Ok(v);
         }
@@ -385,7 +385,7 @@ impl<'a> Lower<'a> {
                 let dst = self.tmp();
                 self.code.push(Op::Cmp {
                     k,
-                    ty: Num::U64,
+                    ty: Arith::U64,
                     dst,
                     a: va.op,
                     b: vb.op,
@@ -444,7 +444,7 @@ impl<'a> Lower<'a> {
             let dst = self.tmp();
             self.code.push(Op::Cmp {
                 k,
-                ty: Num::of(common),
+                ty: Arith::of(common),
                 dst,
                 a: va.op,
                 b: vb.op,
@@ -478,7 +478,7 @@ impl<'a> Lower<'a> {
         let dst = self.tmp();
         self.code.push(Op::Bin {
             k,
-            ty: Num::of(rs),
+            ty: Arith::of(rs),
             dst,
             a: va.op,
             b: vb.op,
@@ -495,7 +495,7 @@ impl<'a> Lower<'a> {
             let dst = self.tmp();
             self.code.push(Op::Bin {
                 k: if or { BinK::Or } else { BinK::And },
-                ty: Num::U32,
+                ty: Arith::U32,
                 dst,
                 a: ta,
                 b: tb,
@@ -625,7 +625,7 @@ impl<'a> Lower<'a> {
             let k = bin_k(op).ok_or_else(|| self.err(e.span, "compound assignment operator"))?;
             let ls = scalar_of(&lt);
             let opty = if matches!(k, BinK::Shl | BinK::Shr) {
-                Num::of(ls).scalar()
+                Arith::of(ls).scalar()
             } else {
                 scalar_of(&rhs.ty)
             };
@@ -645,7 +645,7 @@ impl<'a> Lower<'a> {
             let dst = self.tmp();
             self.code.push(Op::Bin {
                 k,
-                ty: Num::of(opty),
+                ty: Arith::of(opty),
                 dst,
                 a: a.op,
                 b: b.op,
@@ -653,7 +653,7 @@ impl<'a> Lower<'a> {
             });
             self.convert(
                 Val::one(Opnd::R(dst)),
-                &Type::Scalar(Num::of(opty).scalar()),
+                &Type::Scalar(Arith::of(opty).scalar()),
                 &lt,
                 e.span,
             )?
@@ -692,13 +692,13 @@ impl<'a> Lower<'a> {
             Val::one(self.ptr_add(old.op, Opnd::I(1), size, !inc)?)
         } else {
             let s = scalar_of(&ty);
-            let ns = Num::of(s).scalar();
+            let ns = Arith::of(s).scalar();
             let a = self.convert(old, &ty, &Type::Scalar(ns), target.span)?;
             let one = convert_bits(Scalar::I32, ns, 1);
             let dst = self.tmp();
             self.code.push(Op::Bin {
                 k: if inc { BinK::Add } else { BinK::Sub },
-                ty: Num::of(ns),
+                ty: Arith::of(ns),
                 dst,
                 a: a.op,
                 b: Opnd::I(one),

@@ -123,7 +123,7 @@ impl<'a> Lower<'a> {
                     let dst = self.tmp();
                     self.code.push(Op::Math {
                         f,
-                        ty: Num::of(arg),
+                        ty: Arith::of(arg),
                         dst,
                         a: ops[0],
                         b: ops[1],
@@ -150,7 +150,7 @@ impl<'a> Lower<'a> {
                 let dst = self.tmp();
                 self.code.push(Op::Math {
                     f,
-                    ty: Num::of(s),
+                    ty: Arith::of(s),
                     dst,
                     a: ops[0],
                     b: ops[1],

@@ -192,7 +192,7 @@ impl<'a> Lower<'a> {
         let dst = self.tmp();
         self.code.push(Op::Bin {
             k: BinK::Mul,
-            ty: Num::U64,
+            ty: Arith::U64,
             dst,
             a,
             b,

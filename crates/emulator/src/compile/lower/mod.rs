@@ -3,12 +3,12 @@
 use std::collections::HashSet;
 
 use hone_ir::{
-    ArrayLen, BinaryOp, Block, Builtin, Expr, ExprKind, FuncId, Function, Init, Intrinsic, MathOp,
-    Module, Scalar, Span, Stmt, StmtKind, Type, UnaryOp, VarId, VarKind,
+    Arith, ArrayLen, BinaryOp, Block, Builtin, Expr, ExprKind, FuncId, Function, Init, Intrinsic,
+    MathOp, Module, Scalar, Span, Stmt, StmtKind, Type, UnaryOp, VarId, VarKind,
 };
 
 use super::ops::{
-    BinK, CallInfo, CmpK, MemTy, Num, ObjRef, Op, Opnd, Reg, Site, Special, SwitchTable, UnK,
+    BinK, CallInfo, CmpK, MemTy, ObjRef, Op, Opnd, Reg, Site, Special, SwitchTable, UnK,
 };
 use super::{
     field_reg, has_array, leaves, ncomp, scalar_of, shared_obj, shared_var, unsupported,
@@ -312,7 +312,7 @@ fn usual(a: Scalar, b: Scalar) -> Scalar {
         _ => 2,
     };
     let pick = if rank(a) >= rank(b) { a } else { b };
-    Num::of(pick).scalar()
+    Arith::of(pick).scalar()
 }
 
 fn bin_k(op: BinaryOp) -> Option<BinK> {
