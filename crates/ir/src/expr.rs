@@ -167,6 +167,19 @@ pub enum BinaryOp {
 }
 
 impl BinaryOp {
+    pub const ALL: [BinaryOp; 18] = {
+        use BinaryOp::*;
+        [
+            Add, Sub, Mul, Div, Rem, Shl, Shr, BitAnd, BitOr, BitXor, LogicAnd, LogicOr, Eq, Ne,
+            Lt, Le, Gt, Ge,
+        ]
+    };
+
+    /// The operator C spells `symbol`.
+    pub fn from_symbol(symbol: &str) -> Option<BinaryOp> {
+        BinaryOp::ALL.into_iter().find(|op| op.symbol() == symbol)
+    }
+
     pub fn symbol(self) -> &'static str {
         use BinaryOp::*;
         match self {

@@ -1,7 +1,8 @@
 //! A small integer expression language for constraints and size formulas.
 //!
 //! Grammar (lowest precedence first):
-//! `or := and ('||' and)*`, `and := eq ('&&' eq)*`, `eq := rel (('=='|'!=') rel)*`,
+//! `or := and ('||' and)*`, `and := bor ('&&' bor)*`, `bor := bxor ('|' bxor)*`,
+//! `bxor := band ('^' band)*`, `band := eq ('&' eq)*`, `eq := rel (('=='|'!=') rel)?`,
 //! `rel := shift (('<'|'<='|'>'|'>=') shift)?`, `shift := add (('<<'|'>>') add)*`,
 //! `add := mul (('+'|'-') mul)*`,
 //! `mul := unary (('*'|'/'|'%') unary)*`, `unary := ('!'|'-') unary | primary`,
@@ -14,9 +15,13 @@
 //! `max(a, b, ...)`, `cdiv(a, b)` (ceiling division, also `ceil_div`),
 //! `align(a, b)` (a rounded up to a multiple of b > 0), `abs(a)`, `log2(a)`
 //! (floor, a > 0). Constraints of tuning jobs and the size formulas of kernel
-//! templates are written in this one language.
+//! templates are written in this one language. Its operators are C's, with
+//! C's precedence ([`hone_ir::BinaryOp`]), so `N & (N - 1) == 0` means what it
+//! means in C (and is not the power-of-two test: write `(N & (N - 1)) == 0`).
 
 use std::fmt;
+
+use hone_ir::BinaryOp;
 
 /// A parse or type error, located by byte offset in the source text.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -49,47 +54,6 @@ pub enum EvalError {
     /// An argument outside a function's or operator's domain.
     #[error("{0}")]
     Domain(String),
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum BinOp {
-    Add,
-    Sub,
-    Mul,
-    Div,
-    Rem,
-    Eq,
-    Ne,
-    Lt,
-    Le,
-    Gt,
-    Ge,
-    Shl,
-    Shr,
-    And,
-    Or,
-}
-
-impl BinOp {
-    fn symbol(self) -> &'static str {
-        match self {
-            BinOp::Add => "+",
-            BinOp::Sub => "-",
-            BinOp::Mul => "*",
-            BinOp::Div => "/",
-            BinOp::Rem => "%",
-            BinOp::Eq => "==",
-            BinOp::Ne => "!=",
-            BinOp::Lt => "<",
-            BinOp::Le => "<=",
-            BinOp::Gt => ">",
-            BinOp::Ge => ">=",
-            BinOp::Shl => "<<",
-            BinOp::Shr => ">>",
-            BinOp::And => "&&",
-            BinOp::Or => "||",
-        }
-    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -162,7 +126,7 @@ pub enum ExprKind {
     Str(String),
     Name(String),
     Unary(UnOp, Box<Expr>),
-    Binary(BinOp, Box<Expr>, Box<Expr>),
+    Binary(BinaryOp, Box<Expr>, Box<Expr>),
     Call(Func, Vec<Expr>),
 }
 
@@ -200,9 +164,9 @@ enum Tok {
 
 fn tokenize(src: &str) -> Result<Vec<(usize, Tok)>, ExprError> {
     // Longest first: `<<` before `<=` and `<`.
-    const OPS: [&str; 21] = [
+    const OPS: [&str; 23] = [
         "<<", ">>", "==", "!=", "<=", ">=", "&&", "||", "+", "-", "*", "/", "%", "<", ">", "!",
-        "(", ")", ",", "=", "&",
+        "(", ")", ",", "=", "&", "|", "^",
     ];
     let bytes = src.as_bytes();
     let mut out = Vec::new();
@@ -268,9 +232,6 @@ fn tokenize(src: &str) -> Result<Vec<(usize, Tok)>, ExprError> {
             match op {
                 Some(&"=") => {
                     return Err(ExprError::new(i, "`=` is not an operator; use `==`"));
-                }
-                Some(&"&") => {
-                    return Err(ExprError::new(i, "`&` is not an operator; use `&&`"));
                 }
                 Some(op) => {
                     out.push((i, Tok::Op(op)));
@@ -357,23 +318,8 @@ impl Parser {
             }
             seen = true;
             let rhs = next(self)?;
-            let op = match op {
-                "+" => BinOp::Add,
-                "-" => BinOp::Sub,
-                "*" => BinOp::Mul,
-                "/" => BinOp::Div,
-                "%" => BinOp::Rem,
-                "==" => BinOp::Eq,
-                "!=" => BinOp::Ne,
-                "<" => BinOp::Lt,
-                "<=" => BinOp::Le,
-                ">" => BinOp::Gt,
-                ">=" => BinOp::Ge,
-                "<<" => BinOp::Shl,
-                ">>" => BinOp::Shr,
-                "&&" => BinOp::And,
-                _ => BinOp::Or,
-            };
+            let op = BinaryOp::from_symbol(op)
+                .ok_or_else(|| ExprError::new(at, format!("`{op}` is not a binary operator")))?;
             let offset = lhs.offset;
             lhs = Expr {
                 offset,
@@ -387,7 +333,16 @@ impl Parser {
         self.binary_level(&["||"], Parser::and)
     }
     fn and(&mut self) -> Result<Expr, ExprError> {
-        self.binary_level(&["&&"], Parser::eq)
+        self.binary_level(&["&&"], Parser::bit_or)
+    }
+    fn bit_or(&mut self) -> Result<Expr, ExprError> {
+        self.binary_level(&["|"], Parser::bit_xor)
+    }
+    fn bit_xor(&mut self) -> Result<Expr, ExprError> {
+        self.binary_level(&["^"], Parser::bit_and)
+    }
+    fn bit_and(&mut self) -> Result<Expr, ExprError> {
+        self.binary_level(&["&"], Parser::eq)
     }
     fn eq(&mut self) -> Result<Expr, ExprError> {
         self.comparison_level(&["==", "!="], Parser::rel)
@@ -571,7 +526,7 @@ impl Expr {
                 let ta = a.check_types(type_of)?;
                 let tb = b.check_types(type_of)?;
                 match op {
-                    BinOp::Eq | BinOp::Ne => {
+                    BinaryOp::Eq | BinaryOp::Ne => {
                         if ta != tb {
                             return Err(ExprError::new(
                                 self.offset,
@@ -631,11 +586,11 @@ impl Expr {
                     UnOp::Not => (v == 0) as i64,
                 })
             }
-            ExprKind::Binary(BinOp::And, a, b) => {
+            ExprKind::Binary(BinaryOp::LogicAnd, a, b) => {
                 let l = int(a.eval_with(lookup)?)?;
                 Value::Int((l != 0 && int(b.eval_with(lookup)?)? != 0) as i64)
             }
-            ExprKind::Binary(BinOp::Or, a, b) => {
+            ExprKind::Binary(BinaryOp::LogicOr, a, b) => {
                 let l = int(a.eval_with(lookup)?)?;
                 Value::Int((l != 0 || int(b.eval_with(lookup)?)? != 0) as i64)
             }
@@ -664,11 +619,11 @@ fn int(v: Value<'_>) -> Result<i64, EvalError> {
     }
 }
 
-fn binary<'a>(op: BinOp, l: Value<'a>, r: Value<'a>) -> Result<Value<'a>, EvalError> {
+fn binary<'a>(op: BinaryOp, l: Value<'a>, r: Value<'a>) -> Result<Value<'a>, EvalError> {
     if let (Value::Str(a), Value::Str(b)) = (l, r) {
         return match op {
-            BinOp::Eq => Ok(Value::Int((a == b) as i64)),
-            BinOp::Ne => Ok(Value::Int((a != b) as i64)),
+            BinaryOp::Eq => Ok(Value::Int((a == b) as i64)),
+            BinaryOp::Ne => Ok(Value::Int((a != b) as i64)),
             _ => Err(EvalError::Type(format!(
                 "operator `{}` applied to strings",
                 op.symbol()
@@ -677,28 +632,28 @@ fn binary<'a>(op: BinOp, l: Value<'a>, r: Value<'a>) -> Result<Value<'a>, EvalEr
     }
     let (a, b) = (int(l)?, int(r)?);
     let v = match op {
-        BinOp::Add => a.checked_add(b).ok_or(EvalError::Overflow)?,
-        BinOp::Sub => a.checked_sub(b).ok_or(EvalError::Overflow)?,
-        BinOp::Mul => a.checked_mul(b).ok_or(EvalError::Overflow)?,
-        BinOp::Div => {
+        BinaryOp::Add => a.checked_add(b).ok_or(EvalError::Overflow)?,
+        BinaryOp::Sub => a.checked_sub(b).ok_or(EvalError::Overflow)?,
+        BinaryOp::Mul => a.checked_mul(b).ok_or(EvalError::Overflow)?,
+        BinaryOp::Div => {
             if b == 0 {
                 return Err(EvalError::DivisionByZero);
             }
             a.checked_div(b).ok_or(EvalError::Overflow)?
         }
-        BinOp::Rem => {
+        BinaryOp::Rem => {
             if b == 0 {
                 return Err(EvalError::DivisionByZero);
             }
             a.checked_rem(b).ok_or(EvalError::Overflow)?
         }
-        BinOp::Eq => (a == b) as i64,
-        BinOp::Ne => (a != b) as i64,
-        BinOp::Lt => (a < b) as i64,
-        BinOp::Le => (a <= b) as i64,
-        BinOp::Gt => (a > b) as i64,
-        BinOp::Ge => (a >= b) as i64,
-        BinOp::Shl => {
+        BinaryOp::Eq => (a == b) as i64,
+        BinaryOp::Ne => (a != b) as i64,
+        BinaryOp::Lt => (a < b) as i64,
+        BinaryOp::Le => (a <= b) as i64,
+        BinaryOp::Gt => (a > b) as i64,
+        BinaryOp::Ge => (a >= b) as i64,
+        BinaryOp::Shl => {
             if !(0..63).contains(&b) {
                 return Err(EvalError::Domain(format!("shift by {b}")));
             }
@@ -708,13 +663,17 @@ fn binary<'a>(op: BinOp, l: Value<'a>, r: Value<'a>) -> Result<Value<'a>, EvalEr
             }
             r
         }
-        BinOp::Shr => {
+        BinaryOp::Shr => {
             if !(0..64).contains(&b) {
                 return Err(EvalError::Domain(format!("shift by {b}")));
             }
             a >> b
         }
-        BinOp::And | BinOp::Or => unreachable!("short-circuit operators are handled by the caller"),
+        BinaryOp::BitAnd => a & b,
+        BinaryOp::BitOr => a | b,
+        BinaryOp::BitXor => a ^ b,
+        BinaryOp::LogicAnd => (a != 0 && b != 0) as i64,
+        BinaryOp::LogicOr => (a != 0 || b != 0) as i64,
     };
     Ok(Value::Int(v))
 }
@@ -770,7 +729,7 @@ enum Op {
     Load(usize),
     Neg,
     Not,
-    Bin(BinOp),
+    Bin(BinaryOp),
     /// `&&`: if the top is zero, keep a 0 and jump; else pop and go on.
     AndJump(usize),
     /// `||`: if the top is non-zero, replace it by 1 and jump; else pop and go on.
@@ -897,14 +856,14 @@ impl Expr {
                     UnOp::Not => Op::Not,
                 });
             }
-            ExprKind::Binary(op @ (BinOp::And | BinOp::Or), a, b) => {
+            ExprKind::Binary(op @ (BinaryOp::LogicAnd | BinaryOp::LogicOr), a, b) => {
                 a.emit(p, resolve, intern)?;
                 let jump_at = p.code.len();
                 p.code.push(Op::Bool);
                 b.emit(p, resolve, intern)?;
                 p.code.push(Op::Bool);
                 let end = p.code.len();
-                p.code[jump_at] = if *op == BinOp::And {
+                p.code[jump_at] = if *op == BinaryOp::LogicAnd {
                     Op::AndJump(end)
                 } else {
                     Op::OrJump(end)
@@ -975,6 +934,12 @@ mod tests {
         assert_eq!(eval_int("1 < 2 == 1", &[]), Ok(1));
         assert_eq!(eval_int("1 || 0 && 0", &[]), Ok(1));
         assert_eq!(eval_int("!0 && !(3 > 4)", &[]), Ok(1));
+        // C's precedence: `&` below `==`, then `^`, then `|`, all above `&&`.
+        assert_eq!(eval_int("(96 & (96 - 1)) == 0", &[]), Ok(0));
+        assert_eq!(eval_int("(64 & (64 - 1)) == 0", &[]), Ok(1));
+        assert_eq!(eval_int("6 & 3 == 3", &[]), Ok(0));
+        assert_eq!(eval_int("1 | 6 ^ 3 & 5", &[]), Ok(7));
+        assert_eq!(eval_int("4 | 1 && 0 | 2", &[]), Ok(1));
     }
 
     #[test]
@@ -1065,6 +1030,7 @@ mod tests {
             "!(x < 3) || y % 2 == 1 && z",
             "max(a, b + 1) >= ceil_div(c, 4)",
             "s == \"q\\\"uote\"",
+            "a & b | c ^ d && e",
         ] {
             let e = Expr::parse(src).unwrap();
             let printed = e.to_string();
@@ -1083,6 +1049,7 @@ mod tests {
             "a != 0 && 100 / a > 2 || !m",
             "max(a, m * 3) - ceil_div(a, 7) >= -m",
             "s == \"x\" || s != \"y\" && a > 3",
+            "(a & (a - 1)) == 0 || (a ^ m) | 1 > 40",
         ];
         let mut interned: Vec<String> = vec!["x".into(), "y".into(), "z".into()];
         for src in srcs {
