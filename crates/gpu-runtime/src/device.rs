@@ -45,6 +45,20 @@ pub struct DeviceProps {
 }
 
 impl DeviceProps {
+    /// `NAME (132 SMs, sm_90), driver 13.0`: the device a report's numbers
+    /// were measured on.
+    pub fn identity(&self) -> String {
+        format!(
+            "{} ({} SMs, sm_{}{}), driver {}.{}",
+            self.name,
+            self.sm_count,
+            self.compute_capability.0,
+            self.compute_capability.1,
+            self.driver_version.0,
+            self.driver_version.1,
+        )
+    }
+
     /// The properties by the names constraints use (`smem_per_sm`,
     /// `regs_per_sm`, ...): the one place that names them.
     pub fn constraint_props(&self) -> hone_tuner::DeviceProps {

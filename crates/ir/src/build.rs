@@ -141,20 +141,22 @@ pub fn index(base: Expr, idx: Expr) -> Expr {
     mk(ExprKind::Index(Box::new(base), Box::new(idx)), elem, span)
 }
 
+/// `lhs = rhs`, of the target's type; `rhs` must have that type already.
+pub fn assign(lhs: Expr, rhs: Expr, span: Span) -> Expr {
+    let ty = lhs.ty.clone();
+    let kind = ExprKind::Assign {
+        op: None,
+        lhs: Box::new(lhs),
+        rhs: Box::new(rhs),
+    };
+    mk(kind, ty, span)
+}
+
 /// `lhs = rhs;` as a statement, `rhs` converted to the target's type.
 pub fn assign_stmt(lhs: Expr, rhs: Expr, span: Span) -> Stmt {
-    let ty = lhs.ty.clone();
-    let rhs = conv(rhs, &ty);
+    let rhs = conv(rhs, &lhs.ty);
     Stmt {
-        kind: StmtKind::Expr(mk(
-            ExprKind::Assign {
-                op: None,
-                lhs: Box::new(lhs),
-                rhs: Box::new(rhs),
-            },
-            ty,
-            span,
-        )),
+        kind: StmtKind::Expr(assign(lhs, rhs, span)),
         span,
     }
 }

@@ -215,6 +215,22 @@ impl PartialEq for Function {
 }
 
 impl Function {
+    /// A function with no parameters, variables or statements yet, and no
+    /// attributes, for code that builds functions rather than lowering them.
+    pub fn new(name: impl Into<String>, kind: FuncKind, ret: Type) -> Function {
+        Function {
+            name: name.into(),
+            kind,
+            ret,
+            params: Vec::new(),
+            vars: Vec::new(),
+            body: Vec::new(),
+            launch_bounds: None,
+            inline: None,
+            span: Span::default(),
+        }
+    }
+
     pub fn var(&self, id: VarId) -> &Var {
         &self.vars[id.0 as usize]
     }

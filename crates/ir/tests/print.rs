@@ -177,17 +177,7 @@ struct Fb {
 impl Fb {
     fn new(name: &str, kind: FuncKind, ret: Type) -> Fb {
         Fb {
-            f: Function {
-                name: name.to_string(),
-                kind,
-                ret,
-                params: Vec::new(),
-                vars: Vec::new(),
-                body: Vec::new(),
-                launch_bounds: None,
-                inline: None,
-                span: Span::default(),
-            },
+            f: Function::new(name, kind, ret),
         }
     }
 

@@ -569,17 +569,7 @@ fn context() -> (Module, Function) {
         inline: None,
         span: Span::default(),
     };
-    let callee = Function {
-        name: "g".into(),
-        kind: FuncKind::Device,
-        ret: Type::FLOAT,
-        params: vec![],
-        vars: vec![],
-        body: vec![],
-        launch_bounds: None,
-        inline: None,
-        span: Span::default(),
-    };
+    let callee = Function::new("g", FuncKind::Device, Type::FLOAT);
     (
         Module {
             files: vec![],

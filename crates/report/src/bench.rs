@@ -92,13 +92,8 @@ pub fn bench_page(report: &BenchReport) -> String {
         "top",
     );
     page.meta(&format!(
-        "{} ({} SMs, sm_{}{}), driver {}.{}; {}. Kernels: {}.",
-        d.name,
-        d.sm_count,
-        d.compute_capability.0,
-        d.compute_capability.1,
-        d.driver_version.0,
-        d.driver_version.1,
+        "{}; {}. Kernels: {}.",
+        d.identity(),
         report.tools,
         report.rules_origin
     ));

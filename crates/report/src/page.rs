@@ -10,21 +10,7 @@
 
 use std::fmt::Write as _;
 
-/// Escapes text for HTML content and attribute values.
-pub fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            _ => out.push(c),
-        }
-    }
-    out
-}
+pub use hone_tuner::plot::escape;
 
 const STYLE: &str = r#"
 :root { color-scheme: light dark; --fg: #1b1b1f; --bg: #ffffff; --muted: #5c5f66;

@@ -241,17 +241,8 @@ pub fn print_kernel(m: &Module, f: &Function, labels: &dyn Fn(usize) -> String) 
         let fid = FuncId((base + id) as u32);
         while pm.functions.len() <= base + id {
             let k = pm.functions.len() - base;
-            pm.functions.push(Function {
-                name: marker_name(k),
-                kind: FuncKind::Device,
-                ret: ty.clone(),
-                params: Vec::new(),
-                vars: Vec::new(),
-                body: Vec::new(),
-                launch_bounds: None,
-                inline: None,
-                span: Span::default(),
-            });
+            pm.functions
+                .push(Function::new(marker_name(k), FuncKind::Device, ty.clone()));
         }
         fid
     };

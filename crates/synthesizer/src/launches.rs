@@ -342,27 +342,20 @@ mod tests {
     use hone_ir::{FuncKind, Span, Type, Var, VarId, VarKind};
 
     fn kernel(params: &[(&str, Type)]) -> Function {
-        Function {
-            name: "k".into(),
-            kind: FuncKind::Global,
-            ret: Type::Void,
-            params: (0..params.len() as u32).map(VarId).collect(),
-            vars: params
-                .iter()
-                .map(|(n, t)| Var {
-                    name: n.to_string(),
-                    ty: t.clone(),
-                    kind: VarKind::Param,
-                    is_const: false,
-                    is_volatile: false,
-                    span: Span::default(),
-                })
-                .collect(),
-            body: Vec::new(),
-            launch_bounds: None,
-            inline: None,
-            span: Span::default(),
-        }
+        let mut f = Function::new("k", FuncKind::Global, Type::Void);
+        f.params = (0..params.len() as u32).map(VarId).collect();
+        f.vars = params
+            .iter()
+            .map(|(n, t)| Var {
+                name: n.to_string(),
+                ty: t.clone(),
+                kind: VarKind::Param,
+                is_const: false,
+                is_volatile: false,
+                span: Span::default(),
+            })
+            .collect();
+        f
     }
 
     #[test]

@@ -79,11 +79,31 @@ fn colour(k: usize) -> &'static str {
     PALETTE[k % PALETTE.len()]
 }
 
-fn escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
+/// Escapes text for SVG and HTML content and attribute values.
+pub fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// The round step (1, 2 or 5 times a power of ten) nearest above `raw`, for
+/// axis ticks.
+pub fn round_step(raw: f64) -> f64 {
+    let mag = 10f64.powf(raw.log10().floor());
+    [1.0, 2.0, 5.0, 10.0]
+        .iter()
+        .map(|m| m * mag)
+        .find(|s| *s >= raw)
+        .unwrap_or(10.0 * mag)
 }
 
 /// Tick positions: about `want` round numbers covering `[lo, hi]`.
@@ -91,13 +111,7 @@ fn ticks(lo: f64, hi: f64, want: usize) -> Vec<f64> {
     if hi.is_nan() || lo.is_nan() || hi <= lo {
         return vec![lo];
     }
-    let raw = (hi - lo) / want.max(1) as f64;
-    let mag = 10f64.powf(raw.log10().floor());
-    let step = [1.0, 2.0, 5.0, 10.0]
-        .iter()
-        .map(|m| m * mag)
-        .find(|s| *s >= raw)
-        .unwrap_or(10.0 * mag);
+    let step = round_step((hi - lo) / want.max(1) as f64);
     let mut t = (lo / step).ceil() * step;
     let mut out = Vec::new();
     while t <= hi + step * 1e-9 {

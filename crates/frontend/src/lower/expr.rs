@@ -870,15 +870,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         let ty = lhs.ty.clone();
         if op_text == "=" {
             let rhs = self.convert(rhs, &ty, r, "assignment")?;
-            return Ok(self.mk(
-                ExprKind::Assign {
-                    op: None,
-                    lhs: Box::new(lhs),
-                    rhs: Box::new(rhs),
-                },
-                ty,
-                span,
-            ));
+            return Ok(hone_ir::build::assign(lhs, rhs, span));
         }
         let Some(bop) = op_text.strip_suffix('=').and_then(binary_op_of) else {
             return Err(self.error(

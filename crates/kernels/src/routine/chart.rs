@@ -3,6 +3,8 @@
 
 use std::fmt::Write as _;
 
+use hone_tuner::plot::{escape, round_step};
+
 use super::Roof;
 
 /// One line of a chart: (size, rate) in increasing size.
@@ -38,23 +40,10 @@ const RIGHT: f64 = 310.0;
 const TOP: f64 = 56.0;
 const BOTTOM: f64 = 64.0;
 
-pub fn escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
-
 /// About `want` round steps (1, 2 or 5 times a power of ten) from 0 to at
 /// least `hi`.
 fn linear_ticks(hi: f64, want: usize) -> Vec<f64> {
-    let raw = hi / want.max(1) as f64;
-    let mag = 10f64.powf(raw.log10().floor());
-    let step = [1.0, 2.0, 5.0, 10.0]
-        .iter()
-        .map(|m| m * mag)
-        .find(|s| *s >= raw)
-        .unwrap_or(10.0 * mag);
+    let step = round_step(hi / want.max(1) as f64);
     let count = (hi / step).ceil() as usize;
     (0..=count).map(|i| i as f64 * step).collect()
 }

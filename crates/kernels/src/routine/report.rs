@@ -18,17 +18,11 @@ fn opt(v: Option<f64>, digits: usize) -> String {
 /// `NAME (132 SMs, sm_90), driver 13.0, NVRTC 13.0`: the device a report's
 /// numbers were measured on.
 pub fn device_line(d: &hone_gpu::DeviceProps) -> String {
+    let nvrtc = d.nvrtc_version.map(|(a, b)| format!("{a}.{b}"));
     format!(
-        "{} ({} SMs, sm_{}{}), driver {}.{}, NVRTC {}",
-        d.name,
-        d.sm_count,
-        d.compute_capability.0,
-        d.compute_capability.1,
-        d.driver_version.0,
-        d.driver_version.1,
-        d.nvrtc_version
-            .map(|(a, b)| format!("{a}.{b}"))
-            .unwrap_or_else(|| "?".into())
+        "{}, NVRTC {}",
+        d.identity(),
+        nvrtc.as_deref().unwrap_or("?")
     )
 }
 
