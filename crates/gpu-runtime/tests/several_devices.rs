@@ -15,7 +15,7 @@ use hone_gpu::{
     TuneOptions, WorkerCommand,
 };
 use hone_tuner::{
-    run_job, run_tasks, Evaluator, InvalidKind, JobReport, JobSpec, Measurement, OnDevice,
+    run_tasks, run_whole_job, Evaluator, InvalidKind, JobReport, JobSpec, Measurement, OnDevice,
     ParamValue, ProblemKey, Sink, StopAt, Task, TuningDb,
 };
 
@@ -105,16 +105,7 @@ fn run_text(
 ) -> Result<JobReport, String> {
     let spec = JobSpec::from_toml(text, "job.toml").unwrap();
     let device = pool.device().unwrap().info.clone();
-    run_job(
-        &spec,
-        Path::new("."),
-        &device,
-        db,
-        pool,
-        (0, 1),
-        &mut |_| {},
-    )
-    .map_err(|e| e.to_string())
+    run_whole_job(&spec, Path::new("."), &device, db, pool).map_err(|e| e.to_string())
 }
 
 /// The job on one healthy device: what the others must reproduce.
@@ -237,17 +228,9 @@ fn an_interrupted_run_on_two_devices_resumes_without_losing_a_measurement() {
         after: 7,
         seen: 0,
     };
-    let err = run_job(
-        &spec,
-        Path::new("."),
-        &device,
-        &db,
-        &mut cut,
-        (0, 1),
-        &mut |_| {},
-    )
-    .unwrap_err()
-    .to_string();
+    let err = run_whole_job(&spec, Path::new("."), &device, &db, &mut cut)
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("stopped after 7"), "{err}");
     // Every measurement taken was stored, those in flight at the stop too.
     let taken = cut.seen;

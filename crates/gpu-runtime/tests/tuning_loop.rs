@@ -11,7 +11,8 @@ use hone_gpu::{
     bundled_vcopy, IsolatedEvaluator, Limits, TemplateEvaluator, TuneOptions, WorkerCommand,
 };
 use hone_tuner::{
-    run_job, DeviceInfo, DeviceProps, InvalidKind, JobSpec, Measurement, ProblemKey, Stop, TuningDb,
+    run_job, run_whole_job, DeviceInfo, DeviceProps, InvalidKind, JobSpec, Measurement, ProblemKey,
+    Stop, TuningDb,
 };
 
 const JOB: &str = r#"
@@ -66,16 +67,7 @@ fn faults_and_hangs_are_recorded_and_the_job_finishes() {
     let db = TuningDb::open_in_memory().unwrap();
     let device = DeviceInfo::synthetic("simulated", DeviceProps::new());
     let mut eval = evaluator();
-    let report = run_job(
-        &spec,
-        Path::new("."),
-        &device,
-        &db,
-        &mut eval,
-        (0, 1),
-        &mut |_| {},
-    )
-    .unwrap();
+    let report = run_whole_job(&spec, Path::new("."), &device, &db, &mut eval).unwrap();
     assert_eq!(report.valid_configs, 8);
     // Every variant at both sizes: a fault or a hang is a property of the
     // variant at one size, so the sieve goes on to the next size.

@@ -4,7 +4,7 @@
 //!
 //! `cargo run --release -p hone-tuner --example synthetic_symv -- OUT_DIR`
 
-use hone_tuner::job::{run_job, JobSpec};
+use hone_tuner::job::{run_whole_job, JobSpec};
 use hone_tuner::plot::{render_svg, PlotOptions, YAxis};
 use hone_tuner::{DeviceInfo, DeviceProps, SyntheticEvaluator, SyntheticModel, TuningDb};
 use std::path::PathBuf;
@@ -49,15 +49,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let device = DeviceInfo::synthetic("k20", DeviceProps::tesla_k20());
     let mut eval = SyntheticEvaluator::new(SyntheticModel::symv_k20(), 1);
     let start = std::time::Instant::now();
-    let report = run_job(
-        &spec,
-        ".".as_ref(),
-        &device,
-        &db,
-        &mut eval,
-        (0, 1),
-        &mut |_| {},
-    )?;
+    let report = run_whole_job(&spec, ".".as_ref(), &device, &db, &mut eval)?;
     let rule = report.rule.as_ref().ok_or("the job has a sampling phase")?;
     let sampling = report
         .sampling

@@ -590,6 +590,17 @@ pub struct JobReport {
     pub reused: usize,
 }
 
+/// A whole job in this process, with no progress reports.
+pub fn run_whole_job(
+    spec: &JobSpec,
+    base_dir: &Path,
+    device: &DeviceInfo,
+    db: &TuningDb,
+    eval: &mut dyn Evaluator,
+) -> Result<JobReport, JobError> {
+    run_job(spec, base_dir, device, db, eval, (0, 1), &mut |_| {})
+}
+
 /// Runs a job's phases against `eval`, storing measurements in `db`.
 /// `base_dir` resolves the kernel template path.
 pub fn run_job(
@@ -1007,16 +1018,6 @@ mod tests {
     use crate::synthetic::{SyntheticEvaluator, SyntheticModel};
 
     /// Runs a whole job without a shard and without progress reports.
-    fn run_quiet(
-        spec: &JobSpec,
-        base: &Path,
-        device: &DeviceInfo,
-        db: &TuningDb,
-        eval: &mut dyn Evaluator,
-    ) -> Result<JobReport, JobError> {
-        run_job(spec, base, device, db, eval, (0, 1), &mut |_| {})
-    }
-
     const TOML_JOB: &str = r#"
 name = "symv-small"
 sizes = { lo = 1000, hi = 8000, count = 3 }
@@ -1139,7 +1140,7 @@ extra = [{ label = "Rank 0", config = { ALGO = "lu" } }]
         );
         assert_eq!(db.jobs().unwrap()[0].status, "finished");
         // Running it again measures nothing new.
-        let again = run_quiet(&spec, Path::new("."), &device, &db, &mut eval).unwrap();
+        let again = run_whole_job(&spec, Path::new("."), &device, &db, &mut eval).unwrap();
         assert!(again.resumed);
         assert_eq!((again.measured, again.reused), (0, 27 * 3 + 4 * 12));
         assert_eq!(again.rule.unwrap(), rule);
@@ -1203,10 +1204,10 @@ extra = [{ label = "Rank 0", config = { ALGO = "lu" } }]
         let device = DeviceInfo::synthetic("k20", DeviceProps::tesla_k20());
         let one = TuningDb::open_in_memory().unwrap();
         let mut eval = SyntheticEvaluator::new(SyntheticModel::symv_k20(), 1);
-        let alone = run_quiet(&spec, Path::new("."), &device, &one, &mut eval).unwrap();
+        let alone = run_whole_job(&spec, Path::new("."), &device, &one, &mut eval).unwrap();
         let two = TuningDb::open_in_memory().unwrap();
         let mut pair = TwoDevices::new("k20");
-        let both = run_quiet(&spec, Path::new("."), &device, &two, &mut pair).unwrap();
+        let both = run_whole_job(&spec, Path::new("."), &device, &two, &mut pair).unwrap();
         assert_eq!(both.rule, alone.rule);
         assert_eq!(both.champions, alone.champions);
         assert_eq!(both.measured, alone.measured);
@@ -1220,7 +1221,7 @@ extra = [{ label = "Rank 0", config = { ALGO = "lu" } }]
         let uuids: Vec<&str> = shares.iter().map(|s| s.device.uuid.as_str()).collect();
         assert!(uuids.contains(&"synthetic-k20") && uuids.contains(&"synthetic-second"));
         // Resuming answers everything from the database.
-        let again = run_quiet(&spec, Path::new("."), &device, &two, &mut pair).unwrap();
+        let again = run_whole_job(&spec, Path::new("."), &device, &two, &mut pair).unwrap();
         assert_eq!((again.measured, again.reused), (0, both.measured));
     }
 
@@ -1230,7 +1231,7 @@ extra = [{ label = "Rank 0", config = { ALGO = "lu" } }]
         let device = DeviceInfo::synthetic("k20", DeviceProps::tesla_k20());
         let db = TuningDb::open_in_memory().unwrap();
         let mut mixed = TwoDevices::new("k40");
-        let err = run_quiet(&spec, Path::new("."), &device, &db, &mut mixed)
+        let err = run_whole_job(&spec, Path::new("."), &device, &db, &mut mixed)
             .unwrap_err()
             .to_string();
         assert!(
@@ -1240,14 +1241,14 @@ extra = [{ label = "Rank 0", config = { ALGO = "lu" } }]
         // The same job on identical devices goes on; then a run on another
         // model cannot resume from its measurements.
         let mut twin = TwoDevices::new("k20");
-        let fine = run_quiet(&spec, Path::new("."), &device, &db, &mut twin).unwrap();
+        let fine = run_whole_job(&spec, Path::new("."), &device, &db, &mut twin).unwrap();
         assert!(fine.resumed);
         let k40 = DeviceInfo {
             uuid: "synthetic-k20".into(),
             ..DeviceInfo::synthetic("k40", DeviceProps::tesla_k20())
         };
         let mut eval = SyntheticEvaluator::new(SyntheticModel::symv_k20(), 1);
-        let err = run_quiet(&spec, Path::new("."), &k40, &db, &mut eval)
+        let err = run_whole_job(&spec, Path::new("."), &k40, &db, &mut eval)
             .unwrap_err()
             .to_string();
         assert!(err.contains("taken on k20"), "{err}");
@@ -1272,7 +1273,7 @@ extra = [{ label = "Rank 0", config = { ALGO = "lu" } }]
         let db = TuningDb::open_in_memory().unwrap();
         let device = DeviceInfo::synthetic("k20", DeviceProps::tesla_k20());
         let mut eval = SquareGemm(SyntheticEvaluator::new(SyntheticModel::symv_k20(), 1));
-        let report = run_quiet(&spec, Path::new("."), &device, &db, &mut eval).unwrap();
+        let report = run_whole_job(&spec, Path::new("."), &device, &db, &mut eval).unwrap();
         let stored = db.measurements(report.job_id).unwrap();
         assert_eq!(
             stored[0].problem.to_string(),
@@ -1292,11 +1293,11 @@ extra = [{ label = "Rank 0", config = { ALGO = "lu" } }]
         assert!(stored
             .iter()
             .all(|m| spec.family.size_of(&m.problem) == Some(m.size)));
-        let again = run_quiet(&spec, Path::new("."), &device, &db, &mut eval).unwrap();
+        let again = run_whole_job(&spec, Path::new("."), &device, &db, &mut eval).unwrap();
         assert_eq!((again.measured, again.reused), (0, report.measured));
         // The same job over n=* is another job: its spec differs.
         let plain = JobSpec::from_toml(TOML_JOB, "job.toml").unwrap();
-        assert!(run_quiet(&plain, Path::new("."), &device, &db, &mut eval).is_err());
+        assert!(run_whole_job(&plain, Path::new("."), &device, &db, &mut eval).is_err());
     }
 
     /// A stand-in FFT: fastest where the radix divides nx, and the larger
@@ -1328,7 +1329,7 @@ values = [2, 3, 5]
         let spec = JobSpec::from_toml(FFT, "fft.toml").unwrap();
         let db = TuningDb::open_in_memory().unwrap();
         let device = DeviceInfo::synthetic("t", DeviceProps::new());
-        let report = run_quiet(&spec, Path::new("."), &device, &db, &mut Radix).unwrap();
+        let report = run_whole_job(&spec, Path::new("."), &device, &db, &mut Radix).unwrap();
         assert!(report.rule.is_none());
         let plans = report.plans.unwrap();
         let pick = |k: &str| plans.select(&k.parse().unwrap()).map(Config::key);
@@ -1363,7 +1364,7 @@ values = [2, 3, 5]
         let db = TuningDb::open_in_memory().unwrap();
         let device = DeviceInfo::synthetic("k20", DeviceProps::tesla_k20());
         let mut eval = SyntheticEvaluator::new(SyntheticModel::symv_k20(), 1);
-        let report = run_quiet(&spec, Path::new("."), &device, &db, &mut eval).unwrap();
+        let report = run_whole_job(&spec, Path::new("."), &device, &db, &mut eval).unwrap();
         let kernels = &report.sampling.unwrap().curves.kernels;
         let best_ux12 = report
             .search
@@ -1392,7 +1393,7 @@ values = [2, 3, 5]
         let typo = text.replace("{ UX = 99 }", "{ ux = 12 }");
         let spec = JobSpec::from_toml(&typo, "job.toml").unwrap();
         let db = TuningDb::open_in_memory().unwrap();
-        let err = run_quiet(&spec, Path::new("."), &device, &db, &mut eval)
+        let err = run_whole_job(&spec, Path::new("."), &device, &db, &mut eval)
             .unwrap_err()
             .to_string();
         assert!(err.contains("`ux`"), "{err}");
@@ -1414,7 +1415,7 @@ values = [2, 3, 5]
         let db = TuningDb::open_in_memory().unwrap();
         let device = DeviceInfo::synthetic("k20", DeviceProps::tesla_k20());
         let mut eval = SyntheticEvaluator::new(SyntheticModel::symv_k20(), 1);
-        let mut run = |spec: &JobSpec| run_quiet(spec, dir.path(), &device, &db, &mut eval);
+        let mut run = |spec: &JobSpec| run_whole_job(spec, dir.path(), &device, &db, &mut eval);
         run(&spec).unwrap();
         assert!(run(&spec).unwrap().resumed);
         // Other repetitions: not the same job.

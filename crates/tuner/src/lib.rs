@@ -43,7 +43,7 @@ pub mod synthetic;
 pub use config::{Config, ParamValue};
 pub use db::{DbError, DeviceInfo, DeviceModel, DeviceShare, TuningDb};
 pub use dspline::{DSpline, Grid};
-pub use job::{run_job, JobError, JobReport, JobSpec, Phase, Progress};
+pub use job::{run_job, run_whole_job, JobError, JobReport, JobSpec, Phase, Progress};
 pub use key::{Family, FamilyDim, KeyError, KeyValue, ProblemKey};
 pub use measure::{
     run_tasks, Evaluator, Invalid, InvalidKind, Measurement, OnDevice, Sink, Stop, StopAt, Taken,

@@ -8,7 +8,7 @@
 //! overridden.
 
 use crate::db::{DbError, DeviceInfo, JobRow, TuningDb};
-use crate::job::{run_job, JobError, JobSpec};
+use crate::job::{run_whole_job, JobError, JobSpec};
 use crate::replay::ReplayEvaluator;
 use crate::rule::Rule;
 use crate::sampling::SamplingResult;
@@ -129,15 +129,7 @@ pub fn refit(
     let recording = db.recording(job.id)?;
     let mut replay = ReplayEvaluator::new(&recording);
     let scratch = TuningDb::open_in_memory()?;
-    let report = run_job(
-        &spec,
-        Path::new("."),
-        &device,
-        &scratch,
-        &mut replay,
-        (0, 1),
-        &mut |_| {},
-    )?;
+    let report = run_whole_job(&spec, Path::new("."), &device, &scratch, &mut replay)?;
     let sampling = report
         .sampling
         .clone()
@@ -205,16 +197,7 @@ spacing = "linear"
         let db = TuningDb::open_in_memory().unwrap();
         let device = DeviceInfo::synthetic("k20", DeviceProps::tesla_k20());
         let mut eval = SyntheticEvaluator::new(SyntheticModel::Generic, 5);
-        let run = run_job(
-            &spec,
-            dir.path(),
-            &device,
-            &db,
-            &mut eval,
-            (0, 1),
-            &mut |_| {},
-        )
-        .unwrap();
+        let run = run_whole_job(&spec, dir.path(), &device, &db, &mut eval).unwrap();
         assert!(!Path::new("refit-k.cuh").exists());
         let job = select_job(&db, None, Some("with-sources")).unwrap();
         let fitted = refit(&db, job, None, None).unwrap();
