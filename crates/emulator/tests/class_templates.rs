@@ -1,112 +1,18 @@
-//! A reduction written as the CUDA samples write it, with the
+//! The corpus's class templates (`tests/corpus/cpp/class_templates*.cu`) run
+//! in the emulator: a reduction written as the CUDA samples write it, with the
 //! `SharedMemory<T>` class template (a conversion operator to `T *` over
 //! `extern __shared__` memory, and an explicit specialization for `double`),
-//! run in the emulator and compared with sums computed here; and a class
-//! template whose members return references into the object, and static
-//! member functions.
+//! compared with sums computed here; a class template whose members return
+//! references into the object; static member functions.
 
 use hone_emulator::{Buffer, KernelArg, LaunchConfig, Options};
-use hone_frontend::{parse_source, FrontendOptions, Parsed, Severity};
+use hone_frontend::{parse_file, FrontendOptions, Parsed, Severity};
 
-const SOURCE: &str = r#"
-template <class T> struct SharedMemory {
-    __device__ inline operator T *() {
-        extern __shared__ int __smem[];
-        return (T *)__smem;
-    }
-    __device__ inline operator const T *() const {
-        extern __shared__ int __smem[];
-        return (T *)__smem;
-    }
-};
-
-template <> struct SharedMemory<double> {
-    __device__ inline operator double *() {
-        extern __shared__ double __smem_d[];
-        return (double *)__smem_d;
-    }
-    __device__ inline operator const double *() const {
-        extern __shared__ double __smem_d[];
-        return (double *)__smem_d;
-    }
-};
-
-template <class T, unsigned int blockSize>
-__global__ void reduce(const T *g_idata, T *g_odata, unsigned int n) {
-    T *sdata = SharedMemory<T>();
-    unsigned int tid = threadIdx.x;
-    unsigned int i = blockIdx.x * (blockSize * 2) + threadIdx.x;
-    T mySum = (i < n) ? g_idata[i] : 0;
-    if (i + blockSize < n) mySum += g_idata[i + blockSize];
-    sdata[tid] = mySum;
-    __syncthreads();
-    for (unsigned int s = blockDim.x / 2; s > 0; s >>= 1) {
-        if (tid < s) {
-            sdata[tid] = mySum = mySum + sdata[tid + s];
-        }
-        __syncthreads();
-    }
-    if (tid == 0) g_odata[blockIdx.x] = mySum;
-}
-
-template <class T> __global__ void reverse(const T *in, T *out) {
-    SharedMemory<T> smem;
-    T *s = smem;
-    s[threadIdx.x] = in[threadIdx.x];
-    __syncthreads();
-    out[threadIdx.x] = s[blockDim.x - 1 - threadIdx.x];
-}
-
-template <typename T, int N> struct Tile {
-    T data[N];
-    __device__ T &operator[](int i) { return data[i]; }
-    __device__ T &first() { return data[0]; }
-};
-
-template <typename T> __global__ void tile(T *out) {
-    Tile<T, 4> t;
-    for (int i = 0; i < 4; i++) {
-        t[i] = (T)(i * 10);
-    }
-    t[1] += t[2];
-    t.first() = t[3] + 1;
-    out[threadIdx.x] = t[threadIdx.x % 4];
-}
-
-struct Mirror {
-    __device__ static int clamp(int d, int size) { return d < 0 ? -d : (d >= size ? 2 * size - 2 - d : d); }
-};
-
-template <int W> class Scan {
-public:
-    int base;
-    __device__ static int width() { return W; }
-    __device__ static int twice(int x) { return 2 * x + width(); }
-    __device__ int at(int i) const { return base + twice(i); }
-    __device__ static void run(const int *in, int *out) {
-        Scan<W> s;
-        s.base = Mirror::clamp(in[threadIdx.x] - 8, W);
-        out[threadIdx.x] = s.at(threadIdx.x) + s.width();
-    }
-};
-
-template <int W> __global__ void scanKernel(const int *in, int *out) {
-    Scan<W>::run(in, out);
-}
-"#;
-
-fn parsed() -> Parsed {
-    let opts = FrontendOptions {
-        instantiate: vec![
-            "reduce<int, 64>".into(),
-            "reduce<double, 64>".into(),
-            "reverse<float>".into(),
-            "tile<int>".into(),
-            "scanKernel<16>".into(),
-        ],
-        ..FrontendOptions::default()
-    };
-    let p = parse_source("reduce.cu", SOURCE, &opts).expect("source parses");
+/// The corpus file `cpp/NAME`, its kernels instantiated as its host code
+/// launches them.
+fn parsed(name: &str) -> Parsed {
+    let path = hone_testkit::corpus(&format!("cpp/{name}"));
+    let p = parse_file(&path, &FrontendOptions::default()).expect("source parses");
     let errors: Vec<_> = p
         .diagnostics
         .iter()
@@ -123,7 +29,9 @@ fn run(p: &Parsed, kernel: &str, grid: u32, block: u32, shared: u64, buffers: &m
         KernelArg::Buffer(1),
         KernelArg::Int(buffers[0].len() as i64),
     ];
-    let f = p.kernel(kernel, "reduce.cu").expect("kernel exists");
+    let f = p
+        .kernel(kernel, "class_templates.cu")
+        .expect("kernel exists");
     let n_args = f.params.len();
     let cfg = LaunchConfig {
         grid: [grid, 1, 1],
@@ -152,7 +60,7 @@ fn block_sums(input: &[f64], block: usize) -> Vec<f64> {
 
 #[test]
 fn shared_memory_reduction_sums_each_block() {
-    let p = parsed();
+    let p = parsed("class_templates.cu");
     let n: i32 = 1000;
     let (block, grid) = (64usize, 8usize);
 
@@ -200,7 +108,7 @@ fn shared_memory_reduction_sums_each_block() {
 
 #[test]
 fn shared_memory_object_converts_to_a_pointer() {
-    let p = parsed();
+    let p = parsed("class_templates.cu");
     let x: Vec<f32> = (0..32).map(|i| i as f32 * 1.5).collect();
     let mut buffers = vec![
         Buffer::from_f32("in", &x),
@@ -213,15 +121,16 @@ fn shared_memory_object_converts_to_a_pointer() {
 
 #[test]
 fn reference_returning_members_write_the_object() {
-    let p = parsed();
+    let p = parsed("class_templates.cu");
     let mut buffers = vec![Buffer::from_i32("out", &[0; 8])];
     run(&p, "tile<int>", 1, 8, 0, &mut buffers);
-    assert_eq!(buffers[0].to_i32_vec(), [31, 30, 20, 30, 31, 30, 20, 30]);
+    // t = [0, 1, 2, 3]; t[1] += t[2]; t.first() = t[3].
+    assert_eq!(buffers[0].to_i32_vec(), [3, 3, 2, 3, 3, 3, 2, 3]);
 }
 
 #[test]
 fn static_members_are_called_without_an_object() {
-    let p = parsed();
+    let p = parsed("class_templates_static.cu");
     let input: Vec<i32> = (0..32).collect();
     let mut buffers = vec![
         Buffer::from_i32("in", &input),

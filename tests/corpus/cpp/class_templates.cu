@@ -54,6 +54,33 @@ template <class T> __global__ void sum(const T *in, T *out, unsigned int n) {
     }
 }
 
+// The CUDA samples' reduction: the `double` specialization's own array.
+template <class T, unsigned int blockSize>
+__global__ void reduce(const T *g_idata, T *g_odata, unsigned int n) {
+    T *sdata = SharedMemory<T>();
+    unsigned int tid = threadIdx.x;
+    unsigned int i = blockIdx.x * (blockSize * 2) + threadIdx.x;
+    T mySum = (i < n) ? g_idata[i] : 0;
+    if (i + blockSize < n) mySum += g_idata[i + blockSize];
+    sdata[tid] = mySum;
+    __syncthreads();
+    for (unsigned int s = blockDim.x / 2; s > 0; s >>= 1) {
+        if (tid < s) {
+            sdata[tid] = mySum = mySum + sdata[tid + s];
+        }
+        __syncthreads();
+    }
+    if (tid == 0) g_odata[blockIdx.x] = mySum;
+}
+
+template <class T> __global__ void reverse(const T *in, T *out) {
+    SharedMemory<T> smem;
+    T *s = smem;
+    s[threadIdx.x] = in[threadIdx.x];
+    __syncthreads();
+    out[threadIdx.x] = s[blockDim.x - 1 - threadIdx.x];
+}
+
 template <typename Real> struct Option {
     Real spot;
     Real strike;
@@ -109,4 +136,7 @@ void host(float *f, double *d, int *i, unsigned int n) {
     price<float><<<4, 64>>>(f, f, 0, n);
     window<4, 2><<<1, 32>>>(f);
     tile<int><<<1, 32>>>(i);
+    reduce<int, 64><<<8, 64, 64 * sizeof(int)>>>(i, i, n);
+    reduce<double, 64><<<8, 64, 64 * sizeof(double)>>>(d, d, n);
+    reverse<float><<<1, 32, 32 * sizeof(float)>>>(f, f);
 }
