@@ -99,19 +99,10 @@ fn json_report_and_kernel_on_standard_output() {
     assert!(o.stderr.contains("verification ("), "{}", o.stderr);
 }
 
-const SHA: &str = r#"
-__global__ void stencil(int *in, int *out, int nx, int ny){
-    int i = threadIdx.x + blockIdx.x * blockDim.x;
-    int j = threadIdx.y + blockIdx.y * blockDim.y;
-    int c = i + nx * j;
-    __shared__ float sb[blockDim.x * blockDim.y];
-    int csb = threadIdx.x + threadIdx.y * blockDim.x;
-    sb[csb] = in[c];
-    __syncthreads();
-    out[c] = __opt__in[(i == 0) ? c : c - 1] + __opt__in[(i == nx - 1) ? c : c + 1]
-           + __opt__in[(j == 0) ? c : c - nx] + __opt__in[(j == ny - 1) ? c : c + nx];
+/// The corpus's annotated SHA stencil (`tests/corpus/synth/stencil_sha.cu`).
+fn sha() -> String {
+    std::fs::read_to_string(root().join("tests/corpus/synth/stencil_sha.cu")).unwrap()
 }
-"#;
 
 fn square_profile(dir: &std::path::Path, src: &str) -> (PathBuf, PathBuf) {
     let cu = dir.join("stencil.cu");
@@ -119,7 +110,7 @@ fn square_profile(dir: &std::path::Path, src: &str) -> (PathBuf, PathBuf) {
     let launch = dir.join("profile.json");
     std::fs::write(
         &launch,
-        r#"{"source": "stencil.cu", "kernel": "stencil", "grid": [2, 2], "block": [4, 4],
+        r#"{"source": "stencil.cu", "kernel": "stencil_kernel", "grid": [2, 2], "block": [4, 4],
             "args": {"in": {"type": "int", "len": 64}, "out": {"type": "int", "len": 64}, "nx": 8, "ny": 8}}"#,
     )
     .unwrap();
@@ -129,7 +120,7 @@ fn square_profile(dir: &std::path::Path, src: &str) -> (PathBuf, PathBuf) {
 #[test]
 fn failed_verification_emits_nothing() {
     let dir = scratch("square");
-    let (cu, launch) = square_profile(&dir, SHA);
+    let (cu, launch) = square_profile(&dir, &sha());
     let out = dir.join("out.cu");
     let o = hone(&[
         "synth",
@@ -168,7 +159,7 @@ fn wrong_annotation_is_bad_input_with_its_place() {
     let dir = scratch("wrong");
     let (cu, launch) = square_profile(
         &dir,
-        &SHA.replace("__opt__in[(j == 0)", "__opt__out[(j == 0)"),
+        &sha().replace("__opt__in[(j == 0)", "__opt__out[(j == 0)"),
     );
     let o = hone(&[
         "synth",
@@ -178,7 +169,7 @@ fn wrong_annotation_is_bad_input_with_its_place() {
     ]);
     assert_eq!(o.code, 2, "{}", o.stderr);
     assert!(
-        o.stderr.contains("stencil.cu:11:21") && o.stderr.contains("never in shared memory"),
+        o.stderr.contains("stencil.cu:13:22") && o.stderr.contains("never in shared memory"),
         "{}",
         o.stderr
     );

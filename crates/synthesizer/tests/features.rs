@@ -18,21 +18,10 @@ fn seeds() -> Module {
     p.module
 }
 
-const SHA: &str = r#"
-__global__ void stencil_kernel(int *in, int *out, int nx, int ny){
-    int i = threadIdx.x + blockIdx.x * blockDim.x;
-    int j = threadIdx.y + blockIdx.y * blockDim.y;
-    int c = i + nx * j;
-    __shared__ float sb[blockDim.x * blockDim.y];
-    int csb = threadIdx.x + threadIdx.y * blockDim.x;
-    sb[csb] = in[c];
-    __syncthreads();
-    out[c] = __opt__in[(i == 0) ? c : c - 1]
-            + __opt__in[(i == nx - 1) ? c : c + 1]
-            + __opt__in[(j == 0) ? c : c - nx]
-            + __opt__in[(j == ny - 1) ? c : c + nx]
-            + __opt__in[c];}
-"#;
+/// The corpus's annotated SHA stencil (`tests/corpus/synth/stencil_sha.cu`).
+fn sha() -> String {
+    std::fs::read_to_string(hone_testkit::corpus("synth/stencil_sha.cu")).unwrap()
+}
 
 const SLEEVE: &str = r#"
 __global__ void stencil_kernel(int *in, int *out, int nx, int ny){
@@ -169,7 +158,7 @@ fn site<'a>(s: &'a Synthesis, original: &str) -> &'a hone_synthesizer::SiteRepor
 #[test]
 fn sha_gives_the_thesis_conditions_and_matches_source_2_2() {
     let s = synth(
-        SHA,
+        &sha(),
         "stencil_kernel",
         launch([3, 2, 1], [3, 4, 1], 9, 8, false),
         &Options::default(),
@@ -198,7 +187,7 @@ fn sha_gives_the_thesis_conditions_and_matches_source_2_2() {
     assert_eq!(site(&s, "in[c]").synthesized, "(int)sb[csb]");
     assert!(
         s.source
-            .contains("/* hone: synthesized for in[i == 0 ? c : c - 1] at stencil.cu:10:"),
+            .contains("/* hone: synthesized for in[i == 0 ? c : c - 1] at stencil.cu:11:"),
         "{}",
         s.source
     );
@@ -250,7 +239,7 @@ fn temporal_blocking_uses_multiple_answers_and_matches_source_4_7() {
 
 #[test]
 fn a_missing_barrier_is_found_and_inserted() {
-    let src = SHA.replace("    __syncthreads();\n", "");
+    let src = sha().replace("    __syncthreads();\n", "");
     let s = synth(
         &src,
         "stencil_kernel",
@@ -261,7 +250,7 @@ fn a_missing_barrier_is_found_and_inserted() {
     assert!(s.verified, "{:#?}", s.verification.checks);
     assert_eq!(s.barriers.len(), 1, "{:?}", s.barriers);
     assert!(
-        s.barriers[0].contains("write at stencil.cu:8:5"),
+        s.barriers[0].contains("write at stencil.cu:9:5"),
         "{}",
         s.barriers[0]
     );
@@ -278,7 +267,7 @@ fn verification_catches_an_answer_right_only_for_an_equal_dimension_profile() {
         refine: false,
         ..Options::default()
     };
-    let s = synth(SHA, "stencil_kernel", square(), &strict).unwrap();
+    let s = synth(&sha(), "stencil_kernel", square(), &strict).unwrap();
     assert!(!s.verified);
     assert!(s.source.contains("VERIFICATION FAILED"));
     let failed: Vec<&str> = s
@@ -294,7 +283,7 @@ fn verification_catches_an_answer_right_only_for_an_equal_dimension_profile() {
         "{failed:?}"
     );
     // Profiling again with a launch of other sizes repairs it.
-    let s = synth(SHA, "stencil_kernel", square(), &Options::default()).unwrap();
+    let s = synth(&sha(), "stencil_kernel", square(), &Options::default()).unwrap();
     assert!(s.verified, "{:#?}", s.verification.checks);
     assert!(
         s.notes
@@ -319,10 +308,10 @@ fn error(src: &str, kernel: &str) -> String {
 
 #[test]
 fn a_read_never_in_shared_memory_is_reported_at_its_place() {
-    let src = SHA.replace("__opt__in[c];}", "__opt__out[c];}");
+    let src = sha().replace("__opt__in[c];}", "__opt__out[c];}");
     let e = error(&src, "stencil_kernel");
     assert!(
-        e.starts_with("stencil.cu:14:22:")
+        e.starts_with("stencil.cu:15:22:")
             && e.contains("`out[c]` reads is never in shared memory"),
         "{e}"
     );
@@ -346,10 +335,10 @@ fn a_copy_out_of_bounds_is_reported() {
         "{e}"
     );
     // The user's own copy out of bounds.
-    let src = SHA.replace("sb[blockDim.x * blockDim.y]", "sb[blockDim.x]");
+    let src = sha().replace("sb[blockDim.x * blockDim.y]", "sb[blockDim.x]");
     let e = error(&src, "stencil_kernel");
     assert!(
-        e.contains("stencil.cu:8:5")
+        e.contains("stencil.cu:9:5")
             && e.contains("outside `sb`")
             && e.contains("copy into shared memory"),
         "{e}"
@@ -359,18 +348,18 @@ fn a_copy_out_of_bounds_is_reported() {
 #[test]
 fn misplaced_annotations_are_reported() {
     let e = error(
-        &SHA.replace("__opt__in[c];}", "__opt__sb[csb];}"),
+        &sha().replace("__opt__in[c];}", "__opt__sb[csb];}"),
         "stencil_kernel",
     );
     assert!(e.contains("marks a read of shared memory"), "{e}");
     let e = error(&SLEEVE.replace("    __insert();\n", ""), "stencil_kernel");
     assert!(e.contains("needs an `__insert();`"), "{e}");
     let e = error(
-        &SHA.replace("out[c] = __opt__in[", "__opt__out[c] = in["),
+        &sha().replace("out[c] = __opt__in[", "__opt__out[c] = in["),
         "stencil_kernel",
     );
     assert!(e.contains("marks a write"), "{e}");
-    let e = error(&SHA.replace("__opt__", ""), "stencil_kernel");
+    let e = error(&sha().replace("__opt__", ""), "stencil_kernel");
     assert!(e.contains("has no `__opt__` annotation"), "{e}");
 }
 
@@ -395,7 +384,7 @@ fn chosen_variables_limit_the_search() {
         ..Options::default()
     };
     let s = synth(
-        SHA,
+        &sha(),
         "stencil_kernel",
         launch([3, 2, 1], [3, 4, 1], 9, 8, false),
         &vars,
@@ -408,7 +397,7 @@ fn chosen_variables_limit_the_search() {
         ..Options::default()
     };
     let e = synth(
-        SHA,
+        &sha(),
         "stencil_kernel",
         launch([3, 2, 1], [3, 4, 1], 9, 8, false),
         &bad,
