@@ -12,7 +12,7 @@ use hone_ir::Arith;
 pub trait GenType {
     /// Short name used in variable and buffer names.
     fn tag(self) -> &'static str;
-    fn is_signed_int(self) -> bool;
+    fn is_signed_int(&self) -> bool;
     /// The unsigned type of the same width, for wrap-around arithmetic.
     fn unsigned(self) -> Arith;
 }
@@ -29,8 +29,8 @@ impl GenType for Arith {
         }
     }
 
-    fn is_signed_int(self) -> bool {
-        matches!(self, Arith::I32 | Arith::I64)
+    fn is_signed_int(&self) -> bool {
+        matches!(*self, Arith::I32 | Arith::I64)
     }
 
     fn unsigned(self) -> Arith {
