@@ -10,6 +10,12 @@
 //! (`nx * ny * nz`, `4 * nx * ny * nz`), or failing that a product with
 //! thread extents (per-thread outputs); other integers that size a
 //! buffer are free sizes and change too; the rest are kept.
+//!
+//! Many kernels fix their block size at compile time (`#define BX 32`, with
+//! shared arrays sized by it) and some their problem size too; they fault on
+//! other block shapes. [`Keep`] says what derived launches keep of the
+//! profile launch, and [`what_the_kernel_fixes`] finds the least the
+//! annotated kernel needs kept by running it on the candidates.
 
 use hone_emulator::{Buffer, KernelArg, LaunchConfig};
 use hone_ir::Function;
@@ -34,6 +40,62 @@ const SHAPES_3D: [([u32; 3], [u32; 3]); 4] = [
     ([5, 3, 6], [2, 4, 1]),
 ];
 
+/// What derived launches keep of the profile launch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Keep {
+    /// Nothing: other block and grid shapes, sizes following them.
+    Nothing,
+    /// The block shape, which the kernel fixes: other grids, sizes
+    /// following them.
+    Block,
+    /// The whole launch and every size, which the kernel fixes: only the
+    /// data change.
+    Launch,
+}
+
+impl Keep {
+    /// For the rules the report lists.
+    pub fn text(self, profile: &LaunchConfig) -> Option<String> {
+        let b = profile.block;
+        match self {
+            Keep::Nothing => None,
+            Keep::Block => Some(format!(
+                "block {}x{}x{} kept: the annotated kernel faults on other block shapes (its block size is fixed), so derived launches vary the grid and the sizes",
+                b[0], b[1], b[2]
+            )),
+            Keep::Launch => Some(
+                "launch and sizes kept: the annotated kernel faults on other grids and blocks (its sizes are fixed), so derived launches vary only the data; an expression that holds only for this grid cannot be caught".into(),
+            ),
+        }
+    }
+}
+
+/// The least that derived launches must keep of `profile` for the annotated
+/// kernel (`original`'s `kernel`) to run without faults on all `count` of
+/// them; [`Keep::Nothing`] when nothing suits it (the failing checks then
+/// say why).
+pub fn what_the_kernel_fixes(
+    original: &hone_ir::Module,
+    kernel: &Function,
+    profile: &LaunchData,
+    others: &[LaunchData],
+    count: usize,
+) -> Keep {
+    for keep in [Keep::Nothing, Keep::Block, Keep::Launch] {
+        let Ok((ls, _)) = derive(kernel, profile, others, 0, count, keep) else {
+            return Keep::Nothing;
+        };
+        let runs_clean = |(i, l): (usize, &LaunchData)| {
+            crate::verify::run_original(original, &kernel.name, l, 0x1000 + i as u64, true)
+                .is_ok_and(|(_, report)| report.faults.is_empty() && report.completed)
+        };
+        if !ls.is_empty() && ls.iter().enumerate().all(runs_clean) {
+            return keep;
+        }
+    }
+    Keep::Nothing
+}
+
 /// How many launches can be derived in all.
 pub const MAX_DERIVED: usize = 4;
 
@@ -41,9 +103,25 @@ pub const MAX_DERIVED: usize = 4;
 /// held only for the profile's sizes: small (one warp per block, as the
 /// thesis profiles) and of other sizes than both the profile and the
 /// verification launches.
-const PROFILE_1D: [([u32; 1], [u32; 1]); 2] = [([20], [3]), ([28], [2])];
-const PROFILE_2D: [([u32; 2], [u32; 2]); 2] = [([5, 6], [2, 3]), ([7, 3], [3, 2])];
-const PROFILE_3D: [([u32; 3], [u32; 3]); 2] = [([3, 2, 4], [2, 3, 1]), ([2, 4, 3], [3, 1, 2])];
+const PROFILE_1D: [([u32; 1], [u32; 1]); 3] = [([20], [3]), ([28], [2]), ([12], [4])];
+const PROFILE_2D: [([u32; 2], [u32; 2]); 3] =
+    [([5, 6], [2, 3]), ([7, 3], [3, 2]), ([4, 5], [4, 3])];
+const PROFILE_3D: [([u32; 3], [u32; 3]); 3] = [
+    ([3, 2, 4], [2, 3, 1]),
+    ([2, 4, 3], [3, 1, 2]),
+    ([4, 3, 2], [2, 2, 3]),
+];
+
+/// The grids of extra profile launches when the block shape is kept: other
+/// than the verification launches' grids, which [`SHAPES_1D`] ... give, and
+/// distinct in every dimension, so that sizes coincide neither with each
+/// other nor with the block's extents.
+const PROFILE_GRIDS_1D: [[u32; 1]; 3] = [[7], [6], [9]];
+const PROFILE_GRIDS_2D: [[u32; 2]; 3] = [[5, 3], [3, 4], [4, 5]];
+const PROFILE_GRIDS_3D: [[u32; 3]; 3] = [[5, 3, 4], [3, 5, 3], [4, 2, 5]];
+
+/// How many shapes extra profile launches are chosen from.
+const PROFILE_SHAPES: usize = 3;
 
 /// How many extra profile launches can be derived.
 pub const MAX_PROFILE: usize = 2;
@@ -80,34 +158,44 @@ pub fn derive(
     others: &[LaunchData],
     first: usize,
     count: usize,
+    keep: Keep,
 ) -> Result<(Vec<LaunchData>, Rules), SynthError> {
     derive_with(
         kernel,
         profile,
         others,
-        first,
-        count,
-        MAX_DERIVED,
+        (first, count, MAX_DERIVED),
+        keep,
         &shape,
         "derived launch",
     )
 }
 
-/// Extra profile launch number `r` (of [`MAX_PROFILE`]).
+/// An extra profile launch of a shape none of `others` has (the profile and
+/// verification launches so far).
 pub fn derive_profile(
     kernel: &Function,
     profile: &LaunchData,
     others: &[LaunchData],
-    r: usize,
+    keep: Keep,
 ) -> Result<Option<LaunchData>, SynthError> {
+    let shapes = |ndims: usize, r: usize| {
+        let (block, grid) = profile_shape(ndims, r);
+        let grid = match (keep, ndims) {
+            (Keep::Block, 0 | 1) => PROFILE_GRIDS_1D[r].to_vec(),
+            (Keep::Block, 2) => PROFILE_GRIDS_2D[r].to_vec(),
+            (Keep::Block, _) => PROFILE_GRIDS_3D[r].to_vec(),
+            _ => grid,
+        };
+        (block, grid)
+    };
     let (mut ls, _) = derive_with(
         kernel,
         profile,
         others,
-        r,
-        1,
-        MAX_PROFILE,
-        &profile_shape,
+        (0, 1, PROFILE_SHAPES),
+        keep,
+        &shapes,
         "extra profile launch",
     )?;
     Ok(ls.pop())
@@ -121,17 +209,17 @@ fn profile_shape(ndims: usize, r: usize) -> (Vec<u32>, Vec<u32>) {
     }
 }
 
-#[allow(clippy::too_many_arguments)]
+/// Launches `first..first + count` of at most `max` (`range`).
 fn derive_with(
     kernel: &Function,
     profile: &LaunchData,
     others: &[LaunchData],
-    first: usize,
-    count: usize,
-    max: usize,
+    range: (usize, usize, usize),
+    keep: Keep,
     shapes: &dyn Fn(usize, usize) -> (Vec<u32>, Vec<u32>),
     what: &str,
 ) -> Result<(Vec<LaunchData>, Rules), SynthError> {
+    let (first, count, max) = range;
     let cfg = &profile.config;
     let dims: Vec<usize> = (0..3)
         .filter(|&d| cfg.block[d] > 1 || cfg.grid[d] > 1)
@@ -180,7 +268,7 @@ fn derive_with(
         int_args.iter().map(|&(i, v)| (Factor::Arg(i), v)).collect();
     factors.extend(dims.iter().map(|&d| (Factor::Extent(d), extent(cfg, d))));
     let mut buffer_rules: Vec<(u64, Vec<Factor>)> = Vec::new();
-    let mut text = Vec::new();
+    let mut text: Vec<String> = keep.text(cfg).into_iter().collect();
     for b in &profile.buffers {
         let len = b.len() as i64;
         // Products of arguments alone first (problem sizes), then with
@@ -275,9 +363,16 @@ fn derive_with(
             config.block[d] = shape.0[slot];
             config.grid[d] = shape.1[slot];
         }
-        if std::iter::once(profile)
-            .chain(others)
-            .any(|l| l.config.block == config.block && l.config.grid == config.grid)
+        match keep {
+            Keep::Nothing => {}
+            Keep::Block => config.block = cfg.block,
+            Keep::Launch => config = cfg.clone(),
+        }
+        // With the launch kept, the data are what differ.
+        if keep != Keep::Launch
+            && std::iter::once(profile)
+                .chain(others)
+                .any(|l| l.config.block == config.block && l.config.grid == config.grid)
         {
             continue;
         }
@@ -287,8 +382,8 @@ fn derive_with(
             if let KernelArg::Int(_) = a {
                 let v = match rules[i].as_ref().expect("set") {
                     IntRule::Extent(d, o, off) => covered(&config, *d, *o) + off,
-                    IntRule::Free(v) => v + 1 + r as i64,
-                    IntRule::Fixed(v) => *v,
+                    IntRule::Free(v) if keep != Keep::Launch => v + 1 + r as i64,
+                    IntRule::Free(v) | IntRule::Fixed(v) => *v,
                 };
                 *a = KernelArg::Int(v);
                 value[i] = v;
@@ -386,7 +481,7 @@ mod tests {
             ],
             symbols: Vec::new(),
         };
-        let (ls, rules) = derive(&k, &profile, &[], 0, 2).unwrap();
+        let (ls, rules) = derive(&k, &profile, &[], 0, 2, Keep::Nothing).unwrap();
         assert_eq!(ls.len(), 2);
         for l in &ls {
             let [gx, gy, _] = l.config.grid;

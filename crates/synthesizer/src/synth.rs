@@ -622,6 +622,11 @@ pub fn synthesize(
     let mut profiles = profile.to_vec();
     let mut vlaunches = opts.verify_launches.clone();
     let mut rules = Vec::new();
+    let original = original_module(ak);
+    let keep = match opts.derived_launches {
+        0 => launches::Keep::Nothing,
+        n => launches::what_the_kernel_fixes(&original, &ak.kernel, &profile[0], &profile[1..], n),
+    };
     if opts.derived_launches > 0 {
         match launches::derive(
             &ak.kernel,
@@ -629,6 +634,7 @@ pub fn synthesize(
             &profile[1..],
             0,
             opts.derived_launches,
+            keep,
         ) {
             Ok((ls, r)) => {
                 rules = r.text;
@@ -638,7 +644,6 @@ pub fn synthesize(
             Err(e) => return Err(e),
         }
     }
-    let original = original_module(ak);
     let tolerate = match vlaunches.first().or(profile.first()) {
         Some(l) => verify::needs_tolerance(&original, &ak.name, l).map_err(SynthError::Launch)?,
         None => false,
@@ -762,9 +767,8 @@ pub fn synthesize(
         accumulate(&mut spent, &round.sites);
         let refine = !verified && !opts.unverified && opts.refine && rounds < launches::MAX_PROFILE;
         if let (true, Some(m)) = (refine, mismatch) {
-            if let Some(extra) =
-                launches::derive_profile(&ak.kernel, &profile[0], &vlaunches, rounds)?
-            {
+            let tried: Vec<LaunchData> = profiles.iter().chain(&vlaunches).cloned().collect();
+            if let Some(extra) = launches::derive_profile(&ak.kernel, &profile[0], &tried, keep)? {
                 let failing = &vlaunches[m].name;
                 notes.push(format!(
                     "{failing} failed its check (an expression held only for the profile's sizes); synthesized again with the {} added",
