@@ -552,7 +552,7 @@ def run_row(hone, row, roots, gpu, budget, start, tmp):
         out, err = run_json([hone, "gpu-run", "--json", lf], 60)
         if out is None:
             row["gpu"] = False
-            row["status"] = "gpu-run failed"
+            row["status"] = "gpu failed"
             row["reason"] = f"gpu-run: {err}"
             return
         diff, note = compare(eo, out, order_dependent(eo))
@@ -565,7 +565,7 @@ def run_row(hone, row, roots, gpu, budget, start, tmp):
     row["gpu"] = {"agree": True, "disagree": False}.get(row["status"])
 
 
-STATUS_MARK = {"agree": "yes", "disagree": "no"}
+STATUS_MARK = {"agree": "yes", "disagree": "no", "gpu failed": "no"}
 
 
 def gpu_mark(r):
@@ -586,11 +586,12 @@ def tally(rows):
     the emulator alone) gives."""
     gpu = any(r.get("status") for r in rows)
     key = "status" if gpu else "emulator_status"
-    n = {k: sum(r.get(key) == k for r in rows) for k in ("agree", "disagree", *UNDEFINED_KINDS)}
+    n = {k: sum(r.get(key) == k for r in rows) for k in ("agree", "disagree", "gpu failed", *UNDEFINED_KINDS)}
     kinds = ", ".join(f"{n[k]} {k}" for k in UNDEFINED_KINDS)
     odd = sum(n[k] for k in UNDEFINED_KINDS)
     if gpu:
-        return (f"{n['agree']} agree with the GPU, {n['disagree']} disagree, and by hone's own evidence "
+        return (f"{n['agree']} agree with the GPU, {n['disagree']} disagree, {n['gpu failed']} fail in gpu-run, "
+                f"and by hone's own evidence "
                 f"{odd} have no one defined output ({kinds}); on those the values hone finds "
                 "deterministic are compared")
     return f"by hone's own evidence {odd} have no one defined output ({kinds})"
