@@ -5,10 +5,19 @@ Every `__global__` kernel defined in the suites' sources is found by a scan of
 the text (comments and strings blanked), so a kernel the front end skips is
 still counted. Each program's `.cu` files are lowered with `hone parse --json`;
 a kernel lowers when some translation unit yields it. Kernels with a launch
-file under `launches/` are run in the emulator (`hone sim --json`) and, with
-`--gpu`, on the device (`hone gpu-run --json`); dumped buffers are compared
-bit for bit for integer types and within a relative tolerance for floating
-point. The table goes to `kernels.md` and the raw rows to `kernels.json`.
+file under `launches/` are run in the emulator (`hone sim --json`, with race
+detection and its order check) and, with `--gpu`, on the device (`hone
+gpu-run --json`); dumped buffers are compared bit for bit for integer types
+and within a relative tolerance for floating point. The table goes to
+`kernels.md` and the raw rows to `kernels.json`.
+
+Where hone itself shows that a kernel has no one defined output (the
+emulator reports a race whose outcome the order check sees change, values
+that change when the launch runs again in reverse order or with another
+clock, or a shuffle that reads a lane CUDA leaves undefined), the kernel is
+classed `race`, `nondeterministic` or `undefined` rather than agreeing or
+disagreeing, and only the values the order check found deterministic are
+compared.
 
 Run through `run.sh`, which names the checkouts.
 """
@@ -374,8 +383,27 @@ def values_agree(a, b):
     return abs(fa - fb) <= 1e-4 * max(1.0, abs(fa), abs(fb))
 
 
-def compare(emu, gpu):
-    """(None, note) when the dumped buffers agree, else (what differs, note)."""
+def order_dependent(emu):
+    """What hone's order check found: buffer name -> set of element indices
+    whose value changed when the launch ran again in another order or with
+    another clock, or None where it lists only some of them (then the whole
+    buffer is set aside)."""
+    out = {}
+    for d in emu.get("order_dependent") or []:
+        covered = sum(end - start for start, end in d["ranges"])
+        if covered < d["elements"] or out.get(d["buffer"], set()) is None:
+            out[d["buffer"]] = None
+            continue
+        idx = out.setdefault(d["buffer"], set())
+        for start, end in d["ranges"]:
+            idx.update(range(start, end))
+    return out
+
+
+def compare(emu, gpu, skip=None):
+    """(None, note) when the dumped buffers agree, else (what differs, note).
+    Elements in `skip` (from `order_dependent`) are not compared."""
+    skip = skip or {}
     eb, gb = emu.get("buffers") or {}, gpu.get("buffers") or {}
     if set(eb) != set(gb):
         return f"different buffers dumped: {sorted(eb)} vs {sorted(gb)}", ""
@@ -387,10 +415,79 @@ def compare(emu, gpu):
             continue
         if len(ev) != len(gv):
             return f"{name}: {len(ev)} values in the emulator, {len(gv)} on the GPU", note
+        if name in skip and skip[name] is None:
+            continue
         for i, (a, b) in enumerate(zip(ev, gv)):
+            if name in skip and i in skip[name]:
+                continue
             if not values_agree(a, b):
                 return f"{name}[{i}]: emulator {a}, GPU {b}", note
     return None, note
+
+
+def short_location(loc):
+    """`file:line` of a `path/file:line:col` location."""
+    parts = loc.rsplit(":", 2)
+    return f"{os.path.basename(parts[0])}:{parts[1]}" if len(parts) == 3 else loc
+
+
+def findings(emu_runs):
+    """What hone itself reports that makes a kernel's outputs other than one
+    defined result: races, values that depend on the order (atomics whose
+    result depends on it, races) or on clock(), and undefined shuffles."""
+    races, order, undefined = [], [], []
+    for emu in emu_runs:
+        for r in emu.get("races") or []:
+            a, b = r["first"], r["second"]
+            where = "between blocks" if a["block"] != b["block"] else "in a block"
+            text = (f"{r['space'].lower()} `{r['array']}` {where}: {a['kind'].lower()} at "
+                    f"{short_location(a['location'])} and {b['kind'].lower()} at {short_location(b['location'])}")
+            if text not in races:
+                races.append(text)
+        for d in emu.get("order_dependent") or []:
+            shown = [str(s) if e == s + 1 else f"{s}..{e - 1}" for s, e in d["ranges"][:4]]
+            if len(d["ranges"]) > 4 or sum(e - s for s, e in d["ranges"]) < d["elements"]:
+                shown.append("...")
+            why = ("are read from clock()" if d["cause"] == "Clock"
+                   else "change when blocks, warps and lanes run in reverse order")
+            order.append(f"`{d['buffer']}` ({d['elements']} of its elements: {', '.join(shown)}) {why}")
+        for w in emu.get("warnings") or []:
+            if w.get("kind") in ("UndefinedShuffle", "OrderCheckStopped"):
+                text = w["message"].split(": ", 1)[-1]
+                text = f"{short_location(w['location'])}: {text}" if w.get("location") else text
+                if text not in undefined:
+                    undefined.append(text)
+    return {"races": races, "order_dependent": order, "undefined": undefined}
+
+
+def listed(items, most=2):
+    more = len(items) - most
+    return "; ".join(items[:most]) + (f"; and {more} more" if more > 0 else "")
+
+
+def classify(row, found, diff, compared=True):
+    """The row's status from hone's findings and the comparison of the
+    values hone found deterministic (`diff`: the first that differs, if
+    any): `agree`, `disagree`, or, where hone shows the outputs are not one
+    defined result, `undefined`, `race` or `nondeterministic`. The GPU
+    cannot be expected to agree with one run of the emulator there.
+    `compared` is false on the CPU alone, where nothing was compared."""
+    rest = "; the other values agree" if compared else ""
+    if found["undefined"]:
+        return "undefined", "undefined: " + listed(found["undefined"]) + (f" (and {diff})" if diff else "")
+    if found["races"] and (diff or found["order_dependent"]):
+        text = f"race: {listed(found['races'])}"
+        if found["order_dependent"]:
+            text += f"; {listed(found['order_dependent'])}"
+        return "race", text + (f"; and {diff}" if diff else rest)
+    if diff:
+        return "disagree", f"outputs differ: {diff}"
+    if found["order_dependent"]:
+        return "nondeterministic", "nondeterministic: " + listed(found["order_dependent"]) + rest
+    note = row.get("reason", "")
+    if found["races"]:
+        note = (note + "; " if note else "") + "races that do not change the outputs in reverse order: " + listed(found["races"])
+    return "agree", note
 
 
 def sweep_runs(hone, rows, roots, gpu, budget):
@@ -430,7 +527,10 @@ def run_row(hone, row, roots, gpu, budget, start, tmp):
         return
     emu_out = []
     for lf in files:
-        out, err = run_json([hone, "sim", "--json", "--no-race-check", lf], 60)
+        # Race detection on: it carries the order check. Writes of the value
+        # already there (bfs's frontier marking a node from several parents)
+        # are not races whose outcome depends on the order.
+        out, err = run_json([hone, "sim", "--json", "--tolerate-same-value-races", lf], 120)
         if out is None:
             row["emulates"] = False
             row["reason"] = f"emulator: {err}"
@@ -438,43 +538,75 @@ def run_row(hone, row, roots, gpu, budget, start, tmp):
         emu_out.append(out)
     else:
         row["emulates"] = True
-    if not gpu or not row["emulates"]:
+    if not row["emulates"]:
         return
+    found = findings(emu_out)
+    row["findings"] = found
+    # What hone finds on the CPU alone: the GPU may still disagree elsewhere.
+    row["emulator_status"], text = classify(row, found, None, compared=False)
+    if not gpu:
+        row["reason"] = text
+        return
+    diff = None
     for lf, eo in zip(files, emu_out):
         out, err = run_json([hone, "gpu-run", "--json", lf], 60)
         if out is None:
             row["gpu"] = False
+            row["status"] = "gpu failed"
             row["reason"] = f"gpu-run: {err}"
-            break
-        diff, note = compare(eo, out)
+            return
+        diff, note = compare(eo, out, order_dependent(eo))
+        row["device"] = out.get("device")
         if diff:
-            row["gpu"] = False
-            row["reason"] = f"outputs differ: {diff}"
             break
         if note:
             row["reason"] = note
-        row["device"] = out.get("device")
-    else:
-        row["gpu"] = True
+    row["status"], row["reason"] = classify(row, found, diff)
+    row["gpu"] = {"agree": True, "disagree": False}.get(row["status"])
 
 
+STATUS_MARK = {"agree": "yes", "disagree": "no", "gpu failed": "no"}
+
+
+def gpu_mark(r):
+    if r.get("status"):
+        return STATUS_MARK.get(r["status"], r["status"])
+    return mark(r.get("gpu"))
 
 
 def mark(v):
     return {True: "yes", False: "no", None: "-"}[v]
 
 
+UNDEFINED_KINDS = ("race", "nondeterministic", "undefined")
+
+
+def tally(rows):
+    """A sentence counting the outcomes the GPU comparison (or, without it,
+    the emulator alone) gives."""
+    gpu = any(r.get("status") for r in rows)
+    key = "status" if gpu else "emulator_status"
+    n = {k: sum(r.get(key) == k for r in rows) for k in ("agree", "disagree", "gpu failed", *UNDEFINED_KINDS)}
+    kinds = ", ".join(f"{n[k]} {k}" for k in UNDEFINED_KINDS)
+    odd = sum(n[k] for k in UNDEFINED_KINDS)
+    if gpu:
+        return (f"{n['agree']} agree with the GPU, {n['disagree']} disagree, {n['gpu failed']} fail in gpu-run, "
+                f"and by hone's own evidence "
+                f"{odd} have no one defined output ({kinds}); on those the values hone finds "
+                "deterministic are compared")
+    return f"by hone's own evidence {odd} have no one defined output ({kinds})"
+
+
 def write_table(rows, path, device):
     total = len(rows)
     low = sum(r["lowers"] for r in rows)
     emu = sum(bool(r.get("emulates")) for r in rows)
-    agree = sum(bool(r.get("gpu")) for r in rows)
     with open(path, "w") as f:
         f.write("# Front-end sweep: every `__global__` kernel of the suites\n\n")
         f.write(f"Device: {device or 'none (CPU only: lowering and emulation)'}\n\n")
         f.write(
             f"{total} kernels; {low} lower ({100 * low / max(total, 1):.1f}%), "
-            f"{emu} emulate on their launch file, {agree} agree with the GPU.\n\n"
+            f"{emu} emulate on their launch file; {tally(rows)}.\n\n"
         )
         f.write("| suite | program | file | kernel | lowers? | emulates? | GPU agrees? | reason if not |\n")
         f.write("|---|---|---|---|---|---|---|---|\n")
@@ -482,7 +614,7 @@ def write_table(rows, path, device):
             reason = r.get("reason", "").replace("|", "\\|").replace("\n", " ")
             f.write(
                 f"| {r['suite']} | {r['program']} | {r['file']}:{r['line']} | `{r['kernel']}` | "
-                f"{mark(r['lowers'])} | {mark(r.get('emulates'))} | {mark(r.get('gpu'))} | {reason} |\n"
+                f"{mark(r['lowers'])} | {mark(r.get('emulates'))} | {gpu_mark(r)} | {reason} |\n"
             )
 
 
@@ -527,8 +659,7 @@ def main():
     write_table(rows, os.path.join(a.out, "kernels.md"), ", ".join(devices))
     low = sum(r["lowers"] for r in rows)
     print(f"{len(rows)} kernels, {low} lower, "
-          f"{sum(bool(r.get('emulates')) for r in rows)} emulate, "
-          f"{sum(bool(r.get('gpu')) for r in rows)} agree with the GPU")
+          f"{sum(bool(r.get('emulates')) for r in rows)} emulate; {tally(rows)}")
 
 
 if __name__ == "__main__":

@@ -73,6 +73,15 @@ pub struct Options {
     /// in `Stats::races_dropped`.
     pub max_races: usize,
     pub limits: Limits,
+    /// The order threads run in; a second run in another order shows which
+    /// results depend on it.
+    pub schedule: Schedule,
+    /// With `detect_races`: after a launch that raced, used atomics or read
+    /// `clock()`, run it again from the same inputs under
+    /// [`Schedule::perturbed`] and report the values that changed
+    /// (`Report::order_dependent`). On the GPU those values depend on how the
+    /// hardware happens to schedule the threads.
+    pub check_order: bool,
     /// Where the launch counts its blocks and instructions as it runs, for a
     /// caller that shows progress.
     #[serde(skip)]
@@ -89,7 +98,49 @@ impl Default for Options {
             warn_uninitialized_shared: true,
             max_races: 1000,
             limits: Limits::default(),
+            schedule: Schedule::default(),
+            check_order: true,
             progress: Progress::default(),
+        }
+    }
+}
+
+/// The order in which the emulator runs what the GPU may run in any order,
+/// and the rate of its clock. The default runs blocks in linear order, the
+/// warps of a block in order between barriers, and the lanes of one memory
+/// instruction in lane order; `clock()` counts the warp's instructions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Schedule {
+    /// Blocks from the last to the first, warps from the last to the first,
+    /// and the lanes of a store or atomic from the highest to the lowest.
+    pub reversed: bool,
+    /// `clock()` ticks per warp instruction.
+    pub clock_rate: u64,
+}
+
+impl Default for Schedule {
+    fn default() -> Self {
+        Schedule {
+            reversed: false,
+            clock_rate: 1,
+        }
+    }
+}
+
+impl Schedule {
+    /// The other order, with the same clock.
+    pub fn reversed() -> Schedule {
+        Schedule {
+            reversed: true,
+            ..Schedule::default()
+        }
+    }
+
+    /// The same order, with a clock of another rate.
+    pub fn other_clock() -> Schedule {
+        Schedule {
+            clock_rate: 7,
+            ..Schedule::default()
         }
     }
 }

@@ -71,13 +71,14 @@ mod trace;
 
 pub use buffer::{component_f64, encode_component, Buffer};
 pub use config::{
-    KernelArg, LaunchConfig, Limits, Options, DEFAULT_MAX_MEMORY, DEFAULT_MAX_STEPS,
+    KernelArg, LaunchConfig, Limits, Options, Schedule, DEFAULT_MAX_MEMORY, DEFAULT_MAX_STEPS,
     DEFAULT_TIME_LIMIT, LOCAL_LIMIT,
 };
 pub use exec::launch::SHARED_LIMIT;
 pub use progress::{Progress, Snapshot};
 pub use report::{
-    AccessKind, Fault, FaultKind, Race, RaceAccess, Report, SetupError, Stats, Warning,
+    AccessKind, Fault, FaultKind, OrderCause, OrderDependence, Race, RaceAccess, Report,
+    SetupError, Stats, Warning, WarningKind,
 };
 pub use symbols::Symbols;
 pub use trace::{CollectTrace, LaneAccess, TraceSink, Value, WarpAccess};

@@ -13,6 +13,72 @@ pub struct Report {
     pub races: Vec<Race>,
     pub warnings: Vec<Warning>,
     pub stats: Stats,
+    /// Values that came out otherwise when the launch ran again in another
+    /// order (`Options::check_order`): on the GPU they depend on scheduling.
+    pub order_dependent: Vec<OrderDependence>,
+}
+
+/// The elements of one buffer (or file-scope variable) that another order
+/// of the threads, or another clock, changed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct OrderDependence {
+    pub buffer: String,
+    pub cause: OrderCause,
+    /// How many elements changed.
+    pub elements: u64,
+    /// The changed elements as half-open index ranges `[start, end)`; the
+    /// first ranges only, when they cover fewer than `elements`.
+    pub ranges: Vec<[u64; 2]>,
+}
+
+/// What the second run changed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum OrderCause {
+    /// Blocks, warps and the lanes of each store and atomic ran in reverse
+    /// order: the values depend on which thread gets there first (atomics
+    /// whose result depends on their order, races).
+    ThreadOrder,
+    /// `clock()` counted at another rate: the values are (derived from) times.
+    Clock,
+}
+
+impl OrderCause {
+    /// How the second run differed, for messages.
+    pub fn describe(self) -> &'static str {
+        match self {
+            OrderCause::ThreadOrder => "with blocks, warps and lanes in reverse order",
+            OrderCause::Clock => "with clock() counting at another rate",
+        }
+    }
+}
+
+impl OrderDependence {
+    /// "`buf`: 3 elements (2, 7..9) change with ...".
+    pub fn describe(&self) -> String {
+        let mut shown: Vec<String> = self
+            .ranges
+            .iter()
+            .map(|r| {
+                if r[1] == r[0] + 1 {
+                    r[0].to_string()
+                } else {
+                    format!("{}..{}", r[0], r[1] - 1)
+                }
+            })
+            .collect();
+        let covered: u64 = self.ranges.iter().map(|r| r[1] - r[0]).sum();
+        if covered < self.elements {
+            shown.push("...".into());
+        }
+        format!(
+            "`{}`: {} element{} ({}) change {}",
+            self.buffer,
+            self.elements,
+            if self.elements == 1 { "" } else { "s" },
+            shown.join(", "),
+            self.cause.describe()
+        )
+    }
 }
 
 impl Report {
@@ -167,12 +233,26 @@ impl Race {
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Warning {
+    pub kind: WarningKind,
     pub span: Span,
     /// The instruction that warned (each warns at most once per launch).
     pub site: u32,
     pub block: [u32; 3],
     pub thread: [u32; 3],
     pub message: String,
+}
+
+/// What a warning is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum WarningKind {
+    /// A read of shared memory no thread of the block has written.
+    UninitializedShared,
+    /// A shuffle read a lane that does not take part in it: CUDA leaves
+    /// the value undefined.
+    UndefinedShuffle,
+    /// The order check's second run stopped (a fault or a limit), so the
+    /// launch's outcome depends on the order.
+    OrderCheckStopped,
 }
 
 /// Problems found before any thread runs.

@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 
 use crate::json::buffer_to_json;
 
-/// `{"kernel", "completed", "buffers", "races", "faults", "warnings", "stats"}`.
+/// `{"kernel", "completed", "buffers", "races", "faults", "warnings", "order_dependent", "stats"}`.
 pub fn json(kernel: &str, module: &Module, report: &Report, dumped: &[&Buffer]) -> Value {
     let mut bufs = serde_json::Map::new();
     for b in dumped {
@@ -20,6 +20,7 @@ pub fn json(kernel: &str, module: &Module, report: &Report, dumped: &[&Buffer]) 
         "races": located(module, &report.races),
         "faults": located(module, &report.faults),
         "warnings": located(module, &report.warnings),
+        "order_dependent": report.order_dependent,
         "stats": report.stats,
     })
 }
@@ -77,6 +78,9 @@ pub fn human(module: &Module, report: &Report, dumped: &[&Buffer]) -> String {
     }
     for w in &report.warnings {
         out.push_str(&format!("warning: {}\n", w.message));
+    }
+    for d in &report.order_dependent {
+        out.push_str(&format!("order-dependent: {}\n", d.describe()));
     }
     for b in dumped {
         out.push_str(&format!("{} = {}\n", b.name, buffer_to_json(b)));

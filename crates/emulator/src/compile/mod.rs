@@ -58,6 +58,8 @@ pub(crate) struct Program {
     pub tables: Vec<SwitchTable>,
     pub calls: Vec<CallInfo>,
     pub uses_atomics: bool,
+    /// Whether any compiled function reads `clock()`/`clock64()`.
+    pub reads_clock: bool,
     /// File-scope `__shared__` variables used so far: global index -> `shared` index.
     pub global_shared: std::collections::HashMap<u32, u32>,
 }
@@ -89,6 +91,7 @@ pub(crate) fn compile(module: &Module, kernel: &str) -> Result<Program, SetupErr
         tables: Vec::new(),
         calls: Vec::new(),
         uses_atomics: false,
+        reads_clock: false,
         global_shared: std::collections::HashMap::new(),
     };
     let mut pending = vec![kid];

@@ -192,9 +192,12 @@ pub(crate) enum Op {
     Shfl {
         kind: ShflKind,
         dst: Reg,
+        /// The lanes that take part (`__shfl_sync`'s first argument).
+        mask: Opnd,
         val: Opnd,
         lane: Opnd,
         width: Opnd,
+        site: u32,
     },
     Vote {
         kind: VoteKind,

@@ -11,7 +11,7 @@ use super::memory::{
 };
 use super::warp::Warp;
 use crate::race::{Acc, Me};
-use crate::report::{AccessKind, FaultKind, RaceAccess, Warning};
+use crate::report::{AccessKind, FaultKind, RaceAccess, Warning, WarningKind};
 use crate::trace::{LaneAccess, Value};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -361,6 +361,7 @@ impl<'a, 'b> BlockCtx<'a, 'b> {
         let name = self.view_name(w, loc.view).to_string();
         let span = self.site_span(site);
         self.warnings.push(Warning {
+            kind: WarningKind::UninitializedShared,
             span,
             site,
             block: self.block,
@@ -369,6 +370,27 @@ impl<'a, 'b> BlockCtx<'a, 'b> {
                 "{}: read of shared `{name}` at byte offset {}, which no thread of the block has written",
                 self.l.module.location(span),
                 loc.off
+            ),
+        });
+    }
+
+    /// A shuffle whose lane `lane` read lane `src`, which does not take part
+    /// in it; warned once per site.
+    #[cold]
+    pub fn warn_undefined_shuffle(&mut self, w: &Warp, lane: usize, src: usize, site: u32) {
+        if !self.warned_sites.insert(site) {
+            return;
+        }
+        let span = self.site_span(site);
+        self.warnings.push(Warning {
+            kind: WarningKind::UndefinedShuffle,
+            span,
+            site,
+            block: self.block,
+            thread: w.thread(lane),
+            message: format!(
+                "{}: undefined shuffle: lane {lane} reads lane {src}, which is inactive or not in the mask, so CUDA leaves the value undefined",
+                self.l.module.location(span)
             ),
         });
     }

@@ -137,8 +137,11 @@ impl<'a, 'b> BlockCtx<'a, 'b> {
         for (i, w) in warps.iter_mut().enumerate() {
             w.reset(prog, i as u32, self.l.cfg.block, &self.l.params);
         }
+        let reversed = self.l.opts.schedule.reversed;
+        let n = warps.len();
         loop {
-            for w in warps.iter_mut() {
+            for k in 0..n {
+                let w = &mut warps[if reversed { n - 1 - k } else { k }];
                 if w.state != WarpState::Runnable {
                     continue;
                 }

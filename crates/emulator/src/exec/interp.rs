@@ -8,7 +8,7 @@ use super::access::View;
 use super::arith::{atomic, bin, canon, cmp, convert_bits, div, math, un};
 use super::block::{BlockCtx, Stop};
 use super::memory::{make_ptr, LOCAL_BIT, LOCAL_DEPTH_SHIFT, SHARED_BASE};
-use super::warp::{blend, mask_of, Bits, Frame, Lanes, Warp};
+use super::warp::{blend, mask_of, Bits, Frame, LaneOrder, Lanes, Warp};
 use crate::compile::ops::{BinK, CmpK, MemTy, ObjRef, Op, Opnd, Reg, Special};
 use crate::report::{AccessKind, FaultKind};
 use hone_ir::Arith;
@@ -248,7 +248,9 @@ impl<'a, 'b> BlockCtx<'a, 'b> {
                         Special::Ntid(d) => [self.l.cfg.block[d as usize] as u64; 32],
                         Special::Nctaid(d) => [self.l.cfg.grid[d as usize] as u64; 32],
                         Special::WarpSize => [32; 32],
-                        Special::Clock => [w.steps + instr; 32],
+                        Special::Clock => {
+                            [(w.steps + instr).wrapping_mul(self.l.opts.schedule.clock_rate); 32]
+                        }
                     };
                     put!(dst, out);
                 }
@@ -312,12 +314,15 @@ impl<'a, 'b> BlockCtx<'a, 'b> {
                 Op::Shfl {
                     kind,
                     dst,
+                    mask,
                     val,
                     lane,
                     width,
+                    site,
                 } => {
-                    let (v, ln, wd) = (get!(val), get!(lane), get!(width));
+                    let (m, v, ln, wd) = (get!(mask), get!(val), get!(lane), get!(width));
                     let mut out = [0u64; 32];
+                    let mut undefined = None;
                     for l in Bits(active) {
                         let width = (wd[l] as u32).clamp(1, 32) as usize;
                         let seg = (l / width) * width;
@@ -346,8 +351,18 @@ impl<'a, 'b> BlockCtx<'a, 'b> {
                                     s
                                 }
                             }
-                        };
-                        out[l] = v[src.min(31)];
+                        }
+                        .min(31);
+                        // CUDA defines the value only when the source thread
+                        // takes part: active here and named in the mask.
+                        let taking_part = active & m[l] as u32;
+                        if src != l && taking_part & (1 << src) == 0 && undefined.is_none() {
+                            undefined = Some((l, src));
+                        }
+                        out[l] = v[src];
+                    }
+                    if let Some((l, src)) = undefined {
+                        self.warn_undefined_shuffle(w, l, src, site);
                     }
                     put!(dst, out);
                 }
@@ -739,7 +754,7 @@ impl<'a, 'b> BlockCtx<'a, 'b> {
         let tracing = self.trace.is_some();
         let mut traced = false;
         let mut cache = View::NONE;
-        for l in Bits(active) {
+        for l in LaneOrder::new(active, self.l.opts.schedule.reversed) {
             let loc = match self.locate(w, &mut cache, p[l], size, align) {
                 Ok(loc) => loc,
                 Err(k) => {
@@ -791,7 +806,7 @@ impl<'a, 'b> BlockCtx<'a, 'b> {
         let mut traced = false;
         let mut olds = [0u64; 32];
         let mut cache = View::NONE;
-        for l in Bits(active) {
+        for l in LaneOrder::new(active, self.l.opts.schedule.reversed) {
             let loc = match self.locate(w, &mut cache, p[l], size, align) {
                 Ok(loc) => loc,
                 Err(k) => {
@@ -853,8 +868,8 @@ impl<'a, 'b> BlockCtx<'a, 'b> {
             n: 1,
         };
         let mut cache = View::NONE;
-        // Lanes of one warp instruction apply in lane order.
-        for l in Bits(active) {
+        // Lanes of one warp instruction apply in lane order (or the reverse).
+        for l in LaneOrder::new(active, self.l.opts.schedule.reversed) {
             let loc = match self.locate(w, &mut cache, p[l], size, size) {
                 Ok(loc) => loc,
                 Err(k) => {

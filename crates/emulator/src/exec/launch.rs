@@ -365,7 +365,14 @@ impl<'a> Launch<'a> {
         })
     }
 
+    /// The block that runs `lin`-th (in linear order, or from the last
+    /// block under a reversed schedule).
     pub fn block_coords(&self, lin: u32) -> [u32; 3] {
+        let lin = if self.opts.schedule.reversed {
+            (self.cfg.block_count() as u32 - 1).saturating_sub(lin)
+        } else {
+            lin
+        };
         let g = self.cfg.grid;
         [lin % g[0], (lin / g[0]) % g[1], lin / (g[0] * g[1])]
     }

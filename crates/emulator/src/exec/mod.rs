@@ -8,6 +8,7 @@ mod block;
 mod interp;
 pub(crate) mod launch;
 pub(crate) mod memory;
+mod order;
 mod overlay;
 mod races;
 mod warp;
@@ -193,7 +194,7 @@ pub(crate) fn run(
 }
 
 /// A launch over `buffers`, of which those from `symbols_at` on are the
-/// module's file-scope variables.
+/// module's file-scope variables, with its order check.
 #[allow(clippy::too_many_arguments)]
 fn run_buffers(
     module: &Module,
@@ -203,11 +204,41 @@ fn run_buffers(
     buffers: &mut [Buffer],
     symbols_at: usize,
     opts: &Options,
+    trace: Option<&mut dyn TraceSink>,
+) -> Result<Report, SetupError> {
+    let prog = compile::compile(module, kernel)?;
+    let inputs = order::inputs(buffers, opts);
+    let mut report = run_program(module, &prog, cfg, args, buffers, symbols_at, opts, trace)?;
+    if let Some(inputs) = inputs.filter(|_| order::needed(&prog, &report)) {
+        order::check(
+            module,
+            &prog,
+            cfg,
+            args,
+            buffers,
+            inputs,
+            symbols_at,
+            opts,
+            &mut report,
+        )?;
+    }
+    Ok(report)
+}
+
+/// One run of a compiled launch.
+#[allow(clippy::too_many_arguments)]
+fn run_program(
+    module: &Module,
+    prog: &compile::Program,
+    cfg: &LaunchConfig,
+    args: &[KernelArg],
+    buffers: &mut [Buffer],
+    symbols_at: usize,
+    opts: &Options,
     mut trace: Option<&mut dyn TraceSink>,
 ) -> Result<Report, SetupError> {
     let start = Instant::now();
-    let prog = compile::compile(module, kernel)?;
-    let launch = Launch::new(module, &prog, cfg, opts, args, buffers, symbols_at)?;
+    let launch = Launch::new(module, prog, cfg, opts, args, buffers, symbols_at)?;
     let mut g = Gathered {
         races: RaceLog::new(opts.max_races),
         faults: Vec::new(),
@@ -272,6 +303,7 @@ fn run_buffers(
         warnings: g.warnings,
         stats: g.stats,
         races: Vec::new(),
+        order_dependent: Vec::new(),
     };
     report.stats.races_dropped = g.races.dropped;
     report.races = g.races.races;

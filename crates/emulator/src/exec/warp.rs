@@ -161,3 +161,33 @@ impl Iterator for Bits {
         }
     }
 }
+
+/// The lanes of a mask from the lowest, or from the highest when `reversed`:
+/// the order in which the lanes of one store or atomic take effect.
+pub(crate) struct LaneOrder {
+    mask: u32,
+    reversed: bool,
+}
+
+impl LaneOrder {
+    pub fn new(mask: u32, reversed: bool) -> LaneOrder {
+        LaneOrder { mask, reversed }
+    }
+}
+
+impl Iterator for LaneOrder {
+    type Item = usize;
+    #[inline(always)]
+    fn next(&mut self) -> Option<usize> {
+        if self.mask == 0 {
+            return None;
+        }
+        let l = if self.reversed {
+            31 - self.mask.leading_zeros()
+        } else {
+            self.mask.trailing_zeros()
+        };
+        self.mask &= !(1 << l);
+        Some(l as usize)
+    }
+}

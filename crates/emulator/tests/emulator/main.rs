@@ -9,6 +9,7 @@ mod divergence;
 mod faults;
 mod intrinsics;
 mod limits;
+mod order;
 mod parallel;
 mod psysha;
 mod races;

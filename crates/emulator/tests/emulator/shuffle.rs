@@ -131,3 +131,67 @@ __global__ void k(unsigned int *out) {
         assert_eq!(out[128 + t], inner, "ballot in branch {t}");
     }
 }
+
+/// The last step of the CUDA samples' `reduce7`: a warp reduction over the
+/// lanes the ballot names, whose first shuffles read lanes outside it.
+#[test]
+fn shuffle_from_a_lane_outside_the_mask_is_warned_as_undefined() {
+    let src = r#"
+__global__ void k(const float *in, float *out) {
+    unsigned int tid = threadIdx.x;
+    float v = in[tid];
+    unsigned int mask = __ballot_sync(0xffffffff, tid < 8);
+    if (tid < 8) {
+        for (int offset = 16; offset > 0; offset /= 2)
+            v += __shfl_down_sync(mask, v, offset);
+    }
+    if (tid == 0) out[0] = v;
+}
+"#;
+    let m = cuda(src);
+    let mut bufs = vec![
+        Buffer::from_f32("in", &[1.0; 32]),
+        Buffer::zeros("out", hone_ir::Type::FLOAT, 1),
+    ];
+    let r = launch(
+        &m,
+        "k",
+        LaunchConfig::linear(1, 32),
+        &[KernelArg::Buffer(0), KernelArg::Buffer(1)],
+        &mut bufs,
+    );
+    assert!(r.completed, "{r:#?}");
+    assert_eq!(r.warnings.len(), 1, "{:#?}", r.warnings);
+    assert_eq!(r.warnings[0].kind, WarningKind::UndefinedShuffle);
+    let w = &r.warnings[0].message;
+    assert!(
+        w.contains("undefined shuffle: lane 0 reads lane 16") && w.contains("test.cu:8:"),
+        "{w}"
+    );
+}
+
+#[test]
+fn shuffles_within_the_taking_part_lanes_do_not_warn() {
+    let src = r#"
+__global__ void k(int *out) {
+    int v = threadIdx.x;
+    if (threadIdx.x < 16) {
+        for (int offset = 8; offset > 0; offset /= 2)
+            v += __shfl_down_sync(0xffff, v, offset, 16);
+    }
+    v = __shfl_sync(0xffffffff, v, 0);
+    out[threadIdx.x] = v;
+}
+"#;
+    let m = cuda(src);
+    let mut bufs = vec![Buffer::from_i32("out", &[0; 32])];
+    let r = launch(
+        &m,
+        "k",
+        LaunchConfig::linear(1, 32),
+        &[KernelArg::Buffer(0)],
+        &mut bufs,
+    );
+    assert!(r.is_clean() && r.warnings.is_empty(), "{r:#?}");
+    assert_eq!(bufs[0].to_i32_vec(), vec![120; 32]);
+}

@@ -32,6 +32,7 @@ impl<'a> Lower<'a> {
                 Ok(Val::none())
             }
             Intrinsic::Clock | Intrinsic::Clock64 => {
+                self.prog.reads_clock = true;
                 let dst = self.tmp();
                 self.code.push(Op::Special {
                     dst,
@@ -83,7 +84,7 @@ impl<'a> Lower<'a> {
             }
             Intrinsic::Shfl(kind) => {
                 arity(3)?;
-                self.expr(&args[0])?;
+                let mask = self.expr(&args[0])?.op;
                 let val = self.expr(&args[1])?;
                 let val = self.convert(val, &args[1].ty, &e.ty, args[1].span)?.op;
                 let lane = self.expr(&args[2])?.op;
@@ -91,13 +92,16 @@ impl<'a> Lower<'a> {
                     Some(w) => self.expr(w)?.op,
                     None => Opnd::I(32),
                 };
+                let site = self.site(e.span);
                 let dst = self.tmp();
                 self.code.push(Op::Shfl {
                     kind,
                     dst,
+                    mask,
                     val,
                     lane,
                     width,
+                    site,
                 });
                 Ok(Val::one(Opnd::R(dst)))
             }
