@@ -1017,7 +1017,6 @@ mod tests {
     use super::*;
     use crate::synthetic::{SyntheticEvaluator, SyntheticModel};
 
-    /// Runs a whole job without a shard and without progress reports.
     const TOML_JOB: &str = r#"
 name = "symv-small"
 sizes = { lo = 1000, hi = 8000, count = 3 }
