@@ -144,6 +144,27 @@ def cfd_far_field():
     return [density, f32(density * speed), 0.0, 0.0, energy]
 
 
+def cfd_far_field_symbols():
+    """`ff_variable` and the free stream's flux contributions, as main()
+    computes them with compute_flux_contribution() and copies them."""
+    density, mx, my, mz, energy = cfd_far_field()
+    pressure = 1.0
+    vx, vy, vz = f32(mx / density), 0.0, 0.0
+    de_p = f32(energy + pressure)
+    fx = [f32(vx * mx + pressure), f32(vx * my), f32(vx * mz)]
+    fy = [fx[1], f32(vy * my + pressure), f32(vy * mz)]
+    fz = [fx[2], fy[2], f32(vz * mz + pressure)]
+    fe = [f32(vx * de_p), f32(vy * de_p), f32(vz * de_p)]
+    values = {
+        "ff_variable": [density, mx, my, mz, energy],
+        "ff_flux_contribution_momentum_x": fx,
+        "ff_flux_contribution_momentum_y": fy,
+        "ff_flux_contribution_momentum_z": fz,
+        "ff_flux_contribution_density_energy": fe,
+    }
+    return {name: {"init": {"values": v}} for name, v in values.items()}
+
+
 def cfd_state(nelr, seed):
     """Flow variables near the free stream (each within 10%), laid out as
     the program keeps them: variable j of element i at `i + j * nelr`."""
@@ -162,9 +183,7 @@ def cfd(kernel):
     the mesh as main() reads it (each element's four neighbours, -1 for a
     wing face and -2 for a far-field face, and a face normal per neighbour).
     main() copies the free stream into the `ff_*` constants with
-    cudaMemcpyToSymbol, but `hone gpu-run` cannot set `__constant__`
-    contents yet, so the files leave them zero on both sides (the far-field
-    and wing faces then add no free-stream terms) until it can."""
+    cudaMemcpyToSymbol; the launch files set them as `symbols`."""
     nelr, block = 768, 192
     rng = random.Random(21)
     launch = dict(grid=[nelr // block], block=[block])
@@ -212,6 +231,8 @@ def cfd(kernel):
         for name in ("fc_momentum_x", "fc_momentum_y", "fc_momentum_z", "fc_density_energy"):
             args[name] = zeros("float", nelr * CFD_NDIM)
         dump = ["fc_momentum_x", "fc_momentum_y", "fc_momentum_z", "fc_density_energy"]
+    if unit == "euler3d.cu":
+        launch["symbols"] = cfd_far_field_symbols()
     return rodinia("cfd", unit, kernel, **launch, args=args, dump=dump)
 
 

@@ -341,8 +341,12 @@ def materialize(row, roots, tmp):
     launches = json.loads(text)
     out = []
     for i, launch in enumerate(launches if isinstance(launches, list) else [launches]):
-        p = os.path.join(tmp, f"{row['suite']}-{row['program']}-{row['kernel']}-{i}.json")
-        with open(p, "w") as f:
+        # Several rows share a launch file (a program's kernel of the same
+        # name in several sources) and run at once: each gets its own copy.
+        fd, p = tempfile.mkstemp(
+            suffix=".json", prefix=f"{row['suite']}-{row['program']}-{row['kernel']}-{i}-", dir=tmp
+        )
+        with os.fdopen(fd, "w") as f:
             json.dump(launch, f)
         out.append(p)
     return out

@@ -66,12 +66,14 @@ fn bad_launch_files_are_bad_input_even_without_a_device() {
 
 #[test]
 fn on_a_gpu_the_dumped_buffers_equal_the_emulators() {
-    // Integer kernels, so the comparison is exact.
+    // Integer kernels, and one float addition of `__constant__` contents the
+    // launch file sets (`symbols`), so the comparison is exact.
     let launches = [
         "examples/analyze/figure6.json",
         "examples/stencil/launch.json",
+        "tests/corpus/cpp/launch/gather.json",
     ];
-    let o = hone(&["gpu-run", launches[0], launches[1], "--json"], false);
+    let o = hone(&[&["gpu-run"], &launches[..], &["--json"]].concat(), false);
     if o.code == 2 && o.stderr.starts_with("no CUDA device: ") {
         eprintln!("no GPU here: {}", o.stderr.trim());
         return;
@@ -79,7 +81,7 @@ fn on_a_gpu_the_dumped_buffers_equal_the_emulators() {
     assert_eq!(o.code, 0, "stderr: {}", o.stderr);
     let gpu: Value = serde_json::from_str(&o.stdout).expect("JSON");
     let runs = gpu.as_array().expect("an array for several launch files");
-    assert_eq!(runs.len(), 2);
+    assert_eq!(runs.len(), launches.len());
     for (launch, run) in launches.iter().zip(runs) {
         let sim = hone(&["sim", launch, "--json"], false);
         assert_eq!(sim.code, 0, "{}", sim.stderr);

@@ -52,6 +52,9 @@ pub struct IrKernel {
     pub source: String,
     pub dims: LaunchDims,
     params: Vec<Param>,
+    /// Contents of `__device__`/`__constant__` variables, set before the
+    /// launch (a launch file's `symbols`).
+    globals: Vec<(String, Vec<u8>)>,
 }
 
 impl IrKernel {
@@ -102,7 +105,13 @@ impl IrKernel {
                 shared_mem,
             },
             params,
+            globals: Vec::new(),
         })
+    }
+
+    /// Sets the contents of the module's variable `name` before each run.
+    pub fn set_global(&mut self, name: &str, bytes: Vec<u8>) {
+        self.globals.push((name.to_string(), bytes));
     }
 
     /// Compiles and launches the kernel once on `buffers`, which hold its
@@ -140,6 +149,9 @@ impl IrKernel {
             write(&file, &compiled.image)?;
         }
         let module = GpuModule::load(gpu, &compiled.image, compiled.kind)?;
+        for (name, bytes) in &self.globals {
+            module.write_global(gpu, name, bytes)?;
+        }
         let function = module.function(&self.kernel)?;
         function
             .prepare(gpu, &self.dims)

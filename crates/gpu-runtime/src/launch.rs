@@ -127,6 +127,29 @@ impl Module {
         Ok(Module { module })
     }
 
+    /// Sets the first `bytes.len()` bytes of the module's `__device__` or
+    /// `__constant__` variable `name`, as `cudaMemcpyToSymbol` does.
+    pub fn write_global(&self, gpu: &Gpu, name: &str, bytes: &[u8]) -> Result<()> {
+        let cname = CString::new(name).map_err(|_| {
+            GpuError::Template(format!("variable name {name:?} contains a NUL byte"))
+        })?;
+        // SAFETY: the module is loaded.
+        let (ptr, size) = unsafe { cu::module::get_global(self.module, cname) }
+            .during(&format!("cuModuleGetGlobal(\"{name}\")"))?;
+        if bytes.len() > size {
+            return Err(GpuError::Template(format!(
+                "{} bytes given for `{name}`, which holds {size}",
+                bytes.len()
+            )));
+        }
+        // SAFETY: within the variable's `size` bytes; the copy completes
+        // before return.
+        unsafe {
+            cu::memcpy_htod_async(ptr, bytes, gpu.stream()).during("cuMemcpyHtoDAsync")?;
+        }
+        gpu.synchronize()
+    }
+
     pub fn function(&self, name: &str) -> Result<Function<'_>> {
         let cname = CString::new(name)
             .map_err(|_| GpuError::Template(format!("kernel name {name:?} contains a NUL byte")))?;

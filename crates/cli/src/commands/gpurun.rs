@@ -183,16 +183,14 @@ fn prepare(path: &Path, max_memory: u64) -> Result<Prepared> {
             path.display()
         );
     }
-    if let Some((name, _)) = data.symbols.first() {
-        bail!(
-            "{}: `symbols` sets `{name}`; gpu-run cannot set `__constant__`/`__device__` contents on the GPU yet (without `symbols` the variables keep their initializers)",
-            path.display()
-        );
-    }
     let label = path.display().to_string();
     Ok(Prepared {
         path: path.to_path_buf(),
-        kernel: IrKernel::new(&label, &parsed.module, kernel, &data.config, &data.args)?,
+        kernel: with_symbols(
+            IrKernel::new(&label, &parsed.module, kernel, &data.config, &data.args)?,
+            &data,
+            &parsed.module,
+        )?,
         buffers: data.buffers,
         dump: launch.file.dump.clone(),
         reference: Vec::new(),
@@ -202,6 +200,21 @@ fn prepare(path: &Path, max_memory: u64) -> Result<Prepared> {
 }
 
 /// `NAME=FILE`: the buffer's bytes replaced by the file's, of the same length.
+/// The kernel with the contents the launch file's `symbols` give its
+/// `__constant__`/`__device__` variables (their initializers elsewhere).
+fn with_symbols(
+    mut kernel: IrKernel,
+    data: &hone_launch::LaunchData,
+    module: &hone_ir::Module,
+) -> Result<IrKernel> {
+    let contents = data.symbols(module)?;
+    for (name, _) in &data.symbols {
+        let b = contents.get(name).context("a symbol the launch sets")?;
+        kernel.set_global(name, b.data.clone());
+    }
+    Ok(kernel)
+}
+
 fn apply_input(p: &mut Prepared, spec: &str) -> Result<()> {
     let Some((name, file)) = spec.split_once('=') else {
         bail!("--input `{spec}`: expected NAME=FILE");
