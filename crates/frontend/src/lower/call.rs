@@ -273,6 +273,23 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     }
 
     fn arity(&mut self, n: Node, name: &str, args: &[Node], allowed: &[usize]) -> LResult<()> {
+        self.arity_of(n, name, args, allowed, false)
+    }
+
+    /// As [`Self::arity`] for the user's functions, whose declarations may
+    /// give default arguments.
+    fn user_arity(&mut self, n: Node, name: &str, args: &[Node], allowed: &[usize]) -> LResult<()> {
+        self.arity_of(n, name, args, allowed, true)
+    }
+
+    fn arity_of(
+        &mut self,
+        n: Node,
+        name: &str,
+        args: &[Node],
+        allowed: &[usize],
+        user: bool,
+    ) -> LResult<()> {
         if allowed.contains(&args.len()) {
             return Ok(());
         }
@@ -291,13 +308,19 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             }
         }
         let want: Vec<String> = allowed.iter().map(|a| a.to_string()).collect();
+        let fewer = user && allowed.iter().all(|&a| args.len() < a);
         Err(self.error(
             n,
             "call",
             format!(
-                "`{name}` takes {} argument(s), {} given",
+                "`{name}` takes {} argument(s), {} given{}",
                 want.join(" or "),
-                args.len()
+                args.len(),
+                if fewer {
+                    " (hone does not fill in default arguments: pass every argument)"
+                } else {
+                    ""
+                }
             ),
         ))
     }
@@ -378,7 +401,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 let mut arities: Vec<usize> = sigs.iter().map(|s| s.params.len()).collect();
                 arities.sort_unstable();
                 arities.dedup();
-                self.arity(n, name, args, &arities)?;
+                self.user_arity(n, name, args, &arities)?;
             }
         }
         if let Some(reason) = self.ctx.unlowerable.get(name) {
@@ -440,7 +463,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             None => self.args(args)?,
         };
         if lowered.len() != sig.params.len() {
-            self.arity(n, name, args, &[sig.params.len()])?;
+            self.user_arity(n, name, args, &[sig.params.len()])?;
         }
         self.call_overload(n, name, &[sig], lowered, args)
     }

@@ -405,19 +405,15 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 continue;
             }
             match p.kind() {
-                "parameter_declaration" => {}
+                // A default value only serves calls that leave the argument
+                // out: a kernel's launch passes every argument, and a device
+                // call that leaves one out is refused by its argument count.
+                "parameter_declaration" | "optional_parameter_declaration" => {}
                 "variadic_parameter" | "variadic_parameter_declaration" => {
                     return Err(self.error(
                         *p,
                         "variadic function",
                         "variadic parameters are not supported",
-                    ))
-                }
-                "optional_parameter_declaration" => {
-                    return Err(self.error(
-                        *p,
-                        "default argument",
-                        "default arguments are not supported",
                     ))
                 }
                 k => {
