@@ -488,6 +488,85 @@ def vertices_mapping():
                   dump=["verticesMapping"])
 
 
+def hyperq_sum():
+    """simpleHyperQ.cu: `sum<<<1, 32>>>(d_a, 2 * nstreams)` (nstreams 32):
+    one warp adds the clock counts the kernel_A/kernel_B launches left in
+    `d_a` into `d_a[0]` (32 shared words, one per thread)."""
+    n = 2 * 32
+    rng = random.Random(71)
+    args = {"d_clocks": buf("long long", [rng.randrange(900000, 1100000) for _ in range(n)]), "N": n}
+    return sample("0_Introduction", "simpleHyperQ", "simpleHyperQ.cu", "sum", grid=[1], block=[32],
+                  args=args, dump=["d_clocks"])
+
+
+def boxfilter_y():
+    """boxFilter_kernel.cu: `d_boxfilter_rgba_y<<<width / nthreads, nthreads>>>`
+    (nthreads 64, radius 14) over the `width x height` RGBA image the x pass
+    left in `d_temp`; one thread per column walks all rows."""
+    w, h, r = 128, 64, 14
+    args = {"id": rand_buf("unsigned int", w * h, 1), "od": zeros("unsigned int", w * h),
+            "w": w, "h": h, "r": r}
+    return sample("2_Concepts_and_Techniques", "boxFilter", "boxFilter_kernel.cu",
+                  "d_boxfilter_rgba_y", grid=[w // 64], block=[64], args=args, dump=["od"])
+
+
+def scan_shared2():
+    """scan.cu, scanExclusiveLarge: after scanExclusiveShared has scanned each
+    chunk of 4 * THREADBLOCK_SIZE (1024) elements of `d_Src` into `d_Dst`,
+    `scanExclusiveShared2<<<iDivUp(N, 256), 256>>>` scans the chunks' totals,
+    N = batchSize * arrayLength / 1024 and `arrayLength / 1024` the length of
+    one array's scan; `d_Buf` is the program's buffer of
+    MAX_BATCH_ELEMENTS / 1024 words. One array of 8192 elements."""
+    length, chunk = 8192, 1024
+    rng = random.Random(81)
+    src = [rng.randrange(16) for _ in range(length)]
+    dst = []
+    for c in range(0, length, chunk):
+        acc = 0
+        for v in src[c:c + chunk]:
+            dst.append(acc)
+            acc += v
+    n = length // chunk
+    args = {
+        "d_Buf": zeros("unsigned int", 64 * 1048576 // chunk),
+        "d_Dst": buf("unsigned int", dst),
+        "d_Src": buf("unsigned int", src),
+        "N": n,
+        "arrayLength": length // chunk,
+    }
+    return sample("2_Concepts_and_Techniques", "scan", "scan.cu", "scanExclusiveShared2",
+                  grid=[(n + 255) // 256], block=[256], args=args, dump=["d_Buf"])
+
+
+def shfl_vertical():
+    """shfl_scan.cu: `shfl_vertical_shfl<<<dim3(w / 32, 1), dim3(32, 8)>>>` on
+    the row sums shfl_intimage_rows left in `d_integral_image`; the kernel's
+    loop is fixed at 135 steps of 8 rows, the program's 1080 rows, so the
+    image has 1080 rows (32 columns here instead of 1920). The rows hold the
+    row prefix sums of an image of ones (x + 1)."""
+    w, h = 32, 1080
+    img = [x + 1 for _ in range(h) for x in range(w)]
+    args = {"img": buf("unsigned int", img), "width": w, "height": h}
+    return sample("2_Concepts_and_Techniques", "shfl_scan", "shfl_scan.cu", "shfl_vertical_shfl",
+                  grid=[w // 32, 1], block=[32, 8], args=args, dump=["img"])
+
+
+def uniform_add():
+    """shfl_scan.cu: `uniform_add<<<gridSize - 1, 256>>>(d_data + 256,
+    d_partial_sums, n_elements)` after the two scans: `data` starts one block
+    into the scanned data (so it holds n - 256 elements) and block b adds the
+    scanned partial sum b; `len` is the whole n (the kernel's bound check
+    never cuts)."""
+    n, block = 1024, 256
+    grid = n // block
+    rng = random.Random(91)
+    sums = [rng.randrange(1, 256 * 4) for _ in range(grid)]
+    scanned = [sum(sums[:i + 1]) for i in range(grid)]
+    args = {"data": rand_buf("int", n - block, 1), "partial_sums": buf("int", scanned), "len": n}
+    return sample("2_Concepts_and_Techniques", "shfl_scan", "shfl_scan.cu", "uniform_add",
+                  grid=[grid - 1], block=[block], args=args, dump=["data"])
+
+
 LAUNCHES = {
     "rodinia/backprop/bpnn_layerforward_CUDA": lambda: backprop("bpnn_layerforward_CUDA"),
     "rodinia/backprop/bpnn_adjust_weights_cuda": lambda: backprop("bpnn_adjust_weights_cuda"),
@@ -515,6 +594,11 @@ LAUNCHES = {
     "samples/simpleAttributes/kernCacheSegmentTest": attributes,
     "samples/particles/reorderDataAndFindCellStartD": particles,
     "samples/segmentationTreeThrust/getVerticesMapping": vertices_mapping,
+    "samples/simpleHyperQ/sum": hyperq_sum,
+    "samples/boxFilter/d_boxfilter_rgba_y": boxfilter_y,
+    "samples/scan/scanExclusiveShared2": scan_shared2,
+    "samples/shfl_scan/shfl_vertical_shfl": shfl_vertical,
+    "samples/shfl_scan/uniform_add": uniform_add,
 }
 
 
