@@ -567,6 +567,53 @@ def uniform_add():
                   grid=[grid - 1], block=[block], args=args, dump=["data"])
 
 
+def collide():
+    """particleSystem.cpp/particleSystem_cuda.cu: `collideD<<<numBlocks,
+    numThreads>>>` (computeGridSize(numParticles, 256)) after
+    reorderDataAndFindCellStartD: positions and velocities in hash order,
+    the permutation, and each cell's start (0xffffffff when empty) and end.
+    `cudaParams` is the program's SimParams (particle radius 1/64, cell size
+    twice that, world origin -1) with a 16^3 grid instead of 64^3; the
+    particles lie in that grid's cube."""
+    rng = random.Random(101)
+    n, g = 1024, 16
+    radius = f32(1.0 / 64.0)
+    cell = 2 * radius
+    pos = [[rng.uniform(-1.0, -1.0 + g * cell) for _ in range(3)] for _ in range(n)]
+    vel = [[rng.uniform(-0.01, 0.01) for _ in range(3)] for _ in range(n)]
+
+    def cell_hash(p):
+        x, y, z = (int(math.floor((c + 1.0) / cell)) & (g - 1) for c in p)
+        return (z * g + y) * g + x
+
+    hashes = [cell_hash(p) for p in pos]
+    order = sorted(range(n), key=lambda i: (hashes[i], i))
+    start, end = [0xFFFFFFFF] * g ** 3, [0] * g ** 3
+    for k, i in enumerate(order):
+        h = hashes[i]
+        if start[h] == 0xFFFFFFFF:
+            start[h] = k
+        end[h] = k + 1
+    params = [-1.2, -0.8, 0.8, 0.2,  # colliderPos, colliderRadius
+              0.0, -0.0003, 0.0, 1.0,  # gravity, globalDamping
+              radius, g, g, g, g ** 3,  # particleRadius, gridSize, numCells
+              -1.0, -1.0, -1.0, cell, cell, cell,  # worldOrigin, cellSize
+              n, 64,  # numBodies, maxParticlesPerCell
+              0.5, 0.02, 0.1, 0.0, -0.5]  # spring, damping, shear, attraction, boundaryDamping
+    args = {
+        "newVel": zeros("float4", n),
+        "oldPos": buf("float4", [c for i in order for c in pos[i] + [1.0]], 4),
+        "oldVel": buf("float4", [c for i in order for c in vel[i] + [0.0]], 4),
+        "gridParticleIndex": buf("unsigned int", order),
+        "cellStart": buf("unsigned int", start),
+        "cellEnd": buf("unsigned int", end),
+        "numParticles": n,
+    }
+    return sample("2_Concepts_and_Techniques", "particles", "particleSystem_cuda.cu", "collideD",
+                  grid=[n // 256], block=[256], args=args,
+                  symbols={"cudaParams": {"init": {"values": params}}}, dump=["newVel"])
+
+
 LAUNCHES = {
     "rodinia/backprop/bpnn_layerforward_CUDA": lambda: backprop("bpnn_layerforward_CUDA"),
     "rodinia/backprop/bpnn_adjust_weights_cuda": lambda: backprop("bpnn_adjust_weights_cuda"),
@@ -599,6 +646,7 @@ LAUNCHES = {
     "samples/scan/scanExclusiveShared2": scan_shared2,
     "samples/shfl_scan/shfl_vertical_shfl": shfl_vertical,
     "samples/shfl_scan/uniform_add": uniform_add,
+    "samples/particles/collideD": collide,
 }
 
 
