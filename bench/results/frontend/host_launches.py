@@ -614,6 +614,88 @@ def collide():
                   symbols={"cudaParams": {"init": {"values": params}}}, dump=["newVel"])
 
 
+HS_DIV, HS_WARP, HS_BAND = 1024, 32, 128
+
+
+def hybridsort_state(n):
+    """bucketsort.cu's bucket pass on `n` floats in [0, 1): the pivots
+    (`texPivot`, DIVISIONS of them, ascending, as calcPivotPoints leaves
+    them), each element's division and rank as bucketcount leaves them in
+    `indice` (rank << LOG_DIVISIONS | division; ranks in element order within
+    a block, one of the orders the warp's addOffset may give), the
+    per-block counts, and the division starts the host code computes
+    (`l_offsets`, each division padded to a multiple of 4)."""
+    rng = random.Random(111)
+    data = [f32(rng.random()) for _ in range(n)]
+    pivots = [f32((i + 1) / HS_DIV) for i in range(HS_DIV)]
+    blocks = (n - 1) // (HS_WARP * HS_BAND) + 1
+    threads = blocks * HS_WARP
+    counts = [[0] * HS_DIV for _ in range(blocks)]
+    indice = [0] * n
+    for tid, x in enumerate(data):
+        # The kernel's binary search over the pivots.
+        idx, jump = HS_DIV // 2 - 1, HS_DIV // 4
+        while jump >= 1:
+            idx = idx - jump if x < pivots[idx] else idx + jump
+            jump //= 2
+        idx = idx if x < pivots[idx] else idx + 1
+        b = (tid % threads) // HS_WARP
+        indice[tid] = (counts[b][idx] << 10) + idx
+        counts[b][idx] += 1
+    scanned, totals = [0] * (blocks * HS_DIV), [0] * HS_DIV
+    for d in range(HS_DIV):
+        acc = 0
+        for b in range(blocks):
+            scanned[b * HS_DIV + d] = acc
+            acc += counts[b][d]
+        totals[d] = acc
+    starts, acc = [], 0
+    for t in totals:
+        starts.append(acc)
+        acc += (t + 3) & ~3
+    return dict(data=data, pivots=pivots, blocks=blocks, indice=indice,
+                counts=[c for row in counts for c in row], scanned=scanned, starts=starts)
+
+
+def hybridsort(kernel):
+    """bucketsort.cu: bucketcount and bucketsort run `((listsize - 1) /
+    (BUCKET_THREAD_N * BUCKET_BAND)) + 1` blocks of one warp
+    (BUCKET_THREAD_N 32, BUCKET_BAND 128), bucketprefixoffset DIVISIONS / 128
+    blocks of 128; `d_prefixoffsets` holds blocks * DIVISIONS counts and
+    `d_output` the program's `listsize + DIVISIONS * 4` floats. 8192
+    elements (2 blocks)."""
+    n = 8192
+    st = hybridsort_state(n)
+    rod = lambda **kw: rodinia("hybridsort", "bucketsort.cu", kernel, **kw)
+    if kernel == "bucketcount":
+        args = {
+            "input": buf("float", st["data"]),
+            "indice": zeros("int", n),
+            "d_prefixoffsets": zeros("unsigned int", st["blocks"] * HS_DIV),
+            "size": n,
+            "texPivot": buf("float", st["pivots"]),
+        }
+        return rod(grid=[st["blocks"]], block=[HS_WARP], args=args,
+                   dump=["indice", "d_prefixoffsets"])
+    if kernel == "bucketprefixoffset":
+        args = {
+            "d_prefixoffsets": buf("unsigned int", st["counts"]),
+            "d_offsets": zeros("unsigned int", HS_DIV),
+            "blocks": st["blocks"],
+        }
+        return rod(grid=[HS_DIV // 128], block=[128], args=args,
+                   dump=["d_prefixoffsets", "d_offsets"])
+    args = {
+        "input": buf("float", st["data"]),
+        "indice": buf("int", st["indice"]),
+        "output": zeros("float", n + HS_DIV * 4),
+        "size": n,
+        "d_prefixoffsets": buf("unsigned int", st["scanned"]),
+        "l_offsets": buf("unsigned int", st["starts"]),
+    }
+    return rod(grid=[st["blocks"]], block=[HS_WARP], args=args, dump=["output"])
+
+
 LAUNCHES = {
     "rodinia/backprop/bpnn_layerforward_CUDA": lambda: backprop("bpnn_layerforward_CUDA"),
     "rodinia/backprop/bpnn_adjust_weights_cuda": lambda: backprop("bpnn_adjust_weights_cuda"),
@@ -647,6 +729,9 @@ LAUNCHES = {
     "samples/shfl_scan/shfl_vertical_shfl": shfl_vertical,
     "samples/shfl_scan/uniform_add": uniform_add,
     "samples/particles/collideD": collide,
+    "rodinia/hybridsort/bucketcount": lambda: hybridsort("bucketcount"),
+    "rodinia/hybridsort/bucketprefixoffset": lambda: hybridsort("bucketprefixoffset"),
+    "rodinia/hybridsort/bucketsort": lambda: hybridsort("bucketsort"),
 }
 
 
