@@ -696,6 +696,57 @@ def hybridsort(kernel):
     return rod(grid=[st["blocks"]], block=[HS_WARP], args=args, dump=["output"])
 
 
+def merge_limits(keys, stride, n):
+    """mergeSort.cu's generateSampleRanks + mergeRanksAndIndices for
+    ascending order: for each pair of sorted segments (A, B) of `stride`
+    elements, every SAMPLE_STRIDE-th element of either is placed in the
+    merged order (A's before equal B's); the limits are, in that order, how
+    many elements of A and of B come before each sample."""
+    limits_a, limits_b = [], []
+    for base in range(0, n, 2 * stride):
+        a = keys[base:base + stride]
+        b = keys[base + stride:min(base + 2 * stride, n)]
+        cuts = [(i + sum(1 for y in b if y < a[i]), i, sum(1 for y in b if y < a[i]))
+                for i in range(0, len(a), 128)]
+        cuts += [(j + sum(1 for x in a if x <= b[j]), sum(1 for x in a if x <= b[j]), j)
+                 for j in range(0, len(b), 128)]
+        for _, la, lb in sorted(cuts):
+            limits_a.append(la)
+            limits_b.append(lb)
+    return limits_a, limits_b
+
+
+def merge_sort(kernel, unit):
+    """mergeSort.cu, mergeElementaryIntervals (and bitonic.cu's variant that
+    mergeSort runs for the first merges): after the shared-memory sort has
+    sorted each SHARED_SIZE_LIMIT (1024) chunk ascending, `stride` 1024,
+    `mergePairs` = N / SAMPLE_STRIDE blocks of SAMPLE_STRIDE (128), with the
+    sample limits the two rank kernels leave. 4096 keys (two pairs), values
+    the keys' original positions."""
+    rng = random.Random(121)
+    n, stride = 4096, 1024
+    keys = [rng.randrange(1 << 16) for _ in range(n)]
+    vals = list(range(n))
+    src_k, src_v = [], []
+    for c in range(0, n, stride):
+        chunk = sorted(zip(keys[c:c + stride], vals[c:c + stride]))
+        src_k += [k for k, _ in chunk]
+        src_v += [v for _, v in chunk]
+    la, lb = merge_limits(src_k, stride, n)
+    args = {
+        "d_DstKey": zeros("unsigned int", n),
+        "d_DstVal": zeros("unsigned int", n),
+        "d_SrcKey": buf("unsigned int", src_k),
+        "d_SrcVal": buf("unsigned int", src_v),
+        "d_LimitsA": buf("unsigned int", la),
+        "d_LimitsB": buf("unsigned int", lb),
+        "stride": stride,
+        "N": n,
+    }
+    return sample("0_Introduction", "mergeSort", unit, kernel, grid=[n // 128], block=[128],
+                  args=args, dump=["d_DstKey", "d_DstVal"])
+
+
 LAUNCHES = {
     "rodinia/backprop/bpnn_layerforward_CUDA": lambda: backprop("bpnn_layerforward_CUDA"),
     "rodinia/backprop/bpnn_adjust_weights_cuda": lambda: backprop("bpnn_adjust_weights_cuda"),
@@ -732,6 +783,10 @@ LAUNCHES = {
     "rodinia/hybridsort/bucketcount": lambda: hybridsort("bucketcount"),
     "rodinia/hybridsort/bucketprefixoffset": lambda: hybridsort("bucketprefixoffset"),
     "rodinia/hybridsort/bucketsort": lambda: hybridsort("bucketsort"),
+    "samples/mergeSort/mergeElementaryIntervalsKernel": lambda: merge_sort(
+        "mergeElementaryIntervalsKernel<1U>", "mergeSort.cu"),
+    "samples/mergeSort/bitonicMergeElementaryIntervalsKernel": lambda: merge_sort(
+        "bitonicMergeElementaryIntervalsKernel<1U>", "bitonic.cu"),
 }
 
 
