@@ -747,6 +747,23 @@ def merge_sort(kernel, unit):
                   args=args, dump=["d_DstKey", "d_DstVal"])
 
 
+def representatives():
+    """segmentationTree.cu: one thread per vertex, after removeCycles has
+    broken the cycles of minimum-edge successors: `successors` is a forest
+    whose roots are their own successors, so every chain ends."""
+    rng = random.Random(131)
+    n = 512
+    succ = [i if i == 0 or rng.random() < 0.1 else rng.randrange(i) for i in range(n)]
+    args = {
+        "successors": buf("unsigned int", succ),
+        "representatives": zeros("unsigned int", n),
+        "verticesCount": n,
+    }
+    return sample("2_Concepts_and_Techniques", "segmentationTreeThrust", "segmentationTree.cu",
+                  "getRepresentatives", grid=[n // 128], block=[128], args=args,
+                  dump=["representatives"])
+
+
 LAUNCHES = {
     "rodinia/backprop/bpnn_layerforward_CUDA": lambda: backprop("bpnn_layerforward_CUDA"),
     "rodinia/backprop/bpnn_adjust_weights_cuda": lambda: backprop("bpnn_adjust_weights_cuda"),
@@ -774,6 +791,7 @@ LAUNCHES = {
     "samples/simpleAttributes/kernCacheSegmentTest": attributes,
     "samples/particles/reorderDataAndFindCellStartD": particles,
     "samples/segmentationTreeThrust/getVerticesMapping": vertices_mapping,
+    "samples/segmentationTreeThrust/getRepresentatives": representatives,
     "samples/simpleHyperQ/sum": hyperq_sum,
     "samples/boxFilter/d_boxfilter_rgba_y": boxfilter_y,
     "samples/scan/scanExclusiveShared2": scan_shared2,
