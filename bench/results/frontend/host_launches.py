@@ -764,6 +764,47 @@ def representatives():
                   dump=["representatives"])
 
 
+def lavamd():
+    """main.c and kernel_gpu_cuda_wrapper.cu: `boxes1d` = 2 (8 boxes of
+    NUMBER_PAR_PER_BOX = 100 particles), one block of NUMBER_THREADS (128)
+    per box; each box lists its in-range neighbours (up to 26) as main.c
+    builds them; `par_cpu.alpha` = 0.5; charges and positions in 0.1..1.0
+    as main.c draws them. The by-value structs `par_str` and `dim_str` are
+    given as one-element buffers of their members."""
+    rng = random.Random(141)
+    b1, per = 2, 100
+    nb = b1 ** 3
+    boxes = []
+    for i in range(b1):
+        for j in range(b1):
+            for k in range(b1):
+                nh = (i * b1 + j) * b1 + k
+                nei = []
+                for dl in (-1, 0, 1):
+                    for dm in (-1, 0, 1):
+                        for dn in (-1, 0, 1):
+                            z, y, x = i + dl, j + dm, k + dn
+                            if (dl, dm, dn) != (0, 0, 0) and all(0 <= c < b1 for c in (x, y, z)):
+                                num = (z * b1 + y) * b1 + x
+                                nei.append([x, y, z, num, num * per])
+                nn = len(nei)
+                nei += [[0, 0, 0, 0, 0]] * (26 - nn)
+                boxes += [k, j, i, nh, nh * per, nn] + [c for n in nei for c in n]
+    n = nb * per
+    tenth = lambda: (rng.randrange(10) + 1) / 10.0
+    dim = [1, 0, 1, b1, nb, nb * 656, n, n * 32, n * 8]  # sizeof(box_str) 656
+    args = {
+        "d_par_gpu": buf("par_str", [0.5]),
+        "d_dim_gpu": buf("dim_str", dim, 9),
+        "d_box_gpu": buf("box_str", boxes, 136),
+        "d_rv_gpu": buf("FOUR_VECTOR", [tenth() for _ in range(4 * n)], 4),
+        "d_qv_gpu": buf("double", [tenth() for _ in range(n)]),
+        "d_fv_gpu": zeros("FOUR_VECTOR", n),
+    }
+    return rodinia("lavaMD", "kernel/kernel_gpu_cuda_wrapper.cu", "kernel_gpu_cuda", grid=[nb],
+                   block=[128], args=args, dump=["d_fv_gpu"])
+
+
 LAUNCHES = {
     "rodinia/backprop/bpnn_layerforward_CUDA": lambda: backprop("bpnn_layerforward_CUDA"),
     "rodinia/backprop/bpnn_adjust_weights_cuda": lambda: backprop("bpnn_adjust_weights_cuda"),
@@ -778,6 +819,7 @@ LAUNCHES = {
     "rodinia/huffman/pack2": pack2,
     "rodinia/myocyte/kernel": myocyte,
     "rodinia/srad/srad_cuda_2": srad2,
+    "rodinia/lavaMD/kernel_gpu_cuda": lavamd,
     "samples/clock/timedReduction": lambda: clock_sample("clock", "clock.cu"),
     "samples/clock_nvrtc/timedReduction": lambda: clock_sample("clock_nvrtc", "clock_kernel.cu"),
     "samples/simpleAtomicIntrinsics/testKernel": lambda: atomics(
