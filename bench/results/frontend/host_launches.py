@@ -488,6 +488,323 @@ def vertices_mapping():
                   dump=["verticesMapping"])
 
 
+def hyperq_sum():
+    """simpleHyperQ.cu: `sum<<<1, 32>>>(d_a, 2 * nstreams)` (nstreams 32):
+    one warp adds the clock counts the kernel_A/kernel_B launches left in
+    `d_a` into `d_a[0]` (32 shared words, one per thread)."""
+    n = 2 * 32
+    rng = random.Random(71)
+    args = {"d_clocks": buf("long long", [rng.randrange(900000, 1100000) for _ in range(n)]), "N": n}
+    return sample("0_Introduction", "simpleHyperQ", "simpleHyperQ.cu", "sum", grid=[1], block=[32],
+                  args=args, dump=["d_clocks"])
+
+
+def boxfilter_y():
+    """boxFilter_kernel.cu: `d_boxfilter_rgba_y<<<width / nthreads, nthreads>>>`
+    (nthreads 64, radius 14) over the `width x height` RGBA image the x pass
+    left in `d_temp`; one thread per column walks all rows."""
+    w, h, r = 128, 64, 14
+    args = {"id": rand_buf("unsigned int", w * h, 1), "od": zeros("unsigned int", w * h),
+            "w": w, "h": h, "r": r}
+    return sample("2_Concepts_and_Techniques", "boxFilter", "boxFilter_kernel.cu",
+                  "d_boxfilter_rgba_y", grid=[w // 64], block=[64], args=args, dump=["od"])
+
+
+def scan_shared2():
+    """scan.cu, scanExclusiveLarge: after scanExclusiveShared has scanned each
+    chunk of 4 * THREADBLOCK_SIZE (1024) elements of `d_Src` into `d_Dst`,
+    `scanExclusiveShared2<<<iDivUp(N, 256), 256>>>` scans the chunks' totals,
+    N = batchSize * arrayLength / 1024 and `arrayLength / 1024` the length of
+    one array's scan; `d_Buf` is the program's buffer of
+    MAX_BATCH_ELEMENTS / 1024 words. One array of 8192 elements."""
+    length, chunk = 8192, 1024
+    rng = random.Random(81)
+    src = [rng.randrange(16) for _ in range(length)]
+    dst = []
+    for c in range(0, length, chunk):
+        acc = 0
+        for v in src[c:c + chunk]:
+            dst.append(acc)
+            acc += v
+    n = length // chunk
+    args = {
+        "d_Buf": zeros("unsigned int", 64 * 1048576 // chunk),
+        "d_Dst": buf("unsigned int", dst),
+        "d_Src": buf("unsigned int", src),
+        "N": n,
+        "arrayLength": length // chunk,
+    }
+    return sample("2_Concepts_and_Techniques", "scan", "scan.cu", "scanExclusiveShared2",
+                  grid=[(n + 255) // 256], block=[256], args=args, dump=["d_Buf"])
+
+
+def shfl_vertical():
+    """shfl_scan.cu: `shfl_vertical_shfl<<<dim3(w / 32, 1), dim3(32, 8)>>>` on
+    the row sums shfl_intimage_rows left in `d_integral_image`; the kernel's
+    loop is fixed at 135 steps of 8 rows, the program's 1080 rows, so the
+    image has 1080 rows (32 columns here instead of 1920). The rows hold the
+    row prefix sums of an image of ones (x + 1)."""
+    w, h = 32, 1080
+    img = [x + 1 for _ in range(h) for x in range(w)]
+    args = {"img": buf("unsigned int", img), "width": w, "height": h}
+    return sample("2_Concepts_and_Techniques", "shfl_scan", "shfl_scan.cu", "shfl_vertical_shfl",
+                  grid=[w // 32, 1], block=[32, 8], args=args, dump=["img"])
+
+
+def uniform_add():
+    """shfl_scan.cu: `uniform_add<<<gridSize - 1, 256>>>(d_data + 256,
+    d_partial_sums, n_elements)` after the two scans: `data` starts one block
+    into the scanned data (so it holds n - 256 elements) and block b adds the
+    scanned partial sum b; `len` is the whole n (the kernel's bound check
+    never cuts)."""
+    n, block = 1024, 256
+    grid = n // block
+    rng = random.Random(91)
+    sums = [rng.randrange(1, 256 * 4) for _ in range(grid)]
+    scanned = [sum(sums[:i + 1]) for i in range(grid)]
+    args = {"data": rand_buf("int", n - block, 1), "partial_sums": buf("int", scanned), "len": n}
+    return sample("2_Concepts_and_Techniques", "shfl_scan", "shfl_scan.cu", "uniform_add",
+                  grid=[grid - 1], block=[block], args=args, dump=["data"])
+
+
+def collide():
+    """particleSystem.cpp/particleSystem_cuda.cu: `collideD<<<numBlocks,
+    numThreads>>>` (computeGridSize(numParticles, 256)) after
+    reorderDataAndFindCellStartD: positions and velocities in hash order,
+    the permutation, and each cell's start (0xffffffff when empty) and end.
+    `cudaParams` is the program's SimParams (particle radius 1/64, cell size
+    twice that, world origin -1) with a 16^3 grid instead of 64^3; the
+    particles lie in that grid's cube."""
+    rng = random.Random(101)
+    n, g = 1024, 16
+    radius = f32(1.0 / 64.0)
+    cell = 2 * radius
+    pos = [[rng.uniform(-1.0, -1.0 + g * cell) for _ in range(3)] for _ in range(n)]
+    vel = [[rng.uniform(-0.01, 0.01) for _ in range(3)] for _ in range(n)]
+
+    def cell_hash(p):
+        x, y, z = (int(math.floor((c + 1.0) / cell)) & (g - 1) for c in p)
+        return (z * g + y) * g + x
+
+    hashes = [cell_hash(p) for p in pos]
+    order = sorted(range(n), key=lambda i: (hashes[i], i))
+    start, end = [0xFFFFFFFF] * g ** 3, [0] * g ** 3
+    for k, i in enumerate(order):
+        h = hashes[i]
+        if start[h] == 0xFFFFFFFF:
+            start[h] = k
+        end[h] = k + 1
+    params = [-1.2, -0.8, 0.8, 0.2,  # colliderPos, colliderRadius
+              0.0, -0.0003, 0.0, 1.0,  # gravity, globalDamping
+              radius, g, g, g, g ** 3,  # particleRadius, gridSize, numCells
+              -1.0, -1.0, -1.0, cell, cell, cell,  # worldOrigin, cellSize
+              n, 64,  # numBodies, maxParticlesPerCell
+              0.5, 0.02, 0.1, 0.0, -0.5]  # spring, damping, shear, attraction, boundaryDamping
+    args = {
+        "newVel": zeros("float4", n),
+        "oldPos": buf("float4", [c for i in order for c in pos[i] + [1.0]], 4),
+        "oldVel": buf("float4", [c for i in order for c in vel[i] + [0.0]], 4),
+        "gridParticleIndex": buf("unsigned int", order),
+        "cellStart": buf("unsigned int", start),
+        "cellEnd": buf("unsigned int", end),
+        "numParticles": n,
+    }
+    return sample("2_Concepts_and_Techniques", "particles", "particleSystem_cuda.cu", "collideD",
+                  grid=[n // 256], block=[256], args=args,
+                  symbols={"cudaParams": {"init": {"values": params}}}, dump=["newVel"])
+
+
+HS_DIV, HS_WARP, HS_BAND = 1024, 32, 128
+
+
+def hybridsort_state(n):
+    """bucketsort.cu's bucket pass on `n` floats in [0, 1): the pivots
+    (`texPivot`, DIVISIONS of them, ascending, as calcPivotPoints leaves
+    them), each element's division and rank as bucketcount leaves them in
+    `indice` (rank << LOG_DIVISIONS | division; ranks in element order within
+    a block, one of the orders the warp's addOffset may give), the
+    per-block counts, and the division starts the host code computes
+    (`l_offsets`, each division padded to a multiple of 4)."""
+    rng = random.Random(111)
+    data = [f32(rng.random()) for _ in range(n)]
+    pivots = [f32((i + 1) / HS_DIV) for i in range(HS_DIV)]
+    blocks = (n - 1) // (HS_WARP * HS_BAND) + 1
+    threads = blocks * HS_WARP
+    counts = [[0] * HS_DIV for _ in range(blocks)]
+    indice = [0] * n
+    for tid, x in enumerate(data):
+        # The kernel's binary search over the pivots.
+        idx, jump = HS_DIV // 2 - 1, HS_DIV // 4
+        while jump >= 1:
+            idx = idx - jump if x < pivots[idx] else idx + jump
+            jump //= 2
+        idx = idx if x < pivots[idx] else idx + 1
+        b = (tid % threads) // HS_WARP
+        indice[tid] = (counts[b][idx] << 10) + idx
+        counts[b][idx] += 1
+    scanned, totals = [0] * (blocks * HS_DIV), [0] * HS_DIV
+    for d in range(HS_DIV):
+        acc = 0
+        for b in range(blocks):
+            scanned[b * HS_DIV + d] = acc
+            acc += counts[b][d]
+        totals[d] = acc
+    starts, acc = [], 0
+    for t in totals:
+        starts.append(acc)
+        acc += (t + 3) & ~3
+    return dict(data=data, pivots=pivots, blocks=blocks, indice=indice,
+                counts=[c for row in counts for c in row], scanned=scanned, starts=starts)
+
+
+def hybridsort(kernel):
+    """bucketsort.cu: bucketcount and bucketsort run `((listsize - 1) /
+    (BUCKET_THREAD_N * BUCKET_BAND)) + 1` blocks of one warp
+    (BUCKET_THREAD_N 32, BUCKET_BAND 128), bucketprefixoffset DIVISIONS / 128
+    blocks of 128; `d_prefixoffsets` holds blocks * DIVISIONS counts and
+    `d_output` the program's `listsize + DIVISIONS * 4` floats. 8192
+    elements (2 blocks)."""
+    n = 8192
+    st = hybridsort_state(n)
+    rod = lambda **kw: rodinia("hybridsort", "bucketsort.cu", kernel, **kw)
+    if kernel == "bucketcount":
+        args = {
+            "input": buf("float", st["data"]),
+            "indice": zeros("int", n),
+            "d_prefixoffsets": zeros("unsigned int", st["blocks"] * HS_DIV),
+            "size": n,
+            "texPivot": buf("float", st["pivots"]),
+        }
+        return rod(grid=[st["blocks"]], block=[HS_WARP], args=args,
+                   dump=["indice", "d_prefixoffsets"])
+    if kernel == "bucketprefixoffset":
+        args = {
+            "d_prefixoffsets": buf("unsigned int", st["counts"]),
+            "d_offsets": zeros("unsigned int", HS_DIV),
+            "blocks": st["blocks"],
+        }
+        return rod(grid=[HS_DIV // 128], block=[128], args=args,
+                   dump=["d_prefixoffsets", "d_offsets"])
+    args = {
+        "input": buf("float", st["data"]),
+        "indice": buf("int", st["indice"]),
+        "output": zeros("float", n + HS_DIV * 4),
+        "size": n,
+        "d_prefixoffsets": buf("unsigned int", st["scanned"]),
+        "l_offsets": buf("unsigned int", st["starts"]),
+    }
+    return rod(grid=[st["blocks"]], block=[HS_WARP], args=args, dump=["output"])
+
+
+def merge_limits(keys, stride, n):
+    """mergeSort.cu's generateSampleRanks + mergeRanksAndIndices for
+    ascending order: for each pair of sorted segments (A, B) of `stride`
+    elements, every SAMPLE_STRIDE-th element of either is placed in the
+    merged order (A's before equal B's); the limits are, in that order, how
+    many elements of A and of B come before each sample."""
+    limits_a, limits_b = [], []
+    for base in range(0, n, 2 * stride):
+        a = keys[base:base + stride]
+        b = keys[base + stride:min(base + 2 * stride, n)]
+        cuts = [(i + sum(1 for y in b if y < a[i]), i, sum(1 for y in b if y < a[i]))
+                for i in range(0, len(a), 128)]
+        cuts += [(j + sum(1 for x in a if x <= b[j]), sum(1 for x in a if x <= b[j]), j)
+                 for j in range(0, len(b), 128)]
+        for _, la, lb in sorted(cuts):
+            limits_a.append(la)
+            limits_b.append(lb)
+    return limits_a, limits_b
+
+
+def merge_sort(kernel, unit):
+    """mergeSort.cu, mergeElementaryIntervals (and bitonic.cu's variant that
+    mergeSort runs for the first merges): after the shared-memory sort has
+    sorted each SHARED_SIZE_LIMIT (1024) chunk ascending, `stride` 1024,
+    `mergePairs` = N / SAMPLE_STRIDE blocks of SAMPLE_STRIDE (128), with the
+    sample limits the two rank kernels leave. 4096 keys (two pairs), values
+    the keys' original positions."""
+    rng = random.Random(121)
+    n, stride = 4096, 1024
+    keys = [rng.randrange(1 << 16) for _ in range(n)]
+    vals = list(range(n))
+    src_k, src_v = [], []
+    for c in range(0, n, stride):
+        chunk = sorted(zip(keys[c:c + stride], vals[c:c + stride]))
+        src_k += [k for k, _ in chunk]
+        src_v += [v for _, v in chunk]
+    la, lb = merge_limits(src_k, stride, n)
+    args = {
+        "d_DstKey": zeros("unsigned int", n),
+        "d_DstVal": zeros("unsigned int", n),
+        "d_SrcKey": buf("unsigned int", src_k),
+        "d_SrcVal": buf("unsigned int", src_v),
+        "d_LimitsA": buf("unsigned int", la),
+        "d_LimitsB": buf("unsigned int", lb),
+        "stride": stride,
+        "N": n,
+    }
+    return sample("0_Introduction", "mergeSort", unit, kernel, grid=[n // 128], block=[128],
+                  args=args, dump=["d_DstKey", "d_DstVal"])
+
+
+def representatives():
+    """segmentationTree.cu: one thread per vertex, after removeCycles has
+    broken the cycles of minimum-edge successors: `successors` is a forest
+    whose roots are their own successors, so every chain ends."""
+    rng = random.Random(131)
+    n = 512
+    succ = [i if i == 0 or rng.random() < 0.1 else rng.randrange(i) for i in range(n)]
+    args = {
+        "successors": buf("unsigned int", succ),
+        "representatives": zeros("unsigned int", n),
+        "verticesCount": n,
+    }
+    return sample("2_Concepts_and_Techniques", "segmentationTreeThrust", "segmentationTree.cu",
+                  "getRepresentatives", grid=[n // 128], block=[128], args=args,
+                  dump=["representatives"])
+
+
+def lavamd():
+    """main.c and kernel_gpu_cuda_wrapper.cu: `boxes1d` = 2 (8 boxes of
+    NUMBER_PAR_PER_BOX = 100 particles), one block of NUMBER_THREADS (128)
+    per box; each box lists its in-range neighbours (up to 26) as main.c
+    builds them; `par_cpu.alpha` = 0.5; charges and positions in 0.1..1.0
+    as main.c draws them. The by-value structs `par_str` and `dim_str` are
+    given as one-element buffers of their members."""
+    rng = random.Random(141)
+    b1, per = 2, 100
+    nb = b1 ** 3
+    boxes = []
+    for i in range(b1):
+        for j in range(b1):
+            for k in range(b1):
+                nh = (i * b1 + j) * b1 + k
+                nei = []
+                for dl in (-1, 0, 1):
+                    for dm in (-1, 0, 1):
+                        for dn in (-1, 0, 1):
+                            z, y, x = i + dl, j + dm, k + dn
+                            if (dl, dm, dn) != (0, 0, 0) and all(0 <= c < b1 for c in (x, y, z)):
+                                num = (z * b1 + y) * b1 + x
+                                nei.append([x, y, z, num, num * per])
+                nn = len(nei)
+                nei += [[0, 0, 0, 0, 0]] * (26 - nn)
+                boxes += [k, j, i, nh, nh * per, nn] + [c for n in nei for c in n]
+    n = nb * per
+    tenth = lambda: (rng.randrange(10) + 1) / 10.0
+    dim = [1, 0, 1, b1, nb, nb * 656, n, n * 32, n * 8]  # sizeof(box_str) 656
+    args = {
+        "d_par_gpu": buf("par_str", [0.5]),
+        "d_dim_gpu": buf("dim_str", dim, 9),
+        "d_box_gpu": buf("box_str", boxes, 136),
+        "d_rv_gpu": buf("FOUR_VECTOR", [tenth() for _ in range(4 * n)], 4),
+        "d_qv_gpu": buf("double", [tenth() for _ in range(n)]),
+        "d_fv_gpu": zeros("FOUR_VECTOR", n),
+    }
+    return rodinia("lavaMD", "kernel/kernel_gpu_cuda_wrapper.cu", "kernel_gpu_cuda", grid=[nb],
+                   block=[128], args=args, dump=["d_fv_gpu"])
+
+
 LAUNCHES = {
     "rodinia/backprop/bpnn_layerforward_CUDA": lambda: backprop("bpnn_layerforward_CUDA"),
     "rodinia/backprop/bpnn_adjust_weights_cuda": lambda: backprop("bpnn_adjust_weights_cuda"),
@@ -502,6 +819,7 @@ LAUNCHES = {
     "rodinia/huffman/pack2": pack2,
     "rodinia/myocyte/kernel": myocyte,
     "rodinia/srad/srad_cuda_2": srad2,
+    "rodinia/lavaMD/kernel_gpu_cuda": lavamd,
     "samples/clock/timedReduction": lambda: clock_sample("clock", "clock.cu"),
     "samples/clock_nvrtc/timedReduction": lambda: clock_sample("clock_nvrtc", "clock_kernel.cu"),
     "samples/simpleAtomicIntrinsics/testKernel": lambda: atomics(
@@ -515,6 +833,20 @@ LAUNCHES = {
     "samples/simpleAttributes/kernCacheSegmentTest": attributes,
     "samples/particles/reorderDataAndFindCellStartD": particles,
     "samples/segmentationTreeThrust/getVerticesMapping": vertices_mapping,
+    "samples/segmentationTreeThrust/getRepresentatives": representatives,
+    "samples/simpleHyperQ/sum": hyperq_sum,
+    "samples/boxFilter/d_boxfilter_rgba_y": boxfilter_y,
+    "samples/scan/scanExclusiveShared2": scan_shared2,
+    "samples/shfl_scan/shfl_vertical_shfl": shfl_vertical,
+    "samples/shfl_scan/uniform_add": uniform_add,
+    "samples/particles/collideD": collide,
+    "rodinia/hybridsort/bucketcount": lambda: hybridsort("bucketcount"),
+    "rodinia/hybridsort/bucketprefixoffset": lambda: hybridsort("bucketprefixoffset"),
+    "rodinia/hybridsort/bucketsort": lambda: hybridsort("bucketsort"),
+    "samples/mergeSort/mergeElementaryIntervalsKernel": lambda: merge_sort(
+        "mergeElementaryIntervalsKernel<1U>", "mergeSort.cu"),
+    "samples/mergeSort/bitonicMergeElementaryIntervalsKernel": lambda: merge_sort(
+        "bitonicMergeElementaryIntervalsKernel<1U>", "bitonic.cu"),
 }
 
 
