@@ -78,7 +78,8 @@ pub struct Options {
     pub schedule: Schedule,
     /// With `detect_races`: after a launch that raced, used atomics or read
     /// `clock()`, run it again from the same inputs under
-    /// [`Schedule::perturbed`] and report the values that changed
+    /// [`Schedule::reversed`] (and [`Schedule::other_clock`] when it reads
+    /// the clock) and report the values that changed
     /// (`Report::order_dependent`). On the GPU those values depend on how the
     /// hardware happens to schedule the threads.
     pub check_order: bool,

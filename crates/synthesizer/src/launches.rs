@@ -14,7 +14,7 @@
 //! Many kernels fix their block size at compile time (`#define BX 32`, with
 //! shared arrays sized by it) and some their problem size too; they fault on
 //! other block shapes. [`Keep`] says what derived launches keep of the
-//! profile launch, and [`what_the_kernel_fixes`] finds the least the
+//! profile launch, and [`derive_suited`] finds the least the
 //! annotated kernel needs kept by running it on the candidates.
 
 use hone_emulator::{Buffer, KernelArg, LaunchConfig};
@@ -70,30 +70,33 @@ impl Keep {
     }
 }
 
-/// The least that derived launches must keep of `profile` for the annotated
-/// kernel (`original`'s `kernel`) to run without faults on all `count` of
-/// them; [`Keep::Nothing`] when nothing suits it (the failing checks then
-/// say why).
-pub fn what_the_kernel_fixes(
+/// Verification launches `0..count` of the derived sequence that keep the
+/// least of `profile` the annotated kernel (`original`'s `kernel`) needs to
+/// run without faults on all of them, with what they keep; those that keep
+/// nothing when no choice suits it (the failing checks then say why).
+pub fn derive_suited(
     original: &hone_ir::Module,
     kernel: &Function,
     profile: &LaunchData,
     others: &[LaunchData],
     count: usize,
-) -> Keep {
+) -> Result<(Vec<LaunchData>, Rules, Keep), SynthError> {
+    let runs_clean = |(i, l): (usize, &LaunchData)| {
+        crate::verify::run_original(original, &kernel.name, l, 0x1000 + i as u64, true)
+            .is_ok_and(|(_, report)| report.faults.is_empty() && report.completed)
+    };
+    let first = derive(kernel, profile, others, 0, count, Keep::Nothing)?;
     for keep in [Keep::Nothing, Keep::Block, Keep::Launch] {
-        let Ok((ls, _)) = derive(kernel, profile, others, 0, count, keep) else {
-            return Keep::Nothing;
-        };
-        let runs_clean = |(i, l): (usize, &LaunchData)| {
-            crate::verify::run_original(original, &kernel.name, l, 0x1000 + i as u64, true)
-                .is_ok_and(|(_, report)| report.faults.is_empty() && report.completed)
+        let (ls, rules) = match keep {
+            Keep::Nothing => first.clone(),
+            _ => derive(kernel, profile, others, 0, count, keep)?,
         };
         if !ls.is_empty() && ls.iter().enumerate().all(runs_clean) {
-            return keep;
+            return Ok((ls, rules, keep));
         }
     }
-    Keep::Nothing
+    let (ls, rules) = first;
+    Ok((ls, rules, Keep::Nothing))
 }
 
 /// How many launches can be derived in all.

@@ -623,22 +623,19 @@ pub fn synthesize(
     let mut vlaunches = opts.verify_launches.clone();
     let mut rules = Vec::new();
     let original = original_module(ak);
-    let keep = match opts.derived_launches {
-        0 => launches::Keep::Nothing,
-        n => launches::what_the_kernel_fixes(&original, &ak.kernel, &profile[0], &profile[1..], n),
-    };
+    let mut keep = launches::Keep::Nothing;
     if opts.derived_launches > 0 {
-        match launches::derive(
+        match launches::derive_suited(
+            &original,
             &ak.kernel,
             &profile[0],
             &profile[1..],
-            0,
             opts.derived_launches,
-            keep,
         ) {
-            Ok((ls, r)) => {
+            Ok((ls, r, k)) => {
                 rules = r.text;
                 vlaunches.extend(ls);
+                keep = k;
             }
             Err(e) if !vlaunches.is_empty() || opts.unverified => notes.push(e.to_string()),
             Err(e) => return Err(e),
