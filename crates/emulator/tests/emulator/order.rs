@@ -3,7 +3,7 @@
 
 use hone_emulator::*;
 
-use crate::{cuda, launch, launch_with};
+use crate::{cuda, launch, launch_with, run_out};
 
 fn ints(name: &str, n: usize) -> Buffer {
     Buffer::from_i32(name, &vec![0; n])
@@ -118,15 +118,7 @@ __global__ void k(int *out) {
     out[1 + blockIdx.x * blockDim.x + threadIdx.x] = threadIdx.x;
 }
 "#;
-    let m = cuda(src);
-    let mut bufs = vec![ints("out", 1 + 4 * 32)];
-    let r = launch(
-        &m,
-        "k",
-        LaunchConfig::linear(4, 32),
-        &[KernelArg::Buffer(0)],
-        &mut bufs,
-    );
+    let (_, r) = run_out(src, "k", LaunchConfig::linear(4, 32), 1 + 4 * 32);
     assert!(!r.races.is_empty(), "{r:#?}");
     assert_eq!(r.order_dependent.len(), 1, "{:#?}", r.order_dependent);
     assert_eq!(r.order_dependent[0].ranges, vec![[0, 1]]);
@@ -139,15 +131,7 @@ __global__ void k(int *out) {
     out[blockIdx.x * blockDim.x + threadIdx.x] = threadIdx.x;
 }
 "#;
-    let m = cuda(src);
-    let mut bufs = vec![ints("out", 64)];
-    let r = launch(
-        &m,
-        "k",
-        LaunchConfig::linear(2, 32),
-        &[KernelArg::Buffer(0)],
-        &mut bufs,
-    );
+    let (_, r) = run_out(src, "k", LaunchConfig::linear(2, 32), 64);
     assert!(r.is_clean() && r.order_dependent.is_empty(), "{r:#?}");
 }
 

@@ -2,7 +2,7 @@
 
 use hone_emulator::*;
 
-use crate::{cuda, launch};
+use crate::{cuda, launch, run_out};
 
 #[test]
 fn warp_reduction_with_shfl_down() {
@@ -183,15 +183,7 @@ __global__ void k(int *out) {
     out[threadIdx.x] = v;
 }
 "#;
-    let m = cuda(src);
-    let mut bufs = vec![Buffer::from_i32("out", &[0; 32])];
-    let r = launch(
-        &m,
-        "k",
-        LaunchConfig::linear(1, 32),
-        &[KernelArg::Buffer(0)],
-        &mut bufs,
-    );
+    let (out, r) = run_out(src, "k", LaunchConfig::linear(1, 32), 32);
     assert!(r.is_clean() && r.warnings.is_empty(), "{r:#?}");
-    assert_eq!(bufs[0].to_i32_vec(), vec![120; 32]);
+    assert_eq!(out, vec![120; 32]);
 }
