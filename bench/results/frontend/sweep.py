@@ -152,12 +152,35 @@ def source_files(d):
                 yield os.path.join(dp, f)
 
 
+def makefile_includes(d):
+    """The `-I` directories the Makefile in `d` passes (variables it sets
+    itself expanded), as the program is built with them."""
+    mk = os.path.join(d, "Makefile")
+    if not os.path.isfile(mk):
+        return []
+    with open(mk, errors="replace") as f:
+        text = f.read()
+    var = dict(re.findall(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*:?=\s*(\S+)\s*$", text, re.M))
+    out = []
+    for raw in re.findall(r"-I\s*(\S+)", text):
+        path = re.sub(r"\$\((\w+)\)", lambda m: var.get(m.group(1), m.group(0)), raw)
+        if "$" in path:
+            continue
+        path = os.path.normpath(os.path.join(d, path))
+        if os.path.isdir(path) and path not in out:
+            out.append(path)
+    return out
+
+
 def include_dirs(suite, root, prog_dir, path):
     dirs = [os.path.dirname(path), prog_dir]
     if suite == "samples":
         dirs.append(os.path.join(root, "Common"))
     else:
         dirs += [os.path.join(root, "common"), os.path.join(root, "cuda", "util")]
+    for d in makefile_includes(os.path.dirname(path)):
+        if d not in dirs:
+            dirs.append(d)
     return dirs
 
 

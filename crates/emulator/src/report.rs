@@ -16,6 +16,9 @@ pub struct Report {
     /// Values that came out otherwise when the launch ran again in another
     /// order (`Options::check_order`): on the GPU they depend on scheduling.
     pub order_dependent: Vec<OrderDependence>,
+    /// What the threads wrote with `printf`, blocks in order and the lanes
+    /// of a warp in lane order (the GPU interleaves warps as it schedules them).
+    pub printed: String,
 }
 
 /// The elements of one buffer (or file-scope variable) that another order
@@ -102,6 +105,8 @@ pub struct Stats {
     pub races_dropped: u64,
     /// Whether blocks ran on several cores.
     pub ran_parallel: bool,
+    /// `printf` calls whose text did not fit the output's 1 MiB.
+    pub printf_dropped: u64,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -160,6 +165,8 @@ pub enum FaultKind {
         bytes: u64,
         limit: u64,
     },
+    /// A thread executed `__trap()` (a failed `assert` lowers to it).
+    Trap,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]

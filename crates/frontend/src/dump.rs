@@ -208,6 +208,7 @@ fn expr_str(ctx: Option<(&Module, &Function)>, e: &Expr) -> String {
         }
         ExprKind::Comma(a, b) => node("comma", vec![sub(a), sub(b)]),
         ExprKind::SizeOf(t) => node("sizeof", vec![type_str(t)]),
+        ExprKind::StrLit(t) => format!("{t:?}"),
     }
 }
 

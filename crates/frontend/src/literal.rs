@@ -143,6 +143,49 @@ pub(crate) fn parse_char(body: &str) -> Result<u64, String> {
     Ok(value)
 }
 
+/// The characters of a string literal as written in the source (quotes
+/// included, no prefix); an escape gives the character of its byte value.
+pub(crate) fn parse_string(raw: &str) -> Result<String, String> {
+    let body = raw
+        .strip_prefix('"')
+        .and_then(|b| b.strip_suffix('"'))
+        .ok_or_else(|| {
+            format!("unsupported string literal `{raw}` (only plain \"...\" strings)")
+        })?;
+    let mut out = String::with_capacity(body.len());
+    let mut chars = body.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        let Some(first) = chars.next() else {
+            return Err("a string literal ends in a backslash".into());
+        };
+        let mut esc = String::from(first);
+        if first == 'x' {
+            while let Some(&d) = chars.peek().filter(|d| d.is_ascii_hexdigit()) {
+                esc.push(d);
+                chars.next();
+            }
+        } else if first.is_digit(8) {
+            while esc.len() < 3 {
+                match chars.peek() {
+                    Some(&d) if d.is_digit(8) => {
+                        esc.push(d);
+                        chars.next();
+                    }
+                    _ => break,
+                }
+            }
+        }
+        let v = escape_value(&esc)
+            .ok_or_else(|| format!("unsupported escape sequence `\\{esc}` in a string literal"))?;
+        out.push(char::from(v as u8));
+    }
+    Ok(out)
+}
+
 fn escape_value(rest: &str) -> Option<u64> {
     let mut chars = rest.chars();
     let first = chars.next()?;
@@ -224,6 +267,15 @@ mod tests {
             parse_number("0.1f"),
             Ok(Literal::Float(0.1f32 as f64, Scalar::F32))
         );
+    }
+
+    #[test]
+    fn string_literals() {
+        assert_eq!(parse_string(r#""a=%d\n""#), Ok("a=%d\n".to_string()));
+        assert_eq!(parse_string(r#""\x41\101\"\\""#), Ok("AA\"\\".to_string()));
+        assert_eq!(parse_string(r#""\0""#), Ok("\0".to_string()));
+        assert!(parse_string(r#"u8"x""#).is_err());
+        assert!(parse_string(r#""\q""#).is_err());
     }
 
     #[test]

@@ -105,6 +105,9 @@ pub enum ExprKind {
     Comma(Box<Expr>, Box<Expr>),
     /// `sizeof(T)`: kept unevaluated so printing gives it back; its value is `T::size`.
     SizeOf(Type),
+    /// A string literal (`"x = %d\n"`), the text without quotes or escapes;
+    /// typed `const char *`. Device code passes them to `printf`.
+    StrLit(String),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -248,6 +251,12 @@ pub enum Intrinsic {
     Clock,
     /// `clock64()`
     Clock64,
+    /// `printf(format, args...)`: the format is a `StrLit`, the arguments
+    /// promoted as C's variadic calls promote them; the result is `int`.
+    Printf,
+    /// `__trap()`: ends the kernel with an error (a failed `assert` lowers
+    /// to it).
+    Trap,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -628,6 +637,8 @@ impl Intrinsic {
             Intrinsic::ThreadFence => "__threadfence".into(),
             Intrinsic::Clock => "clock".into(),
             Intrinsic::Clock64 => "clock64".into(),
+            Intrinsic::Printf => "printf".into(),
+            Intrinsic::Trap => "__trap".into(),
             Intrinsic::Atomic(op) => format!(
                 "atomic{}",
                 match op {

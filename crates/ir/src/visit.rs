@@ -25,7 +25,8 @@ pub fn children(e: &Expr) -> Vec<&Expr> {
         | ExprKind::Var(_)
         | ExprKind::Global(_)
         | ExprKind::Builtin(_)
-        | ExprKind::SizeOf(_) => Vec::new(),
+        | ExprKind::SizeOf(_)
+        | ExprKind::StrLit(_) => Vec::new(),
     }
 }
 
@@ -50,7 +51,8 @@ pub fn children_mut(e: &mut Expr) -> Vec<&mut Expr> {
         | ExprKind::Var(_)
         | ExprKind::Global(_)
         | ExprKind::Builtin(_)
-        | ExprKind::SizeOf(_) => Vec::new(),
+        | ExprKind::SizeOf(_)
+        | ExprKind::StrLit(_) => Vec::new(),
     }
 }
 

@@ -148,6 +148,7 @@ fn shape(m: &Module, f: &Function, e: &Expr) -> Shape {
         ExprKind::Global(_) | ExprKind::Field(..) | ExprKind::Aggregate(_) => {
             panic!("the generator makes no file-scope variables or structs")
         }
+        ExprKind::StrLit(_) => panic!("the generator makes no string literals"),
     }
 }
 

@@ -21,6 +21,7 @@ pub fn json(kernel: &str, module: &Module, report: &Report, dumped: &[&Buffer]) 
         "faults": located(module, &report.faults),
         "warnings": located(module, &report.warnings),
         "order_dependent": report.order_dependent,
+        "printed": report.printed,
         "stats": report.stats,
     })
 }
@@ -55,6 +56,17 @@ fn add_locations(module: &Module, v: &mut Value) {
 /// line each.
 pub fn human(module: &Module, report: &Report, dumped: &[&Buffer]) -> String {
     let mut out = String::new();
+    // Device `printf` output first, as a program's own output comes.
+    out.push_str(&report.printed);
+    if !report.printed.is_empty() && !report.printed.ends_with('\n') {
+        out.push('\n');
+    }
+    if report.stats.printf_dropped > 0 {
+        out.push_str(&format!(
+            "warning: {} printf calls dropped: the launch printed more than the GPU's 1 MiB printf buffer holds\n",
+            report.stats.printf_dropped
+        ));
+    }
     for f in &report.faults {
         // The emulator's messages already carry the location, block and thread.
         out.push_str(&format!("fault: {}\n", f.message));

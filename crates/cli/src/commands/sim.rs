@@ -15,7 +15,7 @@ use crate::exit;
 pub struct SimArgs {
     /// The launch file (JSON): source, kernel, grid, block, args, dump
     pub launch: PathBuf,
-    /// Print the result as JSON: {"buffers", "races", "faults", "warnings", "stats"}
+    /// Print the result as JSON: {"buffers", "races", "faults", "warnings", "printed", "stats"}
     #[arg(long)]
     pub json: bool,
     /// Treat data races as failures (exit code 1)

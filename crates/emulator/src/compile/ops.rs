@@ -94,8 +94,28 @@ pub(crate) enum ObjRef {
     Symbol(u32),
 }
 
+/// One argument of `printf` after the format.
+#[derive(Clone, Debug)]
+pub(crate) enum PrintfArg {
+    /// A value of this (promoted) type; pointers are `U64`.
+    Value(Opnd, Scalar),
+    /// A string literal (for `%s`).
+    Str(std::sync::Arc<str>),
+}
+
 #[derive(Clone, Debug)]
 pub(crate) enum Op {
+    /// `printf`: each active lane, in lane order, appends its text to the
+    /// launch's output; dst = the characters written.
+    Printf {
+        dst: Reg,
+        format: std::sync::Arc<str>,
+        args: Box<[PrintfArg]>,
+    },
+    /// `__trap()`: the active lanes end the kernel with a fault.
+    Trap {
+        site: u32,
+    },
     /// dst = src on active lanes.
     Mov {
         dst: Reg,

@@ -44,6 +44,7 @@ pub(crate) struct BlockCtx<'a, 'b> {
     pub faults: &'b mut Vec<Fault>,
     pub warnings: &'b mut Vec<Warning>,
     pub warned_sites: &'b mut HashSet<u32>,
+    pub printed: &'b mut super::printf::Printed,
     pub epoch: u32,
     pub warp_instructions: u64,
     pub thread_operations: u64,

@@ -8,8 +8,9 @@ use super::access::View;
 use super::arith::{atomic, bin, canon, cmp, convert_bits, div, math, un};
 use super::block::{BlockCtx, Stop};
 use super::memory::{make_ptr, LOCAL_BIT, LOCAL_DEPTH_SHIFT, SHARED_BASE};
+use super::printf;
 use super::warp::{blend, mask_of, Bits, Frame, LaneOrder, Lanes, Warp};
-use crate::compile::ops::{BinK, CmpK, MemTy, ObjRef, Op, Opnd, Reg, Special};
+use crate::compile::ops::{BinK, CmpK, MemTy, ObjRef, Op, Opnd, PrintfArg, Reg, Special};
 use crate::report::{AccessKind, FaultKind};
 use hone_ir::Arith;
 
@@ -365,6 +366,39 @@ impl<'a, 'b> BlockCtx<'a, 'b> {
                         self.warn_undefined_shuffle(w, l, src, site);
                     }
                     put!(dst, out);
+                }
+                Op::Printf {
+                    dst,
+                    ref format,
+                    ref args,
+                } => {
+                    let mut out = [0u64; 32];
+                    for l in Bits(active) {
+                        let lane_args: Vec<printf::Arg> = args
+                            .iter()
+                            .map(|a| match a {
+                                PrintfArg::Value(o, s) => printf::Arg::Bits(get!(*o)[l], *s),
+                                PrintfArg::Str(t) => printf::Arg::Str(t),
+                            })
+                            .collect();
+                        let text = printf::format(format, &lane_args);
+                        out[l] = text.len() as u64;
+                        self.printed.push(&text);
+                    }
+                    put!(dst, out);
+                }
+                Op::Trap { site } => {
+                    if active == 0 {
+                        continue;
+                    }
+                    let span = self.site_span(site);
+                    let thread = w.thread(active.trailing_zeros() as usize);
+                    break self.fault(
+                        FaultKind::Trap,
+                        span,
+                        thread,
+                        "the thread executed `__trap()` (a failed `assert` lowers to it)".into(),
+                    );
                 }
                 Op::Vote { kind, dst, pred } => {
                     let m = mask_of(&get!(pred)) & active;

@@ -10,6 +10,7 @@ pub(crate) mod launch;
 pub(crate) mod memory;
 mod order;
 mod overlay;
+pub(crate) mod printf;
 mod races;
 mod warp;
 
@@ -30,6 +31,7 @@ use crate::trace::{TraceSink, WarpAccess};
 use block::{BlockCtx, Gmem};
 use launch::Launch;
 use overlay::{Overlay, WaveWrites};
+use printf::Printed;
 use races::RaceLog;
 use warp::Warp;
 
@@ -75,6 +77,7 @@ impl Worker {
 
 /// What the launch has gathered so far.
 struct Gathered {
+    printed: Printed,
     races: RaceLog,
     faults: Vec<Fault>,
     warnings: Vec<Warning>,
@@ -240,6 +243,7 @@ fn run_program(
     let start = Instant::now();
     let launch = Launch::new(module, prog, cfg, opts, args, buffers, symbols_at)?;
     let mut g = Gathered {
+        printed: Printed::default(),
         races: RaceLog::new(opts.max_races),
         faults: Vec::new(),
         warnings: Vec::new(),
@@ -280,6 +284,7 @@ fn run_program(
                 faults: &mut g.faults,
                 warnings: &mut g.warnings,
                 warned_sites: &mut g.warned,
+                printed: &mut g.printed,
                 epoch: 0,
                 warp_instructions: 0,
                 thread_operations: 0,
@@ -304,7 +309,9 @@ fn run_program(
         stats: g.stats,
         races: Vec::new(),
         order_dependent: Vec::new(),
+        printed: g.printed.text,
     };
+    report.stats.printf_dropped = g.printed.dropped;
     report.stats.races_dropped = g.races.dropped;
     report.races = g.races.races;
     report.stats.seconds = start.elapsed().as_secs_f64();
@@ -323,6 +330,7 @@ struct BlockOut {
     races: RaceLog,
     faults: Vec<Fault>,
     warnings: Vec<Warning>,
+    printed: Printed,
     summary: Vec<(u64, Summary)>,
     instructions: u64,
     operations: u64,
@@ -335,6 +343,7 @@ fn run_isolated(l: &Launch, lin: u32, base: &[Buffer], wk: &mut Worker) -> Block
     let mut faults = Vec::new();
     let mut warnings = Vec::new();
     let mut warned = HashSet::new();
+    let mut printed = Printed::default();
     let mut ctx = BlockCtx {
         l,
         block: l.block_coords(lin),
@@ -350,6 +359,7 @@ fn run_isolated(l: &Launch, lin: u32, base: &[Buffer], wk: &mut Worker) -> Block
         faults: &mut faults,
         warnings: &mut warnings,
         warned_sites: &mut warned,
+        printed: &mut printed,
         epoch: 0,
         warp_instructions: 0,
         thread_operations: 0,
@@ -368,6 +378,7 @@ fn run_isolated(l: &Launch, lin: u32, base: &[Buffer], wk: &mut Worker) -> Block
         races,
         faults,
         warnings,
+        printed,
         summary,
         instructions,
         operations,
@@ -420,6 +431,7 @@ fn run_parallel(l: &Launch, buffers: &mut [Buffer], g: &mut Gathered) -> u32 {
                     g.warnings.push(w);
                 }
             }
+            g.printed.absorb(out.printed);
             g.merge_summary(l, b, out.summary);
             if !out.ok {
                 g.faults.extend(out.faults);

@@ -3,7 +3,7 @@
 
 use hone_emulator::*;
 
-use crate::{cuda, launch};
+use crate::{cuda, launch, run_out};
 
 #[test]
 fn bit_intrinsics_match_their_definitions() {
@@ -378,4 +378,42 @@ __global__ void k(const float *x, const double *d, float *m, int *e, double *md,
             x[t]
         );
     }
+}
+
+#[test]
+fn printf_writes_lanes_in_order_and_blocks_in_order() {
+    let src = r#"
+__global__ void say(int *out) {
+    int t = blockIdx.x * blockDim.x + threadIdx.x;
+    out[t] = printf("b%u t%d %.2f %s\n", blockIdx.x, threadIdx.x, t * 0.5f, "x");
+}
+"#;
+    let (out, r) = run_out(src, "say", LaunchConfig::linear(2, 3), 6);
+    assert!(r.is_clean(), "{r:#?}");
+    assert_eq!(
+        r.printed,
+        "b0 t0 0.00 x\nb0 t1 0.50 x\nb0 t2 1.00 x\nb1 t0 1.50 x\nb1 t1 2.00 x\nb1 t2 2.50 x\n"
+    );
+    assert_eq!(out, vec![13; 6], "printf returns the characters written");
+    assert_eq!(r.stats.printf_dropped, 0);
+}
+
+#[test]
+fn a_failed_assert_traps_where_it_is() {
+    let src = r#"
+#include <assert.h>
+__global__ void check(int *out) {
+    int t = threadIdx.x;
+    assert(t < 40);
+    out[t] = t;
+}
+"#;
+    let (_, r) = run_out(src, "check", LaunchConfig::linear(1, 64), 64);
+    let f = r.faults.first().expect("a fault");
+    assert_eq!(f.kind, FaultKind::Trap);
+    assert_eq!(f.thread, [40, 0, 0]);
+    assert_eq!(f.span.line, crate::line_of(src, "assert("));
+    let (out, r) = run_out(src, "check", LaunchConfig::linear(1, 32), 32);
+    assert!(r.is_clean(), "{r:#?}");
+    assert_eq!(out[31], 31);
 }

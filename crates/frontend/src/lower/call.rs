@@ -484,6 +484,49 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         Ok(Some(out))
     }
 
+    /// `printf(format, ...)`: the arguments after the format promoted as
+    /// C promotes variadic arguments (`float` to `double`, small integers to
+    /// `int`, arrays to pointers).
+    fn printf(&mut self, n: Node, args: &[Node]) -> LResult<Expr> {
+        let Some((&first, rest)) = args.split_first() else {
+            return Err(self.error(n, "printf", "`printf` needs a format"));
+        };
+        let format = self.expr(first)?;
+        if !matches!(format.kind, ExprKind::StrLit(_)) {
+            return Err(self.error(
+                first,
+                "printf",
+                "the format of `printf` must be a string literal",
+            ));
+        }
+        let mut lowered = vec![format];
+        for &a in rest {
+            let e = self.expr(a)?;
+            let e = match e.ty.clone() {
+                Type::Scalar(Scalar::F32) => e.implicit_cast(Type::DOUBLE),
+                Type::Scalar(_) => self.promote(e),
+                Type::Pointer(_) => e,
+                Type::Array(..) => self.decay(e),
+                other => {
+                    return Err(self.error(
+                        a,
+                        "printf",
+                        format!(
+                            "`printf` cannot print a value of type `{}`",
+                            super::conv::type_name(&other)
+                        ),
+                    ))
+                }
+            };
+            lowered.push(e);
+        }
+        Ok(self.mk(
+            ExprKind::Intrinsic(Intrinsic::Printf, lowered),
+            Type::INT,
+            self.span(n),
+        ))
+    }
+
     fn intrinsic(&mut self, n: Node, name: &str, args: &[Node]) -> Option<LResult<Expr>> {
         let simple = match name {
             "__syncthreads" => Some(Intrinsic::SyncThreads),
@@ -498,6 +541,18 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         }
         if name == "__syncwarp" {
             return Some(self.syncwarp(n, args));
+        }
+        if name == "printf" {
+            return Some(self.printf(n, args));
+        }
+        if name == "__trap" {
+            return Some(self.arity(n, name, args, &[0]).map(|_| {
+                self.mk(
+                    ExprKind::Intrinsic(Intrinsic::Trap, vec![]),
+                    Type::Void,
+                    self.span(n),
+                )
+            }));
         }
         if let Some(i) = match name {
             "clock" => Some(Intrinsic::Clock),

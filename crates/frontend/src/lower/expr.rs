@@ -358,10 +358,11 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             "subscript_expression" => self.subscript(n),
             "field_expression" => self.member(n),
             "call_expression" => self.call(n),
-            "string_literal" | "concatenated_string" | "raw_string_literal" => Err(self.error(
+            "string_literal" | "concatenated_string" => self.string_literal(n),
+            "raw_string_literal" => Err(self.error(
                 n,
                 "string literal",
-                "string literals are not supported in device code",
+                "raw string literals are not supported in device code",
             )),
             "lambda_expression" => Err(self.error(n, "lambda", "lambdas are not supported")),
             "new_expression" | "delete_expression" => {
@@ -924,6 +925,36 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             ty,
             span,
         ))
+    }
+
+    /// `"..."` (adjacent literals joined), typed `const char *`.
+    fn string_literal(&mut self, n: Node) -> LResult<Expr> {
+        let parts = if n.kind() == "concatenated_string" {
+            syntax::named_children(n)
+        } else {
+            vec![n]
+        };
+        let mut text = String::new();
+        for p in parts {
+            if p.kind() != "string_literal" {
+                return Err(self.error(
+                    p,
+                    "string literal",
+                    "only plain string literals can be joined",
+                ));
+            }
+            match literal::parse_string(self.text(p)) {
+                Ok(t) => text.push_str(&t),
+                Err(msg) => return Err(self.error(p, "string literal", msg)),
+            }
+        }
+        let ty = Type::Pointer(Box::new(PointerType {
+            pointee: Type::Scalar(Scalar::I8),
+            pointee_const: true,
+            restrict: false,
+            pointee_volatile: false,
+        }));
+        Ok(self.mk(ExprKind::StrLit(text), ty, self.span(n)))
     }
 
     fn sizeof(&mut self, n: Node) -> LResult<Expr> {

@@ -95,9 +95,6 @@ pub(crate) fn is_cooperative_groups(text: &str) -> bool {
 /// Functions CUDA provides that hone does not model, with the construct name
 /// for the diagnostic.
 pub(crate) fn unsupported_function(name: &str) -> Option<&'static str> {
-    if name == "printf" {
-        return Some("printf");
-    }
     if name.starts_with("tex")
         && (name.contains("Fetch")
             || name.starts_with("tex1D")
@@ -135,7 +132,7 @@ pub(crate) fn unsupported_function(name: &str) -> Option<&'static str> {
     ) {
         return Some("cooperative groups");
     }
-    if name == "assert" || name == "__assert_fail" || name == "__trap" || name == "__brkpt" {
+    if name == "assert" || name == "__assert_fail" || name == "__brkpt" {
         return Some("assert");
     }
     None

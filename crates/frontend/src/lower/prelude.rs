@@ -1,5 +1,7 @@
 //! Math functions that return a second result through a pointer (`frexp`,
-//! `modf`, `sincos`), written in the CUDA subset hone reads. A translation
+//! `modf`, `sincos`), and the classification functions C++ overloads
+//! (`isnan`, `isinf`, `isfinite`, `signbit`), written in the CUDA subset
+//! hone reads. A translation
 //! unit that calls one gets its definition appended under a name of its own
 //! (`hone_frexpf`), and calls are bound to it: the emulator, the analyzer
 //! and the printer then see an ordinary device function, and the printed
@@ -92,6 +94,54 @@ const ENTRIES: &[Entry] = &[
 }
 ",
     },
+    Entry {
+        float: "isnan",
+        double: "isnan",
+        float_def: "__device__ int hone_isnanf(float x) {
+    return x != x;
+}
+",
+        double_def: "__device__ int hone_isnan(double x) {
+    return x != x;
+}
+",
+    },
+    Entry {
+        float: "isinf",
+        double: "isinf",
+        float_def: "__device__ int hone_isinff(float x) {
+    return fabsf(x) == __int_as_float(0x7f800000);
+}
+",
+        double_def: "__device__ int hone_isinf(double x) {
+    return fabs(x) == __longlong_as_double(0x7ff0000000000000ll);
+}
+",
+    },
+    Entry {
+        float: "isfinite",
+        double: "isfinite",
+        float_def: "__device__ int hone_isfinitef(float x) {
+    return fabsf(x) <= 3.40282347e38f;
+}
+",
+        double_def: "__device__ int hone_isfinite(double x) {
+    return fabs(x) <= 1.7976931348623157e308;
+}
+",
+    },
+    Entry {
+        float: "signbit",
+        double: "signbit",
+        float_def: "__device__ int hone_signbitf(float x) {
+    return (int)(__float_as_uint(x) >> 31);
+}
+",
+        double_def: "__device__ int hone_signbit(double x) {
+    return (int)((unsigned long long)__double_as_longlong(x) >> 63);
+}
+",
+    },
 ];
 
 /// The definitions a translation unit needs appended: those of the
@@ -103,8 +153,16 @@ pub(crate) fn needed(root: Node, src: &str) -> String {
         match n.kind() {
             "call_expression" => {
                 if let Some(f) = n.child_by_field_name("function") {
-                    if f.kind() == "identifier" {
-                        called.insert(syntax::text(f, src));
+                    match f.kind() {
+                        "identifier" => {
+                            called.insert(syntax::text(f, src));
+                        }
+                        // `std::isnan`
+                        "qualified_identifier" => {
+                            let t = syntax::text(f, src);
+                            called.insert(t.rsplit("::").next().unwrap_or(t).trim());
+                        }
+                        _ => {}
                     }
                 }
             }
@@ -138,7 +196,8 @@ pub(crate) fn callee(name: &str, first: Option<Scalar>) -> Option<&'static str> 
     let e = ENTRIES
         .iter()
         .find(|e| e.float == name || e.double == name)?;
-    let float = name == e.float || first == Some(Scalar::F32);
+    // One spelling for both (`isnan`): the argument's type picks.
+    let float = first == Some(Scalar::F32) || (name == e.float && name != e.double);
     let hone = |def: &'static str| {
         let start = def.find("hone_").unwrap_or(0);
         let end = def[start..].find('(').map_or(def.len(), |i| start + i);
@@ -183,5 +242,8 @@ mod tests {
         assert_eq!(callee("frexp", Some(Scalar::F64)), Some("hone_frexp"));
         assert_eq!(callee("sincosf", Some(Scalar::F64)), Some("hone_sincosf"));
         assert_eq!(callee("sinf", Some(Scalar::F32)), None);
+        assert_eq!(callee("isnan", Some(Scalar::F32)), Some("hone_isnanf"));
+        assert_eq!(callee("isnan", Some(Scalar::F64)), Some("hone_isnan"));
+        assert_eq!(callee("isinf", Some(Scalar::I32)), Some("hone_isinf"));
     }
 }

@@ -43,7 +43,7 @@ pub(crate) fn repair(ctx: &ModuleCtx, tree: Tree) -> (Tree, Option<(String, Vec<
         let mut all: Vec<usize> = text
             .map(|(_, old)| {
                 old.into_iter()
-                    .map(|o| o + added.iter().filter(|&&(at, _)| at < o).count())
+                    .map(|o| o + added.iter().filter(|&&(moved, _)| moved <= o).count())
                     .collect()
             })
             .unwrap_or_default();
@@ -54,18 +54,21 @@ pub(crate) fn repair(ctx: &ModuleCtx, tree: Tree) -> (Tree, Option<(String, Vec<
     (tree, text)
 }
 
-/// What to do with the parentheses of a misread cast.
+/// What to do at an offset of the text.
 #[derive(Clone, Copy)]
 enum Fix {
-    /// They group a postfix expression: replace them with spaces.
+    /// The parentheses of a misread cast group a postfix expression: replace
+    /// them with spaces.
     Drop,
     /// They group a binary expression: double them.
     Double,
+    /// Insert this byte before the offset (the parentheses around a variable
+    /// misread as the name of a template).
+    Insert(u8),
 }
 
-/// `text` with the parentheses at the given offsets fixed, and for each
-/// byte added, the offset in `text` of the parenthesis it doubles and its
-/// own offset in the result.
+/// `text` with the given fixes made, and for each byte added, the first
+/// offset in `text` that moves because of it and its own offset in the result.
 fn apply(text: &str, mut fixes: Vec<(usize, Fix)>) -> (String, Vec<(usize, usize)>) {
     fixes.sort_by_key(|f| f.0);
     let bytes = text.as_bytes();
@@ -73,19 +76,27 @@ fn apply(text: &str, mut fixes: Vec<(usize, Fix)>) -> (String, Vec<(usize, usize
     let mut added = Vec::new();
     let mut at = 0;
     for (pos, fix) in fixes {
+        if pos < at || pos > bytes.len() {
+            continue;
+        }
+        if let Fix::Insert(b) = fix {
+            out.extend_from_slice(&bytes[at..pos]);
+            out.push(b);
+            added.push((pos, out.len() - 1));
+            at = pos;
+            continue;
+        }
         let Some(&paren @ (b'(' | b')')) = bytes.get(pos) else {
             continue;
         };
-        if pos < at {
-            continue;
-        }
         out.extend_from_slice(&bytes[at..pos]);
         match fix {
             Fix::Drop => out.push(b' '),
             Fix::Double => {
                 out.extend_from_slice(&[paren, paren]);
-                added.push((pos, out.len() - 1));
+                added.push((pos + 1, out.len() - 1));
             }
+            Fix::Insert(_) => unreachable!("handled above"),
         }
         at = pos + 1;
     }
@@ -97,20 +108,23 @@ fn apply(text: &str, mut fixes: Vec<(usize, Fix)>) -> (String, Vec<(usize, usize
     }
 }
 
-/// Whether the tree has a cast to a named type at all: only then can one be
-/// misread, and the repair needs pass 1's knowledge of type names.
+/// Whether the tree has a cast to a named type or a template's name applied
+/// to arguments at all: only then can one be misread, and the repair needs
+/// pass 1's knowledge of type names.
 pub(crate) fn may_need(tree: &Tree) -> bool {
     let mut found = false;
     syntax::walk(tree.root_node(), |n| {
         if found {
             return false;
         }
-        if n.kind() == "cast_expression" {
-            found = n
+        found = match n.kind() {
+            "cast_expression" => n
                 .child_by_field_name("type")
                 .and_then(|d| d.child_by_field_name("type"))
-                .is_some_and(|t| t.kind() == "type_identifier");
-        }
+                .is_some_and(|t| t.kind() == "type_identifier"),
+            "template_function" => true,
+            _ => false,
+        };
         true
     });
     found
@@ -137,8 +151,22 @@ fn misread_casts(ctx: &ModuleCtx, src: &str, root: Node) -> Vec<(usize, Fix)> {
 
 fn in_function(ctx: &ModuleCtx, src: &str, f: Node, out: &mut Vec<(usize, Fix)>) {
     let mut local_types = HashSet::new();
+    let mut variables = HashSet::new();
     syntax::walk(f, |n| {
         match n.kind() {
+            "init_declarator"
+            | "parameter_declaration"
+            | "declaration"
+            | "pointer_declarator"
+            | "array_declarator"
+            | "reference_declarator" => {
+                if let Some(d) = n
+                    .child_by_field_name("declarator")
+                    .filter(|d| d.kind() == "identifier")
+                {
+                    variables.insert(syntax::text(d, src));
+                }
+            }
             "type_definition" => {
                 let mut cursor = n.walk();
                 for d in n.children_by_field_name("declarator", &mut cursor) {
@@ -155,11 +183,32 @@ fn in_function(ctx: &ModuleCtx, src: &str, f: Node, out: &mut Vec<(usize, Fix)>)
         true
     });
     syntax::walk(f, |n| {
-        if n.kind() == "cast_expression" {
-            if let Some((open, close, fix)) = misread(ctx, src, n, &local_types) {
-                out.push((open, fix));
-                out.push((close, fix));
+        match n.kind() {
+            "cast_expression" => {
+                if let Some((open, close, fix)) = misread(ctx, src, n, &local_types) {
+                    out.push((open, fix));
+                    out.push((close, fix));
+                }
             }
+            // `row < (a + b) && col > (c)` read as `row<...>(c)`: a variable
+            // is never a template, and in parentheses it cannot be read as one.
+            "template_function" => {
+                if let Some(name) = n
+                    .child_by_field_name("name")
+                    .filter(|m| m.kind() == "identifier")
+                {
+                    let text = syntax::text(name, src);
+                    let variable = variables.contains(text)
+                        || ctx.global_ids.contains_key(text)
+                        || ctx.constants.contains_key(text)
+                        || ctx.float_constants.contains_key(text);
+                    if variable && !local_types.contains(text) {
+                        out.push((name.start_byte(), Fix::Insert(b'(')));
+                        out.push((name.end_byte(), Fix::Insert(b')')));
+                    }
+                }
+            }
+            _ => {}
         }
         true
     });

@@ -1,6 +1,6 @@
 //! Statements.
 
-use hone_ir::{Block, Expr, Stmt, StmtKind, SwitchArm, Type};
+use hone_ir::{Block, Expr, ExprKind, Intrinsic, Stmt, StmtKind, SwitchArm, Type, UnaryOp};
 use tree_sitter::Node;
 
 use super::conv::{icast, promoted, type_name};
@@ -25,7 +25,30 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             }
             "expression_statement" => match syntax::named_children(n).first() {
                 None => return Ok(()),
-                Some(e) => StmtKind::Expr(self.expr(*e)?),
+                Some(e) => match self.assertion(*e) {
+                    Some(cond) => {
+                        let cond = cond?;
+                        let not = self.mk(
+                            ExprKind::Unary(UnaryOp::Not, Box::new(cond)),
+                            Type::BOOL,
+                            span,
+                        );
+                        let trap = self.mk(
+                            ExprKind::Intrinsic(Intrinsic::Trap, vec![]),
+                            Type::Void,
+                            span,
+                        );
+                        StmtKind::If {
+                            cond: not,
+                            then: vec![Stmt {
+                                kind: StmtKind::Expr(trap),
+                                span,
+                            }],
+                            els: None,
+                        }
+                    }
+                    None => StmtKind::Expr(self.expr(*e)?),
+                },
             },
             "if_statement" => self.if_stmt(n)?,
             "for_statement" => self.for_stmt(n)?,
@@ -157,6 +180,23 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             ));
         }
         self.cond_expr(v)
+    }
+
+    /// The condition of `assert(c)` (C's macro; the program defines no
+    /// function of that name): a failed assertion traps, as on the GPU.
+    fn assertion(&mut self, e: Node) -> Option<LResult<Expr>> {
+        if e.kind() != "call_expression" {
+            return None;
+        }
+        let f = e.child_by_field_name("function")?;
+        if self.text(f) != "assert" || self.ctx.functions.contains_key("assert") {
+            return None;
+        }
+        let args = syntax::named_children(e.child_by_field_name("arguments")?);
+        match args.as_slice() {
+            [c] => Some(self.cond_expr(*c).map(|c| self.decay(c))),
+            _ => Some(Err(self.error(e, "assert", "`assert` takes one condition"))),
+        }
     }
 
     fn cond_expr(&mut self, n: Node) -> LResult<Expr> {

@@ -20,6 +20,9 @@ const PREDEFINED: &[(&str, &str)] = &[
     ("__CUDACC_VER_MAJOR__", "12"),
     ("__CUDACC_VER_MINOR__", "0"),
     ("__cplusplus", "201703L"),
+    // nvcc on Linux: programs choose their platform code by these.
+    ("__linux__", "1"),
+    ("__unix__", "1"),
     // As CUDA's headers define it; tree-sitter reads the attribute form.
     ("__align__(n)", "__attribute__((aligned(n)))"),
 ];

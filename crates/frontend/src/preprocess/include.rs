@@ -92,6 +92,16 @@ const SYSTEM_HEADERS: &[&str] = &[
     "cublas_v2.h",
     "cuda.h",
     "cuda_bf16.h",
+    "cudaEGL.h",
+    "cudaGL.h",
+    "cuda_egl_interop.h",
+    "cuda_gl_interop.h",
+    "cudaProfiler.h",
+    "cuda_awbarrier.h",
+    "cuda_occupancy.h",
+    "cuda_texture_types.h",
+    "surface_functions.h",
+    "nvToolsExt.h",
     "cuda_fp16.h",
     "cuda_pipeline.h",
     "cuda_profiler_api.h",
@@ -127,6 +137,9 @@ const SYSTEM_DIRS: &[&str] = &[
     "cub/",
     "cuda/",
     "cooperative_groups/",
+    "GL/",
+    "EGL/",
+    "nvtx3/",
 ];
 
 pub(crate) fn is_system_header(spec: &str) -> bool {

@@ -21,7 +21,8 @@
 //!
 //! Predefined: `__CUDACC__`, `__NVCC__`, `__CUDA_ARCH__` (900, the device
 //! pass), `__CUDACC_VER_MAJOR__`/`__CUDACC_VER_MINOR__`, `__cplusplus`
-//! (201703L), `__align__(n)` (as `__attribute__((aligned(n)))`, as CUDA's
+//! (201703L), `__linux__` and `__unix__` (the host side of nvcc on Linux, by
+//! which programs choose platform code), `__align__(n)` (as `__attribute__((aligned(n)))`, as CUDA's
 //! headers have it), `__FILE__`, `__LINE__` and `__COUNTER__`. In `#if`, `true` is 1,
 //! `defined` and `__has_include` work, and the other `__has_*` operators are 0.
 //!

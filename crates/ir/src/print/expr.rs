@@ -241,6 +241,7 @@ impl<'a> ExprPrinter<'a> {
                 COMMA,
             ),
             ExprKind::SizeOf(t) => (format!("sizeof({})", types::type_name(t, self)), UNARY),
+            ExprKind::StrLit(text) => (string_literal(text), POSTFIX),
         }
     }
 
@@ -404,7 +405,8 @@ fn has_less_than(e: &Expr) -> bool {
         | ExprKind::Var(_)
         | ExprKind::Global(_)
         | ExprKind::Builtin(_)
-        | ExprKind::SizeOf(_) => false,
+        | ExprKind::SizeOf(_)
+        | ExprKind::StrLit(_) => false,
         ExprKind::Unary(_, x)
         | ExprKind::Deref(x)
         | ExprKind::AddrOf(x)
@@ -653,4 +655,25 @@ fn float_literal(v: f64, ty: &Type) -> (String, u8) {
     } else {
         (text, PRIMARY)
     }
+}
+
+/// `text` as a C string literal: quotes, backslashes and characters outside
+/// printable ASCII escaped, the latter as three octal digits (a following
+/// digit cannot extend such an escape, as it would a `\x` one).
+pub(crate) fn string_literal(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for b in text.bytes() {
+        match b {
+            b'"' => out.push_str("\\\""),
+            b'\\' => out.push_str("\\\\"),
+            b'\n' => out.push_str("\\n"),
+            b'\t' => out.push_str("\\t"),
+            b'\r' => out.push_str("\\r"),
+            0x20..=0x7e => out.push(b as char),
+            _ => out.push_str(&format!("\\{b:03o}")),
+        }
+    }
+    out.push('"');
+    out
 }

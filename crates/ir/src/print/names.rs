@@ -331,6 +331,7 @@ impl<'a> Walk<'a> {
                 args.iter().try_for_each(|a| self.expr(a))
             }
             ExprKind::SizeOf(t) => self.ty(t),
+            ExprKind::StrLit(_) => Ok(()),
         }
     }
 }

@@ -161,6 +161,10 @@ impl<'a> Lower<'a> {
                 let s = scalar_of(&e.ty);
                 Ok(Val::one(Opnd::I(convert_bits(Scalar::F64, s, f.to_bits()))))
             }
+            ExprKind::StrLit(_) => Err(self.err(
+                e.span,
+                "a string literal is supported only as an argument of `printf`",
+            )),
             ExprKind::SizeOf(t) => {
                 let size = t
                     .size()

@@ -40,6 +40,42 @@ impl<'a> Lower<'a> {
                 });
                 Ok(Val::one(Opnd::R(dst)))
             }
+            Intrinsic::Printf => {
+                let Some(ExprKind::StrLit(format)) = args.first().map(|a| &a.kind) else {
+                    return Err(self.err(e.span, "`printf` needs a string literal as its format"));
+                };
+                let mut out = Vec::with_capacity(args.len() - 1);
+                for a in &args[1..] {
+                    out.push(match &a.kind {
+                        ExprKind::StrLit(s) => PrintfArg::Str(s.as_str().into()),
+                        _ => {
+                            let scalar = match &a.ty {
+                                Type::Scalar(s) => *s,
+                                Type::Pointer(_) | Type::Array(..) => Scalar::U64,
+                                _ => {
+                                    return Err(self.err(
+                                        a.span,
+                                        "`printf` takes scalars, pointers and string literals",
+                                    ))
+                                }
+                            };
+                            PrintfArg::Value(self.expr(a)?.op, scalar)
+                        }
+                    });
+                }
+                let dst = self.tmp();
+                self.code.push(Op::Printf {
+                    dst,
+                    format: format.as_str().into(),
+                    args: out.into(),
+                });
+                Ok(Val::one(Opnd::R(dst)))
+            }
+            Intrinsic::Trap => {
+                let site = self.site(e.span);
+                self.code.push(Op::Trap { site });
+                Ok(Val::none())
+            }
             Intrinsic::ThreadFence => {
                 for a in args {
                     self.expr(a)?;

@@ -8,7 +8,7 @@ use hone_ir::{
 };
 
 use super::ops::{
-    BinK, CallInfo, CmpK, MemTy, ObjRef, Op, Opnd, Reg, Site, Special, SwitchTable, UnK,
+    BinK, CallInfo, CmpK, MemTy, ObjRef, Op, Opnd, PrintfArg, Reg, Site, Special, SwitchTable, UnK,
 };
 use super::{
     field_reg, has_array, leaves, ncomp, scalar_of, shared_obj, shared_var, unsupported,

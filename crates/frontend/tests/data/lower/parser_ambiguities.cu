@@ -23,7 +23,8 @@ __global__ void ambiguous(float *q, float x, int i) {
 }
 
 // `y < 2, true >> 1u` reads as the template `y<2, true>` followed by `> 1u`;
-// the grammar cannot know `y` is a variable, so this is reported.
+// the grammar cannot know `y` is a variable, but the front end does: `(y)`
+// cannot be read as a template, so the repair parenthesizes it.
 __global__ void misread_as_template(float y, int *o) {
     o[0] = min(y < 2, true >> 1u);
 }

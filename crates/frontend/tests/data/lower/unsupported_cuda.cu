@@ -23,7 +23,6 @@ __global__ void uses_cg(int *out) {
 
 __global__ void uses_launch(int *p) { child<<<1, 1>>>(p); }
 
-__global__ void uses_printf(int x) { printf("%d\n", x); }
 
 __global__ void uses_constant(float *out) { out[0] = coeffs[threadIdx.x]; }
 
