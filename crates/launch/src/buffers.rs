@@ -30,14 +30,22 @@ pub fn parse_type(name: &str) -> Result<Type, LaunchError> {
     if let Some(s) = scalar {
         return Ok(Type::Scalar(s));
     }
-    for (prefix, s) in [
-        ("float", Scalar::F32),
-        ("double", Scalar::F64),
-        ("int", Scalar::I32),
-        ("uint", Scalar::U32),
-        ("longlong", Scalar::I64),
-        ("ulonglong", Scalar::U64),
+    // `uchar4`, `short2`, `float4`, ...: CUDA's prefix of a scalar and a count.
+    for s in [
+        Scalar::I8,
+        Scalar::U8,
+        Scalar::I16,
+        Scalar::U16,
+        Scalar::I32,
+        Scalar::U32,
+        Scalar::I64,
+        Scalar::U64,
+        Scalar::F32,
+        Scalar::F64,
     ] {
+        let Some(prefix) = s.vector_prefix() else {
+            continue;
+        };
         if let Some(n) = name.strip_prefix(prefix) {
             if let Ok(n @ 2..=4) = n.parse::<u8>() {
                 return Ok(Type::Vector(s, n));
@@ -146,6 +154,16 @@ pub(crate) fn fill_bytes(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn vector_types_of_every_scalar_parse() {
+        assert_eq!(parse_type("uchar4").unwrap(), Type::Vector(Scalar::U8, 4));
+        assert_eq!(parse_type("short2").unwrap(), Type::Vector(Scalar::I16, 2));
+        assert_eq!(parse_type("ulonglong2").unwrap(), Type::Vector(Scalar::U64, 2));
+        assert_eq!(parse_type("float3").unwrap(), Type::Vector(Scalar::F32, 3));
+        assert!(parse_type("uchar5").is_err());
+        assert!(parse_type("bool2").is_err());
+    }
 
     #[test]
     fn buffers_past_the_budget_are_refused_by_name() {

@@ -1,5 +1,6 @@
 //! Expressions, typed by C++'s rules with every conversion made explicit.
 
+use hone_ir::build;
 use hone_ir::{
     BinaryOp, Builtin, Dim, Expr, ExprKind, Intrinsic, PointerType, Scalar, Span, Type, UnaryOp,
 };
@@ -368,9 +369,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             "new_expression" | "delete_expression" => {
                 Err(self.error(n, "new/delete", "dynamic allocation is not supported"))
             }
-            "gnu_asm_expression" => {
-                Err(self.error(n, "inline asm", "inline PTX assembly is not supported"))
-            }
+            "gnu_asm_expression" => self.inline_asm(n),
             "template_function" => {
                 let name = n
                     .child_by_field_name("name")
@@ -925,6 +924,115 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             ty,
             span,
         ))
+    }
+
+    /// Inline PTX that reads one of the lane's special registers
+    /// (`asm("mov.u32 %0, %%laneid;" : "=r"(lane))`) is the assignment of
+    /// the value it reads; other assembly is refused.
+    fn inline_asm(&mut self, n: Node) -> LResult<Expr> {
+        let refuse = |l: &mut Self| {
+            Err(l.error(
+                n,
+                "inline asm",
+                "inline PTX assembly is not supported (only `mov.u32 %0, %%laneid;` and the `%%lanemask_*` registers are)",
+            ))
+        };
+        let code = match n.child_by_field_name("assembly_code") {
+            Some(c) => match literal::parse_string(self.text(c)) {
+                Ok(t) => t,
+                Err(_) => return refuse(self),
+            },
+            None => return refuse(self),
+        };
+        let inputs = n
+            .child_by_field_name("input_operands")
+            .map(|i| syntax::named_children(i).len())
+            .unwrap_or(0);
+        let outputs = n
+            .child_by_field_name("output_operands")
+            .map(syntax::named_children)
+            .unwrap_or_default();
+        let words: Vec<String> = code
+            .replace("%%", "%")
+            .split(|c: char| c.is_whitespace() || c == ',' || c == ';')
+            .filter(|w| !w.is_empty())
+            .map(str::to_string)
+            .collect();
+        let register = match words.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
+            ["mov.u32" | "mov.b32", "%0", reg] => reg.to_string(),
+            _ => return refuse(self),
+        };
+        let [out] = outputs.as_slice() else {
+            return refuse(self);
+        };
+        if inputs != 0 {
+            return refuse(self);
+        }
+        let Some(target) = out.child_by_field_name("value") else {
+            return refuse(self);
+        };
+        let span = self.span(n);
+        let b = |d| build::builtin(Builtin::ThreadIdx(d), span);
+        let dim = |d| build::builtin(Builtin::BlockDim(d), span);
+        // The lane: the thread's linear index in its block, modulo 32.
+        let linear = build::arith(
+            BinaryOp::Add,
+            build::arith(
+                BinaryOp::Mul,
+                build::arith(
+                    BinaryOp::Add,
+                    build::arith(BinaryOp::Mul, b(Dim::Z), dim(Dim::Y)),
+                    b(Dim::Y),
+                ),
+                dim(Dim::X),
+            ),
+            b(Dim::X),
+        );
+        let lane = build::arith(BinaryOp::BitAnd, linear, build::lit(31, span));
+        let one = build::mk(ExprKind::IntLit(1), Type::UINT, span);
+        // A shift takes its left operand's type; the count is not converted.
+        let shift = |a: Expr, k: Expr| {
+            build::mk(
+                ExprKind::Binary(BinaryOp::Shl, Box::new(a), Box::new(k)),
+                Type::UINT,
+                span,
+            )
+        };
+        let shl = |k: Expr| shift(one.clone(), k);
+        let value = match register.as_str() {
+            "%laneid" => lane,
+            // Bits of the lanes below (or up to) this one, and above.
+            "%lanemask_lt" => build::arith(BinaryOp::Sub, shl(lane), one.clone()),
+            "%lanemask_le" => build::arith(
+                BinaryOp::Sub,
+                shift(shl(lane), build::lit(1, span)),
+                one.clone(),
+            ),
+            "%lanemask_ge" => build::mk(
+                ExprKind::Unary(
+                    UnaryOp::BitNot,
+                    Box::new(build::arith(BinaryOp::Sub, shl(lane), one.clone())),
+                ),
+                Type::UINT,
+                span,
+            ),
+            "%lanemask_gt" => build::mk(
+                ExprKind::Unary(
+                    UnaryOp::BitNot,
+                    Box::new(build::arith(
+                        BinaryOp::Sub,
+                        shift(shl(lane), build::lit(1, span)),
+                        one.clone(),
+                    )),
+                ),
+                Type::UINT,
+                span,
+            ),
+            _ => return refuse(self),
+        };
+        let lhs = self.expr(target)?;
+        let rhs = self.convert(value, &lhs.ty.clone(), target, "assignment")?;
+        Ok(build::assign(lhs, rhs, span))
     }
 
     /// `"..."` (adjacent literals joined), typed `const char *`.

@@ -133,43 +133,7 @@ fn body_uses(body: Node, src: &str) -> HashMap<String, Uses> {
 /// for objects (`name` is `None`), the fields of the file's texture
 /// descriptors when they agree.
 pub(crate) fn host_sampling(src: &str, name: Option<&str>) -> Sampling {
-    let field = |f: &str| -> Vec<String> {
-        let mut vals = Vec::new();
-        let mut rest = src;
-        while let Some(i) = rest.find(f) {
-            let before = &rest[..i];
-            let after = &rest[i + f.len()..];
-            rest = after;
-            let owner_ok = match name {
-                Some(n) => {
-                    before.trim_end().ends_with(&format!("{n}."))
-                        || before.ends_with(&format!("{n}."))
-                }
-                None => before.ends_with('.'),
-            };
-            if !owner_ok {
-                continue;
-            }
-            // `[0]` of addressMode, then `=`.
-            let after = after.trim_start();
-            let after = match after.strip_prefix('[') {
-                Some(a) => a.split_once(']').map(|(_, r)| r).unwrap_or(a),
-                None => after,
-            };
-            let Some(value) = after.trim_start().strip_prefix('=') else {
-                continue;
-            };
-            let v: String = value
-                .trim_start()
-                .chars()
-                .take_while(|c| c.is_alphanumeric() || *c == '_')
-                .collect();
-            if !vals.contains(&v) {
-                vals.push(v);
-            }
-        }
-        vals
-    };
+    let field = |f: &str| host_field(src, name, f);
     let one = |vals: Vec<String>| {
         if vals.len() == 1 {
             vals.into_iter().next()
@@ -193,6 +157,74 @@ pub(crate) fn host_sampling(src: &str, name: Option<&str>) -> Sampling {
         linear,
         normalized_coords,
     }
+}
+
+/// Whether the file's texture descriptors read texture objects as
+/// normalized floats (`desc.readMode = cudaReadModeNormalizedFloat`).
+fn host_normalized_float(src: &str) -> bool {
+    host_field(src, None, "readMode") == ["cudaReadModeNormalizedFloat"]
+}
+
+/// The byte range of `T` in the file's one `cudaCreateChannelDesc<T>()`
+/// (the texels' type), when all its channel descriptors name one type.
+fn host_channel_type(src: &str) -> Option<(usize, usize)> {
+    const CALL: &str = "cudaCreateChannelDesc<";
+    let mut found: Option<(usize, usize)> = None;
+    let mut from = 0;
+    while let Some(i) = src[from..].find(CALL) {
+        let start = from + i + CALL.len();
+        let end = start + src[start..].find('>')?;
+        let (s, e) = (
+            start + (src[start..end].len() - src[start..end].trim_start().len()),
+            start + src[start..end].trim_end().len(),
+        );
+        match found {
+            Some((fs, fe)) if src[fs..fe] != src[s..e] => return None,
+            None => found = Some((s, e)),
+            _ => {}
+        }
+        from = end;
+    }
+    found
+}
+
+/// The values the host code assigns to field `f` of texture reference
+/// `name`'s, or (`None`) of any texture descriptor's, each once.
+fn host_field(src: &str, name: Option<&str>, f: &str) -> Vec<String> {
+    let mut vals = Vec::new();
+    let mut rest = src;
+    while let Some(i) = rest.find(f) {
+        let before = &rest[..i];
+        let after = &rest[i + f.len()..];
+        rest = after;
+        let owner_ok = match name {
+            Some(n) => {
+                before.trim_end().ends_with(&format!("{n}.")) || before.ends_with(&format!("{n}."))
+            }
+            None => before.ends_with('.'),
+        };
+        if !owner_ok {
+            continue;
+        }
+        // `[0]` of addressMode, then `=`.
+        let after = after.trim_start();
+        let after = match after.strip_prefix('[') {
+            Some(a) => a.split_once(']').map(|(_, r)| r).unwrap_or(a),
+            None => after,
+        };
+        let Some(value) = after.trim_start().strip_prefix('=') else {
+            continue;
+        };
+        let v: String = value
+            .trim_start()
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        if !vals.contains(&v) {
+            vals.push(v);
+        }
+    }
+    vals
 }
 
 /// `texture<T, dims, mode>` of a file-scope declaration.
@@ -325,15 +357,35 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 "texture element type not found",
             )));
         };
-        let elem = match self.type_descriptor(tnode) {
+        let fetched = match self.type_descriptor(tnode) {
             Ok(t) => t,
             Err(e) => return Some(Err(e)),
+        };
+        // Normalized-float reads name the float type they return; the
+        // texels are the channel descriptor's integers.
+        let normalized_float = host_normalized_float(self.ctx.src)
+            && matches!(component_scalar(&fetched), Some(Scalar::F32));
+        let elem = if normalized_float {
+            let channel = host_channel_type(self.ctx.src).and_then(|(s, e)| find_node(root, s, e));
+            let Some(cnode) = channel else {
+                return Some(Err(self.error(
+                    p,
+                    "texture",
+                    format!("texture object `{name}` is read as normalized floats, but the file names no one channel type (`cudaCreateChannelDesc<uchar4>()`)"),
+                )));
+            };
+            match self.type_descriptor(cnode) {
+                Ok(t) => t,
+                Err(e) => return Some(Err(e)),
+            }
+        } else {
+            fetched
         };
         let b = TextureBinding {
             object: true,
             elem,
             dims: 2,
-            normalized_float: false,
+            normalized_float,
             sampling: host_sampling(self.ctx.src, None),
         };
         let span = self.span(p);
@@ -499,14 +551,18 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 fc.push(self.convert(c, &Type::FLOAT, *a, "texture coordinate")?);
             }
             if b.sampling.linear {
-                if !matches!(b.elem, Type::Scalar(Scalar::F32)) || b.normalized_float {
-                    return Err(self.error(
-                        n,
-                        "texture",
-                        "linear filtering is supported on float textures only",
-                    ));
-                }
-                linear(&base, &fc, &extents, b.sampling, span)
+                let norm = match self.normalization(n, &b)? {
+                    Some(max) => Some(max),
+                    None if component_scalar(&b.elem) == Some(Scalar::F32) => None,
+                    None => {
+                        return Err(self.error(
+                            n,
+                            "texture",
+                            "linear filtering reads float textures, or integer ones as normalized floats",
+                        ))
+                    }
+                };
+                return Ok(linear(&base, &fc, &extents, b.sampling, norm, span));
             } else {
                 let idx: Vec<Expr> = fc
                     .iter()
@@ -516,31 +572,75 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 texel_at(&base, &idx, &extents, b.sampling.address, span)
             }
         };
-        if b.normalized_float {
-            let Some(s) = b.elem.scalar().filter(|s| s.is_integer()) else {
+        match self.normalization(n, &b)? {
+            Some(max) => Ok(per_component(&texel, |c| normalized(c, max, span), span)),
+            None => Ok(texel),
+        }
+    }
+
+    /// For a texture read as normalized floats, the integer value that reads
+    /// as 1.0.
+    fn normalization(&mut self, n: Node, b: &TextureBinding) -> LResult<Option<f64>> {
+        if !b.normalized_float {
+            return Ok(None);
+        }
+        let Some(s) = component_scalar(&b.elem).filter(|s| s.is_integer()) else {
+            return Err(self.error(
+                n,
+                "texture",
+                "cudaReadModeNormalizedFloat on a non-integer texture",
+            ));
+        };
+        Ok(Some(match s {
+            Scalar::U8 => 255.0,
+            Scalar::I8 => 127.0,
+            Scalar::U16 => 65535.0,
+            Scalar::I16 => 32767.0,
+            _ => {
                 return Err(self.error(
                     n,
                     "texture",
-                    "cudaReadModeNormalizedFloat on a non-integer texture",
-                ));
-            };
-            let max = match s {
-                Scalar::U8 => 255.0,
-                Scalar::I8 => 127.0,
-                Scalar::U16 => 65535.0,
-                Scalar::I16 => 32767.0,
-                _ => {
-                    return Err(self.error(
-                        n,
-                        "texture",
-                        "cudaReadModeNormalizedFloat on a 32-bit texture",
+                    "cudaReadModeNormalizedFloat on a 32-bit texture",
+                ))
+            }
+        }))
+    }
+}
+
+/// The scalar of a scalar or vector type.
+fn component_scalar(t: &Type) -> Option<Scalar> {
+    match t {
+        Type::Scalar(s) | Type::Vector(s, _) => Some(*s),
+        _ => None,
+    }
+}
+
+/// An integer texel component as the float in [0, 1] (or [-1, 1]) it reads as.
+fn normalized(c: Expr, max: f64, span: Span) -> Expr {
+    build::arith(BinaryOp::Div, build::cast(c, &Type::FLOAT), flit(max, span))
+}
+
+/// `f` applied to a scalar value, or to each component of a vector value
+/// (the components gathered again into a float vector).
+fn per_component(v: &Expr, f: impl Fn(Expr) -> Expr, span: Span) -> Expr {
+    match v.ty {
+        Type::Vector(s, n) => {
+            let comps: Vec<Expr> = (0..n)
+                .map(|k| {
+                    f(build::mk(
+                        ExprKind::Component(Box::new(v.clone()), k),
+                        Type::Scalar(s),
+                        span,
                     ))
-                }
-            };
-            let v = build::cast(texel, &Type::FLOAT);
-            return Ok(build::arith(BinaryOp::Div, v, flit(max, span)));
+                })
+                .collect();
+            build::mk(
+                ExprKind::Intrinsic(Intrinsic::MakeVector, comps),
+                Type::Vector(Scalar::F32, n),
+                span,
+            )
         }
-        Ok(texel)
+        _ => f(v.clone()),
     }
 }
 
@@ -658,8 +758,18 @@ fn linear_index(idx: &[Expr], extents: &[Expr]) -> Expr {
 }
 
 /// Linear filtering: the texels around `c - 0.5` blended with weights in
-/// 8-bit fixed point (`rintf(frac * 256) / 256`, as the texture unit keeps them).
-fn linear(base: &Expr, coords: &[Expr], extents: &[Expr], s: Sampling, span: Span) -> Expr {
+/// 8-bit fixed point (`rintf(frac * 256) / 256`, as the texture unit keeps
+/// them), each component of a vector texel on its own; an integer texture
+/// read as normalized floats (`norm`: the value of 1.0) is blended after the
+/// conversion, as the texture unit does.
+fn linear(
+    base: &Expr,
+    coords: &[Expr],
+    extents: &[Expr],
+    s: Sampling,
+    norm: Option<f64>,
+    span: Span,
+) -> Expr {
     let mut lows = Vec::new();
     let mut weights = Vec::new();
     for (c, w) in coords.iter().zip(extents) {
@@ -685,8 +795,8 @@ fn linear(base: &Expr, coords: &[Expr], extents: &[Expr], s: Sampling, span: Spa
             build::arith(BinaryOp::Mul, t.clone(), build::arith(BinaryOp::Sub, b, a)),
         )
     };
-    let at = |idx: Vec<Expr>| texel_at(base, &idx, extents, s.address, span);
-    match lows.as_slice() {
+    let elem = base.ty.pointee().cloned().unwrap_or(Type::FLOAT);
+    let blend = |at: &dyn Fn(Vec<Expr>) -> Expr| match lows.as_slice() {
         [i] => lerp(at(vec![i.clone()]), at(vec![one(i)]), &weights[0]),
         [i, j] => {
             let top = lerp(
@@ -701,6 +811,32 @@ fn linear(base: &Expr, coords: &[Expr], extents: &[Expr], s: Sampling, span: Spa
             );
             lerp(top, bottom, &weights[1])
         }
-        _ => at(lows),
+        _ => at(lows.clone()),
+    };
+    let value = |c: Expr| match norm {
+        Some(max) => normalized(c, max, span),
+        None => c,
+    };
+    match elem {
+        Type::Vector(sc, n) => {
+            let comps = (0..n)
+                .map(|k| {
+                    blend(&|idx: Vec<Expr>| {
+                        let t = texel_at(base, &idx, extents, s.address, span);
+                        value(build::mk(
+                            ExprKind::Component(Box::new(t), k),
+                            Type::Scalar(sc),
+                            span,
+                        ))
+                    })
+                })
+                .collect();
+            build::mk(
+                ExprKind::Intrinsic(Intrinsic::MakeVector, comps),
+                Type::Vector(Scalar::F32, n),
+                span,
+            )
+        }
+        _ => blend(&|idx: Vec<Expr>| value(texel_at(base, &idx, extents, s.address, span))),
     }
 }

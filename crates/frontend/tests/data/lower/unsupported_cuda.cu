@@ -12,7 +12,7 @@ __global__ void uses_texture_object(cudaTextureObject_t t, float *out) { out[0] 
 
 __global__ void uses_asm(int *out) {
     int lane;
-    asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(lane));
     out[0] = lane;
 }
 
