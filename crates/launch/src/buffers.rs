@@ -159,7 +159,10 @@ mod tests {
     fn vector_types_of_every_scalar_parse() {
         assert_eq!(parse_type("uchar4").unwrap(), Type::Vector(Scalar::U8, 4));
         assert_eq!(parse_type("short2").unwrap(), Type::Vector(Scalar::I16, 2));
-        assert_eq!(parse_type("ulonglong2").unwrap(), Type::Vector(Scalar::U64, 2));
+        assert_eq!(
+            parse_type("ulonglong2").unwrap(),
+            Type::Vector(Scalar::U64, 2)
+        );
         assert_eq!(parse_type("float3").unwrap(), Type::Vector(Scalar::F32, 3));
         assert!(parse_type("uchar5").is_err());
         assert!(parse_type("bool2").is_err());

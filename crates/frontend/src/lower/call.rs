@@ -317,7 +317,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 want.join(" or "),
                 args.len(),
                 if fewer {
-                    " (hone does not fill in default arguments: pass every argument)"
+                    " (and the declaration gives no default for the rest)"
                 } else {
                     ""
                 }
@@ -389,6 +389,12 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 .filter(|s| s.params.len() == count)
                 .cloned()
                 .collect();
+            if viable.is_empty() && !builtin && expanded.is_none() {
+                // Arguments left out: the declaration's default values.
+                if let Some(full) = sigs.iter().find_map(|s| self.with_defaults(n, args, s)) {
+                    return self.call_named(n, f, name, &full);
+                }
+            }
             if !viable.is_empty() {
                 let lowered = match expanded {
                     Some(e) => e,
@@ -458,6 +464,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 format!("`{name}` is a __global__ function; launching kernels from device code is not supported"),
             ));
         }
+        if let Some(full) = self.with_defaults(n, args, &sig) {
+            return self.call_function(n, f, name, sig, &full);
+        }
         let lowered = match self.texture_expanded_args(args)? {
             Some(e) => e,
             None => self.args(args)?,
@@ -466,6 +475,30 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             self.user_arity(n, name, args, &[sig.params.len()])?;
         }
         self.call_overload(n, name, &[sig], lowered, args)
+    }
+
+    /// `args` followed by the default values of the parameters a call of
+    /// `sig` leaves out, when the declaration gives all of them.
+    fn with_defaults<'t>(
+        &self,
+        n: Node<'t>,
+        args: &[Node<'t>],
+        sig: &FuncSig,
+    ) -> Option<Vec<Node<'t>>> {
+        let missing = sig.defaults.get(args.len()..)?;
+        if missing.is_empty() || sig.params.len() != sig.defaults.len() {
+            return None;
+        }
+        let mut root = n;
+        while let Some(p) = root.parent() {
+            root = p;
+        }
+        let mut out = args.to_vec();
+        for d in missing {
+            let (s, e) = (*d)?;
+            out.push(root.descendant_for_byte_range(s, e)?);
+        }
+        Some(out)
     }
 
     /// The arguments lowered with each texture object expanded to the

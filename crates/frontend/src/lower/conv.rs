@@ -33,7 +33,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         let Type::Array(elem, _) = &e.ty else {
             return e;
         };
-        let pointee_const = self.is_const_object(&e);
+        let pointee_const = self.is_const_typed(&e);
         let ty = Type::Pointer(Box::new(PointerType {
             pointee: (**elem).clone(),
             pointee_const,
@@ -43,19 +43,32 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         icast(e, ty)
     }
 
-    /// Whether an lvalue designates a const object.
+    /// Whether an lvalue designates an object device code may not write
+    /// (a const one, or one in constant memory).
     pub fn is_const_object(&self, e: &Expr) -> bool {
+        self.const_object(e, true)
+    }
+
+    /// Whether an lvalue's type is const-qualified: `__constant__ T x` is a
+    /// `T`, so `&x` is a `T *`, though device code may not write it.
+    pub fn is_const_typed(&self, e: &Expr) -> bool {
+        self.const_object(e, false)
+    }
+
+    fn const_object(&self, e: &Expr, constant_space: bool) -> bool {
         match &e.kind {
             ExprKind::Var(id) => self.var(*id).is_const,
             ExprKind::Index(b, _) => match &b.ty {
                 Type::Pointer(p) => p.pointee_const,
-                _ => self.is_const_object(b),
+                _ => self.const_object(b, constant_space),
             },
             ExprKind::Deref(p) => matches!(&p.ty, Type::Pointer(p) if p.pointee_const),
-            ExprKind::Component(v, _) | ExprKind::Field(v, _) => self.is_const_object(v),
+            ExprKind::Component(v, _) | ExprKind::Field(v, _) => {
+                self.const_object(v, constant_space)
+            }
             ExprKind::Global(g) => {
                 let g = self.global(*g);
-                g.is_const || g.space == hone_ir::GlobalSpace::Constant
+                g.is_const || (constant_space && g.space == hone_ir::GlobalSpace::Constant)
             }
             _ => false,
         }

@@ -777,7 +777,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 }
                 let ty = Type::Pointer(Box::new(PointerType {
                     pointee: e.ty.clone(),
-                    pointee_const: self.is_const_object(&e),
+                    pointee_const: self.is_const_typed(&e),
                     restrict: false,
                     pointee_volatile: self.is_volatile_object(&e),
                 }));
@@ -958,7 +958,12 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             .filter(|w| !w.is_empty())
             .map(str::to_string)
             .collect();
-        let register = match words.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
+        let register = match words
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>()
+            .as_slice()
+        {
             ["mov.u32" | "mov.b32", "%0", reg] => reg.to_string(),
             _ => return refuse(self),
         };

@@ -380,6 +380,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             None => None,
         };
         let inline = specs.inline();
+        let defaults = default_values(params_node, params.len());
         Ok(Header {
             name,
             alias,
@@ -389,6 +390,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             launch_bounds,
             inline,
             ret_ref: false,
+            defaults,
         })
     }
 
@@ -580,6 +582,8 @@ pub(crate) struct Header {
     pub inline: Option<String>,
     /// A member function returning `T&`: `ret` is the pointer it returns.
     pub ret_ref: bool,
+    /// The byte range of each parameter's default value, if it has one.
+    pub defaults: Vec<Option<(usize, usize)>>,
 }
 
 pub(crate) struct Param {
@@ -599,6 +603,31 @@ impl Header {
             params: self.params.iter().map(|p| p.qt.ty.clone()).collect(),
             by_ref: self.params.iter().map(|p| p.by_ref).collect(),
             ret_ref: self.ret_ref,
+            defaults: self.defaults.clone(),
         }
+    }
+}
+
+/// The byte ranges of the default values in a parameter list (`int c = 0`),
+/// one entry per IR parameter; none where a parameter became several (a
+/// texture object).
+pub(crate) fn default_values(list: Node, params: usize) -> Vec<Option<(usize, usize)>> {
+    let out: Vec<Option<(usize, usize)>> = syntax::named_children(list)
+        .into_iter()
+        .filter(|p| {
+            matches!(
+                p.kind(),
+                "parameter_declaration" | "optional_parameter_declaration"
+            )
+        })
+        .map(|p| {
+            p.child_by_field_name("default_value")
+                .map(|d| (d.start_byte(), d.end_byte()))
+        })
+        .collect();
+    if out.len() == params {
+        out
+    } else {
+        vec![None; params]
     }
 }

@@ -77,6 +77,8 @@ pub(crate) struct FuncSig {
     pub by_ref: Vec<bool>,
     /// Returns a reference (`T&`): `ret` is its pointer, read through at the call.
     pub ret_ref: bool,
+    /// Where each parameter's default value is in the text, if it has one.
+    pub defaults: Vec<Option<(usize, usize)>>,
 }
 
 /// A member function (or constructor) of a struct, lowered to a function

@@ -36,6 +36,11 @@ pub(crate) fn named_type(name: &str) -> Option<Type> {
         "ushort" => return Some(Type::Scalar(U16)),
         "uchar" => return Some(Type::Scalar(U8)),
         "ulong" => return Some(Type::Scalar(U64)),
+        // The complex types of cuFFT and cuComplex.h are CUDA's vectors.
+        "cufftComplex" | "cuComplex" | "cuFloatComplex" => return Some(Type::Vector(F32, 2)),
+        "cufftDoubleComplex" | "cuDoubleComplex" => return Some(Type::Vector(F64, 2)),
+        "cufftReal" => return Some(Type::Scalar(F32)),
+        "cufftDoubleReal" => return Some(Type::Scalar(F64)),
         _ => {}
     }
     let digit = name.chars().last()?;
@@ -167,6 +172,23 @@ pub(crate) fn header_constant(name: &str) -> Option<Constant> {
         "M_PI" => Constant::Float(std::f64::consts::PI, F64),
         "M_E" => Constant::Float(std::f64::consts::E, F64),
         "M_SQRT2" => Constant::Float(std::f64::consts::SQRT_2, F64),
+        // <math_constants.h>, at the precision its literals have.
+        "CUDART_PI_F" => Constant::Float(std::f32::consts::PI as f64, F32),
+        "CUDART_PIO2_F" => Constant::Float(std::f32::consts::FRAC_PI_2 as f64, F32),
+        "CUDART_PIO4_F" => Constant::Float(std::f32::consts::FRAC_PI_4 as f64, F32),
+        "CUDART_2_OVER_PI_F" => Constant::Float(std::f32::consts::FRAC_2_PI as f64, F32),
+        "CUDART_SQRT_HALF_F" => Constant::Float(std::f32::consts::FRAC_1_SQRT_2 as f64, F32),
+        "CUDART_LN2_F" => Constant::Float(std::f32::consts::LN_2 as f64, F32),
+        "CUDART_L2E_F" => Constant::Float(std::f32::consts::LOG2_E as f64, F32),
+        "CUDART_ZERO_F" => Constant::Float(0.0, F32),
+        "CUDART_ONE_F" => Constant::Float(1.0, F32),
+        "CUDART_PI" => Constant::Float(std::f64::consts::PI, F64),
+        "CUDART_PIO2" => Constant::Float(std::f64::consts::FRAC_PI_2, F64),
+        "CUDART_PIO4" => Constant::Float(std::f64::consts::FRAC_PI_4, F64),
+        "CUDART_2PI" => Constant::Float(std::f64::consts::TAU, F64),
+        "CUDART_SQRT_2PI" => Constant::Float((std::f64::consts::TAU).sqrt(), F64),
+        "CUDART_SQRT_HALF" => Constant::Float(std::f64::consts::FRAC_1_SQRT_2, F64),
+        "CUDART_LN2" => Constant::Float(std::f64::consts::LN_2, F64),
         _ => return None,
     })
 }

@@ -144,6 +144,9 @@ const ENTRIES: &[Entry] = &[
     },
 ];
 
+/// CUDA's fast-math spellings of these functions.
+const FAST: &[&str] = &["__sincosf"];
+
 /// The definitions a translation unit needs appended: those of the
 /// functions called in `root` (the tree of `src`), which it does not define.
 pub(crate) fn needed(root: Node, src: &str) -> String {
@@ -175,7 +178,11 @@ pub(crate) fn needed(root: Node, src: &str) -> String {
         }
         true
     });
-    let calls = |name: &str| called.contains(name) && !defined.contains(name);
+    let calls = |name: &str| {
+        let fast = format!("__{name}");
+        (called.contains(name) && !defined.contains(name))
+            || (FAST.contains(&fast.as_str()) && called.contains(fast.as_str()))
+    };
     let mut out = String::new();
     for e in ENTRIES {
         let (f, d) = (calls(e.float), calls(e.double));
@@ -193,6 +200,11 @@ pub(crate) fn needed(root: Node, src: &str) -> String {
 /// The appended function a call of `name` means, given the type of its
 /// first argument; `None` when `name` is not one of these.
 pub(crate) fn callee(name: &str, first: Option<Scalar>) -> Option<&'static str> {
+    // The fast intrinsic is the function itself to the emulator, as `__sinf` is `sinf`.
+    let name = match name.strip_prefix("__") {
+        Some(plain) if FAST.contains(&name) => plain,
+        _ => name,
+    };
     let e = ENTRIES
         .iter()
         .find(|e| e.float == name || e.double == name)?;
@@ -241,6 +253,7 @@ mod tests {
         assert_eq!(callee("frexp", Some(Scalar::F32)), Some("hone_frexpf"));
         assert_eq!(callee("frexp", Some(Scalar::F64)), Some("hone_frexp"));
         assert_eq!(callee("sincosf", Some(Scalar::F64)), Some("hone_sincosf"));
+        assert_eq!(callee("__sincosf", Some(Scalar::F32)), Some("hone_sincosf"));
         assert_eq!(callee("sinf", Some(Scalar::F32)), None);
         assert_eq!(callee("isnan", Some(Scalar::F32)), Some("hone_isnanf"));
         assert_eq!(callee("isnan", Some(Scalar::F64)), Some("hone_isnan"));

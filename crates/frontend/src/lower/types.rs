@@ -364,6 +364,8 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                                     format!("`{other}` is not supported here"),
                                 ));
                             }
+                            // The grammar reads `__restrict` as Microsoft's modifier.
+                            ("ms_pointer_modifier", "__restrict") => restrict = true,
                             ("ms_pointer_modifier", _) => {
                                 return Err(self.error(
                                     c,
