@@ -117,6 +117,9 @@ pub fn run(args: GpuRunArgs) -> Result<u8> {
             .with_context(|| format!("cannot create directory {}", dir.display()))?;
     }
     let mut results = Vec::new();
+    // What kernels `printf` goes to the process's stdout; JSON readers get
+    // the JSON alone there, the kernels' text on stderr.
+    let redirect = args.json.then(DeviceOutputToStderr::start);
     for p in &mut prepared {
         run_one(&gpu, p, args.keep.as_deref(), args.time)?;
         p.compared = p
@@ -132,6 +135,7 @@ pub fn run(args: GpuRunArgs) -> Result<u8> {
         }
         results.push(p);
     }
+    drop(redirect);
     if args.json {
         let docs: Vec<_> = results
             .iter()
@@ -300,5 +304,37 @@ fn finite_or_string(v: f64) -> serde_json::Value {
         json!(v)
     } else {
         json!(v.to_string())
+    }
+}
+
+/// While it lives, file descriptor 1 is stderr: the CUDA driver writes the
+/// kernels' `printf` output to the C library's stdout at synchronisation.
+struct DeviceOutputToStderr {
+    saved: Option<i32>,
+}
+
+impl DeviceOutputToStderr {
+    fn start() -> Self {
+        // SAFETY: plain descriptor calls on descriptors this process owns;
+        // nothing else writes to stdout while the guard lives.
+        let saved = unsafe {
+            let saved = libc::dup(1);
+            (saved >= 0 && libc::dup2(2, 1) >= 0).then_some(saved)
+        };
+        DeviceOutputToStderr { saved }
+    }
+}
+
+impl Drop for DeviceOutputToStderr {
+    fn drop(&mut self) {
+        if let Some(saved) = self.saved {
+            // SAFETY: as in `start`; the C library's buffer is flushed first
+            // so that the kernels' text lands on stderr.
+            unsafe {
+                libc::fflush(std::ptr::null_mut());
+                libc::dup2(saved, 1);
+                libc::close(saved);
+            }
+        }
     }
 }
