@@ -372,3 +372,44 @@ fn cooperative_groups_reduce_blocks_and_warps() {
         );
     }
 }
+
+#[test]
+fn rgba_bytes_read_as_normalized_floats_blend_per_channel() {
+    let p = parsed("texture_rgba.cu", &[]);
+    let (w, h) = (13usize, 9usize);
+    let bytes: Vec<u8> = (0..w * h * 4).map(|i| (i * 53 % 251) as u8).collect();
+    let (sx, sy) = (0.81f32, 1.17f32);
+    let int = KernelArg::Int;
+    let out = run(
+        &p,
+        "rgba_resample",
+        [2, 2, 1],
+        [8, 8, 1],
+        &[
+            KernelArg::Buffer(0),
+            int(w as i64),
+            int(h as i64),
+            KernelArg::Float(sx as f64),
+            KernelArg::Float(sy as f64),
+            KernelArg::Buffer(1),
+            int(w as i64),
+            int(h as i64),
+        ],
+        vec![
+            Buffer::from_f32("out", &vec![0.0; w * h * 4]),
+            Buffer::from_u8("img", &bytes),
+        ],
+    );
+    let mut want = Vec::new();
+    for y in 0..h {
+        for x in 0..w {
+            for c in 0..4 {
+                let channel: Vec<f32> = (0..w * h)
+                    .map(|i| bytes[4 * i + c] as f32 / 255.0)
+                    .collect();
+                want.push(bilinear(&channel, w, h, x as f32 * sx, y as f32 * sy));
+            }
+        }
+    }
+    assert_close("rgba_resample", &out[0].to_f32_vec(), &want);
+}

@@ -188,6 +188,52 @@ fn host_channel_type(src: &str) -> Option<(usize, usize)> {
     found
 }
 
+/// The texel type of the file's channel descriptors written with bit counts
+/// (`cudaCreateChannelDesc(8, 0, 0, 0, cudaChannelFormatKindUnsigned)`), when
+/// they all name one.
+fn host_channel_bits(src: &str) -> Option<Type> {
+    const CALL: &str = "cudaCreateChannelDesc(";
+    let mut found: Option<Type> = None;
+    let mut from = 0;
+    while let Some(i) = src[from..].find(CALL) {
+        let start = from + i + CALL.len();
+        let end = start + src[start..].find(')')?;
+        from = end;
+        let args: Vec<&str> = src[start..end].split(',').map(str::trim).collect();
+        let [x, y, z, w, kind] = args.as_slice() else {
+            return None;
+        };
+        let bits: Vec<u32> = [x, y, z, w]
+            .iter()
+            .map(|b| b.parse().ok())
+            .collect::<Option<_>>()?;
+        let n = bits.iter().filter(|&&b| b > 0).count() as u8;
+        if n == 0 || bits[1..n as usize].iter().any(|&b| b != bits[0]) {
+            return None;
+        }
+        let scalar = match (*kind, bits[0]) {
+            ("cudaChannelFormatKindUnsigned", 8) => Scalar::U8,
+            ("cudaChannelFormatKindUnsigned", 16) => Scalar::U16,
+            ("cudaChannelFormatKindUnsigned", 32) => Scalar::U32,
+            ("cudaChannelFormatKindSigned", 8) => Scalar::I8,
+            ("cudaChannelFormatKindSigned", 16) => Scalar::I16,
+            ("cudaChannelFormatKindSigned", 32) => Scalar::I32,
+            ("cudaChannelFormatKindFloat", 32) => Scalar::F32,
+            _ => return None,
+        };
+        let t = if n == 1 {
+            Type::Scalar(scalar)
+        } else {
+            Type::Vector(scalar, n)
+        };
+        match &found {
+            Some(f) if *f != t => return None,
+            _ => found = Some(t),
+        }
+    }
+    found
+}
+
 /// The values the host code assigns to field `f` of texture reference
 /// `name`'s, or (`None`) of any texture descriptor's, each once.
 fn host_field(src: &str, name: Option<&str>, f: &str) -> Vec<String> {
@@ -366,17 +412,20 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         let normalized_float = host_normalized_float(self.ctx.src)
             && matches!(component_scalar(&fetched), Some(Scalar::F32));
         let elem = if normalized_float {
-            let channel = host_channel_type(self.ctx.src).and_then(|(s, e)| find_node(root, s, e));
-            let Some(cnode) = channel else {
-                return Some(Err(self.error(
-                    p,
-                    "texture",
-                    format!("texture object `{name}` is read as normalized floats, but the file names no one channel type (`cudaCreateChannelDesc<uchar4>()`)"),
-                )));
-            };
-            match self.type_descriptor(cnode) {
-                Ok(t) => t,
-                Err(e) => return Some(Err(e)),
+            let named = host_channel_type(self.ctx.src).and_then(|(s, e)| find_node(root, s, e));
+            match (named, host_channel_bits(self.ctx.src)) {
+                (Some(cnode), _) => match self.type_descriptor(cnode) {
+                    Ok(t) => t,
+                    Err(e) => return Some(Err(e)),
+                },
+                (None, Some(t)) => t,
+                (None, None) => {
+                    return Some(Err(self.error(
+                        p,
+                        "texture",
+                        format!("texture object `{name}` is read as normalized floats, but the file names no one channel type (`cudaCreateChannelDesc<uchar4>()`)"),
+                    )))
+                }
             }
         } else {
             fetched
@@ -838,5 +887,33 @@ fn linear(
             )
         }
         _ => blend(&|idx: Vec<Expr>| value(texel_at(base, &idx, extents, s.address, span))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn channel_types_come_from_the_host_code() {
+        let src = "cudaChannelFormatDesc d = cudaCreateChannelDesc<uchar4>();";
+        let (s, e) = host_channel_type(src).expect("one type");
+        assert_eq!(&src[s..e], "uchar4");
+        let two = "cudaCreateChannelDesc<uchar4>(); cudaCreateChannelDesc<float>();";
+        assert_eq!(host_channel_type(two), None);
+        let bits = "cudaCreateChannelDesc(8, 0, 0, 0, cudaChannelFormatKindUnsigned);";
+        assert_eq!(host_channel_bits(bits), Some(Type::Scalar(Scalar::U8)));
+        let four = "cudaCreateChannelDesc(16, 16, 16, 16, cudaChannelFormatKindSigned)";
+        assert_eq!(host_channel_bits(four), Some(Type::Vector(Scalar::I16, 4)));
+        assert_eq!(
+            host_channel_bits("cudaCreateChannelDesc(8, 16, 0, 0, cudaChannelFormatKindUnsigned)"),
+            None
+        );
+        assert!(host_normalized_float(
+            "d.readMode = cudaReadModeNormalizedFloat;"
+        ));
+        assert!(!host_normalized_float(
+            "d.readMode = cudaReadModeElementType;"
+        ));
     }
 }
