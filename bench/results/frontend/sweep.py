@@ -665,7 +665,12 @@ def main():
     ap.add_argument("--write-launches", action="store_true",
                     help="write a default launch file for each lowered kernel that has none")
     ap.add_argument("--only", help="run only kernels whose program contains this text")
+    ap.add_argument("--samples-folders",
+                    help="comma-separated folders of the samples checkout to sweep instead of "
+                         + " and ".join(SUITES["samples"]))
     a = ap.parse_args()
+    if a.samples_folders:
+        SUITES["samples"] = [f.strip() for f in a.samples_folders.split(",") if f.strip()]
     roots = {}
     if a.rodinia:
         roots["rodinia"] = os.path.abspath(a.rodinia)
