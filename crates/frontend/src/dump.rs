@@ -21,9 +21,14 @@ pub fn dump(m: &Module) -> String {
             .iter()
             .map(|f| format!("{}@{}: {}", f.name, f.offset, type_str(&f.ty)))
             .collect();
+        let keyword = if s.kind == hone_ir::RecordKind::Union {
+            "union"
+        } else {
+            "struct"
+        };
         let _ = writeln!(
             out,
-            "struct {} size {} align {} {{{}}}",
+            "{keyword} {} size {} align {} {{{}}}",
             s.name,
             s.size,
             s.align,

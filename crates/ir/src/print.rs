@@ -84,6 +84,7 @@ pub fn print_struct(st: &StructType) -> String {
     let keyword = match st.kind {
         RecordKind::Struct => "struct",
         RecordKind::Class => "class",
+        RecordKind::Union => "union",
     };
     let align = if st.align > natural {
         format!("alignas({}) ", st.align)

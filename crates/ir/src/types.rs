@@ -212,6 +212,9 @@ pub enum Type {
 pub enum RecordKind {
     Struct,
     Class,
+    /// Every member at offset 0; the size is the largest member's, rounded
+    /// up to the largest alignment.
+    Union,
 }
 
 /// A struct's data members with their layout as nvcc computes it (the C ABI of
@@ -246,13 +249,22 @@ impl StructType {
         for (fname, ty) in fields {
             let size = ty.size()?;
             let a = ty.align().max(1);
-            offset = offset.div_ceil(a).checked_mul(a)?;
-            out.push(Field {
-                name: fname,
-                ty,
-                offset,
-            });
-            offset = offset.checked_add(size)?;
+            if kind == RecordKind::Union {
+                out.push(Field {
+                    name: fname,
+                    ty,
+                    offset: 0,
+                });
+                offset = offset.max(size);
+            } else {
+                offset = offset.div_ceil(a).checked_mul(a)?;
+                out.push(Field {
+                    name: fname,
+                    ty,
+                    offset,
+                });
+                offset = offset.checked_add(size)?;
+            }
             align = align.max(a);
         }
         // An empty struct is one byte in C++.
@@ -269,7 +281,35 @@ impl StructType {
     pub fn field(&self, name: &str) -> Option<(usize, &Field)> {
         self.fields.iter().enumerate().find(|(_, f)| f.name == name)
     }
+
+    /// The path of member indices to `name`, looking through anonymous
+    /// members (`union { struct { short lo, hi; }; int all; }`), which the
+    /// front end names after their type, `anon_…`.
+    pub fn member_path(&self, name: &str) -> Option<Vec<usize>> {
+        if let Some((i, _)) = self.field(name) {
+            return Some(vec![i]);
+        }
+        self.fields
+            .iter()
+            .enumerate()
+            .find_map(|(i, f)| match &f.ty {
+                Type::Struct(inner) if inner.name.starts_with(ANON_PREFIX) => {
+                    let mut path = inner.member_path(name)?;
+                    path.insert(0, i);
+                    Some(path)
+                }
+                _ => None,
+            })
+    }
+
+    /// Whether values of this type hold a union anywhere in them.
+    pub fn has_union(&self) -> bool {
+        self.kind == RecordKind::Union || self.fields.iter().any(|f| f.ty.has_union())
+    }
 }
+
+/// The name the front end gives an unnamed struct or union.
+pub const ANON_PREFIX: &str = "anon_";
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PointerType {
@@ -301,6 +341,14 @@ impl Type {
         match self {
             Type::Scalar(s) => Some(*s),
             _ => None,
+        }
+    }
+    /// Whether a value of this type holds a union (in a struct or array).
+    pub fn has_union(&self) -> bool {
+        match self {
+            Type::Struct(st) => st.has_union(),
+            Type::Array(e, _) => e.has_union(),
+            _ => false,
         }
     }
     pub fn pointee(&self) -> Option<&Type> {

@@ -477,3 +477,83 @@ fn struct_kernel_parameter_by_value() {
     .to_string();
     assert!(e.contains("prm") && e.contains("Params"), "{e}");
 }
+
+#[test]
+fn union_members_are_views_of_the_same_bytes() {
+    let src = r#"
+union PackedShorts {
+    struct {
+        short lo;
+        short hi;
+    };
+    unsigned int all;
+};
+struct Tagged {
+    int tag;
+    union {
+        float f;
+        int i;
+    };
+};
+__device__ int low_half(unsigned int v) {
+    PackedShorts p;
+    p.all = v;
+    return p.lo;
+}
+__global__ void unpack(const unsigned int *in, int *out, Tagged *t) {
+    int k = threadIdx.x;
+    PackedShorts p;
+    p.all = in[k];
+    out[3 * k] = p.lo;
+    out[3 * k + 1] = p.hi + low_half(in[k]) - p.lo;
+    PackedShorts q = p;
+    q.hi = 7;
+    out[3 * k + 2] = (int)q.all;
+    Tagged x = t[k];
+    x.f = 1.5f;
+    t[k].i = x.i + x.tag;
+}
+"#;
+    let m = cuda(src);
+    let n = 32usize;
+    let input: Vec<u32> = (0..n as u32).map(|i| i.wrapping_mul(0x9e37_79b9)).collect();
+    let tagged: Vec<i32> = (0..n as i32).flat_map(|i| [i, -1]).collect();
+    let mut t = Buffer::from_i32("t", &tagged);
+    let st = m
+        .structs
+        .iter()
+        .find(|s| s.name == "Tagged")
+        .expect("Tagged");
+    t.elem = hone_ir::Type::Struct(st.clone());
+    let mut bufs = vec![
+        Buffer::from_u32("in", &input),
+        Buffer::from_i32("out", &vec![0; 3 * n]),
+        t,
+    ];
+    let args = [0, 1, 2].map(KernelArg::Buffer);
+    let r = launch(
+        &m,
+        "unpack",
+        LaunchConfig::linear(1, n as u32),
+        &args,
+        &mut bufs,
+    );
+    assert!(r.is_clean(), "{r:#?}");
+    let out = bufs[1].to_i32_vec();
+    let t = bufs[2].to_i32_vec();
+    for k in 0..n {
+        let v = input[k];
+        assert_eq!(out[3 * k], v as u16 as i16 as i32, "lo of {v:#x}");
+        assert_eq!(
+            out[3 * k + 1],
+            (v >> 16) as u16 as i16 as i32,
+            "hi of {v:#x}"
+        );
+        assert_eq!(
+            out[3 * k + 2] as u32,
+            (v & 0xffff) | (7 << 16),
+            "q of {v:#x}"
+        );
+        assert_eq!(t[2 * k + 1], 1.5f32.to_bits() as i32 + k as i32, "t[{k}].i");
+    }
+}

@@ -1197,7 +1197,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 Ok(self.mk(ExprKind::Component(Box::new(base), idx), ty, span))
             }
             Type::Struct(st) => {
-                let Some((i, f)) = st.field(fname) else {
+                let Some(path) = st.member_path(fname) else {
                     let member = (st.name.clone(), fname.to_string());
                     let what = if self.ctx.methods.contains_key(&member) {
                         "is a member function; call it"
@@ -1210,8 +1210,15 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                         format!("`{fname}` of `{}` {what}", st.name),
                     ));
                 };
-                let ty = f.ty.clone();
-                Ok(self.mk(ExprKind::Field(Box::new(base), i as u32), ty, span))
+                let mut e = base.clone();
+                for i in path {
+                    let Type::Struct(outer) = &e.ty else {
+                        break;
+                    };
+                    let ty = outer.fields[i].ty.clone();
+                    e = self.mk(ExprKind::Field(Box::new(e), i as u32), ty, span);
+                }
+                Ok(e)
             }
             t => {
                 let t = type_name(t);

@@ -531,6 +531,15 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         let decls: Vec<Node> = m
             .children_by_field_name("declarator", &mut cursor)
             .collect();
+        // `union { struct { short lo, hi; }; int all; }`: an anonymous member,
+        // named after its type; member access looks through it.
+        if decls.is_empty() {
+            if let Type::Struct(st) = &base.ty {
+                if st.name.starts_with(hone_ir::ANON_PREFIX) {
+                    return Ok(vec![(format!("m_{}", st.name), base.ty.clone())]);
+                }
+            }
+        }
         let mut out = Vec::new();
         for d in decls {
             let dd = self.declarator(base.clone(), d, ArrayCtx::Const)?;

@@ -621,7 +621,7 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
             }
             return None;
         };
-        let name = name.unwrap_or_else(|| format!("anon_{}", node.start_byte()));
+        let name = name.unwrap_or_else(|| format!("{}{}", hone_ir::ANON_PREFIX, node.start_byte()));
         // A second definition of one name would give two types the printer
         // writes under that name, and members bound to the first.
         match self.records.get(&name) {
@@ -633,20 +633,10 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
                 self.records.insert(name.clone(), node.start_byte());
             }
         }
-        if node.kind() == "union_specifier" {
-            self.ctx.typedefs.insert(
-                name,
-                TypeEntry::Unsupported {
-                    construct: "union".into(),
-                    message: "unions are not supported".into(),
-                },
-            );
-            return None;
-        }
-        let kind = if node.kind() == "class_specifier" {
-            RecordKind::Class
-        } else {
-            RecordKind::Struct
+        let kind = match node.kind() {
+            "class_specifier" => RecordKind::Class,
+            "union_specifier" => RecordKind::Union,
+            _ => RecordKind::Struct,
         };
         // Until it is complete, a use of the struct inside itself is reported.
         self.ctx.typedefs.insert(
@@ -676,6 +666,18 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
             }
             match m.kind() {
                 "field_declaration" => {
+                    // A struct or union defined in the member's declaration
+                    // (an anonymous union, a nested struct) is made first.
+                    if let Some(t) = m.child_by_field_name("type").filter(|t| {
+                        matches!(
+                            t.kind(),
+                            "struct_specifier" | "union_specifier" | "class_specifier"
+                        ) && t.child_by_field_name("body").is_some()
+                    }) {
+                        if self.record(t).is_none() {
+                            ok = false;
+                        }
+                    }
                     let (r, diags) = {
                         let mut l = self.lowerer();
                         let r = l.field_declaration(m);

@@ -145,10 +145,12 @@ pub(super) fn lower_function(
                 l.prog.shared.push(sv);
             }
             VarKind::Param | VarKind::Local => {
-                // Volatile variables live in memory so every access is one.
+                // Volatile variables live in memory so every access is one;
+                // so do unions, whose members are views of the same bytes.
                 let in_memory = matches!(var.ty, Type::Array(..))
                     || has_array(&var.ty)
                     || var.is_volatile
+                    || var.ty.has_union()
                     || addr_taken.contains(&id);
                 if !in_memory && value_regs(&var.ty) > 255 {
                     return Err(unsupported(
