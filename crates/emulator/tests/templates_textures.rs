@@ -413,3 +413,103 @@ fn rgba_bytes_read_as_normalized_floats_blend_per_channel() {
     }
     assert_close("rgba_resample", &out[0].to_f32_vec(), &want);
 }
+
+#[test]
+fn integer_and_conversion_intrinsics_match_their_definitions() {
+    let p = parsed("intrinsics_more.cu", &[]);
+    let n = 48usize;
+    let a: Vec<u32> = (0..n as u32)
+        .map(|i| i.wrapping_mul(0x9e37_79b9) ^ 0x1234_5678)
+        .collect();
+    let b: Vec<u32> = (0..n as u32)
+        .map(|i| i.wrapping_mul(0x85eb_ca6b).rotate_left(7))
+        .collect();
+    let f: Vec<f32> = (0..n)
+        .map(|i| (i as f32 - 20.0) * 0.75 + 0.5 * (i % 2) as f32)
+        .collect();
+    let out = run(
+        &p,
+        "more_intrinsics",
+        [1, 1, 1],
+        [n as u32, 1, 1],
+        &[0, 1, 2, 3].map(KernelArg::Buffer),
+        vec![
+            Buffer::from_u32("a", &a),
+            Buffer::from_u32("b", &b),
+            Buffer::from_f32("f", &f),
+            Buffer::from_i32("out", &vec![-1; 16 * n]),
+        ],
+    );
+    let o = out[3].to_i32_vec();
+    let odd = a.iter().filter(|&&x| x & 1 == 1).count() as i32;
+    for t in 0..n {
+        let (x, y) = (a[t], b[t]);
+        let r = &o[16 * t..16 * t + 16];
+        let bytes = |v: u32| v.to_le_bytes();
+        let v = ((y as u64) << 32) | x as u64;
+        let perm: u32 = (0..4)
+            .map(|k| (((v >> (8 * ((0x7531u32 >> (4 * k)) & 7))) & 255) as u32) << (8 * k))
+            .sum();
+        let absdiff: Vec<u32> = bytes(x)
+            .iter()
+            .zip(bytes(y))
+            .map(|(p, q)| p.abs_diff(q) as u32)
+            .collect();
+        let rn = f[t].round_ties_even() as i32;
+        assert_eq!(
+            r[0] as u32,
+            (x as i32 as i64 - y as i32 as i64).unsigned_abs() as u32 + 7,
+            "sad {t}"
+        );
+        assert_eq!(
+            r[1],
+            ((x as i32 as i64 + y as i32 as i64) >> 1) as i32,
+            "hadd {t}"
+        );
+        assert_eq!(
+            r[2],
+            ((x as i32 as i64 + y as i32 as i64 + 1) >> 1) as i32,
+            "rhadd {t}"
+        );
+        assert_eq!(r[3] as u32, perm, "byte_perm {t}");
+        assert_eq!(
+            r[4] as u32,
+            ((v << (t & 31)) >> 32) as u32,
+            "funnelshift_l {t}"
+        );
+        assert_eq!(r[5] as u32, (v >> (t & 31)) as u32, "funnelshift_r {t}");
+        assert_eq!(
+            r[6] as u32,
+            absdiff
+                .iter()
+                .enumerate()
+                .map(|(k, d)| d << (8 * k))
+                .sum::<u32>(),
+            "vabsdiffu4 {t}"
+        );
+        assert_eq!(r[7] as u32, absdiff.iter().sum::<u32>(), "vsadu4 {t}");
+        assert_eq!(r[8], rn, "float2int_rn {t}");
+        assert_eq!(
+            r[9],
+            f[t].floor() as i32 + f[t].ceil() as i32,
+            "rd + ru {t}"
+        );
+        assert_eq!(r[10], odd, "syncthreads_count {t}");
+        assert_eq!(r[11], 1 + 2, "syncthreads_or/and {t}");
+        let warp = t / 32;
+        let lanes = (warp * 32..n.min(warp * 32 + 32)).filter(|l| l % 3 == 0);
+        let mask: u32 = lanes.map(|l| 1u32 << (l % 32)).sum();
+        assert_eq!(
+            r[12] as u32,
+            if t % 3 == 0 { mask } else { 0 },
+            "activemask {t}"
+        );
+        assert_eq!(r[13] as u32, x.wrapping_add(1), "ldcs/stcs {t}");
+        assert_eq!(
+            r[14] as u32,
+            ((x as u64 + y as u64) >> 1) as u32,
+            "uhadd {t}"
+        );
+        assert_eq!(r[15] as u32, f[t].max(0.0) as u32, "float2uint_rz {t}");
+    }
+}

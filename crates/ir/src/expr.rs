@@ -257,6 +257,8 @@ pub enum Intrinsic {
     /// `__trap()`: ends the kernel with an error (a failed `assert` lowers
     /// to it).
     Trap,
+    /// `__activemask()`: the lanes of the warp executing it.
+    ActiveMask,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -639,6 +641,7 @@ impl Intrinsic {
             Intrinsic::Clock64 => "clock64".into(),
             Intrinsic::Printf => "printf".into(),
             Intrinsic::Trap => "__trap".into(),
+            Intrinsic::ActiveMask => "__activemask".into(),
             Intrinsic::Atomic(op) => format!(
                 "atomic{}",
                 match op {

@@ -30,6 +30,9 @@ fn math_alias(name: &str) -> Option<(&'static str, Option<Scalar>)> {
         "__fma_rn" => ("fma", None),
         "__dsqrt_rn" => ("sqrt", None),
         "__saturatef" => ("__saturatef", Some(Scalar::F32)),
+        // Rounding to nearest, the only mode device code runs in.
+        "nearbyintf" => ("rintf", None),
+        "nearbyint" => ("rint", None),
         "umin" => ("min", Some(Scalar::U32)),
         "umax" => ("max", Some(Scalar::U32)),
         "llmin" => ("min", Some(Scalar::I64)),
@@ -563,7 +566,10 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     fn intrinsic(&mut self, n: Node, name: &str, args: &[Node]) -> Option<LResult<Expr>> {
         let simple = match name {
             "__syncthreads" => Some(Intrinsic::SyncThreads),
-            "__threadfence" => Some(Intrinsic::ThreadFence),
+            // A fence of another scope orders at least as much as the emulator needs.
+            "__threadfence" | "__threadfence_block" | "__threadfence_system" => {
+                Some(Intrinsic::ThreadFence)
+            }
             _ => None,
         };
         if let Some(i) = simple {
@@ -577,6 +583,15 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         }
         if name == "printf" {
             return Some(self.printf(n, args));
+        }
+        if name == "__activemask" {
+            return Some(self.arity(n, name, args, &[0]).map(|_| {
+                self.mk(
+                    ExprKind::Intrinsic(Intrinsic::ActiveMask, vec![]),
+                    Type::UINT,
+                    self.span(n),
+                )
+            }));
         }
         if name == "__trap" {
             return Some(self.arity(n, name, args, &[0]).map(|_| {
@@ -609,7 +624,21 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         if let Some(k) = vote_kind(name) {
             return Some(self.vote(n, name, k, args));
         }
-        if name == "__ldg" {
+        // Stores with a cache hint are stores.
+        if matches!(name, "__stcs" | "__stcg" | "__stwb" | "__stwt") {
+            return Some(self.arity(n, name, args, &[2]).and_then(|_| {
+                let p = self.expr(args[0])?;
+                let target = self.deref(p, n)?;
+                let v = self.expr(args[1])?;
+                let v = self.convert(v, &target.ty.clone(), args[1], "argument")?;
+                Ok(hone_ir::build::assign(target, v, self.span(n)))
+            }));
+        }
+        // Loads with a cache hint are loads.
+        if matches!(
+            name,
+            "__ldg" | "__ldcs" | "__ldcg" | "__ldca" | "__ldcv" | "__ldlu"
+        ) {
             return Some(self.arity(n, name, args, &[1]).and_then(|_| {
                 let p = self.expr(args[0])?;
                 self.deref(p, n)

@@ -1,7 +1,9 @@
 //! Math functions that return a second result through a pointer (`frexp`,
-//! `modf`, `sincos`), and the classification functions C++ overloads
-//! (`isnan`, `isinf`, `isfinite`, `signbit`), written in the CUDA subset
-//! hone reads. A translation
+//! `modf`, `sincos`), the classification functions C++ overloads (`isnan`,
+//! `isinf`, `isfinite`, `signbit`), and CUDA's integer and conversion
+//! intrinsics that are plain computations (`__sad`, `__byte_perm`,
+//! `__funnelshift_l`, `__float2int_rn`, ...) or a block's vote
+//! (`__syncthreads_count`), written in the CUDA subset hone reads. A translation
 //! unit that calls one gets its definition appended under a name of its own
 //! (`hone_frexpf`), and calls are bound to it: the emulator, the analyzer
 //! and the printer then see an ordinary device function, and the printed
@@ -142,6 +144,435 @@ const ENTRIES: &[Entry] = &[
 }
 ",
     },
+    Entry {
+        float: "__sad",
+        double: "__sad",
+        float_def: "__device__ unsigned int hone_sad(int x, int y, unsigned int z) {
+    return (unsigned int)(x > y ? (long long)x - y : (long long)y - x) + z;
+}
+",
+        double_def: "",
+    },
+    Entry {
+        float: "__usad",
+        double: "__usad",
+        float_def: "__device__ unsigned int hone_usad(unsigned int x, unsigned int y, unsigned int z) {
+    return (x > y ? x - y : y - x) + z;
+}
+",
+        double_def: "",
+    },
+    Entry {
+        float: "__hadd",
+        double: "__hadd",
+        float_def: "__device__ int hone_hadd(int x, int y) {
+    return (int)(((long long)x + y) >> 1);
+}
+",
+        double_def: "",
+    },
+    Entry {
+        float: "__rhadd",
+        double: "__rhadd",
+        float_def: "__device__ int hone_rhadd(int x, int y) {
+    return (int)(((long long)x + y + 1) >> 1);
+}
+",
+        double_def: "",
+    },
+    Entry {
+        float: "__uhadd",
+        double: "__uhadd",
+        float_def: "__device__ unsigned int hone_uhadd(unsigned int x, unsigned int y) {
+    return (unsigned int)(((unsigned long long)x + y) >> 1);
+}
+",
+        double_def: "",
+    },
+    Entry {
+        float: "__urhadd",
+        double: "__urhadd",
+        float_def: "__device__ unsigned int hone_urhadd(unsigned int x, unsigned int y) {
+    return (unsigned int)(((unsigned long long)x + y + 1) >> 1);
+}
+",
+        double_def: "",
+    },
+    Entry {
+        float: "__byte_perm",
+        double: "__byte_perm",
+        float_def: "__device__ unsigned int hone_byte_perm(unsigned int x, unsigned int y, unsigned int s) {
+    unsigned long long v = ((unsigned long long)y << 32) | x;
+    unsigned int r = 0;
+    for (int k = 0; k < 4; k++) {
+        unsigned int sel = (s >> (4 * k)) & 7u;
+        r |= (unsigned int)((v >> (8 * sel)) & 255ull) << (8 * k);
+    }
+    return r;
+}
+",
+        double_def: "",
+    },
+    Entry {
+        float: "__funnelshift_l",
+        double: "__funnelshift_l",
+        float_def: "__device__ unsigned int hone_funnelshift_l(unsigned int lo, unsigned int hi, unsigned int shift) {
+    unsigned long long v = ((unsigned long long)hi << 32) | lo;
+    return (unsigned int)((v << (shift & 31u)) >> 32);
+}
+",
+        double_def: "",
+    },
+    Entry {
+        float: "__funnelshift_lc",
+        double: "__funnelshift_lc",
+        float_def: "__device__ unsigned int hone_funnelshift_lc(unsigned int lo, unsigned int hi, unsigned int shift) {
+    unsigned long long v = ((unsigned long long)hi << 32) | lo;
+    return (unsigned int)((v << (shift < 32u ? shift : 32u)) >> 32);
+}
+",
+        double_def: "",
+    },
+    Entry {
+        float: "__funnelshift_r",
+        double: "__funnelshift_r",
+        float_def: "__device__ unsigned int hone_funnelshift_r(unsigned int lo, unsigned int hi, unsigned int shift) {
+    unsigned long long v = ((unsigned long long)hi << 32) | lo;
+    return (unsigned int)(v >> (shift & 31u));
+}
+",
+        double_def: "",
+    },
+    Entry {
+        float: "__funnelshift_rc",
+        double: "__funnelshift_rc",
+        float_def: "__device__ unsigned int hone_funnelshift_rc(unsigned int lo, unsigned int hi, unsigned int shift) {
+    unsigned long long v = ((unsigned long long)hi << 32) | lo;
+    return (unsigned int)(v >> (shift < 32u ? shift : 32u));
+}
+",
+        double_def: "",
+    },
+    Entry {
+        float: "__nanosleep",
+        double: "__nanosleep",
+        float_def: "__device__ void hone_nanosleep(unsigned int ns) {
+}
+",
+        double_def: "",
+    },
+    Entry {
+        float: "__syncthreads_count",
+        double: "__syncthreads_count",
+        float_def: "__device__ int hone_syncthreads_count(int pred) {
+    __shared__ int hone_votes;
+    __syncthreads();
+    if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
+        hone_votes = 0;
+    }
+    __syncthreads();
+    if (pred) {
+        atomicAdd(&hone_votes, 1);
+    }
+    __syncthreads();
+    int c = hone_votes;
+    __syncthreads();
+    return c;
+}
+",
+        double_def: "",
+    },
+    Entry {
+        float: "__syncthreads_or",
+        double: "__syncthreads_or",
+        float_def: "__device__ int hone_syncthreads_or(int pred) {
+    return hone_syncthreads_count(pred) != 0;
+}
+",
+        double_def: "",
+    },
+    Entry {
+        float: "__syncthreads_and",
+        double: "__syncthreads_and",
+        float_def: "__device__ int hone_syncthreads_and(int pred) {
+    return hone_syncthreads_count(!pred) == 0;
+}
+",
+        double_def: "",
+    },
+    Entry {
+        float: "__frcp_rn",
+        double: "__frcp_rn",
+        float_def: "__device__ float hone_frcp_rn(float x) {
+    return 1.0f / x;
+}
+",
+        double_def: "",
+    },
+    Entry {
+        float: "__drcp_rn",
+        double: "__drcp_rn",
+        float_def: "__device__ double hone_drcp_rn(double x) {
+    return 1.0 / x;
+}
+",
+        double_def: "",
+    },
+    Entry {
+        float: "__float2int_rn",
+        double: "__float2int_rn",
+        float_def: "__device__ int hone_float2int_rn(float x) {
+    return (int)rintf(x);
+}
+",
+        double_def: "",
+    },
+    Entry {
+        float: "__float2int_rz",
+        double: "__float2int_rz",
+        float_def: "__device__ int hone_float2int_rz(float x) {
+    return (int)x;
+}
+",
+        double_def: "",
+    },
+    Entry {
+        float: "__float2int_rd",
+        double: "__float2int_rd",
+        float_def: "__device__ int hone_float2int_rd(float x) {
+    return (int)floorf(x);
+}
+",
+        double_def: "",
+    },
+    Entry {
+        float: "__float2int_ru",
+        double: "__float2int_ru",
+        float_def: "__device__ int hone_float2int_ru(float x) {
+    return (int)ceilf(x);
+}
+",
+        double_def: "",
+    },
+    Entry {
+        float: "__float2uint_rn",
+        double: "__float2uint_rn",
+        float_def: "__device__ unsigned int hone_float2uint_rn(float x) {
+    return (unsigned int)rintf(x);
+}
+",
+        double_def: "",
+    },
+    Entry {
+        float: "__float2uint_rz",
+        double: "__float2uint_rz",
+        float_def: "__device__ unsigned int hone_float2uint_rz(float x) {
+    return (unsigned int)x;
+}
+",
+        double_def: "",
+    },
+    Entry {
+        float: "__float2uint_rd",
+        double: "__float2uint_rd",
+        float_def: "__device__ unsigned int hone_float2uint_rd(float x) {
+    return (unsigned int)floorf(x);
+}
+",
+        double_def: "",
+    },
+    Entry {
+        float: "__float2uint_ru",
+        double: "__float2uint_ru",
+        float_def: "__device__ unsigned int hone_float2uint_ru(float x) {
+    return (unsigned int)ceilf(x);
+}
+",
+        double_def: "",
+    },
+    Entry {
+        float: "__float2ll_rn",
+        double: "__float2ll_rn",
+        float_def: "__device__ long long hone_float2ll_rn(float x) {
+    return (long long)rintf(x);
+}
+",
+        double_def: "",
+    },
+    Entry {
+        float: "__float2ll_rz",
+        double: "__float2ll_rz",
+        float_def: "__device__ long long hone_float2ll_rz(float x) {
+    return (long long)x;
+}
+",
+        double_def: "",
+    },
+    Entry {
+        float: "__double2int_rn",
+        double: "__double2int_rn",
+        float_def: "__device__ int hone_double2int_rn(double x) {
+    return (int)rint(x);
+}
+",
+        double_def: "",
+    },
+    Entry {
+        float: "__double2int_rz",
+        double: "__double2int_rz",
+        float_def: "__device__ int hone_double2int_rz(double x) {
+    return (int)x;
+}
+",
+        double_def: "",
+    },
+    Entry {
+        float: "__double2int_rd",
+        double: "__double2int_rd",
+        float_def: "__device__ int hone_double2int_rd(double x) {
+    return (int)floor(x);
+}
+",
+        double_def: "",
+    },
+    Entry {
+        float: "__double2int_ru",
+        double: "__double2int_ru",
+        float_def: "__device__ int hone_double2int_ru(double x) {
+    return (int)ceil(x);
+}
+",
+        double_def: "",
+    },
+    Entry {
+        float: "__double2uint_rn",
+        double: "__double2uint_rn",
+        float_def: "__device__ unsigned int hone_double2uint_rn(double x) {
+    return (unsigned int)rint(x);
+}
+",
+        double_def: "",
+    },
+    Entry {
+        float: "__double2uint_rz",
+        double: "__double2uint_rz",
+        float_def: "__device__ unsigned int hone_double2uint_rz(double x) {
+    return (unsigned int)x;
+}
+",
+        double_def: "",
+    },
+    Entry {
+        float: "__double2ll_rn",
+        double: "__double2ll_rn",
+        float_def: "__device__ long long hone_double2ll_rn(double x) {
+    return (long long)rint(x);
+}
+",
+        double_def: "",
+    },
+    Entry {
+        float: "__double2float_rn",
+        double: "__double2float_rn",
+        float_def: "__device__ float hone_double2float_rn(double x) {
+    return (float)x;
+}
+",
+        double_def: "",
+    },
+    Entry {
+        float: "__int2float_rn",
+        double: "__int2float_rn",
+        float_def: "__device__ float hone_int2float_rn(int x) {
+    return (float)x;
+}
+",
+        double_def: "",
+    },
+    Entry {
+        float: "__uint2float_rn",
+        double: "__uint2float_rn",
+        float_def: "__device__ float hone_uint2float_rn(unsigned int x) {
+    return (float)x;
+}
+",
+        double_def: "",
+    },
+    Entry {
+        float: "__ll2float_rn",
+        double: "__ll2float_rn",
+        float_def: "__device__ float hone_ll2float_rn(long long x) {
+    return (float)x;
+}
+",
+        double_def: "",
+    },
+    Entry {
+        float: "__ull2float_rn",
+        double: "__ull2float_rn",
+        float_def: "__device__ float hone_ull2float_rn(unsigned long long x) {
+    return (float)x;
+}
+",
+        double_def: "",
+    },
+    Entry {
+        float: "__int2double_rn",
+        double: "__int2double_rn",
+        float_def: "__device__ double hone_int2double_rn(int x) {
+    return (double)x;
+}
+",
+        double_def: "",
+    },
+    Entry {
+        float: "__uint2double_rn",
+        double: "__uint2double_rn",
+        float_def: "__device__ double hone_uint2double_rn(unsigned int x) {
+    return (double)x;
+}
+",
+        double_def: "",
+    },
+    Entry {
+        float: "__ll2double_rn",
+        double: "__ll2double_rn",
+        float_def: "__device__ double hone_ll2double_rn(long long x) {
+    return (double)x;
+}
+",
+        double_def: "",
+    },
+    Entry {
+        float: "__vabsdiffu4",
+        double: "__vabsdiffu4",
+        float_def: "__device__ unsigned int hone_vabsdiffu4(unsigned int a, unsigned int b) {
+    unsigned int r = 0u;
+    for (int k = 0; k < 4; k++) {
+        unsigned int x = (a >> (8 * k)) & 255u;
+        unsigned int y = (b >> (8 * k)) & 255u;
+        r |= (x > y ? x - y : y - x) << (8 * k);
+    }
+    return r;
+}
+",
+        double_def: "",
+    },
+    Entry {
+        float: "__vsadu4",
+        double: "__vsadu4",
+        float_def: "__device__ unsigned int hone_vsadu4(unsigned int a, unsigned int b) {
+    unsigned int r = 0u;
+    for (int k = 0; k < 4; k++) {
+        unsigned int x = (a >> (8 * k)) & 255u;
+        unsigned int y = (b >> (8 * k)) & 255u;
+        r += x > y ? x - y : y - x;
+    }
+    return r;
+}
+",
+        double_def: "",
+    },
 ];
 
 /// CUDA's fast-math spellings of these functions.
@@ -184,6 +615,7 @@ pub(crate) fn needed(root: Node, src: &str) -> String {
             || (FAST.contains(&fast.as_str()) && called.contains(fast.as_str()))
     };
     let mut out = String::new();
+    let mut needs_count = false;
     for e in ENTRIES {
         let (f, d) = (calls(e.float), calls(e.double));
         if f || d {
@@ -192,6 +624,19 @@ pub(crate) fn needed(root: Node, src: &str) -> String {
         }
         if d {
             out.push_str(e.double_def);
+        }
+        if (f || d)
+            && e.float_def.contains("hone_syncthreads_count(")
+            && e.float != "__syncthreads_count"
+        {
+            needs_count = true;
+        }
+    }
+    // `__syncthreads_or` and `__syncthreads_and` count the votes; the
+    // counting function comes first.
+    if needs_count && !out.contains("int hone_syncthreads_count(") {
+        if let Some(e) = ENTRIES.iter().find(|e| e.float == "__syncthreads_count") {
+            out.insert_str(0, e.float_def);
         }
     }
     out
@@ -215,7 +660,7 @@ pub(crate) fn callee(name: &str, first: Option<Scalar>) -> Option<&'static str> 
         let end = def[start..].find('(').map_or(def.len(), |i| start + i);
         &def[start..end]
     };
-    Some(if float {
+    Some(if float || e.double_def.is_empty() {
         hone(e.float_def)
     } else {
         hone(e.double_def)

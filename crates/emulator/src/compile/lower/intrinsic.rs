@@ -71,6 +71,15 @@ impl<'a> Lower<'a> {
                 });
                 Ok(Val::one(Opnd::R(dst)))
             }
+            Intrinsic::ActiveMask => {
+                let dst = self.tmp();
+                self.code.push(Op::Vote {
+                    kind: hone_ir::VoteKind::Ballot,
+                    dst,
+                    pred: Opnd::I(1),
+                });
+                Ok(Val::one(Opnd::R(dst)))
+            }
             Intrinsic::Trap => {
                 let site = self.site(e.span);
                 self.code.push(Op::Trap { site });

@@ -1,6 +1,6 @@
 // Unions, and anonymous members read through (as dct8x8 packs two shorts).
 union PackedShorts {
-    struct __align__(4) {
+    struct {
         short lo;
         short hi;
     };
