@@ -621,7 +621,12 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
             }
             return None;
         };
-        let name = name.unwrap_or_else(|| format!("{}{}", hone_ir::ANON_PREFIX, node.start_byte()));
+        // Named by where it is in the user's files, which the preprocessor
+        // keeps, so that the name is the same however the text was read.
+        let name = name.unwrap_or_else(|| {
+            let (file, line, col) = self.ctx.map.locate(node.start_position());
+            format!("{}{file}_{line}_{col}", hone_ir::ANON_PREFIX)
+        });
         // A second definition of one name would give two types the printer
         // writes under that name, and members bound to the first.
         match self.records.get(&name) {
