@@ -3,6 +3,7 @@
 // buffer; blocks run one after another. Checks each variant against a plain
 // CPU reference at small odd sizes (partial tiles, chunk edges, grid edges).
 //   g++ -std=c++20 -O1 -ffp-contract=off -pthread emu.cpp -o emu && ./emu
+#include "emu_cuda.h"
 #include <algorithm>
 #include <barrier>
 #include <cmath>
@@ -14,64 +15,9 @@
 #include <random>
 #include <thread>
 #include <vector>
-using std::max;
-using std::min;
-struct dim3 {
-  unsigned x = 1, y = 1, z = 1;
-};
-struct float4 {
-  float x, y, z, w;
-};
-static thread_local dim3 threadIdx;
-static dim3 blockIdx, blockDim, gridDim;
-static std::barrier<>* g_bar;
-static std::vector<float> g_shfl;
-static std::mutex g_atom;
-#define __global__
-#define __device__
-#define __forceinline__ inline
-#define __launch_bounds__(...)
-#define __shared__ static
-#define __restrict__
-static void __syncthreads() { g_bar->arrive_and_wait(); }
-template <class T> static T __ldg(const T* p) { return *p; }
-static void atomicAdd(double* a, double v) {
-  std::lock_guard<std::mutex> l(g_atom);
-  *a += v;
-}
-static int tid_() { return threadIdx.x + threadIdx.y * blockDim.x; }
-static float shfl(float v, int d) {
-  int t = tid_(), lane = threadIdx.x & 31;
-  g_shfl[t] = v;
-  __syncthreads();
-  float r = (lane + d >= 0 && lane + d < 32) ? g_shfl[t + d] : v;
-  __syncthreads();
-  return r;
-}
-static float __shfl_up_sync(unsigned, float v, int d) { return shfl(v, -d); }
-static float __shfl_down_sync(unsigned, float v, int d) { return shfl(v, d); }
 #include "stencils.cuh"
 
-static void launch(dim3 g, dim3 b, std::function<void()> body) {
-  gridDim = g;
-  blockDim = b;
-  int nt = b.x * b.y;
-  g_shfl.assign(nt, 0.f);
-  for (unsigned bz = 0; bz < g.z; ++bz)
-    for (unsigned by = 0; by < g.y; ++by)
-      for (unsigned bx = 0; bx < g.x; ++bx) {
-        blockIdx = {bx, by, bz};
-        std::barrier<> bar(nt);
-        g_bar = &bar;
-        std::vector<std::thread> th;
-        for (int t = 0; t < nt; ++t)
-          th.emplace_back([&, t] {
-            threadIdx = {unsigned(t % b.x), unsigned(t / b.x), 0};
-            body();
-          });
-        for (auto& x : th) x.join();
-      }
-}
+static void launch(dim3 g, dim3 b, std::function<void()> body) { emu_launch(g, b, "kernel", body); }
 static int cdiv(int a, int b) { return (a + b - 1) / b; }
 static int fails = 0;
 static void report(const char* name, const std::vector<float>& r, const std::vector<float>& t) {
@@ -88,7 +34,7 @@ int main() {
   // ---- diffusion: nx multiple of 4 for the float4 variant
   const int nx = 44, ny = 21, nz = 13;
   const size_t N = (size_t)nx * ny * nz;
-  std::vector<float> in(N), ref(N), ref2(N), ref3(N), out(N);
+  std::vector<float> in(N), ref(N), ref2(N), ref3(N), ref4(N), out(N);
   for (auto& v : in) v = U(rng);
   DiffCoef k{0.11f, 0.13f, 0.12f, 0.1f, 0.14f, 0.09f, 0.31f};
   auto naive = [&](std::vector<float>& src, std::vector<float>& dst) {
@@ -114,30 +60,31 @@ int main() {
   }
   naive(ref, ref2);
   naive(ref2, ref3);
-#define ZREG(BX, BY, ZC, RY)                                                                             \
+  naive(ref3, ref4);
+#define ZREG(BX, BY, ZC, RY, PF)                                                                             \
   std::fill(out.begin(), out.end(), NAN);                                                               \
   launch({(unsigned)cdiv(nx, BX), (unsigned)cdiv(ny, BY * RY), (unsigned)cdiv(nz, ZC)}, {BX, BY, 1},    \
-         [&] { diff_zreg<BX, BY, ZC, RY>(in.data(), out.data(), nx, ny, nz, k); });                       \
-  report("diff_zreg<" #BX "," #BY "," #ZC "," #RY ">", ref, out);
-  ZREG(8, 4, 5, 1) ZREG(8, 2, 4, 3) ZREG(16, 4, 13, 2)
-#define ZVEC(BX, BY, ZC)                                                                              \
+         [&] { diff_zreg<BX, BY, ZC, RY, PF>(in.data(), out.data(), nx, ny, nz, k); });                       \
+  report("diff_zreg<" #BX "," #BY "," #ZC "," #RY "," #PF ">", ref, out);
+  ZREG(8, 4, 5, 1, 1) ZREG(8, 2, 4, 3, 2) ZREG(16, 4, 13, 2, 4) ZREG(8, 4, 1, 1, 3) ZREG(8, 4, 20, 1, 2)
+#define ZVEC(BX, BY, ZC, PF)                                                                              \
   std::fill(out.begin(), out.end(), NAN);                                                            \
   launch({(unsigned)cdiv(nx / 4, BX), (unsigned)cdiv(ny, BY), (unsigned)cdiv(nz, ZC)}, {BX, BY, 1}, \
-         [&] { diff_zvec<BX, BY, ZC>(in.data(), out.data(), nx, ny, nz, k); });                     \
-  report("diff_zvec<" #BX "," #BY "," #ZC ">", ref, out);
-  ZVEC(32, 2, 5)
-#define SMEM(BX, BY, ZC)                                                                          \
+         [&] { diff_zvec<BX, BY, ZC, PF>(in.data(), out.data(), nx, ny, nz, k); });                     \
+  report("diff_zvec<" #BX "," #BY "," #ZC "," #PF ">", ref, out);
+  ZVEC(32, 2, 5, 1) ZVEC(32, 2, 4, 3) ZVEC(32, 3, 13, 2)
+#define SMEM(BX, BY, ZC, PF)                                                                          \
   std::fill(out.begin(), out.end(), NAN);                                                        \
   launch({(unsigned)cdiv(nx, BX), (unsigned)cdiv(ny, BY), (unsigned)cdiv(nz, ZC)}, {BX, BY, 1}, \
-         [&] { diff_smem<BX, BY, ZC>(in.data(), out.data(), nx, ny, nz, k); });                 \
-  report("diff_smem<" #BX "," #BY "," #ZC ">", ref, out);
-  SMEM(8, 4, 5) SMEM(16, 8, 13)
-#define TB(BX, BY, T, ZC, R)                                                                              \
+         [&] { diff_smem<BX, BY, ZC, PF>(in.data(), out.data(), nx, ny, nz, k); });                 \
+  report("diff_smem<" #BX "," #BY "," #ZC "," #PF ">", ref, out);
+  SMEM(8, 4, 5, 1) SMEM(16, 8, 13, 3) SMEM(8, 4, 2, 2)
+#define TB(BX, BY, T, ZC, PF, R)                                                                              \
   std::fill(out.begin(), out.end(), NAN);                                                                \
   launch({(unsigned)cdiv(nx, BX - 2 * T), (unsigned)cdiv(ny, BY - 2 * T), (unsigned)cdiv(nz, ZC)},      \
-         {BX, BY, 1}, [&] { diff_tb<BX, BY, T, ZC>(in.data(), out.data(), nx, ny, nz, k); });             \
-  report("diff_tb<" #BX "," #BY "," #T "," #ZC ">", R, out);
-  TB(8, 8, 2, 4, ref2) TB(16, 8, 2, 13, ref2) TB(12, 10, 3, 3, ref3) TB(8, 6, 2, 1, ref2)
+         {BX, BY, 1}, [&] { diff_tb<BX, BY, T, ZC, PF>(in.data(), out.data(), nx, ny, nz, k); });             \
+  report("diff_tb<" #BX "," #BY "," #T "," #ZC "," #PF ">", R, out);
+  TB(8, 8, 2, 4, 1, ref2) TB(16, 8, 2, 13, 2, ref2) TB(12, 10, 3, 3, 3, ref3) TB(8, 6, 2, 1, 2, ref2) TB(12, 12, 4, 5, 2, ref4) TB(16, 10, 4, 13, 1, ref4)
 
   // ---- Himeno
   const int hx = 19, hy = 12, hz = 11;

@@ -38,10 +38,15 @@ __global__ void diff_naive(float* in, float* out, int nx, int ny, int nz, float 
 
 // 2.5-D register streaming: a thread owns RY consecutive rows of one x
 // column and walks ZCH planes of z (grid.z = nz / ZCH chunks, so that enough
-// blocks exist); below/centre/above stay in registers, the y neighbours of
-// inner rows come from the neighbouring row's registers, x neighbours and the
-// outer y neighbours through the read-only cache.
-template <int BX, int BY, int ZCH, int RY>
+// blocks exist). A register window per row holds planes z-1 .. z+PF: the
+// centre's z neighbours, plus PF planes of prefetch so that several loads per
+// thread are in flight (one load per thread cannot cover the DRAM latency).
+// Plane indices are clamped into [0, min(z1, nz-1)]: at the grid's faces the
+// clamp is the "neighbour replaced by the centre" rule, beyond the chunk it
+// only repeats a plane whose value is never used. The y neighbours of inner
+// rows come from the next row's registers; the x neighbours and the outer y
+// neighbours through the read-only cache (L1 hits: the block loaded them).
+template <int BX, int BY, int ZCH, int RY, int PF>
 __global__ void __launch_bounds__(BX* BY) diff_zreg(const float* __restrict__ in, float* __restrict__ out,
                                                     int nx, int ny, int nz, DiffCoef k) {
   const int i = blockIdx.x * BX + threadIdx.x;
@@ -49,33 +54,38 @@ __global__ void __launch_bounds__(BX* BY) diff_zreg(const float* __restrict__ in
   const int z0 = blockIdx.z * ZCH;
   const int z1 = min(nz, z0 + ZCH);
   if (i >= nx || j0 >= ny) return;
+  const int zlast = min(z1, nz - 1);
   const size_t xy = (size_t)nx * ny;
-  float below[RY], cur[RY], above[RY];
+  float win[RY][PF + 2];
   size_t base[RY];
 #pragma unroll
   for (int r = 0; r < RY; ++r) {
     base[r] = (size_t)i + (size_t)min(j0 + r, ny - 1) * nx;
-    cur[r] = __ldg(in + (size_t)z0 * xy + base[r]);
-    below[r] = z0 > 0 ? __ldg(in + (size_t)(z0 - 1) * xy + base[r]) : cur[r];
+#pragma unroll
+    for (int d = 0; d < PF + 2; ++d) win[r][d] = __ldg(in + (size_t)min(max(z0 - 1 + d, 0), zlast) * xy + base[r]);
   }
   for (int z = z0; z < z1; ++z) {
-    const float* pl = in + (size_t)z * xy;
+    float nxt[RY];
+    const size_t zn = (size_t)min(z + PF + 1, zlast) * xy;
 #pragma unroll
-    for (int r = 0; r < RY; ++r) above[r] = z < nz - 1 ? __ldg(pl + xy + base[r]) : cur[r];
+    for (int r = 0; r < RY; ++r) nxt[r] = __ldg(in + zn + base[r]);
+    const float* pl = in + (size_t)z * xy;
 #pragma unroll
     for (int r = 0; r < RY; ++r) {
       const int j = j0 + r;
       const float* c = pl + base[r];
-      const float w = i == 0 ? cur[r] : __ldg(c - 1);
-      const float e = i == nx - 1 ? cur[r] : __ldg(c + 1);
-      const float n = j == 0 ? cur[r] : (r > 0 ? cur[r - 1] : __ldg(c - nx));
-      const float s = j >= ny - 1 ? cur[r] : (r < RY - 1 ? cur[r + 1] : __ldg(c + nx));
-      if (j < ny) out[(size_t)z * xy + base[r]] = diff_point(k, cur[r], w, e, s, n, below[r], above[r]);
+      const float cur = win[r][1];
+      const float w = i == 0 ? cur : __ldg(c - 1);
+      const float e = i == nx - 1 ? cur : __ldg(c + 1);
+      const float n = j == 0 ? cur : (r > 0 ? win[r - 1][1] : __ldg(c - nx));
+      const float s = j >= ny - 1 ? cur : (r < RY - 1 ? win[r + 1][1] : __ldg(c + nx));
+      if (j < ny) out[(size_t)z * xy + base[r]] = diff_point(k, cur, w, e, s, n, win[r][0], win[r][2]);
     }
 #pragma unroll
     for (int r = 0; r < RY; ++r) {
-      below[r] = cur[r];
-      cur[r] = above[r];
+#pragma unroll
+      for (int d = 0; d < PF + 1; ++d) win[r][d] = win[r][d + 1];
+      win[r][PF + 1] = nxt[r];
     }
   }
 }
@@ -84,13 +94,14 @@ __global__ void __launch_bounds__(BX* BY) diff_zreg(const float* __restrict__ in
 // cells (nx % 4 == 0 required, checked by the host), loads/stores float4;
 // its outer x neighbours are the next lanes' values, taken by shuffles where
 // the lane exists and loaded otherwise.
-template <int BX, int BY, int ZCH>
+template <int BX, int BY, int ZCH, int PF>
 __global__ void __launch_bounds__(BX* BY) diff_zvec(const float* __restrict__ in, float* __restrict__ out,
                                                     int nx, int ny, int nz, DiffCoef k) {
   const int i4 = blockIdx.x * BX + threadIdx.x;  // float4 index along x
   const int j = blockIdx.y * BY + threadIdx.y;
   const int z0 = blockIdx.z * ZCH;
   const int z1 = min(nz, z0 + ZCH);
+  const int zlast = min(z1, nz - 1);
   const int nx4 = nx >> 2;
   const bool live = i4 < nx4 && j < ny;
   const int ic = min(i4, nx4 - 1), jc = min(j, ny - 1);
@@ -99,11 +110,13 @@ __global__ void __launch_bounds__(BX* BY) diff_zvec(const float* __restrict__ in
   float4* __restrict__ out4 = reinterpret_cast<float4*>(out);
   const size_t base = (size_t)ic + (size_t)jc * nx4;
   const int lane = threadIdx.x & 31;  // BX is a multiple of 32: a warp is one row segment
-  float4 cur = __ldg(in4 + (size_t)z0 * xy4 + base);
-  float4 below = z0 > 0 ? __ldg(in4 + (size_t)(z0 - 1) * xy4 + base) : cur;
+  float4 win[PF + 2];  // planes z-1 .. z+PF, clamped as in diff_zreg
+#pragma unroll
+  for (int d = 0; d < PF + 2; ++d) win[d] = __ldg(in4 + (size_t)min(max(z0 - 1 + d, 0), zlast) * xy4 + base);
   for (int z = z0; z < z1; ++z) {
+    const float4 nxt = __ldg(in4 + (size_t)min(z + PF + 1, zlast) * xy4 + base);
     const float4* pl = in4 + (size_t)z * xy4 + base;
-    const float4 above = z < nz - 1 ? __ldg(pl + xy4) : cur;
+    const float4 cur = win[1], below = win[0], above = win[2];
     const float4 n = jc == 0 ? cur : __ldg(pl - nx4);
     const float4 s = jc == ny - 1 ? cur : __ldg(pl + nx4);
     float wl = __shfl_up_sync(0xffffffffu, cur.w, 1);
@@ -116,14 +129,15 @@ __global__ void __launch_bounds__(BX* BY) diff_zvec(const float* __restrict__ in
     o.z = diff_point(k, cur.z, cur.y, cur.w, s.z, n.z, below.z, above.z);
     o.w = diff_point(k, cur.w, cur.z, er, s.w, n.w, below.w, above.w);
     if (live) out4[(size_t)z * xy4 + base] = o;
-    below = cur;
-    cur = above;
+#pragma unroll
+    for (int d = 0; d < PF + 1; ++d) win[d] = win[d + 1];
+    win[PF + 1] = nxt;
   }
 }
 
 // 2.5-D with shared memory: the current plane with a one-cell halo in shared
 // memory (x and y neighbours), the z neighbours in registers.
-template <int BX, int BY, int ZCH>
+template <int BX, int BY, int ZCH, int PF>
 __global__ void __launch_bounds__(BX* BY) diff_smem(const float* __restrict__ in, float* __restrict__ out,
                                                     int nx, int ny, int nz, DiffCoef k) {
   __shared__ float t[BY + 2][BX + 2];
@@ -140,11 +154,14 @@ __global__ void __launch_bounds__(BX* BY) diff_smem(const float* __restrict__ in
                             : (size_t)min(ic + 1, nx - 1) + (size_t)jc * nx;
   const size_t hy = ty == 0 ? (size_t)ic + (size_t)max(jc - 1, 0) * nx
                             : (size_t)ic + (size_t)min(jc + 1, ny - 1) * nx;
-  float cur = __ldg(in + (size_t)z0 * xy + base);
-  float below = z0 > 0 ? __ldg(in + (size_t)(z0 - 1) * xy + base) : cur;
+  const int zlast = min(z1, nz - 1);
+  float win[PF + 2];  // planes z-1 .. z+PF, clamped as in diff_zreg
+#pragma unroll
+  for (int d = 0; d < PF + 2; ++d) win[d] = __ldg(in + (size_t)min(max(z0 - 1 + d, 0), zlast) * xy + base);
   for (int z = z0; z < z1; ++z) {
+    const float nxt = __ldg(in + (size_t)min(z + PF + 1, zlast) * xy + base);
     const float* pl = in + (size_t)z * xy;
-    const float above = z < nz - 1 ? __ldg(pl + xy + base) : cur;
+    const float below = win[0], cur = win[1], above = win[2];
     __syncthreads();  // the previous plane is no longer read
     t[ty + 1][tx + 1] = cur;
     if (tx == 0) t[ty + 1][0] = __ldg(pl + hx);
@@ -157,8 +174,9 @@ __global__ void __launch_bounds__(BX* BY) diff_smem(const float* __restrict__ in
     const float n = j == 0 ? cur : t[ty][tx + 1];
     const float s = j == ny - 1 ? cur : t[ty + 2][tx + 1];
     if (i < nx && j < ny) out[(size_t)z * xy + base] = diff_point(k, cur, w, e, s, n, below, above);
-    below = cur;
-    cur = above;
+#pragma unroll
+    for (int d = 0; d < PF + 1; ++d) win[d] = win[d + 1];
+    win[PF + 1] = nxt;
   }
 }
 
@@ -170,11 +188,12 @@ __global__ void __launch_bounds__(BX* BY) diff_smem(const float* __restrict__ in
 // neighbours from a 3-register queue), and level T writes plane zl - T.
 // A level-s value is correct on tile cells [s, B-s) and chunk planes that lie
 // within s of the loaded range; the written region is inside both. Values
-// outside (pipeline fill, halo) are computed and never used.
-template <int BX, int BY, int T, int ZCH>
+// outside (pipeline fill, halo) are computed and never used. Level-0 loads
+// are issued PF steps ahead, so that the barriers do not expose their latency.
+template <int BX, int BY, int T, int ZCH, int PF>
 __global__ void __launch_bounds__(BX* BY) diff_tb(const float* __restrict__ in, float* __restrict__ out,
                                                   int nx, int ny, int nz, DiffCoef k) {
-  static_assert(T >= 2 && 2 * T < BX && 2 * T < BY, "tile too small for T sweeps");
+  static_assert(T >= 2 && 2 * T < BX && 2 * T < BY && PF >= 1, "tile too small for T sweeps");
   __shared__ float sh[T][2][BY][BX];
   const int tx = threadIdx.x, ty = threadIdx.y;
   const int gx = (int)blockIdx.x * (BX - 2 * T) + tx - T;
@@ -193,8 +212,18 @@ __global__ void __launch_bounds__(BX* BY) diff_tb(const float* __restrict__ in, 
   float q[T][3];  // level s's values at its three newest planes
 #pragma unroll
   for (int s = 0; s < T; ++s) q[s][0] = q[s][1] = q[s][2] = 0.0f;
+  // level-0 planes prefetched PF steps ahead; indices clamped to the last
+  // plane the chunk needs (a repeated plane past the grid's top is unused:
+  // the plane below it takes the centre as its upper neighbour)
+  const int zlast = min(nz - 1, z1 - 1 + T);
+  float pre[PF];
+#pragma unroll
+  for (int d = 0; d < PF; ++d) pre[d] = __ldg(in + (size_t)min(zs + d, zlast) * xy + base);
   for (int zl = zs; zl < z1 + T; ++zl) {
-    const float v = zl < nz ? __ldg(in + (size_t)zl * xy + base) : 0.0f;
+    const float v = pre[0];
+#pragma unroll
+    for (int d = 0; d < PF - 1; ++d) pre[d] = pre[d + 1];
+    pre[PF - 1] = __ldg(in + (size_t)min(zl + PF, zlast) * xy + base);
     q[0][0] = q[0][1];
     q[0][1] = q[0][2];
     q[0][2] = v;
