@@ -126,6 +126,33 @@ int main() {
     hcheck("himeno_smem<" #BX "," #BY "," #ZC ">", g);                                                         \
   }
   HS(8, 4, 4) HS(16, 8, 9)
+  // two chained sweeps: wrk2 starts as p (the boundary stays), then p = wrk2
+  {
+    std::vector<float> r1(p), r2(p);
+    std::fill(gcol.begin(), gcol.end(), 0.f);
+    launch({(unsigned)cdiv(hx - 2, 4), (unsigned)cdiv(hy - 2, 4), 1}, {4, 4, 1}, [&] {
+      himeno_naive(p.data(), a.data(), b.data(), c.data(), w1.data(), bd.data(), r1.data(), gcol.data(), hx, hy, hz,
+                   omega);
+    });
+    std::fill(gcol.begin(), gcol.end(), 0.f);
+    launch({(unsigned)cdiv(hx - 2, 4), (unsigned)cdiv(hy - 2, 4), 1}, {4, 4, 1}, [&] {
+      himeno_naive(r1.data(), a.data(), b.data(), c.data(), w1.data(), bd.data(), r2.data(), gcol.data(), hx, hy, hz,
+                   omega);
+    });
+    gref = 0;
+    for (float g : gcol) gref += g;
+    w2r = r2;
+  }
+#define HT(BX, BY, ZC)                                                                                                \
+  {                                                                                                                  \
+    w2 = p;                                                                                                          \
+    double g = 0;                                                                                                    \
+    A.gosa = &g;                                                                                                     \
+    launch({(unsigned)cdiv(hx - 2, BX - 4), (unsigned)cdiv(hy - 2, BY - 4), (unsigned)cdiv(hz - 2, ZC)}, {BX, BY, 1}, \
+           [&] { himeno_tb2<BX, BY, ZC>(A); });                                                                      \
+    hcheck("himeno_tb2<" #BX "," #BY "," #ZC ">", g);                                                                \
+  }
+  HT(8, 8, 3) HT(12, 7, 1) HT(32, 8, 20) HT(6, 6, 4)
   printf("emulation failures: %d\n", fails);
   return fails != 0;
 }

@@ -20,6 +20,7 @@ inst += [("diff_smem<%d,%d,%d,%d>" % c, DIFF) for c in configs("DIFF_SMEM")]
 inst += [("diff_tb<%d,%d,%d,%d,%d>" % c, DIFF) for c in configs("DIFF_TB")]
 inst += [("himeno_zreg<%d,%d,%d,%d>" % c, "(HimenoArgs)") for c in configs("HIM_ZREG")]
 inst += [("himeno_smem<%d,%d,%d>" % c, "(HimenoArgs)") for c in configs("HIM_SMEM")]
+inst += [("himeno_tb2<%d,%d,%d>" % c, "(HimenoArgs)") for c in configs("HIM_TB2")]
 
 def check(rc, prog, what):
     if rc != 0:

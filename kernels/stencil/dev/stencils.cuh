@@ -301,10 +301,16 @@ template <int NT>
 __device__ __forceinline__ void block_add_gosa(float g, double* gosa) {
   __shared__ float red[NT];
   const int t = threadIdx.x + threadIdx.y * blockDim.x;
+  constexpr int P = NT >= 1024 ? 1024 : NT >= 512 ? 512 : NT >= 256 ? 256 : NT >= 128 ? 128 : NT >= 64 ? 64
+                  : NT >= 32 ? 32 : NT >= 16 ? 16 : NT >= 8 ? 8 : NT >= 4 ? 4 : NT >= 2 ? 2 : 1;  // 2^k <= NT
   red[t] = g;
   __syncthreads();
+  if (P < NT) {
+    if (t < NT - P) red[t] += red[t + P];
+    __syncthreads();
+  }
 #pragma unroll
-  for (int h = NT / 2; h > 0; h >>= 1) {
+  for (int h = P / 2; h > 0; h >>= 1) {
     if (t < h) red[t] += red[t + h];
     __syncthreads();
   }
@@ -312,20 +318,51 @@ __device__ __forceinline__ void block_add_gosa(float g, double* gosa) {
 }
 
 // One cell's update from its 19 p values (named by offsets: m = -1, o = 0,
-// p = +1 along z, y, x).
+// p = +1 along z, y, x) and its 12 coefficients cf = a0..a3, b0..b2, c0..c2,
+// wrk1, bnd.
+__device__ __forceinline__ float himeno_update(const float* cf, float pc, float zp, float yp, float xp, float zpyp,
+                                               float zpym, float zmyp, float zmym, float ypxp, float ymxp,
+                                               float ypxm, float ymxm, float zpxp, float zmxp, float zpxm,
+                                               float zmxm, float zm, float ym, float xm, float omega, float& g) {
+  const float s0 = cf[0] * zp + cf[1] * yp + cf[2] * xp + cf[4] * (zpyp - zpym - zmyp + zmym) +
+                   cf[5] * (ypxp - ymxp - ypxm + ymxm) + cf[6] * (zpxp - zmxp - zpxm + zmxm) + cf[7] * zm +
+                   cf[8] * ym + cf[9] * xm + cf[10];
+  const float ss = (s0 * cf[3] - pc) * cf[11];
+  g += ss * ss;
+  return pc + omega * ss;
+}
+
+__device__ __forceinline__ void himeno_coefs(const HimenoArgs& A, size_t n, size_t q, float* cf) {
+#pragma unroll
+  for (int s = 0; s < 4; ++s) cf[s] = __ldg(A.a + s * n + q);
+#pragma unroll
+  for (int s = 0; s < 3; ++s) cf[4 + s] = __ldg(A.b + s * n + q);
+#pragma unroll
+  for (int s = 0; s < 3; ++s) cf[7 + s] = __ldg(A.c + s * n + q);
+  cf[10] = __ldg(A.wrk1 + q);
+  cf[11] = __ldg(A.bnd + q);
+}
+
 __device__ __forceinline__ float himeno_cell(const HimenoArgs& A, size_t n, size_t q, float pc, float zp,
                                              float yp, float xp, float zpyp, float zpym, float zmyp,
                                              float zmym, float ypxp, float ymxp, float ypxm, float ymxm,
                                              float zpxp, float zmxp, float zpxm, float zmxm, float zm,
                                              float ym, float xm, float omega, float& g) {
-  const float s0 = __ldg(A.a + q) * zp + __ldg(A.a + n + q) * yp + __ldg(A.a + 2 * n + q) * xp +
-                   __ldg(A.b + q) * (zpyp - zpym - zmyp + zmym) +
-                   __ldg(A.b + n + q) * (ypxp - ymxp - ypxm + ymxm) +
-                   __ldg(A.b + 2 * n + q) * (zpxp - zmxp - zpxm + zmxm) + __ldg(A.c + q) * zm +
-                   __ldg(A.c + n + q) * ym + __ldg(A.c + 2 * n + q) * xm + __ldg(A.wrk1 + q);
-  const float ss = (s0 * __ldg(A.a + 3 * n + q) - pc) * __ldg(A.bnd + q);
-  g += ss * ss;
-  return pc + omega * ss;
+  float cf[12];
+  himeno_coefs(A, n, q, cf);
+  return himeno_update(cf, pc, zp, yp, xp, zpyp, zpym, zmyp, zmym, ypxp, ymxp, ypxm, ymxm, zpxp, zmxp, zpxm, zmxm,
+                       zm, ym, xm, omega, g);
+}
+
+// The update of tile cell (tx, ty) from three planes of p in shared memory
+// (neighbour indices clamped into the tile by the caller).
+template <int BX>
+__device__ __forceinline__ float himeno_tile(const float* cf, const float (*M)[BX], const float (*C)[BX],
+                                             const float (*P)[BX], int tx, int ty, int xm, int xp, int ym, int yp,
+                                             float omega, float& g) {
+  return himeno_update(cf, C[ty][tx], P[ty][tx], C[yp][tx], C[ty][xp], P[yp][tx], P[ym][tx], M[yp][tx], M[ym][tx],
+                       C[yp][xp], C[ym][xp], C[yp][xm], C[ym][xm], P[ty][xp], M[ty][xp], P[ty][xm], M[ty][xm],
+                       M[ty][tx], C[ym][tx], C[ty][xm], omega, g);
 }
 
 // 2.5-D register streaming over a z chunk: the centre column of p in a
@@ -403,6 +440,65 @@ __global__ void __launch_bounds__(BX* BY) himeno_smem(HimenoArgs A) {
                               C[cy][cx - 1], A.omega, g);
     }
     __syncthreads();  // the slot of plane z-1 is overwritten next
+  }
+  block_add_gosa<BX * BY>(g, A.gosa);
+}
+
+// Temporal blocking, two sweeps per launch (the benchmark's loop: p takes the
+// interior of wrk2, the boundary of p stays). Both sweeps use the same
+// coefficients, so a cell's 12 coefficients are read once and kept in
+// registers from sweep 1 (plane zl-1 at step zl) to sweep 2 (the same plane
+// one step later): per two sweeps the coefficients, p and wrk2 move once,
+// 14 of 28 arrays. Overlapped tiles: sweep 1 on tile cells [1, B-1), sweep 2
+// written on [2, B-2); three-plane rings of p and of sweep 1 in shared memory.
+// The residual is the second sweep's.
+template <int BX, int BY, int ZCH>
+__global__ void __launch_bounds__(BX* BY) himeno_tb2(HimenoArgs A) {
+  __shared__ float S0[3][BY][BX];
+  __shared__ float S1[3][BY][BX];
+  const int nx = A.nx, ny = A.ny, nz = A.nz;
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int gx = (int)blockIdx.x * (BX - 4) + tx - 1;
+  const int gy = (int)blockIdx.y * (BY - 4) + ty - 1;
+  const int cx = min(max(gx, 0), nx - 1), cy = min(max(gy, 0), ny - 1);
+  const size_t xy = (size_t)nx * ny, n = xy * nz;
+  const size_t base = (size_t)cx + (size_t)cy * nx;
+  const int z0 = 1 + blockIdx.z * ZCH;
+  const int z1 = min(nz - 1, z0 + ZCH);
+  const int zs = max(0, z0 - 2), zlast = min(nz - 1, z1 + 1);
+  const bool inner = gx >= 1 && gx < nx - 1 && gy >= 1 && gy < ny - 1;
+  const bool need1 = inner && tx >= 1 && tx < BX - 1 && ty >= 1 && ty < BY - 1;
+  const bool out2 = inner && tx >= 2 && tx < BX - 2 && ty >= 2 && ty < BY - 2;
+  const int xm = max(tx - 1, 0), xp = min(tx + 1, BX - 1), ym = max(ty - 1, 0), yp = min(ty + 1, BY - 1);
+  float cf[12], cfp[12];
+#pragma unroll
+  for (int c = 0; c < 12; ++c) cf[c] = 0.0f;
+  float pre = __ldg(A.p + (size_t)zs * xy + base);
+  float g = 0.0f, g1 = 0.0f;
+  for (int zl = zs; zl <= z1 + 1; ++zl) {
+    const float v = pre;
+    pre = __ldg(A.p + (size_t)min(zl + 1, zlast) * xy + base);
+    const int p1 = zl - 1, p2 = zl - 2;  // planes of sweep 1 and sweep 2 at this step (>= -2)
+#pragma unroll
+    for (int c = 0; c < 12; ++c) cfp[c] = cf[c];
+    const bool c1 = need1 && p1 >= 1 && p1 <= nz - 2;
+    if (c1) himeno_coefs(A, n, base + (size_t)p1 * xy, cf);
+    S0[zl % 3][ty][tx] = v;
+    __syncthreads();
+    {
+      const float(*M)[BX] = S0[(p1 + 2) % 3];
+      const float(*C)[BX] = S0[(p1 + 3) % 3];
+      const float(*P)[BX] = S0[(p1 + 4) % 3];
+      const float l1 = c1 ? himeno_tile<BX>(cf, M, C, P, tx, ty, xm, xp, ym, yp, A.omega, g1) : C[ty][tx];
+      S1[(p1 + 3) % 3][ty][tx] = l1;
+    }
+    __syncthreads();
+    if (out2 && p2 >= z0 && p2 < z1) {
+      const float(*M)[BX] = S1[(p2 + 2) % 3];
+      const float(*C)[BX] = S1[(p2 + 3) % 3];
+      const float(*P)[BX] = S1[(p2 + 4) % 3];
+      A.wrk2[base + (size_t)p2 * xy] = himeno_tile<BX>(cfp, M, C, P, tx, ty, xm, xp, ym, yp, A.omega, g);
+    }
   }
   block_add_gosa<BX * BY>(g, A.gosa);
 }
