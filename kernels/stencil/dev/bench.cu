@@ -15,6 +15,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <initializer_list>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -33,6 +35,22 @@ static bool ok_(cudaError_t e, const char* what, int line) {
 #define OK(x) ok_((x), #x, __LINE__)
 #define MUST(x) \
   if (!OK(x)) exit(1)
+
+// Allocates all or nothing, so that a case too big for the device is skipped
+// and the run goes on.
+static bool alloc_all(std::initializer_list<std::pair<void**, size_t>> bufs) {
+  std::vector<void*> got;
+  for (auto& b : bufs) {
+    if (cudaMalloc(b.first, b.second) != cudaSuccess) {
+      cudaGetLastError();
+      for (void* p : got) cudaFree(p);
+      printf("  skipped: cannot allocate %.2f GB\n", b.second / 1e9);
+      return false;
+    }
+    got.push_back(*b.first);
+  }
+  return true;
+}
 
 static int cdiv(long a, long b) { return (int)((a + b - 1) / b); }
 
@@ -219,10 +237,10 @@ static void run_diffusion(int nx, int ny, int nz, CmpOut* dcmp) {
   D.nx = nx, D.ny = ny, D.nz = nz;
   D.k = {0.11f, 0.13f, 0.12f, 0.1f, 0.14f, 0.09f, 0.31f};
   float *in, *out, *ref[5];
-  MUST(cudaMalloc(&in, n * 4));
-  MUST(cudaMalloc(&out, n * 4));
+  if (!alloc_all({{(void**)&in, n * 4}, {(void**)&out, n * 4}, {(void**)&ref[1], n * 4}, {(void**)&ref[2], n * 4},
+                  {(void**)&ref[3], n * 4}, {(void**)&ref[4], n * 4}}))
+    return;
   ref[0] = in;
-  for (int s = 1; s <= 4; ++s) MUST(cudaMalloc(&ref[s], n * 4));
   fill_rand<<<2048, 256>>>(in, n, g_seed ^ 0xd1ffULL, 0.0f, 1.0f);
   for (int s = 1; s <= 4; ++s) naive_diff(ref[s - 1], ref[s]);
   MUST(cudaDeviceSynchronize());
@@ -289,17 +307,10 @@ static void run_himeno(const char* name, int mi, int mj, int mk, int reps, CmpOu
   const size_t inner = (size_t)(nx - 2) * (ny - 2) * (nz - 2);
   float *p, *a, *b, *c, *w1, *bnd, *w2ref, *w2ref2, *w2;
   double* dg;
-  MUST(cudaMalloc(&p, n * 4));
-  MUST(cudaMalloc(&a, 4 * n * 4));
-  MUST(cudaMalloc(&b, 3 * n * 4));
-  MUST(cudaMalloc(&c, 3 * n * 4));
-  MUST(cudaMalloc(&w1, n * 4));
-  MUST(cudaMalloc(&bnd, n * 4));
-  MUST(cudaMalloc(&w2ref, n * 4));
-  MUST(cudaMalloc(&w2ref2, n * 4));
-  MUST(cudaMalloc(&w2, n * 4));
-  MUST(cudaMalloc(&g_gcol, cols * 4));
-  MUST(cudaMalloc(&dg, 8));
+  if (!alloc_all({{(void**)&p, n * 4}, {(void**)&a, 4 * n * 4}, {(void**)&b, 3 * n * 4}, {(void**)&c, 3 * n * 4},
+                  {(void**)&w1, n * 4}, {(void**)&bnd, n * 4}, {(void**)&w2ref, n * 4}, {(void**)&w2ref2, n * 4},
+                  {(void**)&w2, n * 4}, {(void**)&g_gcol, cols * 4}, {(void**)&dg, 8}}))
+    return;
   unsigned long long s = g_seed ^ 0x41e0ULL;
   fill_rand<<<4096, 256>>>(p, n, s + 1, 0.0f, 1.0f);
   fill_rand<<<4096, 256>>>(a, 4 * n, s + 2, 0.0f, 1.0f);
