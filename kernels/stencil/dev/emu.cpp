@@ -1,0 +1,158 @@
+// CPU emulation of the kernels in stencils.cuh: every CUDA thread of a block
+// is a std::thread, __syncthreads a barrier, shuffles go through a block
+// buffer; blocks run one after another. Checks each variant against a plain
+// CPU reference at small odd sizes (partial tiles, chunk edges, grid edges).
+//   g++ -std=c++20 -O1 -ffp-contract=off -pthread emu.cpp -o emu && ./emu
+#include "emu_cuda.h"
+#include <algorithm>
+#include <barrier>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <random>
+#include <thread>
+#include <vector>
+#include "stencils.cuh"
+
+static void launch(dim3 g, dim3 b, std::function<void()> body) { emu_launch(g, b, "kernel", body); }
+static int cdiv(int a, int b) { return (a + b - 1) / b; }
+static int fails = 0;
+static void report(const char* name, const std::vector<float>& r, const std::vector<float>& t) {
+  size_t bad = 0;
+  for (size_t i = 0; i < r.size(); ++i)
+    if (memcmp(&r[i], &t[i], 4)) ++bad;
+  printf("%-36s %s (%zu of %zu differ)\n", name, bad ? "FAIL" : "ok, bit-exact", bad, r.size());
+  fails += bad != 0;
+}
+
+int main() {
+  std::mt19937 rng(42);
+  std::uniform_real_distribution<float> U(0.f, 1.f);
+  // ---- diffusion: nx multiple of 4 for the float4 variant
+  const int nx = 44, ny = 21, nz = 13;
+  const size_t N = (size_t)nx * ny * nz;
+  std::vector<float> in(N), ref(N), ref2(N), ref3(N), ref4(N), out(N);
+  for (auto& v : in) v = U(rng);
+  DiffCoef k{0.11f, 0.13f, 0.12f, 0.1f, 0.14f, 0.09f, 0.31f};
+  auto naive = [&](std::vector<float>& src, std::vector<float>& dst) {
+    launch({(unsigned)cdiv(nx, 4), (unsigned)cdiv(ny, 3), 1}, {4, 3, 1}, [&] {
+      int i = blockIdx.x * 4 + threadIdx.x, j = blockIdx.y * 3 + threadIdx.y;
+      if (i < nx && j < ny) diff_naive(src.data(), dst.data(), nx, ny, nz, k.ce, k.cw, k.cn, k.cs, k.ct, k.cb, k.cc);
+    });
+  };
+  naive(in, ref);
+  // independent scalar reference for the naive kernel itself
+  {
+    std::vector<float> r(N);
+    for (int z = 0; z < nz; ++z)
+      for (int y = 0; y < ny; ++y)
+        for (int x = 0; x < nx; ++x) {
+          auto at = [&](int a, int b, int c) { return in[a + (size_t)b * nx + (size_t)c * nx * ny]; };
+          r[x + (size_t)y * nx + (size_t)z * nx * ny] =
+              k.cc * at(x, y, z) + k.cw * at(x ? x - 1 : x, y, z) + k.ce * at(x < nx - 1 ? x + 1 : x, y, z) +
+              k.cs * at(x, y < ny - 1 ? y + 1 : y, z) + k.cn * at(x, y ? y - 1 : y, z) +
+              k.cb * at(x, y, z ? z - 1 : z) + k.ct * at(x, y, z < nz - 1 ? z + 1 : z);
+        }
+    report("diff naive vs loop reference", r, ref);
+  }
+  naive(ref, ref2);
+  naive(ref2, ref3);
+  naive(ref3, ref4);
+#define ZREG(BX, BY, ZC, RY, PF)                                                                             \
+  std::fill(out.begin(), out.end(), NAN);                                                               \
+  launch({(unsigned)cdiv(nx, BX), (unsigned)cdiv(ny, BY * RY), (unsigned)cdiv(nz, ZC)}, {BX, BY, 1},    \
+         [&] { diff_zreg<BX, BY, ZC, RY, PF>(in.data(), out.data(), nx, ny, nz, k); });                       \
+  report("diff_zreg<" #BX "," #BY "," #ZC "," #RY "," #PF ">", ref, out);
+  ZREG(8, 4, 5, 1, 1) ZREG(8, 2, 4, 3, 2) ZREG(16, 4, 13, 2, 4) ZREG(8, 4, 1, 1, 3) ZREG(8, 4, 20, 1, 2)
+#define ZVEC(BX, BY, ZC, PF)                                                                              \
+  std::fill(out.begin(), out.end(), NAN);                                                            \
+  launch({(unsigned)cdiv(nx / 4, BX), (unsigned)cdiv(ny, BY), (unsigned)cdiv(nz, ZC)}, {BX, BY, 1}, \
+         [&] { diff_zvec<BX, BY, ZC, PF>(in.data(), out.data(), nx, ny, nz, k); });                     \
+  report("diff_zvec<" #BX "," #BY "," #ZC "," #PF ">", ref, out);
+  ZVEC(32, 2, 5, 1) ZVEC(32, 2, 4, 3) ZVEC(32, 3, 13, 2)
+#define SMEM(BX, BY, ZC, PF)                                                                          \
+  std::fill(out.begin(), out.end(), NAN);                                                        \
+  launch({(unsigned)cdiv(nx, BX), (unsigned)cdiv(ny, BY), (unsigned)cdiv(nz, ZC)}, {BX, BY, 1}, \
+         [&] { diff_smem<BX, BY, ZC, PF>(in.data(), out.data(), nx, ny, nz, k); });                 \
+  report("diff_smem<" #BX "," #BY "," #ZC "," #PF ">", ref, out);
+  SMEM(8, 4, 5, 1) SMEM(16, 8, 13, 3) SMEM(8, 4, 2, 2)
+#define TB(BX, BY, T, ZC, PF, R)                                                                              \
+  std::fill(out.begin(), out.end(), NAN);                                                                \
+  launch({(unsigned)cdiv(nx, BX - 2 * T), (unsigned)cdiv(ny, BY - 2 * T), (unsigned)cdiv(nz, ZC)},      \
+         {BX, BY, 1}, [&] { diff_tb<BX, BY, T, ZC, PF>(in.data(), out.data(), nx, ny, nz, k); });             \
+  report("diff_tb<" #BX "," #BY "," #T "," #ZC "," #PF ">", R, out);
+  TB(8, 8, 2, 4, 1, ref2) TB(16, 8, 2, 13, 2, ref2) TB(12, 10, 3, 3, 3, ref3) TB(8, 6, 2, 1, 2, ref2) TB(12, 12, 4, 5, 2, ref4) TB(16, 10, 4, 13, 1, ref4)
+
+  // ---- Himeno
+  const int hx = 19, hy = 12, hz = 11;
+  const size_t n = (size_t)hx * hy * hz;
+  std::vector<float> p(n), a(4 * n), b(3 * n), c(3 * n), w1(n), bd(n), w2r(n, NAN), w2(n), gcol(hx * hy, 0.f);
+  for (auto* v : {&p, &a, &b, &c, &w1, &bd})
+    for (auto& x : *v) x = U(rng);
+  const float omega = 0.8f;
+  launch({(unsigned)cdiv(hx - 2, 4), (unsigned)cdiv(hy - 2, 4), 1}, {4, 4, 1}, [&] {
+    himeno_naive(p.data(), a.data(), b.data(), c.data(), w1.data(), bd.data(), w2r.data(), gcol.data(), hx, hy, hz,
+                 omega);
+  });
+  double gref = 0;
+  for (float g : gcol) gref += g;
+  HimenoArgs A{p.data(), a.data(), b.data(), c.data(), w1.data(), bd.data(), w2.data(), nullptr, hx, hy, hz, omega};
+  auto hcheck = [&](const char* name, double g) {
+    report(name, w2r, w2);
+    double rel = fabs(g - gref) / gref;
+    printf("%-36s gosa %.9g vs %.9g rel %.2e %s\n", name, g, gref, rel, rel < 1e-5 ? "ok" : "FAIL");
+    fails += !(rel < 1e-5);
+  };
+#define HZ(BX, BY, ZC, U)                                                                                       \
+  {                                                                                                            \
+    std::fill(w2.begin(), w2.end(), NAN);                                                                      \
+    double g = 0;                                                                                              \
+    A.gosa = &g;                                                                                               \
+    launch({(unsigned)cdiv(hx - 2, BX), (unsigned)cdiv(hy - 2, BY), (unsigned)cdiv(hz - 2, ZC)}, {BX, BY, 1}, \
+           [&] { himeno_zreg<BX, BY, ZC, U>(A); });                                                            \
+    hcheck("himeno_zreg<" #BX "," #BY "," #ZC "," #U ">", g);                                                  \
+  }
+  HZ(8, 4, 4, 2) HZ(4, 4, 9, 1)
+#define HS(BX, BY, ZC)                                                                                          \
+  {                                                                                                            \
+    std::fill(w2.begin(), w2.end(), NAN);                                                                      \
+    double g = 0;                                                                                              \
+    A.gosa = &g;                                                                                               \
+    launch({(unsigned)cdiv(hx - 2, BX), (unsigned)cdiv(hy - 2, BY), (unsigned)cdiv(hz - 2, ZC)}, {BX, BY, 1}, \
+           [&] { himeno_smem<BX, BY, ZC>(A); });                                                               \
+    hcheck("himeno_smem<" #BX "," #BY "," #ZC ">", g);                                                         \
+  }
+  HS(8, 4, 4) HS(16, 8, 9)
+  // two chained sweeps: wrk2 starts as p (the boundary stays), then p = wrk2
+  {
+    std::vector<float> r1(p), r2(p);
+    std::fill(gcol.begin(), gcol.end(), 0.f);
+    launch({(unsigned)cdiv(hx - 2, 4), (unsigned)cdiv(hy - 2, 4), 1}, {4, 4, 1}, [&] {
+      himeno_naive(p.data(), a.data(), b.data(), c.data(), w1.data(), bd.data(), r1.data(), gcol.data(), hx, hy, hz,
+                   omega);
+    });
+    std::fill(gcol.begin(), gcol.end(), 0.f);
+    launch({(unsigned)cdiv(hx - 2, 4), (unsigned)cdiv(hy - 2, 4), 1}, {4, 4, 1}, [&] {
+      himeno_naive(r1.data(), a.data(), b.data(), c.data(), w1.data(), bd.data(), r2.data(), gcol.data(), hx, hy, hz,
+                   omega);
+    });
+    gref = 0;
+    for (float g : gcol) gref += g;
+    w2r = r2;
+  }
+#define HT(BX, BY, ZC)                                                                                                \
+  {                                                                                                                  \
+    w2 = p;                                                                                                          \
+    double g = 0;                                                                                                    \
+    A.gosa = &g;                                                                                                     \
+    launch({(unsigned)cdiv(hx - 2, BX - 4), (unsigned)cdiv(hy - 2, BY - 4), (unsigned)cdiv(hz - 2, ZC)}, {BX, BY, 1}, \
+           [&] { himeno_tb2<BX, BY, ZC>(A); });                                                                      \
+    hcheck("himeno_tb2<" #BX "," #BY "," #ZC ">", g);                                                                \
+  }
+  HT(8, 8, 3) HT(12, 7, 1) HT(32, 8, 20) HT(6, 6, 4)
+  printf("emulation failures: %d\n", fails);
+  return fails != 0;
+}

@@ -1,0 +1,504 @@
+// 3-D stencil kernels for single precision: diffusion (7-point) and the
+// Himeno benchmark's Jacobi sweep (19-point), each as templates over their
+// tuning parameters. Layout: x fastest, cell (x, y, z) at x + y*nx + z*nx*ny.
+// Pure device code (no host headers), so NVRTC compiles it as it is.
+#pragma once
+
+// ---------------------------------------------------------------- diffusion
+// Semantics of examples/synth/diffusion.cu: out = cc*c + cw*w + ce*e + cs*s +
+// cn*n + cb*b + ct*t, summed in that order (so that FMA contraction matches the
+// naive kernel), a neighbour outside the grid replaced by the centre.
+struct DiffCoef {
+  float ce, cw, cn, cs, ct, cb, cc;
+};
+
+__device__ __forceinline__ float diff_point(const DiffCoef& k, float c, float w, float e, float s,
+                                            float n, float b, float t) {
+  return k.cc * c + k.cw * w + k.ce * e + k.cs * s + k.cn * n + k.cb * b + k.ct * t;
+}
+
+// The naive kernel, exactly as in the example (one thread per (i, j) column).
+__global__ void diff_naive(float* in, float* out, int nx, int ny, int nz, float ce, float cw, float cn,
+                           float cs, float ct, float cb, float cc) {
+  int i = blockDim.x * blockIdx.x + threadIdx.x;
+  int j = blockDim.y * blockIdx.y + threadIdx.y;
+  int c = i + j * nx;
+  int xy = nx * ny;
+  for (int k = 0; k < nz; ++k) {
+    int w = (i == 0) ? c : c - 1;
+    int e = (i == nx - 1) ? c : c + 1;
+    int n = (j == 0) ? c : c - nx;
+    int s = (j == ny - 1) ? c : c + nx;
+    int b = (k == 0) ? c : c - xy;
+    int t = (k == nz - 1) ? c : c + xy;
+    out[c] = cc * in[c] + cw * in[w] + ce * in[e] + cs * in[s] + cn * in[n] + cb * in[b] + ct * in[t];
+    c += xy;
+  }
+}
+
+// 2.5-D register streaming: a thread owns RY consecutive rows of one x
+// column and walks ZCH planes of z (grid.z = nz / ZCH chunks, so that enough
+// blocks exist). A register window per row holds planes z-1 .. z+PF: the
+// centre's z neighbours, plus PF planes of prefetch so that several loads per
+// thread are in flight (one load per thread cannot cover the DRAM latency).
+// Plane indices are clamped into [0, min(z1, nz-1)]: at the grid's faces the
+// clamp is the "neighbour replaced by the centre" rule, beyond the chunk it
+// only repeats a plane whose value is never used. The y neighbours of inner
+// rows come from the next row's registers; the x neighbours and the outer y
+// neighbours through the read-only cache (L1 hits: the block loaded them).
+template <int BX, int BY, int ZCH, int RY, int PF>
+__global__ void __launch_bounds__(BX* BY) diff_zreg(const float* __restrict__ in, float* __restrict__ out,
+                                                    int nx, int ny, int nz, DiffCoef k) {
+  const int i = blockIdx.x * BX + threadIdx.x;
+  const int j0 = (blockIdx.y * BY + threadIdx.y) * RY;
+  const int z0 = blockIdx.z * ZCH;
+  const int z1 = min(nz, z0 + ZCH);
+  if (i >= nx || j0 >= ny) return;
+  const int zlast = min(z1, nz - 1);
+  const size_t xy = (size_t)nx * ny;
+  float win[RY][PF + 2];
+  size_t base[RY];
+#pragma unroll
+  for (int r = 0; r < RY; ++r) {
+    base[r] = (size_t)i + (size_t)min(j0 + r, ny - 1) * nx;
+#pragma unroll
+    for (int d = 0; d < PF + 2; ++d) win[r][d] = __ldg(in + (size_t)min(max(z0 - 1 + d, 0), zlast) * xy + base[r]);
+  }
+  for (int z = z0; z < z1; ++z) {
+    float nxt[RY];
+    const size_t zn = (size_t)min(z + PF + 1, zlast) * xy;
+#pragma unroll
+    for (int r = 0; r < RY; ++r) nxt[r] = __ldg(in + zn + base[r]);
+    const float* pl = in + (size_t)z * xy;
+#pragma unroll
+    for (int r = 0; r < RY; ++r) {
+      const int j = j0 + r;
+      const float* c = pl + base[r];
+      const float cur = win[r][1];
+      const float w = i == 0 ? cur : __ldg(c - 1);
+      const float e = i == nx - 1 ? cur : __ldg(c + 1);
+      const float n = j == 0 ? cur : (r > 0 ? win[r - 1][1] : __ldg(c - nx));
+      const float s = j >= ny - 1 ? cur : (r < RY - 1 ? win[r + 1][1] : __ldg(c + nx));
+      if (j < ny) out[(size_t)z * xy + base[r]] = diff_point(k, cur, w, e, s, n, win[r][0], win[r][2]);
+    }
+#pragma unroll
+    for (int r = 0; r < RY; ++r) {
+#pragma unroll
+      for (int d = 0; d < PF + 1; ++d) win[r][d] = win[r][d + 1];
+      win[r][PF + 1] = nxt[r];
+    }
+  }
+}
+
+// Register streaming with 16-byte accesses: a thread owns 4 consecutive x
+// cells (nx % 4 == 0 required, checked by the host), loads/stores float4;
+// its outer x neighbours are the next lanes' values, taken by shuffles where
+// the lane exists and loaded otherwise.
+template <int BX, int BY, int ZCH, int PF>
+__global__ void __launch_bounds__(BX* BY) diff_zvec(const float* __restrict__ in, float* __restrict__ out,
+                                                    int nx, int ny, int nz, DiffCoef k) {
+  const int i4 = blockIdx.x * BX + threadIdx.x;  // float4 index along x
+  const int j = blockIdx.y * BY + threadIdx.y;
+  const int z0 = blockIdx.z * ZCH;
+  const int z1 = min(nz, z0 + ZCH);
+  const int zlast = min(z1, nz - 1);
+  const int nx4 = nx >> 2;
+  const bool live = i4 < nx4 && j < ny;
+  const int ic = min(i4, nx4 - 1), jc = min(j, ny - 1);
+  const size_t xy4 = (size_t)nx4 * ny;
+  const float4* __restrict__ in4 = reinterpret_cast<const float4*>(in);
+  float4* __restrict__ out4 = reinterpret_cast<float4*>(out);
+  const size_t base = (size_t)ic + (size_t)jc * nx4;
+  const int lane = threadIdx.x & 31;  // BX is a multiple of 32: a warp is one row segment
+  float4 win[PF + 2];  // planes z-1 .. z+PF, clamped as in diff_zreg
+#pragma unroll
+  for (int d = 0; d < PF + 2; ++d) win[d] = __ldg(in4 + (size_t)min(max(z0 - 1 + d, 0), zlast) * xy4 + base);
+  for (int z = z0; z < z1; ++z) {
+    const float4 nxt = __ldg(in4 + (size_t)min(z + PF + 1, zlast) * xy4 + base);
+    const float4* pl = in4 + (size_t)z * xy4 + base;
+    const float4 cur = win[1], below = win[0], above = win[2];
+    const float4 n = jc == 0 ? cur : __ldg(pl - nx4);
+    const float4 s = jc == ny - 1 ? cur : __ldg(pl + nx4);
+    float wl = __shfl_up_sync(0xffffffffu, cur.w, 1);
+    float er = __shfl_down_sync(0xffffffffu, cur.x, 1);
+    if (lane == 0) wl = ic == 0 ? cur.x : __ldg(reinterpret_cast<const float*>(pl) - 1);
+    if (lane == 31 || ic == nx4 - 1) er = ic == nx4 - 1 ? cur.w : __ldg(reinterpret_cast<const float*>(pl) + 4);
+    float4 o;
+    o.x = diff_point(k, cur.x, wl, cur.y, s.x, n.x, below.x, above.x);
+    o.y = diff_point(k, cur.y, cur.x, cur.z, s.y, n.y, below.y, above.y);
+    o.z = diff_point(k, cur.z, cur.y, cur.w, s.z, n.z, below.z, above.z);
+    o.w = diff_point(k, cur.w, cur.z, er, s.w, n.w, below.w, above.w);
+    if (live) out4[(size_t)z * xy4 + base] = o;
+#pragma unroll
+    for (int d = 0; d < PF + 1; ++d) win[d] = win[d + 1];
+    win[PF + 1] = nxt;
+  }
+}
+
+// 2.5-D with shared memory: the current plane with a one-cell halo in shared
+// memory (x and y neighbours), the z neighbours in registers.
+template <int BX, int BY, int ZCH, int PF>
+__global__ void __launch_bounds__(BX* BY) diff_smem(const float* __restrict__ in, float* __restrict__ out,
+                                                    int nx, int ny, int nz, DiffCoef k) {
+  __shared__ float t[BY + 2][BX + 2];
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int i = blockIdx.x * BX + tx, j = blockIdx.y * BY + ty;
+  const int ic = min(i, nx - 1), jc = min(j, ny - 1);
+  const int z0 = blockIdx.z * ZCH;
+  const int z1 = min(nz, z0 + ZCH);
+  const size_t xy = (size_t)nx * ny;
+  const size_t base = (size_t)ic + (size_t)jc * nx;
+  // halo cells: indices clamped into the grid (their value is unused at the
+  // grid's edge, where the centre replaces the neighbour)
+  const size_t hx = tx == 0 ? (size_t)max(ic - 1, 0) + (size_t)jc * nx
+                            : (size_t)min(ic + 1, nx - 1) + (size_t)jc * nx;
+  const size_t hy = ty == 0 ? (size_t)ic + (size_t)max(jc - 1, 0) * nx
+                            : (size_t)ic + (size_t)min(jc + 1, ny - 1) * nx;
+  const int zlast = min(z1, nz - 1);
+  float win[PF + 2];  // planes z-1 .. z+PF, clamped as in diff_zreg
+#pragma unroll
+  for (int d = 0; d < PF + 2; ++d) win[d] = __ldg(in + (size_t)min(max(z0 - 1 + d, 0), zlast) * xy + base);
+  for (int z = z0; z < z1; ++z) {
+    const float nxt = __ldg(in + (size_t)min(z + PF + 1, zlast) * xy + base);
+    const float* pl = in + (size_t)z * xy;
+    const float below = win[0], cur = win[1], above = win[2];
+    __syncthreads();  // the previous plane is no longer read
+    t[ty + 1][tx + 1] = cur;
+    if (tx == 0) t[ty + 1][0] = __ldg(pl + hx);
+    if (tx == BX - 1) t[ty + 1][BX + 1] = __ldg(pl + hx);
+    if (ty == 0) t[0][tx + 1] = __ldg(pl + hy);
+    if (ty == BY - 1) t[BY + 1][tx + 1] = __ldg(pl + hy);
+    __syncthreads();
+    const float w = i == 0 ? cur : t[ty + 1][tx];
+    const float e = i == nx - 1 ? cur : t[ty + 1][tx + 2];
+    const float n = j == 0 ? cur : t[ty][tx + 1];
+    const float s = j == ny - 1 ? cur : t[ty + 2][tx + 1];
+    if (i < nx && j < ny) out[(size_t)z * xy + base] = diff_point(k, cur, w, e, s, n, below, above);
+#pragma unroll
+    for (int d = 0; d < PF + 1; ++d) win[d] = win[d + 1];
+    win[PF + 1] = nxt;
+  }
+}
+
+// Temporal blocking: T sweeps per launch. A block covers a BX x BY tile in
+// (x, y) that overlaps its neighbours by T cells each side (the halo is
+// recomputed), and streams its z chunk (plus T planes each side) through a
+// pipeline: at step zl level 0 loads plane zl, level s computes plane zl - s
+// from level s-1 (x/y neighbours from a double-buffered shared plane, z
+// neighbours from a 3-register queue), and level T writes plane zl - T.
+// A level-s value is correct on tile cells [s, B-s) and chunk planes that lie
+// within s of the loaded range; the written region is inside both. Values
+// outside (pipeline fill, halo) are computed and never used. Level-0 loads
+// are issued PF steps ahead, so that the barriers do not expose their latency.
+template <int BX, int BY, int T, int ZCH, int PF>
+__global__ void __launch_bounds__(BX* BY) diff_tb(const float* __restrict__ in, float* __restrict__ out,
+                                                  int nx, int ny, int nz, DiffCoef k) {
+  static_assert(T >= 2 && 2 * T < BX && 2 * T < BY && PF >= 1, "tile too small for T sweeps");
+  __shared__ float sh[T][2][BY][BX];
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int gx = (int)blockIdx.x * (BX - 2 * T) + tx - T;
+  const int gy = (int)blockIdx.y * (BY - 2 * T) + ty - T;
+  const int cx = min(max(gx, 0), nx - 1), cy = min(max(gy, 0), ny - 1);
+  const size_t xy = (size_t)nx * ny;
+  const size_t base = (size_t)cx + (size_t)cy * nx;
+  const int z0 = blockIdx.z * ZCH;
+  const int z1 = min(nz, z0 + ZCH);
+  const int zs = max(0, z0 - T);
+  const bool store = tx >= T && tx < BX - T && ty >= T && ty < BY - T && gx < nx && gy < ny;
+  // tile neighbours, kept inside the tile (the edge cells' values are unused)
+  const int txw = tx > 0 ? tx - 1 : tx, txe = tx < BX - 1 ? tx + 1 : tx;
+  const int tyn = ty > 0 ? ty - 1 : ty, tys = ty < BY - 1 ? ty + 1 : ty;
+  const bool ew = gx == 0, ee = gx == nx - 1, en = gy == 0, es = gy == ny - 1;
+  float q[T][3];  // level s's values at its three newest planes
+#pragma unroll
+  for (int s = 0; s < T; ++s) q[s][0] = q[s][1] = q[s][2] = 0.0f;
+  // level-0 planes prefetched PF steps ahead; indices clamped to the last
+  // plane the chunk needs (a repeated plane past the grid's top is unused:
+  // the plane below it takes the centre as its upper neighbour)
+  const int zlast = min(nz - 1, z1 - 1 + T);
+  float pre[PF];
+#pragma unroll
+  for (int d = 0; d < PF; ++d) pre[d] = __ldg(in + (size_t)min(zs + d, zlast) * xy + base);
+  for (int zl = zs; zl < z1 + T; ++zl) {
+    const float v = pre[0];
+#pragma unroll
+    for (int d = 0; d < PF - 1; ++d) pre[d] = pre[d + 1];
+    pre[PF - 1] = __ldg(in + (size_t)min(zl + PF, zlast) * xy + base);
+    q[0][0] = q[0][1];
+    q[0][1] = q[0][2];
+    q[0][2] = v;
+    sh[0][zl & 1][ty][tx] = v;
+    __syncthreads();
+#pragma unroll
+    for (int s = 1; s <= T; ++s) {
+      const int p = zl - s;  // plane level s computes; its parity picks the buffer
+      const float(*P)[BX] = sh[s - 1][p & 1];
+      const float c = q[s - 1][1];
+      const float w = ew ? c : P[ty][txw];
+      const float e = ee ? c : P[ty][txe];
+      const float n = en ? c : P[tyn][tx];
+      const float so = es ? c : P[tys][tx];
+      const float b = p == 0 ? c : q[s - 1][0];
+      const float t = p == nz - 1 ? c : q[s - 1][2];
+      const float val = diff_point(k, c, w, e, so, n, b, t);
+      if (s < T) {
+        q[s][0] = q[s][1];
+        q[s][1] = q[s][2];
+        q[s][2] = val;
+        sh[s][p & 1][ty][tx] = val;
+        __syncthreads();
+      } else if (store && p >= z0 && p < z1) {
+        out[(size_t)p * xy + base] = val;
+      }
+    }
+  }
+}
+
+// ------------------------------------------------------------------ Himeno
+// Semantics of examples/synth/himeno.cu (interior cells 1..n-2 on each
+// axis; a[s] at s*n + q), summed in the same order. The residual: each
+// thread sums its cells in float like the naive kernel, the block adds its
+// threads' sums (shared-memory tree) and adds the block's sum to one double
+// with atomicAdd (the host zeroes it before the launch).
+struct HimenoArgs {
+  const float* __restrict__ p;
+  const float* __restrict__ a;
+  const float* __restrict__ b;
+  const float* __restrict__ c;
+  const float* __restrict__ wrk1;
+  const float* __restrict__ bnd;
+  float* __restrict__ wrk2;
+  double* gosa;
+  int nx, ny, nz;
+  float omega;
+};
+
+// The naive kernel of the example, plus a bounds check (the example's grids
+// cover the interior exactly; the benchmark's sizes have odd interiors).
+__global__ void himeno_naive(float* p, float* a, float* b, float* c, float* wrk1, float* bnd, float* wrk2,
+                             float* gosa, int nx, int ny, int nz, float omega) {
+  int x = blockDim.x * blockIdx.x + threadIdx.x + 1;
+  int y = blockDim.y * blockIdx.y + threadIdx.y + 1;
+  if (x >= nx - 1 || y >= ny - 1) return;
+  int xy = nx * ny;
+  int n = xy * nz;
+  float g = 0.0f;
+  for (int z = 1; z < nz - 1; ++z) {
+    int q = x + y * nx + z * xy;
+    float s0 = a[q] * p[q + xy] + a[n + q] * p[q + nx] + a[2 * n + q] * p[q + 1] +
+               b[q] * (p[q + xy + nx] - p[q + xy - nx] - p[q - xy + nx] + p[q - xy - nx]) +
+               b[n + q] * (p[q + nx + 1] - p[q - nx + 1] - p[q + nx - 1] + p[q - nx - 1]) +
+               b[2 * n + q] * (p[q + xy + 1] - p[q - xy + 1] - p[q + xy - 1] + p[q - xy - 1]) +
+               c[q] * p[q - xy] + c[n + q] * p[q - nx] + c[2 * n + q] * p[q - 1] + wrk1[q];
+    float ss = (s0 * a[3 * n + q] - p[q]) * bnd[q];
+    g += ss * ss;
+    wrk2[q] = p[q] + omega * ss;
+  }
+  gosa[x + y * nx] = g;
+}
+
+template <int NT>
+__device__ __forceinline__ void block_add_gosa(float g, double* gosa) {
+  __shared__ float red[NT];
+  const int t = threadIdx.x + threadIdx.y * blockDim.x;
+  constexpr int P = NT >= 1024 ? 1024 : NT >= 512 ? 512 : NT >= 256 ? 256 : NT >= 128 ? 128 : NT >= 64 ? 64
+                  : NT >= 32 ? 32 : NT >= 16 ? 16 : NT >= 8 ? 8 : NT >= 4 ? 4 : NT >= 2 ? 2 : 1;  // 2^k <= NT
+  red[t] = g;
+  __syncthreads();
+  if (P < NT) {
+    if (t < NT - P) red[t] += red[t + P];
+    __syncthreads();
+  }
+#pragma unroll
+  for (int h = P / 2; h > 0; h >>= 1) {
+    if (t < h) red[t] += red[t + h];
+    __syncthreads();
+  }
+  if (t == 0) atomicAdd(gosa, (double)red[0]);
+}
+
+// One cell's update from its 19 p values (named by offsets: m = -1, o = 0,
+// p = +1 along z, y, x) and its 12 coefficients cf = a0..a3, b0..b2, c0..c2,
+// wrk1, bnd.
+__device__ __forceinline__ float himeno_update(const float* cf, float pc, float zp, float yp, float xp, float zpyp,
+                                               float zpym, float zmyp, float zmym, float ypxp, float ymxp,
+                                               float ypxm, float ymxm, float zpxp, float zmxp, float zpxm,
+                                               float zmxm, float zm, float ym, float xm, float omega, float& g) {
+  const float s0 = cf[0] * zp + cf[1] * yp + cf[2] * xp + cf[4] * (zpyp - zpym - zmyp + zmym) +
+                   cf[5] * (ypxp - ymxp - ypxm + ymxm) + cf[6] * (zpxp - zmxp - zpxm + zmxm) + cf[7] * zm +
+                   cf[8] * ym + cf[9] * xm + cf[10];
+  const float ss = (s0 * cf[3] - pc) * cf[11];
+  g += ss * ss;
+  return pc + omega * ss;
+}
+
+__device__ __forceinline__ void himeno_coefs(const HimenoArgs& A, size_t n, size_t q, float* cf) {
+#pragma unroll
+  for (int s = 0; s < 4; ++s) cf[s] = __ldg(A.a + s * n + q);
+#pragma unroll
+  for (int s = 0; s < 3; ++s) cf[4 + s] = __ldg(A.b + s * n + q);
+#pragma unroll
+  for (int s = 0; s < 3; ++s) cf[7 + s] = __ldg(A.c + s * n + q);
+  cf[10] = __ldg(A.wrk1 + q);
+  cf[11] = __ldg(A.bnd + q);
+}
+
+__device__ __forceinline__ float himeno_cell(const HimenoArgs& A, size_t n, size_t q, float pc, float zp,
+                                             float yp, float xp, float zpyp, float zpym, float zmyp,
+                                             float zmym, float ypxp, float ymxp, float ypxm, float ymxm,
+                                             float zpxp, float zmxp, float zpxm, float zmxm, float zm,
+                                             float ym, float xm, float omega, float& g) {
+  float cf[12];
+  himeno_coefs(A, n, q, cf);
+  return himeno_update(cf, pc, zp, yp, xp, zpyp, zpym, zmyp, zmym, ypxp, ymxp, ypxm, ymxm, zpxp, zmxp, zpxm, zmxm,
+                       zm, ym, xm, omega, g);
+}
+
+// The update of tile cell (tx, ty) from three planes of p in shared memory
+// (neighbour indices clamped into the tile by the caller).
+template <int BX>
+__device__ __forceinline__ float himeno_tile(const float* cf, const float (*M)[BX], const float (*C)[BX],
+                                             const float (*P)[BX], int tx, int ty, int xm, int xp, int ym, int yp,
+                                             float omega, float& g) {
+  return himeno_update(cf, C[ty][tx], P[ty][tx], C[yp][tx], C[ty][xp], P[yp][tx], P[ym][tx], M[yp][tx], M[ym][tx],
+                       C[yp][xp], C[ym][xp], C[yp][xm], C[ym][xm], P[ty][xp], M[ty][xp], P[ty][xm], M[ty][xm],
+                       M[ty][tx], C[ym][tx], C[ty][xm], omega, g);
+}
+
+// 2.5-D register streaming over a z chunk: the centre column of p in a
+// 3-register queue, other p neighbours through the read-only cache, the 12
+// coefficient streams read once; UNR unrolls the z loop so that several
+// planes' loads are in flight per thread.
+template <int BX, int BY, int ZCH, int UNR>
+__global__ void __launch_bounds__(BX* BY) himeno_zreg(HimenoArgs A) {
+  const int nx = A.nx, ny = A.ny, nz = A.nz;
+  const int x = blockIdx.x * BX + threadIdx.x + 1;
+  const int y = blockIdx.y * BY + threadIdx.y + 1;
+  const int z0 = 1 + blockIdx.z * ZCH;
+  const int z1 = min(nz - 1, z0 + ZCH);
+  const size_t xy = (size_t)nx * ny, n = xy * nz;
+  const float* __restrict__ p = A.p;
+  float g = 0.0f;
+  if (x < nx - 1 && y < ny - 1) {
+    size_t q = (size_t)x + (size_t)y * nx + (size_t)z0 * xy;
+    float pm = __ldg(p + q - xy), pc = __ldg(p + q);
+#pragma unroll UNR
+    for (int z = z0; z < z1; ++z, q += xy) {
+      const float pp = __ldg(p + q + xy);
+      A.wrk2[q] = himeno_cell(A, n, q, pc, pp, __ldg(p + q + nx), __ldg(p + q + 1),
+                              __ldg(p + q + xy + nx), __ldg(p + q + xy - nx), __ldg(p + q - xy + nx),
+                              __ldg(p + q - xy - nx), __ldg(p + q + nx + 1), __ldg(p + q - nx + 1),
+                              __ldg(p + q + nx - 1), __ldg(p + q - nx - 1), __ldg(p + q + xy + 1),
+                              __ldg(p + q - xy + 1), __ldg(p + q + xy - 1), __ldg(p + q - xy - 1), pm,
+                              __ldg(p + q - nx), __ldg(p + q - 1), A.omega, g);
+      pm = pc;
+      pc = pp;
+    }
+  }
+  block_add_gosa<BX * BY>(g, A.gosa);
+}
+
+// 2.5-D with shared memory: three planes of p (z-1, z, z+1), each with a
+// one-cell halo including corners, in a ring in shared memory; the
+// coefficients streamed from global memory.
+template <int BX, int BY, int ZCH>
+__global__ void __launch_bounds__(BX* BY) himeno_smem(HimenoArgs A) {
+  constexpr int W = BX + 2, H = BY + 2;
+  __shared__ float sp[3][H][W];
+  const int nx = A.nx, ny = A.ny, nz = A.nz;
+  const int tx = threadIdx.x, ty = threadIdx.y, tid = tx + ty * BX;
+  const int x = blockIdx.x * BX + tx + 1;
+  const int y = blockIdx.y * BY + ty + 1;
+  const int z0 = 1 + blockIdx.z * ZCH;
+  const int z1 = min(nz - 1, z0 + ZCH);
+  const size_t xy = (size_t)nx * ny, n = xy * nz;
+  const int ox = blockIdx.x * BX, oy = blockIdx.y * BY;  // grid cell of tile position (0, 0)
+  const bool live = x < nx - 1 && y < ny - 1;
+  auto load_plane = [&](int z, int slot) {
+    for (int l = tid; l < W * H; l += BX * BY) {
+      const int lx = l % W, ly = l / W;
+      const int gx = min(ox + lx, nx - 1), gy = min(oy + ly, ny - 1);
+      sp[slot][ly][lx] = __ldg(A.p + (size_t)gx + (size_t)gy * nx + (size_t)z * xy);
+    }
+  };
+  load_plane(z0 - 1, (z0 - 1) % 3);
+  load_plane(z0, z0 % 3);
+  float g = 0.0f;
+  for (int z = z0; z < z1; ++z) {
+    load_plane(z + 1, (z + 1) % 3);
+    __syncthreads();
+    const float(*M)[W] = sp[(z - 1) % 3];
+    const float(*C)[W] = sp[z % 3];
+    const float(*P)[W] = sp[(z + 1) % 3];
+    const int cx = tx + 1, cy = ty + 1;
+    if (live) {
+      const size_t q = (size_t)x + (size_t)y * nx + (size_t)z * xy;
+      A.wrk2[q] = himeno_cell(A, n, q, C[cy][cx], P[cy][cx], C[cy + 1][cx], C[cy][cx + 1], P[cy + 1][cx],
+                              P[cy - 1][cx], M[cy + 1][cx], M[cy - 1][cx], C[cy + 1][cx + 1],
+                              C[cy - 1][cx + 1], C[cy + 1][cx - 1], C[cy - 1][cx - 1], P[cy][cx + 1],
+                              M[cy][cx + 1], P[cy][cx - 1], M[cy][cx - 1], M[cy][cx], C[cy - 1][cx],
+                              C[cy][cx - 1], A.omega, g);
+    }
+    __syncthreads();  // the slot of plane z-1 is overwritten next
+  }
+  block_add_gosa<BX * BY>(g, A.gosa);
+}
+
+// Temporal blocking, two sweeps per launch (the benchmark's loop: p takes the
+// interior of wrk2, the boundary of p stays). Both sweeps use the same
+// coefficients, so a cell's 12 coefficients are read once and kept in
+// registers from sweep 1 (plane zl-1 at step zl) to sweep 2 (the same plane
+// one step later): per two sweeps the coefficients, p and wrk2 move once,
+// 14 of 28 arrays. Overlapped tiles: sweep 1 on tile cells [1, B-1), sweep 2
+// written on [2, B-2); three-plane rings of p and of sweep 1 in shared memory.
+// The residual is the second sweep's.
+template <int BX, int BY, int ZCH>
+__global__ void __launch_bounds__(BX* BY) himeno_tb2(HimenoArgs A) {
+  __shared__ float S0[3][BY][BX];
+  __shared__ float S1[3][BY][BX];
+  const int nx = A.nx, ny = A.ny, nz = A.nz;
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int gx = (int)blockIdx.x * (BX - 4) + tx - 1;
+  const int gy = (int)blockIdx.y * (BY - 4) + ty - 1;
+  const int cx = min(max(gx, 0), nx - 1), cy = min(max(gy, 0), ny - 1);
+  const size_t xy = (size_t)nx * ny, n = xy * nz;
+  const size_t base = (size_t)cx + (size_t)cy * nx;
+  const int z0 = 1 + blockIdx.z * ZCH;
+  const int z1 = min(nz - 1, z0 + ZCH);
+  const int zs = max(0, z0 - 2), zlast = min(nz - 1, z1 + 1);
+  const bool inner = gx >= 1 && gx < nx - 1 && gy >= 1 && gy < ny - 1;
+  const bool need1 = inner && tx >= 1 && tx < BX - 1 && ty >= 1 && ty < BY - 1;
+  const bool out2 = inner && tx >= 2 && tx < BX - 2 && ty >= 2 && ty < BY - 2;
+  const int xm = max(tx - 1, 0), xp = min(tx + 1, BX - 1), ym = max(ty - 1, 0), yp = min(ty + 1, BY - 1);
+  float cf[12], cfp[12];
+#pragma unroll
+  for (int c = 0; c < 12; ++c) cf[c] = 0.0f;
+  float pre = __ldg(A.p + (size_t)zs * xy + base);
+  float g = 0.0f, g1 = 0.0f;
+  for (int zl = zs; zl <= z1 + 1; ++zl) {
+    const float v = pre;
+    pre = __ldg(A.p + (size_t)min(zl + 1, zlast) * xy + base);
+    const int p1 = zl - 1, p2 = zl - 2;  // planes of sweep 1 and sweep 2 at this step (>= -2)
+#pragma unroll
+    for (int c = 0; c < 12; ++c) cfp[c] = cf[c];
+    const bool c1 = need1 && p1 >= 1 && p1 <= nz - 2;
+    if (c1) himeno_coefs(A, n, base + (size_t)p1 * xy, cf);
+    S0[zl % 3][ty][tx] = v;
+    __syncthreads();
+    {
+      const float(*M)[BX] = S0[(p1 + 2) % 3];
+      const float(*C)[BX] = S0[(p1 + 3) % 3];
+      const float(*P)[BX] = S0[(p1 + 4) % 3];
+      const float l1 = c1 ? himeno_tile<BX>(cf, M, C, P, tx, ty, xm, xp, ym, yp, A.omega, g1) : C[ty][tx];
+      S1[(p1 + 3) % 3][ty][tx] = l1;
+    }
+    __syncthreads();
+    if (out2 && p2 >= z0 && p2 < z1) {
+      const float(*M)[BX] = S1[(p2 + 2) % 3];
+      const float(*C)[BX] = S1[(p2 + 3) % 3];
+      const float(*P)[BX] = S1[(p2 + 4) % 3];
+      A.wrk2[base + (size_t)p2 * xy] = himeno_tile<BX>(cfp, M, C, P, tx, ty, xm, xp, ym, yp, A.omega, g);
+    }
+  }
+  block_add_gosa<BX * BY>(g, A.gosa);
+}
