@@ -257,6 +257,19 @@ static bool fits_int32() { return (size_t)D.nx * D.ny * D.nz < (1ull << 31); }
                     diff_zr<BX, BY, RY, PF><<<g, dim3(BX, BY)>>>(D.in, D.out, D.nx, D.ny, D.nz, zch, D.k);        \
                   }});                                                                                            \
   }
+#define V_ZR4(BX, BY, ZC, PF)                                                                                     \
+  {                                                                                                               \
+    const int zch = ZC > 0 ? ZC                                                                                   \
+                           : wave_zch((long)cdiv(D.nx / 4, BX) * cdiv(D.ny, BY), D.nz,                            \
+                                      slots_of(diff_zr4<BX, BY, PF>, BX * BY), 2);                                \
+    vs.push_back({"zr4",                                                                                          \
+                  "BX=" #BX " BY=" #BY " ZCH=" + std::to_string(zch) + (ZC > 0 ? "" : " (waves)") + " PF=" #PF + \
+                      " (float4)",                                                                                \
+                  1, [] { return D.nx % 4 == 0 && fits_int32(); }, [zch] {                                        \
+                    dim3 g(cdiv(D.nx / 4, BX), cdiv(D.ny, BY), cdiv(D.nz, zch));                                  \
+                    diff_zr4<BX, BY, PF><<<g, dim3(BX, BY)>>>(D.in, D.out, D.nx, D.ny, D.nz, zch, D.k);           \
+                  }});                                                                                            \
+  }
 #define V_TB1(BX, BY, RY, T, ZC, PF)                                                                              \
   {                                                                                                               \
     const int zch = ZC > 0 ? ZC                                                                                   \
@@ -307,6 +320,7 @@ static void run_diffusion(int nx, int ny, int nz, CmpOut* dcmp) {
   DIFF_SMEM(V_SMEM)
   DIFF_TB(V_TB)
   DIFF_ZR(V_ZR)
+  DIFF_ZR4(V_ZR4)
   DIFF_TB1(V_TB1)
   for (auto& v : vs) {
     if (!v.applicable()) continue;

@@ -93,6 +93,12 @@ int main() {
   report("diff_zr<" #BX "," #BY "," #RY "," #PF "> zch " #ZC, ref, out);
   ZR(8, 4, 1, 5, 1) ZR(8, 2, 3, 4, 2) ZR(16, 4, 2, 13, 4) ZR(8, 4, 1, 1, 3) ZR(8, 4, 1, 20, 6) ZR(16, 2, 2, 3, 2)
   ZR(64, 1, 1, 7, 8)
+#define ZR4(BX, BY, ZC, PF)                                                                                \
+  std::fill(out.begin(), out.end(), NAN);                                                             \
+  launch({(unsigned)cdiv(nx / 4, BX), (unsigned)cdiv(ny, BY), (unsigned)cdiv(nz, ZC)}, {BX, BY, 1},  \
+         [&] { diff_zr4<BX, BY, PF>(in.data(), out.data(), nx, ny, nz, ZC, k); });                    \
+  report("diff_zr4<" #BX "," #BY "," #PF "> zch " #ZC, ref, out);
+  ZR4(32, 2, 5, 1) ZR4(32, 2, 4, 3) ZR4(32, 3, 13, 2) ZR4(32, 1, 1, 4) ZR4(64, 2, 20, 2)
 #define TB1(BX, BY, RY, T, ZC, PF, R)                                                                            \
   std::fill(out.begin(), out.end(), NAN);                                                                   \
   launch({(unsigned)cdiv(nx, BX - 2 * T), (unsigned)cdiv(ny, BY * RY - 2 * T), (unsigned)cdiv(nz, ZC)},    \

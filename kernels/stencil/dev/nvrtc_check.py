@@ -20,6 +20,7 @@ inst += [("diff_smem<%d,%d,%d,%d>" % c, DIFF) for c in configs("DIFF_SMEM")]
 inst += [("diff_tb<%d,%d,%d,%d,%d>" % c, DIFF) for c in configs("DIFF_TB")]
 DIFFZ = "(const float*, float*, int, int, int, int, DiffCoef)"
 inst += [("diff_zr<%d,%d,%d,%d>" % (c[0], c[1], c[2], c[4]), DIFFZ) for c in configs("DIFF_ZR")]
+inst += [("diff_zr4<%d,%d,%d>" % (c[0], c[1], c[3]), DIFFZ) for c in configs("DIFF_ZR4")]
 inst += [("diff_tb1<%d,%d,%d,%d,%d>" % (c[0], c[1], c[2], c[3], c[5]), DIFFZ) for c in configs("DIFF_TB1")]
 inst += [("himeno_zreg<%d,%d,%d,%d>" % c, "(HimenoArgs)") for c in configs("HIM_ZREG")]
 inst += [("himeno_smem<%d,%d,%d>" % c, "(HimenoArgs)") for c in configs("HIM_SMEM")]
