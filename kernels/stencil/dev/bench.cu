@@ -220,18 +220,21 @@ static DiffCase D;
                   diff_tb<BX, BY, T, ZC, PF><<<g, dim3(BX, BY)>>>(D.in, D.out, D.nx, D.ny, D.nz, D.k);             \
                 }});
 
-// The chunk length that fills whole waves of resident blocks: the grid has
-// cols columns of blocks, each cut into chunks of zch planes, and a block
-// also reads (single sweep) or recomputes (temporal blocking) `halo` planes
-// beyond its chunk; minimises waves x planes per block, since a partial last
-// wave leaves the memory system idle and shorter chunks cost more halo.
+// The chunk length that balances the SMs: the grid has cols columns of
+// blocks, each cut into chunks of zch planes, and a block also reads (single
+// sweep) or recomputes (temporal blocking) `halo` planes beyond its chunk.
+// Minimises the planes the busiest SM streams (blocks spread evenly over the
+// SMs), scaled up when the grid has fewer blocks than fit at once (fewer
+// loads in flight), since shorter chunks cost more halo and a last partial
+// round leaves SMs idle.
 static int g_sms = 1;
 static int wave_zch(long cols, int nz, int slots, int halo) {
   int best = nz;
   double bc = 1e300;
   for (int c = 1; c <= nz; ++c) {
     const int zch = cdiv(nz, c);
-    const double cost = (double)cdiv(cols * cdiv(nz, zch), slots) * (zch + halo);
+    const long blocks = cols * cdiv(nz, zch);
+    const double cost = (double)cdiv(blocks, g_sms) * (zch + halo) * std::max(1.0, (double)slots / blocks);
     if (cost < bc) bc = cost, best = zch;
   }
   return best;
