@@ -220,6 +220,73 @@ static DiffCase D;
                   diff_tb<BX, BY, T, ZC, PF><<<g, dim3(BX, BY)>>>(D.in, D.out, D.nx, D.ny, D.nz, D.k);             \
                 }});
 
+// The chunk length that balances the SMs: the grid has cols columns of
+// blocks, each cut into chunks of zch planes, and a block also reads (single
+// sweep) or recomputes (temporal blocking) `halo` planes beyond its chunk.
+// Minimises the planes the busiest SM streams (blocks spread evenly over the
+// SMs), scaled up when the grid has fewer blocks than fit at once (fewer
+// loads in flight), since shorter chunks cost more halo and a last partial
+// round leaves SMs idle.
+static int g_sms = 1;
+static int wave_zch(long cols, int nz, int slots, int halo) {
+  int best = nz;
+  double bc = 1e300;
+  for (int c = 1; c <= nz; ++c) {
+    const int zch = cdiv(nz, c);
+    const long blocks = cols * cdiv(nz, zch);
+    const double cost = (double)cdiv(blocks, g_sms) * (zch + halo) * std::max(1.0, (double)slots / blocks);
+    if (cost < bc) bc = cost, best = zch;
+  }
+  return best;
+}
+template <class K> static int slots_of(K kern, int threads) {
+  int n = 0;
+  if (!OK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kern, threads, 0))) n = 1;
+  return std::max(n, 1) * g_sms;
+}
+static bool fits_int32() { return (size_t)D.nx * D.ny * D.nz < (1ull << 31); }
+
+// ZC = 0: the chunk length from wave_zch
+#define V_ZR(BX, BY, RY, ZC, PF)                                                                                  \
+  {                                                                                                               \
+    const int zch = ZC > 0 ? ZC                                                                                   \
+                           : wave_zch((long)cdiv(D.nx, BX) * cdiv(D.ny, BY * RY), D.nz,                           \
+                                      slots_of(diff_zr<BX, BY, RY, PF>, BX * BY), 2);                             \
+    vs.push_back({"zr",                                                                                           \
+                  "BX=" #BX " BY=" #BY " RY=" #RY " ZCH=" + std::to_string(zch) + (ZC > 0 ? "" : " (waves)") +    \
+                      " PF=" #PF,                                                                                 \
+                  1, fits_int32, [zch] {                                                                          \
+                    dim3 g(cdiv(D.nx, BX), cdiv(D.ny, BY * RY), cdiv(D.nz, zch));                                 \
+                    diff_zr<BX, BY, RY, PF><<<g, dim3(BX, BY)>>>(D.in, D.out, D.nx, D.ny, D.nz, zch, D.k);        \
+                  }});                                                                                            \
+  }
+#define V_ZR4(BX, BY, ZC, PF)                                                                                     \
+  {                                                                                                               \
+    const int zch = ZC > 0 ? ZC                                                                                   \
+                           : wave_zch((long)cdiv(D.nx / 4, BX) * cdiv(D.ny, BY), D.nz,                            \
+                                      slots_of(diff_zr4<BX, BY, PF>, BX * BY), 2);                                \
+    vs.push_back({"zr4",                                                                                          \
+                  "BX=" #BX " BY=" #BY " ZCH=" + std::to_string(zch) + (ZC > 0 ? "" : " (waves)") + " PF=" #PF + \
+                      " (float4)",                                                                                \
+                  1, [] { return D.nx % 4 == 0 && fits_int32(); }, [zch] {                                        \
+                    dim3 g(cdiv(D.nx / 4, BX), cdiv(D.ny, BY), cdiv(D.nz, zch));                                  \
+                    diff_zr4<BX, BY, PF><<<g, dim3(BX, BY)>>>(D.in, D.out, D.nx, D.ny, D.nz, zch, D.k);           \
+                  }});                                                                                            \
+  }
+#define V_TB1(BX, BY, RY, T, ZC, PF)                                                                              \
+  {                                                                                                               \
+    const int zch = ZC > 0 ? ZC                                                                                   \
+                           : wave_zch((long)cdiv(D.nx, BX - 2 * T) * cdiv(D.ny, BY * RY - 2 * T), D.nz,           \
+                                      slots_of(diff_tb1<BX, BY, RY, T, PF>, BX * BY), 2 * T);                     \
+    vs.push_back({"tb1",                                                                                          \
+                  "BX=" #BX " BY=" #BY " RY=" #RY " T=" #T " ZCH=" + std::to_string(zch) +                        \
+                      (ZC > 0 ? "" : " (waves)") + " PF=" #PF,                                                    \
+                  T, fits_int32, [zch] {                                                                          \
+                    dim3 g(cdiv(D.nx, BX - 2 * T), cdiv(D.ny, BY * RY - 2 * T), cdiv(D.nz, zch));                 \
+                    diff_tb1<BX, BY, RY, T, PF><<<g, dim3(BX, BY)>>>(D.in, D.out, D.nx, D.ny, D.nz, zch, D.k);    \
+                  }});                                                                                            \
+  }
+
 static void naive_diff(float* in, float* out) {
   diff_naive<<<dim3(D.nx / 32, D.ny / 8), dim3(32, 8)>>>(in, out, D.nx, D.ny, D.nz, D.k.ce, D.k.cw, D.k.cn, D.k.cs,
                                                           D.k.ct, D.k.cb, D.k.cc);
@@ -255,6 +322,9 @@ static void run_diffusion(int nx, int ny, int nz, CmpOut* dcmp) {
   DIFF_ZVEC(V_ZVEC)
   DIFF_SMEM(V_SMEM)
   DIFF_TB(V_TB)
+  DIFF_ZR(V_ZR)
+  DIFF_ZR4(V_ZR4)
+  DIFF_TB1(V_TB1)
   for (auto& v : vs) {
     if (!v.applicable()) continue;
     std::string detail;
@@ -437,6 +507,7 @@ int main(int argc, char** argv) {
   g_seed = (unsigned long long)std::chrono::system_clock::now().time_since_epoch().count();
   cudaDeviceProp prop;
   MUST(cudaGetDeviceProperties(&prop, 0));
+  g_sms = prop.multiProcessorCount;
   printf("device: %s, %d SMs, %.1f GiB, seed %llu, reps %d\n", prop.name, prop.multiProcessorCount,
          prop.totalGlobalMem / 1073741824.0, g_seed, g_reps);
   g_csv = fopen((outdir + "/results.csv").c_str(), "w");

@@ -86,6 +86,27 @@ int main() {
   report("diff_tb<" #BX "," #BY "," #T "," #ZC "," #PF ">", R, out);
   TB(8, 8, 2, 4, 1, ref2) TB(16, 8, 2, 13, 2, ref2) TB(12, 10, 3, 3, 3, ref3) TB(8, 6, 2, 1, 2, ref2) TB(12, 12, 4, 5, 2, ref4) TB(16, 10, 4, 13, 1, ref4)
 
+#define ZR(BX, BY, RY, ZC, PF)                                                                            \
+  std::fill(out.begin(), out.end(), NAN);                                                              \
+  launch({(unsigned)cdiv(nx, BX), (unsigned)cdiv(ny, BY * RY), (unsigned)cdiv(nz, ZC)}, {BX, BY, 1},   \
+         [&] { diff_zr<BX, BY, RY, PF>(in.data(), out.data(), nx, ny, nz, ZC, k); });                  \
+  report("diff_zr<" #BX "," #BY "," #RY "," #PF "> zch " #ZC, ref, out);
+  ZR(8, 4, 1, 5, 1) ZR(8, 2, 3, 4, 2) ZR(16, 4, 2, 13, 4) ZR(8, 4, 1, 1, 3) ZR(8, 4, 1, 20, 6) ZR(16, 2, 2, 3, 2)
+  ZR(64, 1, 1, 7, 8)
+#define ZR4(BX, BY, ZC, PF)                                                                                \
+  std::fill(out.begin(), out.end(), NAN);                                                             \
+  launch({(unsigned)cdiv(nx / 4, BX), (unsigned)cdiv(ny, BY), (unsigned)cdiv(nz, ZC)}, {BX, BY, 1},  \
+         [&] { diff_zr4<BX, BY, PF>(in.data(), out.data(), nx, ny, nz, ZC, k); });                    \
+  report("diff_zr4<" #BX "," #BY "," #PF "> zch " #ZC, ref, out);
+  ZR4(32, 2, 5, 1) ZR4(32, 2, 4, 3) ZR4(32, 3, 13, 2) ZR4(32, 1, 1, 4) ZR4(64, 2, 20, 2)
+#define TB1(BX, BY, RY, T, ZC, PF, R)                                                                            \
+  std::fill(out.begin(), out.end(), NAN);                                                                   \
+  launch({(unsigned)cdiv(nx, BX - 2 * T), (unsigned)cdiv(ny, BY * RY - 2 * T), (unsigned)cdiv(nz, ZC)},    \
+         {BX, BY, 1}, [&] { diff_tb1<BX, BY, RY, T, PF>(in.data(), out.data(), nx, ny, nz, ZC, k); });       \
+  report("diff_tb1<" #BX "," #BY "," #RY "," #T "," #PF "> zch " #ZC, R, out);
+  TB1(8, 8, 1, 2, 4, 1, ref2) TB1(16, 4, 2, 2, 13, 2, ref2) TB1(12, 5, 2, 3, 3, 3, ref3) TB1(8, 6, 1, 2, 1, 2, ref2)
+  TB1(12, 6, 2, 4, 5, 2, ref4) TB1(16, 5, 2, 4, 13, 1, ref4) TB1(8, 4, 1, 1, 3, 2, ref) TB1(64, 4, 4, 3, 20, 3, ref3)
+
   // ---- Himeno
   const int hx = 19, hy = 12, hz = 11;
   const size_t n = (size_t)hx * hy * hz;

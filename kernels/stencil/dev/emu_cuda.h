@@ -38,6 +38,7 @@ static std::mutex g_atom;
 #define __restrict__
 static void __syncthreads() { g_bar->arrive_and_wait(); }
 template <class T> static T __ldg(const T* p) { return *p; }
+template <class T> static void __stcs(T* p, T v) { *p = v; }
 template <class T> static T atomicAdd(T* a, T v) {
   std::lock_guard<std::mutex> l(g_atom);
   T o = *a;
@@ -140,6 +141,10 @@ static cudaError_t cudaEventRecord(cudaEvent_t e) {
 static cudaError_t cudaEventSynchronize(cudaEvent_t) { return cudaSuccess; }
 static cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t a, cudaEvent_t b) {
   *ms = (float)(*b - *a);
+  return cudaSuccess;
+}
+template <class K> static cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* n, K, int, size_t) {
+  *n = 1;
   return cudaSuccess;
 }
 struct cudaDeviceProp {

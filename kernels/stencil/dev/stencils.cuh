@@ -254,6 +254,212 @@ __global__ void __launch_bounds__(BX* BY) diff_tb(const float* __restrict__ in, 
   }
 }
 
+// Register streaming, lean: as diff_zreg with RY rows, but 32-bit offsets
+// (the host checks that the grid has fewer than 2^31 cells), the window a ring
+// whose slots are compile-time constants (the z loop unrolled by the window's
+// length: no register moves per plane), neighbour offsets that are 0 at the
+// grid's faces (the load then returns the centre, so no selects per point),
+// and streaming stores (the output is not read again: it should not evict
+// the input planes that neighbouring blocks still read from L2). The chunk
+// length zch is a launch argument, so that the host can size the grid to
+// whole waves of resident blocks.
+template <int BX, int BY, int RY, int PF>
+__global__ void __launch_bounds__(BX* BY) diff_zr(const float* __restrict__ in, float* __restrict__ out, int nx,
+                                                  int ny, int nz, int zch, DiffCoef k) {
+  constexpr int NW = PF + 2;  // planes z-1 .. z+PF
+  const int i = blockIdx.x * BX + threadIdx.x;
+  const int j0 = (blockIdx.y * BY + threadIdx.y) * RY;
+  if (i >= nx || j0 >= ny) return;
+  const int z0 = blockIdx.z * zch;
+  const int z1 = min(nz, z0 + zch);
+  const int zlast = min(z1, nz - 1);
+  const int xy = nx * ny;
+  const int ow = i == 0 ? 0 : -1, oe = i == nx - 1 ? 0 : 1;
+  int base[RY], on[RY], os[RY];
+#pragma unroll
+  for (int r = 0; r < RY; ++r) {
+    const int j = min(j0 + r, ny - 1);
+    base[r] = i + j * nx;
+    on[r] = j == 0 ? 0 : -nx;
+    os[r] = j == ny - 1 ? 0 : nx;
+  }
+  float win[RY][NW];  // at step u of a round, plane z-1+d is in slot (u + d) % NW
+#pragma unroll
+  for (int r = 0; r < RY; ++r)
+#pragma unroll
+    for (int d = 0; d < NW; ++d) win[r][d] = __ldg(in + min(max(z0 - 1 + d, 0), zlast) * xy + base[r]);
+  for (int zb = z0; zb < z1; zb += NW) {
+#pragma unroll
+    for (int u = 0; u < NW; ++u) {
+      const int z = zb + u;
+      if (z < z1) {
+        const int zn = min(z + PF + 1, zlast) * xy, zc = z * xy;
+        float nxt[RY];
+#pragma unroll
+        for (int r = 0; r < RY; ++r) nxt[r] = __ldg(in + zn + base[r]);
+#pragma unroll
+        for (int r = 0; r < RY; ++r) {
+          const float* c = in + zc + base[r];
+          const float cur = win[r][(u + 1) % NW];
+          const float w = __ldg(c + ow), e = __ldg(c + oe);
+          // inner rows: the y neighbour is the adjacent row's centre (or the
+          // centre itself at the grid's face, where the offset is 0)
+          const float n = r > 0 ? (on[r] ? win[r - 1][(u + 1) % NW] : cur) : __ldg(c + on[r]);
+          const float s = r < RY - 1 ? (os[r] ? win[r + 1][(u + 1) % NW] : cur) : __ldg(c + os[r]);
+          if (j0 + r < ny) __stcs(out + zc + base[r], diff_point(k, cur, w, e, s, n, win[r][u % NW], win[r][(u + 2) % NW]));
+        }
+#pragma unroll
+        for (int r = 0; r < RY; ++r) win[r][u % NW] = nxt[r];
+      }
+    }
+  }
+}
+
+// diff_zr with 16-byte accesses (as diff_zvec: 4 x cells per thread, nx % 4
+// == 0, the x neighbours across lanes by shuffles, loaded at a warp's ends):
+// four times the bytes in flight per load instruction.
+template <int BX, int BY, int PF>
+__global__ void __launch_bounds__(BX* BY) diff_zr4(const float* __restrict__ in, float* __restrict__ out, int nx,
+                                                   int ny, int nz, int zch, DiffCoef k) {
+  static_assert(BX % 32 == 0, "a warp must be one row segment");
+  constexpr int NW = PF + 2;
+  const int nx4 = nx >> 2;
+  const int i4 = blockIdx.x * BX + threadIdx.x;
+  const int j = blockIdx.y * BY + threadIdx.y;
+  const bool live = i4 < nx4 && j < ny;
+  const int ic = min(i4, nx4 - 1), jc = min(j, ny - 1);
+  const int z0 = blockIdx.z * zch;
+  const int z1 = min(nz, z0 + zch);
+  const int zlast = min(z1, nz - 1);
+  const int xy4 = nx4 * ny;
+  const float4* __restrict__ in4 = reinterpret_cast<const float4*>(in);
+  float4* __restrict__ out4 = reinterpret_cast<float4*>(out);
+  const int base = ic + jc * nx4;
+  const int on = jc == 0 ? 0 : -nx4, os = jc == ny - 1 ? 0 : nx4;
+  const int lane = threadIdx.x & 31;
+  // the end lanes' outer x neighbours, in floats from the thread's first
+  // cell: at the grid's faces the centre itself
+  const bool lw = lane == 0, le = lane == 31 || ic == nx4 - 1;
+  const int ow = ic == 0 ? 0 : -1, oe = ic == nx4 - 1 ? 3 : 4;
+  float4 win[NW];  // at step u of a round, plane z-1+d is in slot (u + d) % NW
+#pragma unroll
+  for (int d = 0; d < NW; ++d) win[d] = __ldg(in4 + min(max(z0 - 1 + d, 0), zlast) * xy4 + base);
+  for (int zb = z0; zb < z1; zb += NW) {
+#pragma unroll
+    for (int u = 0; u < NW; ++u) {
+      const int z = zb + u;
+      if (z < z1) {
+        const int zc = z * xy4 + base;
+        const float4 nxt = __ldg(in4 + min(z + PF + 1, zlast) * xy4 + base);
+        const float4 cur = win[(u + 1) % NW], below = win[u % NW], above = win[(u + 2) % NW];
+        const float4 n = __ldg(in4 + zc + on), s = __ldg(in4 + zc + os);
+        float wl = __shfl_up_sync(0xffffffffu, cur.w, 1);
+        float er = __shfl_down_sync(0xffffffffu, cur.x, 1);
+        const float* c = reinterpret_cast<const float*>(in4 + zc);
+        if (lw) wl = __ldg(c + ow);
+        if (le) er = __ldg(c + oe);
+        float4 o;
+        o.x = diff_point(k, cur.x, wl, cur.y, s.x, n.x, below.x, above.x);
+        o.y = diff_point(k, cur.y, cur.x, cur.z, s.y, n.y, below.y, above.y);
+        o.z = diff_point(k, cur.z, cur.y, cur.w, s.z, n.z, below.z, above.z);
+        o.w = diff_point(k, cur.w, cur.z, er, s.w, n.w, below.w, above.w);
+        if (live) __stcs(out4 + zc, o);
+        win[u % NW] = nxt;
+      }
+    }
+  }
+}
+
+// Temporal blocking with one barrier per plane: as diff_tb (overlapped tiles,
+// a z pipeline where level s computes plane zl - s at step zl), but level s
+// reads level s-1's plane zl - s, which level s-1 wrote at step zl - 1, so
+// every shared plane a step reads was written before the previous step's
+// barrier, and every buffer a step writes was last read before it (double
+// buffering by the plane's parity): one barrier per step instead of T + 1.
+// A thread owns RY rows (ty + r*BY) of the BX x BY*RY tile, so that tiles
+// larger than 1024 cells waste less on the recomputed halo. zch is a launch
+// argument (whole waves, as diff_zr).
+template <int BX, int BY, int RY, int T, int PF>
+__global__ void __launch_bounds__(BX* BY, 2048 / (BX * BY)) diff_tb1(const float* __restrict__ in, float* __restrict__ out, int nx,
+                                                   int ny, int nz, int zch, DiffCoef k) {
+  constexpr int H = BY * RY;
+  static_assert(T >= 1 && 2 * T < BX && 2 * T < H && PF >= 1, "tile too small for T sweeps");
+  __shared__ float sh[T][2][H][BX];
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int gx = (int)blockIdx.x * (BX - 2 * T) + tx - T;
+  const int cx = min(max(gx, 0), nx - 1);
+  const int xy = nx * ny;
+  const int z0 = blockIdx.z * zch;
+  const int z1 = min(nz, z0 + zch);
+  const int zs = max(0, z0 - T);
+  const int txw = tx > 0 ? tx - 1 : tx, txe = tx < BX - 1 ? tx + 1 : tx;
+  const bool ew = gx == 0, ee = gx == nx - 1;
+  int base[RY], lyn[RY], lys[RY];
+  bool en[RY], es[RY], store[RY];
+#pragma unroll
+  for (int r = 0; r < RY; ++r) {
+    const int ly = ty + r * BY;
+    const int gy = (int)blockIdx.y * (H - 2 * T) + ly - T;
+    base[r] = cx + min(max(gy, 0), ny - 1) * nx;
+    lyn[r] = ly > 0 ? ly - 1 : ly;
+    lys[r] = ly < H - 1 ? ly + 1 : ly;
+    en[r] = gy == 0;
+    es[r] = gy == ny - 1;
+    store[r] = tx >= T && tx < BX - T && ly >= T && ly < H - T && gx < nx && gy < ny;
+  }
+  float q[T][RY][3];  // level s's values at its three newest planes
+#pragma unroll
+  for (int s = 0; s < T; ++s)
+#pragma unroll
+    for (int r = 0; r < RY; ++r) q[s][r][0] = q[s][r][1] = q[s][r][2] = 0.0f;
+  const int zlast = min(nz - 1, z1 - 1 + T);
+  float pre[PF][RY];
+#pragma unroll
+  for (int d = 0; d < PF; ++d)
+#pragma unroll
+    for (int r = 0; r < RY; ++r) pre[d][r] = __ldg(in + min(zs + d, zlast) * xy + base[r]);
+  for (int zl = zs; zl < z1 + T; ++zl) {
+    const int zn = min(zl + PF, zlast) * xy;
+#pragma unroll
+    for (int r = 0; r < RY; ++r) {
+      const float v = pre[0][r];
+#pragma unroll
+      for (int d = 0; d < PF - 1; ++d) pre[d][r] = pre[d + 1][r];
+      pre[PF - 1][r] = __ldg(in + zn + base[r]);
+      q[0][r][0] = q[0][r][1];
+      q[0][r][1] = q[0][r][2];
+      q[0][r][2] = v;
+      sh[0][zl & 1][ty + r * BY][tx] = v;
+    }
+#pragma unroll
+    for (int s = 1; s <= T; ++s) {
+      const int p = zl - s;
+      const float(*P)[BX] = sh[s - 1][p & 1];
+#pragma unroll
+      for (int r = 0; r < RY; ++r) {
+        const int ly = ty + r * BY;
+        const float c = q[s - 1][r][1];
+        const float w = ew ? c : P[ly][txw];
+        const float e = ee ? c : P[ly][txe];
+        const float n = en[r] ? c : P[lyn[r]][tx];
+        const float so = es[r] ? c : P[lys[r]][tx];
+        const float b = p == 0 ? c : q[s - 1][r][0];
+        const float t = p == nz - 1 ? c : q[s - 1][r][2];
+        const float val = diff_point(k, c, w, e, so, n, b, t);
+        if (s < T) {
+          q[s][r][0] = q[s][r][1];
+          q[s][r][1] = q[s][r][2];
+          q[s][r][2] = val;
+          sh[s][p & 1][ly][tx] = val;
+        } else if (store[r] && p >= z0 && p < z1) {
+          __stcs(out + p * xy + base[r], val);
+        }
+      }
+    }
+    __syncthreads();
+  }
+}
+
 // ------------------------------------------------------------------ Himeno
 // Semantics of examples/synth/himeno.cu (interior cells 1..n-2 on each
 // axis; a[s] at s*n + q), summed in the same order. The residual: each
