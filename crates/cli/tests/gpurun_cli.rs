@@ -236,3 +236,43 @@ fn on_a_gpu_a_saved_run_compares_equal_to_itself_and_is_timed() {
         assert_eq!(c["elements"], 256, "{name}");
     }
 }
+
+#[test]
+fn on_a_gpu_without_fma_contraction_floats_equal_the_emulators_and_printf_leaves_the_json_alone() {
+    // `x * y + z` rounds twice in the emulator; contracted into an FMA the
+    // GPU would round once. The kernel also prints, which must not reach the JSON.
+    let dir = Scratch::new("nofmad");
+    std::fs::write(
+        dir.path("k.cu"),
+        "__global__ void mad(const float *x, const float *y, float *out, int n) {\n\
+         \x20   int i = blockIdx.x * blockDim.x + threadIdx.x;\n\
+         \x20   if (i == 0) printf(\"mad of %d\\n\", n);\n\
+         \x20   if (i < n) out[i] = x[i] * y[i] + out[i];\n\
+         }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path("k.json"),
+        r#"{"source": "k.cu", "kernel": "mad", "grid": [4], "block": [256],
+            "args": {"x": {"type": "float", "len": 1024, "init": {"random": 1}},
+                     "y": {"type": "float", "len": 1024, "init": {"random": 2}},
+                     "out": {"type": "float", "len": 1024, "init": {"random": 3}},
+                     "n": 1024},
+            "dump": ["out"]}"#,
+    )
+    .unwrap();
+    let launch = dir.path("k.json");
+    let o = hone(&["gpu-run", &launch, "--json", "--no-fmad"], false);
+    if o.code == 2 && o.stderr.starts_with("no CUDA device: ") {
+        eprintln!("no GPU here: {}", o.stderr.trim());
+        return;
+    }
+    assert_eq!(o.code, 0, "stderr: {}", o.stderr);
+    assert!(o.stderr.contains("mad of 1024"), "{}", o.stderr);
+    let gpu: Value = serde_json::from_str(&o.stdout).expect("stdout is the JSON alone");
+    let sim = hone(&["sim", &launch, "--json"], false);
+    assert_eq!(sim.code, 0, "{}", sim.stderr);
+    let sim: Value = serde_json::from_str(&sim.stdout).unwrap();
+    assert_eq!(sim["printed"], "mad of 1024\n");
+    assert_eq!(gpu["buffers"], sim["buffers"]);
+}

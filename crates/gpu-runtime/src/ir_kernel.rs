@@ -55,6 +55,8 @@ pub struct IrKernel {
     /// Contents of `__device__`/`__constant__` variables, set before the
     /// launch (a launch file's `symbols`).
     globals: Vec<(String, Vec<u8>)>,
+    /// NVRTC's options for the printed kernel.
+    pub options: CompileOptions,
 }
 
 impl IrKernel {
@@ -106,6 +108,7 @@ impl IrKernel {
             },
             params,
             globals: Vec::new(),
+            options: CompileOptions::default(),
         })
     }
 
@@ -137,13 +140,8 @@ impl IrKernel {
             write(&dir.join(format!("{stem}.cu")), self.source.as_bytes())?;
         }
         let target = nvrtc::target_for(gpu.props().compute_capability)?;
-        let compiled = nvrtc::compile(
-            &self.source,
-            &format!("{stem}.cu"),
-            &CompileOptions::default(),
-            &target,
-        )
-        .map_err(failed("NVRTC rejected the printed kernel"))?;
+        let compiled = nvrtc::compile(&self.source, &format!("{stem}.cu"), &self.options, &target)
+            .map_err(failed("NVRTC rejected the printed kernel"))?;
         if let Some(dir) = keep {
             let file = dir.join(format!("{stem}.{}", compiled.kind.extension()));
             write(&file, &compiled.image)?;

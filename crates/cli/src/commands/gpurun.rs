@@ -68,6 +68,11 @@ pub struct GpuRunArgs {
     /// with an optional K, M or G suffix (default: 4G)
     #[arg(long, value_name = "BYTES", value_parser = crate::commands::limits::parse_bytes)]
     pub max_memory: Option<u64>,
+    /// Compile without contracting `a * b + c` into fused multiply-adds
+    /// (NVRTC's --fmad=false), so that every operation rounds as in the
+    /// emulator: for comparing the two bit for bit
+    #[arg(long)]
+    pub no_fmad: bool,
 }
 
 /// One launch file, resolved and checked before any device work.
@@ -94,6 +99,11 @@ pub fn run(args: GpuRunArgs) -> Result<u8> {
             )
         })
         .collect::<Result<Vec<_>>>()?;
+    if args.no_fmad {
+        for p in &mut prepared {
+            p.kernel.options.extra.push("--fmad=false".into());
+        }
+    }
     if let [one] = prepared.as_mut_slice() {
         for spec in &args.inputs {
             apply_input(one, spec)?;
