@@ -53,6 +53,40 @@ fn is_builtin(name: &str) -> bool {
         || (name.starts_with("make_") && names::named_type(&name["make_".len()..]).is_some())
 }
 
+/// Conversion intrinsics (`__float2int_rn`): the argument's type, the
+/// rounding applied before C's conversion (none for those C's conversion
+/// already rounds as named: `_rz` to an integer, `_rn` to a float), and
+/// the result's type.
+fn conversion_alias(name: &str) -> Option<(Scalar, Option<MathOp>, Scalar)> {
+    use Scalar::*;
+    let (types, mode) = name.strip_prefix("__")?.rsplit_once('_')?;
+    let (from, to) = types.split_once('2')?;
+    let scalar = |t: &str| {
+        Some(match t {
+            "float" => F32,
+            "double" => F64,
+            "int" => I32,
+            "uint" => U32,
+            "ll" => I64,
+            "ull" => U64,
+            _ => return None,
+        })
+    };
+    let (from, to) = (scalar(from)?, scalar(to)?);
+    if from.is_float() == to.is_float() && from != F64 {
+        return None;
+    }
+    let round = match mode {
+        "rz" if !to.is_float() => None,
+        "rn" if to.is_float() => None,
+        "rn" => Some(MathOp::Rint),
+        "rd" if !to.is_float() => Some(MathOp::Floor),
+        "ru" if !to.is_float() => Some(MathOp::Ceil),
+        _ => return None,
+    };
+    Some((from, round, to))
+}
+
 /// Device intrinsics that are plain arithmetic.
 fn arith_alias(name: &str) -> Option<(BinaryOp, Scalar)> {
     use BinaryOp::*;
@@ -647,6 +681,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         if let Some((op, s)) = arith_alias(name) {
             return Some(self.arith_alias(n, name, op, s, args));
         }
+        if let Some((from, round, to)) = conversion_alias(name) {
+            return Some(self.conversion_alias(n, name, from, round, to, args));
+        }
         if let Some((base, forced)) = math_alias(name) {
             let mf = MathFn::from_name(base)?;
             return Some(self.math(n, name, mf, forced, args));
@@ -782,6 +819,36 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             ty,
             self.span(n),
         ))
+    }
+
+    /// `__float2int_rn(x)` as `(int)rintf((float)x)`: the conversions
+    /// written out, so that the printed code reads back the same.
+    fn conversion_alias(
+        &mut self,
+        n: Node,
+        name: &str,
+        from: Scalar,
+        round: Option<MathOp>,
+        to: Scalar,
+        args: &[Node],
+    ) -> LResult<Expr> {
+        self.arity(n, name, args, &[1])?;
+        let a = self.expr(args[0])?;
+        if a.ty.scalar().is_none() {
+            let t = type_name(&a.ty);
+            return Err(self.error(args[0], "call", format!("`{name}` of a `{t}`")));
+        }
+        let from_ty = Type::Scalar(from);
+        let mut v = hone_ir::build::cast(a, &from_ty);
+        if let Some(op) = round {
+            let f32 = from == Scalar::F32;
+            v = self.mk(
+                ExprKind::Intrinsic(Intrinsic::Math(MathFn { func: op, f32 }), vec![v]),
+                from_ty,
+                self.span(n),
+            );
+        }
+        Ok(hone_ir::build::cast(v, &Type::Scalar(to)))
     }
 
     fn arith_alias(
@@ -958,5 +1025,39 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         };
         let member = self.text(name);
         self.static_call(n, &st, member, args)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn conversion_intrinsics_name_their_types_and_rounding() {
+        use Scalar::*;
+        assert_eq!(
+            conversion_alias("__float2int_rn"),
+            Some((F32, Some(MathOp::Rint), I32))
+        );
+        assert_eq!(conversion_alias("__float2int_rz"), Some((F32, None, I32)));
+        assert_eq!(
+            conversion_alias("__double2uint_rd"),
+            Some((F64, Some(MathOp::Floor), U32))
+        );
+        assert_eq!(
+            conversion_alias("__float2ll_ru"),
+            Some((F32, Some(MathOp::Ceil), I64))
+        );
+        assert_eq!(conversion_alias("__ull2float_rn"), Some((U64, None, F32)));
+        assert_eq!(
+            conversion_alias("__double2float_rn"),
+            Some((F64, None, F32))
+        );
+        // Directed rounding to a float is not C's conversion; others are no conversions.
+        assert_eq!(conversion_alias("__int2float_rz"), None);
+        assert_eq!(conversion_alias("__double2float_ru"), None);
+        assert_eq!(conversion_alias("__int2ll_rn"), None);
+        assert_eq!(conversion_alias("__float2double_rn"), None);
+        assert_eq!(conversion_alias("__float_as_int"), None);
     }
 }
