@@ -598,18 +598,23 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     }
 
     fn intrinsic(&mut self, n: Node, name: &str, args: &[Node]) -> Option<LResult<Expr>> {
+        // Intrinsics without arguments, with their result's type.
         let simple = match name {
-            "__syncthreads" => Some(Intrinsic::SyncThreads),
+            "__syncthreads" => Some((Intrinsic::SyncThreads, Type::Void)),
             // A fence of another scope orders at least as much as the emulator needs.
             "__threadfence" | "__threadfence_block" | "__threadfence_system" => {
-                Some(Intrinsic::ThreadFence)
+                Some((Intrinsic::ThreadFence, Type::Void))
             }
+            "__trap" => Some((Intrinsic::Trap, Type::Void)),
+            "__activemask" => Some((Intrinsic::ActiveMask, Type::UINT)),
+            "clock" => Some((Intrinsic::Clock, Type::Scalar(Scalar::I64))),
+            "clock64" => Some((Intrinsic::Clock64, Type::Scalar(Scalar::I64))),
             _ => None,
         };
-        if let Some(i) = simple {
+        if let Some((i, ty)) = simple {
             return Some(
                 self.arity(n, name, args, &[0])
-                    .map(|_| self.mk(ExprKind::Intrinsic(i, vec![]), Type::Void, self.span(n))),
+                    .map(|_| self.mk(ExprKind::Intrinsic(i, vec![]), ty, self.span(n))),
             );
         }
         if name == "__syncwarp" {
@@ -617,37 +622,6 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         }
         if name == "printf" {
             return Some(self.printf(n, args));
-        }
-        if name == "__activemask" {
-            return Some(self.arity(n, name, args, &[0]).map(|_| {
-                self.mk(
-                    ExprKind::Intrinsic(Intrinsic::ActiveMask, vec![]),
-                    Type::UINT,
-                    self.span(n),
-                )
-            }));
-        }
-        if name == "__trap" {
-            return Some(self.arity(n, name, args, &[0]).map(|_| {
-                self.mk(
-                    ExprKind::Intrinsic(Intrinsic::Trap, vec![]),
-                    Type::Void,
-                    self.span(n),
-                )
-            }));
-        }
-        if let Some(i) = match name {
-            "clock" => Some(Intrinsic::Clock),
-            "clock64" => Some(Intrinsic::Clock64),
-            _ => None,
-        } {
-            return Some(self.arity(n, name, args, &[0]).map(|_| {
-                self.mk(
-                    ExprKind::Intrinsic(i, vec![]),
-                    Type::Scalar(Scalar::I64),
-                    self.span(n),
-                )
-            }));
         }
         if let Some(op) = atomic_op(name) {
             return Some(self.atomic(n, name, op, args));

@@ -388,9 +388,14 @@ pub(crate) fn needed(root: Node, src: &str) -> String {
         let fast = format!("__{name}");
         (called.contains(name) && !defined.contains(name))
             || (FAST.contains(&fast.as_str()) && called.contains(fast.as_str()))
+            // `__syncthreads_or` and `__syncthreads_and` count the votes
+            // (their entries come after the counting one).
+            || (name == "__syncthreads_count"
+                && ["__syncthreads_or", "__syncthreads_and"]
+                    .iter()
+                    .any(|v| called.contains(v) && !defined.contains(v)))
     };
     let mut out = String::new();
-    let mut needs_count = false;
     for e in ENTRIES {
         let (f, d) = (calls(e.float), calls(e.double));
         if f || d {
@@ -399,19 +404,6 @@ pub(crate) fn needed(root: Node, src: &str) -> String {
         }
         if d {
             out.push_str(e.double_def);
-        }
-        if (f || d)
-            && e.float_def.contains("hone_syncthreads_count(")
-            && e.float != "__syncthreads_count"
-        {
-            needs_count = true;
-        }
-    }
-    // `__syncthreads_or` and `__syncthreads_and` count the votes; the
-    // counting function comes first.
-    if needs_count && !out.contains("int hone_syncthreads_count(") {
-        if let Some(e) = ENTRIES.iter().find(|e| e.float == "__syncthreads_count") {
-            out.insert_str(0, e.float_def);
         }
     }
     out
@@ -478,5 +470,10 @@ mod tests {
         assert_eq!(callee("isnan", Some(Scalar::F32)), Some("hone_isnanf"));
         assert_eq!(callee("isnan", Some(Scalar::F64)), Some("hone_isnan"));
         assert_eq!(callee("isinf", Some(Scalar::I32)), Some("hone_isinf"));
+        let or = needed("__global__ void k(int *o) { o[0] = __syncthreads_or(1); }");
+        assert!(
+            or.find("hone_syncthreads_count(").unwrap() < or.find("hone_syncthreads_or(").unwrap(),
+            "{or}"
+        );
     }
 }
