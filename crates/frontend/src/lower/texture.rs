@@ -656,6 +656,21 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     }
 }
 
+/// Component `k` of a vector value.
+fn component(v: Expr, k: u8, span: Span) -> Expr {
+    let s = component_scalar(&v.ty).unwrap_or(Scalar::F32);
+    build::mk(ExprKind::Component(Box::new(v), k), Type::Scalar(s), span)
+}
+
+/// The float vector of `n` components `f(0)`, `f(1)`, ...
+fn float_vector(n: u8, f: impl Fn(u8) -> Expr, span: Span) -> Expr {
+    build::mk(
+        ExprKind::Intrinsic(Intrinsic::MakeVector, (0..n).map(f).collect()),
+        Type::Vector(Scalar::F32, n),
+        span,
+    )
+}
+
 /// The scalar of a scalar or vector type.
 fn component_scalar(t: &Type) -> Option<Scalar> {
     match t {
@@ -673,22 +688,7 @@ fn normalized(c: Expr, max: f64, span: Span) -> Expr {
 /// (the components gathered again into a float vector).
 fn per_component(v: &Expr, f: impl Fn(Expr) -> Expr, span: Span) -> Expr {
     match v.ty {
-        Type::Vector(s, n) => {
-            let comps: Vec<Expr> = (0..n)
-                .map(|k| {
-                    f(build::mk(
-                        ExprKind::Component(Box::new(v.clone()), k),
-                        Type::Scalar(s),
-                        span,
-                    ))
-                })
-                .collect();
-            build::mk(
-                ExprKind::Intrinsic(Intrinsic::MakeVector, comps),
-                Type::Vector(Scalar::F32, n),
-                span,
-            )
-        }
+        Type::Vector(_, n) => float_vector(n, |k| f(component(v.clone(), k, span)), span),
         _ => f(v.clone()),
     }
 }
@@ -867,25 +867,19 @@ fn linear(
         None => c,
     };
     match elem {
-        Type::Vector(sc, n) => {
-            let comps = (0..n)
-                .map(|k| {
-                    blend(&|idx: Vec<Expr>| {
-                        let t = texel_at(base, &idx, extents, s.address, span);
-                        value(build::mk(
-                            ExprKind::Component(Box::new(t), k),
-                            Type::Scalar(sc),
-                            span,
-                        ))
-                    })
+        Type::Vector(_, n) => float_vector(
+            n,
+            |k| {
+                blend(&|idx: Vec<Expr>| {
+                    value(component(
+                        texel_at(base, &idx, extents, s.address, span),
+                        k,
+                        span,
+                    ))
                 })
-                .collect();
-            build::mk(
-                ExprKind::Intrinsic(Intrinsic::MakeVector, comps),
-                Type::Vector(Scalar::F32, n),
-                span,
-            )
-        }
+            },
+            span,
+        ),
         _ => blend(&|idx: Vec<Expr>| value(texel_at(base, &idx, extents, s.address, span))),
     }
 }
