@@ -480,41 +480,7 @@ fn struct_kernel_parameter_by_value() {
 
 #[test]
 fn union_members_are_views_of_the_same_bytes() {
-    let src = r#"
-union PackedShorts {
-    struct {
-        short lo;
-        short hi;
-    };
-    unsigned int all;
-};
-struct Tagged {
-    int tag;
-    union {
-        float f;
-        int i;
-    };
-};
-__device__ int low_half(unsigned int v) {
-    PackedShorts p;
-    p.all = v;
-    return p.lo;
-}
-__global__ void unpack(const unsigned int *in, int *out, Tagged *t) {
-    int k = threadIdx.x;
-    PackedShorts p;
-    p.all = in[k];
-    out[3 * k] = p.lo;
-    out[3 * k + 1] = p.hi + low_half(in[k]) - p.lo;
-    PackedShorts q = p;
-    q.hi = 7;
-    out[3 * k + 2] = (int)q.all;
-    Tagged x = t[k];
-    x.f = 1.5f;
-    t[k].i = x.i + x.tag;
-}
-"#;
-    let m = cuda(src);
+    let m = corpus("unions.cu");
     let n = 32usize;
     let input: Vec<u32> = (0..n as u32).map(|i| i.wrapping_mul(0x9e37_79b9)).collect();
     let tagged: Vec<i32> = (0..n as i32).flat_map(|i| [i, -1]).collect();

@@ -420,20 +420,9 @@ __global__ void check(int *out) {
 
 #[test]
 fn inline_ptx_lane_registers_read_the_lane() {
-    let src = r#"
-__global__ void lanes(int *out) {
-    unsigned int lane, lt, ge;
-    asm("mov.u32 %0, %%laneid;" : "=r"(lane));
-    asm("mov.u32 %0, %%lanemask_lt;" : "=r"(lt));
-    asm("mov.u32 %0, %%lanemask_ge;" : "=r"(ge));
-    int t = threadIdx.x + threadIdx.y * blockDim.x;
-    out[3 * t] = lane;
-    out[3 * t + 1] = lt;
-    out[3 * t + 2] = ge;
-}
-"#;
-    let m = cuda(src);
-    let mut bufs = vec![Buffer::from_i32("out", &[-1; 3 * 48])];
+    let path = hone_testkit::corpus("frontend/lane_registers.cu");
+    let m = cuda(&std::fs::read_to_string(path).expect("corpus file"));
+    let mut bufs = vec![Buffer::from_u32("out", &[0; 5 * 48])];
     let cfg = LaunchConfig {
         grid: [1, 1, 1],
         block: [16, 3, 1],
@@ -441,11 +430,14 @@ __global__ void lanes(int *out) {
     };
     let r = launch(&m, "lanes", cfg, &[KernelArg::Buffer(0)], &mut bufs);
     assert!(r.is_clean(), "{r:#?}");
-    let out = bufs[0].to_i32_vec();
+    let out = bufs[0].to_u32_vec();
     for t in 0..48usize {
         let lane = (t % 32) as u32;
-        assert_eq!(out[3 * t] as u32, lane, "thread {t}");
-        assert_eq!(out[3 * t + 1] as u32, (1u32 << lane) - 1, "thread {t}");
-        assert_eq!(out[3 * t + 2] as u32, !((1u32 << lane) - 1), "thread {t}");
+        let le = ((1u64 << (lane + 1)) - 1) as u32;
+        assert_eq!(out[5 * t], lane, "thread {t}");
+        assert_eq!(out[5 * t + 1], (1u32 << lane) - 1, "thread {t}");
+        assert_eq!(out[5 * t + 2], le, "thread {t}");
+        assert_eq!(out[5 * t + 3], !le, "thread {t}");
+        assert_eq!(out[5 * t + 4], !((1u32 << lane) - 1), "thread {t}");
     }
 }
