@@ -385,14 +385,7 @@ def run_json(cmd, timeout):
         try:
             out = json.loads(r.stdout)
         except json.JSONDecodeError:
-            # Text a kernel printed before the report (a build of hone that
-            # leaves device printf on stdout): the report is the last document.
-            at = max(r.stdout.rfind("\n{\n"), r.stdout.rfind("\n[\n"))
-            if at >= 0:
-                try:
-                    out = json.loads(r.stdout[at + 1:])
-                except json.JSONDecodeError:
-                    pass
+            pass
     if r.returncode == 0 and out is not None:
         return out, None
     # A run that faulted still prints its report: name the first fault.
