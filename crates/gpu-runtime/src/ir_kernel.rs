@@ -8,7 +8,7 @@ use std::path::Path;
 use hone_emulator::{Buffer, KernelArg as HostArg, LaunchConfig};
 use hone_ir::{Function, Module, Scalar, Type};
 
-use crate::launch::{DeviceBuffer, KernelArg, LaunchDims, Module as GpuModule};
+use crate::launch::{DeviceBuffer, KernelArg, LaunchDims, Module as GpuModule, ParamValue};
 use crate::nvrtc::{self, CompileOptions};
 use crate::timing::{time_runs, L2Flusher, TimingOptions};
 use crate::{Gpu, GpuError, Stats};
@@ -35,11 +35,13 @@ pub enum IrKernelError {
     },
 }
 
-/// One parameter in order: a scalar already typed, or a buffer index.
+/// One parameter in order: a scalar already typed, a buffer index, or the
+/// index of the buffer that holds a struct passed by value.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Param {
     Scalar(KernelArg),
     Buffer(usize),
+    Value(usize),
 }
 
 /// A kernel of a module, resolved against one launch before any device work.
@@ -66,15 +68,39 @@ impl IrKernel {
         kernel: &Function,
         config: &LaunchConfig,
         args: &[HostArg],
+        buffers: &[Buffer],
     ) -> Result<IrKernel, IrKernelError> {
         let mut params = Vec::with_capacity(args.len());
         for (&p, arg) in kernel.params.iter().zip(args) {
             let var = kernel.var(p);
             params.push(match (arg, &var.ty) {
                 (HostArg::Buffer(i), Type::Pointer(_)) => Param::Buffer(*i),
+                (HostArg::Buffer(_), ty @ Type::Struct(_)) if holds_pointer(ty) => {
+                    // Its pointers hold the emulator's addresses.
+                    return Err(IrKernelError::Unsupported(format!(
+                        "{label}: parameter `{}` is a `{}` passed by value that holds a pointer, which gpu-run cannot pass to the GPU",
+                        var.name,
+                        hone_ir::print::print_type(ty)
+                    )));
+                }
+                (HostArg::Buffer(i), ty @ Type::Struct(_)) => {
+                    // The emulator keeps a struct argument in a buffer of
+                    // its bytes; the GPU gets the same bytes as the value.
+                    let have = buffers.get(*i).map(|b| b.data.len() as u64);
+                    if have != ty.size() {
+                        return Err(IrKernelError::Unsupported(format!(
+                            "{label}: parameter `{}` is a `{}` of {} bytes, but its buffer holds {} bytes",
+                            var.name,
+                            hone_ir::print::print_type(ty),
+                            ty.size().unwrap_or(0),
+                            have.unwrap_or(0)
+                        )));
+                    }
+                    Param::Value(*i)
+                }
                 (HostArg::Buffer(_), ty) => {
                     return Err(IrKernelError::Unsupported(format!(
-                        "{label}: parameter `{}` is a `{}` passed by value, which gpu-run cannot pass to the GPU yet",
+                        "{label}: parameter `{}` is a `{}` passed by value, which gpu-run cannot pass to the GPU",
                         var.name,
                         hone_ir::print::print_type(ty)
                     )))
@@ -158,19 +184,31 @@ impl IrKernel {
             .iter()
             .map(|b| DeviceBuffer::with_data(gpu, &b.data))
             .collect::<Result<_, GpuError>>()?;
-        let args: Vec<KernelArg> = self
+        // Structs passed by value, copied: the buffers receive the results.
+        let values: Vec<Vec<u8>> = self
             .params
             .iter()
             .map(|a| match a {
-                Param::Scalar(s) => *s,
-                Param::Buffer(i) => KernelArg::Ptr(device[*i].ptr()),
+                Param::Value(i) => buffers[*i].data.clone(),
+                _ => Vec::new(),
+            })
+            .collect();
+        let args: Vec<ParamValue> = self
+            .params
+            .iter()
+            .zip(&values)
+            .map(|(a, bytes)| match a {
+                Param::Scalar(s) => ParamValue::Arg(*s),
+                Param::Buffer(i) => ParamValue::Arg(KernelArg::Ptr(device[*i].ptr())),
+                Param::Value(_) => ParamValue::Bytes(bytes),
             })
             .collect();
         // SAFETY: the arguments follow the kernel's parameters in order and type
         // (checked against the parsed signature), and each buffer is as large as
         // the launch says; an out-of-bounds access is reported by the driver
         // at the synchronisation below.
-        unsafe { function.launch(gpu, &self.dims, &args) }.map_err(failed("launch failed"))?;
+        unsafe { function.launch_values(gpu, &self.dims, &args) }
+            .map_err(failed("launch failed"))?;
         gpu.synchronize().map_err(failed("the kernel failed"))?;
         for (b, d) in buffers.iter_mut().zip(&device) {
             d.download(gpu, &mut b.data)?;
@@ -187,10 +225,19 @@ impl IrKernel {
         let mut flusher = L2Flusher::new(gpu)?;
         let samples = time_runs(gpu, &options, 1, Some(&mut flusher), |_| {
             // SAFETY: as for the launch above, with the same arguments.
-            unsafe { function.launch(gpu, &self.dims, &args) }
+            unsafe { function.launch_values(gpu, &self.dims, &args) }
         })
         .map_err(failed("timed launches failed"))?;
         Ok(Stats::from_samples(&samples))
+    }
+}
+
+fn holds_pointer(ty: &Type) -> bool {
+    match ty {
+        Type::Pointer(_) => true,
+        Type::Array(e, _) => holds_pointer(e),
+        Type::Struct(st) => st.fields.iter().any(|f| holds_pointer(&f.ty)),
+        _ => false,
     }
 }
 

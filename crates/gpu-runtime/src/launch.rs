@@ -200,6 +200,14 @@ pub enum KernelArg {
     F64(f64),
 }
 
+/// One parameter of [`Function::launch_values`].
+#[derive(Debug, Clone, Copy)]
+pub enum ParamValue<'a> {
+    Arg(KernelArg),
+    /// A struct passed by value, in the kernel's layout.
+    Bytes(&'a [u8]),
+}
+
 impl KernelArg {
     fn slot(self) -> u64 {
         match self {
@@ -282,13 +290,56 @@ impl Function<'_> {
             .iter_mut()
             .map(|s| s as *mut u64 as *mut c_void)
             .collect();
+        self.launch_params(gpu, dims, &mut params)
+    }
+
+    /// [`Self::launch`] with parameters that may be structs passed by value,
+    /// given as their bytes in the kernel's layout.
+    ///
+    /// # Safety
+    /// As for [`Self::launch`]; each byte value must be as large as its
+    /// parameter.
+    pub unsafe fn launch_values(
+        &self,
+        gpu: &Gpu,
+        dims: &LaunchDims,
+        args: &[ParamValue],
+    ) -> Result<()> {
+        // The driver copies each parameter from where its pointer points;
+        // words keep every value aligned for any parameter type.
+        let mut store: Vec<Vec<u64>> = args
+            .iter()
+            .map(|a| match a {
+                ParamValue::Arg(k) => vec![k.slot()],
+                ParamValue::Bytes(b) => {
+                    let mut words = vec![0u64; b.len().div_ceil(8).max(1)];
+                    for (i, byte) in b.iter().enumerate() {
+                        words[i / 8] |= (*byte as u64) << (8 * (i % 8));
+                    }
+                    words
+                }
+            })
+            .collect();
+        let mut params: Vec<*mut c_void> = store
+            .iter_mut()
+            .map(|w| w.as_mut_ptr() as *mut c_void)
+            .collect();
+        self.launch_params(gpu, dims, &mut params)
+    }
+
+    unsafe fn launch_params(
+        &self,
+        gpu: &Gpu,
+        dims: &LaunchDims,
+        params: &mut [*mut c_void],
+    ) -> Result<()> {
         cu::launch_kernel(
             self.func,
             dims.grid,
             dims.block,
             dims.shared_mem,
             gpu.stream(),
-            &mut params,
+            params,
         )
         .during("cuLaunchKernel")
     }

@@ -134,3 +134,17 @@ __global__ void shift(Params prm, float3 *pts) {
                              p.z * prm.scale + prm.offset.z);
     }
 }
+
+struct Affine {
+    int mul;
+    int add;
+    int n;
+};
+
+// A struct of scalars passed by value, as the GPU receives it.
+__global__ void affine_by_value(Affine a, int *v) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < a.n) {
+        v[i] = v[i] * a.mul + a.add;
+    }
+}

@@ -201,7 +201,14 @@ fn prepare(path: &Path, max_memory: u64) -> Result<Prepared> {
     Ok(Prepared {
         path: path.to_path_buf(),
         kernel: with_symbols(
-            IrKernel::new(&label, &parsed.module, kernel, &data.config, &data.args)?,
+            IrKernel::new(
+                &label,
+                &parsed.module,
+                kernel,
+                &data.config,
+                &data.args,
+                &data.buffers,
+            )?,
             &data,
             &parsed.module,
         )?,
