@@ -49,6 +49,12 @@ pub enum KernelArg {
     Float(f64),
     /// Index into the `buffers` slice given to [`crate::run`].
     Buffer(usize),
+    /// A pointer `bytes` into a buffer, as host code passes `p + k`
+    /// (pointer parameters only).
+    BufferAt {
+        buffer: usize,
+        bytes: u64,
+    },
 }
 
 /// Knobs of the emulator.

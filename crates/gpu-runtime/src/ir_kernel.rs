@@ -40,7 +40,8 @@ pub enum IrKernelError {
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Param {
     Scalar(KernelArg),
-    Buffer(usize),
+    /// A buffer and the byte offset of the pointer the kernel receives.
+    Buffer(usize, u64),
     Value(usize),
 }
 
@@ -74,7 +75,10 @@ impl IrKernel {
         for (&p, arg) in kernel.params.iter().zip(args) {
             let var = kernel.var(p);
             params.push(match (arg, &var.ty) {
-                (HostArg::Buffer(i), Type::Pointer(_)) => Param::Buffer(*i),
+                (HostArg::Buffer(i), Type::Pointer(_)) => Param::Buffer(*i, 0),
+                (HostArg::BufferAt { buffer, bytes }, Type::Pointer(_)) => {
+                    Param::Buffer(*buffer, *bytes)
+                }
                 (HostArg::Buffer(_), ty @ Type::Struct(_)) if holds_pointer(ty) => {
                     // Its pointers hold the emulator's addresses.
                     return Err(IrKernelError::Unsupported(format!(
@@ -199,7 +203,9 @@ impl IrKernel {
             .zip(&values)
             .map(|(a, bytes)| match a {
                 Param::Scalar(s) => ParamValue::Arg(*s),
-                Param::Buffer(i) => ParamValue::Arg(KernelArg::Ptr(device[*i].ptr())),
+                Param::Buffer(i, bytes) => {
+                    ParamValue::Arg(KernelArg::Ptr(device[*i].ptr() + bytes))
+                }
                 Param::Value(_) => ParamValue::Bytes(bytes),
             })
             .collect();
@@ -270,7 +276,7 @@ pub fn scalar_arg(s: Scalar, arg: &HostArg) -> KernelArg {
     let (int, float) = match *arg {
         HostArg::Int(v) => (v, v as f64),
         HostArg::Float(v) => (v as i64, v),
-        HostArg::Buffer(i) => (i as i64, i as f64),
+        HostArg::Buffer(i) | HostArg::BufferAt { buffer: i, .. } => (i as i64, i as f64),
     };
     match s {
         Scalar::F32 => KernelArg::F32(float as f32),

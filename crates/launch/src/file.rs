@@ -87,6 +87,10 @@ pub struct BufferSpec {
     pub len: usize,
     #[serde(default = "default_init")]
     pub init: Init,
+    /// The kernel receives a pointer this many elements into the buffer,
+    /// as host code that passes `p + offset`.
+    #[serde(default)]
+    pub offset: usize,
 }
 
 fn default_init() -> Init {

@@ -290,8 +290,21 @@ impl Launch {
                         )));
                     }
                     budget -= buffer_bytes(&var.name, &elem, b.len, budget)?;
+                    if b.offset > b.len {
+                        return Err(LaunchError(format!(
+                            "argument `{}`: \"offset\" {} is past the buffer's {} elements",
+                            var.name, b.offset, b.len
+                        )));
+                    }
+                    let bytes = b.offset as u64 * elem.size().unwrap_or(0);
                     let buffer = make_buffer(&var.name, elem, b)?;
-                    args.push(KernelArg::Buffer(buffers.len()));
+                    args.push(match bytes {
+                        0 => KernelArg::Buffer(buffers.len()),
+                        bytes => KernelArg::BufferAt {
+                            buffer: buffers.len(),
+                            bytes,
+                        },
+                    });
                     buffers.push(buffer);
                 }
                 (ArgSpec::Number(n), Type::Scalar(s)) => {
@@ -306,9 +319,9 @@ impl Launch {
                 }
                 (ArgSpec::Buffer(b), Type::Struct(st)) if b.ty.trim() == st.name => {
                     // A struct by value: one element, passed as its bytes.
-                    if b.len != 1 {
+                    if b.len != 1 || b.offset != 0 {
                         return Err(LaunchError(format!(
-                            "argument `{}`: the parameter is one `{}` passed by value; give \"len\": 1",
+                            "argument `{}`: the parameter is one `{}` passed by value; give \"len\": 1 and no \"offset\"",
                             var.name, st.name
                         )));
                     }

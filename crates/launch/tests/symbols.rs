@@ -137,3 +137,65 @@ fn a_struct_parameter_by_value_is_one_element() {
     }
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn an_offset_passes_a_pointer_into_the_buffer() {
+    let dir = std::env::temp_dir().join(format!("hone-launch-offset-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // As host code that keeps `s_raw` and passes `s = s_raw + 1`, so that
+    // `s[-1]` is in bounds.
+    std::fs::write(
+        dir.join("k.cu"),
+        "__global__ void k(const int *s, int *out) { out[threadIdx.x] = s[(int)threadIdx.x - 1]; }\n",
+    )
+    .unwrap();
+    for (offset, expect) in [
+        (1, Ok(vec![0, 1, 2, 3])),
+        (0, Err("out-of-bounds")),
+        (9, Err("past the buffer")),
+    ] {
+        std::fs::write(
+            dir.join("launch.json"),
+            format!(
+                r#"{{"source": "k.cu", "kernel": "k", "grid": 1, "block": 4,
+                    "args": {{"s": {{"type": "int", "len": 5, "init": "iota", "offset": {offset}}},
+                             "out": {{"type": "int", "len": 4}}}}}}"#
+            ),
+        )
+        .unwrap();
+        let launch = Launch::read(&dir.join("launch.json")).unwrap();
+        let parsed = launch.parse().unwrap();
+        let kernel = launch.kernel(&parsed).unwrap();
+        let data = launch.data(kernel);
+        let mut data = match (data, &expect) {
+            (Err(e), Err(what)) => {
+                assert!(e.to_string().contains(what), "{e}");
+                continue;
+            }
+            (d, _) => d.unwrap(),
+        };
+        let mut symbols = data.symbols(&parsed.module).unwrap();
+        let r = run_with_symbols(
+            &parsed.module,
+            "k",
+            &data.config,
+            &data.args,
+            &mut data.buffers,
+            &mut symbols,
+            &Options::default(),
+            None,
+        )
+        .unwrap();
+        match expect {
+            Ok(v) => {
+                assert!(r.is_clean(), "{r:?}");
+                assert_eq!(data.buffers[1].to_i32_vec(), v);
+            }
+            Err(what) => {
+                let faults = format!("{:?}", r.faults);
+                assert!(faults.to_lowercase().contains(what), "{faults}");
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}

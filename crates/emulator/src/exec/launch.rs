@@ -39,7 +39,7 @@ fn describe(arg: &KernelArg, buffers: &[Buffer]) -> String {
     match arg {
         KernelArg::Int(v) => format!("integer {v}"),
         KernelArg::Float(v) => format!("floating-point {v}"),
-        KernelArg::Buffer(i) => match buffers.get(*i) {
+        KernelArg::Buffer(i) | KernelArg::BufferAt { buffer: i, .. } => match buffers.get(*i) {
             Some(b) => format!("buffer `{}` of {}", b.name, type_name(&b.elem)),
             None => format!(
                 "buffer index {i}, but only {} buffers were given",
@@ -157,14 +157,30 @@ impl<'a> Launch<'a> {
                 got: describe(arg, buffers),
             };
             let value = match (&var.ty, arg) {
-                (Type::Pointer(pt), KernelArg::Buffer(i)) => {
+                (
+                    Type::Pointer(pt),
+                    KernelArg::Buffer(i) | KernelArg::BufferAt { buffer: i, .. },
+                ) => {
                     let Some(b) = buffers.get(*i) else {
                         return Err(bad(format!("a buffer for `{}`", type_name(&var.ty))));
                     };
                     if !compatible(&pt.pointee, &b.elem) {
                         return Err(bad(format!("a buffer of {}", type_name(&pt.pointee))));
                     }
-                    super::memory::make_ptr(*i as u32 + 1, 0)
+                    let offset = match arg {
+                        KernelArg::BufferAt { bytes, .. } if *bytes <= b.data.len() as u64 => {
+                            *bytes
+                        }
+                        KernelArg::BufferAt { .. } => {
+                            return Err(bad(format!(
+                                "a pointer within buffer `{}` ({} bytes)",
+                                b.name,
+                                b.data.len()
+                            )))
+                        }
+                        _ => 0,
+                    };
+                    super::memory::make_ptr(*i as u32 + 1, offset as i64)
                 }
                 // A struct by value: its bytes are the buffer's, member by member
                 // into the parameter's registers.
