@@ -19,6 +19,26 @@ __global__ void weigh(const Pair *in, float *out) {
 }
 "#;
 
+/// Runs `kernel` on the launch's data, with its `symbols`.
+fn run(
+    parsed: &hone_frontend::Parsed,
+    kernel: &str,
+    data: &mut hone_launch::LaunchData,
+) -> hone_emulator::Report {
+    let mut symbols = data.symbols(&parsed.module).unwrap();
+    run_with_symbols(
+        &parsed.module,
+        kernel,
+        &data.config,
+        &data.args,
+        &mut data.buffers,
+        &mut symbols,
+        &Options::default(),
+        None,
+    )
+    .unwrap()
+}
+
 /// A folder holding the kernel and a launch file with `symbols`.
 fn launch_dir(name: &str, symbols: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("hone-launch-{name}-{}", std::process::id()));
@@ -51,18 +71,7 @@ fn struct_buffers_and_symbols_reach_the_kernel() {
     assert_eq!(data.buffers[0].data.len(), 32);
     assert_eq!(&data.buffers[0].data[8..12], &1i32.to_le_bytes());
     assert_eq!(&data.buffers[0].data[12..16], &2.5f32.to_le_bytes());
-    let mut symbols = data.symbols(&parsed.module).unwrap();
-    let r = run_with_symbols(
-        &parsed.module,
-        "weigh",
-        &data.config,
-        &data.args,
-        &mut data.buffers,
-        &mut symbols,
-        &Options::default(),
-        None,
-    )
-    .unwrap();
+    let r = run(&parsed, "weigh", &mut data);
     assert!(r.is_clean(), "{r:?}");
     assert_eq!(
         data.buffers[1].to_f32_vec(),
@@ -120,18 +129,7 @@ fn a_struct_parameter_by_value_is_one_element() {
             continue;
         }
         let mut data = data.unwrap();
-        let mut symbols = data.symbols(&parsed.module).unwrap();
-        let r = run_with_symbols(
-            &parsed.module,
-            "k",
-            &data.config,
-            &data.args,
-            &mut data.buffers,
-            &mut symbols,
-            &Options::default(),
-            None,
-        )
-        .unwrap();
+        let r = run(&parsed, "k", &mut data);
         assert!(r.is_clean(), "{r:?}");
         assert_eq!(data.buffers[1].to_f32_vec(), vec![2.5, 2.5, 2.5, 0.0]);
     }
@@ -174,18 +172,7 @@ fn an_offset_passes_a_pointer_into_the_buffer() {
             }
             (d, _) => d.unwrap(),
         };
-        let mut symbols = data.symbols(&parsed.module).unwrap();
-        let r = run_with_symbols(
-            &parsed.module,
-            "k",
-            &data.config,
-            &data.args,
-            &mut data.buffers,
-            &mut symbols,
-            &Options::default(),
-            None,
-        )
-        .unwrap();
+        let r = run(&parsed, "k", &mut data);
         match expect {
             Ok(v) => {
                 assert!(r.is_clean(), "{r:?}");
