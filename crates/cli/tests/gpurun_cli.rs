@@ -74,6 +74,8 @@ fn on_a_gpu_the_dumped_buffers_equal_the_emulators() {
         "tests/corpus/cpp/launch/gather.json",
         // A struct passed by value, whose bytes the GPU receives.
         "tests/corpus/cpp/launch/by_value.json",
+        // Half precision, emulated in integer arithmetic on both sides.
+        "tests/corpus/cpp/launch/half2_dot.json",
     ];
     let o = hone(&[&["gpu-run"], &launches[..], &["--json"]].concat(), false);
     if o.code == 2 && o.stderr.starts_with("no CUDA device: ") {

@@ -308,6 +308,36 @@ impl StructType {
     }
 }
 
+/// The struct hone's `cuda_fp16.h` defines for `half`.
+pub const HALF_STRUCT: &str = "__half";
+/// The struct hone's `cuda_bf16.h` defines for `__nv_bfloat16`.
+pub const BFLOAT16_STRUCT: &str = "__nv_bfloat16";
+
+/// One number of a value in memory, as [`Type::value_leaves`] finds it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Leaf {
+    Scalar(Scalar),
+    /// IEEE binary16 bits.
+    Half,
+    /// bfloat16 bits (a float's upper half).
+    BFloat16,
+}
+
+impl Leaf {
+    pub fn size(self) -> u32 {
+        match self {
+            Leaf::Scalar(s) => s.size(),
+            Leaf::Half | Leaf::BFloat16 => 2,
+        }
+    }
+    pub fn is_float(self) -> bool {
+        match self {
+            Leaf::Scalar(s) => s.is_float(),
+            Leaf::Half | Leaf::BFloat16 => true,
+        }
+    }
+}
+
 /// The name the front end gives an unnamed struct or union.
 pub const ANON_PREFIX: &str = "anon_";
 
@@ -389,6 +419,32 @@ impl Type {
                 for f in &st.fields {
                     f.ty.scalar_leaves(offset + f.offset, out);
                 }
+            }
+        }
+    }
+    /// [`Self::scalar_leaves`], with the 16-bit floating-point structs of
+    /// hone's `cuda_fp16.h` and `cuda_bf16.h` (`__half`, `__nv_bfloat16`:
+    /// their bits in one `unsigned short`) as the numbers they hold, so
+    /// launch files and dumps give their values rather than their bits.
+    pub fn value_leaves(&self, offset: u64, out: &mut Vec<(u64, Leaf)>) {
+        match self {
+            Type::Struct(st) if st.name == HALF_STRUCT => out.push((offset, Leaf::Half)),
+            Type::Struct(st) if st.name == BFLOAT16_STRUCT => out.push((offset, Leaf::BFloat16)),
+            Type::Array(e, ArrayLen::Const(n)) => {
+                let size = e.size().unwrap_or(0);
+                for k in 0..*n {
+                    e.value_leaves(offset + k * size, out);
+                }
+            }
+            Type::Struct(st) => {
+                for f in &st.fields {
+                    f.ty.value_leaves(offset + f.offset, out);
+                }
+            }
+            _ => {
+                let mut leaves = Vec::new();
+                self.scalar_leaves(offset, &mut leaves);
+                out.extend(leaves.into_iter().map(|(o, s)| (o, Leaf::Scalar(s))));
             }
         }
     }

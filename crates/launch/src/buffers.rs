@@ -2,7 +2,7 @@
 //! its `init` asks for.
 
 use hone_emulator::{encode_component, Buffer};
-use hone_ir::{Scalar, Type};
+use hone_ir::{Leaf, Scalar, Type};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -99,7 +99,7 @@ pub(crate) fn fill_bytes(
     init: &Init,
 ) -> Result<Vec<u8>, LaunchError> {
     let mut leaves = Vec::new();
-    elem.scalar_leaves(0, &mut leaves);
+    elem.value_leaves(0, &mut leaves);
     let esize = elem.size().unwrap_or(0) as usize;
     if leaves.is_empty() || esize == 0 {
         return Err(LaunchError::new(format!(
@@ -144,9 +144,14 @@ pub(crate) fn fill_bytes(
     };
     let mut data = vec![0; len * esize];
     for k in 0..count {
-        let (off, s) = leaves[k % lanes];
+        let (off, leaf) = leaves[k % lanes];
         let at = (k / lanes) * esize + off as usize;
-        encode_component(s, value(k), &mut data[at..at + s.size() as usize]);
+        let out = &mut data[at..at + leaf.size() as usize];
+        match leaf {
+            Leaf::Scalar(s) => encode_component(s, value(k), out),
+            Leaf::Half => out.copy_from_slice(&half::f16::from_f64(value(k)).to_le_bytes()),
+            Leaf::BFloat16 => out.copy_from_slice(&half::bf16::from_f64(value(k)).to_le_bytes()),
+        }
     }
     Ok(data)
 }

@@ -2,7 +2,7 @@
 //! so their outputs compare field by field.
 
 use hone_emulator::Buffer;
-use hone_ir::{Scalar, Type};
+use hone_ir::{Leaf, Scalar, Type};
 use serde_json::Value;
 
 /// A buffer's contents as JSON numbers: integers exactly, floats in their shortest
@@ -20,16 +20,26 @@ pub fn buffer_to_json(b: &Buffer) -> Value {
         );
     }
     let mut leaves = Vec::new();
-    b.elem.scalar_leaves(0, &mut leaves);
+    b.elem.value_leaves(0, &mut leaves);
     let esize = b.elem.size().unwrap_or(0) as usize;
     if leaves.is_empty() || esize == 0 {
         return Value::Null;
     }
     let mut out = Vec::with_capacity(b.data.len() / esize * leaves.len());
     for elem in b.data.chunks_exact(esize) {
-        for &(off, s) in &leaves {
-            let off = off as usize;
-            out.push(decode(s, &elem[off..off + s.size() as usize]));
+        for &(off, leaf) in &leaves {
+            let c = &elem[off as usize..(off + leaf.size() as u64) as usize];
+            out.push(match leaf {
+                Leaf::Scalar(s) => decode(s, c),
+                Leaf::Half => {
+                    let v = half::f16::from_le_bytes([c[0], c[1]]);
+                    float_json(format!("{v}"), v.is_finite())
+                }
+                Leaf::BFloat16 => {
+                    let v = half::bf16::from_le_bytes([c[0], c[1]]);
+                    float_json(format!("{v}"), v.is_finite())
+                }
+            });
         }
     }
     Value::Array(out)

@@ -278,7 +278,7 @@ impl Launch {
                 (ArgSpec::Buffer(b), Type::Pointer(ptr)) => {
                     // A struct buffer is named by the struct the parameter points to.
                     let elem = match &ptr.pointee {
-                        Type::Struct(st) if st.name == b.ty.trim() => ptr.pointee.clone(),
+                        Type::Struct(st) if names_struct(&b.ty, &st.name) => ptr.pointee.clone(),
                         _ => parse_type(&b.ty).map_err(|e| e.context(format_args!("argument `{}`", var.name)))?,
                     };
                     if !compatible(&elem, &ptr.pointee) {
@@ -317,7 +317,7 @@ impl Launch {
                         args.push(KernelArg::Int(v));
                     }
                 }
-                (ArgSpec::Buffer(b), Type::Struct(st)) if b.ty.trim() == st.name => {
+                (ArgSpec::Buffer(b), Type::Struct(st)) if names_struct(&b.ty, &st.name) => {
                     // A struct by value: one element, passed as its bytes.
                     if b.len != 1 || b.offset != 0 {
                         return Err(LaunchError(format!(
@@ -354,4 +354,17 @@ impl Launch {
 /// of the spelling (`unsigned` vs `unsigned int` are the same type already).
 fn compatible(elem: &Type, pointee: &Type) -> bool {
     elem == pointee || matches!(pointee, Type::Void)
+}
+
+/// Whether a buffer's `type` names the struct `name`, by its own name or by
+/// the alias CUDA's headers give it (`half2` for `__half2`).
+fn names_struct(ty: &str, name: &str) -> bool {
+    const ALIASES: &[(&str, &str)] = &[
+        ("half", "__half"),
+        ("half2", "__half2"),
+        ("nv_bfloat16", "__nv_bfloat16"),
+        ("nv_bfloat162", "__nv_bfloat162"),
+    ];
+    let ty = ty.trim();
+    ty == name || ALIASES.iter().any(|&(a, n)| a == ty && n == name)
 }

@@ -2,7 +2,9 @@
 
 use std::path::PathBuf;
 
-use hone_emulator::{run_with_symbols, Options};
+mod common;
+
+use common::run;
 use hone_launch::Launch;
 
 const SOURCE: &str = r#"
@@ -18,26 +20,6 @@ __global__ void weigh(const Pair *in, float *out) {
     out[i] = tile[i] + shift;
 }
 "#;
-
-/// Runs `kernel` on the launch's data, with its `symbols`.
-fn run(
-    parsed: &hone_frontend::Parsed,
-    kernel: &str,
-    data: &mut hone_launch::LaunchData,
-) -> hone_emulator::Report {
-    let mut symbols = data.symbols(&parsed.module).unwrap();
-    run_with_symbols(
-        &parsed.module,
-        kernel,
-        &data.config,
-        &data.args,
-        &mut data.buffers,
-        &mut symbols,
-        &Options::default(),
-        None,
-    )
-    .unwrap()
-}
 
 /// A folder holding the kernel and a launch file with `symbols`.
 fn launch_dir(name: &str, symbols: &str) -> PathBuf {

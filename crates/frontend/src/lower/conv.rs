@@ -122,6 +122,13 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 return self.convert(c, target, node, what);
             }
         }
+        if let Type::Struct(st) = target {
+            if self.converting_ctor(&e, st).is_some() {
+                let key = (st.name.clone(), st.name.clone());
+                let sigs = self.ctx.methods.get(&key).cloned().unwrap_or_default();
+                return self.call_overload(node, &st.name, &sigs, vec![e], &[node]);
+            }
+        }
         let ok = match (&e.ty, target) {
             (Type::Scalar(_), Type::Scalar(_)) => true,
             (Type::Pointer(_), Type::Scalar(Scalar::Bool)) => true,

@@ -108,8 +108,28 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                     })
                     .then_some(2)
             }
+            (_, Type::Struct(st)) => self.converting_ctor(arg, st).map(|_| 3),
             _ => None,
         }
+    }
+
+    /// The constructor of `st` that converts `arg` implicitly (`__half h =
+    /// 1.0f;`): one taking a single scalar or pointer parameter that `arg`
+    /// converts to by a standard conversion.
+    pub fn converting_ctor(&self, arg: &Expr, st: &StructType) -> Option<FuncSig> {
+        if matches!(&arg.ty, Type::Struct(s) if s.name == st.name) {
+            return None;
+        }
+        let sigs = self.ctx.methods.get(&(st.name.clone(), st.name.clone()))?;
+        let one: Vec<FuncSig> = sigs
+            .iter()
+            .filter(|s| s.params.len() == 1 && !matches!(s.params[0], Type::Struct(_)))
+            .cloned()
+            .collect();
+        if one.is_empty() {
+            return None;
+        }
+        self.pick(&one, std::slice::from_ref(arg)).ok()
     }
 
     /// The overload of `sigs` the arguments select: the one with the fewest

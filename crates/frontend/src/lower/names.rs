@@ -77,9 +77,14 @@ pub(crate) fn unsupported_type(name: &str) -> Option<(&'static str, String)> {
         "cudaTextureObject_t" | "cudaSurfaceObject_t" | "texture" | "surface" => {
             ("texture", texture.to_string())
         }
-        "__half" | "half" | "__half2" | "half2" | "__nv_bfloat16" | "__nv_bfloat162" => {
-            ("half precision", format!("`{name}` is not supported"))
-        }
+        "__half" | "half" | "__half2" | "half2" => (
+            "half precision",
+            format!("`{name}` is declared by <cuda_fp16.h>, which this file does not include"),
+        ),
+        "__nv_bfloat16" | "nv_bfloat16" | "__nv_bfloat162" | "nv_bfloat162" => (
+            "half precision",
+            format!("`{name}` is declared by <cuda_bf16.h>, which this file does not include"),
+        ),
         "thread_block" | "thread_group" | "grid_group" | "thread_block_tile"
         | "coalesced_group" => (
             "cooperative groups",

@@ -5,7 +5,7 @@ use std::rc::Rc;
 use super::engine::Engine;
 use super::expand::unquote;
 use super::expr::evaluate;
-use super::include::{file_key, is_system_header, resolve};
+use super::include::{file_key, is_system_header, own_header, resolve};
 use super::lexer::Line;
 use super::macros::{macro_name, parse_define};
 use super::source::{Cond, FileSource, Mode, VecSource};
@@ -353,6 +353,15 @@ impl Engine {
             return Err(self.error_at(&at, format!("empty filename in #{}", name.text)));
         }
         let Some((path, found_in)) = self.find_include(&spec, angled, next) else {
+            if let Some((file_name, text)) = own_header(&spec) {
+                // Its include guard keeps a second inclusion empty.
+                if let Some(fr) = self.frames.last_mut() {
+                    self.out.fill_through(fr, first.saturating_sub(1));
+                }
+                let included =
+                    self.open_file(&file_name, text, None, None, last.saturating_add(1))?;
+                return Ok(Some(included));
+            }
             if angled || is_system_header(&spec) {
                 return Ok(None);
             }

@@ -129,6 +129,27 @@ const SYSTEM_HEADERS: &[&str] = &[
     "vector_types.h",
 ];
 
+/// CUDA's device-side library headers that hone writes itself, in the CUDA
+/// it reads: an `#include` of one that the user's directories do not hold
+/// reads this text instead of skipping it, so code that declares `half`
+/// values gets the type and its intrinsics.
+const OWN_HEADERS: &[(&str, &str)] = &[
+    ("cuda_fp16.h", include_str!("../headers/cuda_fp16.h")),
+    ("cuda_bf16.h", include_str!("../headers/cuda_bf16.h")),
+    (
+        "hone_round_odd.h",
+        include_str!("../headers/hone_round_odd.h"),
+    ),
+];
+
+/// hone's text for the header `spec`, and the name it is reported under.
+pub(crate) fn own_header(spec: &str) -> Option<(String, &'static str)> {
+    OWN_HEADERS
+        .iter()
+        .find(|(name, _)| *name == spec)
+        .map(|(name, text)| (format!("<hone>/{name}"), *text))
+}
+
 /// Directories of system and CUDA headers (`sys/time.h`, `thrust/sort.h`).
 const SYSTEM_DIRS: &[&str] = &[
     "sys/",
