@@ -153,3 +153,43 @@ fn static_members_are_called_without_an_object() {
         .collect();
     assert_eq!(buffers[1].to_i32_vec(), want);
 }
+
+#[test]
+fn members_defined_outside_their_class_run() {
+    let p = parsed("out_of_line.cu");
+    let n = 64;
+    let input: Vec<f32> = (0..8 * n).map(|k| (k % 13) as f32 * 0.5).collect();
+    let mut buffers = [
+        Buffer::from_f32("in", &input),
+        Buffer::zeros("out", hone_ir::Type::Scalar(hone_ir::Scalar::F32), n),
+    ];
+    let f = p
+        .kernel("out_of_line", "out_of_line.cu")
+        .expect("kernel exists");
+    let report = hone_emulator::run(
+        &p.module,
+        &f.name,
+        &LaunchConfig {
+            grid: [2, 1, 1],
+            block: [32, 1, 1],
+            dynamic_shared_bytes: 0,
+        },
+        &[
+            KernelArg::Buffer(0),
+            KernelArg::Buffer(1),
+            KernelArg::Int(n as i64),
+        ],
+        &mut buffers,
+        &Options::default(),
+        None,
+    )
+    .expect("launch is well formed");
+    assert!(report.is_clean(), "{report:?}");
+    let want: Vec<f32> = (0..n)
+        .map(|i| {
+            let mean = input[8 * i..8 * i + 8].iter().map(|v| 2.0 * v).sum::<f32>() / 8.0;
+            mean + (2.0 * input[i] + 2.0 * input[i + n])
+        })
+        .collect();
+    assert_eq!(buffers[1].to_f32_vec(), want);
+}

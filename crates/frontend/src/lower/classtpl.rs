@@ -46,6 +46,10 @@ pub(crate) struct Classes<'t> {
     pub explicit: Vec<(String, Node<'t>, Node<'t>)>,
     /// Partial specializations, by template name.
     pub partial: HashMap<String, Node<'t>>,
+    /// Member functions defined outside their class template
+    /// (`template <class T> T S<T>::f() {...}`), by template name: made
+    /// with each instance.
+    pub outside: HashMap<String, Vec<Node<'t>>>,
     /// Requests not yet made (their template or argument types are defined
     /// further on).
     pub wanted: Vec<String>,
@@ -87,6 +91,17 @@ pub(crate) fn declared_class(node: Node, src: &str) -> Option<String> {
     })
 }
 
+/// The class template whose member a `template <...>` function definition
+/// defines outside the class (`S` of `template <class T> T S<T>::f()`).
+pub(crate) fn outside_member_of(node: Node, src: &str) -> Option<String> {
+    let f = syntax::named_children(node)
+        .into_iter()
+        .find(|c| c.kind() == "function_definition")?;
+    let scope = super::toplevel::out_of_line_scope(f, src)?;
+    let (name, _) = scope.split_once('<')?;
+    Some(name.trim().to_string())
+}
+
 /// Whether a template's parameter list is empty (`template <>`).
 fn is_explicit(node: Node) -> bool {
     node.child_by_field_name("parameters")
@@ -103,6 +118,10 @@ impl<'t> Classes<'t> {
         for item in syntax::named_children(parent) {
             match item.kind() {
                 "template_declaration" => {
+                    if let Some(class) = outside_member_of(item, src) {
+                        self.outside.entry(class).or_default().push(item);
+                        continue;
+                    }
                     let Some(record) = class_of(item) else {
                         continue;
                     };
@@ -294,7 +313,59 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
             )),
         };
         self.ctx.class_instances.insert(own, result.clone());
+        // Its members defined outside it may name the instance.
+        if let (Some(st), true) = (&st, record == primary) {
+            self.outside_members(name, &args, st);
+        }
         result.map_err(Unmade::Failed)
+    }
+
+    /// The members of `name` defined outside it, made for the instance
+    /// `st` of arguments `args`: each definition's own parameter names are
+    /// bound to the arguments in order.
+    fn outside_members(
+        &mut self,
+        name: &str,
+        args: &[super::template::Arg],
+        st: &std::sync::Arc<hone_ir::StructType>,
+    ) {
+        let defs = self.classes.outside.get(name).cloned().unwrap_or_default();
+        let texts: Vec<String> = args.iter().map(super::template::arg_text).collect();
+        for def in defs {
+            let Some(f) = syntax::named_children(def)
+                .into_iter()
+                .find(|c| c.kind() == "function_definition")
+            else {
+                continue;
+            };
+            let (bound, diags) = {
+                let mut l = FnLowerer::new(self.ctx);
+                let r = l.bind_params(
+                    name,
+                    def,
+                    def,
+                    ArgSource::Texts(texts.clone()),
+                    &HashMap::new(),
+                );
+                let bindings: Vec<_> = l.scopes[0]
+                    .iter()
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect();
+                (r.map(|_| bindings), l.diags)
+            };
+            let Ok(mut bindings) = bound else {
+                self.diags.extend(diags);
+                continue;
+            };
+            // The template's name inside its member means the instance.
+            bindings.push((
+                name.to_string(),
+                super::func::Entry::Type(super::QualType::new(Type::Struct(st.clone()))),
+            ));
+            let saved = std::mem::replace(&mut self.bindings, bindings);
+            self.member_function(f, st);
+            self.bindings = saved;
+        }
     }
 
     /// The explicit specialization of `name` that is the instance `made`.

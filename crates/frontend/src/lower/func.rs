@@ -81,6 +81,9 @@ pub(crate) struct FnLowerer<'c, 'a> {
     /// Objects made for temporaries a member function changes (a
     /// non-`const` conversion of `S()`), declared first in the body.
     pub temps: Vec<VarId>,
+    /// Reading a member function's header, whose name may be qualified
+    /// (`S::f` defined outside its class).
+    pub member_declarator: bool,
 }
 
 impl<'c, 'a> FnLowerer<'c, 'a> {
@@ -106,6 +109,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             temps: Vec::new(),
             returns_ref: false,
             static_of: None,
+            member_declarator: false,
         }
     }
 

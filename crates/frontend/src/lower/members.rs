@@ -605,7 +605,10 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         } else {
             self.base_type(&specs, node)?
         };
-        let d = self.declarator(base, decl, ArrayCtx::Const)?;
+        self.member_declarator = true;
+        let d = self.declarator(base, decl, ArrayCtx::Const);
+        self.member_declarator = false;
+        let d = d?;
         let (Some(params_node), Some(name)) = (d.params, d.name) else {
             return Err(self.error(decl, "member function", "expected a member function"));
         };
@@ -626,7 +629,13 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         }
         let kind = if is_ctor {
             MemberKind::Ctor
-        } else if specs.static_ {
+        } else if specs.static_
+            || self
+                .ctx
+                .static_members
+                .contains(&(st.name.clone(), name.clone()))
+        {
+            // Outside its class a static member is not marked again.
             MemberKind::Static
         } else if declarator_is_const(decl, self.ctx.src) {
             MemberKind::Const

@@ -127,6 +127,9 @@ pub(crate) struct ModuleCtx<'a> {
     pub functions: HashMap<String, Vec<FuncSig>>,
     /// Member functions by (struct, member name); constructors under the struct's name.
     pub methods: HashMap<(String, String), Vec<FuncSig>>,
+    /// Member functions declared `static` in their class, by (struct, name),
+    /// for their definitions outside it.
+    pub static_members: HashSet<(String, String)>,
     /// Structs without a name (`typedef struct {...} T;`), by the specifier's first byte.
     pub anon_structs: HashMap<usize, Arc<StructType>>,
     /// Device functions that exist but could not be lowered, with the reason.
@@ -280,6 +283,7 @@ fn new_ctx<'a>(pre: &'a Preprocessed, text: &'a str, added: Vec<usize>) -> Modul
         global_ids: HashMap::new(),
         functions: HashMap::new(),
         methods: HashMap::new(),
+        static_members: HashSet::new(),
         anon_structs: HashMap::new(),
         unlowerable: HashMap::new(),
         host_functions: HashSet::new(),

@@ -65,6 +65,10 @@ enum Fix {
     /// Insert this byte before the offset (the parentheses around a variable
     /// misread as the name of a template).
     Insert(u8),
+    /// Replace the parenthesis with a brace: `T x(a[i], b);` read as a
+    /// declaration of a function `x` becomes `T x{a[i], b};`, the object
+    /// built from those arguments.
+    Brace,
 }
 
 /// `text` with the given fixes made, and for each byte added, the first
@@ -92,6 +96,7 @@ fn apply(text: &str, mut fixes: Vec<(usize, Fix)>) -> (String, Vec<(usize, usize
         out.extend_from_slice(&bytes[at..pos]);
         match fix {
             Fix::Drop => out.push(b' '),
+            Fix::Brace => out.push(if paren == b'(' { b'{' } else { b'}' }),
             Fix::Double => {
                 out.extend_from_slice(&[paren, paren]);
                 added.push((pos + 1, out.len() - 1));
@@ -123,6 +128,7 @@ pub(crate) fn may_need(tree: &Tree) -> bool {
                 .and_then(|d| d.child_by_field_name("type"))
                 .is_some_and(|t| t.kind() == "type_identifier"),
             "template_function" => true,
+            "function_declarator" => n.parent().is_some_and(|p| p.kind() == "declaration"),
             _ => false,
         };
         true
@@ -134,6 +140,7 @@ pub(crate) fn may_need(tree: &Tree) -> bool {
 /// `src`, the text `root` was parsed from.
 fn misread_casts(ctx: &ModuleCtx, src: &str, root: Node) -> Vec<(usize, Fix)> {
     let mut out = Vec::new();
+    misread_objects(ctx, src, root, &mut out);
     syntax::walk(root, |n| match n.kind() {
         "function_definition" => {
             if toplevel::func_kind(n, src).is_some() {
@@ -209,6 +216,58 @@ fn in_function(ctx: &ModuleCtx, src: &str, f: Node, out: &mut Vec<(usize, Fix)>)
                 }
             }
             _ => {}
+        }
+        true
+    });
+}
+
+/// Declarations in device function bodies (templates' too) read as local
+/// function declarations whose "parameters" are expressions: `Pair<float>
+/// p(in[i], n);`, where `in` is no type. Device code declares no local
+/// functions, and when a parameter's type is not a type name the
+/// parentheses hold a constructor's arguments.
+fn misread_objects(ctx: &ModuleCtx, src: &str, root: Node, out: &mut Vec<(usize, Fix)>) {
+    syntax::walk(root, |n| {
+        if n.kind() == "function_definition" && toplevel::func_kind(n, src).is_none() {
+            return false;
+        }
+        if n.kind() != "declaration"
+            || n.parent().is_none_or(|p| p.kind() != "compound_statement")
+        {
+            return true;
+        }
+        let Some(f) = n
+            .child_by_field_name("declarator")
+            .filter(|d| d.kind() == "function_declarator")
+        else {
+            return true;
+        };
+        let Some(params) = f.child_by_field_name("parameters") else {
+            return true;
+        };
+        let is_type = |t: Node| {
+            let name = syntax::text(t, src);
+            t.kind() != "type_identifier"
+                || ctx.typedefs.contains_key(name)
+                || names::named_type(name).is_some()
+                || names::unsupported_type(name).is_some()
+        };
+        let expressions = syntax::named_children(params).into_iter().any(|p| {
+            p.kind() != "parameter_declaration"
+                || p.child_by_field_name("type").is_some_and(|t| !is_type(t))
+        });
+        let named = f
+            .child_by_field_name("declarator")
+            .is_some_and(|d| d.kind() == "identifier");
+        if expressions && named {
+            let open = params.child(0).filter(|c| c.kind() == "(");
+            let close = params
+                .child(params.child_count().saturating_sub(1))
+                .filter(|c| c.kind() == ")");
+            if let (Some(o), Some(c)) = (open, close) {
+                out.push((o.start_byte(), Fix::Brace));
+                out.push((c.start_byte(), Fix::Brace));
+            }
         }
         true
     });

@@ -81,6 +81,45 @@ pub(crate) fn func_kind(node: Node, src: &str) -> Option<FuncKind> {
     kind
 }
 
+/// The member function a declaration in a class body declares without
+/// defining it (`void f(int);`, `S();`, `static T g();`): its name.
+fn declared_member_function<'s>(m: Node, src: &'s str) -> Option<&'s str> {
+    let mut cursor = m.walk();
+    let decls: Vec<Node> = m
+        .children_by_field_name("declarator", &mut cursor)
+        .collect();
+    let [d] = decls.as_slice() else {
+        return None;
+    };
+    let f = function_declarator(*d)?;
+    let n = f.child_by_field_name("declarator")?;
+    matches!(
+        n.kind(),
+        "identifier" | "field_identifier" | "operator_name" | "destructor_name" | "type_identifier"
+    )
+    .then(|| syntax::text(n, src))
+}
+
+/// `static` among a declaration's specifiers.
+fn is_static(m: Node, src: &str) -> bool {
+    syntax::children(m)
+        .into_iter()
+        .any(|c| c.kind() == "storage_class_specifier" && syntax::text(c, src).trim() == "static")
+}
+
+/// For a function defined outside its class (`T S::f(...) {...}`), the
+/// class's name as written (`S`, or `S<T>` for a class template's member).
+pub(crate) fn out_of_line_scope<'s>(node: Node, src: &'s str) -> Option<&'s str> {
+    let f = function_declarator(node.child_by_field_name("declarator")?)?;
+    let mut cur = f.child_by_field_name("declarator")?;
+    let mut scope = None;
+    while cur.kind() == "qualified_identifier" {
+        scope = cur.child_by_field_name("scope");
+        cur = cur.child_by_field_name("name")?;
+    }
+    scope.map(|s| syntax::text(s, src).trim())
+}
+
 /// The innermost declarator: the function declarator of a function, if any.
 fn function_declarator(d: Node) -> Option<Node> {
     let mut cur = d;
@@ -200,6 +239,12 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
 
     fn function(&mut self, node: Node<'t>) {
         let src = self.src();
+        if let Some(scope) = out_of_line_scope(node, src) {
+            if func_kind(node, src).is_some() {
+                self.out_of_line_member(node, scope);
+            }
+            return;
+        }
         let name = node
             .child_by_field_name("declarator")
             .and_then(|d| declarator_name(d, src))
@@ -241,6 +286,74 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
             member: None,
             bindings: Vec::new(),
         });
+    }
+
+    /// `static const int N = 8;` (or `static constexpr float k = 0.5f;`)
+    /// in a class: a constant the members and the file see, as a member
+    /// enumerator is (`S::N` finds it). False when `m` is not one.
+    fn static_constant(&mut self, m: Node<'t>) -> bool {
+        let (Some(d), Some(v)) = (
+            m.child_by_field_name("declarator"),
+            m.child_by_field_name("default_value"),
+        ) else {
+            return false;
+        };
+        if d.kind() != "field_identifier" {
+            return false;
+        }
+        let name = syntax::text(d, self.src()).to_string();
+        let (int, float) = {
+            let mut l = self.lowerer();
+            let Some(base) = l
+                .specs(m)
+                .ok()
+                .filter(|s| s.is_const || s.constexpr)
+                .and_then(|s| l.base_type(&s, m).ok())
+            else {
+                return false;
+            };
+            let int = l.constant_value(base.clone(), d, v);
+            let float = match int {
+                Some(_) => None,
+                None => l.float_constant_value(base, d, v),
+            };
+            (int, float)
+        };
+        match (int, float) {
+            (Some((v, s)), _) => {
+                self.bindings.push((name.clone(), Entry::Const(v, s)));
+                self.ctx.constants.insert(name, (v, s));
+            }
+            (None, Some(f)) => {
+                self.ctx.float_constants.insert(name, f);
+            }
+            (None, None) => return false,
+        }
+        true
+    }
+
+    /// A member function defined outside its class (`__device__ float
+    /// S::mean() const {...}`): lowered as if defined inside it.
+    fn out_of_line_member(&mut self, node: Node<'t>, scope: &str) {
+        match self.ctx.typedefs.get(scope) {
+            Some(TypeEntry::Ok(qt)) => {
+                if let Type::Struct(st) = &qt.ty {
+                    let st = st.clone();
+                    self.member_function(node, &st);
+                    return;
+                }
+            }
+            _ if scope.contains('<') => {
+                let msg = format!(
+                    "members of class template `{scope}` defined outside the class are not supported"
+                );
+                self.error(node, "member function", msg);
+                return;
+            }
+            _ => {}
+        }
+        let msg = format!("`{scope}` is not a struct or class hone knows, so its member functions cannot be lowered");
+        self.error(node, "member function", msg);
     }
 
     /// Adds an overload of `name`; false (with an error) when one with the
@@ -669,6 +782,21 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
                 self.enumerators_in(e, true);
                 continue;
             }
+            if matches!(m.kind(), "field_declaration" | "declaration") {
+                if let Some(f) = declared_member_function(m, src) {
+                    // Defined outside the class, where `static` is not
+                    // written again.
+                    if is_static(m, src) {
+                        self.ctx
+                            .static_members
+                            .insert((name.clone(), f.to_string()));
+                    }
+                    continue;
+                }
+                if m.kind() == "field_declaration" && is_static(m, src) && self.static_constant(m) {
+                    continue;
+                }
+            }
             match m.kind() {
                 "field_declaration" => {
                     // A struct or union defined in the member's declaration
@@ -775,7 +903,7 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
     }
 
     /// Registers a member function of `st` and queues its body.
-    fn member_function(&mut self, node: Node<'t>, st: &Arc<StructType>) {
+    pub(crate) fn member_function(&mut self, node: Node<'t>, st: &Arc<StructType>) {
         let src = self.src();
         if func_kind(node, src).is_none() {
             // Host-only members cannot be called from device code.
@@ -957,6 +1085,17 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
             .find(|c| matches!(c.kind(), "function_definition" | "declaration"));
         let Some(inner) = inner else { return };
         if func_kind(inner, src).is_none() {
+            return;
+        }
+        if let Some(scope) = out_of_line_scope(inner, src) {
+            // A class template's member is made with each instance
+            // (`Classes::outside`); a member template of a class is not.
+            if !super::classtpl::outside_member_of(node, src)
+                .is_some_and(|c| self.ctx.class_templates.contains_key(&c))
+            {
+                let msg = format!("member templates (here of `{scope}`) are not supported");
+                self.error(node, "template", msg);
+            }
             return;
         }
         let name = inner
@@ -1147,6 +1286,17 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             d.child_by_field_name("declarator")?,
             d.child_by_field_name("value")?,
         );
+        self.float_constant_value(base, dnode, value)
+    }
+
+    /// The value of a floating-point constant declared by `dnode` with the
+    /// initializer `value`.
+    pub(crate) fn float_constant_value(
+        &mut self,
+        base: QualType,
+        dnode: Node,
+        value: Node,
+    ) -> Option<(f64, hone_ir::Scalar)> {
         let decl = self.declarator(base, dnode, ArrayCtx::Const).ok()?;
         let s = decl.qt.ty.scalar().filter(|s| s.is_float())?;
         if value.kind() == "initializer_list" || value.kind() == "argument_list" {
@@ -1164,27 +1314,34 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         ))
     }
 
-    /// Value of `const T name = <constant>;` at file scope, for integral T.
     fn constant_declarator(&mut self, base: QualType, d: Node) -> Option<(i128, hone_ir::Scalar)> {
-        let (dnode, value) = if d.kind() == "init_declarator" {
-            (
-                d.child_by_field_name("declarator")?,
-                d.child_by_field_name("value")?,
-            )
-        } else {
+        if d.kind() != "init_declarator" {
             return None;
-        };
+        }
+        let (dnode, value) = (
+            d.child_by_field_name("declarator")?,
+            d.child_by_field_name("value")?,
+        );
+        self.constant_value(base, dnode, value)
+    }
+
+    /// The value of an integral constant declared by `dnode` with the
+    /// initializer `value`.
+    pub(crate) fn constant_value(
+        &mut self,
+        base: QualType,
+        dnode: Node,
+        value: Node,
+    ) -> Option<(i128, hone_ir::Scalar)> {
         let decl = self.declarator(base, dnode, ArrayCtx::Const).ok()?;
         let s = decl.qt.ty.scalar().filter(|s| s.is_integer())?;
         if value.kind() == "initializer_list" || value.kind() == "argument_list" {
             return None;
         }
         let e = self.expr(value).ok()?;
-        let init = Init::Expr(
-            self.convert(e, &Type::Scalar(s), value, "initialization")
-                .ok()?,
-        );
-        let Init::Expr(e) = init else { return None };
+        let e = self
+            .convert(e, &Type::Scalar(s), value, "initialization")
+            .ok()?;
         self.fold(&e).map(|v| (v, s))
     }
 }

@@ -530,6 +530,32 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                         node: cur,
                     });
                 }
+                // `S::f` of a member function defined outside its class:
+                // the member is `f`.
+                "qualified_identifier" if params.is_some() && self.member_declarator => {
+                    let mut name = cur;
+                    while name.kind() == "qualified_identifier" {
+                        match name.child_by_field_name("name") {
+                            Some(n) => name = n,
+                            None => break,
+                        }
+                    }
+                    if name.kind() == "destructor_name" {
+                        return Err(self.error(
+                            name,
+                            "destructor",
+                            "destructors are not supported",
+                        ));
+                    }
+                    let text: String = self.text(name).split_whitespace().collect();
+                    return Ok(Declared {
+                        name: Some(text),
+                        is_ref,
+                        qt,
+                        params,
+                        node: cur,
+                    });
+                }
                 "qualified_identifier" | "destructor_name" | "template_function" => {
                     return Err(self.error(
                         cur,

@@ -8,10 +8,6 @@ struct WithDtor {
     int v;
     __device__ ~WithDtor() {}
 };
-struct Outside {
-    int v;
-    __device__ int get() const;
-};
 static_assert(sizeof(int) == 8, "int is not 8 bytes");
 __device__ int counter_init = 0;
 __device__ float bad_init = counter_init;
