@@ -65,7 +65,10 @@ fn bad_pointer_values_name_the_problem() {
         let launch = Launch::read(&dir.join("launch.json")).unwrap();
         let parsed = launch.parse().unwrap();
         let kernel = launch.kernel(&parsed).unwrap();
-        let e = launch.data(kernel).err().expect("refused").to_string();
+        let Err(e) = launch.data(kernel) else {
+            panic!("{rows} was accepted");
+        };
+        let e = e.to_string();
         assert!(e.contains(want) && e.contains("`rows`"), "{e}");
     }
     let _ = std::fs::remove_dir_all(dir);
