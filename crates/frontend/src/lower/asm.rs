@@ -258,7 +258,11 @@ fn translate(code: &str, outputs: &[Operand], all: &[&Operand]) -> Option<String
             // The lane registers are read by the lowering itself.
             _ => return None,
         },
-        ("mov.u64" | "mov.b64", 1) if srcs[0] == "%clock64" => "clock64()".to_string(),
+        // The nanosecond timer is, like the cycle counter, a time: the
+        // emulator's clock stands for both.
+        ("mov.u64" | "mov.b64", 1) if srcs[0] == "%clock64" || srcs[0] == "%globaltimer" => {
+            "clock64()".to_string()
+        }
         _ => return None,
     };
     let _ = ot;
