@@ -316,7 +316,15 @@ fn surfaces_take_byte_coordinates_and_honour_boundary_modes() {
         &p,
         "volume_index",
         [2, 2, 2],
-        &[KernelArg::Buffer(0), int(2), int(2), int(2)],
+        &[
+            KernelArg::Buffer(0),
+            int(2),
+            int(2),
+            int(2),
+            int(2),
+            int(2),
+            int(2),
+        ],
         vec![Buffer::from_f32("vol", &[f32::NAN; 8])],
     );
     assert_eq!(

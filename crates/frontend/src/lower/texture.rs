@@ -762,7 +762,16 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                     format!("{what}s with side effects are not supported"),
                 ));
             }
-            out.push(self.convert(e, ty, *a, what)?);
+            let mut e = self.convert(e, ty, *a, what)?;
+            // The call converts integer coordinates to `int`; printed
+            // without the cast, an unsigned expression would compare and
+            // divide as unsigned.
+            if ty == &Type::INT {
+                if let ExprKind::Cast { implicit, .. } = &mut e.kind {
+                    *implicit = false;
+                }
+            }
+            out.push(e);
         }
         Ok(out)
     }
