@@ -1308,7 +1308,7 @@ fn linear_index(idx: &[Expr], extents: &[Expr], plane: Option<&Expr>) -> Expr {
 /// `u = (s / m + 1) / 2`, `v = (t / m + 1) / 2`.
 fn cube_face(c: &[Expr], span: Span) -> (Expr, Expr, Expr) {
     let (x, y, z) = (c[0].clone(), c[1].clone(), c[2].clone());
-    let abs = |e: &Expr| math(MathOp::Abs, true, vec![e.clone()], Type::FLOAT, span);
+    let abs = |e: &Expr| math(MathOp::Fabs, true, vec![e.clone()], Type::FLOAT, span);
     let neg = |e: &Expr| {
         build::mk(
             ExprKind::Unary(hone_ir::UnaryOp::Neg, Box::new(e.clone())),
