@@ -1,9 +1,15 @@
-//! Textures, emulated as read-only loads.
+//! Textures, emulated as read-only loads, and surfaces, as loads and stores.
 //!
 //! A texture object parameter (`cudaTextureObject_t t`) becomes the array it
-//! reads, `const T *__restrict__ t`, followed by `int t_width` (and
-//! `int t_height` for 2D reads) where coordinates need the extent; `T` is
-//! the type its fetches name (`tex2D<float>(t, x, y)`). A legacy texture
+//! reads, `const T *__restrict__ t`, followed by `int t_width` and
+//! `int t_height`, and `int t_depth` when it is read with `tex3D` or
+//! `int t_layers` when it is layered; `T` is the type its fetches name
+//! (`tex2D<float>(t, x, y)`). A 3-D texture is stored x fastest, then y,
+//! then z; a layered one layer after layer; a cubemap's six square faces
+//! (+x, -x, +y, -y, +z, -z) one after another, and a layered cubemap's
+//! layers of six faces. A surface object (`cudaSurfaceObject_t s`) becomes a
+//! writable `T *s` with the same extents, `T` named by its reads or by the
+//! host code's channel descriptor. A legacy texture
 //! reference (`texture<float, 2> t;` at file scope) becomes the same
 //! parameters, appended to each kernel that reads it. The launch file binds
 //! them like any buffer and scalar.
@@ -13,7 +19,15 @@
 //! (scaled by the extent when normalized), point sampling reads the texel
 //! `floor(x)`, linear filtering blends the two (four) texels around
 //! `x - 0.5` with the weight in 8-bit fixed point as the hardware keeps it.
-//! Out-of-range texels are clamped, or read as zero in border mode. The
+//! Out-of-range texels are clamped, read as zero in border mode, or, with
+//! normalized coordinates, wrapped or mirrored (the index taken modulo the
+//! extent, or modulo twice it and reflected). `tex3D` blends eight texels;
+//! a layered fetch clamps its layer; `texCubemap(t, x, y, z)` picks the face
+//! of the major axis and reads it at `((s / m + 1) / 2, (t / m + 1) / 2)`
+//! as the programming guide's cubemap table gives `s`, `t` and `m`, clamped
+//! at the face's edges. Surface accesses take the x-coordinate in bytes;
+//! out of range they trap (`__trap()`, a fault in the emulator), clamp, or
+//! read zero and write nothing, as their boundary mode says. The
 //! addressing and filter modes are those the host code sets
 //! (`t.filterMode = cudaFilterModeLinear;`, or a `cudaTextureDesc`'s fields
 //! for objects); both default to point sampling with clamping.
@@ -818,7 +832,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             }
             build::index(base, i)
         } else {
-            if shape != b.shape && !(shape == Shape::Plain && dims <= b.dims) || dims > b.dims {
+            if shape != b.shape || dims > b.dims {
                 return Err(self.error(
                     n,
                     "texture",
