@@ -145,6 +145,8 @@ fn mirrored_coordinates_reflect_at_each_edge() {
         (&[0.6, 1.25], 12.0),
     ];
     sample(&p, "sample_mirrored", &img, &[4, 2], 2, cases);
+    // The overload that stores the texel through a pointer.
+    sample(&p, "sample_mirrored_into", &img, &[4, 2], 2, cases);
 }
 
 #[test]

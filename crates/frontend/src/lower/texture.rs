@@ -733,7 +733,26 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 format!("`{name}` is not supported (tex1Dfetch, tex1D, tex2D, tex3D, tex1DLayered, tex2DLayered, texCubemap, texCubemapLayered and surf1D/2D/3D read and write are)"),
             )));
         };
+        // `tex2D(&v, t, x, y)` stores the texel in `v`.
+        if object_arg_at(name, args.first().copied()) == 1 {
+            return Some(self.fetch_into(n, name, dims, shape, args));
+        }
         Some(self.fetch(n, name, dims, shape, args))
+    }
+
+    fn fetch_into(
+        &mut self,
+        n: Node,
+        name: &str,
+        dims: u8,
+        shape: Shape,
+        args: &[Node],
+    ) -> LResult<Expr> {
+        let texel = self.fetch(n, name, dims, shape, &args[1..])?;
+        let target = args[0].child_by_field_name("argument").unwrap_or(args[0]);
+        let lhs = self.expr(target)?;
+        let value = self.convert(texel, &lhs.ty.clone(), args[0], "texture value")?;
+        Ok(build::assign(lhs, value, self.span(n)))
     }
 
     /// The variable a texture's parameter `name` became.
