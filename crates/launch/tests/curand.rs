@@ -308,3 +308,56 @@ fn jump_tables_are_powers_of_the_step() {
         }
     }
 }
+
+/// Sobol32: element i is the xor of the direction vectors of the bits of
+/// i's Gray code (dimension 2 of Sobol's sequence: v_k = v_(k-1) ^ (v_(k-1) >> 1)).
+#[test]
+fn sobol_points_are_gray_code_sums() {
+    let mut dv = vec![1u32 << 31];
+    for k in 1..32 {
+        let p = dv[k - 1];
+        dv.push(p ^ (p >> 1));
+    }
+    let point = |i: u32| {
+        let g = i ^ (i >> 1);
+        (0..32)
+            .filter(|k| (g >> k) & 1 == 1)
+            .fold(0u32, |x, k| x ^ dv[k])
+    };
+    let dir = std::env::temp_dir().join(format!("hone-sobol-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let source = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/corpus/cpp/curand.cu");
+    let values: Vec<String> = dv.iter().map(|v| v.to_string()).collect();
+    let launch = format!(
+        r#"{{"source": {:?}, "kernel": "sobol", "grid": 1, "block": 32, "args": {{
+            "dirs": {{"type": "unsigned int[32]", "len": 1, "init": {{"values": [{}]}}}},
+            "u": {{"type": "unsigned int", "len": 64}}, "f": {{"type": "float", "len": 32}},
+            "offset": 1000}}}}"#,
+        source.to_str().unwrap(),
+        values.join(", ")
+    );
+    let path = dir.join("launch.json");
+    std::fs::write(&path, launch).unwrap();
+    let launch = Launch::read(&path).unwrap();
+    let parsed = launch.parse().unwrap();
+    let kernel = launch.kernel(&parsed).unwrap();
+    let mut data = launch.data(kernel).unwrap();
+    let r = common::run(&parsed, "sobol", &mut data);
+    assert!(r.is_clean(), "{r:?}");
+    let _ = std::fs::remove_dir_all(dir);
+    let u: Vec<u32> = words::<4>(&data.buffers[1].data)
+        .into_iter()
+        .map(u32::from_le_bytes)
+        .collect();
+    let f: Vec<f32> = words::<4>(&data.buffers[2].data)
+        .into_iter()
+        .map(f32::from_le_bytes)
+        .collect();
+    for i in 0..32u32 {
+        let first = 1000 + 3 * i;
+        assert_eq!(u[2 * i as usize], point(first), "thread {i}");
+        assert_eq!(u[2 * i as usize + 1], point(first + 1), "thread {i}");
+        let want = point(first + 2) as f32 * 2.328_306_4e-10 + 2.328_306_4e-10 / 2.0;
+        assert_eq!(f[i as usize], want, "thread {i}");
+    }
+}

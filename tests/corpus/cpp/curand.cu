@@ -38,3 +38,14 @@ __global__ void draws(curandState *states, unsigned int *u, float *f, double *d,
     u[i * 4 + 3] = curand(&s);
     states[i] = s;
 }
+
+// Sobol points of one dimension from `offset` on, through a pointer to the
+// host's direction vectors as the samples pass them.
+__global__ void sobol(curandDirectionVectors32_t *dirs, unsigned int *u, float *f, unsigned int offset) {
+    int i = threadIdx.x;
+    curandStateSobol32_t s;
+    curand_init(dirs[0], offset + 3u * (unsigned int)i, &s);
+    u[i * 2] = curand(&s);
+    u[i * 2 + 1] = curand(&s);
+    f[i] = curand_uniform(&s);
+}

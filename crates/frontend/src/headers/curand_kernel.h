@@ -350,4 +350,57 @@ __device__ double curand_log_normal_double(curandState *state, double mean, doub
     return state->boxmuller_extra_double;
 }
 
+// Sobol quasi-random numbers in 32 bits: element i is the xor of the
+// direction vectors of the bits set in i's Gray code, so each step flips
+// the vector of the lowest zero bit of i. The host gives the vectors
+// (curandGetDirectionVectors32 fills 32 words a dimension).
+typedef unsigned int curandDirectionVectors32_t[32];
+
+struct curandStateSobol32 {
+    unsigned int i;
+    unsigned int x;
+    unsigned int c;
+    unsigned int direction_vectors[32];
+};
+typedef struct curandStateSobol32 curandStateSobol32_t;
+
+__device__ void skipahead(unsigned int n, curandStateSobol32 *state) {
+    unsigned int i = state->i + n;
+    unsigned int gray = i ^ (i >> 1);
+    unsigned int x = 0u;
+    for (int k = 0; k < 32; k++) {
+        if (((gray >> k) & 1u) != 0u) {
+            x = x ^ state->direction_vectors[k];
+        }
+    }
+    state->i = i;
+    state->x = x;
+}
+
+__device__ void curand_init(unsigned int *direction_vectors, unsigned int offset,
+                            curandStateSobol32 *state) {
+    state->i = 0u;
+    state->x = 0u;
+    state->c = 0u;
+    for (int k = 0; k < 32; k++) {
+        state->direction_vectors[k] = direction_vectors[k];
+    }
+    skipahead(offset, state);
+}
+
+__device__ unsigned int curand(curandStateSobol32 *state) {
+    unsigned int res = state->x;
+    state->x = state->x ^ state->direction_vectors[__ffs(~state->i) - 1];
+    state->i = state->i + 1u;
+    return res;
+}
+
+__device__ float curand_uniform(curandStateSobol32 *state) {
+    return hone_curand_uniform(curand(state));
+}
+
+__device__ double curand_uniform_double(curandStateSobol32 *state) {
+    return (double)curand(state) * 2.3283064365386963e-10 + 2.3283064365386963e-10 / 2.0;
+}
+
 #endif
