@@ -17,6 +17,19 @@ pub fn parse_type(name: &str) -> Result<Type, LaunchError> {
         let inner = inner.trim().trim_start_matches("const ").trim();
         return Ok(Type::ptr(parse_type(inner)?));
     }
+    // `unsigned int[32]`: a buffer whose elements are arrays, for a
+    // parameter pointing to an array type (cuRAND's direction vectors).
+    if let Some(inner) = name.trim().strip_suffix(']') {
+        if let Some(open) = inner.rfind('[') {
+            let n = inner[open + 1..].trim().parse::<u64>().map_err(|_| {
+                LaunchError::new(format!(
+                    "buffer type `{name}`: the array length is not a number"
+                ))
+            })?;
+            let elem = parse_type(&inner[..open])?;
+            return Ok(Type::Array(Box::new(elem), hone_ir::ArrayLen::Const(n)));
+        }
+    }
     let words: Vec<&str> = name.split_whitespace().collect();
     let scalar = match words.join(" ").as_str() {
         "bool" => Some(Scalar::Bool),

@@ -386,6 +386,9 @@ fn names_struct(ty: &str, name: &str) -> bool {
         ("half2", "__half2"),
         ("nv_bfloat16", "__nv_bfloat16"),
         ("nv_bfloat162", "__nv_bfloat162"),
+        ("curandState", "curandStateXORWOW"),
+        ("curandState_t", "curandStateXORWOW"),
+        ("curandStateXORWOW_t", "curandStateXORWOW"),
     ];
     let ty = ty.trim();
     ty == name || ALIASES.iter().any(|&(a, n)| a == ty && n == name)

@@ -92,6 +92,9 @@ fn compatible(pointee: &Type, elem: &Type) -> bool {
         (Type::Pointer(_), _, _) => {
             matches!(elem, Type::Pointer(_)) || comp(elem) == Some(Scalar::U64)
         }
+        // A pointer to arrays (`unsigned int (*)[32]`) takes a buffer of
+        // such arrays.
+        (Type::Array(..), _, _) => pointee == elem,
         _ => false,
     }
 }

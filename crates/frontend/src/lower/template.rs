@@ -222,9 +222,17 @@ pub(crate) fn literal_arg(text: &str) -> Option<i128> {
 }
 
 /// A type named in a request string: a builtin, vector or typedef name, with
-/// `const` and trailing `*`s.
+/// `const` and trailing `*`s, or an array of one (`unsigned int[32]`, as an
+/// array typedef's argument is spelled once resolved).
 pub(crate) fn type_arg(ctx: &ModuleCtx, text: &str) -> Option<Type> {
-    let mut t = text.trim();
+    let text = text.trim();
+    if let Some(inner) = text.strip_suffix(']') {
+        let open = inner.rfind('[')?;
+        let n = inner[open + 1..].trim().parse::<u64>().ok()?;
+        let elem = type_arg(ctx, &inner[..open])?;
+        return Some(Type::Array(Box::new(elem), hone_ir::ArrayLen::Const(n)));
+    }
+    let mut t = text;
     let mut pointers = 0;
     while let Some(rest) = t.strip_suffix('*') {
         pointers += 1;

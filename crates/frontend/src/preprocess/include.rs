@@ -137,6 +137,10 @@ const OWN_HEADERS: &[(&str, &str)] = &[
     ("cuda_fp16.h", include_str!("../headers/cuda_fp16.h")),
     ("cuda_bf16.h", include_str!("../headers/cuda_bf16.h")),
     (
+        "curand_kernel.h",
+        include_str!("../headers/curand_kernel.h"),
+    ),
+    (
         "hone_round_odd.h",
         include_str!("../headers/hone_round_odd.h"),
     ),
