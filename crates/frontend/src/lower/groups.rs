@@ -517,30 +517,30 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 no_args(self)?;
                 let blocks_before = build::arith(
                     BinaryOp::Mul,
-                    icast(block_index(span), Type::Scalar(Scalar::U64)),
-                    icast(size, Type::Scalar(Scalar::U64)),
+                    build::cast(block_index(span), &Type::Scalar(Scalar::U64)),
+                    size,
                 );
                 Ok(build::arith(
                     BinaryOp::Add,
                     blocks_before,
-                    icast(rank, Type::Scalar(Scalar::U64)),
+                    rank,
                 ))
             }
             ("size" | "num_threads", Group::Grid) => {
                 no_args(self)?;
                 Ok(build::arith(
                     BinaryOp::Mul,
-                    icast(grid_blocks(span), Type::Scalar(Scalar::U64)),
-                    icast(size, Type::Scalar(Scalar::U64)),
+                    build::cast(grid_blocks(span), &Type::Scalar(Scalar::U64)),
+                    size,
                 ))
             }
             ("block_rank", Group::Grid) => {
                 no_args(self)?;
-                Ok(icast(block_index(span), Type::Scalar(Scalar::U64)))
+                Ok(build::cast(block_index(span), &Type::Scalar(Scalar::U64)))
             }
             ("num_blocks", Group::Grid) => {
                 no_args(self)?;
-                Ok(icast(grid_blocks(span), Type::Scalar(Scalar::U64)))
+                Ok(build::cast(grid_blocks(span), &Type::Scalar(Scalar::U64)))
             }
             ("is_valid", Group::Grid) => {
                 no_args(self)?;
