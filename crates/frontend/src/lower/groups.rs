@@ -400,7 +400,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         }
         let value = self.convert(value, &ty, *v, "the value of `reduce`")?;
         let id = self.add_var(hone_ir::Var {
-            name: format!("tmp{}", self.temps.len()),
+            name: "reduced".to_string(),
             ty: ty.clone(),
             kind: hone_ir::VarKind::Local,
             is_const: false,
@@ -411,7 +411,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         self.scopes
             .iter_mut()
             .for_each(|s| s.retain(|_, v| !matches!(v, super::func::Entry::Var(x) if *x == id)));
-        self.temps.push(id);
+        self.statement_temps.push(id);
         let t = build::var(id, &ty, span);
         let mut e = build::assign(t.clone(), value, span);
         let mut k = tile / 2;
