@@ -216,9 +216,7 @@ impl IrKernel {
         // (checked against the parsed signature), and each buffer is as large as
         // the launch says; an out-of-bounds access is reported by the driver
         // at the synchronisation below.
-        unsafe {
-            function.launch_values_as(gpu, &self.dims, &args, self.cooperative)
-        }
+        unsafe { function.launch_values_as(gpu, &self.dims, &args, self.cooperative) }
             .map_err(failed("launch failed"))?;
         gpu.synchronize().map_err(failed("the kernel failed"))?;
         for (b, d) in buffers.iter_mut().zip(&device) {
@@ -236,9 +234,7 @@ impl IrKernel {
         let mut flusher = L2Flusher::new(gpu)?;
         let samples = time_runs(gpu, &options, 1, Some(&mut flusher), |_| {
             // SAFETY: as for the launch above, with the same arguments.
-            unsafe {
-            function.launch_values_as(gpu, &self.dims, &args, self.cooperative)
-        }
+            unsafe { function.launch_values_as(gpu, &self.dims, &args, self.cooperative) }
         })
         .map_err(failed("timed launches failed"))?;
         Ok(Stats::from_samples(&samples))

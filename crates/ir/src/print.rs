@@ -85,7 +85,10 @@ pub fn uses_grid_sync(m: &Module) -> bool {
     let mut found = false;
     for f in &m.functions {
         crate::visit::visit_block(&f.body, &mut |e| {
-            if matches!(e.kind, crate::ExprKind::Intrinsic(crate::Intrinsic::GridSync, _)) {
+            if matches!(
+                e.kind,
+                crate::ExprKind::Intrinsic(crate::Intrinsic::GridSync, _)
+            ) {
                 found = true;
             }
         });

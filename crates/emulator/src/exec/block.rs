@@ -192,7 +192,11 @@ impl<'a, 'b> BlockCtx<'a, 'b> {
             let Some(&(first, site, grid)) = waiting.first() else {
                 return BlockEnd::Done;
             };
-            let name = if grid { "grid.sync()" } else { "__syncthreads()" };
+            let name = if grid {
+                "grid.sync()"
+            } else {
+                "__syncthreads()"
+            };
             let lane = warps[first].active.trailing_zeros() as usize;
             let thread = warps[first].thread(lane.min(31));
             if waiting.len() < warps.len() {

@@ -414,7 +414,11 @@ impl<'a, 'b> BlockCtx<'a, 'b> {
                         continue;
                     }
                     let grid = matches!(op, Op::GridSync { .. });
-                    let name = if grid { "grid.sync()" } else { "__syncthreads()" };
+                    let name = if grid {
+                        "grid.sync()"
+                    } else {
+                        "__syncthreads()"
+                    };
                     if active != w.present {
                         let missing = w.present & !active;
                         let exited = missing & w.exited;

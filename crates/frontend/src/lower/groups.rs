@@ -59,7 +59,12 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         if bare == "grid_group" && (qualified || !self.is_type_name("grid_group")) {
             return Some(Ok(Group::Grid));
         }
-        if qualified && matches!(bare, "thread_group" | "coalesced_group" | "multi_grid_group") {
+        if qualified
+            && matches!(
+                bare,
+                "thread_group" | "coalesced_group" | "multi_grid_group"
+            )
+        {
             return Some(Err(self.error(
                 t,
                 "cooperative groups",
@@ -447,7 +452,11 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 ),
             };
             let step = build::assign(t.clone(), build::conv(combined, &ty), span);
-            e = self.mk(ExprKind::Comma(Box::new(e), Box::new(step)), ty.clone(), span);
+            e = self.mk(
+                ExprKind::Comma(Box::new(e), Box::new(step)),
+                ty.clone(),
+                span,
+            );
             k /= 2;
         }
         Ok(self.mk(ExprKind::Comma(Box::new(e), Box::new(t)), ty, span))
@@ -520,11 +529,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                     build::cast(block_index(span), &Type::Scalar(Scalar::U64)),
                     size,
                 );
-                Ok(build::arith(
-                    BinaryOp::Add,
-                    blocks_before,
-                    rank,
-                ))
+                Ok(build::arith(BinaryOp::Add, blocks_before, rank))
             }
             ("size" | "num_threads", Group::Grid) => {
                 no_args(self)?;
@@ -706,7 +711,11 @@ fn block_index(span: hone_ir::Span) -> Expr {
     build::arith(
         BinaryOp::Add,
         builtin(Builtin::BlockIdx(Dim::X), span),
-        build::arith(BinaryOp::Mul, builtin(Builtin::GridDim(Dim::X), span), inner),
+        build::arith(
+            BinaryOp::Mul,
+            builtin(Builtin::GridDim(Dim::X), span),
+            inner,
+        ),
     )
 }
 
