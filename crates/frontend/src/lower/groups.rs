@@ -404,20 +404,11 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             ));
         }
         let value = self.convert(value, &ty, *v, "the value of `reduce`")?;
-        let id = self.add_var(hone_ir::Var {
-            name: "reduced".to_string(),
-            ty: ty.clone(),
-            kind: hone_ir::VarKind::Local,
-            is_const: false,
-            is_volatile: false,
-            span,
-        });
-        // Not a name the source can use.
-        self.scopes
-            .iter_mut()
-            .for_each(|s| s.retain(|_, v| !matches!(v, super::func::Entry::Var(x) if *x == id)));
-        self.statement_temps.push(id);
-        let t = build::var(id, &ty, span);
+        let t = self.statement_temp("reduced", &ty, span);
+        // A selection reads the shuffled value from a variable: a shuffle in
+        // one of its arms would run on only some lanes.
+        let selects = matches!(name.as_str(), "less" | "greater");
+        let o = selects.then(|| self.statement_temp("other", &ty, span));
         let mut e = build::assign(t.clone(), value, span);
         let mut k = tile / 2;
         while k > 0 {
@@ -434,6 +425,18 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 ty.clone(),
                 span,
             );
+            let other = match &o {
+                Some(o) => {
+                    let fetch = build::assign(o.clone(), other, span);
+                    e = self.mk(
+                        ExprKind::Comma(Box::new(e), Box::new(fetch)),
+                        ty.clone(),
+                        span,
+                    );
+                    o.clone()
+                }
+                None => other,
+            };
             let combined = match name.as_str() {
                 "plus" => build::arith(BinaryOp::Add, t.clone(), other),
                 "bit_and" => build::arith(BinaryOp::BitAnd, t.clone(), other),
@@ -460,6 +463,23 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             k /= 2;
         }
         Ok(self.mk(ExprKind::Comma(Box::new(e), Box::new(t)), ty, span))
+    }
+
+    /// A variable of the statement being lowered, which the source cannot name.
+    fn statement_temp(&mut self, name: &str, ty: &Type, span: hone_ir::Span) -> Expr {
+        let id = self.add_var(hone_ir::Var {
+            name: name.to_string(),
+            ty: ty.clone(),
+            kind: hone_ir::VarKind::Local,
+            is_const: false,
+            is_volatile: false,
+            span,
+        });
+        self.scopes
+            .iter_mut()
+            .for_each(|s| s.retain(|_, v| !matches!(v, super::func::Entry::Var(x) if *x == id)));
+        self.statement_temps.push(id);
+        build::var(id, ty, span)
     }
 
     fn group_sync(&self, g: Group, n: Node) -> Expr {
