@@ -76,6 +76,9 @@ fn on_a_gpu_the_dumped_buffers_equal_the_emulators() {
         "tests/corpus/cpp/launch/by_value.json",
         // Half precision, emulated in integer arithmetic on both sides.
         "tests/corpus/cpp/launch/half2_dot.json",
+        // Pointers in a buffer and in `__constant__` structs, relocated to
+        // the device's addresses and back.
+        "tests/corpus/cpp/launch/pointers.json",
     ];
     let o = hone(&[&["gpu-run"], &launches[..], &["--json"]].concat(), false);
     if o.code == 2 && o.stderr.starts_with("no CUDA device: ") {

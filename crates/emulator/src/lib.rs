@@ -75,6 +75,7 @@ pub use config::{
     DEFAULT_TIME_LIMIT, LOCAL_LIMIT,
 };
 pub use exec::launch::SHARED_LIMIT;
+pub use exec::memory::{buffer_pointer, pointer_target};
 pub use progress::{Progress, Snapshot};
 pub use report::{
     AccessKind, Fault, FaultKind, OrderCause, OrderDependence, Race, RaceAccess, Report,

@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use hone_emulator::{Buffer, KernelArg as HostArg, LaunchConfig};
-use hone_ir::{Function, Module, Scalar, Type};
+use hone_ir::{Function, Leaf, Module, Scalar, Type};
 
 use crate::launch::{DeviceBuffer, KernelArg, LaunchDims, Module as GpuModule, ParamValue};
 use crate::nvrtc::{self, CompileOptions};
@@ -57,7 +57,7 @@ pub struct IrKernel {
     params: Vec<Param>,
     /// Contents of `__device__`/`__constant__` variables, set before the
     /// launch (a launch file's `symbols`).
-    globals: Vec<(String, Vec<u8>)>,
+    globals: Vec<(String, Type, Vec<u8>)>,
     /// NVRTC's options for the printed kernel.
     pub options: CompileOptions,
     /// The kernel synchronizes its grid: launched cooperatively.
@@ -80,14 +80,6 @@ impl IrKernel {
                 (HostArg::Buffer(i), Type::Pointer(_)) => Param::Buffer(*i, 0),
                 (HostArg::BufferAt { buffer, bytes }, Type::Pointer(_)) => {
                     Param::Buffer(*buffer, *bytes)
-                }
-                (HostArg::Buffer(_), ty @ Type::Struct(_)) if holds_pointer(ty) => {
-                    // Its pointers hold the emulator's addresses.
-                    return Err(IrKernelError::Unsupported(format!(
-                        "{label}: parameter `{}` is a `{}` passed by value that holds a pointer, which gpu-run cannot pass to the GPU",
-                        var.name,
-                        hone_ir::print::print_type(ty)
-                    )));
                 }
                 (HostArg::Buffer(i), ty @ Type::Struct(_)) => {
                     // The emulator keeps a struct argument in a buffer of
@@ -146,8 +138,8 @@ impl IrKernel {
     }
 
     /// Sets the contents of the module's variable `name` before each run.
-    pub fn set_global(&mut self, name: &str, bytes: Vec<u8>) {
-        self.globals.push((name.to_string(), bytes));
+    pub fn set_global(&mut self, name: &str, ty: Type, bytes: Vec<u8>) {
+        self.globals.push((name.to_string(), ty, bytes));
     }
 
     /// Compiles and launches the kernel once on `buffers`, which hold its
@@ -180,23 +172,37 @@ impl IrKernel {
             write(&file, &compiled.image)?;
         }
         let module = GpuModule::load(gpu, &compiled.image, compiled.kind)?;
-        for (name, bytes) in &self.globals {
-            module.write_global(gpu, name, bytes)?;
+        // Every buffer is allocated first: pointer values anywhere (buffers,
+        // symbols, structs by value) become the device addresses of theirs.
+        let device: Vec<DeviceBuffer> = buffers
+            .iter()
+            .map(|b| DeviceBuffer::alloc(gpu, b.data.len()))
+            .collect::<Result<_, GpuError>>()?;
+        let bases: Vec<(u64, usize)> = device.iter().map(|d| (d.ptr(), d.bytes())).collect();
+        for (name, ty, bytes) in &self.globals {
+            let mut bytes = bytes.clone();
+            relocate(ty, &mut bytes, |p| to_device(p, &bases));
+            module.write_global(gpu, name, &bytes)?;
         }
         let function = module.function(&self.kernel)?;
         function
             .prepare(gpu, &self.dims)
             .map_err(failed("launch refused"))?;
-        let device: Vec<DeviceBuffer> = buffers
-            .iter()
-            .map(|b| DeviceBuffer::with_data(gpu, &b.data))
-            .collect::<Result<_, GpuError>>()?;
+        for (b, d) in buffers.iter().zip(&device) {
+            let mut bytes = b.data.clone();
+            relocate(&b.elem, &mut bytes, |p| to_device(p, &bases));
+            d.upload(gpu, &bytes)?;
+        }
         // Structs passed by value, copied: the buffers receive the results.
         let values: Vec<Vec<u8>> = self
             .params
             .iter()
             .map(|a| match a {
-                Param::Value(i) => buffers[*i].data.clone(),
+                Param::Value(i) => {
+                    let mut bytes = buffers[*i].data.clone();
+                    relocate(&buffers[*i].elem, &mut bytes, |p| to_device(p, &bases));
+                    bytes
+                }
                 _ => Vec::new(),
             })
             .collect();
@@ -221,6 +227,8 @@ impl IrKernel {
         gpu.synchronize().map_err(failed("the kernel failed"))?;
         for (b, d) in buffers.iter_mut().zip(&device) {
             d.download(gpu, &mut b.data)?;
+            // Back to the emulator's addresses, so the two compare.
+            relocate(&b.elem, &mut b.data, |p| to_emulator(p, &bases));
         }
         let Some(reps) = time else {
             return Ok(None);
@@ -241,12 +249,49 @@ impl IrKernel {
     }
 }
 
-fn holds_pointer(ty: &Type) -> bool {
-    match ty {
-        Type::Pointer(_) => true,
-        Type::Array(e, _) => holds_pointer(e),
-        Type::Struct(st) => st.fields.iter().any(|f| holds_pointer(&f.ty)),
-        _ => false,
+/// Rewrites every pointer `ty`'s values hold in `bytes` (one or more
+/// values back to back) with `map`.
+fn relocate(ty: &Type, bytes: &mut [u8], map: impl Fn(u64) -> u64) {
+    let mut leaves = Vec::new();
+    ty.value_leaves(0, &mut leaves);
+    let offsets: Vec<usize> = leaves
+        .iter()
+        .filter(|(_, l)| *l == Leaf::Pointer)
+        .map(|(o, _)| *o as usize)
+        .collect();
+    let size = ty.size().unwrap_or(0) as usize;
+    if offsets.is_empty() || size == 0 {
+        return;
+    }
+    for value in bytes.chunks_exact_mut(size) {
+        for &o in &offsets {
+            let word: [u8; 8] = value[o..o + 8].try_into().expect("8 bytes");
+            let p = map(u64::from_le_bytes(word));
+            value[o..o + 8].copy_from_slice(&p.to_le_bytes());
+        }
+    }
+}
+
+/// The device address an emulator address of a launch buffer means (null
+/// and anything else unchanged).
+fn to_device(p: u64, bases: &[(u64, usize)]) -> u64 {
+    match hone_emulator::pointer_target(p) {
+        Some((i, off)) if i < bases.len() => bases[i].0.wrapping_add(off as u64),
+        _ => p,
+    }
+}
+
+/// The emulator address of a device address inside one of the launch's
+/// buffers (one past the end included).
+fn to_emulator(p: u64, bases: &[(u64, usize)]) -> u64 {
+    // Inside a buffer first: one buffer's end may be the next one's start.
+    let inside = bases
+        .iter()
+        .position(|&(base, len)| p >= base && p < base + len as u64);
+    let end = || bases.iter().position(|&(base, len)| p == base + len as u64);
+    match inside.or_else(end) {
+        Some(i) => hone_emulator::buffer_pointer(i, p - bases[i].0),
+        None => p,
     }
 }
 

@@ -321,6 +321,8 @@ pub enum Leaf {
     Half,
     /// bfloat16 bits (a float's upper half).
     BFloat16,
+    /// An address, 8 bytes.
+    Pointer,
 }
 
 impl Leaf {
@@ -328,12 +330,14 @@ impl Leaf {
         match self {
             Leaf::Scalar(s) => s.size(),
             Leaf::Half | Leaf::BFloat16 => 2,
+            Leaf::Pointer => 8,
         }
     }
     pub fn is_float(self) -> bool {
         match self {
             Leaf::Scalar(s) => s.is_float(),
             Leaf::Half | Leaf::BFloat16 => true,
+            Leaf::Pointer => false,
         }
     }
 }
@@ -422,7 +426,8 @@ impl Type {
             }
         }
     }
-    /// [`Self::scalar_leaves`], with the 16-bit floating-point structs of
+    /// [`Self::scalar_leaves`], with pointers as such and the 16-bit
+    /// floating-point structs of
     /// hone's `cuda_fp16.h` and `cuda_bf16.h` (`__half`, `__nv_bfloat16`:
     /// their bits in one `unsigned short`) as the numbers they hold, so
     /// launch files and dumps give their values rather than their bits.
@@ -441,6 +446,7 @@ impl Type {
                     f.ty.value_leaves(offset + f.offset, out);
                 }
             }
+            Type::Pointer(_) => out.push((offset, Leaf::Pointer)),
             _ => {
                 let mut leaves = Vec::new();
                 self.scalar_leaves(offset, &mut leaves);

@@ -6,12 +6,17 @@ use hone_ir::{Leaf, Scalar, Type};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::file::{BufferSpec, Init};
+use crate::file::{BufferSpec, Init, InitValue};
 use crate::launch::LaunchError;
 
-/// A C scalar type (`float`, `unsigned int`, `size_t`, ...) or a CUDA vector
-/// type (`float4`, `int2`, ...).
+/// A C scalar type (`float`, `unsigned int`, `size_t`, ...), a CUDA vector
+/// type (`float4`, `int2`, ...), or a pointer to one (`float *`).
 pub fn parse_type(name: &str) -> Result<Type, LaunchError> {
+    // `float *`: a buffer of pointers, whose values name buffers.
+    if let Some(inner) = name.trim().strip_suffix('*') {
+        let inner = inner.trim().trim_start_matches("const ").trim();
+        return Ok(Type::ptr(parse_type(inner)?));
+    }
     let words: Vec<&str> = name.split_whitespace().collect();
     let scalar = match words.join(" ").as_str() {
         "bool" => Some(Scalar::Bool),
@@ -81,8 +86,9 @@ pub(crate) fn make_buffer(
     name: &str,
     elem: Type,
     spec: &BufferSpec,
+    pointers: &Pointers,
 ) -> Result<Buffer, LaunchError> {
-    let data = fill_bytes(name, &elem, spec.len, &spec.init)?;
+    let data = fill_bytes(name, &elem, spec.len, &spec.init, pointers)?;
     Ok(Buffer {
         name: name.to_string(),
         elem,
@@ -90,13 +96,51 @@ pub(crate) fn make_buffer(
     })
 }
 
+/// What a pointer value of a launch file (`"name"` or `"name+K"`) points
+/// to: each buffer of the launch by name, with its index among the
+/// launch's buffers and its element type.
+#[derive(Default)]
+pub(crate) struct Pointers {
+    pub buffers: Vec<(String, Type)>,
+}
+
+impl Pointers {
+    /// The emulator's address that `text` names.
+    fn resolve(&self, text: &str) -> Result<u64, String> {
+        let (name, k) = match text.split_once('+') {
+            Some((n, k)) => (
+                n.trim(),
+                k.trim()
+                    .parse::<u64>()
+                    .map_err(|_| format!("`{text}`: expected NAME or NAME+ELEMENTS"))?,
+            ),
+            None => (text.trim(), 0),
+        };
+        let Some(i) = self.buffers.iter().position(|(n, _)| n == name) else {
+            let known: Vec<&str> = self.buffers.iter().map(|(n, _)| n.as_str()).collect();
+            return Err(format!(
+                "`{text}` names no buffer of the launch (it has: {})",
+                if known.is_empty() {
+                    "none".to_string()
+                } else {
+                    known.join(", ")
+                }
+            ));
+        };
+        let size = self.buffers[i].1.size().unwrap_or(1);
+        Ok(hone_emulator::buffer_pointer(i, k * size))
+    }
+}
+
 /// `len` values of `elem` as `init` asks, scalar by scalar in memory order
 /// (vector components and struct members in turn; padding stays zero).
+/// Pointers take the buffer a value names (`"values"`), or null.
 pub(crate) fn fill_bytes(
     name: &str,
     elem: &Type,
     len: usize,
     init: &Init,
+    pointers: &Pointers,
 ) -> Result<Vec<u8>, LaunchError> {
     let mut leaves = Vec::new();
     elem.value_leaves(0, &mut leaves);
@@ -125,22 +169,27 @@ pub(crate) fn fill_bytes(
             )));
         }
     }
-    let mut value: Box<dyn FnMut(usize) -> f64 + '_> = match init {
-        Init::Named(n) if n == "zeros" => Box::new(|_| 0.0),
-        Init::Named(n) if n == "iota" => Box::new(|k| k as f64),
+    let mut value: Box<dyn FnMut(usize) -> Result<f64, LaunchError> + '_> = match init {
+        Init::Named(n) if n == "zeros" => Box::new(|_| Ok(0.0)),
+        Init::Named(n) if n == "iota" => Box::new(|k| Ok(k as f64)),
         Init::Named(n) => return Err(LaunchError::new(format!("buffer `{name}`: unknown init `{n}` (zeros, iota, {{\"random\": SEED}}, {{\"values\": [...]}})"))),
         Init::Random { random } => {
             let mut rng = ChaCha8Rng::seed_from_u64(*random);
             let leaves = &leaves;
             Box::new(move |k| {
-                if leaves[k % lanes].1.is_float() {
+                Ok(if leaves[k % lanes].1.is_float() {
                     rng.gen::<f64>()
                 } else {
                     rng.gen_range(0..100) as f64
-                }
+                })
             })
         }
-        Init::Values { values } => Box::new(|k| values[k]),
+        Init::Values { values } => Box::new(|k| match &values[k] {
+            InitValue::Number(v) => Ok(*v),
+            InitValue::Pointer(p) => Err(LaunchError::new(format!(
+                "`{name}`: value {k} is `{p}`, but that place holds a number, not a pointer"
+            ))),
+        }),
     };
     let mut data = vec![0; len * esize];
     for k in 0..count {
@@ -148,9 +197,27 @@ pub(crate) fn fill_bytes(
         let at = (k / lanes) * esize + off as usize;
         let out = &mut data[at..at + leaf.size() as usize];
         match leaf {
-            Leaf::Scalar(s) => encode_component(s, value(k), out),
-            Leaf::Half => out.copy_from_slice(&half::f16::from_f64(value(k)).to_le_bytes()),
-            Leaf::BFloat16 => out.copy_from_slice(&half::bf16::from_f64(value(k)).to_le_bytes()),
+            Leaf::Pointer => {
+                let p = match init {
+                    Init::Values { values } => match &values[k] {
+                        InitValue::Pointer(text) => pointers
+                            .resolve(text)
+                            .map_err(|e| LaunchError::new(format!("`{name}`: value {k}: {e}")))?,
+                        InitValue::Number(v) if *v == 0.0 => 0,
+                        InitValue::Number(v) => {
+                            return Err(LaunchError::new(format!(
+                                "`{name}`: value {k} is {v}, but that place holds a pointer: name a buffer (\"NAME\" or \"NAME+K\") or give 0"
+                            )))
+                        }
+                    },
+                    // Only named buffers make pointers; anything else is null.
+                    _ => 0,
+                };
+                out.copy_from_slice(&p.to_le_bytes());
+            }
+            Leaf::Scalar(s) => encode_component(s, value(k)?, out),
+            Leaf::Half => out.copy_from_slice(&half::f16::from_f64(value(k)?).to_le_bytes()),
+            Leaf::BFloat16 => out.copy_from_slice(&half::bf16::from_f64(value(k)?).to_le_bytes()),
         }
     }
     Ok(data)

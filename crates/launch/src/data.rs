@@ -3,7 +3,7 @@
 use hone_emulator::{Buffer, KernelArg, LaunchConfig, Symbols};
 use hone_ir::{GlobalSpace, Module};
 
-use crate::buffers::fill_bytes;
+use crate::buffers::{fill_bytes, Pointers};
 use crate::file::Init;
 use crate::launch::LaunchError;
 
@@ -43,7 +43,14 @@ impl LaunchData {
                     "`symbols` names `{name}`, a `__shared__` variable the host cannot set"
                 )));
             }
-            let bytes = fill_bytes(name, &g.ty, 1, init)?;
+            let pointers = Pointers {
+                buffers: self
+                    .buffers
+                    .iter()
+                    .map(|b| (b.name.clone(), b.elem.clone()))
+                    .collect(),
+            };
+            let bytes = fill_bytes(name, &g.ty, 1, init, &pointers)?;
             out.set(name, &bytes).map_err(LaunchError::new)?;
         }
         Ok(out)

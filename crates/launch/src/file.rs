@@ -32,6 +32,10 @@ pub struct LaunchFile {
     /// their initializers.
     #[serde(default)]
     pub symbols: BTreeMap<String, SymbolSpec>,
+    /// Buffers no parameter takes directly, reached through pointers that
+    /// other buffers, structs or symbols hold (`"values": ["img0", ...]`).
+    #[serde(default)]
+    pub buffers: BTreeMap<String, BufferSpec>,
 }
 
 /// `{"init": ...}`: the whole variable, scalar by scalar in memory order.
@@ -102,5 +106,14 @@ fn default_init() -> Init {
 pub enum Init {
     Named(String),
     Random { random: u64 },
-    Values { values: Vec<f64> },
+    Values { values: Vec<InitValue> },
+}
+
+/// One value of `"values"`: a number, or for a pointer the buffer it
+/// points into, `"name"` or `"name+K"` (K elements in).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(untagged)]
+pub enum InitValue {
+    Number(f64),
+    Pointer(String),
 }

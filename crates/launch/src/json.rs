@@ -35,6 +35,13 @@ pub fn buffer_to_json(b: &Buffer) -> Value {
                     let v = half::f16::from_le_bytes([c[0], c[1]]);
                     float_json(format!("{v}"), v.is_finite())
                 }
+                Leaf::Pointer => {
+                    let p = u64::from_le_bytes(c.try_into().unwrap());
+                    match hone_emulator::pointer_target(p) {
+                        Some((i, off)) => Value::String(format!("buffer {i} + {off}")),
+                        None => p.into(),
+                    }
+                }
                 Leaf::BFloat16 => {
                     let v = half::bf16::from_le_bytes([c[0], c[1]]);
                     float_json(format!("{v}"), v.is_finite())

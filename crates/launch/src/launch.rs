@@ -7,9 +7,9 @@ use hone_emulator::{Buffer, KernelArg, LaunchConfig};
 use hone_frontend::{FrontendOptions, KernelNotFound, Parsed};
 use hone_ir::{Function, Type};
 
-use crate::buffers::{buffer_bytes, make_buffer, parse_type};
+use crate::buffers::{buffer_bytes, make_buffer, parse_type, Pointers};
 use crate::data::LaunchData;
-use crate::file::{ArgSpec, LaunchFile};
+use crate::file::{ArgSpec, BufferSpec, LaunchFile};
 
 /// What is wrong with a launch, in words that name the file, argument or
 /// buffer at fault.
@@ -263,9 +263,10 @@ impl Launch {
                 )));
             }
         }
+        // First every buffer's name and element type, so that pointer values
+        // may name any of them; then their contents.
+        let mut planned: Vec<(String, Type, &BufferSpec)> = Vec::new();
         let mut args = Vec::new();
-        let mut buffers = Vec::new();
-        let mut budget = max_bytes;
         for &p in &kernel.params {
             let var = kernel.var(p);
             let spec = self.file.args.get(&var.name).ok_or_else(|| {
@@ -289,7 +290,6 @@ impl Launch {
                             hone_ir::print::print_type(&ptr.pointee)
                         )));
                     }
-                    budget -= buffer_bytes(&var.name, &elem, b.len, budget)?;
                     if b.offset > b.len {
                         return Err(LaunchError(format!(
                             "argument `{}`: \"offset\" {} is past the buffer's {} elements",
@@ -297,15 +297,14 @@ impl Launch {
                         )));
                     }
                     let bytes = b.offset as u64 * elem.size().unwrap_or(0);
-                    let buffer = make_buffer(&var.name, elem, b)?;
                     args.push(match bytes {
-                        0 => KernelArg::Buffer(buffers.len()),
+                        0 => KernelArg::Buffer(planned.len()),
                         bytes => KernelArg::BufferAt {
-                            buffer: buffers.len(),
+                            buffer: planned.len(),
                             bytes,
                         },
                     });
-                    buffers.push(buffer);
+                    planned.push((var.name.clone(), elem, b));
                 }
                 (ArgSpec::Number(n), Type::Scalar(s)) => {
                     if s.is_float() {
@@ -325,10 +324,8 @@ impl Launch {
                             var.name, st.name
                         )));
                     }
-                    budget -= buffer_bytes(&var.name, &var.ty, 1, budget)?;
-                    let buffer = make_buffer(&var.name, var.ty.clone(), b)?;
-                    args.push(KernelArg::Buffer(buffers.len()));
-                    buffers.push(buffer);
+                    args.push(KernelArg::Buffer(planned.len()));
+                    planned.push((var.name.clone(), var.ty.clone(), b));
                 }
                 (ArgSpec::Buffer(_), ty) => {
                     return Err(LaunchError(format!(
@@ -346,6 +343,27 @@ impl Launch {
                 }
             }
         }
+        for (name, b) in &self.file.buffers {
+            if planned.iter().any(|(n, _, _)| n == name) {
+                return Err(LaunchError(format!(
+                    "`buffers` names `{name}`, which is already a parameter's buffer"
+                )));
+            }
+            let elem = parse_type(&b.ty).map_err(|e| e.context(format_args!("buffer `{name}`")))?;
+            planned.push((name.clone(), elem, b));
+        }
+        let pointers = Pointers {
+            buffers: planned
+                .iter()
+                .map(|(n, t, _)| (n.clone(), t.clone()))
+                .collect(),
+        };
+        let mut budget = max_bytes;
+        let mut buffers = Vec::new();
+        for (name, elem, b) in planned {
+            budget -= buffer_bytes(&name, &elem, b.len, budget)?;
+            buffers.push(make_buffer(&name, elem, b, &pointers)?);
+        }
         Ok((args, buffers))
     }
 }
@@ -353,7 +371,11 @@ impl Launch {
 /// A buffer's element type must match the pointee up to const-ness and signedness
 /// of the spelling (`unsigned` vs `unsigned int` are the same type already).
 fn compatible(elem: &Type, pointee: &Type) -> bool {
-    elem == pointee || matches!(pointee, Type::Void)
+    match (elem, pointee) {
+        // `float *` values for a `const float *const *` parameter.
+        (Type::Pointer(a), Type::Pointer(b)) => compatible(&a.pointee, &b.pointee),
+        _ => elem == pointee || matches!(pointee, Type::Void),
+    }
 }
 
 /// Whether a buffer's `type` names the struct `name`, by its own name or by

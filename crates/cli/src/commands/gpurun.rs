@@ -231,7 +231,7 @@ fn with_symbols(
     let contents = data.symbols(module)?;
     for (name, _) in &data.symbols {
         let b = contents.get(name).context("a symbol the launch sets")?;
-        kernel.set_global(name, b.data.clone());
+        kernel.set_global(name, b.elem.clone(), b.data.clone());
     }
     Ok(kernel)
 }

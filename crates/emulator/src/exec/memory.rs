@@ -26,6 +26,22 @@ pub(crate) fn split_ptr(p: u64) -> (u32, i64) {
     ((p >> OFF_BITS) as u32, (p & OFF_MASK) as i64 - BIAS as i64)
 }
 
+/// The emulator's address of byte `offset` of the launch's buffer `index`
+/// (an index into the buffers given to [`crate::run`]), as a launch file's
+/// pointer values are written into memory.
+pub fn buffer_pointer(index: usize, offset: u64) -> u64 {
+    make_ptr(index as u32 + 1, offset as i64)
+}
+
+/// The buffer index and byte offset an address of [`buffer_pointer`]'s
+/// form points to; `None` for null and for shared or local memory.
+pub fn pointer_target(p: u64) -> Option<(usize, i64)> {
+    let (obj, off) = split_ptr(p);
+    (1..SHARED_BASE)
+        .contains(&obj)
+        .then(|| (obj as usize - 1, off))
+}
+
 /// A global buffer as the launch sees it.
 #[derive(Clone, Debug)]
 pub(crate) struct GlobalObj {

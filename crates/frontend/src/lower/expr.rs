@@ -934,7 +934,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             Err(l.error(
                 n,
                 "inline asm",
-                "inline PTX assembly is not supported (only `mov.u32 %0, %%laneid;` and the `%%lanemask_*` registers are)",
+                "this inline PTX is not supported (hone reads one instruction of its table: integer, bit-field, logic and funnel-shift ALU operations, global loads and stores, and `mov` of the thread, block, clock and lane registers)",
             ))
         };
         let code = match n.child_by_field_name("assembly_code") {

@@ -6,6 +6,7 @@
 //! unsupported construct only costs the function that contains it. Pass 3 drops
 //! functions that call a dropped function and renumbers the survivors.
 
+mod asm;
 mod call;
 mod classtpl;
 mod conv;
@@ -199,10 +200,18 @@ pub(crate) fn lower_translation_unit(pre: &Preprocessed, requests: &[String]) ->
     // user's text, so its positions stay put.
     let mut text = std::borrow::Cow::Borrowed(pre.text.as_str());
     let mut tree = syntax::parse(&text);
+    // Single-instruction inline PTX is the C it computes (`lower/asm.rs`).
+    if let Some(rewritten) = tree
+        .as_ref()
+        .and_then(|t| asm::rewrite(t.root_node(), &text))
+    {
+        text = std::borrow::Cow::Owned(rewritten);
+        tree = syntax::parse(&text);
+    }
     if let Some(t) = &tree {
         let prelude = prelude::needed(t.root_node(), &text);
         if !prelude.is_empty() {
-            text = std::borrow::Cow::Owned(format!("{}\n{prelude}", pre.text));
+            text = std::borrow::Cow::Owned(format!("{text}\n{prelude}"));
             tree = syntax::parse(&text);
         }
     }

@@ -213,6 +213,95 @@ const ENTRIES: &[Entry] = &[
 ",
         double_def: "",
     },
+    // PTX's bit-field and logic instructions, for inline assembly
+    // (`lower/asm.rs`).
+    Entry {
+        float: "hone_ptx_bfe_u32",
+        double: "hone_ptx_bfe_u32",
+        float_def: "__device__ unsigned int hone_ptx_bfe_u32(unsigned int a, unsigned int pos, unsigned int len) {
+    pos = pos & 255u;
+    len = len & 255u;
+    if (len == 0u || pos >= 32u) {
+        return 0u;
+    }
+    unsigned int v = a >> pos;
+    return len >= 32u ? v : v & ((1u << len) - 1u);
+}
+",
+        double_def: "",
+    },
+    Entry {
+        float: "hone_ptx_bfe_s32",
+        double: "hone_ptx_bfe_s32",
+        float_def: "__device__ int hone_ptx_bfe_s32(int a, unsigned int pos, unsigned int len) {
+    pos = pos & 255u;
+    len = len & 255u;
+    if (len == 0u) {
+        return 0;
+    }
+    unsigned int top = pos + len - 1u > 31u ? 31u : pos + len - 1u;
+    unsigned int sign = ((unsigned int)a >> top) & 1u;
+    unsigned int r = 0u;
+    for (unsigned int i = 0u; i < 32u; i++) {
+        unsigned int bit = i < len && pos + i < 32u ? ((unsigned int)a >> (pos + i)) & 1u : sign;
+        r = r | (bit << i);
+    }
+    return (int)r;
+}
+",
+        double_def: "",
+    },
+    Entry {
+        float: "hone_ptx_bfi_b32",
+        double: "hone_ptx_bfi_b32",
+        float_def: "__device__ unsigned int hone_ptx_bfi_b32(unsigned int f, unsigned int b, unsigned int pos, unsigned int len) {
+    pos = pos & 255u;
+    len = len & 255u;
+    unsigned int r = b;
+    for (unsigned int i = 0u; i < len && pos + i < 32u; i++) {
+        r = (r & ~(1u << (pos + i))) | (((f >> i) & 1u) << (pos + i));
+    }
+    return r;
+}
+",
+        double_def: "",
+    },
+    // `prmt.b32` in its default mode: a selector's fourth bit replicates
+    // the selected byte's sign bit.
+    Entry {
+        float: "hone_ptx_prmt",
+        double: "hone_ptx_prmt",
+        float_def: "__device__ unsigned int hone_ptx_prmt(unsigned int x, unsigned int y, unsigned int s) {
+    unsigned long long v = ((unsigned long long)y << 32) | x;
+    unsigned int r = 0u;
+    for (unsigned int k = 0u; k < 4u; k++) {
+        unsigned int sel = (s >> (4u * k)) & 15u;
+        unsigned int b = (unsigned int)((v >> (8u * (sel & 7u))) & 255ull);
+        if ((sel & 8u) != 0u) {
+            b = (b & 128u) != 0u ? 255u : 0u;
+        }
+        r = r | (b << (8u * k));
+    }
+    return r;
+}
+",
+        double_def: "",
+    },
+    Entry {
+        float: "hone_ptx_lop3",
+        double: "hone_ptx_lop3",
+        float_def: "__device__ unsigned int hone_ptx_lop3(unsigned int a, unsigned int b, unsigned int c, unsigned int lut) {
+    unsigned int r = 0u;
+    for (unsigned int k = 0u; k < 8u; k++) {
+        if (((lut >> k) & 1u) != 0u) {
+            r = r | (((k & 4u) != 0u ? a : ~a) & ((k & 2u) != 0u ? b : ~b) & ((k & 1u) != 0u ? c : ~c));
+        }
+    }
+    return r;
+}
+",
+        double_def: "",
+    },
     Entry {
         float: "__funnelshift_l",
         double: "__funnelshift_l",

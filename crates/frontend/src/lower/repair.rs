@@ -231,8 +231,7 @@ fn misread_objects(ctx: &ModuleCtx, src: &str, root: Node, out: &mut Vec<(usize,
         if n.kind() == "function_definition" && toplevel::func_kind(n, src).is_none() {
             return false;
         }
-        if n.kind() != "declaration"
-            || n.parent().is_none_or(|p| p.kind() != "compound_statement")
+        if n.kind() != "declaration" || n.parent().is_none_or(|p| p.kind() != "compound_statement")
         {
             return true;
         }
