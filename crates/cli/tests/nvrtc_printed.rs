@@ -89,7 +89,8 @@ fn printed_kernels_compile_with_nvrtc() {
             skipped_invalid += 1;
             continue;
         }
-        let text = hone_ir::print::print_module(&parsed.module);
+        // As gpu-run gives it to NVRTC (the grid barrier defined).
+        let text = hone_gpu::ir_kernel::cuda_source(&hone_ir::print::print_module(&parsed.module));
         match compile(&text, "printed.cu", &CompileOptions::default(), &target) {
             Ok(_) => compiled += 1,
             Err(e) => failures.push(format!(

@@ -329,6 +329,12 @@ impl BlockShadow {
         c
     }
 
+    /// A grid barrier: the block's global accesses so far are ordered
+    /// before everything after it, in every block.
+    pub fn grid_barrier(&mut self) {
+        self.global.clear();
+    }
+
     /// A shared-memory read; returns whether the granule was written before in this block.
     #[inline(always)]
     pub fn shared_read(&mut self, g: u64, me: &Me) -> bool {

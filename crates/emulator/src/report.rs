@@ -297,4 +297,13 @@ pub enum SetupError {
     },
     #[error("{location}: {message}")]
     Unsupported { location: String, message: String },
+    #[error("kernel `{kernel}` synchronizes its grid, so all its blocks must be resident at once, as a cooperative launch requires: {blocks} blocks of {threads} threads with {shared} bytes of shared memory each, but an H100's {sms} SMs hold at most {max} such blocks")]
+    CooperativeTooLarge {
+        kernel: String,
+        blocks: u64,
+        threads: u64,
+        shared: u64,
+        sms: u64,
+        max: u64,
+    },
 }

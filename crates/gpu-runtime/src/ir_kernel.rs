@@ -60,6 +60,8 @@ pub struct IrKernel {
     globals: Vec<(String, Type, Vec<u8>)>,
     /// NVRTC's options for the printed kernel.
     pub options: CompileOptions,
+    /// The kernel synchronizes its grid: launched cooperatively.
+    pub cooperative: bool,
 }
 
 impl IrKernel {
@@ -131,6 +133,7 @@ impl IrKernel {
             params,
             globals: Vec::new(),
             options: CompileOptions::default(),
+            cooperative: hone_ir::print::uses_grid_sync(module),
         })
     }
 
@@ -219,7 +222,7 @@ impl IrKernel {
         // (checked against the parsed signature), and each buffer is as large as
         // the launch says; an out-of-bounds access is reported by the driver
         // at the synchronisation below.
-        unsafe { function.launch_values(gpu, &self.dims, &args) }
+        unsafe { function.launch_values_as(gpu, &self.dims, &args, self.cooperative) }
             .map_err(failed("launch failed"))?;
         gpu.synchronize().map_err(failed("the kernel failed"))?;
         for (b, d) in buffers.iter_mut().zip(&device) {
@@ -239,7 +242,7 @@ impl IrKernel {
         let mut flusher = L2Flusher::new(gpu)?;
         let samples = time_runs(gpu, &options, 1, Some(&mut flusher), |_| {
             // SAFETY: as for the launch above, with the same arguments.
-            unsafe { function.launch_values(gpu, &self.dims, &args) }
+            unsafe { function.launch_values_as(gpu, &self.dims, &args, self.cooperative) }
         })
         .map_err(failed("timed launches failed"))?;
         Ok(Stats::from_samples(&samples))
@@ -305,6 +308,10 @@ fn write(path: &Path, bytes: &[u8]) -> Result<(), IrKernelError> {
 pub fn cuda_source(printed: &str) -> String {
     let mut out = String::with_capacity(printed.len() + 64);
     for line in printed.lines() {
+        if line.trim() == GRID_INCLUDE {
+            out.push_str(GRID_BARRIER);
+            continue;
+        }
         if line.starts_with("__global__") {
             out.push_str("extern \"C\" ");
         }
@@ -313,6 +320,38 @@ pub fn cuda_source(printed: &str) -> String {
     }
     out
 }
+
+/// How the printer asks for the grid barrier.
+const GRID_INCLUDE: &str = "#include <cooperative_groups.h>";
+
+/// The grid barrier the printed code calls, for NVRTC, which has no
+/// `cooperative_groups.h` of its own. The kernel is launched cooperatively
+/// (every block resident), and the first thread of each block adds one to a
+/// counter per barrier: the barrier is passed once the counter reaches the
+/// next multiple of the block count. Each launch adds a multiple of the block
+/// count, so launches one after another keep working.
+const GRID_BARRIER: &str = "namespace cooperative_groups {
+__device__ unsigned long long hone_grid_arrivals;
+struct grid_group {
+    __device__ void sync() const {
+        __syncthreads();
+        if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
+            unsigned long long blocks = (unsigned long long)gridDim.x * gridDim.y * gridDim.z;
+            __threadfence();
+            unsigned long long arrived = atomicAdd(&hone_grid_arrivals, 1ull);
+            unsigned long long target = (arrived / blocks + 1ull) * blocks;
+            while (*(volatile unsigned long long *)&hone_grid_arrivals < target) {
+            }
+            __threadfence();
+        }
+        __syncthreads();
+    }
+};
+__device__ __forceinline__ grid_group this_grid() {
+    return grid_group();
+}
+}
+";
 
 /// The argument slot the driver reads for a scalar parameter: as many bytes
 /// as the type takes, from the start of the slot, so narrow integers travel

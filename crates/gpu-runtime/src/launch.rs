@@ -305,6 +305,23 @@ impl Function<'_> {
         dims: &LaunchDims,
         args: &[ParamValue],
     ) -> Result<()> {
+        self.launch_values_as(gpu, dims, args, false)
+    }
+
+    /// [`Self::launch_values`], as a cooperative launch when `cooperative`
+    /// (`cuLaunchCooperativeKernel`: every block resident at once, so that
+    /// the kernel may synchronize its grid; the driver refuses a grid larger
+    /// than the device holds).
+    ///
+    /// # Safety
+    /// As for [`Self::launch_values`].
+    pub unsafe fn launch_values_as(
+        &self,
+        gpu: &Gpu,
+        dims: &LaunchDims,
+        args: &[ParamValue],
+        cooperative: bool,
+    ) -> Result<()> {
         // The driver copies each parameter from where its pointer points;
         // words keep every value aligned for any parameter type.
         let mut store: Vec<Vec<u64>> = args
@@ -324,6 +341,17 @@ impl Function<'_> {
             .iter_mut()
             .map(|w| w.as_mut_ptr() as *mut c_void)
             .collect();
+        if cooperative {
+            return cu::launch_cooperative_kernel(
+                self.func,
+                dims.grid,
+                dims.block,
+                dims.shared_mem,
+                gpu.stream(),
+                &mut params,
+            )
+            .during("cuLaunchCooperativeKernel");
+        }
         self.launch_params(gpu, dims, &mut params)
     }
 

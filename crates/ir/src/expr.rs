@@ -233,6 +233,11 @@ impl BinaryOp {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Intrinsic {
     SyncThreads,
+    /// A barrier of the whole grid (`cooperative_groups::this_grid().sync()`):
+    /// every thread of every block arrives before any goes on, and memory
+    /// written before it is seen after it. The kernel must be launched
+    /// cooperatively, all its blocks resident at once.
+    GridSync,
     /// `__syncwarp(mask)`
     SyncWarp,
     /// `__threadfence()`
@@ -635,6 +640,7 @@ impl Intrinsic {
     pub fn name(self) -> String {
         match self {
             Intrinsic::SyncThreads => "__syncthreads".into(),
+            Intrinsic::GridSync => "cooperative_groups::this_grid().sync".into(),
             Intrinsic::SyncWarp => "__syncwarp".into(),
             Intrinsic::ThreadFence => "__threadfence".into(),
             Intrinsic::Clock => "clock".into(),

@@ -50,6 +50,10 @@ use crate::{Expr, Function, GlobalSpace, GlobalVar, Module, RecordKind, StructTy
 /// every function in module order, separated by blank lines.
 pub fn print_module(m: &Module) -> String {
     let mut out = String::new();
+    if uses_grid_sync(m) {
+        // The grid barrier is spelled as cooperative groups spell it.
+        out.push_str("#include <cooperative_groups.h>\n\n");
+    }
     for st in &m.structs {
         out.push_str(&print_struct(st));
         out.push('\n');
@@ -74,6 +78,22 @@ pub fn print_module(m: &Module) -> String {
         out.push_str(&print_function(m, f));
     }
     out
+}
+
+/// Whether a function of the module holds a grid barrier.
+pub fn uses_grid_sync(m: &Module) -> bool {
+    let mut found = false;
+    for f in &m.functions {
+        crate::visit::visit_block(&f.body, &mut |e| {
+            if matches!(
+                e.kind,
+                crate::ExprKind::Intrinsic(crate::Intrinsic::GridSync, _)
+            ) {
+                found = true;
+            }
+        });
+    }
+    found
 }
 
 /// A struct definition: its data members in order, and `alignas(n)` when

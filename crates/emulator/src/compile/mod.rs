@@ -60,6 +60,8 @@ pub(crate) struct Program {
     pub uses_atomics: bool,
     /// Whether any compiled function reads `clock()`/`clock64()`.
     pub reads_clock: bool,
+    /// Holds a grid barrier: its blocks must all be resident at once.
+    pub grid_sync: bool,
     /// File-scope `__shared__` variables used so far: global index -> `shared` index.
     pub global_shared: std::collections::HashMap<u32, u32>,
 }
@@ -92,6 +94,7 @@ pub(crate) fn compile(module: &Module, kernel: &str) -> Result<Program, SetupErr
         calls: Vec::new(),
         uses_atomics: false,
         reads_clock: false,
+        grid_sync: false,
         global_shared: std::collections::HashMap::new(),
     };
     let mut pending = vec![kid];

@@ -227,6 +227,10 @@ pub(crate) enum Op {
     SyncThreads {
         site: u32,
     },
+    /// A barrier of the block that also waits for every other block.
+    GridSync {
+        site: u32,
+    },
     SyncWarp,
 
     /// The back edge of a loop (`site`: the loop, for the step-limit fault).

@@ -17,8 +17,18 @@ use crate::trace::{TraceSink, Value, WarpAccess};
 
 pub(crate) enum Stop {
     Barrier(u32),
+    GridBarrier(u32),
     Done,
     Fault,
+}
+
+/// Where a block stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum BlockEnd {
+    Done,
+    Fault,
+    /// Every warp waits at a grid barrier (the site of the first warp's).
+    GridBarrier(u32),
 }
 
 /// Global memory as a block sees it.
@@ -127,17 +137,34 @@ impl<'a, 'b> BlockCtx<'a, 'b> {
     /// Runs every warp of the block to completion, synchronizing them at
     /// barriers. Returns false if a fault stopped the block.
     pub fn run_block(&mut self, warps: &mut [Warp]) -> bool {
-        let ok = self.run_warps(warps);
-        self.l.opts.progress.add_instructions(self.unreported);
-        self.unreported = 0;
-        ok
+        self.start_block(warps);
+        match self.resume_block(warps) {
+            BlockEnd::Done => true,
+            BlockEnd::Fault => false,
+            // Only a cooperative launch (`run_cooperative`) runs kernels
+            // with grid barriers.
+            BlockEnd::GridBarrier(_) => unreachable!("grid barrier outside a cooperative launch"),
+        }
     }
 
-    fn run_warps(&mut self, warps: &mut [Warp]) -> bool {
+    /// Puts every warp of the block at the kernel's start.
+    pub fn start_block(&mut self, warps: &mut [Warp]) {
         let prog = self.l.prog;
         for (i, w) in warps.iter_mut().enumerate() {
             w.reset(prog, i as u32, self.l.cfg.block, &self.l.params);
         }
+    }
+
+    /// Runs the block's warps until they finish, fault, or all wait at a
+    /// grid barrier.
+    pub fn resume_block(&mut self, warps: &mut [Warp]) -> BlockEnd {
+        let end = self.run_warps(warps);
+        self.l.opts.progress.add_instructions(self.unreported);
+        self.unreported = 0;
+        end
+    }
+
+    fn run_warps(&mut self, warps: &mut [Warp]) -> BlockEnd {
         let reversed = self.l.opts.schedule.reversed;
         let n = warps.len();
         loop {
@@ -148,20 +175,27 @@ impl<'a, 'b> BlockCtx<'a, 'b> {
                 }
                 match self.run_warp(w) {
                     Stop::Barrier(site) => w.state = WarpState::AtBarrier(site),
+                    Stop::GridBarrier(site) => w.state = WarpState::AtGridBarrier(site),
                     Stop::Done => w.state = WarpState::Done,
-                    Stop::Fault => return false,
+                    Stop::Fault => return BlockEnd::Fault,
                 }
             }
-            let waiting: Vec<(usize, u32)> = warps
+            let waiting: Vec<(usize, u32, bool)> = warps
                 .iter()
                 .enumerate()
                 .filter_map(|(i, w)| match w.state {
-                    WarpState::AtBarrier(s) => Some((i, s)),
+                    WarpState::AtBarrier(s) => Some((i, s, false)),
+                    WarpState::AtGridBarrier(s) => Some((i, s, true)),
                     _ => None,
                 })
                 .collect();
-            let Some(&(first, site)) = waiting.first() else {
-                return true;
+            let Some(&(first, site, grid)) = waiting.first() else {
+                return BlockEnd::Done;
+            };
+            let name = if grid {
+                "grid.sync()"
+            } else {
+                "__syncthreads()"
             };
             let lane = warps[first].active.trailing_zeros() as usize;
             let thread = warps[first].thread(lane.min(31));
@@ -176,12 +210,22 @@ impl<'a, 'b> BlockCtx<'a, 'b> {
                     span,
                     thread,
                     format!(
-                        "barrier divergence: warp {first} waits at __syncthreads() while the threads of warp {done} have exited"
+                        "barrier divergence: warp {first} waits at {name} while the threads of warp {done} have exited"
                     ),
                 );
-                return false;
+                return BlockEnd::Fault;
             }
-            if let Some(&(other, other_site)) = waiting.iter().find(|(_, s)| *s != site) {
+            // Warps of one block meet at one barrier; a grid barrier is one
+            // barrier wherever it is written, since it counts blocks.
+            if let Some(&(other, other_site, other_grid)) = waiting
+                .iter()
+                .find(|(_, s, g)| *g != grid || (!grid && *s != site))
+            {
+                let other_name = if other_grid {
+                    "grid.sync()"
+                } else {
+                    "__syncthreads()"
+                };
                 let span = self.site_span(site);
                 let other_loc = self.l.module.location(self.site_span(other_site));
                 self.fault(
@@ -189,14 +233,17 @@ impl<'a, 'b> BlockCtx<'a, 'b> {
                     span,
                     thread,
                     format!(
-                        "barrier divergence: warp {first} waits here while warp {other} waits at the __syncthreads() of {other_loc}"
+                        "barrier divergence: warp {first} waits here while warp {other} waits at the {other_name} of {other_loc}"
                     ),
                 );
-                return false;
+                return BlockEnd::Fault;
             }
             self.epoch += 1;
             for w in warps.iter_mut() {
                 w.state = WarpState::Runnable;
+            }
+            if grid {
+                return BlockEnd::GridBarrier(site);
             }
         }
     }

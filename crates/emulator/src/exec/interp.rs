@@ -409,10 +409,16 @@ impl<'a, 'b> BlockCtx<'a, 'b> {
                     };
                     put!(dst, [r; 32]);
                 }
-                Op::SyncThreads { site } => {
+                Op::SyncThreads { site } | Op::GridSync { site } => {
                     if active == 0 {
                         continue;
                     }
+                    let grid = matches!(op, Op::GridSync { .. });
+                    let name = if grid {
+                        "grid.sync()"
+                    } else {
+                        "__syncthreads()"
+                    };
                     if active != w.present {
                         let missing = w.present & !active;
                         let exited = missing & w.exited;
@@ -430,12 +436,16 @@ impl<'a, 'b> BlockCtx<'a, 'b> {
                             span,
                             thread,
                             format!(
-                                "barrier divergence: __syncthreads() reached while threads of the same warp (e.g. {other:?}) {why}"
+                                "barrier divergence: {name} reached while threads of the same warp (e.g. {other:?}) {why}"
                             ),
                         );
                     }
                     w.wepoch = w.wepoch.wrapping_add(1);
-                    break Stop::Barrier(site);
+                    break if grid {
+                        Stop::GridBarrier(site)
+                    } else {
+                        Stop::Barrier(site)
+                    };
                 }
                 Op::SyncWarp => w.wepoch = w.wepoch.wrapping_add(1),
 

@@ -5,6 +5,7 @@
 mod access;
 pub(crate) mod arith;
 mod block;
+mod cooperative;
 mod interp;
 pub(crate) mod launch;
 pub(crate) mod memory;
@@ -262,7 +263,12 @@ fn run_program(
         && blocks > 1
         && rayon::current_num_threads() > 1;
     let mut next = 0;
-    if parallel {
+    if prog.grid_sync {
+        cooperative::check_resident(&launch)?;
+        cooperative::run(&launch, buffers, &mut g, trace.take());
+        next = blocks;
+    }
+    if parallel && !prog.grid_sync {
         next = run_parallel(&launch, buffers, &mut g);
     }
     if next < blocks && g.faults.is_empty() {

@@ -22,6 +22,8 @@ pub(crate) enum WarpState {
     Runnable,
     /// Waiting at the `__syncthreads()` of this site.
     AtBarrier(u32),
+    /// Waiting at the grid barrier of this site.
+    AtGridBarrier(u32),
     Done,
 }
 

@@ -81,6 +81,10 @@ pub(crate) struct FnLowerer<'c, 'a> {
     /// Objects made for temporaries a member function changes (a
     /// non-`const` conversion of `S()`), declared first in the body.
     pub temps: Vec<VarId>,
+    /// Variables an expression of the statement being lowered needs
+    /// (`cg::reduce`'s accumulator), declared just before that statement, so
+    /// that the printed code declares them in the order they were made.
+    pub statement_temps: Vec<VarId>,
     /// Reading a member function's header, whose name may be qualified
     /// (`S::f` defined outside its class).
     pub member_declarator: bool,
@@ -107,6 +111,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             member: None,
             returns_self: false,
             temps: Vec::new(),
+            statement_temps: Vec::new(),
             returns_ref: false,
             static_of: None,
             member_declarator: false,
@@ -563,7 +568,18 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         for child in syntax::named_children(node) {
             // A failed statement has reported itself; keep going to report the
             // rest of the function too.
+            let at = out.len();
             let _ = self.stmt_into(child, &mut out);
+            for (i, var) in self.statement_temps.drain(..).enumerate() {
+                let span = self.vars[var.0 as usize].span;
+                out.insert(
+                    at + i,
+                    hone_ir::Stmt {
+                        kind: hone_ir::StmtKind::Decl { var, init: None },
+                        span,
+                    },
+                );
+            }
         }
         if new_scope {
             self.pop_scope();

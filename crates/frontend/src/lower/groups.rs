@@ -1,4 +1,4 @@
-//! Cooperative groups of a block: `thread_block` and `thread_block_tile<N>`.
+//! Cooperative groups: `thread_block`, `thread_block_tile<N>` and `grid_group`.
 //!
 //! A group is a compile-time handle, not a value: its variables and
 //! parameters vanish from the IR, and what is done with it becomes the
@@ -7,7 +7,10 @@
 //! `thread_rank()` is the thread's linear index in the block (modulo `N` in
 //! a tile), `size()` the block's thread count (`N`); a tile's shuffles and
 //! votes are the `__*_sync` intrinsics over all lanes, with width `N`.
-//! Grid groups, coalesced groups and collectives (`cg::reduce`) name themselves
+//! The grid's `sync()` is the grid barrier (`Intrinsic::GridSync`), its
+//! `thread_rank()` the thread's linear index in the grid. `cg::reduce` over
+//! a tile is the butterfly of `shfl_xor`s it is on the GPU, folded through a
+//! temporary. Generic `thread_group`s and coalesced groups name themselves
 //! as unsupported.
 
 use hone_ir::build;
@@ -25,6 +28,8 @@ pub(crate) enum Group {
     Block,
     /// A tile of `N` threads of a block, `N` a power of two up to 32.
     Tile(u32),
+    /// Every thread of the launch (`this_grid()`).
+    Grid,
 }
 
 /// `cg::thread_block` without its namespace, or `None` for other text.
@@ -51,17 +56,20 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         if bare.starts_with("thread_block_tile") {
             return Some(self.tile_size(t));
         }
+        if bare == "grid_group" && (qualified || !self.is_type_name("grid_group")) {
+            return Some(Ok(Group::Grid));
+        }
         if qualified
             && matches!(
                 bare,
-                "grid_group" | "thread_group" | "coalesced_group" | "multi_grid_group"
+                "thread_group" | "coalesced_group" | "multi_grid_group"
             )
         {
             return Some(Err(self.error(
                 t,
                 "cooperative groups",
                 format!(
-                    "`{}` is not supported (thread_block and thread_block_tile are)",
+                    "`{}` is not supported (thread_block, thread_block_tile and grid_group are)",
                     text.trim()
                 ),
             )));
@@ -122,6 +130,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 if is_group_call(text, "this_thread_block") {
                     return Some(Ok(Group::Block));
                 }
+                if is_group_call(text, "this_grid") {
+                    return Some(Ok(Group::Grid));
+                }
                 if unqualified(text).starts_with("tiled_partition") {
                     return Some(self.tile_size(f));
                 }
@@ -153,7 +164,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                         v.kind() == "call_expression"
                             && v.child_by_field_name("function").is_some_and(|f| {
                                 let t = unqualified(self.text(f));
-                                t == "this_thread_block" || t.starts_with("tiled_partition")
+                                t == "this_thread_block"
+                                    || t == "this_grid"
+                                    || t.starts_with("tiled_partition")
                             })
                     })
             })
@@ -182,7 +195,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                         None => return Some(Err(self.error(
                             v,
                             "cooperative groups",
-                            "a group must be made by this_thread_block() or tiled_partition<N>()",
+                            "a group must be made by this_thread_block(), this_grid() or tiled_partition<N>()",
                         ))),
                     },
                     None => None,
@@ -296,7 +309,11 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 )),
             };
         }
-        if name == "this_thread_block" || name.starts_with("tiled_partition") {
+        if name == "reduce" {
+            return self.group_reduce(n, args);
+        }
+        if name == "this_thread_block" || name == "this_grid" || name.starts_with("tiled_partition")
+        {
             return Err(self.error(
                 n,
                 "cooperative groups",
@@ -308,6 +325,161 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             "cooperative groups",
             format!("`{}` is not supported", self.text(f)),
         ))
+    }
+
+    /// `cg::reduce(tile, value, op)`: each step combines a lane's value with
+    /// the one `k` lanes away (`shfl_xor`, `k` halving from half the tile),
+    /// so every lane ends with the whole tile's result, as on the GPU.
+    fn group_reduce(&mut self, n: Node, args: &[Node]) -> LResult<Expr> {
+        let [g, v, op] = args else {
+            return Err(self.error(
+                n,
+                "cooperative groups",
+                "`reduce` takes a group, a value and an operation",
+            ));
+        };
+        let tile = match self.group_of(*g) {
+            Some(Ok(Group::Tile(t))) => t,
+            Some(Err(e)) => return Err(e),
+            Some(Ok(_)) => {
+                return Err(self.error(
+                    *g,
+                    "cooperative groups",
+                    "`reduce` over a thread_block or grid_group is not supported (over a thread_block_tile it is)",
+                ))
+            }
+            None => {
+                return Err(self.error(
+                    *g,
+                    "cooperative groups",
+                    "the first argument of `reduce` is not a group",
+                ))
+            }
+        };
+        let op_text = match op.kind() {
+            "call_expression" => op
+                .child_by_field_name("function")
+                .map(|f| self.text(f))
+                .unwrap_or_default(),
+            _ => self.text(*op),
+        };
+        let bare = unqualified(op_text);
+        let (name, ty_text) = match bare.split_once('<') {
+            Some((name, rest)) => (name.trim(), rest.rsplit_once('>').map(|(t, _)| t.trim())),
+            None => (bare.trim(), None),
+        };
+        let name = name.to_string();
+        if !matches!(
+            name.as_str(),
+            "plus" | "less" | "greater" | "bit_and" | "bit_or" | "bit_xor"
+        ) {
+            return Err(self.error(
+                *op,
+                "cooperative groups",
+                format!(
+                    "`reduce` with `{}` is not supported (cg::plus, less, greater, bit_and, bit_or and bit_xor are)",
+                    op_text.trim()
+                ),
+            ));
+        }
+        let span = self.span(n);
+        let value = self.expr(*v)?;
+        // The operation's type where the text names one, else the value's.
+        let ty = ty_text
+            .and_then(|t| super::template::type_arg(self.ctx, t))
+            .unwrap_or_else(|| value.ty.clone());
+        use Scalar::*;
+        let bitwise = name.starts_with("bit_");
+        let ok = match ty.scalar() {
+            Some(I32 | U32 | I64 | U64) => true,
+            Some(F32 | F64) => !bitwise,
+            _ => false,
+        };
+        if !ok || !matches!(ty, Type::Scalar(_)) {
+            let t = type_name(&ty);
+            return Err(self.error(
+                *v,
+                "cooperative groups",
+                format!("`reduce` with `{name}` over `{t}` is not supported"),
+            ));
+        }
+        let value = self.convert(value, &ty, *v, "the value of `reduce`")?;
+        let t = self.statement_temp("reduced", &ty, span);
+        // A selection reads the shuffled value from a variable: a shuffle in
+        // one of its arms would run on only some lanes.
+        let selects = matches!(name.as_str(), "less" | "greater");
+        let o = selects.then(|| self.statement_temp("other", &ty, span));
+        let mut e = build::assign(t.clone(), value, span);
+        let mut k = tile / 2;
+        while k > 0 {
+            let mut shfl_args = vec![
+                build::mk(ExprKind::IntLit(0xffff_ffff), Type::UINT, span),
+                t.clone(),
+                build::mk(ExprKind::IntLit(k as u64), Type::INT, span),
+            ];
+            if tile < 32 {
+                shfl_args.push(build::mk(ExprKind::IntLit(tile as u64), Type::INT, span));
+            }
+            let other = build::mk(
+                ExprKind::Intrinsic(Intrinsic::Shfl(ShflKind::Xor), shfl_args),
+                ty.clone(),
+                span,
+            );
+            let other = match &o {
+                Some(o) => {
+                    let fetch = build::assign(o.clone(), other, span);
+                    e = self.mk(
+                        ExprKind::Comma(Box::new(e), Box::new(fetch)),
+                        ty.clone(),
+                        span,
+                    );
+                    o.clone()
+                }
+                None => other,
+            };
+            let combined = match name.as_str() {
+                "plus" => build::arith(BinaryOp::Add, t.clone(), other),
+                "bit_and" => build::arith(BinaryOp::BitAnd, t.clone(), other),
+                "bit_or" => build::arith(BinaryOp::BitOr, t.clone(), other),
+                "bit_xor" => build::arith(BinaryOp::BitXor, t.clone(), other),
+                // cg::less keeps the smaller, cg::greater the larger.
+                "less" => build::select(
+                    build::compare(BinaryOp::Lt, other.clone(), t.clone()),
+                    other,
+                    t.clone(),
+                ),
+                _ => build::select(
+                    build::compare(BinaryOp::Lt, t.clone(), other.clone()),
+                    other,
+                    t.clone(),
+                ),
+            };
+            let step = build::assign(t.clone(), build::conv(combined, &ty), span);
+            e = self.mk(
+                ExprKind::Comma(Box::new(e), Box::new(step)),
+                ty.clone(),
+                span,
+            );
+            k /= 2;
+        }
+        Ok(self.mk(ExprKind::Comma(Box::new(e), Box::new(t)), ty, span))
+    }
+
+    /// A variable of the statement being lowered, which the source cannot name.
+    fn statement_temp(&mut self, name: &str, ty: &Type, span: hone_ir::Span) -> Expr {
+        let id = self.add_var(hone_ir::Var {
+            name: name.to_string(),
+            ty: ty.clone(),
+            kind: hone_ir::VarKind::Local,
+            is_const: false,
+            is_volatile: false,
+            span,
+        });
+        self.scopes
+            .iter_mut()
+            .for_each(|s| s.retain(|_, v| !matches!(v, super::func::Entry::Var(x) if *x == id)));
+        self.statement_temps.push(id);
+        build::var(id, ty, span)
     }
 
     fn group_sync(&self, g: Group, n: Node) -> Expr {
@@ -323,6 +495,11 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                     Intrinsic::SyncWarp,
                     vec![self.mk(ExprKind::IntLit(0xffff_ffff), Type::UINT, span)],
                 ),
+                Type::Void,
+                span,
+            ),
+            Group::Grid => self.mk(
+                ExprKind::Intrinsic(Intrinsic::GridSync, vec![]),
                 Type::Void,
                 span,
             ),
@@ -364,6 +541,35 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             ("sync", _) => {
                 no_args(self)?;
                 Ok(self.group_sync(g, n))
+            }
+            ("thread_rank", Group::Grid) => {
+                no_args(self)?;
+                let blocks_before = build::arith(
+                    BinaryOp::Mul,
+                    build::cast(block_index(span), &Type::Scalar(Scalar::U64)),
+                    size,
+                );
+                Ok(build::arith(BinaryOp::Add, blocks_before, rank))
+            }
+            ("size" | "num_threads", Group::Grid) => {
+                no_args(self)?;
+                Ok(build::arith(
+                    BinaryOp::Mul,
+                    build::cast(grid_blocks(span), &Type::Scalar(Scalar::U64)),
+                    size,
+                ))
+            }
+            ("block_rank", Group::Grid) => {
+                no_args(self)?;
+                Ok(build::cast(block_index(span), &Type::Scalar(Scalar::U64)))
+            }
+            ("num_blocks", Group::Grid) => {
+                no_args(self)?;
+                Ok(build::cast(grid_blocks(span), &Type::Scalar(Scalar::U64)))
+            }
+            ("is_valid", Group::Grid) => {
+                no_args(self)?;
+                Ok(self.mk(ExprKind::BoolLit(true), Type::BOOL, span))
             }
             ("thread_rank", Group::Block) => no_args(self).map(|_| rank),
             ("size" | "num_threads", Group::Block) => no_args(self).map(|_| size),
@@ -425,6 +631,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                     match g {
                         Group::Block => "thread_block".to_string(),
                         Group::Tile(t) => format!("thread_block_tile<{t}>"),
+                        Group::Grid => "grid_group".to_string(),
                     }
                 ),
             )),
@@ -507,6 +714,41 @@ fn block_rank(span: hone_ir::Span) -> Expr {
             builtin(Builtin::BlockDim(Dim::X), span),
             inner,
         ),
+    )
+}
+
+/// `blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z)`.
+fn block_index(span: hone_ir::Span) -> Expr {
+    let inner = build::arith(
+        BinaryOp::Add,
+        builtin(Builtin::BlockIdx(Dim::Y), span),
+        build::arith(
+            BinaryOp::Mul,
+            builtin(Builtin::GridDim(Dim::Y), span),
+            builtin(Builtin::BlockIdx(Dim::Z), span),
+        ),
+    );
+    build::arith(
+        BinaryOp::Add,
+        builtin(Builtin::BlockIdx(Dim::X), span),
+        build::arith(
+            BinaryOp::Mul,
+            builtin(Builtin::GridDim(Dim::X), span),
+            inner,
+        ),
+    )
+}
+
+/// `gridDim.x * gridDim.y * gridDim.z`.
+fn grid_blocks(span: hone_ir::Span) -> Expr {
+    build::arith(
+        BinaryOp::Mul,
+        build::arith(
+            BinaryOp::Mul,
+            builtin(Builtin::GridDim(Dim::X), span),
+            builtin(Builtin::GridDim(Dim::Y), span),
+        ),
+        builtin(Builtin::GridDim(Dim::Z), span),
     )
 }
 

@@ -24,6 +24,12 @@ impl<'a> Lower<'a> {
                 self.code.push(Op::SyncThreads { site });
                 Ok(Val::none())
             }
+            Intrinsic::GridSync => {
+                let site = self.site(e.span);
+                self.prog.grid_sync = true;
+                self.code.push(Op::GridSync { site });
+                Ok(Val::none())
+            }
             Intrinsic::SyncWarp => {
                 for a in args {
                     self.expr(a)?;

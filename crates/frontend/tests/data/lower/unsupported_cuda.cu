@@ -17,7 +17,7 @@ __global__ void uses_asm(int *out) {
 }
 
 __global__ void uses_cg(int *out) {
-    cooperative_groups::grid_group g = cooperative_groups::this_grid();
+    cooperative_groups::coalesced_group g = cooperative_groups::coalesced_threads();
     g.sync();
 }
 
