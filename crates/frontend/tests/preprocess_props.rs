@@ -124,8 +124,10 @@ proptest! {
         src.push('\n');
         let pre = run(&src).unwrap();
         check_shape(&pre);
-        let last = pre.text.lines().last().unwrap_or_default();
-        prop_assert_eq!(last, want.join(" "));
+        // An expansion shorter than its name is padded, so that the tokens
+        // after it keep their columns: compare the tokens.
+        let last: Vec<&str> = pre.text.lines().last().unwrap_or_default().split_whitespace().collect();
+        prop_assert_eq!(last.join(" "), want.join(" "));
         prop_assert_eq!(pre.lines.len(), values.len() + 1);
     }
 
