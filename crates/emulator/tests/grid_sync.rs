@@ -2,13 +2,18 @@
 //! front end's corpus (`tests/corpus/frontend/grid_groups.cu`): values one
 //! block writes before the barrier are what the others read after it, with
 //! no race reported; a block that leaves before the barrier and a grid too
-//! large to be resident at once are refused.
+//! large to be resident at once are refused. A function taking any group
+//! (`thread_group`) is made for each group it is called with.
 
 use hone_emulator::{Buffer, FaultKind, KernelArg, LaunchConfig, Options, Report, SetupError};
 use hone_frontend::{parse_file, FrontendOptions, Parsed, Severity};
 
 fn parsed() -> Parsed {
-    let path = hone_testkit::corpus("frontend").join("grid_groups.cu");
+    parsed_file("grid_groups.cu")
+}
+
+fn parsed_file(name: &str) -> Parsed {
+    let path = hone_testkit::corpus("frontend").join(name);
     let p = parse_file(&path, &FrontendOptions::default()).expect("corpus file parses");
     let errors: Vec<_> = p
         .diagnostics
@@ -165,5 +170,48 @@ fn a_grid_larger_than_a_cooperative_launch_holds_is_refused() {
     assert!(
         matches!(err, SetupError::CooperativeTooLarge { max: 264, .. }),
         "{err}"
+    );
+}
+
+#[test]
+fn a_function_of_any_group_reduces_over_the_group_it_is_given() {
+    let p = parsed_file("thread_group.cu");
+    let mut buffers = [Buffer::zeros(
+        "out",
+        hone_ir::Type::Scalar(hone_ir::Scalar::I32),
+        128,
+    )];
+    let cfg = LaunchConfig {
+        grid: [1, 1, 1],
+        block: [64, 1, 1],
+        dynamic_shared_bytes: 64 * 4,
+    };
+    let f = p.kernel("cgk", "thread_group.cu").expect("kernel");
+    let r = hone_emulator::run(
+        &p.module,
+        &f.name,
+        &cfg,
+        &[KernelArg::Buffer(0)],
+        &mut buffers,
+        &Options::default(),
+        None,
+    )
+    .expect("launch");
+    assert!(r.is_clean(), "{r:?}");
+    let out = buffers[0].to_i64_vec();
+    // The block's ranks 0..63 sum to 2016; each tile's 0..15 to 120, at its
+    // rank 0; every other thread gets -1.
+    for t in 0..64 {
+        assert_eq!(out[t], if t == 0 { 2016 } else { -1 }, "block, thread {t}");
+        assert_eq!(
+            out[64 + t],
+            if t % 16 == 0 { 120 } else { -1 },
+            "tile, thread {t}"
+        );
+    }
+    let names: Vec<&str> = p.module.functions.iter().map(|f| f.name.as_str()).collect();
+    assert!(
+        names.contains(&"sumReduction_block") && names.contains(&"sumReduction_tile16"),
+        "{names:?}"
     );
 }

@@ -363,7 +363,14 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     }
 
     fn call_named(&mut self, n: Node, f: Node, name: &str, args: &[Node]) -> LResult<Expr> {
-        // Groups are not values: a function taking one dropped its parameter.
+        // Groups are not values: a function taking one dropped its parameter
+        // (and one taking any group is made for the ones passed).
+        let mut groups = Vec::new();
+        for a in args {
+            if let Some(g) = self.group_of(*a) {
+                groups.push(g?);
+            }
+        }
         let kept = self.without_groups(args);
         let args = &kept[..];
         match self.lookup(name).cloned() {
@@ -381,7 +388,10 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         if self.templates.is_some_and(|t| t.is_template(name)) {
             let types = self.arg_types(args)?;
             let deduced = self.deduce(name, &types);
-            let (_, sig, inst) = self.instance(name, f, ArgSource::Texts(Vec::new()), &deduced)?;
+            self.call_groups = groups;
+            let made = self.instance(name, f, ArgSource::Texts(Vec::new()), &deduced);
+            self.call_groups.clear();
+            let (_, sig, inst) = made?;
             return self.call_function(n, f, &inst, sig, args);
         }
         // Inside a member function its class's members hide free functions.

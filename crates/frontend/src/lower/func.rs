@@ -88,6 +88,11 @@ pub(crate) struct FnLowerer<'c, 'a> {
     /// Reading a member function's header, whose name may be qualified
     /// (`S::f` defined outside its class).
     pub member_declarator: bool,
+    /// The groups a generic `thread_group` parameter stands for, in order,
+    /// in the instance of a function being made for them.
+    pub group_args: std::collections::VecDeque<Group>,
+    /// The groups a call passes, for the instance it asks for.
+    pub call_groups: Vec<Group>,
 }
 
 impl<'c, 'a> FnLowerer<'c, 'a> {
@@ -115,6 +120,8 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             returns_ref: false,
             static_of: None,
             member_declarator: false,
+            group_args: Default::default(),
+            call_groups: Vec::new(),
         }
     }
 

@@ -32,6 +32,26 @@ pub(crate) enum Group {
     Grid,
 }
 
+impl Group {
+    /// How an instance made for this group is named (`f_block`, `f_tile16`).
+    pub(crate) fn suffix(self) -> String {
+        match self {
+            Group::Block => "block".into(),
+            Group::Tile(n) => format!("tile{n}"),
+            Group::Grid => "grid".into(),
+        }
+    }
+}
+
+/// Whether a parameter list declares a generic `thread_group` parameter:
+/// its function is made for each group a call passes.
+pub(crate) fn takes_thread_group(params: Node, src: &str) -> bool {
+    syntax::named_children(params).into_iter().any(|p| {
+        p.child_by_field_name("type")
+            .is_some_and(|t| unqualified(syntax::text(t, src)) == "thread_group")
+    })
+}
+
 /// `cg::thread_block` without its namespace, or `None` for other text.
 fn unqualified(text: &str) -> &str {
     let t = text.trim();
@@ -45,26 +65,39 @@ fn is_group_call(text: &str, name: &str) -> bool {
 }
 
 impl<'c, 'a> FnLowerer<'c, 'a> {
+    /// Whether the program itself defines a type of this name (which then
+    /// is not cooperative groups' one, even without its namespace).
+    fn user_type_named(&self, name: &str) -> bool {
+        matches!(self.lookup(name), Some(super::func::Entry::Type(_)))
+            || self.ctx.typedefs.contains_key(name)
+    }
+
     /// The group a type names: `thread_block`, `thread_block_tile<N>`.
     fn group_type(&mut self, t: Node) -> Option<LResult<Group>> {
         let text = self.text(t);
         let bare = unqualified(text);
         let qualified = bare.len() != text.trim().len();
-        if bare == "thread_block" && (qualified || !self.is_type_name("thread_block")) {
+        if bare == "thread_block" && (qualified || !self.user_type_named("thread_block")) {
             return Some(Ok(Group::Block));
         }
         if bare.starts_with("thread_block_tile") {
             return Some(self.tile_size(t));
         }
-        if bare == "grid_group" && (qualified || !self.is_type_name("grid_group")) {
+        if bare == "grid_group" && (qualified || !self.user_type_named("grid_group")) {
             return Some(Ok(Group::Grid));
         }
-        if qualified
-            && matches!(
-                bare,
-                "thread_group" | "coalesced_group" | "multi_grid_group"
-            )
-        {
+        if bare == "thread_group" && (qualified || !self.user_type_named("thread_group")) {
+            // A function taking any group is made once per group passed.
+            return Some(match self.group_args.pop_front() {
+                Some(g) => Ok(g),
+                None => Err(self.error(
+                    t,
+                    "cooperative groups",
+                    "a `thread_group` is supported as a function's parameter (the function is made for each group passed), not as a variable",
+                )),
+            });
+        }
+        if qualified && matches!(bare, "coalesced_group" | "multi_grid_group") {
             return Some(Err(self.error(
                 t,
                 "cooperative groups",

@@ -68,6 +68,8 @@ pub(crate) struct Specialization<'t> {
 
 pub(crate) struct Instance {
     pub name: String,
+    /// The groups its generic `thread_group` parameters stand for.
+    pub groups: Vec<super::groups::Group>,
     /// The explicit specialization that is this instance, by index.
     pub specialization: Option<usize>,
     pub template: String,
@@ -512,7 +514,12 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 return Err(e);
             }
         };
-        let name = mangle(template, &args);
+        let groups = self.call_groups.clone();
+        let mut name = mangle(template, &args);
+        for g in &groups {
+            name.push('_');
+            name.push_str(&g.suffix());
+        }
         if let Some(i) = ts.instances.borrow().iter().find(|i| i.name == name) {
             return Ok((i.id, i.sig.clone(), name));
         }
@@ -533,7 +540,10 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 sub = spec;
                 h
             }
-            None => sub.function_header(ts.defs[template].function),
+            None => {
+                sub.group_args = groups.iter().copied().collect();
+                sub.function_header(ts.defs[template].function)
+            }
         };
         let header = match header {
             Ok(h) if !sub.has_errors() => h,
@@ -547,6 +557,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         let sig = header.signature(Some(id));
         list.push(Instance {
             name: name.clone(),
+            groups,
             specialization,
             template: template.to_string(),
             args,
@@ -633,7 +644,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         templates: &'c Templates<'c>,
         index: usize,
     ) -> super::func::LowerResult {
-        let (template, args, name, specialization) = {
+        let (template, args, name, specialization, groups) = {
             let list = templates.instances.borrow();
             let i = &list[index];
             (
@@ -641,6 +652,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 i.args.clone(),
                 i.name.clone(),
                 i.specialization,
+                i.groups.clone(),
             )
         };
         if let Some(s) = specialization {
@@ -663,6 +675,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         let texts = args.iter().map(arg_text).collect();
         let mut l = FnLowerer::new(ctx);
         l.templates = Some(templates);
+        l.group_args = groups.into_iter().collect();
         let bound = l.bind_template_args(
             &template,
             def.node,

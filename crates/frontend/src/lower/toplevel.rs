@@ -259,6 +259,25 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
             self.ctx.unlowerable.insert(name, "syntax error".into());
             return;
         }
+        let generic = node
+            .child_by_field_name("declarator")
+            .and_then(function_declarator)
+            .and_then(|f| f.child_by_field_name("parameters"))
+            .is_some_and(|p| super::groups::takes_thread_group(p, src));
+        if generic {
+            // Made for each group its calls pass, as a template is for
+            // each argument list (`Templates::instance`).
+            let kind = func_kind(node, src).unwrap_or(FuncKind::Device);
+            self.templates.insert(
+                name,
+                Template {
+                    node,
+                    function: node,
+                    kind,
+                },
+            );
+            return;
+        }
         let (header, diags) = {
             let mut l = FnLowerer::new(self.ctx);
             let h = l.function_header(node).ok().filter(|_| !l.has_errors());
