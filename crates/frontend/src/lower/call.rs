@@ -222,7 +222,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                             let types = self.arg_types(&args)?;
                             let deduced = self.deduce(name, &types);
                             let (_, sig, inst) =
-                                self.instance(name, f, ArgSource::Nodes(targs), &deduced)?;
+                                self.instance(name, f, ArgSource::Nodes(targs), &deduced, &[])?;
                             return self.call_function(n, f, &inst, sig, &args);
                         }
                         Err(self.error(
@@ -388,10 +388,8 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         if self.templates.is_some_and(|t| t.is_template(name)) {
             let types = self.arg_types(args)?;
             let deduced = self.deduce(name, &types);
-            self.call_groups = groups;
-            let made = self.instance(name, f, ArgSource::Texts(Vec::new()), &deduced);
-            self.call_groups.clear();
-            let (_, sig, inst) = made?;
+            let (_, sig, inst) =
+                self.instance(name, f, ArgSource::Texts(Vec::new()), &deduced, &groups)?;
             return self.call_function(n, f, &inst, sig, args);
         }
         // Inside a member function its class's members hide free functions.

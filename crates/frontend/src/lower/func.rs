@@ -91,8 +91,6 @@ pub(crate) struct FnLowerer<'c, 'a> {
     /// The groups a generic `thread_group` parameter stands for, in order,
     /// in the instance of a function being made for them.
     pub group_args: std::collections::VecDeque<Group>,
-    /// The groups a call passes, for the instance it asks for.
-    pub call_groups: Vec<Group>,
 }
 
 impl<'c, 'a> FnLowerer<'c, 'a> {
@@ -121,7 +119,6 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             static_of: None,
             member_declarator: false,
             group_args: Default::default(),
-            call_groups: Vec::new(),
         }
     }
 

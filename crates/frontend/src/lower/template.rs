@@ -481,13 +481,15 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     }
 
     /// The instance of `template` for the given arguments, made (its
-    /// signature lowered) on first use.
+    /// signature lowered) on first use; `groups` are what its generic
+    /// `thread_group` parameters stand for.
     pub(crate) fn instance(
         &mut self,
         template: &str,
         at: Node,
         explicit: ArgSource,
         deduced: &HashMap<String, Type>,
+        groups: &[super::groups::Group],
     ) -> LResult<(FuncId, FuncSig, String)> {
         let Some(ts) = self.templates() else {
             return Err(self.error(at, "template", "templates are not supported here"));
@@ -514,9 +516,8 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 return Err(e);
             }
         };
-        let groups = self.call_groups.clone();
         let mut name = mangle(template, &args);
-        for g in &groups {
+        for g in groups {
             name.push('_');
             name.push_str(&g.suffix());
         }
@@ -557,7 +558,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         let sig = header.signature(Some(id));
         list.push(Instance {
             name: name.clone(),
-            groups,
+            groups: groups.to_vec(),
             specialization,
             template: template.to_string(),
             args,
@@ -830,7 +831,13 @@ pub(crate) fn request_instances<'c, 'a>(
         };
         let mut l = FnLowerer::new(ctx);
         l.templates = Some(templates);
-        match l.instance(&name, def.node, ArgSource::Texts(args), &HashMap::new()) {
+        match l.instance(
+            &name,
+            def.node,
+            ArgSource::Texts(args),
+            &HashMap::new(),
+            &[],
+        ) {
             Ok((_, _, inst)) => named.push((normalize_request(r), inst)),
             Err(_) => diags.extend(
                 {
@@ -872,7 +879,7 @@ pub(crate) fn request_instances<'c, 'a>(
                     let mut l = FnLowerer::new(ctx);
                     l.templates = Some(templates);
                     if let Ok((_, _, inst)) =
-                        l.instance(name, n, ArgSource::Nodes(args), &HashMap::new())
+                        l.instance(name, n, ArgSource::Nodes(args), &HashMap::new(), &[])
                     {
                         named.push((normalize_request(syntax::text(n, ctx.src)), inst));
                     }
