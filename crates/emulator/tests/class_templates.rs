@@ -6,21 +6,14 @@
 //! references into the object; static member functions.
 
 use hone_emulator::{Buffer, KernelArg, LaunchConfig, Options};
-use hone_frontend::{parse_file, FrontendOptions, Parsed, Severity};
+mod common;
+
+use hone_frontend::{FrontendOptions, Parsed};
 
 /// The corpus file `cpp/NAME`, its kernels instantiated as its host code
 /// launches them.
 fn parsed(name: &str) -> Parsed {
-    let path = hone_testkit::corpus(&format!("cpp/{name}"));
-    let p = parse_file(&path, &FrontendOptions::default()).expect("source parses");
-    let errors: Vec<_> = p
-        .diagnostics
-        .iter()
-        .filter(|d| d.severity == Severity::Error)
-        .map(|d| d.to_string())
-        .collect();
-    assert!(errors.is_empty(), "{errors:#?}");
-    p
+    common::parse_corpus(&format!("cpp/{name}"), &FrontendOptions::default())
 }
 
 fn run(p: &Parsed, kernel: &str, grid: u32, block: u32, shared: u64, buffers: &mut [Buffer]) {

@@ -6,23 +6,16 @@
 //! (`thread_group`) is made for each group it is called with.
 
 use hone_emulator::{Buffer, FaultKind, KernelArg, LaunchConfig, Options, Report, SetupError};
-use hone_frontend::{parse_file, FrontendOptions, Parsed, Severity};
+mod common;
+
+use hone_frontend::{FrontendOptions, Parsed};
 
 fn parsed() -> Parsed {
     parsed_file("grid_groups.cu")
 }
 
 fn parsed_file(name: &str) -> Parsed {
-    let path = hone_testkit::corpus("frontend").join(name);
-    let p = parse_file(&path, &FrontendOptions::default()).expect("corpus file parses");
-    let errors: Vec<_> = p
-        .diagnostics
-        .iter()
-        .filter(|d| d.severity == Severity::Error)
-        .map(|d| d.to_string())
-        .collect();
-    assert!(errors.is_empty(), "{errors:#?}");
-    p
+    common::parse_corpus(&format!("frontend/{name}"), &FrontendOptions::default())
 }
 
 fn launch(

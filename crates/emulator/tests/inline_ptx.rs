@@ -3,7 +3,9 @@
 //! definition written out here.
 
 use hone_emulator::{Buffer, KernelArg, LaunchConfig, Options};
-use hone_frontend::{parse_file, FrontendOptions, Severity};
+mod common;
+
+use hone_frontend::FrontendOptions;
 use hone_ir::{Scalar, Type};
 
 fn mix(x: u32) -> u32 {
@@ -71,15 +73,7 @@ fn prmt(x: u32, y: u32, s: u32) -> u32 {
 
 #[test]
 fn single_instructions_compute_what_ptx_defines() {
-    let path = hone_testkit::corpus("cpp/inline_ptx.cu");
-    let p = parse_file(&path, &FrontendOptions::default()).expect("source parses");
-    let errors: Vec<_> = p
-        .diagnostics
-        .iter()
-        .filter(|d| d.severity == Severity::Error)
-        .map(|d| d.to_string())
-        .collect();
-    assert!(errors.is_empty(), "{errors:#?}");
+    let p = common::parse_corpus("cpp/inline_ptx.cu", &FrontendOptions::default());
     let n = 64usize;
     let f: Vec<f32> = (0..=n).map(|k| k as f32).collect();
     let mut buffers = [

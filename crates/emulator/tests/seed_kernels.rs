@@ -2,23 +2,16 @@
 //! emulator, and compared with independent CPU references written here.
 
 use hone_emulator::{Buffer, KernelArg, LaunchConfig, Options, Report};
-use hone_frontend::{parse_file, FrontendOptions, Severity};
+mod common;
+
+use hone_frontend::FrontendOptions;
 use hone_ir::Module;
 use hone_testkit::stencil5_reference;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 fn module(file: &str) -> Module {
-    let path = hone_testkit::corpus("seed").join(file);
-    let parsed = parse_file(&path, &FrontendOptions::default()).expect("seed file parses");
-    let errors: Vec<_> = parsed
-        .diagnostics
-        .iter()
-        .filter(|d| d.severity == Severity::Error)
-        .map(|d| d.to_string())
-        .collect();
-    assert!(errors.is_empty(), "{file}: {errors:#?}");
-    parsed.module
+    common::parse_corpus(&format!("seed/{file}"), &FrontendOptions::default()).module
 }
 
 fn launch(grid: [u32; 3], block: [u32; 3]) -> LaunchConfig {

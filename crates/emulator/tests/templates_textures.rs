@@ -3,25 +3,18 @@
 //! references written here.
 
 use hone_emulator::{Buffer, KernelArg, LaunchConfig, Options};
-use hone_frontend::{parse_file, FrontendOptions, Parsed, Severity};
+mod common;
+
+use hone_frontend::{FrontendOptions, Parsed};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 fn parsed(file: &str, instantiate: &[&str]) -> Parsed {
-    let path = hone_testkit::corpus("frontend").join(file);
     let opts = FrontendOptions {
         instantiate: instantiate.iter().map(|s| s.to_string()).collect(),
         ..FrontendOptions::default()
     };
-    let p = parse_file(&path, &opts).expect("corpus file parses");
-    let errors: Vec<_> = p
-        .diagnostics
-        .iter()
-        .filter(|d| d.severity == Severity::Error)
-        .map(|d| d.to_string())
-        .collect();
-    assert!(errors.is_empty(), "{file}: {errors:#?}");
-    p
+    common::parse_corpus(&format!("frontend/{file}"), &opts)
 }
 
 /// Runs `kernel` (a function name or a template instance's name) and

@@ -3,19 +3,12 @@
 //! worked out by hand from the texture-fetching rules.
 
 use hone_emulator::{Buffer, KernelArg, LaunchConfig, Options, Report};
-use hone_frontend::{parse_file, FrontendOptions, Parsed, Severity};
+mod common;
+
+use hone_frontend::{FrontendOptions, Parsed};
 
 fn parsed(file: &str) -> Parsed {
-    let path = hone_testkit::corpus("frontend").join(file);
-    let p = parse_file(&path, &FrontendOptions::default()).expect("corpus file parses");
-    let errors: Vec<_> = p
-        .diagnostics
-        .iter()
-        .filter(|d| d.severity == Severity::Error)
-        .map(|d| d.to_string())
-        .collect();
-    assert!(errors.is_empty(), "{file}: {errors:#?}");
-    p
+    common::parse_corpus(&format!("frontend/{file}"), &FrontendOptions::default())
 }
 
 fn launch(
