@@ -9,6 +9,7 @@ use hone_launch::LaunchData;
 use serde::Serialize;
 
 use crate::collect::{Collector, SiteStats};
+use crate::compiled::CountSource;
 use crate::patterns::{self, Rejected, Suggestion};
 use crate::walk::visit_block;
 use crate::{AnalyzeError, Model, Options};
@@ -27,6 +28,7 @@ pub struct Measured {
     /// By site, in site order.
     pub sites: Vec<SiteStats>,
     pub report: Report,
+    pub count_source: CountSource,
 }
 
 /// Runs `kernel` once with the collecting sink. `buffers` are updated in place.
@@ -43,6 +45,24 @@ pub fn measure(
     opts: &crate::Options,
 ) -> Result<Measured, SetupError> {
     let mut sink = Collector::new(model, config, worst_warps);
+    let mut count_source = CountSource::default();
+    let code = match &opts.compiler {
+        Some(c) => match (c.0)(module) {
+            Ok(code) => {
+                count_source.compiled = Some(code.description.clone());
+                sink = sink.with_tallies();
+                Some(code)
+            }
+            Err(why) => {
+                count_source.reason = Some(why);
+                None
+            }
+        },
+        None => {
+            count_source.reason = Some("the compiled code was not asked for".to_string());
+            None
+        }
+    };
     let opts = hone_emulator::Options {
         detect_races: false,
         warn_uninitialized_shared: false,
@@ -61,9 +81,23 @@ pub fn measure(
         &opts,
         Some(&mut sink),
     )?;
+    let mut sites: Vec<SiteStats> = sink.sites.into_values().collect();
+    if let (Some(code), Some(mut tallies)) = (code, sink.tallies) {
+        tallies.finish();
+        let kernel_id = module
+            .kernel(kernel)
+            .or_else(|| module.function(kernel))
+            .map(|(id, _)| id);
+        if let Some(id) = kernel_id {
+            let places = crate::compiled::places::places(module, id);
+            let per_site = tallies.sites.into_iter().collect();
+            crate::compiled::apply(module, &places, &code, &mut sites, &per_site);
+        }
+    }
     Ok(Measured {
-        sites: sink.sites.into_values().collect(),
+        sites,
         report,
+        count_source,
     })
 }
 
@@ -213,6 +247,8 @@ pub struct Analysis {
     pub completed: bool,
     /// Faults that stopped the launch, with their locations.
     pub faults: Vec<String>,
+    /// Whether the counts are the compiled code's or the source's.
+    pub count_source: CountSource,
 }
 
 /// Analyses one launch. The launch's buffers are not modified.
@@ -292,6 +328,7 @@ pub fn analyze(spec: &LaunchSpec, opts: &Options) -> Result<Analysis, AnalyzeErr
             .iter()
             .map(|f| f.message.clone())
             .collect(),
+        count_source: measured.count_source.clone(),
     })
 }
 

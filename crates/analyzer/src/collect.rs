@@ -10,6 +10,8 @@ use serde::Serialize;
 
 use crate::banks::shared_request;
 use crate::cc11::{check_warp, Failed, HALF_WARP};
+use crate::compiled::tally::{Tallies, Tally};
+use crate::compiled::Counted;
 use crate::sectors::global_request;
 use crate::Model;
 
@@ -123,6 +125,12 @@ pub struct SiteStats {
     /// accesses the constant cache serializes the request into.
     pub constant_replays: u64,
     pub worst: Vec<Sample>,
+    /// Whether the counts above are the source's or the compiled code's.
+    #[serde(flatten)]
+    pub counted: Counted,
+    /// The source's counts, where the compiled code's replaced them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<Tally>,
 }
 
 impl SiteStats {
@@ -159,7 +167,42 @@ impl SiteStats {
             constant_broadcasts: 0,
             constant_replays: 0,
             worst: Vec::new(),
+            counted: Counted::Source,
+            source: None,
         }
+    }
+
+    fn counts(&self) -> Tally {
+        Tally {
+            requests: self.requests,
+            requested_bytes: self.requested_bytes,
+            unique_bytes: self.unique_bytes,
+            sectors: self.sectors,
+            lines: self.lines,
+            ideal_sectors: self.ideal_sectors,
+            transactions: self.transactions,
+            ideal_transactions: self.ideal_transactions,
+            wavefronts: self.wavefronts,
+            ideal_wavefronts: self.ideal_wavefronts,
+        }
+    }
+
+    /// Counts the site as the compiled code executes it; the source's counts
+    /// are kept in `source`.
+    pub fn replace_counts(&mut self, t: Tally) {
+        if self.source.is_none() {
+            self.source = Some(self.counts());
+        }
+        self.requests = t.requests;
+        self.requested_bytes = t.requested_bytes;
+        self.unique_bytes = t.unique_bytes;
+        self.sectors = t.sectors;
+        self.lines = t.lines;
+        self.ideal_sectors = t.ideal_sectors;
+        self.transactions = t.transactions;
+        self.ideal_transactions = t.ideal_transactions;
+        self.wavefronts = t.wavefronts;
+        self.ideal_wavefronts = t.ideal_wavefronts;
     }
 
     pub fn excess_sectors(&self) -> u64 {
@@ -202,6 +245,9 @@ pub struct Collector {
     block_dim: [u32; 3],
     grid_dim: [u32; 3],
     pub sites: BTreeMap<u32, SiteStats>,
+    /// Counts under the compiled code's ways of executing each site, when
+    /// asked for.
+    pub tallies: Option<Tallies>,
 }
 
 impl Collector {
@@ -212,7 +258,14 @@ impl Collector {
             block_dim: cfg.block,
             grid_dim: cfg.grid,
             sites: BTreeMap::new(),
+            tallies: None,
         }
+    }
+
+    /// Also gathers the counts [`crate::compiled`] chooses from.
+    pub fn with_tallies(mut self) -> Collector {
+        self.tallies = Some(Tallies::default());
+        self
     }
 
     fn thread_number(&self, block: [u32; 3], thread: [u32; 3]) -> u64 {
@@ -238,6 +291,11 @@ impl TraceSink for Collector {
             return;
         }
         let lanes: Vec<(u32, u64)> = a.lanes.iter().map(|l| (l.lane, l.address)).collect();
+        if let Some(t) = &mut self.tallies {
+            if a.space != AddressSpace::Constant {
+                t.observe(a, &lanes);
+            }
+        }
         let first_thread = a.lanes[0].thread;
         let first_lane = a.lanes[0].lane;
         let block_first = self.thread_number(a.block, first_thread) - u64::from(first_lane);

@@ -26,6 +26,7 @@ pub mod analysis;
 pub mod banks;
 pub mod cc11;
 pub mod collect;
+pub mod compiled;
 pub mod diagram;
 pub mod patterns;
 pub mod report;
@@ -81,6 +82,9 @@ pub struct Options {
     pub limits: hone_emulator::Limits,
     /// Counters the analysed launch updates as it runs.
     pub progress: hone_emulator::Progress,
+    /// Compiles the kernel so that the compiled code's memory instructions
+    /// are counted ([`compiled`]); without one, the source's accesses are.
+    pub compiler: Option<compiled::CompilerHandle>,
 }
 
 impl Default for Options {
@@ -93,6 +97,7 @@ impl Default for Options {
             random_trials: 2,
             limits: hone_emulator::Limits::default(),
             progress: hone_emulator::Progress::default(),
+            compiler: None,
         }
     }
 }

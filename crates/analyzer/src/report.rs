@@ -8,6 +8,7 @@ use serde_json::{json, Value};
 
 use crate::analysis::{Analysis, Cost, Site};
 use crate::collect::{LaneStride, SiteStats};
+use crate::compiled::Counted;
 use crate::patterns::Suggestion;
 use crate::sectors::efficiency;
 use crate::Model;
@@ -146,6 +147,7 @@ pub fn human(a: &Analysis) -> String {
         c.block[2],
         a.model.name()
     );
+    let _ = writeln!(o, "counts: {}", a.count_source.describe());
     for f in &a.faults {
         let _ = writeln!(o, "fault: {f}");
     }
@@ -192,9 +194,13 @@ pub fn human(a: &Analysis) -> String {
     if !fine.is_empty() {
         let _ = writeln!(o, "\nno excess:");
         for s in fine {
+            let counted = match &s.stats.counted {
+                Counted::Source => String::new(),
+                c => format!(" [{}]", c.describe()),
+            };
             let _ = writeln!(
                 o,
-                "#{} {}:{}:{}  {}  ({} {}): {} requests, {}",
+                "#{} {}:{}:{}  {}  ({} {}): {} requests, {}{counted}",
                 s.rank,
                 s.file,
                 s.line,
@@ -230,6 +236,13 @@ fn site_text(o: &mut String, s: &Site, model: Model, shown: &mut BTreeMap<String
     );
     if let Some(line) = &s.source_line {
         let _ = writeln!(o, "{:>6} | {}", s.line, line.trim_start());
+    }
+    if st.counted != Counted::Source {
+        let before = st
+            .source
+            .map(|t| format!(" ({} requests in the source)", t.requests))
+            .unwrap_or_default();
+        let _ = writeln!(o, "   counted: {}{before}", st.counted.describe());
     }
     let stride = match st.lane_stride {
         LaneStride::Uniform(b) => format!(", active lanes {b} B apart"),
@@ -416,6 +429,7 @@ pub fn json(a: &Analysis, diagrams: &BTreeMap<usize, Vec<String>>) -> Value {
         "completed": a.completed,
         "faults": a.faults,
         "totals": a.totals,
+        "count_source": a.count_source.describe(),
         "sites": a.sites.iter().map(|s| site_json(s, diagrams.get(&s.rank))).collect::<Vec<_>>(),
     })
 }

@@ -38,6 +38,7 @@ pub mod nvrtc;
 pub mod pool;
 pub mod protocol;
 pub mod reference;
+pub mod sass;
 pub mod smoke;
 pub mod stats;
 pub mod sweep;

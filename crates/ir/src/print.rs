@@ -46,9 +46,28 @@ mod types;
 
 use crate::{Expr, Function, GlobalSpace, GlobalVar, Module, RecordKind, StructType, Type};
 
+/// How [`print_module_with`] prints beyond what the front end reads back.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PrintOptions {
+    /// A `#line` directive before every statement, naming the user's file
+    /// and the statement's line: a compiler's line information (`-lineinfo`)
+    /// then points at the user's source, not at the printed text.
+    pub line_directives: bool,
+    /// `#pragma unroll 1` before every loop: compiled code whose memory
+    /// instructions are one per access the compiler kept, in loops of the
+    /// source's nesting.
+    pub unroll_once: bool,
+}
+
 /// CUDA C for a whole module: prototypes of the `__device__` functions, then
 /// every function in module order, separated by blank lines.
 pub fn print_module(m: &Module) -> String {
+    print_module_with(m, PrintOptions::default())
+}
+
+/// [`print_module`] with directives for a compiler; the text is meant for
+/// NVRTC, not for reading back.
+pub fn print_module_with(m: &Module, opts: PrintOptions) -> String {
     let mut out = String::new();
     if uses_grid_sync(m) {
         // The grid barrier is spelled as cooperative groups spell it.
@@ -75,7 +94,12 @@ pub fn print_module(m: &Module) -> String {
         if i > 0 || any_device {
             out.push('\n');
         }
-        out.push_str(&print_function(m, f));
+        let names = names::resolve(m, f);
+        out.push_str(
+            &stmt::FnPrinter::new(m, f, &names)
+                .with_options(opts)
+                .definition(),
+        );
     }
     out
 }

@@ -3,9 +3,11 @@
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use anyhow::{anyhow, bail, Result};
 use clap::Args;
+use hone_analyzer::compiled::{CompiledCode, CompilerHandle};
 use hone_analyzer::{analyze, diagram, report, LaunchSpec, Model, Options};
 use hone_launch::Launch;
 
@@ -45,8 +47,30 @@ pub struct AnalyzeArgs {
     /// each line's traffic, ranked sites, diagrams inline, fixes)
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
+    /// Count the source's accesses, one request each, instead of the
+    /// memory instructions of the compiled kernel (which needs NVRTC and
+    /// nvdisasm, but no GPU)
+    #[arg(long)]
+    pub source_model: bool,
+    /// The architecture the kernel is compiled for when its instructions are
+    /// counted (90 for sm_90)
+    #[arg(long, default_value_t = 90)]
+    pub arch: u32,
     #[command(flatten)]
     pub limits: LimitArgs,
+}
+
+/// Compiles analysed modules with NVRTC for `sm_{arch}` and disassembles
+/// them, so the analyzer counts the compiled code's memory instructions.
+pub fn compiler(arch: u32) -> CompilerHandle {
+    CompilerHandle(Arc::new(move |m: &hone_ir::Module| {
+        let l = hone_gpu::sass::listings(m, arch).map_err(|e| e.to_string())?;
+        Ok(CompiledCode::parse(
+            &l.compiled,
+            &l.rolled,
+            &format!("sm_{arch}, NVRTC {}.{}", l.nvrtc.0, l.nvrtc.1),
+        ))
+    }))
 }
 
 pub fn run(args: AnalyzeArgs) -> Result<u8> {
@@ -78,6 +102,7 @@ pub fn run(args: AnalyzeArgs) -> Result<u8> {
         worst_warps: args.worst,
         suggest: !args.no_fix,
         limits,
+        compiler: (!args.source_model).then(|| compiler(args.arch)),
         ..Options::default()
     };
     let watch = Watch::start(&opts.progress);

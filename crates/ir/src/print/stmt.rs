@@ -13,6 +13,8 @@ pub(super) struct FnPrinter<'a> {
     f: &'a Function,
     ep: ExprPrinter<'a>,
     out: String,
+    opts: super::PrintOptions,
+    files: &'a [String],
 }
 
 impl<'a> FnPrinter<'a> {
@@ -21,6 +23,37 @@ impl<'a> FnPrinter<'a> {
             f,
             ep: ExprPrinter::new(Some(m), names),
             out: String::new(),
+            opts: super::PrintOptions::default(),
+            files: &m.files,
+        }
+    }
+
+    pub(super) fn with_options(mut self, opts: super::PrintOptions) -> Self {
+        self.opts = opts;
+        self
+    }
+
+    /// `#line` for the statement printed next, so that a compiler's line
+    /// information names the user's file and line rather than the printed
+    /// text's.
+    fn directive(&mut self, span: crate::Span) {
+        if !self.opts.line_directives || span.line == 0 {
+            return;
+        }
+        let file = self
+            .files
+            .get(span.file as usize)
+            .map(String::as_str)
+            .unwrap_or("");
+        let escaped = file.replace('\\', "\\\\").replace('"', "\\\"");
+        self.out
+            .push_str(&format!("#line {} \"{escaped}\"\n", span.line));
+    }
+
+    /// `#pragma unroll 1` before a loop when loops are to be kept rolled.
+    fn rolled(&mut self, depth: usize) {
+        if self.opts.unroll_once {
+            self.line(depth, "#pragma unroll 1");
         }
     }
 
@@ -91,6 +124,13 @@ impl<'a> FnPrinter<'a> {
     }
 
     fn stmt(&mut self, s: &Stmt, depth: usize) {
+        if matches!(
+            s.kind,
+            StmtKind::For { .. } | StmtKind::While { .. } | StmtKind::DoWhile { .. }
+        ) {
+            self.rolled(depth);
+        }
+        self.directive(s.span);
         match &s.kind {
             StmtKind::Decl { var, init } => {
                 let text = format!("{};", self.decl(*var, init.as_ref()));
@@ -117,9 +157,10 @@ impl<'a> FnPrinter<'a> {
                                         then: t,
                                         els: e,
                                     },
-                                ..
+                                span,
                             }],
                         ) => {
+                            self.directive(*span);
                             text = format!("}} else if ({}) {{", self.ep.expr(cond));
                             then = t;
                             els = e;
@@ -170,6 +211,8 @@ impl<'a> FnPrinter<'a> {
                         // block around the loop gives it the same scope.
                         self.line(depth, "{");
                         self.stmts(init, depth + 1);
+                        self.rolled(depth + 1);
+                        self.directive(s.span);
                         self.line(depth + 1, &clause(""));
                         self.stmts(body, depth + 2);
                         self.line(depth + 1, "}");
@@ -186,6 +229,7 @@ impl<'a> FnPrinter<'a> {
             StmtKind::DoWhile { body, cond } => {
                 self.line(depth, "do {");
                 self.stmts(body, depth + 1);
+                self.directive(cond.span);
                 let text = format!("}} while ({});", self.ep.expr(cond));
                 self.line(depth, &text);
             }

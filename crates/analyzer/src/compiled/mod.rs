@@ -1,0 +1,367 @@
+//! Counting what the compiled kernel does rather than what its source says.
+//!
+//! The compiler keeps values in registers, forwards loads from stores, moves
+//! loop-invariant loads out of loops and merges neighbouring accesses into
+//! vector instructions; each of those changes the requests the hardware
+//! sees. Given the kernel's disassembly (printed with `#line` directives, so
+//! the line information names the user's lines; see
+//! `hone_gpu::sass::listings`), each source access is matched with the
+//! memory instructions of its line: in a build with every loop kept rolled,
+//! one instruction per access kept, at its loop depth; in the build the GPU
+//! runs, the width of those instructions. The site is then counted as the
+//! compiled code executes it, from counts gathered in the same emulated run
+//! ([`tally`]): not at all, once per loop entry, merged into wider accesses,
+//! or as written.
+
+pub mod places;
+pub mod sass;
+pub mod tally;
+
+use std::collections::HashMap;
+
+use hone_emulator::AccessKind;
+use hone_ir::{AddressSpace, Module};
+use serde::Serialize;
+
+use crate::collect::SiteStats;
+use places::Place;
+use sass::{Listing, MemInstr, Space};
+use tally::{SiteTallies, Tally, MERGES};
+
+/// The disassembly of a kernel's module, compiled twice (see
+/// `hone_gpu::sass::Listings`).
+#[derive(Clone, Debug)]
+pub struct CompiledCode {
+    /// The build the GPU runs.
+    pub compiled: Listing,
+    /// The same with every loop rolled.
+    pub rolled: Listing,
+    /// Names the compiler and target in reports (`sm_90, NVRTC 13.0`).
+    pub description: String,
+}
+
+impl CompiledCode {
+    pub fn parse(compiled: &str, rolled: &str, description: &str) -> CompiledCode {
+        CompiledCode {
+            compiled: Listing::parse(compiled),
+            rolled: Listing::parse(rolled),
+            description: description.to_string(),
+        }
+    }
+}
+
+/// Compiles a module for the analysis: gives its disassembly, or why there
+/// is none (no NVRTC, no disassembler, a compile error). The analyzer then
+/// counts the source's accesses.
+pub type Compiler = dyn Fn(&Module) -> Result<CompiledCode, String> + Send + Sync;
+
+/// A [`Compiler`] in the analyzer's options.
+#[derive(Clone)]
+pub struct CompilerHandle(pub std::sync::Arc<Compiler>);
+
+impl std::fmt::Debug for CompilerHandle {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("CompilerHandle")
+    }
+}
+
+/// Where a launch's counts come from.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct CountSource {
+    /// The compiled code's description, when its disassembly was read.
+    pub compiled: Option<String>,
+    /// Why the source's accesses were counted instead.
+    pub reason: Option<String>,
+}
+
+impl CountSource {
+    pub fn describe(&self) -> String {
+        match (&self.compiled, &self.reason) {
+            (Some(c), _) => format!("compiled code ({c})"),
+            (None, Some(r)) => format!("source model ({r})"),
+            (None, None) => "source model".to_string(),
+        }
+    }
+}
+
+/// How a site's counts were obtained.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "counted")]
+pub enum Counted {
+    /// Every access of the source, one request each (no compiled code).
+    #[default]
+    Source,
+    /// Compiled as written: one instruction per access.
+    Kept,
+    /// No instruction: the compiler reuses a value it holds in a register.
+    Removed,
+    /// The instruction sits outside the loop the source access is in: it
+    /// runs once per entry of that loop.
+    Hoisted,
+    /// `factor` consecutive accesses of a warp make one vector instruction.
+    Merged { factor: u32, opcode: String },
+    /// The line's instructions could not be matched with its accesses; the
+    /// source's counts are kept.
+    Unmatched { reason: String },
+}
+
+impl Counted {
+    pub fn describe(&self) -> String {
+        match self {
+            Counted::Source => "source".to_string(),
+            Counted::Kept => "compiled: kept".to_string(),
+            Counted::Removed => "compiled: removed (value kept in a register)".to_string(),
+            Counted::Hoisted => "compiled: moved out of its loop".to_string(),
+            Counted::Merged { factor, opcode } => {
+                format!("compiled: {factor} accesses merged into one {opcode}")
+            }
+            Counted::Unmatched { reason } => format!("source ({reason})"),
+        }
+    }
+}
+
+fn same_space(instr: Space, site: AddressSpace) -> bool {
+    match instr {
+        Space::Global => site == AddressSpace::Global,
+        Space::Shared => site == AddressSpace::Shared,
+        Space::Generic => matches!(site, AddressSpace::Global | AddressSpace::Shared),
+    }
+}
+
+/// Sites of one line, one space and one kind, with their instructions.
+struct Group<'a> {
+    sites: Vec<usize>,
+    rolled: Vec<&'a MemInstr>,
+    compiled: Vec<&'a MemInstr>,
+}
+
+/// Decides how each site is counted and replaces its counts accordingly
+/// (the source's stay in `SiteStats::source`).
+pub fn apply<'a>(
+    module: &'a Module,
+    places: &HashMap<hone_ir::Span, Place>,
+    code: &'a CompiledCode,
+    sites: &mut [SiteStats],
+    tallies: &HashMap<u32, SiteTallies>,
+) {
+    let mut groups: HashMap<(u32, u32, bool, AccessKind), Group> = HashMap::new();
+    for (i, s) in sites.iter_mut().enumerate() {
+        let countable = matches!(s.space, AddressSpace::Global | AddressSpace::Shared)
+            && matches!(s.kind, AccessKind::Load | AccessKind::Store);
+        if !countable {
+            continue;
+        }
+        let Some(p) = places.get(&s.span) else {
+            s.counted = Counted::Unmatched {
+                reason: "no statement of the kernel holds it".to_string(),
+            };
+            continue;
+        };
+        groups
+            .entry((p.file, p.line, s.space == AddressSpace::Shared, s.kind))
+            .or_insert_with(|| Group {
+                sites: Vec::new(),
+                rolled: Vec::new(),
+                compiled: Vec::new(),
+            })
+            .sites
+            .push(i);
+    }
+    // The disassembler puts the compilation's folder before relative names.
+    let file_of = |name: &str| -> Option<u32> {
+        module
+            .files
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| {
+                name == f.as_str()
+                    || (name.ends_with(f.as_str()) && name[..name.len() - f.len()].ends_with('/'))
+            })
+            .max_by_key(|(_, f)| f.len())
+            .map(|(i, _)| i as u32)
+    };
+    let located = |instrs: &'a [MemInstr]| -> Vec<(u32, &'a MemInstr)> {
+        instrs
+            .iter()
+            .filter_map(|ins| Some((file_of(&ins.file)?, ins)))
+            .collect()
+    };
+    let rolled = located(&code.rolled.instrs);
+    let compiled = located(&code.compiled.instrs);
+    for (key, g) in groups.iter_mut() {
+        let (file, line, shared, kind) = *key;
+        let space = if shared {
+            AddressSpace::Shared
+        } else {
+            AddressSpace::Global
+        };
+        let matches = |&&(f, ins): &&(u32, &MemInstr)| {
+            f == file && ins.line == line && ins.kind == kind && same_space(ins.space, space)
+        };
+        g.rolled = rolled.iter().filter(matches).map(|x| x.1).collect();
+        g.compiled = compiled.iter().filter(matches).map(|x| x.1).collect();
+    }
+    // Instructions of lines where the source has no access of their kind:
+    // where the compiler put accesses it moved out of loops.
+    let mut orphans: Vec<&MemInstr> = rolled
+        .iter()
+        .filter(|(f, ins)| {
+            ![AccessKind::Load, AccessKind::Store]
+                .iter()
+                .flat_map(|&k| [(k, false), (k, true)])
+                .any(|(k, shared)| {
+                    k == ins.kind
+                        && same_space(
+                            ins.space,
+                            if shared {
+                                AddressSpace::Shared
+                            } else {
+                                AddressSpace::Global
+                            },
+                        )
+                        && groups.contains_key(&(*f, ins.line, shared, k))
+                })
+        })
+        .map(|x| x.1)
+        .collect();
+    let mut keys: Vec<_> = groups.keys().copied().collect();
+    keys.sort_by_key(|k| (k.0, k.1, k.2, k.3 == AccessKind::Store));
+    for k in keys {
+        decide(&groups[&k], places, sites, tallies, &mut orphans);
+    }
+}
+
+fn decide(
+    g: &Group,
+    places: &HashMap<hone_ir::Span, Place>,
+    sites: &mut [SiteStats],
+    tallies: &HashMap<u32, SiteTallies>,
+    orphans: &mut Vec<&MemInstr>,
+) {
+    let set = |s: &mut SiteStats, c: Counted| {
+        let t = tallies.get(&s.site);
+        let tally = match &c {
+            Counted::Removed => Some(Tally::default()),
+            Counted::Hoisted => t.map(|t| t.once),
+            Counted::Merged { factor, .. } => {
+                let i = MERGES.iter().position(|m| m == factor);
+                t.zip(i).map(|(t, i)| t.merged[i])
+            }
+            _ => None,
+        };
+        if let Some(tally) = tally {
+            s.replace_counts(tally);
+        }
+        s.counted = c;
+    };
+    if g.rolled.is_empty() {
+        let c = if g.compiled.is_empty() {
+            Counted::Removed
+        } else {
+            Counted::Unmatched {
+                reason: "instructions only where loops are unrolled".to_string(),
+            }
+        };
+        for &i in &g.sites {
+            set(&mut sites[i], c.clone());
+        }
+        return;
+    }
+    // Each inlined copy of a device function repeats its instructions.
+    let copies = g
+        .sites
+        .iter()
+        .filter_map(|&i| places.get(&sites[i].span))
+        .map(|p| p.copies)
+        .max()
+        .unwrap_or(1)
+        .max(1) as usize;
+    let kept = g.rolled.len().div_ceil(copies);
+    let mut removed: Vec<usize> = Vec::new();
+    let mut hoisted: Vec<usize> = Vec::new();
+    if kept < g.sites.len() {
+        let tally = |i: usize| tallies.get(&sites[i].site);
+        // Loads repeating a value the warp holds are the ones a compiler
+        // drops; accesses repeating their own addresses, the ones it moves
+        // out of a loop (to where an instruction without an access of its
+        // line is).
+        let repeats = |i: usize| {
+            tally(i)
+                .map(|t| t.repeats as f64 / t.requests.max(1) as f64)
+                .unwrap_or(0.0)
+        };
+        let invariant = |i: usize| {
+            tally(i)
+                .map(|t| 1.0 - t.once.requests as f64 / t.requests.max(1) as f64)
+                .unwrap_or(0.0)
+        };
+        let mut order: Vec<usize> = g.sites.clone();
+        order.sort_by(|&a, &b| {
+            repeats(b)
+                .total_cmp(&repeats(a))
+                .then(invariant(b).total_cmp(&invariant(a)))
+                .then(a.cmp(&b))
+        });
+        for &i in order.iter().take(g.sites.len() - kept) {
+            let s = &sites[i];
+            if s.kind == AccessKind::Load && repeats(i) >= 0.5 {
+                removed.push(i);
+                continue;
+            }
+            let depth = places.get(&s.span).map(|p| p.depth).unwrap_or(0);
+            let orphan = orphans.iter().position(|o| {
+                o.kind == s.kind
+                    && same_space(o.space, s.space)
+                    && o.width == s.size
+                    && o.depth < depth
+            });
+            match orphan {
+                Some(o) if invariant(i) > 0.0 => {
+                    orphans.remove(o);
+                    hoisted.push(i);
+                }
+                _ => {}
+            }
+        }
+    }
+    let max_depth = g.rolled.iter().map(|i| i.depth).max().unwrap_or(0);
+    // Widths: the rolled build's one per source access, the GPU build's
+    // possibly wider.
+    let rolled_width = uniform(g.rolled.iter().map(|i| i.width));
+    let compiled_width = uniform(g.compiled.iter().map(|i| i.width));
+    let compiled_op = g.compiled.first().map(|i| i.opcode.clone());
+    for &i in &g.sites {
+        if removed.contains(&i) {
+            set(&mut sites[i], Counted::Removed);
+            continue;
+        }
+        if hoisted.contains(&i) {
+            set(&mut sites[i], Counted::Hoisted);
+            continue;
+        }
+        let s = &sites[i];
+        let depth = places.get(&s.span).map(|p| p.depth).unwrap_or(0);
+        let merge = match (rolled_width, compiled_width, &compiled_op) {
+            (Some(r), Some(c), Some(op)) if r == s.size && c > r && c % r == 0 => {
+                MERGES.contains(&(c / r)).then(|| Counted::Merged {
+                    factor: c / r,
+                    opcode: op.clone(),
+                })
+            }
+            _ => None,
+        };
+        let c = if let Some(m) = merge {
+            m
+        } else if max_depth < depth {
+            Counted::Hoisted
+        } else {
+            Counted::Kept
+        };
+        set(&mut sites[i], c);
+    }
+}
+
+fn uniform(mut widths: impl Iterator<Item = u32>) -> Option<u32> {
+    let first = widths.next()?;
+    widths.all(|w| w == first).then_some(first)
+}
