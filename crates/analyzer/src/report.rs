@@ -394,6 +394,9 @@ fn site_json(s: &Site, diagrams: Option<&Vec<String>>) -> Value {
         "max_conflict_ways": sharedv(json!(st.max_ways)),
         "lane_stride_bytes": match st.lane_stride { LaneStride::Uniform(b) => json!(b), _ => Value::Null },
         "cc11": cc11,
+        "counted": st.counted.tag(),
+        "counted_text": st.counted.describe(),
+        "source_counts": st.source,
         "constant": if constant {
             json!({
                 "broadcast_requests": st.constant_broadcasts,

@@ -106,6 +106,19 @@ pub enum Counted {
 }
 
 impl Counted {
+    /// One word for JSON: `source`, `kept`, `removed`, `hoisted`, `merged`,
+    /// `unmatched`.
+    pub fn tag(&self) -> &'static str {
+        match self {
+            Counted::Source => "source",
+            Counted::Kept => "kept",
+            Counted::Removed => "removed",
+            Counted::Hoisted => "hoisted",
+            Counted::Merged { .. } => "merged",
+            Counted::Unmatched { .. } => "unmatched",
+        }
+    }
+
     pub fn describe(&self) -> String {
         match self {
             Counted::Source => "source".to_string(),

@@ -1,0 +1,169 @@
+//! `hone analyze` counting the compiled kernel's memory instructions: every
+//! bundled launch Nsight Compute measured (bench/results/analyze/table.csv)
+//! is predicted as the hardware counted it, the accesses the compiler drops,
+//! moves or merges are reported as such, and the report says where its
+//! counts come from. Needs NVRTC and nvdisasm (no GPU); where either is
+//! missing the tests say so and pass, unless `HONE_REQUIRE_NVDISASM` is set.
+
+mod support;
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+use support::{hone_with, root};
+
+/// The analysis of a launch with compiled counts, or `None` (with a note)
+/// where this machine cannot compile or disassemble.
+fn compiled(launch: &str) -> Option<Value> {
+    let o = hone_with(&["analyze", "--json", "--no-fix", launch], &[]);
+    assert_eq!(o.code, 0, "{launch}: {}", o.stderr);
+    let v = o.json();
+    let source = v["count_source"].as_str().unwrap_or_default().to_string();
+    if source.starts_with("compiled code") {
+        return Some(v);
+    }
+    assert!(
+        std::env::var_os("HONE_REQUIRE_NVDISASM").is_none(),
+        "HONE_REQUIRE_NVDISASM is set but the analysis counted the source: {source}"
+    );
+    eprintln!("skipped: {source}");
+    None
+}
+
+fn site<'a>(v: &'a Value, line: u64, expression: &str, kind: &str) -> &'a Value {
+    v["sites"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["line"] == line && s["expression"] == expression && s["kind"] == kind)
+        .unwrap_or_else(|| panic!("no {kind} {expression} on line {line}"))
+}
+
+/// The hone total that each Nsight Compute counter of table.csv stands for.
+fn total(v: &Value, quantity: &str) -> Option<u64> {
+    let t = &v["totals"];
+    let cost = |k: &str, field: &str| t[k][field].as_u64();
+    let conflicts = |k: &str| Some(cost(k, "wavefronts")? - cost(k, "ideal_wavefronts")?);
+    match quantity {
+        "global ld requests" => cost("global_load", "requests"),
+        "global ld sectors" => cost("global_load", "sectors"),
+        "global st requests" => cost("global_store", "requests"),
+        "global st sectors" => cost("global_store", "sectors"),
+        "shared ld wavefronts" => cost("shared_load", "wavefronts"),
+        "shared st wavefronts" => cost("shared_store", "wavefronts"),
+        "shared ld conflicts" => conflicts("shared_load"),
+        "shared st conflicts" => conflicts("shared_store"),
+        _ => None,
+    }
+}
+
+#[test]
+fn bundled_launches_agree_with_nsight_compute() {
+    let table = std::fs::read_to_string(root().join("bench/results/analyze/table.csv")).unwrap();
+    // launch -> (quantity, measured)
+    let mut measured: BTreeMap<String, Vec<(String, u64)>> = BTreeMap::new();
+    for line in table.lines().skip(1) {
+        let f: Vec<&str> = line.split(',').collect();
+        let (Some(launch), Some(quantity), Some(value)) = (f.first(), f.get(2), f.get(5)) else {
+            continue;
+        };
+        let Some((folder, stem)) = launch.split_once('.') else {
+            continue;
+        };
+        if !["analyze", "stencil"].contains(&folder) {
+            continue;
+        }
+        let path = format!("examples/{folder}/{stem}.json");
+        measured
+            .entry(path)
+            .or_default()
+            .push((quantity.to_string(), value.parse().unwrap()));
+    }
+    assert!(measured.len() >= 30, "{}", measured.len());
+    let mut compared = 0;
+    let mut differ = Vec::new();
+    for (launch, counters) in &measured {
+        let Some(v) = compiled(launch) else { return };
+        for (quantity, want) in counters {
+            // Instruction counts are context, not predictions.
+            let Some(got) = total(&v, quantity) else {
+                continue;
+            };
+            compared += 1;
+            if got != *want {
+                differ.push(format!("{launch} {quantity}: hone {got}, Nsight Compute {want}"));
+            }
+        }
+    }
+    assert!(compared >= 250, "{compared}");
+    assert!(differ.is_empty(), "{}", differ.join("\n"));
+}
+
+#[test]
+fn accesses_the_compiler_changes_are_counted_as_it_changed_them() {
+    // `x[i] * x[i]`: one load of each element.
+    let Some(v) = compiled("examples/analyze/soa.json") else {
+        return;
+    };
+    let counted: Vec<&str> = v["sites"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["expression"] == "x[i]")
+        .map(|s| s["counted"].as_str().unwrap())
+        .collect();
+    assert_eq!(counted.len(), 2);
+    assert!(counted.contains(&"kept") && counted.contains(&"removed"));
+
+    // Four reads of a row become one LDS.128.
+    let v = compiled("examples/analyze/column_sum.json").unwrap();
+    let s = site(&v, 35, "tile[t][c]", "load");
+    assert_eq!(s["counted"], "merged");
+    assert_eq!(s["counted_text"], "compiled: 4 accesses merged into one LDS.128");
+    assert_eq!(s["requests"], 8);
+    assert_eq!(s["source_counts"]["requests"], 32);
+    assert_eq!(s["bytes_per_lane"], 4, "the source's access is still shown");
+
+    // The running sum lives in y[row]: its loads are forwarded from the
+    // stores, which stay.
+    let v = compiled("examples/analyze/accumulate.json").unwrap();
+    assert_eq!(site(&v, 11, "y[row]", "load")["counted"], "removed");
+    assert_eq!(site(&v, 11, "y[row]", "load")["requests"], 0);
+    assert_eq!(site(&v, 11, "y[row]", "store")["counted"], "kept");
+    assert_eq!(site(&v, 11, "y[row]", "store")["requests"], 64);
+
+    // w[0] is loaded once per row, before the loop.
+    let v = compiled("examples/analyze/weighted_row_sums.json").unwrap();
+    let w = site(&v, 21, "w[0]", "load");
+    assert_eq!(w["counted"], "hoisted");
+    assert_eq!(w["requests"], 2, "once per warp");
+    assert_eq!(w["source_counts"]["requests"], 64);
+    assert_eq!(v["totals"]["global_load"]["requests"], 66);
+}
+
+#[test]
+fn the_report_says_where_its_counts_come_from() {
+    if compiled("examples/analyze/soa.json").is_none() {
+        return;
+    }
+    let o = hone_with(&["analyze", "--no-fix", "examples/analyze/soa.json"], &[]);
+    assert!(
+        o.stdout.contains("counts: compiled code (sm_90, NVRTC "),
+        "{}",
+        o.stdout
+    );
+    assert!(o.stdout.contains("[compiled: removed (value kept in a register)]"));
+    let o = hone_with(
+        &[
+            "analyze",
+            "--no-fix",
+            "--source-model",
+            "examples/analyze/soa.json",
+        ],
+        &[],
+    );
+    assert!(o
+        .stdout
+        .contains("counts: source model (the compiled code was not asked for)"));
+    assert!(o.stdout.contains("global loads 48 requests"), "{}", o.stdout);
+}
