@@ -114,6 +114,9 @@ pub struct Cost {
     /// Constant-memory accesses after serialization, and one per request.
     pub constant_replays: u64,
     pub ideal_constant_replays: u64,
+    /// Sectors and wavefronts the compiled code repeats at the addresses it
+    /// just touched (see `compiled::Repeated`).
+    pub repeated: u64,
 }
 
 impl Cost {
@@ -129,6 +132,7 @@ impl Cost {
         self.ideal_transactions += s.ideal_transactions;
         self.wavefronts += s.wavefronts;
         self.ideal_wavefronts += s.ideal_wavefronts;
+        self.repeated += s.repeated.map_or(0, |r| r.cost());
     }
     pub fn of<'a>(sites: impl IntoIterator<Item = &'a SiteStats>) -> Cost {
         let mut c = Cost::default();
@@ -147,6 +151,7 @@ impl Cost {
             + self
                 .constant_replays
                 .saturating_sub(self.ideal_constant_replays)
+            + self.repeated
     }
 }
 
@@ -229,6 +234,7 @@ impl Site {
     /// Whether the site wastes anything under `model`.
     pub fn flagged(&self, model: Model) -> bool {
         self.stats.excess(model) > 0
+            || self.stats.repeated.is_some()
             || (model == Model::Cc11
                 && self.stats.space != AddressSpace::Shared
                 && !self.stats.cc11_failed().is_empty())
@@ -292,10 +298,10 @@ pub fn analyze(spec: &LaunchSpec, opts: &Options) -> Result<Analysis, AnalyzeErr
             searched: false,
         })
         .collect();
+    let waste = |s: &Site| s.stats.excess(opts.model) + s.stats.repeated.map_or(0, |r| r.cost());
     sites.sort_by(|a, b| {
-        b.stats
-            .excess(opts.model)
-            .cmp(&a.stats.excess(opts.model))
+        waste(b)
+            .cmp(&waste(a))
             .then(b.stats.requests.cmp(&a.stats.requests))
             .then(a.stats.site.cmp(&b.stats.site))
     });

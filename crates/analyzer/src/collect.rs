@@ -11,7 +11,7 @@ use serde::Serialize;
 use crate::banks::shared_request;
 use crate::cc11::{check_warp, Failed, HALF_WARP};
 use crate::compiled::tally::{Tallies, Tally};
-use crate::compiled::Counted;
+use crate::compiled::{Counted, Repeated};
 use crate::sectors::global_request;
 use crate::Model;
 
@@ -131,6 +131,9 @@ pub struct SiteStats {
     /// The source's counts, where the compiled code's replaced them.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub source: Option<Tally>,
+    /// Requests the compiled code repeats at the same addresses.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub repeated: Option<Repeated>,
 }
 
 impl SiteStats {
@@ -169,6 +172,7 @@ impl SiteStats {
             worst: Vec::new(),
             counted: Counted::Source,
             source: None,
+            repeated: None,
         }
     }
 

@@ -244,6 +244,21 @@ fn site_text(o: &mut String, s: &Site, model: Model, shown: &mut BTreeMap<String
             .unwrap_or_default();
         let _ = writeln!(o, "   counted: {}{before}", st.counted.describe());
     }
+    if let Some(r) = &st.repeated {
+        let traffic = if st.space == AddressSpace::Shared {
+            format!("{} wavefronts", r.wavefronts)
+        } else {
+            format!("{} sectors", r.sectors)
+        };
+        let _ = writeln!(
+            o,
+            "   redundant: {} of {} requests touch the addresses the warp's previous request here touched ({traffic}); \
+             the compiled code repeats them because another pointer might change that memory: \
+             keep the value in a local variable (accumulate there, store once after the loop), \
+             or declare the pointers `__restrict__` if they never overlap",
+            r.requests, st.requests
+        );
+    }
     let stride = match st.lane_stride {
         LaneStride::Uniform(b) => format!(", active lanes {b} B apart"),
         _ => String::new(),
@@ -397,6 +412,7 @@ fn site_json(s: &Site, diagrams: Option<&Vec<String>>) -> Value {
         "counted": st.counted.tag(),
         "counted_text": st.counted.describe(),
         "source_counts": st.source,
+        "repeated": st.repeated,
         "constant": if constant {
             json!({
                 "broadcast_requests": st.constant_broadcasts,

@@ -91,7 +91,9 @@ fn bundled_launches_agree_with_nsight_compute() {
             };
             compared += 1;
             if got != *want {
-                differ.push(format!("{launch} {quantity}: hone {got}, Nsight Compute {want}"));
+                differ.push(format!(
+                    "{launch} {quantity}: hone {got}, Nsight Compute {want}"
+                ));
             }
         }
     }
@@ -119,7 +121,10 @@ fn accesses_the_compiler_changes_are_counted_as_it_changed_them() {
     let v = compiled("examples/analyze/column_sum.json").unwrap();
     let s = site(&v, 35, "tile[t][c]", "load");
     assert_eq!(s["counted"], "merged");
-    assert_eq!(s["counted_text"], "compiled: 4 accesses merged into one LDS.128");
+    assert_eq!(
+        s["counted_text"],
+        "compiled: 4 accesses merged into one LDS.128"
+    );
     assert_eq!(s["requests"], 8);
     assert_eq!(s["source_counts"]["requests"], 32);
     assert_eq!(s["bytes_per_lane"], 4, "the source's access is still shown");
@@ -141,6 +146,37 @@ fn accesses_the_compiler_changes_are_counted_as_it_changed_them() {
     assert_eq!(v["totals"]["global_load"]["requests"], 66);
 }
 
+/// The accumulator in memory is reported as redundant traffic, and its fix
+/// (a local variable) is verified and removes it.
+#[test]
+fn an_accumulator_in_memory_gets_the_local_variable_fix() {
+    let o = hone_with(&["analyze", "--json", "examples/analyze/accumulate.json"], &[]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let v = o.json();
+    if !v["count_source"]
+        .as_str()
+        .unwrap_or_default()
+        .starts_with("compiled code")
+    {
+        assert!(std::env::var_os("HONE_REQUIRE_NVDISASM").is_none());
+        return;
+    }
+    let store = site(&v, 11, "y[row]", "store");
+    assert_eq!(store["repeated"]["requests"], 62, "2 warps, 32 trips each");
+    assert_eq!(store["repeated"]["sectors"], 248);
+    let fixes = store["suggestions"].as_array().unwrap();
+    let fix = fixes
+        .iter()
+        .find(|f| f["pattern"] == "local-accumulator")
+        .unwrap_or_else(|| panic!("{:#}", store));
+    assert_eq!(fix["verification"]["verified"], true);
+    assert_eq!(fix["changes_layout"], false);
+    assert_eq!(fix["after"]["site"]["requests"], 2);
+    let source = fix["source"].as_str().unwrap();
+    assert!(source.contains("float acc = y[row];"), "{source}");
+    assert!(source.contains("acc += A[row * n + j] * x[j];"), "{source}");
+}
+
 #[test]
 fn the_report_says_where_its_counts_come_from() {
     if compiled("examples/analyze/soa.json").is_none() {
@@ -152,7 +188,9 @@ fn the_report_says_where_its_counts_come_from() {
         "{}",
         o.stdout
     );
-    assert!(o.stdout.contains("[compiled: removed (value kept in a register)]"));
+    assert!(o
+        .stdout
+        .contains("[compiled: removed (value kept in a register)]"));
     let o = hone_with(
         &[
             "analyze",
@@ -165,5 +203,9 @@ fn the_report_says_where_its_counts_come_from() {
     assert!(o
         .stdout
         .contains("counts: source model (the compiled code was not asked for)"));
-    assert!(o.stdout.contains("global loads 48 requests"), "{}", o.stdout);
+    assert!(
+        o.stdout.contains("global loads 48 requests"),
+        "{}",
+        o.stdout
+    );
 }

@@ -84,6 +84,24 @@ impl CountSource {
     }
 }
 
+/// Traffic a site repeats: requests of a warp to the very addresses its
+/// previous request at this site touched (an accumulator in memory, a value
+/// reloaded in every iteration), which the compiled code executes because
+/// it cannot prove that no other pointer writes there.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Repeated {
+    pub requests: u64,
+    pub sectors: u64,
+    pub wavefronts: u64,
+}
+
+impl Repeated {
+    /// What the ranking adds for it: sectors or wavefronts.
+    pub fn cost(&self) -> u64 {
+        self.sectors + self.wavefronts
+    }
+}
+
 /// How a site's counts were obtained.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case", tag = "counted")]
@@ -264,6 +282,15 @@ fn decide(
         };
         if let Some(tally) = tally {
             s.replace_counts(tally);
+        }
+        if c == Counted::Kept {
+            if let Some(t) = t.filter(|t| t.once.requests < s.requests) {
+                s.repeated = Some(Repeated {
+                    requests: s.requests - t.once.requests,
+                    sectors: s.sectors.saturating_sub(t.once.sectors),
+                    wavefronts: s.wavefronts.saturating_sub(t.once.wavefronts),
+                });
+            }
         }
         s.counted = c;
     };

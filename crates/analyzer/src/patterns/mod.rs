@@ -13,6 +13,7 @@
 //!
 //! Proposals that fail a step are returned as [`Rejected`], with the reason.
 
+mod accumulate;
 mod diff;
 mod interleave;
 pub mod layout;
@@ -49,7 +50,7 @@ pub struct LayoutChange {
 /// A verified fix.
 #[derive(Clone, Debug, Serialize)]
 pub struct Suggestion {
-    /// Catalogue entry: `misaligned-offset`, `thread-remap`,
+    /// Catalogue entry: `local-accumulator`, `misaligned-offset`, `thread-remap`,
     /// `structure-of-arrays`, `row-walk`, `shared-tile`, `shared-padding`,
     /// `shared-swizzle`.
     pub pattern: &'static str,
@@ -193,6 +194,7 @@ impl<'a> Catalogue<'a> {
             return (Vec::new(), Vec::new());
         };
         let mut candidates = Vec::new();
+        candidates.extend(accumulate::propose(ctx, site));
         candidates.extend(misaligned::propose(ctx, site));
         candidates.extend(remap::propose(ctx, site));
         candidates.extend(interleave::propose(ctx, site));
