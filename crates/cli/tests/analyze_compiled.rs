@@ -150,7 +150,10 @@ fn accesses_the_compiler_changes_are_counted_as_it_changed_them() {
 /// (a local variable) is verified and removes it.
 #[test]
 fn an_accumulator_in_memory_gets_the_local_variable_fix() {
-    let o = hone_with(&["analyze", "--json", "examples/analyze/accumulate.json"], &[]);
+    let o = hone_with(
+        &["analyze", "--json", "examples/analyze/accumulate.json"],
+        &[],
+    );
     assert_eq!(o.code, 0, "{}", o.stderr);
     let v = o.json();
     if !v["count_source"]

@@ -56,6 +56,17 @@ pub struct AnalyzeArgs {
     /// counted (90 for sm_90)
     #[arg(long, default_value_t = 90)]
     pub arch: u32,
+    /// Time the kernel and each verified fix on the GPU (same inputs,
+    /// outputs compared there), after the analysis
+    #[arg(long)]
+    pub measure: bool,
+    /// With --measure: time with this launch file (the same kernel, larger
+    /// buffers and grid) instead of the analysed one
+    #[arg(long, value_name = "LAUNCH.json", requires = "measure")]
+    pub measure_launch: Option<PathBuf>,
+    /// With --measure: timed runs per kernel
+    #[arg(long, default_value_t = 50, requires = "measure")]
+    pub reps: u32,
     #[command(flatten)]
     pub limits: LimitArgs,
 }
@@ -117,7 +128,22 @@ pub fn run(args: AnalyzeArgs) -> Result<u8> {
         Some(dir) => diagram::write_all(&analysis, model, dir, !args.no_png && scratch.is_none())?,
         None => BTreeMap::new(),
     };
-    let json = report::json(&analysis, &diagrams);
+    let mut json = report::json(&analysis, &diagrams);
+    let measured = if args.measure {
+        let timed_launch = args.measure_launch.as_ref().unwrap_or(&launch_path);
+        let source = args.launch.as_ref().map(|_| args.file.as_path());
+        let m = crate::commands::measure::measure(
+            &analysis,
+            timed_launch,
+            source.filter(|_| args.measure_launch.is_none()),
+            args.reps,
+            opts.limits.max_memory,
+        )?;
+        json["measured"] = serde_json::to_value(&m)?;
+        Some(m)
+    } else {
+        None
+    };
     if let Some(path) = &args.html {
         let mut sources = BTreeMap::new();
         for site in json["sites"].as_array().into_iter().flatten() {
@@ -142,6 +168,9 @@ pub fn run(args: AnalyzeArgs) -> Result<u8> {
         println!("{}", serde_json::to_string_pretty(&json)?);
     } else {
         print!("{}", report::human(&analysis));
+        if let Some(m) = &measured {
+            print!("{}", crate::commands::measure::human(m));
+        }
         let written: usize = diagrams.values().map(Vec::len).sum();
         if let Some(dir) = args.svg.as_ref().filter(|_| scratch.is_none()) {
             println!("\n{written} diagram file(s) written to {}", dir.display());

@@ -223,7 +223,7 @@ fn prepare(path: &Path, max_memory: u64) -> Result<Prepared> {
 /// `NAME=FILE`: the buffer's bytes replaced by the file's, of the same length.
 /// The kernel with the contents the launch file's `symbols` give its
 /// `__constant__`/`__device__` variables (their initializers elsewhere).
-fn with_symbols(
+pub(crate) fn with_symbols(
     mut kernel: IrKernel,
     data: &hone_launch::LaunchData,
     module: &hone_ir::Module,

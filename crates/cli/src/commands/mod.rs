@@ -2,6 +2,7 @@ pub mod analyze;
 pub mod difftest;
 pub mod gpurun;
 pub mod limits;
+pub mod measure;
 pub mod parse;
 pub mod refit;
 pub mod report;

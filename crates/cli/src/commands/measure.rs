@@ -1,0 +1,188 @@
+//! `hone analyze --measure`: the analysed kernel and each verified fix timed
+//! on the GPU, on the same inputs, with their outputs compared there.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use anyhow::{anyhow, bail, Context, Result};
+use hone_analyzer::patterns::verify::relay;
+use hone_analyzer::patterns::Layout;
+use hone_analyzer::Analysis;
+use hone_emulator::Buffer;
+use hone_gpu::ir_kernel::IrKernel;
+use hone_gpu::{Gpu, Stats};
+use hone_launch::{difference, Launch};
+use serde::Serialize;
+
+use crate::commands::gpurun::with_symbols;
+use crate::commands::parse_launch;
+
+/// One kernel timed.
+#[derive(Clone, Debug, Serialize)]
+pub struct Timed {
+    /// `original`, or the fix's catalogue entry.
+    pub pattern: String,
+    pub title: String,
+    pub median_ms: f64,
+    pub q1_ms: f64,
+    pub q3_ms: f64,
+    pub runs: usize,
+    /// The original's median over this one's.
+    pub speedup: f64,
+    /// Whole-kernel sectors plus wavefronts the analysis predicted before
+    /// and after the fix, at the analysed launch's size.
+    pub predicted_before: u64,
+    pub predicted_after: u64,
+    /// Buffers whose contents differ from the original's on the GPU (after
+    /// the fix's change of layout).
+    pub differing_buffers: Vec<String>,
+}
+
+/// What `--measure` found.
+#[derive(Clone, Debug, Serialize)]
+pub struct Measurement {
+    pub device: String,
+    pub launch: String,
+    pub kernels: Vec<Timed>,
+}
+
+fn traffic(c: &hone_analyzer::Cost) -> u64 {
+    c.sectors + c.wavefronts
+}
+
+/// Times the original and every verified fix of `analysis` on the GPU, with
+/// the inputs of `launch_path` (the analysed launch, or a larger one of the
+/// same kernel).
+pub fn measure(
+    analysis: &Analysis,
+    launch_path: &Path,
+    source: Option<&Path>,
+    reps: u32,
+    max_memory: u64,
+) -> Result<Measurement> {
+    let mut launch = Launch::read(launch_path)?;
+    if let Some(src) = source {
+        launch.source_path = src.to_path_buf();
+    }
+    let parsed = parse_launch(&launch)?;
+    let kernel = launch.kernel(&parsed)?;
+    if kernel.name != analysis.kernel {
+        bail!(
+            "{}: launches `{}`, but the analysed kernel is `{}`",
+            launch_path.display(),
+            kernel.name,
+            analysis.kernel
+        );
+    }
+    let data = launch.data_within(kernel, max_memory)?;
+    let gpu = Gpu::open(0).map_err(|e| anyhow!("--measure: {e}"))?;
+    let label = launch_path.display().to_string();
+    let run = |module: &hone_ir::Module, buffers: &mut Vec<Buffer>, stem: &str| -> Result<Stats> {
+        let (_, f) = module
+            .kernel(&analysis.kernel)
+            .with_context(|| format!("{stem}: no kernel `{}`", analysis.kernel))?;
+        let k = with_symbols(
+            IrKernel::new(&label, module, f, &data.config, &data.args, buffers)?,
+            &data,
+            module,
+        )?;
+        k.run(&gpu, buffers, stem, None, Some(reps))?
+            .with_context(|| format!("{stem}: no timing"))
+    };
+    let mut original = data.buffers.clone();
+    let base = run(&parsed.module, &mut original, "original")?;
+    let mut kernels = vec![Timed {
+        pattern: "original".into(),
+        title: "the kernel as written".into(),
+        median_ms: base.median,
+        q1_ms: base.q1,
+        q3_ms: base.q3,
+        runs: base.count,
+        speedup: 1.0,
+        predicted_before: 0,
+        predicted_after: 0,
+        differing_buffers: Vec::new(),
+    }];
+    let mut seen = BTreeSet::new();
+    for site in &analysis.sites {
+        for s in &site.suggestions {
+            if !seen.insert(s.source.clone()) {
+                continue;
+            }
+            let name = format!("{}.{}.cu", analysis.kernel, s.pattern);
+            let fixed = hone_frontend::parse_source(&name, &s.source, &Default::default())
+                .map_err(|e| anyhow!("{name}: {e}"))?
+                .module;
+            let layouts: Vec<(usize, Layout)> = s
+                .layout_changes
+                .iter()
+                .filter_map(|c| {
+                    let i = data.buffers.iter().position(|b| b.name == c.array)?;
+                    Some((i, c.layout))
+                })
+                .collect();
+            let mut buffers = relay(&data.buffers, &layouts);
+            let t = run(&fixed, &mut buffers, s.pattern)?;
+            // The original's results in the fix's layout.
+            let want = relay(&original, &layouts);
+            let differing_buffers = buffers
+                .iter()
+                .zip(&want)
+                .filter(|(got, want)| difference(got, &want.data).differing > 0)
+                .map(|(b, _)| b.name.clone())
+                .collect();
+            kernels.push(Timed {
+                pattern: s.pattern.into(),
+                title: s.title.clone(),
+                median_ms: t.median,
+                q1_ms: t.q1,
+                q3_ms: t.q3,
+                runs: t.count,
+                speedup: base.median / t.median,
+                predicted_before: traffic(&s.kernel_before),
+                predicted_after: traffic(&s.kernel_after),
+                differing_buffers,
+            });
+        }
+    }
+    Ok(Measurement {
+        device: gpu.props().name.clone(),
+        launch: label,
+        kernels,
+    })
+}
+
+/// The measurement as the human report's closing section.
+pub fn human(m: &Measurement) -> String {
+    let mut o = format!(
+        "\nmeasured on {} with {} (median of the timed runs, L2 flushed before each):\n",
+        m.device, m.launch
+    );
+    for k in &m.kernels {
+        let outputs = if k.pattern == "original" {
+            String::new()
+        } else if k.differing_buffers.is_empty() {
+            ", same outputs as the original on the GPU".to_string()
+        } else {
+            format!(
+                ", OUTPUTS DIFFER from the original's: {}",
+                k.differing_buffers.join(", ")
+            )
+        };
+        let predicted = if k.pattern == "original" {
+            String::new()
+        } else {
+            format!(
+                " (predicted traffic {} -> {} sectors and wavefronts, {:.2}x less)",
+                k.predicted_before,
+                k.predicted_after,
+                k.predicted_before as f64 / k.predicted_after.max(1) as f64
+            )
+        };
+        o.push_str(&format!(
+            "  {:<20} {:.4} ms (q1 {:.4}, q3 {:.4}; {} runs), speedup {:.2}x{predicted}{outputs}\n",
+            k.pattern, k.median_ms, k.q1_ms, k.q3_ms, k.runs, k.speedup
+        ));
+    }
+    o
+}
