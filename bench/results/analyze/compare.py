@@ -183,6 +183,18 @@ def sass_summary(path, kernel):
     return " ".join(f"{op}x{n}" for op, n in sorted(counts.items()))
 
 
+def count_source(analysis):
+    """Where the analyzer's counts came from, where its JSON says so (a
+    `count_source` on the report, its totals or its sites); `source model`,
+    the counting of the source's accesses, otherwise."""
+    if not analysis:
+        return "-"
+    found = {analysis.get("count_source"), (analysis.get("totals") or {}).get("count_source")}
+    found |= {s.get("count_source") for s in analysis.get("sites") or [] if isinstance(s, dict)}
+    found = sorted(str(s) for s in found if s)
+    return ", ".join(found) if found else "source model"
+
+
 def fmt(v):
     if v is None:
         return "-"
@@ -214,6 +226,7 @@ def main(raw, out):
         analysis = load_json(os.path.join(raw, f"{name}.analyze.json"))
         kernel = analysis.get("kernel", "?") if analysis else "?"
         totals = analysis.get("totals") if analysis else None
+        source = count_source(analysis)
         if status == "ran":
             index = ran.index([name, launch, status])
             counters = profiled[index][1] if index < len(profiled) else {}
@@ -240,7 +253,8 @@ def main(raw, out):
                     misses.append((name, column, predicted, measured))
             diff = rel_diff(predicted, measured) if ok is not None else None
             csv_rows.append({
-                "launch": name, "kernel": kernel, "quantity": column, "metric": metric,
+                "launch": name, "kernel": kernel, "counts from": source,
+                "quantity": column, "metric": metric,
                 "predicted": fmt(predicted), "measured": fmt(measured),
                 "rel_diff": "" if diff is None else ("inf" if math.isinf(diff) else f"{diff:.4f}"),
                 "within_2pct": "" if ok is None else ("yes" if ok else "no"),
@@ -250,7 +264,8 @@ def main(raw, out):
                 mark = "" if ok in (None, True) else " ✗"
                 cells.append(f"{fmt(predicted)} / {fmt(measured)}{mark}")
         sass = sass_summary(os.path.join(raw, f"{name}.sass"), kernel)
-        md_rows.append([name, kernel] + cells + [same, sass])
+        shown = (source if len(source) <= 60 else source[:57] + "...").replace("|", "/")
+        md_rows.append([name, kernel, shown] + cells + [same, sass])
 
     os.makedirs(out, exist_ok=True)
     with open(os.path.join(out, "table.csv"), "w", newline="", encoding="utf-8") as f:
@@ -258,7 +273,7 @@ def main(raw, out):
         w.writeheader()
         w.writerows(csv_rows)
 
-    header = ["launch", "kernel"] + [c for c, _, _ in COMPARED] + ["emulator vs GPU", "SASS memory instructions"]
+    header = ["launch", "kernel", "counts from"] + [c for c, _, _ in COMPARED] + ["emulator vs GPU", "SASS memory instructions"]
     lines = [
         "# hone analyze vs Nsight Compute",
         "",
