@@ -23,6 +23,8 @@
 #   JOBS       launches analysed, emulated and run on the GPU at once (default 1)
 #   STEP_TIMEOUT, NCU_TIMEOUT  seconds allowed to each per-launch tool run
 #              and to the profiled process (default: no limit)
+#   DEADLINE   epoch second by which the profiled process must have ended
+#              (it gets the time left then, if less than NCU_TIMEOUT)
 # Run from the repository root on a machine with a GPU, ncu and cuobjdump.
 # A launch is named after its path below `launches/` or `examples/`, with
 # dots for slashes (rodinia.hotspot.calculate_temp, analyze.copy).
@@ -211,12 +213,20 @@ rm -rf "$raw/status"
 
 # One profiled process for all of them: ncu's start-up is paid once, and its
 # IDs follow the launch order.
+ncu_timeout=${NCU_TIMEOUT:-}
+if [ -n "${DEADLINE:-}" ]; then
+    left=$(( DEADLINE - $(date +%s) ))
+    [ "$left" -lt 1 ] && left=1
+    if [ -z "$ncu_timeout" ] || [ "$left" -lt "$ncu_timeout" ]; then
+        ncu_timeout=$left
+    fi
+fi
 if [ ${#ok[@]} -gt 0 ]; then
-    ${NCU_TIMEOUT:+timeout "$NCU_TIMEOUT"} \
+    ${ncu_timeout:+timeout "$ncu_timeout"} \
         ncu --clock-control none --print-units base --csv --metrics "$metric_list" \
         --log-file "$raw/ncu.csv" "$hone" gpu-run ${gpu_flags[@]+"${gpu_flags[@]}"} "${ok[@]}" \
         > "$raw/ncu-run.out" 2>&1
-    echo "ncu exit $?" >> "$raw/ncu-run.out"
+    echo "ncu exit $?${ncu_timeout:+ (limit $ncu_timeout s)}" >> "$raw/ncu-run.out"
 fi
 
 python3 "$here/compare.py" "$raw" "$out"
