@@ -91,6 +91,24 @@ def read_ncu_csv(path):
     return [launches[k] for k in sorted(order, key=lambda k: int(k) if k.isdigit() else k)]
 
 
+def profiled_as(ncu_kernel, kernel):
+    """Whether ncu's (demangled) kernel name is hone's `kernel`."""
+    return re.sub(r"^void\s+", "", ncu_kernel).startswith(kernel)
+
+
+def match_by_name(expected, profiled):
+    """For each expected kernel in launch order, the index of the profiled
+    launch of that name, in order (None where none is left): a launch that
+    profiled no kernel, or more than one, does not shift the others."""
+    slots, cursor = [], 0
+    for kernel in expected:
+        j = next((j for j in range(cursor, len(profiled)) if profiled_as(profiled[j], kernel)), None)
+        slots.append(j)
+        if j is not None:
+            cursor = j + 1
+    return slots
+
+
 def load_json(path):
     try:
         with open(path, encoding="utf-8") as f:
@@ -213,9 +231,16 @@ def main(raw, out):
     ncu_path = os.path.join(raw, "ncu.csv")
     profiled = read_ncu_csv(ncu_path) if os.path.exists(ncu_path) else []
     ran = [e for e in entries if e[2] == "ran"]
+    kernels = {}
+    for name, _, _ in entries:
+        analysis = load_json(os.path.join(raw, f"{name}.analyze.json"))
+        kernels[name] = analysis.get("kernel", "?") if analysis else "?"
     if profiled and len(profiled) != len(ran):
-        print(f"warning: ncu profiled {len(profiled)} launches for {len(ran)} run",
-              file=sys.stderr)
+        print(f"warning: ncu profiled {len(profiled)} launches for {len(ran)} run; "
+              "matched by kernel name", file=sys.stderr)
+        slots = match_by_name([kernels[e[0]] for e in ran], [k for k, _ in profiled])
+    else:
+        slots = list(range(len(ran)))
 
     csv_rows = []
     md_rows = []
@@ -228,10 +253,11 @@ def main(raw, out):
         totals = analysis.get("totals") if analysis else None
         source = count_source(analysis)
         if status == "ran":
-            index = ran.index([name, launch, status])
-            counters = profiled[index][1] if index < len(profiled) else {}
-            ncu_kernel = profiled[index][0] if index < len(profiled) else ""
-            if ncu_kernel and kernel != "?" and not ncu_kernel.startswith(kernel):
+            index = slots[ran.index([name, launch, status])]
+            found = index is not None and index < len(profiled)
+            counters = profiled[index][1] if found else {}
+            ncu_kernel = profiled[index][0] if found else ""
+            if ncu_kernel and kernel != "?" and not profiled_as(ncu_kernel, kernel):
                 print(f"warning: {name}: ncu profiled {ncu_kernel}, expected {kernel}",
                       file=sys.stderr)
         else:
