@@ -221,6 +221,12 @@ def fmt(v):
     return str(int(v))
 
 
+# Which of hone's analyses to compare: `analyze` (the default, counting the
+# compiled code where NVRTC and nvdisasm are found) or `source` (the same
+# launches with --source-model), chosen by HONE_ANALYSIS.
+ANALYSIS = os.environ.get("HONE_ANALYSIS", "analyze")
+
+
 def main(raw, out):
     entries = []
     with open(os.path.join(raw, "launches.tsv"), encoding="utf-8") as f:
@@ -233,7 +239,7 @@ def main(raw, out):
     ran = [e for e in entries if e[2] == "ran"]
     kernels = {}
     for name, _, _ in entries:
-        analysis = load_json(os.path.join(raw, f"{name}.analyze.json"))
+        analysis = load_json(os.path.join(raw, f"{name}.{ANALYSIS}.json"))
         kernels[name] = analysis.get("kernel", "?") if analysis else "?"
     if profiled and len(profiled) != len(ran):
         print(f"warning: ncu profiled {len(profiled)} launches for {len(ran)} run; "
@@ -248,7 +254,7 @@ def main(raw, out):
     checked = agreed = 0
     differential = []
     for name, launch, status in entries:
-        analysis = load_json(os.path.join(raw, f"{name}.analyze.json"))
+        analysis = load_json(os.path.join(raw, f"{name}.{ANALYSIS}.json"))
         kernel = analysis.get("kernel", "?") if analysis else "?"
         totals = analysis.get("totals") if analysis else None
         source = count_source(analysis)

@@ -180,6 +180,7 @@ EOF
 run_one() {
     local i=$1 launch=$2 name=$3 file=$4 status image
     limited "$hone" analyze "$file" --json --no-fix > "$raw/$name.analyze.json" 2> "$raw/$name.analyze.err"
+    limited "$hone" analyze "$file" --json --no-fix --source-model > "$raw/$name.source.json" 2> "$raw/$name.source.err"
     limited "$hone" sim "$file" --json --no-race-check > "$raw/$name.sim.json" 2> "$raw/$name.sim.err"
     mkdir -p "$raw/keep/$name"
     if limited "$hone" gpu-run "$file" --json ${gpu_flags[@]+"${gpu_flags[@]}"} --keep "$raw/keep/$name" \
@@ -230,3 +231,6 @@ if [ ${#ok[@]} -gt 0 ]; then
 fi
 
 python3 "$here/compare.py" "$raw" "$out"
+# The same launches counted from the source alone, for comparison.
+mkdir -p "$out/source-model"
+HONE_ANALYSIS=source python3 "$here/compare.py" "$raw" "$out/source-model"

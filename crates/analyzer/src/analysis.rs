@@ -91,7 +91,7 @@ pub fn measure(
         if let Some(id) = kernel_id {
             let places = crate::compiled::places::places(module, id);
             let per_site = tallies.sites.into_iter().collect();
-            crate::compiled::apply(module, &places, &code, &mut sites, &per_site);
+            crate::compiled::apply(module, kernel, &places, &code, &mut sites, &per_site);
         }
     }
     Ok(Measured {

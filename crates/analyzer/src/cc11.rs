@@ -88,8 +88,9 @@ pub fn check_half_warp(size: u32, lanes: &[(u32, u64)]) -> Option<HalfWarpCheck>
     if first_address % segment_bytes(size) != 0 {
         failed.set(3);
     }
-    let ideal = if size == 16 { 2 } else { 1 };
     let active = sorted.len() as u32;
+    // 16-byte accesses of more than 8 lanes fill two 128-byte transactions.
+    let ideal = if size == 16 && active > 8 { 2 } else { 1 };
     Some(HalfWarpCheck {
         active,
         failed,
@@ -137,6 +138,13 @@ mod tests {
         assert_eq!(a.first_address, BASE + 4);
         assert_eq!(b.failed.list(), vec![3]);
         assert_eq!((a.transactions, a.ideal_transactions), (16, 1));
+    }
+
+    #[test]
+    fn one_lane_of_sixteen_bytes_needs_one_transaction() {
+        let c = check_half_warp(16, &[(1, 16)]).unwrap();
+        assert!(!c.coalesced());
+        assert_eq!((c.transactions, c.ideal_transactions), (1, 1));
     }
 
     #[test]

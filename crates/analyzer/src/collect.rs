@@ -359,7 +359,7 @@ impl TraceSink for Collector {
                     site.half_warps += 1;
                     site.transactions += u64::from(c.transactions);
                     site.ideal_transactions += u64::from(c.ideal_transactions);
-                    cc_excess += u64::from(c.transactions - c.ideal_transactions);
+                    cc_excess += u64::from(c.transactions.saturating_sub(c.ideal_transactions));
                     if c.coalesced() {
                         site.coalesced_half_warps += 1;
                         continue;

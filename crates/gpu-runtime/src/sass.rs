@@ -72,6 +72,14 @@ pub fn listings(module: &Module, arch: u32) -> Result<Listings> {
         extra: vec!["-lineinfo".to_string()],
         ..CompileOptions::default()
     };
+    // The disassembler names the program's own file for some instructions
+    // of a function's first lines whatever `#line` said; named after the
+    // user's main file, those instructions still point at it.
+    let name = module
+        .files
+        .first()
+        .map(String::as_str)
+        .unwrap_or("kernel.cu");
     let mut texts = Vec::with_capacity(2);
     for unroll_once in [false, true] {
         let printed = print_module_with(
@@ -81,7 +89,7 @@ pub fn listings(module: &Module, arch: u32) -> Result<Listings> {
                 unroll_once,
             },
         );
-        let cubin = nvrtc::compile(&cuda_source(&printed), "kernel.cu", &options, &target)?;
+        let cubin = nvrtc::compile(&cuda_source(&printed), name, &options, &target)?;
         texts.push(disassemble(&nvdisasm, &cubin.image)?);
     }
     let rolled = texts.pop().unwrap_or_default();

@@ -170,6 +170,7 @@ struct Group<'a> {
 /// (the source's stay in `SiteStats::source`).
 pub fn apply<'a>(
     module: &'a Module,
+    kernel: &str,
     places: &HashMap<hone_ir::Span, Place>,
     code: &'a CompiledCode,
     sites: &mut [SiteStats],
@@ -211,9 +212,19 @@ pub fn apply<'a>(
             .max_by_key(|(_, f)| f.len())
             .map(|(i, _)| i as u32)
     };
+    // The module's other kernels have code of their own, which may inline
+    // the same device functions; device functions left out of line count.
+    let other_kernel = |name: &str| {
+        name != kernel
+            && module
+                .functions
+                .iter()
+                .any(|f| f.kind == hone_ir::FuncKind::Global && f.name == name)
+    };
     let located = |instrs: &'a [MemInstr]| -> Vec<(u32, &'a MemInstr)> {
         instrs
             .iter()
+            .filter(|ins| !other_kernel(&ins.function))
             .filter_map(|ins| Some((file_of(&ins.file)?, ins)))
             .collect()
     };
@@ -294,19 +305,6 @@ fn decide(
         }
         s.counted = c;
     };
-    if g.rolled.is_empty() {
-        let c = if g.compiled.is_empty() {
-            Counted::Removed
-        } else {
-            Counted::Unmatched {
-                reason: "instructions only where loops are unrolled".to_string(),
-            }
-        };
-        for &i in &g.sites {
-            set(&mut sites[i], c.clone());
-        }
-        return;
-    }
     // Each inlined copy of a device function repeats its instructions.
     let copies = g
         .sites
@@ -319,6 +317,7 @@ fn decide(
     let kept = g.rolled.len().div_ceil(copies);
     let mut removed: Vec<usize> = Vec::new();
     let mut hoisted: Vec<usize> = Vec::new();
+    let mut unmatched: Vec<usize> = Vec::new();
     if kept < g.sites.len() {
         let tally = |i: usize| tallies.get(&sites[i].site);
         // Loads repeating a value the warp holds are the ones a compiler
@@ -348,6 +347,12 @@ fn decide(
                 removed.push(i);
                 continue;
             }
+            if kept == 0 && !g.compiled.is_empty() {
+                // Instructions only where loops are unrolled: nothing to
+                // match them with.
+                unmatched.push(i);
+                continue;
+            }
             let depth = places.get(&s.span).map(|p| p.depth).unwrap_or(0);
             let orphan = orphans.iter().position(|o| {
                 o.kind == s.kind
@@ -360,6 +365,9 @@ fn decide(
                     orphans.remove(o);
                     hoisted.push(i);
                 }
+                // No instruction of its kind on its line nor one it may have
+                // moved to: the compiler keeps the value in a register.
+                _ if kept == 0 => removed.push(i),
                 _ => {}
             }
         }
@@ -377,6 +385,11 @@ fn decide(
         }
         if hoisted.contains(&i) {
             set(&mut sites[i], Counted::Hoisted);
+            continue;
+        }
+        if unmatched.contains(&i) {
+            let reason = "instructions only where loops are unrolled".to_string();
+            set(&mut sites[i], Counted::Unmatched { reason });
             continue;
         }
         let s = &sites[i];
