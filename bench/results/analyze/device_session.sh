@@ -34,3 +34,12 @@ for run in 1 2; do
         > "$OUT/measure$run.txt" 2>&1
     sed -n '/^measured on/,$p' "$OUT/measure$run.txt"
 done
+# Tables where they come back; every tool's raw output in one archive.
+mkdir -p "$OUT/tables"
+for part in examples real; do
+    cp "$OUT/$part/table.md" "$OUT/tables/$part.md" 2>/dev/null
+    cp "$OUT/$part/table.csv" "$OUT/tables/$part.csv" 2>/dev/null
+    cp "$OUT/$part/source-model/table.md" "$OUT/tables/$part.source-model.md" 2>/dev/null
+    cp "$OUT/$part/source-model/table.csv" "$OUT/tables/$part.source-model.csv" 2>/dev/null
+done
+tar czf "$OUT/raw.tar.gz" -C "$OUT" examples real 2>/dev/null && rm -rf "$OUT/examples" "$OUT/real"

@@ -290,6 +290,12 @@ fn observe_stride(lanes: &[(u32, u64)]) -> Option<i64> {
 }
 
 impl TraceSink for Collector {
+    fn barrier(&mut self, block: [u32; 3], warp: u32) {
+        if let Some(t) = &mut self.tallies {
+            t.barrier(block, warp);
+        }
+    }
+
     fn warp_access(&mut self, a: &WarpAccess) {
         if a.space == AddressSpace::Local || a.lanes.is_empty() {
             return;

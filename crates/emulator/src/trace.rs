@@ -67,6 +67,9 @@ pub struct WarpAccess {
 /// Receives the trace as the launch runs, in a deterministic order.
 pub trait TraceSink {
     fn warp_access(&mut self, access: &WarpAccess);
+    /// A warp of `block` reached `__syncthreads()` (or a grid barrier): a
+    /// point no compiler moves memory accesses across.
+    fn barrier(&mut self, _block: [u32; 3], _warp: u32) {}
 }
 
 /// A sink that keeps everything (for tests and small launches).

@@ -116,6 +116,9 @@ pub enum Counted {
     /// The instruction sits outside the loop the source access is in: it
     /// runs once per entry of that loop.
     Hoisted,
+    /// Made by one wider instruction together with a neighbouring access of
+    /// its line (members of one struct): its request is counted there.
+    Combined,
     /// `factor` consecutive accesses of a warp make one vector instruction.
     Merged { factor: u32, opcode: String },
     /// The line's instructions could not be matched with its accesses; the
@@ -133,6 +136,7 @@ impl Counted {
             Counted::Removed => "removed",
             Counted::Hoisted => "hoisted",
             Counted::Merged { .. } => "merged",
+            Counted::Combined => "combined",
             Counted::Unmatched { .. } => "unmatched",
         }
     }
@@ -143,6 +147,9 @@ impl Counted {
             Counted::Kept => "compiled: kept".to_string(),
             Counted::Removed => "compiled: removed (value kept in a register)".to_string(),
             Counted::Hoisted => "compiled: moved out of its loop".to_string(),
+            Counted::Combined => {
+                "compiled: made by a wider instruction with its neighbour".to_string()
+            }
             Counted::Merged { factor, opcode } => {
                 format!("compiled: {factor} accesses merged into one {opcode}")
             }
@@ -283,7 +290,7 @@ fn decide(
     let set = |s: &mut SiteStats, c: Counted| {
         let t = tallies.get(&s.site);
         let tally = match &c {
-            Counted::Removed => Some(Tally::default()),
+            Counted::Removed | Counted::Combined => Some(Tally::default()),
             Counted::Hoisted => t.map(|t| t.once),
             Counted::Merged { factor, .. } => {
                 let i = MERGES.iter().position(|m| m == factor);
@@ -314,62 +321,79 @@ fn decide(
         .max()
         .unwrap_or(1)
         .max(1) as usize;
-    let kept = g.rolled.len().div_ceil(copies);
+    let tally = |i: usize| tallies.get(&sites[i].site);
+    // Loads repeating a value the warp holds are what a compiler drops or
+    // loads once; accesses repeating their own addresses, what it moves out
+    // of a loop.
+    let repeats = |i: usize| {
+        tally(i)
+            .map(|t| t.repeats as f64 / t.requests.max(1) as f64)
+            .unwrap_or(0.0)
+    };
+    let invariant = |i: usize| {
+        tally(i)
+            .map(|t| 1.0 - t.once.requests as f64 / t.requests.max(1) as f64)
+            .unwrap_or(0.0)
+    };
+    let depth_of = |i: usize| places.get(&sites[i].span).map_or(0, |p| p.depth);
+    // The accesses least likely to have been changed take the line's
+    // instructions first, each one at its own loop depth or deeper.
+    let mut order: Vec<usize> = g.sites.clone();
+    order.sort_by(|&a, &b| {
+        let key = |i: usize| repeats(i) + invariant(i);
+        key(a)
+            .total_cmp(&key(b))
+            .then(depth_of(b).cmp(&depth_of(a)))
+            .then(a.cmp(&b))
+    });
+    let mut pool: Vec<u32> = g.rolled.iter().map(|i| i.depth).collect();
+    pool.sort_unstable();
     let mut removed: Vec<usize> = Vec::new();
     let mut hoisted: Vec<usize> = Vec::new();
     let mut unmatched: Vec<usize> = Vec::new();
-    if kept < g.sites.len() {
-        let tally = |i: usize| tallies.get(&sites[i].site);
-        // Loads repeating a value the warp holds are the ones a compiler
-        // drops; accesses repeating their own addresses, the ones it moves
-        // out of a loop (to where an instruction without an access of its
-        // line is).
-        let repeats = |i: usize| {
-            tally(i)
-                .map(|t| t.repeats as f64 / t.requests.max(1) as f64)
-                .unwrap_or(0.0)
-        };
-        let invariant = |i: usize| {
-            tally(i)
-                .map(|t| 1.0 - t.once.requests as f64 / t.requests.max(1) as f64)
-                .unwrap_or(0.0)
-        };
-        let mut order: Vec<usize> = g.sites.clone();
-        order.sort_by(|&a, &b| {
-            repeats(b)
-                .total_cmp(&repeats(a))
-                .then(invariant(b).total_cmp(&invariant(a)))
-                .then(a.cmp(&b))
+    let mut combined: Vec<usize> = Vec::new();
+    let mut left: Vec<usize> = Vec::new();
+    for &i in &order {
+        let d = depth_of(i);
+        if !pool.iter().any(|&p| p >= d) {
+            left.push(i);
+            continue;
+        }
+        for _ in 0..copies {
+            let Some(k) = pool.iter().position(|&p| p >= d) else {
+                break;
+            };
+            pool.remove(k);
+        }
+    }
+    for i in left {
+        let s = &sites[i];
+        let d = depth_of(i);
+        // An instruction of the line outside the access's loop, or one on a
+        // line without accesses of its kind: where the compiler moved it.
+        let inline_pool = pool.iter().position(|&p| p < d);
+        let orphan = orphans.iter().position(|o| {
+            o.kind == s.kind && same_space(o.space, s.space) && o.width == s.size && o.depth < d
         });
-        for &i in order.iter().take(g.sites.len() - kept) {
-            let s = &sites[i];
-            if s.kind == AccessKind::Load && repeats(i) >= 0.5 {
-                removed.push(i);
-                continue;
-            }
-            if kept == 0 && !g.compiled.is_empty() {
-                // Instructions only where loops are unrolled: nothing to
-                // match them with.
-                unmatched.push(i);
-                continue;
-            }
-            let depth = places.get(&s.span).map(|p| p.depth).unwrap_or(0);
-            let orphan = orphans.iter().position(|o| {
-                o.kind == s.kind
-                    && same_space(o.space, s.space)
-                    && o.width == s.size
-                    && o.depth < depth
-            });
-            match orphan {
-                Some(o) if invariant(i) > 0.0 => {
-                    orphans.remove(o);
-                    hoisted.push(i);
+        if invariant(i) > 0.0 && (inline_pool.is_some() || orphan.is_some()) {
+            match (inline_pool, orphan) {
+                (Some(k), _) => {
+                    pool.remove(k);
                 }
-                // No instruction of its kind on its line nor one it may have
-                // moved to: the compiler keeps the value in a register.
-                _ if kept == 0 => removed.push(i),
+                (None, Some(o)) => {
+                    orphans.remove(o);
+                }
                 _ => {}
             }
+            hoisted.push(i);
+        } else if s.kind == AccessKind::Load && repeats(i) >= 0.5 {
+            removed.push(i);
+        } else if g.rolled.iter().any(|ins| ins.width > s.size) {
+            // Neighbouring fields read or written by one wider instruction
+            // (a struct's members): the request is the other access's.
+            combined.push(i);
+        } else {
+            unmatched.push(i);
         }
     }
     let max_depth = g.rolled.iter().map(|i| i.depth).max().unwrap_or(0);
@@ -387,8 +411,17 @@ fn decide(
             set(&mut sites[i], Counted::Hoisted);
             continue;
         }
+        if combined.contains(&i) {
+            set(&mut sites[i], Counted::Combined);
+            continue;
+        }
         if unmatched.contains(&i) {
-            let reason = "instructions only where loops are unrolled".to_string();
+            let reason = if g.compiled.is_empty() {
+                "no instruction on its line"
+            } else {
+                "instructions only where loops are unrolled"
+            };
+            let reason = reason.to_string();
             set(&mut sites[i], Counted::Unmatched { reason });
             continue;
         }

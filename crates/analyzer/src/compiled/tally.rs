@@ -147,6 +147,15 @@ impl Tallies {
         }
     }
 
+    /// A barrier: values read before it are read again after it (another
+    /// thread may have written them).
+    pub fn barrier(&mut self, block: [u32; 3], warp: u32) {
+        if self.block == Some(block) {
+            self.held.remove(&(warp, false));
+            self.held.remove(&(warp, true));
+        }
+    }
+
     /// Costs what waits to be merged as single accesses; called at the end
     /// of each block and of the launch.
     pub fn finish(&mut self) {

@@ -441,6 +441,9 @@ impl<'a, 'b> BlockCtx<'a, 'b> {
                         );
                     }
                     w.wepoch = w.wepoch.wrapping_add(1);
+                    if let Some(sink) = self.trace.as_deref_mut() {
+                        sink.barrier(self.block, w.index);
+                    }
                     break if grid {
                         Stop::GridBarrier(site)
                     } else {
