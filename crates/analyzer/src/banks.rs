@@ -2,12 +2,14 @@
 //! wavefronts as the most distinct words any one bank must deliver; lanes that
 //! read the same word share it (broadcast).
 //!
-//! Accesses wider than 4 bytes are split the way the hardware documents it: a
-//! 64-bit request is processed in 2 phases of 16 lanes and a 128-bit one in 4
-//! phases of 8 lanes, conflicts being counted within a phase. With this model
-//! a warp reading floats 1, 2, 32 and 33 words apart takes 1, 2, 32 and 1
-//! wavefronts, which is what Nsight Compute counted on an H200
-//! (`l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum`).
+//! Accesses wider than 4 bytes are processed in 2 phases of 16 lanes, conflicts
+//! being counted within a phase: a 128-bit request of 16 lanes reading
+//! distinct words takes 2 wavefronts, one in which all lanes read the same
+//! 16 bytes takes 1 (so a warp's broadcast of a `float4` takes 2, as Nsight
+//! Compute counts on an H100, where 4 phases of 8 lanes would make it 4).
+//! With this model a warp reading floats 1, 2, 32 and 33 words apart takes
+//! 1, 2, 32 and 1 wavefronts, which is what Nsight Compute counted on an
+//! H200 (`l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum`).
 
 use std::collections::BTreeMap;
 
@@ -40,8 +42,7 @@ impl SharedRequest {
 pub fn lanes_per_phase(size: u32) -> u32 {
     match size {
         0..=4 => 32,
-        5..=8 => 16,
-        _ => 8,
+        _ => 16,
     }
 }
 
@@ -124,12 +125,16 @@ mod tests {
     }
 
     #[test]
-    fn float4_takes_four_phases_of_eight_lanes() {
+    fn float4_takes_two_phases_of_sixteen_lanes() {
+        // 64 consecutive words a phase: 2 wavefronts each, no conflict
         let r = strided(16, 16);
-        assert_eq!((r.wavefronts, r.ideal_wavefronts, r.ways), (4, 4, 1));
-        // float4 32 bytes apart: a phase covers 64 words, 2 per bank
+        assert_eq!((r.wavefronts, r.ideal_wavefronts, r.ways), (4, 4, 2));
+        // float4 32 bytes apart: a phase covers 128 words, half of them read
         let r = strided(32, 16);
-        assert_eq!((r.wavefronts, r.ideal_wavefronts, r.ways), (8, 4, 2));
+        assert_eq!((r.wavefronts, r.ideal_wavefronts, r.ways), (8, 4, 4));
+        // every lane reads the same float4: one wavefront a phase
+        let r = strided(0, 16);
+        assert_eq!((r.wavefronts, r.ideal_wavefronts), (2, 2));
         // only lanes 0..8 active: one phase
         let lanes: Vec<(u32, u64)> = (0..8).map(|l| (l, l as u64 * 16)).collect();
         assert_eq!(shared_request(&lanes, 16).wavefronts, 1);

@@ -400,8 +400,9 @@ fn decide(
     // Widths: the rolled build's one per source access, the GPU build's
     // possibly wider.
     let rolled_width = uniform(g.rolled.iter().map(|i| i.width));
-    let compiled_width = uniform(g.compiled.iter().map(|i| i.width));
-    let compiled_op = g.compiled.first().map(|i| i.opcode.clone());
+    let widest_instr = g.compiled.iter().max_by_key(|i| i.width);
+    let widest = widest_instr.map(|i| i.width);
+    let widest_op = widest_instr.map(|i| i.opcode.clone());
     for &i in &g.sites {
         if removed.contains(&i) {
             set(&mut sites[i], Counted::Removed);
@@ -427,10 +428,18 @@ fn decide(
         }
         let s = &sites[i];
         let depth = places.get(&s.span).map(|p| p.depth).unwrap_or(0);
-        let merge = match (rolled_width, compiled_width, &compiled_op) {
+        // The widest instruction of the line in the build the GPU runs: the
+        // accesses of a warp that run one after the other at consecutive,
+        // aligned addresses may be what it merged.
+        let merge = match (rolled_width, widest, &widest_op) {
             (Some(r), Some(c), Some(op)) if r == s.size && c > r && c % r == 0 => {
-                MERGES.contains(&(c / r)).then(|| Counted::Merged {
-                    factor: c / r,
+                let factor = c / r;
+                let merged = MERGES
+                    .iter()
+                    .position(|&m| m == factor)
+                    .and_then(|k| tallies.get(&s.site).map(|t| t.merged[k].requests));
+                merged.filter(|&m| m < s.requests).map(|_| Counted::Merged {
+                    factor,
                     opcode: op.clone(),
                 })
             }

@@ -88,10 +88,31 @@ pub struct Tallies {
     block: Option<[u32; 3]>,
     warps: HashMap<(u32, u32), WarpSite>,
     /// Values each warp holds per space: (hash of the access, site).
-    held: HashMap<(u32, bool), Vec<(u64, u32)>>,
+    held: HashMap<(u32, bool), Vec<Held>>,
     /// Space and size of each site.
     shape: HashMap<u32, (AddressSpace, u32)>,
     pub sites: BTreeMap<u32, SiteTallies>,
+}
+
+/// A value a warp holds: where its lanes read or wrote it.
+struct Held {
+    site: u32,
+    size: u32,
+    lanes: Vec<(u32, u64)>,
+}
+
+impl Held {
+    /// Whether every lane of `lanes` holds its address's value here (a
+    /// branch's lanes reuse what the whole warp loaded before it).
+    fn covers(&self, size: u32, lanes: &[(u32, u64)]) -> bool {
+        if size != self.size || lanes.len() > self.lanes.len() {
+            return false;
+        }
+        let mut mine = self.lanes.iter();
+        lanes
+            .iter()
+            .all(|l| mine.by_ref().any(|m| m.0 == l.0) && self.lanes.contains(l))
+    }
 }
 
 /// Values remembered per warp and space; older ones are forgotten (a
@@ -107,6 +128,11 @@ impl Tallies {
         let shared = a.space == AddressSpace::Shared;
         let hash = access_hash(a.size, lanes);
         let held = self.held.entry((a.warp, shared)).or_default();
+        let value = Held {
+            site: a.site,
+            size: a.size,
+            lanes: lanes.to_vec(),
+        };
         match a.kind {
             AccessKind::Atomic => {
                 held.clear();
@@ -114,17 +140,19 @@ impl Tallies {
             }
             AccessKind::Store => {
                 held.clear();
-                held.push((hash, a.site));
+                held.push(value);
             }
             AccessKind::Load => {
-                let repeat = held.iter().any(|&(h, s)| h == hash && s != a.site);
+                let repeat = held
+                    .iter()
+                    .any(|h| h.site != a.site && h.covers(a.size, lanes));
                 if repeat {
                     self.sites.entry(a.site).or_default().repeats += 1;
                 }
                 if held.len() >= HELD {
                     held.remove(0);
                 }
-                held.push((hash, a.site));
+                held.push(value);
             }
         }
         self.shape.insert(a.site, (a.space, a.size));
