@@ -135,6 +135,7 @@ pub fn run(args: AnalyzeArgs) -> Result<u8> {
         let m = crate::commands::measure::measure(
             &analysis,
             timed_launch,
+            args.measure_launch.is_none(),
             source.filter(|_| args.measure_launch.is_none()),
             args.reps,
             opts.limits.max_memory,

@@ -38,12 +38,21 @@ pub struct Timed {
     pub differing_buffers: Vec<String>,
 }
 
+/// A fix that was not timed, and why.
+#[derive(Clone, Debug, Serialize)]
+pub struct Skipped {
+    pub pattern: String,
+    pub title: String,
+    pub reason: String,
+}
+
 /// What `--measure` found.
 #[derive(Clone, Debug, Serialize)]
 pub struct Measurement {
     pub device: String,
     pub launch: String,
     pub kernels: Vec<Timed>,
+    pub skipped: Vec<Skipped>,
 }
 
 fn traffic(c: &hone_analyzer::Cost) -> u64 {
@@ -52,10 +61,11 @@ fn traffic(c: &hone_analyzer::Cost) -> u64 {
 
 /// Times the original and every verified fix of `analysis` on the GPU, with
 /// the inputs of `launch_path` (the analysed launch, or a larger one of the
-/// same kernel).
+/// same kernel: `analysed` is false).
 pub fn measure(
     analysis: &Analysis,
     launch_path: &Path,
+    analysed: bool,
     source: Option<&Path>,
     reps: u32,
     max_memory: u64,
@@ -104,9 +114,20 @@ pub fn measure(
         differing_buffers: Vec::new(),
     }];
     let mut seen = BTreeSet::new();
+    let mut skipped = Vec::new();
     for site in &analysis.sites {
         for s in &site.suggestions {
             if !seen.insert(s.source.clone()) {
+                continue;
+            }
+            if !analysed && !s.layout_changes.is_empty() {
+                // The layout it states was worked out for the analysed
+                // launch's sizes; another launch may need another one.
+                skipped.push(Skipped {
+                    pattern: s.pattern.into(),
+                    title: s.title.clone(),
+                    reason: "its change of data layout is stated for the analysed launch's sizes; analyse a launch of this size to time it".into(),
+                });
                 continue;
             }
             let name = format!("{}.{}.cu", analysis.kernel, s.pattern);
@@ -149,6 +170,7 @@ pub fn measure(
         device: gpu.props().name.clone(),
         launch: label,
         kernels,
+        skipped,
     })
 }
 
@@ -183,6 +205,9 @@ pub fn human(m: &Measurement) -> String {
             "  {:<20} {:.4} ms (q1 {:.4}, q3 {:.4}; {} runs), speedup {:.2}x{predicted}{outputs}\n",
             k.pattern, k.median_ms, k.q1_ms, k.q3_ms, k.runs, k.speedup
         ));
+    }
+    for k in &m.skipped {
+        o.push_str(&format!("  {:<20} not timed: {}\n", k.pattern, k.reason));
     }
     o
 }
