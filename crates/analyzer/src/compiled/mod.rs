@@ -166,6 +166,15 @@ fn same_space(instr: Space, site: AddressSpace) -> bool {
     }
 }
 
+/// The space a group's `shared` flag stands for.
+fn space_of(shared: bool) -> AddressSpace {
+    if shared {
+        AddressSpace::Shared
+    } else {
+        AddressSpace::Global
+    }
+}
+
 /// Sites of one line, one space and one kind, with their instructions.
 struct Group<'a> {
     sites: Vec<usize>,
@@ -239,11 +248,7 @@ pub fn apply<'a>(
     let compiled = located(&code.compiled.instrs);
     for (key, g) in groups.iter_mut() {
         let (file, line, shared, kind) = *key;
-        let space = if shared {
-            AddressSpace::Shared
-        } else {
-            AddressSpace::Global
-        };
+        let space = space_of(shared);
         let matches = |&&(f, ins): &&(u32, &MemInstr)| {
             f == file && ins.line == line && ins.kind == kind && same_space(ins.space, space)
         };
@@ -255,21 +260,10 @@ pub fn apply<'a>(
     let mut orphans: Vec<&MemInstr> = rolled
         .iter()
         .filter(|(f, ins)| {
-            ![AccessKind::Load, AccessKind::Store]
-                .iter()
-                .flat_map(|&k| [(k, false), (k, true)])
-                .any(|(k, shared)| {
-                    k == ins.kind
-                        && same_space(
-                            ins.space,
-                            if shared {
-                                AddressSpace::Shared
-                            } else {
-                                AddressSpace::Global
-                            },
-                        )
-                        && groups.contains_key(&(*f, ins.line, shared, k))
-                })
+            ![false, true].iter().any(|&shared| {
+                same_space(ins.space, space_of(shared))
+                    && groups.contains_key(&(*f, ins.line, shared, ins.kind))
+            })
         })
         .map(|x| x.1)
         .collect();
@@ -348,10 +342,8 @@ fn decide(
     });
     let mut pool: Vec<u32> = g.rolled.iter().map(|i| i.depth).collect();
     pool.sort_unstable();
-    let mut removed: Vec<usize> = Vec::new();
-    let mut hoisted: Vec<usize> = Vec::new();
-    let mut unmatched: Vec<usize> = Vec::new();
-    let mut combined: Vec<usize> = Vec::new();
+    // How the accesses without an instruction at their depth are counted.
+    let mut decided: HashMap<usize, Counted> = HashMap::new();
     let mut left: Vec<usize> = Vec::new();
     for &i in &order {
         let d = depth_of(i);
@@ -375,28 +367,31 @@ fn decide(
         let orphan = orphans.iter().position(|o| {
             o.kind == s.kind && same_space(o.space, s.space) && o.width == s.size && o.depth < d
         });
-        if invariant(i) > 0.0 && (inline_pool.is_some() || orphan.is_some()) {
-            match (inline_pool, orphan) {
-                (Some(k), _) => {
-                    pool.remove(k);
-                }
-                (None, Some(o)) => {
-                    orphans.remove(o);
-                }
-                _ => {}
+        let c = if invariant(i) > 0.0 && (inline_pool.is_some() || orphan.is_some()) {
+            if let Some(k) = inline_pool {
+                pool.remove(k);
+            } else if let Some(o) = orphan {
+                orphans.remove(o);
             }
-            hoisted.push(i);
+            Counted::Hoisted
         } else if s.kind == AccessKind::Load && repeats(i) >= 0.5 {
-            removed.push(i);
+            Counted::Removed
         } else if g.rolled.iter().any(|ins| ins.width > s.size) {
             // Neighbouring fields read or written by one wider instruction
             // (a struct's members): the request is the other access's.
-            combined.push(i);
+            Counted::Combined
         } else {
-            unmatched.push(i);
-        }
+            let reason = if g.compiled.is_empty() {
+                "no instruction on its line"
+            } else {
+                "instructions only where loops are unrolled"
+            };
+            Counted::Unmatched {
+                reason: reason.to_string(),
+            }
+        };
+        decided.insert(i, c);
     }
-    let max_depth = g.rolled.iter().map(|i| i.depth).max().unwrap_or(0);
     // Widths: the rolled build's one per source access, the GPU build's
     // possibly wider.
     let rolled_width = uniform(g.rolled.iter().map(|i| i.width));
@@ -404,30 +399,11 @@ fn decide(
     let widest = widest_instr.map(|i| i.width);
     let widest_op = widest_instr.map(|i| i.opcode.clone());
     for &i in &g.sites {
-        if removed.contains(&i) {
-            set(&mut sites[i], Counted::Removed);
-            continue;
-        }
-        if hoisted.contains(&i) {
-            set(&mut sites[i], Counted::Hoisted);
-            continue;
-        }
-        if combined.contains(&i) {
-            set(&mut sites[i], Counted::Combined);
-            continue;
-        }
-        if unmatched.contains(&i) {
-            let reason = if g.compiled.is_empty() {
-                "no instruction on its line"
-            } else {
-                "instructions only where loops are unrolled"
-            };
-            let reason = reason.to_string();
-            set(&mut sites[i], Counted::Unmatched { reason });
+        if let Some(c) = decided.remove(&i) {
+            set(&mut sites[i], c);
             continue;
         }
         let s = &sites[i];
-        let depth = places.get(&s.span).map(|p| p.depth).unwrap_or(0);
         // The widest instruction of the line in the build the GPU runs: the
         // accesses of a warp that run one after the other at consecutive,
         // aligned addresses may be what it merged.
@@ -445,14 +421,8 @@ fn decide(
             }
             _ => None,
         };
-        let c = if let Some(m) = merge {
-            m
-        } else if max_depth < depth {
-            Counted::Hoisted
-        } else {
-            Counted::Kept
-        };
-        set(&mut sites[i], c);
+        // An access given an instruction has one at its depth or deeper.
+        set(&mut sites[i], merge.unwrap_or(Counted::Kept));
     }
 }
 

@@ -108,10 +108,11 @@ impl Held {
         if size != self.size || lanes.len() > self.lanes.len() {
             return false;
         }
+        // Both in lane order: one walk finds each lane's entry.
         let mut mine = self.lanes.iter();
         lanes
             .iter()
-            .all(|l| mine.by_ref().any(|m| m.0 == l.0) && self.lanes.contains(l))
+            .all(|l| mine.by_ref().find(|m| m.0 == l.0) == Some(l))
     }
 }
 
