@@ -17,6 +17,10 @@ pub enum GpuError {
     #[error("CUDA library unavailable: {0}")]
     Library(String),
 
+    /// A CUDA command-line tool (nvdisasm) is missing or failed.
+    #[error("{0}")]
+    Tool(String),
+
     /// A driver API call failed.
     #[error("{call} failed: {name}: {description}")]
     Driver {

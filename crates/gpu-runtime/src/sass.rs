@@ -59,7 +59,7 @@ pub fn find_nvdisasm() -> Option<PathBuf> {
 /// carry `#line` directives naming the user's files) and disassembles it.
 pub fn listings(module: &Module, arch: u32) -> Result<Listings> {
     let nvdisasm = find_nvdisasm().ok_or_else(|| {
-        GpuError::Library(
+        GpuError::Tool(
             "nvdisasm not found (set HONE_NVDISASM, or install CUDA's nvdisasm, e.g. `pip install nvidia-cuda-nvdisasm`)"
                 .to_string(),
         )
@@ -113,7 +113,7 @@ pub fn disassemble(nvdisasm: &Path, cubin: &[u8]) -> Result<String> {
         COUNTER.fetch_add(1, Ordering::Relaxed)
     ));
     std::fs::write(&path, cubin)
-        .map_err(|e| GpuError::Library(format!("cannot write {}: {e}", path.display())))?;
+        .map_err(|e| GpuError::Tool(format!("cannot write {}: {e}", path.display())))?;
     let output = Command::new(nvdisasm)
         .arg("-g")
         .arg("-c")
@@ -121,9 +121,9 @@ pub fn disassemble(nvdisasm: &Path, cubin: &[u8]) -> Result<String> {
         .output();
     let _ = std::fs::remove_file(&path);
     let output =
-        output.map_err(|e| GpuError::Library(format!("cannot run {}: {e}", nvdisasm.display())))?;
+        output.map_err(|e| GpuError::Tool(format!("cannot run {}: {e}", nvdisasm.display())))?;
     if !output.status.success() {
-        return Err(GpuError::Library(format!(
+        return Err(GpuError::Tool(format!(
             "{} failed: {}",
             nvdisasm.display(),
             String::from_utf8_lossy(&output.stderr).trim()
