@@ -14,6 +14,7 @@
 
 pub mod backend;
 pub mod driver;
+pub mod fft;
 pub mod gemm;
 pub mod precision;
 pub mod routine;

@@ -10,6 +10,7 @@ use super::Routine;
 static ROUTINES: &[&dyn Routine] = &[
     &crate::symv::routine::SymvRoutine,
     &crate::gemm::routine::GemmRoutine,
+    &crate::fft::routine::FftRoutine,
 ];
 
 /// A library job's evaluator and its device, or why the device failed.

@@ -1,0 +1,454 @@
+//! The CUDA source of one pass of a plan.
+//!
+//! A pass reads the data once from global memory and writes it once. Inside,
+//! a *sweep* transforms lines of one length with a Stockham sequence of
+//! stages (radix r, span Ns: butterfly j reads x[j + q N/r], twiddles by
+//! exp(+-2 pi i q (j mod Ns) / (Ns r)) and writes
+//! y[(j / Ns) Ns r + j mod Ns + q Ns]). The first stage reads global memory straight into registers
+//! and the last writes global memory from registers, so a two-stage sweep
+//! touches shared memory once. Between stages each thread reads all its
+//! butterflies' inputs, the block synchronises, and it writes them back in
+//! place: one buffer, no ping-pong.
+//!
+//! Two kinds of pass:
+//! - a *line pass* transforms the lines along one axis; a block takes `T`
+//!   lines that lie side by side in memory (consecutive lines of the
+//!   contiguous axis, or consecutive elements of the inner axes for a
+//!   strided one), so its loads are coalesced either way;
+//! - a *plane pass* transforms axes 0 and 1 of one plane in one block,
+//!   the plane held in shared memory.
+
+use std::fmt::Write as _;
+
+use super::radix::{Emitter, COMPLEX_HELPERS};
+use super::{Direction, Twiddle};
+use crate::precision::Precision;
+
+/// The entry point of every pass kernel.
+pub const ENTRY: &str = "fft_pass";
+
+/// Where a sweep reads or writes: `{n}` in the address stands for the
+/// element's position on the line.
+#[derive(Debug, Clone)]
+pub enum Access {
+    /// `base[address]`, only where `live` holds (lines past the end of the
+    /// data are computed on zeros and not written).
+    Global {
+        address: String,
+        live: Option<String>,
+    },
+    Shared {
+        address: String,
+    },
+}
+
+impl Access {
+    fn at(&self, n: &str) -> String {
+        match self {
+            Access::Global { address, .. } | Access::Shared { address } => {
+                address.replace("{n}", &format!("({n})"))
+            }
+        }
+    }
+
+    fn shared(&self) -> bool {
+        matches!(self, Access::Shared { .. })
+    }
+}
+
+/// One sweep: lines of length `n` in `radices` stages, `threads` threads
+/// per line; `p` is the thread's index on its line.
+#[derive(Debug, Clone)]
+pub struct Sweep {
+    pub n: u32,
+    pub radices: Vec<u32>,
+    pub threads: u32,
+    pub src: Access,
+    pub dst: Access,
+    /// Where this sweep's twiddles start in the pass's table.
+    pub table_offset: usize,
+}
+
+/// The twiddles of a sweep's stages as a table, forward direction:
+/// stage s (span Ns > 1, radix r) holds exp(-2 pi i q k / (Ns r)) at
+/// k (r - 1) + q - 1.
+pub fn twiddle_table(radices: &[u32]) -> Vec<(f64, f64)> {
+    let mut out = Vec::new();
+    let mut ns = 1u64;
+    for &r in radices {
+        if ns > 1 {
+            for k in 0..ns {
+                for q in 1..r as u64 {
+                    let a = -2.0 * std::f64::consts::PI * (q * k) as f64 / (ns * r as u64) as f64;
+                    out.push((a.cos(), a.sin()));
+                }
+            }
+        }
+        ns *= r as u64;
+    }
+    out
+}
+
+impl Sweep {
+    /// The number of table entries the sweep's twiddles take.
+    pub fn table_len(&self) -> usize {
+        twiddle_table(&self.radices).len()
+    }
+
+    fn emit(&self, code: &mut String, direction: Direction, twiddle: Twiddle, indent: &str) {
+        let n = self.n;
+        let p_count = self.threads;
+        let mut ns = 1u32;
+        let mut table = self.table_offset;
+        let last = self.radices.len() - 1;
+        for (s, &r) in self.radices.iter().enumerate() {
+            let nr = n / r;
+            let b_count = nr.div_ceil(p_count);
+            let guard = b_count * p_count != nr;
+            let src = if s == 0 {
+                self.src.clone()
+            } else {
+                Access::Shared {
+                    address: "sm[SROW({n})]".into(),
+                }
+            };
+            let dst = if s == last {
+                self.dst.clone()
+            } else {
+                Access::Shared {
+                    address: "sm[SROW({n})]".into(),
+                }
+            };
+            let i = indent;
+            let _ = writeln!(code, "{i}{{ // stage {s}: radix {r}, span {ns}");
+            let _ = writeln!(code, "{i}  cplx v[{b_count}][{r}];");
+            let _ = writeln!(code, "{i}  #pragma unroll");
+            let _ = writeln!(code, "{i}  for (int b = 0; b < {b_count}; ++b) {{");
+            let _ = writeln!(code, "{i}    const int j = p + b * {p_count};");
+            if guard {
+                let _ = writeln!(code, "{i}    if (j < {nr}) {{");
+            } else {
+                let _ = writeln!(code, "{i}    {{");
+            }
+            let _ = writeln!(code, "{i}      const int k = j % {ns};");
+            let _ = writeln!(code, "{i}      (void)k;");
+            for q in 0..r {
+                let at = src.at(&format!("j + {}", q * nr));
+                let load = match &src {
+                    Access::Global {
+                        live: Some(live), ..
+                    } => format!("({live}) ? {at} : mk(0, 0)"),
+                    _ => at,
+                };
+                let _ = writeln!(code, "{i}      v[b][{q}] = {load};");
+            }
+            if ns > 1 {
+                for q in 1..r {
+                    let w = match twiddle {
+                        Twiddle::Computed => {
+                            format!("twiddle_computed({q} * k, {})", ns * r)
+                        }
+                        Twiddle::Table => {
+                            format!("twiddle_table(tw, {table} + k * {} + {})", r - 1, q - 1)
+                        }
+                    };
+                    let _ = writeln!(code, "{i}      v[b][{q}] = cmul(v[b][{q}], {w});");
+                }
+                table += (ns * (r - 1)) as usize;
+            }
+            let mut e = Emitter::new(direction.sign(), &format!("{i}      "));
+            let names: Vec<String> = (0..r).map(|q| format!("v[b][{q}]")).collect();
+            let outs = e.dft(&names);
+            code.push_str(&e.code);
+            for (q, o) in outs.iter().enumerate() {
+                if *o != names[q] {
+                    let _ = writeln!(code, "{i}      v[b][{q}] = {o};");
+                }
+            }
+            let _ = writeln!(code, "{i}    }}");
+            let _ = writeln!(code, "{i}  }}");
+            if src.shared() && dst.shared() {
+                let _ = writeln!(code, "{i}  __syncthreads();");
+            }
+            let _ = writeln!(code, "{i}  #pragma unroll");
+            let _ = writeln!(code, "{i}  for (int b = 0; b < {b_count}; ++b) {{");
+            let _ = writeln!(code, "{i}    const int j = p + b * {p_count};");
+            let cond = match (&dst, guard) {
+                (
+                    Access::Global {
+                        live: Some(live), ..
+                    },
+                    true,
+                ) => format!("j < {nr} && ({live})"),
+                (
+                    Access::Global {
+                        live: Some(live), ..
+                    },
+                    false,
+                ) => live.clone(),
+                (_, true) => format!("j < {nr}"),
+                (_, false) => "true".into(),
+            };
+            let _ = writeln!(code, "{i}    if ({cond}) {{");
+            let _ = writeln!(
+                code,
+                "{i}      const int o = (j / {ns}) * {} + j % {ns};",
+                ns * r
+            );
+            for q in 0..r {
+                let at = dst.at(&format!("o + {}", q * ns));
+                let _ = writeln!(code, "{i}      {at} = v[b][{q}];");
+            }
+            let _ = writeln!(code, "{i}    }}");
+            let _ = writeln!(code, "{i}  }}");
+            if dst.shared() {
+                let _ = writeln!(code, "{i}  __syncthreads();");
+            }
+            let _ = writeln!(code, "{i}}}");
+            ns *= r;
+        }
+    }
+}
+
+/// The preamble every pass shares: element types, complex helpers,
+/// twiddles.
+fn preamble(precision: Precision, direction: Direction) -> String {
+    let (real, cplx, sincospi) = match precision {
+        Precision::Single => ("float", "float2", "sincospif"),
+        Precision::Double => ("double", "double2", "sincospi"),
+    };
+    let sign = direction.sign();
+    format!(
+        "typedef {real} real;\ntypedef {cplx} cplx;\n{COMPLEX_HELPERS}\n\
+         // exp(sign 2 pi i e / m), computed.\n\
+         __device__ __forceinline__ cplx twiddle_computed(int e, int m) {{\n\
+         \x20 real s, c;\n\
+         \x20 {sincospi}((real)(2 * e) / (real)m, &s, &c);\n\
+         \x20 return mk(c, {sign} * s);\n\
+         }}\n\
+         // The table holds the forward twiddles; the inverse conjugates them.\n\
+         __device__ __forceinline__ cplx twiddle_table(const cplx* __restrict__ tw, int i) {{\n\
+         \x20 const cplx w = __ldg(&tw[i]);\n\
+         \x20 return mk(w.x, {sign_neg} * w.y);\n\
+         }}\n",
+        sign_neg = -sign
+    )
+}
+
+/// A pass over the lines of one axis. Element `n` of line `(o, i)` is at
+/// `o n_len stride + n stride + i`, `i < stride`, `o < outer`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct LinePass {
+    pub n: u32,
+    pub radices: Vec<u32>,
+    pub stride: u64,
+    pub outer: u64,
+    /// Lines per block.
+    pub lines: u32,
+    /// Threads per line.
+    pub threads: u32,
+    /// Padding of each line's row in shared memory, in elements.
+    pub pad: u32,
+}
+
+/// A pass over axes 0 and 1 of `planes` planes of `n0 x n1` elements, one
+/// plane per block.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct PlanePass {
+    pub n0: u32,
+    pub n1: u32,
+    pub radices0: Vec<u32>,
+    pub radices1: Vec<u32>,
+    pub planes: u64,
+    /// Threads per block; a multiple of both n0 and n1.
+    pub threads: u32,
+    pub pad: u32,
+}
+
+/// Either kind, with what every pass has.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum PassShape {
+    Line(LinePass),
+    Plane(PlanePass),
+}
+
+/// One kernel of a plan, ready to generate.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct PassKernel {
+    pub precision: Precision,
+    pub direction: Direction,
+    pub twiddle: Twiddle,
+    pub shape: PassShape,
+}
+
+impl PassKernel {
+    /// Threads per block.
+    pub fn block(&self) -> u32 {
+        match &self.shape {
+            PassShape::Line(l) => l.lines * l.threads,
+            PassShape::Plane(p) => p.threads,
+        }
+    }
+
+    /// Blocks in the grid.
+    pub fn grid(&self) -> u64 {
+        match &self.shape {
+            PassShape::Line(l) if l.stride == 1 => l.outer.div_ceil(l.lines as u64),
+            PassShape::Line(l) => l.outer * l.stride.div_ceil(l.lines as u64),
+            PassShape::Plane(p) => p.planes,
+        }
+    }
+
+    /// Dynamic shared memory in bytes (0 when no stage uses it).
+    pub fn shared_bytes(&self) -> u64 {
+        let elem = 2 * self.precision.size() as u64;
+        match &self.shape {
+            PassShape::Line(l) if l.radices.len() < 2 => 0,
+            PassShape::Line(l) => l.lines as u64 * (l.n + l.pad) as u64 * elem,
+            PassShape::Plane(p) => p.n1 as u64 * (p.n0 + p.pad) as u64 * elem,
+        }
+    }
+
+    fn sweeps(&self) -> Vec<Sweep> {
+        match &self.shape {
+            PassShape::Line(l) => {
+                let live = if l.stride == 1 {
+                    (l.outer % l.lines as u64 != 0).then(|| format!("line0 + t < {}ULL", l.outer))
+                } else {
+                    (l.stride % l.lines as u64 != 0).then(|| format!("i0 + t < {}ULL", l.stride))
+                };
+                let address = if l.stride == 1 {
+                    "{buf}[base + {n}]".to_string()
+                } else {
+                    format!("{{buf}}[base + (long long){{n}} * {}LL]", l.stride)
+                };
+                vec![Sweep {
+                    n: l.n,
+                    radices: l.radices.clone(),
+                    threads: l.threads,
+                    src: Access::Global {
+                        address: address.replace("{buf}", "in"),
+                        live: live.clone(),
+                    },
+                    dst: Access::Global {
+                        address: address.replace("{buf}", "out"),
+                        live,
+                    },
+                    table_offset: 0,
+                }]
+            }
+            PassShape::Plane(p) => {
+                let a = Sweep {
+                    n: p.n0,
+                    radices: p.radices0.clone(),
+                    threads: p.threads / p.n1,
+                    src: Access::Global {
+                        address: format!("in[base + t * {} + {{n}}]", p.n0),
+                        live: None,
+                    },
+                    dst: Access::Shared {
+                        address: format!("sm[t * {} + {{n}}]", p.n0 + p.pad),
+                    },
+                    table_offset: 0,
+                };
+                let b = Sweep {
+                    n: p.n1,
+                    radices: p.radices1.clone(),
+                    threads: p.threads / p.n0,
+                    src: Access::Shared {
+                        address: format!("sm[{{n}} * {} + t]", p.n0 + p.pad),
+                    },
+                    dst: Access::Global {
+                        address: format!("out[base + (long long){{n}} * {} + t]", p.n0),
+                        live: None,
+                    },
+                    table_offset: a.table_len(),
+                };
+                vec![a, b]
+            }
+        }
+    }
+
+    /// The forward twiddles of every sweep, in the order the kernel reads
+    /// them (uploaded as the kernel's table when `twiddle` is `Table`).
+    pub fn table(&self) -> Vec<(f64, f64)> {
+        self.sweeps()
+            .iter()
+            .flat_map(|s| twiddle_table(&s.radices))
+            .collect()
+    }
+
+    /// The kernel's CUDA source; its entry is [`ENTRY`]`(in, out, tw)`.
+    pub fn source(&self) -> String {
+        let mut code = preamble(self.precision, self.direction);
+        let block = self.block();
+        let _ = writeln!(
+            code,
+            "extern \"C\" __global__ void __launch_bounds__({block}) {ENTRY}(\
+             const cplx* __restrict__ in, cplx* __restrict__ out, const cplx* __restrict__ tw) {{"
+        );
+        code.push_str("  extern __shared__ cplx sm[];\n  (void)tw; (void)sm;\n");
+        code.push_str("  const int tid = threadIdx.x;\n");
+        let sweeps = self.sweeps();
+        match &self.shape {
+            PassShape::Line(l) => {
+                let rowlen = l.n + l.pad;
+                if l.stride == 1 {
+                    let _ = writeln!(
+                        code,
+                        "  const int p = tid % {tp};\n  const int t = tid / {tp};\n  \
+                         const unsigned long long line0 = (unsigned long long)blockIdx.x * {lines};\n  \
+                         (void)line0;\n  \
+                         const long long base = (long long)(line0 + t) * {n};",
+                        tp = l.threads,
+                        lines = l.lines,
+                        n = l.n
+                    );
+                } else {
+                    let chunks = l.stride.div_ceil(l.lines as u64);
+                    let _ = writeln!(
+                        code,
+                        "  const int t = tid % {lines};\n  const int p = tid / {lines};\n  \
+                         const unsigned long long o = blockIdx.x / {chunks}ULL;\n  \
+                         const unsigned long long i0 = (blockIdx.x % {chunks}ULL) * {lines};\n  \
+                         (void)i0;\n  \
+                         const long long base = (long long)o * {span}LL + (long long)(i0 + t);",
+                        lines = l.lines,
+                        span = l.n as u64 * l.stride
+                    );
+                }
+                let _ = writeln!(code, "#define SROW(n) (t * {rowlen} + (n))");
+                sweeps[0].emit(&mut code, self.direction, self.twiddle, "  ");
+                code.push_str("#undef SROW\n");
+            }
+            PassShape::Plane(p) => {
+                let _ = writeln!(
+                    code,
+                    "  const long long base = (long long)blockIdx.x * {};",
+                    p.n0 as u64 * p.n1 as u64
+                );
+                let row = p.n0 + p.pad;
+                // Sweep A: rows (axis 0), p fastest.
+                let _ = writeln!(
+                    code,
+                    "  {{\n    const int p = tid % {tp};\n    const int t = tid / {tp};\n\
+                     #define SROW(n) (t * {row} + (n))",
+                    tp = p.threads / p.n1
+                );
+                sweeps[0].emit(&mut code, self.direction, self.twiddle, "    ");
+                code.push_str("#undef SROW\n  }\n");
+                // Sweep B: columns (axis 1), t fastest.
+                let _ = writeln!(
+                    code,
+                    "  {{\n    const int t = tid % {n0};\n    const int p = tid / {n0};\n\
+                     #define SROW(n) ((n) * {row} + t)",
+                    n0 = p.n0
+                );
+                sweeps[1].emit(&mut code, self.direction, self.twiddle, "    ");
+                code.push_str("#undef SROW\n  }\n");
+            }
+        }
+        code.push_str("}\n");
+        code
+    }
+}

@@ -1,0 +1,206 @@
+//! The 3-D complex-to-complex FFT: forward and inverse (unnormalised, as
+//! cuFFT), single and double precision, in place or out of place, batched,
+//! on lengths that are products of 2, 3, 5 and 7.
+//!
+//! Data are interleaved complex numbers, `x` the contiguous axis: element
+//! `(x, y, z)` of transform `b` is at `((b nz + z) ny + y) nx + x`.
+//!
+//! - [`radix`]: lengths split into stages, the butterflies' code;
+//! - [`codegen`]: the CUDA source of one pass (a line pass along one axis,
+//!   or a plane pass over axes 0 and 1 of a plane held in shared memory);
+//! - [`plan`]: a problem and a configuration (the tuned parameters) to the
+//!   passes that run it;
+//! - [`reference`]: the CPU oracle (`rustfft`), random inputs, the error
+//!   measure and its bound;
+//! - [`device`]: compiling, checking and timing plans, cuFFT on the same
+//!   buffers;
+//! - [`plans`]: the tuned plans per size that the library call uses;
+//! - [`routine`]: the FFT in the library layer (`hone run fft`, `hone bench
+//!   fft`).
+
+pub mod codegen;
+pub mod cufft;
+pub mod device;
+pub mod plan;
+pub mod plans;
+pub mod radix;
+pub mod reference;
+pub mod routine;
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::precision::Precision;
+
+/// The direction of a transform.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Direction {
+    /// exp(-2 pi i jk/n).
+    Forward,
+    /// exp(+2 pi i jk/n), unnormalised.
+    Inverse,
+}
+
+impl Direction {
+    pub fn sign(self) -> i32 {
+        match self {
+            Direction::Forward => -1,
+            Direction::Inverse => 1,
+        }
+    }
+}
+
+impl fmt::Display for Direction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Direction::Forward => "forward",
+            Direction::Inverse => "inverse",
+        })
+    }
+}
+
+impl std::str::FromStr for Direction {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Direction, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "forward" | "fwd" | "f" | "-1" => Ok(Direction::Forward),
+            "inverse" | "inv" | "backward" | "i" | "1" | "+1" => Ok(Direction::Inverse),
+            _ => Err(format!(
+                "unknown direction `{s}` (expected forward or inverse)"
+            )),
+        }
+    }
+}
+
+/// How a kernel gets its twiddle factors.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Twiddle {
+    /// `sincospi` in the kernel.
+    Computed,
+    /// A table computed on the host in double precision, read through the
+    /// read-only cache.
+    Table,
+}
+
+/// The largest length per axis: a line must fit one block's shared memory
+/// in double precision.
+pub const MAX_LEN: u32 = 4096;
+
+/// One 3-D transform (or a batch of them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct FftProblem {
+    pub precision: Precision,
+    /// Lengths along x (contiguous), y and z.
+    pub n: [u32; 3],
+    pub batch: u32,
+    pub direction: Direction,
+    pub in_place: bool,
+}
+
+impl FftProblem {
+    /// A forward, out-of-place cube.
+    pub fn cube(precision: Precision, n: u32) -> FftProblem {
+        FftProblem {
+            precision,
+            n: [n, n, n],
+            batch: 1,
+            direction: Direction::Forward,
+            in_place: false,
+        }
+    }
+
+    /// Complex elements of the whole batch.
+    pub fn elements(&self) -> u64 {
+        self.n.iter().map(|&v| v as u64).product::<u64>() * self.batch as u64
+    }
+
+    /// Bytes of the whole batch.
+    pub fn bytes(&self) -> u64 {
+        self.elements() * 2 * self.precision.size() as u64
+    }
+
+    /// Complex elements of one transform.
+    pub fn points(&self) -> u64 {
+        self.n.iter().map(|&v| v as u64).product()
+    }
+
+    /// The conventional flop count, 5 N log2 N per transform.
+    pub fn flops(&self) -> f64 {
+        let n = self.points() as f64;
+        5.0 * n * n.log2() * self.batch as f64
+    }
+
+    /// Whether hone can run it: lengths 7-smooth and at most [`MAX_LEN`],
+    /// a batch of at least one, sizes addressable with 63-bit offsets.
+    pub fn validate(&self) -> Result<(), String> {
+        for (axis, &len) in ["nx", "ny", "nz"].iter().zip(&self.n) {
+            if len == 0 || len > MAX_LEN {
+                return Err(format!("{axis}={len}: lengths run from 1 to {MAX_LEN}"));
+            }
+            if !radix::smooth(len as u64) {
+                return Err(format!(
+                    "{axis}={len} is not a product of 2, 3, 5 and 7 (hone's kernels take those \
+                     radices; pad the data to a nearby such length)"
+                ));
+            }
+        }
+        if self.batch == 0 {
+            return Err("batch must be at least 1".to_string());
+        }
+        if self.bytes() > (1u64 << 40) {
+            return Err(format!("{self}: more than 1 TiB of data"));
+        }
+        Ok(())
+    }
+
+    /// The routine variant: `cfft3d` (single) or `zfft3d` (double).
+    pub fn variant(&self) -> &'static str {
+        variant_of(self.precision)
+    }
+}
+
+/// The variant name of a precision.
+pub fn variant_of(p: Precision) -> &'static str {
+    match p {
+        Precision::Single => "cfft3d",
+        Precision::Double => "zfft3d",
+    }
+}
+
+/// The precision of a variant name.
+pub fn precision_of(variant: &str) -> Option<Precision> {
+    match variant {
+        "cfft3d" => Some(Precision::Single),
+        "zfft3d" => Some(Precision::Double),
+        _ => None,
+    }
+}
+
+impl fmt::Display for FftProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} {}x{}x{}",
+            self.variant(),
+            self.n[0],
+            self.n[1],
+            self.n[2]
+        )?;
+        if self.batch > 1 {
+            write!(f, " batch {}", self.batch)?;
+        }
+        write!(
+            f,
+            " {} {}",
+            self.direction,
+            if self.in_place {
+                "in place"
+            } else {
+                "out of place"
+            }
+        )
+    }
+}

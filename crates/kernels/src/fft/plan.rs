@@ -1,0 +1,346 @@
+//! A problem and a configuration to the passes that run it.
+//!
+//! The parameters (every one an integer, as the tuner stores them); `a` is
+//! the axis, X (contiguous), Y or Z:
+//!
+//! | name | meaning |
+//! |---|---|
+//! | `Ra` | the largest radix of a stage on axis a (the radix sequence, largest first): 4, 8, 16 |
+//! | `Ea` | elements per thread and line on axis a (threads per line = length / Ea) |
+//! | `La` | lines per block of axis a's line pass |
+//! | `PAD` | padding of each line in shared memory, elements (bank conflicts) |
+//! | `TW` | twiddles computed (0) or read from a table (1) |
+//! | `PLANE` | axes X and Y in one pass when a plane fits one block (0: never) |
+//! | `PT` | threads per block of a plane pass (rounded to a multiple of both lengths) |
+//!
+//! The passes: a plane pass over X and Y then a line pass over Z when
+//! `PLANE` allows and a plane fits; otherwise a line pass per axis. Axes of
+//! length 1 make no pass. Each pass reads only its own axis's parameters
+//! (the plane pass reads `RX` and `RY`), so passes are tuned one at a time.
+
+use hone_tuner::{Config, ParamValue};
+
+use super::codegen::{LinePass, PassKernel, PassShape, PlanePass};
+use super::radix::radices;
+use super::{FftProblem, Twiddle};
+
+/// The axes' names in parameter names.
+pub const AXES: [&str; 3] = ["X", "Y", "Z"];
+
+/// What the device allows a block.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BlockLimits {
+    pub threads: u32,
+    pub shared_bytes: u64,
+}
+
+impl BlockLimits {
+    /// An H100's: 1024 threads, 227 KiB of shared memory.
+    pub fn h100() -> BlockLimits {
+        BlockLimits {
+            threads: 1024,
+            shared_bytes: 232_448,
+        }
+    }
+
+    pub fn from_props(p: &hone_gpu::DeviceProps) -> BlockLimits {
+        BlockLimits {
+            threads: p.max_threads_per_block,
+            shared_bytes: p.shared_mem_per_block_optin as u64,
+        }
+    }
+}
+
+/// The parameters of one axis's line pass.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct AxisParams {
+    /// The largest radix of a stage.
+    pub rmax: u32,
+    /// Elements per thread and line.
+    pub ept: u32,
+    /// Lines per block.
+    pub lines: u32,
+}
+
+/// The tuned parameters of a plan.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct FftConfig {
+    pub axes: [AxisParams; 3],
+    pub pad: u32,
+    pub twiddle: Twiddle,
+    pub plane: bool,
+    pub plane_threads: u32,
+}
+
+impl Default for FftConfig {
+    /// What serves a shape with no tuned plan.
+    fn default() -> FftConfig {
+        let strided = AxisParams {
+            rmax: 16,
+            ept: 16,
+            lines: 16,
+        };
+        FftConfig {
+            axes: [
+                AxisParams {
+                    lines: 4,
+                    ..strided
+                },
+                strided,
+                strided,
+            ],
+            pad: 1,
+            twiddle: Twiddle::Table,
+            plane: true,
+            plane_threads: 512,
+        }
+    }
+}
+
+impl FftConfig {
+    /// The parameters of a tuner configuration; missing ones take the
+    /// defaults, unknown names and values out of range are errors.
+    pub fn from_config(c: &Config) -> Result<FftConfig, String> {
+        let mut f = FftConfig::default();
+        for (name, value) in c.entries() {
+            let v = value
+                .as_int()
+                .ok_or_else(|| format!("{name}={value}: an integer is expected"))?;
+            let small = |lo: i64, hi: i64| -> Result<u32, String> {
+                if (lo..=hi).contains(&v) {
+                    Ok(v as u32)
+                } else {
+                    Err(format!("{name}={v}: out of range {lo}..={hi}"))
+                }
+            };
+            let axis = |n: &str| AXES.iter().position(|a| *a == n);
+            match name.as_str() {
+                "PAD" => f.pad = small(0, 64)?,
+                "TW" => {
+                    f.twiddle = if small(0, 1)? == 1 {
+                        Twiddle::Table
+                    } else {
+                        Twiddle::Computed
+                    }
+                }
+                "PLANE" => f.plane = small(0, 1)? == 1,
+                "PT" => f.plane_threads = small(32, 1024)?,
+                n if n.len() == 2 && axis(&n[1..]).is_some() => {
+                    let a = &mut f.axes[axis(&n[1..]).expect("checked")];
+                    match &n[..1] {
+                        "R" => a.rmax = small(2, 16)?,
+                        "E" => a.ept = small(1, 256)?,
+                        "L" => a.lines = small(1, 1024)?,
+                        _ => return Err(format!("unknown FFT parameter `{name}`")),
+                    }
+                }
+                _ => return Err(format!("unknown FFT parameter `{name}`")),
+            }
+        }
+        Ok(f)
+    }
+
+    /// As a tuner configuration.
+    pub fn to_config(&self) -> Config {
+        let v = |x: u32| ParamValue::Int(x as i64);
+        let mut entries = Vec::new();
+        for (name, a) in AXES.iter().zip(&self.axes) {
+            entries.push((format!("R{name}"), v(a.rmax)));
+            entries.push((format!("E{name}"), v(a.ept)));
+            entries.push((format!("L{name}"), v(a.lines)));
+        }
+        entries.push(("PAD".into(), v(self.pad)));
+        entries.push(("TW".into(), v((self.twiddle == Twiddle::Table) as u32)));
+        entries.push(("PLANE".into(), v(self.plane as u32)));
+        entries.push(("PT".into(), v(self.plane_threads)));
+        Config::new(entries)
+    }
+
+    /// The same radix and elements per thread on every axis, `xlines`
+    /// lines per block on X and `lines` on Y and Z; the rest as default.
+    pub fn uniform(rmax: u32, ept: u32, xlines: u32, lines: u32) -> FftConfig {
+        let a = |lines| AxisParams { rmax, ept, lines };
+        FftConfig {
+            axes: [a(xlines), a(lines), a(lines)],
+            ..FftConfig::default()
+        }
+    }
+
+    /// `RX=16 EX=16 ...`.
+    pub fn label(&self) -> String {
+        self.to_config().key().replace(',', " ")
+    }
+}
+
+/// The passes of `p` under `c`, or why `c` cannot run it on a device with
+/// `limits`.
+pub fn passes(
+    p: &FftProblem,
+    c: &FftConfig,
+    limits: &BlockLimits,
+) -> Result<Vec<PassKernel>, String> {
+    p.validate()?;
+    let elem = 2 * p.precision.size() as u64;
+    let kernel = |shape| PassKernel {
+        precision: p.precision,
+        direction: p.direction,
+        twiddle: c.twiddle,
+        shape,
+    };
+    let mut out = Vec::new();
+    let mut first_axis = 0;
+    if let Some(plane) = plane_pass(p, c, limits)? {
+        out.push(kernel(PassShape::Plane(plane)));
+        first_axis = 2;
+    }
+    for axis in first_axis..3 {
+        let n = p.n[axis];
+        if n == 1 {
+            continue;
+        }
+        let stride: u64 = p.n[..axis].iter().map(|&v| v as u64).product();
+        let outer = p.elements() / (n as u64 * stride);
+        let ap = &c.axes[axis];
+        let rs = radices(n, ap.rmax).ok_or_else(|| format!("{n} is not 7-smooth"))?;
+        let widest = rs.iter().map(|&r| n / r).max().unwrap_or(1);
+        let threads = n.div_ceil(ap.ept.max(1)).clamp(1, widest);
+        let mut lines = ap.lines.max(1);
+        // Lines beyond the data only waste threads.
+        let span = if stride == 1 { outer } else { stride };
+        lines = lines.min(span.min(1024) as u32).max(1);
+        while lines > 1
+            && (lines * threads > limits.threads
+                || (rs.len() > 1 && lines as u64 * (n + c.pad) as u64 * elem > limits.shared_bytes))
+        {
+            lines /= 2;
+        }
+        if threads > limits.threads {
+            return Err(format!(
+                "{} threads per line of {n} exceed the block limit",
+                threads
+            ));
+        }
+        if rs.len() > 1 && (n + c.pad) as u64 * elem > limits.shared_bytes {
+            return Err(format!(
+                "a line of {n} does not fit shared memory ({} bytes)",
+                limits.shared_bytes
+            ));
+        }
+        out.push(kernel(PassShape::Line(LinePass {
+            n,
+            radices: rs,
+            stride,
+            outer,
+            lines,
+            threads,
+            pad: c.pad,
+        })));
+    }
+    Ok(out)
+}
+
+/// The plane pass over x and y, when `c` asks for one and it fits.
+fn plane_pass(
+    p: &FftProblem,
+    c: &FftConfig,
+    limits: &BlockLimits,
+) -> Result<Option<PlanePass>, String> {
+    let [n0, n1, _] = p.n;
+    if !c.plane || n0 == 1 || n1 == 1 {
+        return Ok(None);
+    }
+    let elem = 2 * p.precision.size() as u64;
+    if n1 as u64 * (n0 + c.pad) as u64 * elem > limits.shared_bytes {
+        return Ok(None);
+    }
+    let step = lcm(n0, n1);
+    if step > limits.threads {
+        return Ok(None);
+    }
+    let mut threads = c.plane_threads.div_ceil(step).max(1) * step;
+    while threads > limits.threads {
+        threads -= step;
+    }
+    let (Some(radices0), Some(radices1)) =
+        (radices(n0, c.axes[0].rmax), radices(n1, c.axes[1].rmax))
+    else {
+        return Err(format!("{n0} or {n1} is not 7-smooth"));
+    };
+    let planes = p.elements() / (n0 as u64 * n1 as u64);
+    Ok(Some(PlanePass {
+        n0,
+        n1,
+        radices0,
+        radices1,
+        planes,
+        threads,
+        pad: c.pad,
+    }))
+}
+
+fn gcd(a: u32, b: u32) -> u32 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
+
+fn lcm(a: u32, b: u32) -> u32 {
+    a / gcd(a, b) * b
+}
+
+/// Passes over global memory a plan makes.
+pub fn memory_passes(kernels: &[PassKernel]) -> usize {
+    kernels.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fft::Direction;
+    use crate::precision::Precision;
+
+    #[test]
+    fn configurations_round_trip_and_reject_nonsense() {
+        let c = FftConfig::default();
+        assert_eq!(FftConfig::from_config(&c.to_config()).unwrap(), c);
+        let bad = Config::parse_key("RY=99").unwrap();
+        assert!(FftConfig::from_config(&bad)
+            .unwrap_err()
+            .contains("out of range"));
+        for name in ["WARP", "QX", "RW"] {
+            let bad = Config::parse_key(&format!("{name}=1")).unwrap();
+            assert!(FftConfig::from_config(&bad)
+                .unwrap_err()
+                .contains("unknown"));
+        }
+        let ok = Config::parse_key("RZ=8,LX=2,EY=4").unwrap();
+        let f = FftConfig::from_config(&ok).unwrap();
+        assert_eq!((f.axes[2].rmax, f.axes[0].lines, f.axes[1].ept), (8, 2, 4));
+    }
+
+    #[test]
+    fn planes_fuse_x_and_y_when_they_fit() {
+        let l = BlockLimits::h100();
+        let c = FftConfig::default();
+        let small = FftProblem::cube(Precision::Single, 64);
+        let ps = passes(&small, &c, &l).unwrap();
+        assert_eq!(ps.len(), 2);
+        assert!(matches!(ps[0].shape, PassShape::Plane(_)));
+        // A 256^2 plane of single complex numbers is 512 KiB: three line passes.
+        let big = FftProblem::cube(Precision::Single, 256);
+        let ps = passes(&big, &c, &l).unwrap();
+        assert_eq!(ps.len(), 3);
+        for k in &ps {
+            assert!(k.block() <= 1024);
+            assert!(k.shared_bytes() <= l.shared_bytes);
+        }
+        let flat = FftProblem {
+            n: [240, 1, 1],
+            direction: Direction::Inverse,
+            ..small
+        };
+        assert_eq!(passes(&flat, &c, &l).unwrap().len(), 1);
+    }
+}

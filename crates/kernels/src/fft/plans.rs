@@ -1,0 +1,168 @@
+//! The tuned plans the library call uses: one configuration per problem
+//! shape (`nx,ny,nz`) and precision, as `hone tune` measured them
+//! ([`hone_tuner::Plans`], an exact key per size: FFT sizes form no line
+//! along which an interval rule could interpolate). A shape without a plan
+//! runs the default configuration.
+
+use std::path::Path;
+
+use hone_tuner::{KeyValue, Plans, ProblemKey};
+
+use super::plan::FftConfig;
+use super::{variant_of, FftProblem};
+use crate::precision::Precision;
+use crate::routine::{LibError, Result};
+
+const BUILT_IN: [(&str, &str); 2] = [
+    (
+        "cfft3d",
+        include_str!("../../../../kernels/fft/plans/cfft3d.json"),
+    ),
+    (
+        "zfft3d",
+        include_str!("../../../../kernels/fft/plans/zfft3d.json"),
+    ),
+];
+
+/// The plans of both precisions.
+#[derive(Debug, Clone)]
+pub struct FftPlans {
+    single: Plans,
+    double: Plans,
+    origin: String,
+}
+
+/// The plans' key of a problem: its three lengths.
+pub fn key_of(p: &FftProblem) -> ProblemKey {
+    ProblemKey::new(
+        ["nx", "ny", "nz"]
+            .iter()
+            .zip(p.n)
+            .map(|(k, v)| (k.to_string(), KeyValue::Int(v as i64)))
+            .collect(),
+    )
+    .expect("lengths are integers")
+}
+
+fn parse(variant: &str, text: &str, origin: &str) -> Result<Plans> {
+    let plans = Plans::from_json(text, origin).map_err(|e| LibError::Rule(e.to_string()))?;
+    if plans.name != variant {
+        return Err(LibError::Rule(format!(
+            "{origin}: the plans are named `{}`, expected `{variant}`",
+            plans.name
+        )));
+    }
+    for plan in &plans.plans {
+        FftConfig::from_config(&plan.config)
+            .map_err(|e| LibError::Rule(format!("{origin}: plan for `{}`: {e}", plan.key)))?;
+        for dim in ["nx", "ny", "nz"] {
+            if plan.key.int(dim).is_none() {
+                return Err(LibError::Rule(format!(
+                    "{origin}: plan key `{}` has no {dim}",
+                    plan.key
+                )));
+            }
+        }
+    }
+    Ok(plans)
+}
+
+impl FftPlans {
+    /// The plans built into the library.
+    pub fn bundled() -> FftPlans {
+        let get = |v: &str| {
+            let (_, text) = BUILT_IN.iter().find(|(n, _)| *n == v).expect("built in");
+            parse(v, text, &format!("built-in {v}.json")).expect("built-in plans parse")
+        };
+        FftPlans {
+            single: get("cfft3d"),
+            double: get("zfft3d"),
+            origin: "built-in plans (kernels/fft/plans/)".to_string(),
+        }
+    }
+
+    /// Plans from `DIR/cfft3d.json` and `DIR/zfft3d.json`; a missing file
+    /// leaves that precision with the built-in plans.
+    pub fn load_dir(dir: &Path) -> Result<FftPlans> {
+        let mut out = FftPlans::bundled();
+        for p in [Precision::Single, Precision::Double] {
+            let v = variant_of(p);
+            let path = dir.join(format!("{v}.json"));
+            if !path.exists() {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).map_err(|source| LibError::Io {
+                path: path.clone(),
+                source,
+            })?;
+            let plans = parse(v, &text, &path.display().to_string())?;
+            match p {
+                Precision::Single => out.single = plans,
+                Precision::Double => out.double = plans,
+            }
+        }
+        out.origin = format!("plans in {}", dir.display());
+        Ok(out)
+    }
+
+    pub fn origin(&self) -> &str {
+        &self.origin
+    }
+
+    fn of(&self, p: Precision) -> &Plans {
+        match p {
+            Precision::Single => &self.single,
+            Precision::Double => &self.double,
+        }
+    }
+
+    /// The configuration for `p` and where it came from (`tuned` or
+    /// `default`).
+    pub fn config(&self, p: &FftProblem) -> (FftConfig, &'static str) {
+        match self.of(p.precision).select(&key_of(p)) {
+            Some(c) => (
+                FftConfig::from_config(c).expect("checked when the plans were read"),
+                "tuned",
+            ),
+            None => (FftConfig::default(), "default"),
+        }
+    }
+
+    /// The shapes with a tuned plan.
+    pub fn shapes(&self, p: Precision) -> Vec<[u32; 3]> {
+        self.of(p)
+            .plans
+            .iter()
+            .filter_map(|plan| {
+                Some([
+                    plan.key.int("nx")? as u32,
+                    plan.key.int("ny")? as u32,
+                    plan.key.int("nz")? as u32,
+                ])
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn built_in_plans_parse_and_unknown_shapes_get_the_default() {
+        let plans = FftPlans::bundled();
+        let p = FftProblem::cube(Precision::Single, 7 * 11);
+        assert_eq!(plans.config(&p), (FftConfig::default(), "default"));
+        assert_eq!(key_of(&p).to_string(), "nx=77,ny=77,nz=77");
+    }
+
+    #[test]
+    fn plans_with_bad_configurations_are_refused() {
+        let text = r#"{"name":"cfft3d","plans":[{"key":"nx=8,ny=8,nz=8",
+            "config":{"RX":99},"time_s":1e-5}]}"#;
+        let e = parse("cfft3d", text, "x.json").unwrap_err().to_string();
+        assert!(e.contains("RX=99"), "{e}");
+        let e = parse("zfft3d", text, "x.json").unwrap_err().to_string();
+        assert!(e.contains("expected `zfft3d`"), "{e}");
+    }
+}

@@ -1,0 +1,170 @@
+//! The CPU oracle: random inputs, the 3-D transform in double precision
+//! with `rustfft`, and the error measure with its bound.
+
+use rand::{Rng, SeedableRng};
+use rayon::prelude::*;
+use rustfft::num_complex::Complex;
+use rustfft::FftPlanner;
+
+use super::{Direction, FftProblem};
+
+/// `elements` complex numbers with parts uniform in [-1, 1).
+pub fn random(elements: usize, seed: u64) -> Vec<Complex<f64>> {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    (0..elements)
+        .map(|_| Complex::new(rng.gen_range(-1.0..1.0), rng.gen_range(-1.0..1.0)))
+        .collect()
+}
+
+/// The transform of `p` of `input` (the whole batch), in double precision.
+pub fn transform(p: &FftProblem, input: &[Complex<f64>]) -> Vec<Complex<f64>> {
+    assert_eq!(
+        input.len() as u64,
+        p.elements(),
+        "input of the problem's size"
+    );
+    let mut data = input.to_vec();
+    let mut planner = FftPlanner::<f64>::new();
+    let mut stride = 1usize;
+    for &len in &p.n {
+        let n = len as usize;
+        if n > 1 {
+            let fft = match p.direction {
+                Direction::Forward => planner.plan_fft_forward(n),
+                Direction::Inverse => planner.plan_fft_inverse(n),
+            };
+            if stride == 1 {
+                data.par_chunks_mut(n * 64).for_each(|c| fft.process(c));
+            } else {
+                // Gather the strided lines, transform them, scatter back.
+                let outer = data.len() / (n * stride);
+                let mut lines = vec![Complex::new(0.0, 0.0); data.len()];
+                lines.par_chunks_mut(n).enumerate().for_each(|(line, out)| {
+                    let (o, i) = (line / stride, line % stride);
+                    for (k, v) in out.iter_mut().enumerate() {
+                        *v = data[o * n * stride + k * stride + i];
+                    }
+                });
+                lines.par_chunks_mut(n * 64).for_each(|c| fft.process(c));
+                data.par_chunks_mut(stride)
+                    .enumerate()
+                    .for_each(|(row, out)| {
+                        let (o, k) = (row / n, row % n);
+                        for (i, v) in out.iter_mut().enumerate() {
+                            *v = lines[(o * stride + i) * n + k];
+                        }
+                    });
+                let _ = outer;
+            }
+        }
+        stride *= n;
+    }
+    data
+}
+
+/// sqrt(sum |got - want|^2 / sum |want|^2).
+pub fn rms_relative(got: &[Complex<f64>], want: &[Complex<f64>]) -> f64 {
+    let (num, den) = got
+        .par_iter()
+        .zip(want.par_iter())
+        .map(|(g, w)| ((g - w).norm_sqr(), w.norm_sqr()))
+        .reduce(|| (0.0, 0.0), |a, b| (a.0 + b.0, a.1 + b.1));
+    if den == 0.0 {
+        num.sqrt()
+    } else {
+        (num / den).sqrt()
+    }
+}
+
+/// The RMS relative error a correct transform stays under: 2 u log2(N)
+/// plus the rounding of the input and output, u the unit roundoff. The
+/// error of a Cooley-Tukey FFT with accurate twiddles grows like
+/// u sqrt(log N) on average and u log N at worst.
+pub fn bound(p: &FftProblem) -> f64 {
+    let u = p.precision.unit_roundoff();
+    let logn = (p.points() as f64).log2().max(1.0);
+    2.0 * u * logn + 2.0 * u
+}
+
+/// Interleaved values (as the device holds them) to complex numbers.
+pub fn from_interleaved(v: &[f64]) -> Vec<Complex<f64>> {
+    v.chunks_exact(2)
+        .map(|c| Complex::new(c[0], c[1]))
+        .collect()
+}
+
+/// Complex numbers to interleaved values.
+pub fn to_interleaved(v: &[Complex<f64>]) -> Vec<f64> {
+    v.iter().flat_map(|c| [c.re, c.im]).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::precision::Precision;
+
+    /// The 3-D transform against its definition on a small mixed-radix box.
+    #[test]
+    fn the_oracle_is_the_definition() {
+        for direction in [Direction::Forward, Direction::Inverse] {
+            let p = FftProblem {
+                precision: Precision::Double,
+                n: [6, 5, 3],
+                batch: 2,
+                direction,
+                in_place: false,
+            };
+            let x = random(p.elements() as usize, 7);
+            let got = transform(&p, &x);
+            let [nx, ny, nz] = p.n.map(|v| v as usize);
+            let sign = direction.sign() as f64;
+            let mut worst: f64 = 0.0;
+            for b in 0..2 {
+                for (kz, ky, kx) in [(0, 0, 0), (1, 2, 3), (2, 4, 5), (1, 0, 1)] {
+                    let mut want = Complex::new(0.0, 0.0);
+                    for z in 0..nz {
+                        for y in 0..ny {
+                            for xx in 0..nx {
+                                let a = sign
+                                    * 2.0
+                                    * std::f64::consts::PI
+                                    * ((kx * xx) as f64 / nx as f64
+                                        + (ky * y) as f64 / ny as f64
+                                        + (kz * z) as f64 / nz as f64);
+                                want += x[((b * nz + z) * ny + y) * nx + xx]
+                                    * Complex::new(a.cos(), a.sin());
+                            }
+                        }
+                    }
+                    let g = got[((b * nz + kz) * ny + ky) * nx + kx];
+                    worst = worst.max((g - want).norm());
+                }
+            }
+            assert!(worst < 1e-10, "{direction}: {worst}");
+        }
+    }
+
+    #[test]
+    fn forward_then_inverse_scales_by_the_size() {
+        let p = FftProblem {
+            precision: Precision::Double,
+            n: [8, 7, 10],
+            batch: 1,
+            direction: Direction::Forward,
+            in_place: true,
+        };
+        let x = random(p.elements() as usize, 3);
+        let y = transform(&p, &x);
+        let back = transform(
+            &FftProblem {
+                direction: Direction::Inverse,
+                ..p
+            },
+            &y,
+        );
+        let scaled: Vec<_> = back.iter().map(|v| v / p.points() as f64).collect();
+        assert!(rms_relative(&scaled, &x) < 1e-14);
+        assert!(rms_relative(&y, &x) > 0.5, "the transform changed the data");
+        assert!(bound(&p) > 0.0 && bound(&p) < 1e-13);
+    }
+}

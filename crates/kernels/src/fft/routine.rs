@@ -1,0 +1,394 @@
+//! The FFT as a library routine: variants `cfft3d` (single) and `zfft3d`
+//! (double), problems `nx ny nz batch direction place`, the planned kernels
+//! checked and timed against cuFFT on the same buffers. Rates are
+//! GB/s-equivalent: one read and one write of the data per transform, so
+//! the copy bandwidth is the ceiling of a one-pass transform.
+
+use std::path::Path;
+
+use hone_gpu::{Gpu, ModuleCache};
+
+use super::device::{Checked, FftRunner, Timed};
+use super::plans::FftPlans;
+use super::{precision_of, radix, Direction, FftProblem, MAX_LEN};
+use crate::precision::Precision;
+use crate::routine::problem::{reject_unknown, size_word};
+use crate::routine::rules::Selection;
+use crate::routine::{
+    Comparison, DefaultSizes, DimHelp, LibError, MeasureOptions, Problem, Result, Roof, Routine,
+    Row, Session, WorkUnit,
+};
+use crate::vendor::cublas::DefaultStreamTimer;
+
+/// The routine's description; see [`Routine`].
+pub struct FftRoutine;
+
+/// The library problem of an FFT problem.
+pub fn problem_of(p: &FftProblem) -> Problem {
+    Problem::new(
+        p.variant(),
+        vec![
+            ("nx", p.n[0] as u64),
+            ("ny", p.n[1] as u64),
+            ("nz", p.n[2] as u64),
+            ("batch", p.batch as u64),
+            ("inverse", (p.direction == Direction::Inverse) as u64),
+            ("in_place", p.in_place as u64),
+        ],
+        // Plans are per shape; the size axis places a problem by the cube
+        // root of its points.
+        (p.points() as f64).cbrt().round() as u64,
+    )
+}
+
+/// The FFT problem of a library problem.
+pub fn fft_of(p: &Problem) -> Result<FftProblem> {
+    let precision = precision_of(&p.variant).ok_or_else(|| {
+        LibError::Usage(format!(
+            "unknown FFT variant `{}` (expected cfft3d or zfft3d)",
+            p.variant
+        ))
+    })?;
+    let dim = |name: &str| {
+        p.dim(name)
+            .ok_or_else(|| LibError::Usage(format!("{p}: no {name}")))
+    };
+    let f = FftProblem {
+        precision,
+        n: [dim("nx")? as u32, dim("ny")? as u32, dim("nz")? as u32],
+        batch: dim("batch")? as u32,
+        direction: if dim("inverse")? == 1 {
+            Direction::Inverse
+        } else {
+            Direction::Forward
+        },
+        in_place: dim("in_place")? == 1,
+    };
+    f.validate().map_err(LibError::Usage)?;
+    Ok(f)
+}
+
+/// The smallest 7-smooth length at least `n`.
+pub fn smooth_at_least(n: u64) -> u64 {
+    (n.max(1)..)
+        .find(|&m| radix::smooth(m))
+        .expect("smooth numbers are unbounded")
+}
+
+impl Routine for FftRoutine {
+    fn name(&self) -> &'static str {
+        "fft"
+    }
+
+    fn about(&self) -> &'static str {
+        "3-D complex-to-complex FFT, forward or inverse (unnormalised), in or out of place, \
+         batched; lengths that are products of 2, 3, 5 and 7 (cfft3d: single, zfft3d: double)"
+    }
+
+    fn variants(&self) -> Vec<String> {
+        vec!["cfft3d".to_string(), "zfft3d".to_string()]
+    }
+
+    fn dims(&self) -> &'static [DimHelp] {
+        &[
+            DimHelp {
+                name: "n",
+                help: "the length of a cube (nx, ny and nz default to it)",
+            },
+            DimHelp {
+                name: "nx",
+                help: "length along x, the contiguous axis",
+            },
+            DimHelp {
+                name: "ny",
+                help: "length along y",
+            },
+            DimHelp {
+                name: "nz",
+                help: "length along z, the slowest axis",
+            },
+            DimHelp {
+                name: "batch",
+                help: "transforms one after the other in memory (default 1)",
+            },
+            DimHelp {
+                name: "precision",
+                help: "single (default) or double",
+            },
+            DimHelp {
+                name: "direction",
+                help: "forward (default) or inverse",
+            },
+            DimHelp {
+                name: "place",
+                help: "out (default) or in",
+            },
+        ]
+    }
+
+    fn problem(&self, words: &[(String, String)]) -> Result<Problem> {
+        reject_unknown(
+            words,
+            &[
+                "n",
+                "nx",
+                "ny",
+                "nz",
+                "batch",
+                "precision",
+                "direction",
+                "place",
+            ],
+        )?;
+        let word = |k: &str| words.iter().find(|(w, _)| w == k).map(|(_, v)| v.as_str());
+        let precision = match word("precision") {
+            Some(s) => s.parse::<Precision>().map_err(LibError::Usage)?,
+            None => Precision::Single,
+        };
+        let direction = match word("direction") {
+            Some(s) => s.parse::<Direction>().map_err(LibError::Usage)?,
+            None => Direction::Forward,
+        };
+        let in_place = match word("place") {
+            None | Some("out") | Some("out_of_place") => false,
+            Some("in") | Some("in_place") => true,
+            Some(other) => {
+                return Err(LibError::Usage(format!(
+                    "place={other}: expected in or out"
+                )))
+            }
+        };
+        let max = MAX_LEN as u64;
+        let cube = size_word(words, "n", max)?;
+        let nx = size_word(words, "nx", max)?
+            .or(cube)
+            .ok_or_else(|| LibError::Usage("the FFT needs n=N or nx=NX".into()))?;
+        let ny = size_word(words, "ny", max)?.or(cube).unwrap_or(nx);
+        let nz = size_word(words, "nz", max)?.or(cube).unwrap_or(ny);
+        let batch = size_word(words, "batch", u32::MAX as u64)?.unwrap_or(1);
+        let f = FftProblem {
+            precision,
+            n: [nx as u32, ny as u32, nz as u32],
+            batch: batch as u32,
+            direction,
+            in_place,
+        };
+        f.validate().map_err(LibError::Usage)?;
+        Ok(problem_of(&f))
+    }
+
+    fn family_problem(&self, variant: &str, size: u64) -> Result<Problem> {
+        let precision = precision_of(variant)
+            .ok_or_else(|| LibError::Usage(format!("unknown FFT variant `{variant}`")))?;
+        if size == 0 || size > MAX_LEN as u64 {
+            return Err(LibError::Usage(format!(
+                "size {size}: cubes run from 1 to {MAX_LEN}"
+            )));
+        }
+        // The charts' log-spaced sizes land between smooth lengths.
+        let n = smooth_at_least(size).min(MAX_LEN as u64) as u32;
+        let f = FftProblem::cube(precision, n);
+        f.validate().map_err(LibError::Usage)?;
+        Ok(problem_of(&f))
+    }
+
+    fn size_axis(&self) -> &'static str {
+        "N (cube N x N x N)"
+    }
+
+    fn default_sizes(&self) -> DefaultSizes {
+        DefaultSizes {
+            table: vec![32, 64, 128, 240, 243, 250, 256, 384, 512],
+            chart: (16, 512),
+        }
+    }
+
+    fn work_unit(&self) -> WorkUnit {
+        WorkUnit::Bytes
+    }
+
+    fn open<'g>(&self, gpu: &'g Gpu, rules_dir: Option<&Path>) -> Result<Box<dyn Session + 'g>> {
+        let plans = match rules_dir {
+            Some(d) => FftPlans::load_dir(d)?,
+            None => FftPlans::bundled(),
+        };
+        Ok(Box::new(FftSession {
+            runner: FftRunner::new(gpu, ModuleCache::open_default())?,
+            timer: DefaultStreamTimer::new(gpu)?,
+            plans,
+        }))
+    }
+}
+
+struct FftSession<'g> {
+    runner: FftRunner<'g>,
+    timer: DefaultStreamTimer,
+    plans: FftPlans,
+}
+
+fn fill_row(row: &mut Row, check: &Checked, timed: Option<&Timed>) {
+    row.error = Some(check.error);
+    row.bound = Some(check.bound);
+    if let Some(t) = timed {
+        row.timed(WorkUnit::Bytes, t.medians_ms());
+    }
+}
+
+impl Session for FftSession<'_> {
+    fn tools(&self) -> String {
+        format!(
+            "cuFFT {}",
+            super::cufft::version()
+                .map(|v| v.to_string())
+                .unwrap_or_else(|e| e.to_string())
+        )
+    }
+
+    fn rules_origin(&self) -> String {
+        self.plans.origin().to_string()
+    }
+
+    fn select(&self, problem: &Problem) -> Result<Selection> {
+        let f = fft_of(problem)?;
+        let (config, origin) = self.plans.config(&f);
+        Ok(Selection {
+            variant: problem.variant.clone(),
+            config: config.to_config(),
+            label: format!("{origin} plan"),
+            start: problem.size,
+            end: Some(problem.size + 1),
+        })
+    }
+
+    fn compare(
+        &mut self,
+        problem: &Problem,
+        options: &MeasureOptions,
+        log: &mut dyn FnMut(&Row),
+    ) -> Result<Comparison> {
+        let f = fft_of(problem)?;
+        let selection = self.select(problem)?;
+        let work = 2.0 * f.bytes() as f64;
+        self.runner.data(&f, &options.timing)?;
+        let (config, _) = self.plans.config(&f);
+
+        let mut hone = Row::new(problem, "hone", work);
+        match self.runner.plan(&f, &config)? {
+            Err(why) => hone.invalid(why),
+            Ok(plan) => {
+                hone.kernel = format!("{} passes: {}", plan.memory_passes(), config.label());
+                let check = self.runner.check(&plan)?;
+                if !check.passed() {
+                    fill_row(&mut hone, &check, None);
+                    hone.invalid(format!("wrong result: {}", check.describe()));
+                } else {
+                    match self
+                        .runner
+                        .time(&plan, &options.timing, options.timed_runs)?
+                    {
+                        Ok(t) => fill_row(&mut hone, &check, Some(&t)),
+                        Err(why) => {
+                            fill_row(&mut hone, &check, None);
+                            hone.invalid(why)
+                        }
+                    }
+                }
+            }
+        }
+        log(&hone);
+
+        let mut vendor = Row::new(problem, "cufft", work);
+        match self.runner.check_vendor() {
+            Ok(check) if check.passed() => {
+                let t = self.runner.time_vendor(
+                    &mut self.timer,
+                    &options.timing,
+                    options.timed_runs,
+                )?;
+                fill_row(&mut vendor, &check, Some(&t));
+            }
+            Ok(check) => {
+                fill_row(&mut vendor, &check, None);
+                vendor.invalid(format!("wrong result: {}", check.describe()));
+            }
+            Err(e) if e.is_no_device() => return Err(e),
+            Err(e) => vendor.invalid(e),
+        }
+        log(&vendor);
+        Ok(Comparison {
+            problem: problem.clone(),
+            rule_kernel: selection.label.clone(),
+            interval: selection.interval(),
+            hone,
+            baselines: vec![vendor],
+        })
+    }
+
+    fn roof(&mut self, options: &MeasureOptions) -> Option<Roof> {
+        let gpu = self.runner.gpu();
+        let mut flusher = hone_gpu::timing::L2Flusher::new(gpu).ok()?;
+        hone_gpu::timing::memcpy_bandwidth(gpu, 1 << 30, &options.timing, Some(&mut flusher))
+            .ok()
+            .map(|c| Roof {
+                label: "device-to-device copy (read + write)".to_string(),
+                rate: c.gbps,
+            })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::routine::parse_words;
+
+    #[test]
+    fn problems_come_from_words_with_defaults() {
+        let r = FftRoutine;
+        let p = r.problem(&parse_words(&["n=256"]).unwrap()).unwrap();
+        assert_eq!(p.variant, "cfft3d");
+        assert_eq!(p.key(), "nx=256 ny=256 nz=256 batch=1 inverse=0 in_place=0");
+        assert_eq!(p.size, 256);
+        let p = r
+            .problem(
+                &parse_words(&[
+                    "nx=240",
+                    "ny=9",
+                    "batch=3",
+                    "precision=d",
+                    "direction=inverse",
+                    "place=in",
+                ])
+                .unwrap(),
+            )
+            .unwrap();
+        let f = fft_of(&p).unwrap();
+        assert_eq!(f.n, [240, 9, 9]);
+        assert_eq!(f.batch, 3);
+        assert_eq!(f.precision, Precision::Double);
+        assert_eq!(f.direction, Direction::Inverse);
+        assert!(f.in_place);
+        assert_eq!(problem_of(&f), p);
+        for (words, msg) in [
+            (vec!["ny=3"], "needs n=N"),
+            (vec!["n=11"], "not a product of 2, 3, 5 and 7"),
+            (vec!["n=8", "place=sideways"], "expected in or out"),
+            (vec!["n=8", "direction=up"], "unknown direction"),
+            (vec!["n=8", "m=3"], "unknown key `m`"),
+            (vec!["n=8", "batch=0"], "batch"),
+        ] {
+            let e = r.problem(&parse_words(&words).unwrap()).unwrap_err();
+            assert!(e.to_string().contains(msg), "{words:?}: {e}");
+        }
+    }
+
+    #[test]
+    fn families_are_smooth_cubes() {
+        let r = FftRoutine;
+        let p = r.family_problem("zfft3d", 97).unwrap();
+        let f = fft_of(&p).unwrap();
+        assert_eq!(f.n, [98, 98, 98]);
+        assert!(r.family_problem("cfft3d", 0).is_err());
+        assert!(r.family_problem("sgemm", 8).is_err());
+        assert_eq!(smooth_at_least(11), 12);
+    }
+}

@@ -1,0 +1,57 @@
+//! Every pass the FFT's plans generate for the benchmark's sizes compiles
+//! with NVRTC for sm_90 (no GPU needed). Without NVRTC the test says so and
+//! passes, unless `HONE_REQUIRE_NVRTC` is set.
+
+use hone_gpu::nvrtc::{choose_target, compile, supported_archs};
+use hone_gpu::CompileOptions;
+use hone_kernels::fft::plan::{passes, BlockLimits, FftConfig};
+use hone_kernels::fft::{Direction, FftProblem, Twiddle};
+use hone_kernels::precision::Precision;
+
+#[test]
+fn generated_passes_compile_with_nvrtc() {
+    if !hone_gpu::libs::nvrtc_library_present() {
+        assert!(
+            std::env::var_os("HONE_REQUIRE_NVRTC").is_none(),
+            "HONE_REQUIRE_NVRTC is set but libnvrtc cannot be loaded"
+        );
+        eprintln!("skipping: NVRTC (libnvrtc.so) not found; .ci/run installs it from PyPI");
+        return;
+    }
+    let target = choose_target(
+        (9, 0),
+        &supported_archs().expect("NVRTC lists its architectures"),
+    )
+    .expect("NVRTC supports sm_90");
+    let limits = BlockLimits::h100();
+    let mut kernels = Vec::new();
+    for precision in [Precision::Single, Precision::Double] {
+        for n in [64u32, 243, 256, 250] {
+            for (rmax, twiddle, plane) in
+                [(16, Twiddle::Table, true), (8, Twiddle::Computed, false)]
+            {
+                let p = FftProblem {
+                    direction: if rmax == 8 {
+                        Direction::Inverse
+                    } else {
+                        Direction::Forward
+                    },
+                    ..FftProblem::cube(precision, n)
+                };
+                let c = FftConfig {
+                    twiddle,
+                    plane,
+                    ..FftConfig::uniform(rmax, 16, 4, 16)
+                };
+                kernels.extend(passes(&p, &c, &limits).expect("a plan"));
+            }
+        }
+    }
+    kernels.dedup();
+    assert!(kernels.len() > 20);
+    for k in &kernels {
+        if let Err(e) = compile(&k.source(), "fft.cu", &CompileOptions::default(), &target) {
+            panic!("{k:?}:\n{e}");
+        }
+    }
+}
