@@ -43,6 +43,8 @@ enum Command {
     Run(commands::routine::RunArgs),
     /// Measure a tuned routine against the vendor library over many sizes: tables, CSV, JSON and SVG charts
     Bench(commands::routine::BenchArgs),
+    /// Plan a routine's problems by measurement on this GPU (one plan per problem, as FFT libraries do), stored as they are measured
+    Plan(commands::routine::PlanArgs),
     /// Differential testing: random well-defined kernels run in the emulator and on the GPU, mismatches reduced
     Difftest(commands::difftest::DifftestArgs),
     /// List the tuned routines, their variants and problem words
@@ -76,6 +78,7 @@ fn main() -> ExitCode {
         Command::Synth(args) => commands::synth::run(args),
         Command::Run(args) => commands::routine::run(args),
         Command::Bench(args) => commands::routine::bench(args),
+        Command::Plan(args) => commands::routine::plan(args),
         Command::Difftest(args) => commands::difftest::run(args),
         Command::Routines => commands::routine::list(),
         Command::GpuWorker => {

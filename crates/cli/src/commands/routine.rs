@@ -88,6 +88,37 @@ pub struct BenchArgs {
     pub common: Common,
 }
 
+#[derive(Args)]
+pub struct PlanArgs {
+    /// The routine (`hone routines` lists them; routines whose problems each
+    /// get a plan, such as `fft`)
+    pub routine: String,
+    /// One problem as KEY=VALUE words; without them, every variant's family
+    /// at `--sizes`
+    #[arg(value_name = "KEY=VALUE")]
+    pub problem: Vec<String>,
+    /// Where the plans go (read by `--rules DIR` of `run` and `bench`); each
+    /// plan is stored as soon as it is measured
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+    /// The variants to plan (default: all)
+    #[arg(long, value_name = "V,V", value_delimiter = ',')]
+    pub variants: Vec<String>,
+    /// The family sizes to plan (default: the routine's table sizes)
+    #[arg(long, value_name = "N,N,...", value_delimiter = ',')]
+    pub sizes: Vec<u64>,
+    /// Plan again problems that DIR already has a plan for (default: skip
+    /// them, so an interrupted run resumes)
+    #[arg(long)]
+    pub force: bool,
+    /// Timed runs per candidate (the median is kept)
+    #[arg(long, value_name = "R", default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..))]
+    pub reps: u32,
+    /// The CUDA device ordinal
+    #[arg(long, default_value_t = 0)]
+    pub device: u32,
+}
+
 /// The library's errors carry their causes in their text already.
 fn message(e: impl std::fmt::Display) -> anyhow::Error {
     anyhow!("{e}")
@@ -229,4 +260,68 @@ pub fn bench(args: BenchArgs) -> Result<u8> {
         eprintln!("  {}: {}", c.problem, c.hone.status);
     }
     Ok(exit::FAULT)
+}
+
+/// `hone plan`: a plan per problem, measured on this GPU and stored in the
+/// directory that `run` and `bench` read with `--rules`.
+pub fn plan(args: PlanArgs) -> Result<u8> {
+    let routine = find(&args.routine).map_err(message)?;
+    if !routine.plans_per_problem() {
+        bail!(
+            "{} is served by interval rules: tune it with `hone tune` and `hone rule`",
+            routine.name()
+        );
+    }
+    let problems = if args.problem.is_empty() {
+        let options = BenchOptions::for_routine(
+            routine,
+            &args.variants,
+            &args.sizes,
+            0,
+            MeasureOptions::default(),
+        )
+        .map_err(message)?;
+        let mut out = Vec::new();
+        for v in &options.variants {
+            for &n in &options.sizes {
+                out.push(routine.family_problem(v, n).map_err(message)?);
+            }
+        }
+        out
+    } else {
+        vec![routine
+            .problem(&parse_words(&args.problem).map_err(message)?)
+            .map_err(message)?]
+    };
+    let mut measure = MeasureOptions::default();
+    measure.timing.reps = args.reps;
+    let gpu = Gpu::open(args.device).map_err(message)?;
+    let mut session = routine.open(&gpu, None).map_err(message)?;
+    eprintln!("{}", gpu.props());
+    let start = Instant::now();
+    let mut failed = 0;
+    for p in &problems {
+        if !args.force && routine.has_plan(&args.out, p).map_err(message)? {
+            println!("{p}: planned already in {}", args.out.display());
+            continue;
+        }
+        let mut log = |line: &str| eprintln!("[{:7.1} s] {line}", start.elapsed().as_secs_f64());
+        match session.plan(p, &measure, &mut log) {
+            Ok(Some(plan)) => {
+                routine.save_plan(&args.out, &plan).map_err(message)?;
+                println!(
+                    "{p}: {} ({:.4} ms measured, {:.4} ms predicted from its parts, {} candidates)",
+                    plan.label, plan.measured_ms, plan.predicted_ms, plan.candidates
+                );
+            }
+            Ok(None) => bail!("{}: no plan was measured", routine.name()),
+            Err(e) if e.is_no_device() => return Err(message(e)),
+            Err(e) => {
+                failed += 1;
+                eprintln!("{p}: {e}");
+            }
+        }
+    }
+    println!("plans in {}", args.out.display());
+    Ok(if failed == 0 { exit::OK } else { exit::FAULT })
 }

@@ -144,6 +144,23 @@ impl<'g> FftRunner<'g> {
         self.gpu
     }
 
+    /// The problem whose buffers are allocated.
+    pub fn problem(&self) -> Option<FftProblem> {
+        self.data.as_ref().map(|d| d.problem)
+    }
+
+    /// Input and output of copy `c` of the allocated problem.
+    pub fn ptrs(&self, c: usize) -> Option<(u64, u64)> {
+        self.data.as_ref().map(|d| d.ptrs(c))
+    }
+
+    /// The loaded pass, compiling it first if needed; `None` when it does
+    /// not build or cannot launch.
+    pub fn loaded_pass(&mut self, k: &PassKernel) -> Result<Option<Rc<LoadedPass>>> {
+        self.prepare(std::slice::from_ref(k))?;
+        Ok(self.loaded[k].as_ref().ok().cloned())
+    }
+
     pub fn limits(&self) -> BlockLimits {
         self.limits
     }
@@ -458,7 +475,13 @@ fn dims(k: &PassKernel) -> std::result::Result<LaunchDims, Invalid> {
 ///
 /// # Safety
 /// `input` and `output` must hold the problem's `bytes` on `gpu`.
-unsafe fn run(gpu: &Gpu, plan: &ReadyPlan, input: u64, output: u64, bytes: usize) -> Result<()> {
+pub(crate) unsafe fn run(
+    gpu: &Gpu,
+    plan: &ReadyPlan,
+    input: u64,
+    output: u64,
+    bytes: usize,
+) -> Result<()> {
     if plan.passes.is_empty() {
         if input != output {
             // SAFETY: both ranges hold `bytes`.

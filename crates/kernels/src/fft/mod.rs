@@ -14,7 +14,8 @@
 //!   measure and its bound;
 //! - [`device`]: compiling, checking and timing plans, cuFFT on the same
 //!   buffers;
-//! - [`plans`]: the tuned plans per size that the library call uses;
+//! - [`tune`]: planning by measurement, one pass at a time;
+//! - [`plans`]: the tuned plans per shape that the library call uses;
 //! - [`routine`]: the FFT in the library layer (`hone run fft`, `hone bench
 //!   fft`).
 
@@ -26,6 +27,7 @@ pub mod plans;
 pub mod radix;
 pub mod reference;
 pub mod routine;
+pub mod tune;
 
 use std::fmt;
 

@@ -144,6 +144,52 @@ impl FftPlans {
     }
 }
 
+/// The plans of `variant` in `dir`, or none when the file is missing.
+pub fn read_dir_plans(dir: &Path, variant: &str) -> Result<Plans> {
+    let path = dir.join(format!("{variant}.json"));
+    if !path.exists() {
+        return Ok(Plans {
+            name: variant.to_string(),
+            plans: Vec::new(),
+        });
+    }
+    let text = std::fs::read_to_string(&path).map_err(|source| LibError::Io {
+        path: path.clone(),
+        source,
+    })?;
+    parse(variant, &text, &path.display().to_string())
+}
+
+/// Adds (or replaces) the plan of `p` in `dir/VARIANT.json`, written
+/// through a temporary file so that an interrupted write loses nothing.
+pub fn save(
+    dir: &Path,
+    p: &FftProblem,
+    config: &FftConfig,
+    time_s: f64,
+) -> Result<std::path::PathBuf> {
+    let variant = variant_of(p.precision);
+    let mut plans = read_dir_plans(dir, variant)?;
+    let key = key_of(p);
+    plans.plans.retain(|x| x.key != key);
+    plans.plans.push(hone_tuner::Plan {
+        key,
+        config: config.to_config(),
+        time_s,
+    });
+    plans.plans.sort_by(|a, b| a.key.cmp(&b.key));
+    let io = |path: &Path, source| LibError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    std::fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
+    let path = dir.join(format!("{variant}.json"));
+    let tmp = dir.join(format!(".{variant}.json.tmp"));
+    std::fs::write(&tmp, plans.to_json() + "\n").map_err(|e| io(&tmp, e))?;
+    std::fs::rename(&tmp, &path).map_err(|e| io(&path, e))?;
+    Ok(path)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -154,6 +200,23 @@ mod tests {
         let p = FftProblem::cube(Precision::Single, 7 * 11);
         assert_eq!(plans.config(&p), (FftConfig::default(), "default"));
         assert_eq!(key_of(&p).to_string(), "nx=77,ny=77,nz=77");
+    }
+
+    #[test]
+    fn saved_plans_are_read_back_and_replace_older_ones() {
+        let dir = std::env::temp_dir().join(format!("hone-fft-plans-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let p = FftProblem::cube(Precision::Double, 96);
+        let mut c = FftConfig::uniform(8, 4, 2, 32);
+        save(&dir, &p, &c, 1e-3).unwrap();
+        c.pad = 0;
+        save(&dir, &p, &c, 2e-3).unwrap();
+        save(&dir, &FftProblem::cube(Precision::Double, 64), &c, 1e-4).unwrap();
+        let plans = FftPlans::load_dir(&dir).unwrap();
+        assert_eq!(plans.config(&p), (c, "tuned"));
+        assert_eq!(plans.shapes(Precision::Double).len(), 2);
+        assert!(plans.shapes(Precision::Single).is_empty());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

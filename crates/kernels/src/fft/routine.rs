@@ -9,14 +9,16 @@ use std::path::Path;
 use hone_gpu::{Gpu, ModuleCache};
 
 use super::device::{Checked, FftRunner, Timed};
+use super::plan::FftConfig;
 use super::plans::FftPlans;
+use super::tune::TuneSpace;
 use super::{precision_of, radix, Direction, FftProblem, MAX_LEN};
 use crate::precision::Precision;
 use crate::routine::problem::{reject_unknown, size_word};
 use crate::routine::rules::Selection;
 use crate::routine::{
-    Comparison, DefaultSizes, DimHelp, LibError, MeasureOptions, Problem, Result, Roof, Routine,
-    Row, Session, WorkUnit,
+    Comparison, DefaultSizes, DimHelp, LibError, MeasureOptions, PlanOutcome, Problem, Result,
+    Roof, Routine, Row, Session, WorkUnit,
 };
 use crate::vendor::cublas::DefaultStreamTimer;
 
@@ -207,6 +209,27 @@ impl Routine for FftRoutine {
         WorkUnit::Bytes
     }
 
+    fn plans_per_problem(&self) -> bool {
+        true
+    }
+
+    fn save_plan(&self, dir: &Path, plan: &PlanOutcome) -> Result<Vec<std::path::PathBuf>> {
+        let f = fft_of(&plan.problem)?;
+        let config = FftConfig::from_config(&plan.config).map_err(LibError::Rule)?;
+        Ok(vec![super::plans::save(
+            dir,
+            &f,
+            &config,
+            plan.measured_ms * 1e-3,
+        )?])
+    }
+
+    fn has_plan(&self, dir: &Path, problem: &Problem) -> Result<bool> {
+        let f = fft_of(problem)?;
+        let plans = super::plans::read_dir_plans(dir, f.variant())?;
+        Ok(plans.select(&super::plans::key_of(&f)).is_some())
+    }
+
     fn open<'g>(&self, gpu: &'g Gpu, rules_dir: Option<&Path>) -> Result<Box<dyn Session + 'g>> {
         let plans = match rules_dir {
             Some(d) => FftPlans::load_dir(d)?,
@@ -322,6 +345,26 @@ impl Session for FftSession<'_> {
             hone,
             baselines: vec![vendor],
         })
+    }
+
+    fn plan(
+        &mut self,
+        problem: &Problem,
+        options: &MeasureOptions,
+        log: &mut dyn FnMut(&str),
+    ) -> Result<Option<PlanOutcome>> {
+        let f = fft_of(problem)?;
+        let t = self
+            .runner
+            .tune(&f, &TuneSpace::default(), &options.timing, log)?;
+        Ok(Some(PlanOutcome {
+            problem: problem.clone(),
+            config: t.config.to_config(),
+            label: t.config.label(),
+            predicted_ms: t.predicted_ms,
+            measured_ms: t.measured_ms,
+            candidates: t.candidates,
+        }))
     }
 
     fn roof(&mut self, options: &MeasureOptions) -> Option<Roof> {

@@ -37,6 +37,7 @@ use serde::{Deserialize, Serialize};
 
 pub use bench::{run_bench, BenchOptions, BenchReport};
 pub use compare::{Comparison, LaunchInfo, MeasureOptions, Row};
+
 pub use problem::{parse_words, Problem};
 pub use registry::{find, routines};
 pub use rules::{RuleSet, Selection};
@@ -159,9 +160,44 @@ pub trait Routine: Sync {
         Vec::new()
     }
     fn work_unit(&self) -> WorkUnit;
+    /// Whether each problem gets a plan of its own (`hone plan`) rather
+    /// than an interval rule over the size axis.
+    fn plans_per_problem(&self) -> bool {
+        false
+    }
+    /// Stores `plan` in `dir` beside the plans there (the directory that
+    /// `--rules` then reads); the files written. Routines served by interval
+    /// rules have no plans.
+    fn save_plan(&self, _dir: &Path, _plan: &PlanOutcome) -> Result<Vec<std::path::PathBuf>> {
+        Err(LibError::Usage(format!(
+            "{} is served by interval rules: tune it with `hone tune` and `hone rule`",
+            self.name()
+        )))
+    }
+    /// Whether `dir` holds a plan for exactly `problem`.
+    fn has_plan(&self, _dir: &Path, _problem: &Problem) -> Result<bool> {
+        Ok(false)
+    }
     /// Opens the routine on `gpu` with the rules in `rules_dir` (the built-in
     /// ones when `None`).
     fn open<'g>(&self, gpu: &'g Gpu, rules_dir: Option<&Path>) -> Result<Box<dyn Session + 'g>>;
+}
+
+/// A plan found by measurement for one problem, for routines whose problems
+/// each get a configuration of their own (an FFT's shapes) instead of an
+/// interval rule over a size axis.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PlanOutcome {
+    pub problem: Problem,
+    pub config: hone_tuner::Config,
+    /// The configuration as text.
+    pub label: String,
+    /// The sum of the plan's parts' times as they were measured one by one.
+    pub predicted_ms: f64,
+    /// The whole plan's median time, after its check passed.
+    pub measured_ms: f64,
+    /// Distinct kernels compiled and timed.
+    pub candidates: usize,
 }
 
 /// A routine opened on one GPU: its kernels, rules and vendor baselines.
@@ -184,6 +220,16 @@ pub trait Session {
     ) -> Result<Comparison>;
     /// The ceiling drawn beside the rates, measured on this device.
     fn roof(&mut self, options: &MeasureOptions) -> Option<Roof>;
+    /// Plans `problem` by measurement (`hone plan`); `None` for routines
+    /// served by interval rules, which `hone tune` and `hone rule` make.
+    fn plan(
+        &mut self,
+        _problem: &Problem,
+        _options: &MeasureOptions,
+        _log: &mut dyn FnMut(&str),
+    ) -> Result<Option<PlanOutcome>> {
+        Ok(None)
+    }
 }
 
 /// Device properties of an H100-like GPU named `name`, for tests that need

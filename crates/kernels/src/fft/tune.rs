@@ -1,0 +1,371 @@
+//! Planning by measurement: each pass of a plan reads only its own axis's
+//! parameters, and a plan's time is the sum of its passes' times, so the
+//! passes are tuned one at a time (as Nukada's auto-tuner does) instead of
+//! over the product of their spaces.
+//!
+//! For each structure (a line pass per axis, or a plane pass over X and Y
+//! then Z), every candidate of every pass is compiled (on all cores), run
+//! alone in place on the problem's data and timed; the fastest per pass
+//! make the plan. Padding and twiddles are shared by the passes, so they
+//! are decided second, on the winners. The plan is then checked against the
+//! oracle and timed whole.
+
+use std::collections::{BTreeMap, HashSet};
+
+use hone_gpu::timing::time_runs;
+use hone_gpu::{Stats, TimingOptions};
+
+use super::codegen::{PassKernel, PassShape};
+use super::device::{FftRunner, ReadyPlan};
+use super::plan::{passes, AxisParams, FftConfig};
+use super::{FftProblem, Twiddle};
+use crate::routine::{LibError, Result};
+
+/// The candidate values of each parameter.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TuneSpace {
+    pub rmax: Vec<u32>,
+    pub ept: Vec<u32>,
+    /// Lines per block of the X pass.
+    pub xlines: Vec<u32>,
+    /// Lines per block of the Y and Z passes.
+    pub lines: Vec<u32>,
+    pub pad: Vec<u32>,
+    pub twiddle: Vec<Twiddle>,
+    pub plane_threads: Vec<u32>,
+}
+
+impl Default for TuneSpace {
+    fn default() -> TuneSpace {
+        TuneSpace {
+            rmax: vec![8, 16],
+            ept: vec![4, 8, 16],
+            xlines: vec![1, 2, 4, 8],
+            lines: vec![8, 16, 32],
+            pad: vec![0, 1],
+            twiddle: vec![Twiddle::Table, Twiddle::Computed],
+            plane_threads: vec![256, 512],
+        }
+    }
+}
+
+/// What planning found.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Tuned {
+    pub config: FftConfig,
+    /// The sum of the chosen passes' median times, ms.
+    pub predicted_ms: f64,
+    /// The whole plan's median time, ms.
+    pub measured_ms: f64,
+    /// Distinct pass kernels compiled and timed.
+    pub candidates: usize,
+}
+
+/// One slot of a structure: the pass at `index` of its plans.
+struct Slot {
+    /// The configurations whose pass in this slot differ, one per candidate.
+    candidates: Vec<FftConfig>,
+}
+
+impl<'g> FftRunner<'g> {
+    /// Times one pass alone, in place on copy 0's output buffer.
+    fn time_pass(&mut self, k: &PassKernel, timing: &TimingOptions) -> Result<Option<f64>> {
+        let one = FftProblem {
+            in_place: true,
+            ..self
+                .problem()
+                .ok_or_else(|| LibError::Routine("no data".into()))?
+        };
+        let plan = ReadyPlan {
+            problem: one,
+            config: FftConfig::default(),
+            passes: match self.loaded_pass(k)? {
+                Some(l) => vec![l],
+                None => return Ok(None),
+            },
+        };
+        let (_, out) = self.ptrs(0).expect("data allocated");
+        let gpu = self.gpu();
+        let bytes = one.bytes() as usize;
+        let samples = time_runs(gpu, timing, 1, None, |_| {
+            // SAFETY: the output buffer holds the problem's data.
+            unsafe { super::device::run(gpu, &plan, out, out, bytes) }
+                .map_err(|e| hone_gpu::GpuError::Launch(e.to_string()))
+        });
+        match samples {
+            Ok(s) => Ok(Stats::from_samples(&s).map(|s| s.median)),
+            Err(e) if e.is_sticky() => Err(e.into()),
+            Err(_) => Ok(None),
+        }
+    }
+
+    /// Plans `p` by measurement over `space`; `log` hears each step.
+    pub fn tune(
+        &mut self,
+        p: &FftProblem,
+        space: &TuneSpace,
+        timing: &TimingOptions,
+        log: &mut dyn FnMut(&str),
+    ) -> Result<Tuned> {
+        p.validate().map_err(LibError::Usage)?;
+        self.data(p, timing)?;
+        let limits = self.limits();
+        let base = FftConfig::default();
+        let mut timed: BTreeMap<String, Option<f64>> = BTreeMap::new();
+        let mut best: Option<(f64, FftConfig)> = None;
+        for plane in [false, true] {
+            let start = FftConfig { plane, ..base };
+            let Ok(shape) = passes(p, &start, &limits) else {
+                continue;
+            };
+            let has_plane = shape.iter().any(|k| matches!(k.shape, PassShape::Plane(_)));
+            if plane && !has_plane {
+                continue;
+            }
+            // Phase 1: each slot's own parameters, padding and twiddles fixed.
+            let slots = slots(p, &start, space, has_plane);
+            let kernels: Vec<Vec<Option<PassKernel>>> = slots
+                .iter()
+                .enumerate()
+                .map(|(i, s)| {
+                    s.candidates
+                        .iter()
+                        .map(|c| passes(p, c, &limits).ok().and_then(|ks| ks.get(i).cloned()))
+                        .collect()
+                })
+                .collect();
+            let chosen = self.best_per_slot(&slots, &kernels, timing, &mut timed, log)?;
+            let Some(mut config) = merge(&start, &chosen, has_plane) else {
+                continue;
+            };
+            // Phase 2: padding and twiddles on the winners.
+            let mut phase2: Option<(f64, FftConfig)> = None;
+            for &pad in &space.pad {
+                for &twiddle in &space.twiddle {
+                    let c = FftConfig {
+                        pad,
+                        twiddle,
+                        ..config
+                    };
+                    let Ok(ks) = passes(p, &c, &limits) else {
+                        continue;
+                    };
+                    let mut total = 0.0;
+                    let mut ok = true;
+                    self.prepare(&ks)?;
+                    for k in &ks {
+                        match self.timed(k, timing, &mut timed)? {
+                            Some(ms) => total += ms,
+                            None => ok = false,
+                        }
+                    }
+                    if ok && phase2.as_ref().is_none_or(|(t, _)| total < *t) {
+                        phase2 = Some((total, c));
+                    }
+                }
+            }
+            if let Some((t, c)) = phase2 {
+                config = c;
+                log(&format!(
+                    "{p}: {} ({} passes) {:.4} ms predicted",
+                    c.label(),
+                    if has_plane { "plane" } else { "line" },
+                    t
+                ));
+                if best.as_ref().is_none_or(|(b, _)| t < *b) {
+                    best = Some((t, config));
+                }
+            }
+        }
+        let (predicted_ms, config) =
+            best.ok_or_else(|| LibError::Routine(format!("{p}: no candidate plan runs")))?;
+        let plan = self
+            .plan(p, &config)?
+            .map_err(|i| LibError::Routine(format!("{p}: the chosen plan: {}", i.reason)))?;
+        let check = self.check(&plan)?;
+        if !check.passed() {
+            return Err(LibError::Routine(format!(
+                "{p}: the chosen plan {} is wrong: {}",
+                config.label(),
+                check.describe()
+            )));
+        }
+        let t = self
+            .time(&plan, timing, 1)?
+            .map_err(|i| LibError::Routine(format!("{p}: timing the plan: {}", i.reason)))?;
+        Ok(Tuned {
+            config,
+            predicted_ms,
+            measured_ms: t.medians_ms()[0],
+            candidates: timed.len(),
+        })
+    }
+
+    /// The time of `k`, measured once per distinct kernel.
+    fn timed(
+        &mut self,
+        k: &PassKernel,
+        timing: &TimingOptions,
+        timed: &mut BTreeMap<String, Option<f64>>,
+    ) -> Result<Option<f64>> {
+        let id = format!("{k:?}");
+        if let Some(t) = timed.get(&id) {
+            return Ok(*t);
+        }
+        let t = self.time_pass(k, timing)?;
+        timed.insert(id, t);
+        Ok(t)
+    }
+
+    /// The fastest candidate configuration of each slot.
+    fn best_per_slot(
+        &mut self,
+        slots: &[Slot],
+        kernels: &[Vec<Option<PassKernel>>],
+        timing: &TimingOptions,
+        timed: &mut BTreeMap<String, Option<f64>>,
+        log: &mut dyn FnMut(&str),
+    ) -> Result<Vec<Option<FftConfig>>> {
+        let mut all: Vec<PassKernel> = Vec::new();
+        let mut seen = HashSet::new();
+        for k in kernels.iter().flatten().flatten() {
+            if seen.insert(k.clone()) {
+                all.push(k.clone());
+            }
+        }
+        log(&format!("compiling {} pass kernels", all.len()));
+        self.prepare(&all)?;
+        let mut out = Vec::new();
+        for (slot, ks) in slots.iter().zip(kernels) {
+            let mut best: Option<(f64, FftConfig)> = None;
+            for (c, k) in slot.candidates.iter().zip(ks) {
+                let Some(k) = k else { continue };
+                if let Some(ms) = self.timed(k, timing, timed)? {
+                    if best.as_ref().is_none_or(|(b, _)| ms < *b) {
+                        best = Some((ms, *c));
+                    }
+                }
+            }
+            out.push(best.map(|(_, c)| c));
+        }
+        Ok(out)
+    }
+}
+
+/// The candidates of each pass of the structure `start` gives.
+fn slots(p: &FftProblem, start: &FftConfig, space: &TuneSpace, plane: bool) -> Vec<Slot> {
+    let mut out = Vec::new();
+    if plane {
+        let mut candidates = Vec::new();
+        for &rx in &space.rmax {
+            for &ry in &space.rmax {
+                for &pt in &space.plane_threads {
+                    let mut c = *start;
+                    c.axes[0].rmax = rx;
+                    c.axes[1].rmax = ry;
+                    c.plane_threads = pt;
+                    candidates.push(c);
+                }
+            }
+        }
+        out.push(Slot { candidates });
+    }
+    for axis in if plane { 2..3 } else { 0..3 } {
+        if p.n[axis] == 1 {
+            continue;
+        }
+        let lines = if axis == 0 {
+            &space.xlines
+        } else {
+            &space.lines
+        };
+        let mut candidates = Vec::new();
+        for &rmax in &space.rmax {
+            for &ept in &space.ept {
+                for &l in lines {
+                    let mut c = *start;
+                    c.axes[axis] = AxisParams {
+                        rmax,
+                        ept,
+                        lines: l,
+                    };
+                    candidates.push(c);
+                }
+            }
+        }
+        out.push(Slot { candidates });
+    }
+    out
+}
+
+/// One configuration from each slot's winner: the plane slot gives RX, RY
+/// and PT; a line slot gives its axis's parameters.
+fn merge(start: &FftConfig, chosen: &[Option<FftConfig>], plane: bool) -> Option<FftConfig> {
+    let mut c = *start;
+    let mut slot = 0;
+    if plane {
+        let w = chosen.first()?.as_ref()?;
+        c.axes[0].rmax = w.axes[0].rmax;
+        c.axes[1].rmax = w.axes[1].rmax;
+        c.plane_threads = w.plane_threads;
+        slot = 1;
+    }
+    // Line slots follow in axis order, skipping axes of length 1: each
+    // winner differs from `start` only on its own axis.
+    for w in &chosen[slot..] {
+        let w = w.as_ref()?;
+        for a in 0..3 {
+            if w.axes[a] != start.axes[a] {
+                c.axes[a] = w.axes[a];
+            }
+        }
+    }
+    Some(c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fft::plan::BlockLimits;
+    use crate::precision::Precision;
+
+    #[test]
+    fn slots_vary_one_pass_each() {
+        let p = FftProblem::cube(Precision::Single, 256);
+        let s = TuneSpace::default();
+        let base = FftConfig {
+            plane: false,
+            ..FftConfig::default()
+        };
+        let line_slots = slots(&p, &base, &s, false);
+        assert_eq!(line_slots.len(), 3);
+        let l = BlockLimits::h100();
+        let base_passes = passes(&p, &base, &l).unwrap();
+        for (i, slot) in line_slots.iter().enumerate() {
+            assert_eq!(slot.candidates.len(), 2 * 3 * if i == 0 { 4 } else { 3 });
+            for c in &slot.candidates {
+                let ks = passes(&p, c, &l).unwrap();
+                for (j, k) in ks.iter().enumerate() {
+                    if j != i {
+                        assert_eq!(*k, base_passes[j], "slot {i} changed pass {j}");
+                    }
+                }
+            }
+        }
+        // Winners merge into one configuration.
+        let mut w0 = base;
+        w0.axes[0].lines = 8;
+        let mut w2 = base;
+        w2.axes[2].rmax = 8;
+        let m = merge(&base, &[Some(w0), Some(base), Some(w2)], false).unwrap();
+        assert_eq!(
+            (m.axes[0].lines, m.axes[2].rmax, m.axes[1]),
+            (8, 8, base.axes[1])
+        );
+        assert!(merge(&base, &[Some(w0), None, Some(w2)], false).is_none());
+        let small = FftProblem::cube(Precision::Single, 64);
+        let plane = slots(&small, &FftConfig::default(), &s, true);
+        assert_eq!(plane.len(), 2);
+        assert_eq!(plane[0].candidates.len(), 8);
+    }
+}

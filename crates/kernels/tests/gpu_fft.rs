@@ -1,0 +1,163 @@
+//! The FFT on a real GPU: plans of several structures and parameters on
+//! mixed-radix, batched, non-cubic, in-place and inverse problems against the
+//! CPU oracle, cuFFT through the same check, a forward-inverse round trip
+//! through the library call, the library call's refusals, and planning by
+//! measurement. Each test prints why and returns where the machine has no
+//! CUDA device.
+
+use hone_gpu::{Gpu, ModuleCache, TimingOptions};
+use hone_kernels::fft::device::FftRunner;
+use hone_kernels::fft::plan::FftConfig;
+use hone_kernels::fft::reference::{from_interleaved, random, rms_relative, to_interleaved};
+use hone_kernels::fft::tune::TuneSpace;
+use hone_kernels::fft::{Direction, FftProblem, Twiddle};
+use hone_kernels::precision::Precision;
+
+fn gpu() -> Option<Gpu> {
+    match Gpu::open(0) {
+        Ok(g) => Some(g),
+        Err(e) => {
+            println!("skipped: no CUDA device: {e}");
+            None
+        }
+    }
+}
+
+fn quick() -> TimingOptions {
+    TimingOptions {
+        warmup: 0,
+        reps: 1,
+        flush_l2: false,
+        copies: Some(1),
+    }
+}
+
+fn problems() -> Vec<FftProblem> {
+    let p = |precision, n: [u32; 3], batch, direction, in_place| FftProblem {
+        precision,
+        n,
+        batch,
+        direction,
+        in_place,
+    };
+    use Direction::{Forward as F, Inverse as I};
+    use Precision::{Double as D, Single as S};
+    vec![
+        p(S, [64, 64, 64], 1, F, false),
+        p(D, [64, 64, 64], 1, I, true),
+        p(S, [240, 243, 250], 1, F, false),
+        p(D, [250, 96, 49], 2, F, false),
+        p(S, [128, 7, 384], 3, I, true),
+        p(S, [1, 1, 343], 1, F, false),
+        p(D, [1, 1, 1], 2, F, false),
+        p(S, [256, 256, 256], 1, F, false),
+        p(D, [512, 512, 64], 1, I, false),
+    ]
+}
+
+#[test]
+fn plans_and_cufft_match_the_oracle() {
+    let Some(g) = gpu() else { return };
+    let mut r = FftRunner::new(&g, ModuleCache::open_default()).unwrap();
+    let configs = [
+        FftConfig::default(),
+        FftConfig {
+            plane: false,
+            twiddle: Twiddle::Computed,
+            pad: 0,
+            ..FftConfig::uniform(8, 4, 2, 32)
+        },
+        FftConfig::uniform(4, 8, 1, 8),
+    ];
+    for p in problems() {
+        r.data(&p, &quick()).unwrap();
+        for c in &configs {
+            let plan = r
+                .plan(&p, c)
+                .unwrap()
+                .unwrap_or_else(|i| panic!("{p} {}: {}", c.label(), i.reason));
+            let check = r.check(&plan).unwrap();
+            assert!(check.passed(), "{p} {}: {}", c.label(), check.describe());
+            println!("{p} {}: {}", c.label(), check.describe());
+        }
+        let vendor = r.check_vendor().unwrap();
+        assert!(vendor.passed(), "{p} cuFFT: {}", vendor.describe());
+    }
+}
+
+#[test]
+fn forward_then_inverse_through_the_library_call_returns_the_input_scaled() {
+    let Some(g) = gpu() else { return };
+    let mut r = FftRunner::new(&g, ModuleCache::open_default()).unwrap();
+    for (precision, n) in [
+        (Precision::Single, [60u32, 36, 20]),
+        (Precision::Double, [32, 45, 27]),
+    ] {
+        let fwd = FftProblem {
+            precision,
+            n,
+            batch: 2,
+            direction: Direction::Forward,
+            in_place: true,
+        };
+        let inv = FftProblem {
+            direction: Direction::Inverse,
+            ..fwd
+        };
+        let (pf, pi) = (
+            r.plan(&fwd, &FftConfig::default()).unwrap().unwrap(),
+            r.plan(&inv, &FftConfig::default()).unwrap().unwrap(),
+        );
+        let x = random(fwd.elements() as usize, 5);
+        let raw = precision.to_bytes(&to_interleaved(&x));
+        let buf = hone_gpu::launch::DeviceBuffer::with_data(&g, &raw).unwrap();
+        unsafe {
+            r.enqueue(&pf, buf.ptr(), buf.ptr()).unwrap();
+            r.enqueue(&pi, buf.ptr(), buf.ptr()).unwrap();
+        }
+        g.synchronize().unwrap();
+        let mut back = vec![0u8; raw.len()];
+        buf.download(&g, &mut back).unwrap();
+        let held = from_interleaved(&precision.from_bytes(&raw));
+        let got: Vec<_> = from_interleaved(&precision.from_bytes(&back))
+            .iter()
+            .map(|v| v / fwd.points() as f64)
+            .collect();
+        let err = rms_relative(&got, &held);
+        assert!(
+            err < 30.0 * precision.unit_roundoff() * 12.0,
+            "{fwd}: round trip error {err:.2e}"
+        );
+        // Out-of-place plans refuse equal pointers, and null pointers are refused.
+        let out = FftProblem {
+            in_place: false,
+            ..fwd
+        };
+        let po = r.plan(&out, &FftConfig::default()).unwrap().unwrap();
+        let e = unsafe { r.enqueue(&po, buf.ptr(), buf.ptr()) }
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("different"), "{e}");
+        let e = unsafe { r.enqueue(&pf, 0, 0) }.unwrap_err().to_string();
+        assert!(e.contains("null"), "{e}");
+    }
+}
+
+#[test]
+fn planning_by_measurement_finds_a_checked_plan() {
+    let Some(g) = gpu() else { return };
+    let mut r = FftRunner::new(&g, ModuleCache::open_default()).unwrap();
+    let p = FftProblem::cube(Precision::Single, 48);
+    let space = TuneSpace {
+        pad: vec![1],
+        twiddle: vec![Twiddle::Table],
+        ..TuneSpace::default()
+    };
+    let mut lines = Vec::new();
+    let t = r
+        .tune(&p, &space, &quick(), &mut |l| lines.push(l.to_string()))
+        .unwrap();
+    assert!(t.candidates > 4, "{t:?}");
+    assert!(t.measured_ms > 0.0 && t.predicted_ms > 0.0, "{t:?}");
+    assert!(!lines.is_empty());
+}
