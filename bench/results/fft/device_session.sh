@@ -8,12 +8,14 @@
 #   bench/results/fft/device_session.sh HONE GPU_FFT_TEST OUT STEP...
 #
 # Steps: `tests`; `plan:V:N,N` (plan variant V at cube sizes N into OUT/plans,
-# resuming); `bench:V:N,N` (benchmark with OUT/plans into OUT/bench-V);
+# resuming); `replan:V:N,N` (the same, planning again); `bench:V:N,N` (benchmark with OUT/plans into OUT/bench-V);
 # `default:V:N,N` (benchmark with the built-in plans into OUT/default-V).
 set -uo pipefail
 hone="${1:?usage}"; tests="${2:?usage}"; out="${3:?usage}"; shift 3
 export LD_LIBRARY_PATH="/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
 mkdir -p "$out/plans"
+# Plans of an earlier session to start from (and keep unless replanned).
+if [ -n "${SEED_PLANS:-}" ]; then cp "$SEED_PLANS"/*.json "$out/plans/"; fi
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem --format=csv >"$out/device.txt" 2>&1
 for step in "$@"; do
     IFS=: read -r what variant sizes <<<"$step"
@@ -21,6 +23,8 @@ for step in "$@"; do
     case "$what" in
         tests) "$tests" --test-threads 1 --nocapture >"$out/tests.txt" 2>&1 ;;
         plan) "$hone" plan fft --out "$out/plans" --variants "$variant" --sizes "$sizes" \
+                  >>"$out/plan.txt" 2>>"$out/plan.log" ;;
+        replan) "$hone" plan fft --force --out "$out/plans" --variants "$variant" --sizes "$sizes" \
                   >>"$out/plan.txt" 2>>"$out/plan.log" ;;
         bench) "$hone" bench fft --rules "$out/plans" --variants "$variant" --sizes "$sizes" \
                    --plot-sizes 0 --reps 20 --out "$out/bench-$variant" >"$out/bench-$variant.txt" 2>&1 ;;

@@ -68,6 +68,16 @@ fn plans_and_cufft_match_the_oracle() {
             ..FftConfig::uniform(8, 4, 2, 32)
         },
         FftConfig::uniform(4, 8, 1, 8),
+        // Plane passes over clusters of 2 and 8 blocks where the plane allows.
+        FftConfig {
+            cluster: 2,
+            ..FftConfig::uniform(16, 16, 4, 16)
+        },
+        FftConfig {
+            cluster: 8,
+            plane_threads: 256,
+            ..FftConfig::uniform(8, 8, 4, 16)
+        },
     ];
     for p in problems() {
         r.data(&p, &quick()).unwrap();

@@ -286,7 +286,15 @@ pub fn plan(args: PlanArgs) -> Result<u8> {
             for &n in &options.sizes {
                 out.push(routine.family_problem(v, n).map_err(message)?);
             }
+            // The benchmark's other shapes, unless sizes were named.
+            if args.sizes.is_empty() {
+                out.extend(routine.other_shapes(v));
+            }
         }
+        // One plan serves every problem of the same shape (an in-place or
+        // inverse transform of a planned cube).
+        let mut seen = std::collections::HashSet::new();
+        out.retain(|p| seen.insert((p.variant.clone(), routine.plan_key(p))));
         out
     } else {
         vec![routine

@@ -65,8 +65,25 @@ pub struct Sweep {
     pub threads: u32,
     pub src: Access,
     pub dst: Access,
+    /// Where the stages between the first and the last keep the lines.
+    pub scratch: Access,
+    /// What separates the first stage's reads from its writes when both
+    /// are in shared memory: the block's barrier, or the cluster's when the
+    /// first stage reads other blocks' memory and writes over its own.
+    pub first_barrier: &'static str,
     /// Where this sweep's twiddles start in the pass's table.
     pub table_offset: usize,
+}
+
+const BLOCK_BARRIER: &str = "__syncthreads();";
+const CLUSTER_BARRIER: &str = "__cluster_barrier_arrive(); __cluster_barrier_wait();";
+
+/// A line's element `n` in shared memory, row by row (`SROW` is defined
+/// by the kernel around the sweep).
+fn shared_rows() -> Access {
+    Access::Shared {
+        address: "sm[SROW({n})]".into(),
+    }
 }
 
 /// The twiddles of a sweep's stages as a table, forward direction:
@@ -108,16 +125,12 @@ impl Sweep {
             let src = if s == 0 {
                 self.src.clone()
             } else {
-                Access::Shared {
-                    address: "sm[SROW({n})]".into(),
-                }
+                self.scratch.clone()
             };
             let dst = if s == last {
                 self.dst.clone()
             } else {
-                Access::Shared {
-                    address: "sm[SROW({n})]".into(),
-                }
+                self.scratch.clone()
             };
             let i = indent;
             let _ = writeln!(code, "{i}{{ // stage {s}: radix {r}, span {ns}");
@@ -168,7 +181,12 @@ impl Sweep {
             let _ = writeln!(code, "{i}    }}");
             let _ = writeln!(code, "{i}  }}");
             if src.shared() && dst.shared() {
-                let _ = writeln!(code, "{i}  __syncthreads();");
+                let barrier = if s == 0 {
+                    self.first_barrier
+                } else {
+                    BLOCK_BARRIER
+                };
+                let _ = writeln!(code, "{i}  {barrier}");
             }
             let _ = writeln!(code, "{i}  #pragma unroll");
             let _ = writeln!(code, "{i}  for (int b = 0; b < {b_count}; ++b) {{");
@@ -252,7 +270,11 @@ pub struct LinePass {
 }
 
 /// A pass over axes 0 and 1 of `planes` planes of `n0 x n1` elements, one
-/// plane per block.
+/// plane per cluster of `cluster` blocks (1: one block). Each block of a
+/// cluster holds `n1 / cluster` rows of the plane in its shared memory and
+/// transforms them along X; after a cluster barrier it transforms
+/// `n0 / cluster` columns along Y, reading and writing the rows where they
+/// are, in the blocks' distributed shared memory.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct PlanePass {
     pub n0: u32,
@@ -260,9 +282,22 @@ pub struct PlanePass {
     pub radices0: Vec<u32>,
     pub radices1: Vec<u32>,
     pub planes: u64,
-    /// Threads per block; a multiple of both n0 and n1.
+    /// Threads per block; a multiple of both a block's rows and columns.
     pub threads: u32,
     pub pad: u32,
+    pub cluster: u32,
+}
+
+impl PlanePass {
+    /// Rows of the plane per block.
+    pub fn rows(&self) -> u32 {
+        self.n1 / self.cluster
+    }
+
+    /// Columns of the plane per block in the Y sweep.
+    pub fn columns(&self) -> u32 {
+        self.n0 / self.cluster
+    }
 }
 
 /// Either kind, with what every pass has.
@@ -295,7 +330,15 @@ impl PassKernel {
         match &self.shape {
             PassShape::Line(l) if l.stride == 1 => l.outer.div_ceil(l.lines as u64),
             PassShape::Line(l) => l.outer * l.stride.div_ceil(l.lines as u64),
-            PassShape::Plane(p) => p.planes,
+            PassShape::Plane(p) => p.planes * p.cluster as u64,
+        }
+    }
+
+    /// Blocks per cluster (1: no cluster).
+    pub fn cluster(&self) -> u32 {
+        match &self.shape {
+            PassShape::Plane(p) => p.cluster,
+            PassShape::Line(_) => 1,
         }
     }
 
@@ -305,7 +348,15 @@ impl PassKernel {
         match &self.shape {
             PassShape::Line(l) if l.radices.len() < 2 => 0,
             PassShape::Line(l) => l.lines as u64 * (l.n + l.pad) as u64 * elem,
-            PassShape::Plane(p) => p.n1 as u64 * (p.n0 + p.pad) as u64 * elem,
+            PassShape::Plane(p) => {
+                let rows = p.rows() as u64 * (p.n0 + p.pad) as u64;
+                let columns = if p.cluster > 1 {
+                    p.columns() as u64 * (p.n1 + p.pad) as u64
+                } else {
+                    0
+                };
+                rows.max(columns) * elem
+            }
         }
     }
 
@@ -334,6 +385,8 @@ impl PassKernel {
                         address: address.replace("{buf}", "out"),
                         live,
                     },
+                    scratch: shared_rows(),
+                    first_barrier: BLOCK_BARRIER,
                     table_offset: 0,
                 }]
             }
@@ -341,26 +394,47 @@ impl PassKernel {
                 let a = Sweep {
                     n: p.n0,
                     radices: p.radices0.clone(),
-                    threads: p.threads / p.n1,
+                    threads: p.threads / p.rows(),
                     src: Access::Global {
-                        address: format!("in[base + t * {} + {{n}}]", p.n0),
+                        address: format!(
+                            "in[base + (long long)(rank * {} + t) * {} + {{n}}]",
+                            p.rows(),
+                            p.n0
+                        ),
                         live: None,
                     },
                     dst: Access::Shared {
                         address: format!("sm[t * {} + {{n}}]", p.n0 + p.pad),
                     },
+                    scratch: shared_rows(),
+                    first_barrier: BLOCK_BARRIER,
                     table_offset: 0,
                 };
                 let b = Sweep {
                     n: p.n1,
                     radices: p.radices1.clone(),
-                    threads: p.threads / p.n0,
+                    threads: p.threads / p.columns(),
                     src: Access::Shared {
-                        address: format!("sm[{{n}} * {} + t]", p.n0 + p.pad),
+                        address: "COL({n})".to_string(),
                     },
                     dst: Access::Global {
-                        address: format!("out[base + (long long){{n}} * {} + t]", p.n0),
+                        address: format!("out[base + (long long){{n}} * {} + x]", p.n0),
                         live: None,
+                    },
+                    // In a cluster the first stage reads every block's rows,
+                    // and once the whole cluster has read, each block keeps
+                    // its own columns in its own memory, column by column.
+                    scratch: Access::Shared {
+                        address: if p.cluster > 1 {
+                            format!("sm[t * {} + {{n}}]", p.n1 + p.pad)
+                        } else {
+                            "COL({n})".to_string()
+                        },
+                    },
+                    first_barrier: if p.cluster > 1 {
+                        CLUSTER_BARRIER
+                    } else {
+                        BLOCK_BARRIER
                     },
                     table_offset: a.table_len(),
                 };
@@ -382,9 +456,13 @@ impl PassKernel {
     pub fn source(&self) -> String {
         let mut code = preamble(self.precision, self.direction);
         let block = self.block();
+        let cluster = match self.cluster() {
+            1 => String::new(),
+            c => format!(" __cluster_dims__({c}, 1, 1)"),
+        };
         let _ = writeln!(
             code,
-            "extern \"C\" __global__ void __launch_bounds__({block}) {ENTRY}(\
+            "extern \"C\" __global__ void __launch_bounds__({block}){cluster} {ENTRY}(\
              const cplx* __restrict__ in, cplx* __restrict__ out, const cplx* __restrict__ tw) {{"
         );
         code.push_str("  extern __shared__ cplx sm[];\n  (void)tw; (void)sm;\n");
@@ -422,30 +500,56 @@ impl PassKernel {
                 code.push_str("#undef SROW\n");
             }
             PassShape::Plane(p) => {
+                let c = p.cluster;
+                let rank = if c > 1 {
+                    "__clusterRelativeBlockRank()"
+                } else {
+                    "0"
+                };
                 let _ = writeln!(
                     code,
-                    "  const long long base = (long long)blockIdx.x * {};",
+                    "  const int rank = {rank};\n  (void)rank;\n  \
+                     const long long base = (long long)(blockIdx.x / {c}) * {};",
                     p.n0 as u64 * p.n1 as u64
                 );
                 let row = p.n0 + p.pad;
-                // Sweep A: rows (axis 0), p fastest.
+                let rows = p.rows();
+                // Sweep A: this block's rows (axis 0), p fastest.
                 let _ = writeln!(
                     code,
                     "  {{\n    const int p = tid % {tp};\n    const int t = tid / {tp};\n\
                      #define SROW(n) (t * {row} + (n))",
-                    tp = p.threads / p.n1
+                    tp = p.threads / rows
                 );
                 sweeps[0].emit(&mut code, self.direction, self.twiddle, "    ");
                 code.push_str("#undef SROW\n  }\n");
-                // Sweep B: columns (axis 1), t fastest.
+                if c > 1 {
+                    // Every block's rows are transformed before any column is read.
+                    code.push_str("  __cluster_barrier_arrive();\n  __cluster_barrier_wait();\n");
+                }
+                // Sweep B: this block's columns (axis 1), t fastest; element
+                // n of a column is in the block holding row n.
+                let col = if c > 1 {
+                    format!(
+                        "(((cplx*)__cluster_map_shared_rank((void*)sm, (n) / {rows}))\
+                         [((n) % {rows}) * {row} + x])"
+                    )
+                } else {
+                    format!("sm[(n) * {row} + x]")
+                };
                 let _ = writeln!(
                     code,
-                    "  {{\n    const int t = tid % {n0};\n    const int p = tid / {n0};\n\
-                     #define SROW(n) ((n) * {row} + t)",
-                    n0 = p.n0
+                    "  {{\n    const int t = tid % {cols};\n    const int p = tid / {cols};\n    \
+                     const int x = rank * {cols} + t;\n\
+                     #define COL(n) {col}",
+                    cols = p.columns()
                 );
                 sweeps[1].emit(&mut code, self.direction, self.twiddle, "    ");
-                code.push_str("#undef SROW\n  }\n");
+                code.push_str("#undef COL\n  }\n");
+                if c > 1 && p.radices1.len() == 1 {
+                    // No block leaves while another may still read its rows.
+                    code.push_str("  __cluster_barrier_arrive();\n  __cluster_barrier_wait();\n");
+                }
             }
         }
         code.push_str("}\n");

@@ -333,6 +333,40 @@ impl<'g> FftRunner<'g> {
         })
     }
 
+    /// Times one pass alone, in place on copy 0's output (with an L2 flush
+    /// before each run when `timing` asks); `None` when it cannot run.
+    pub fn time_pass(&mut self, k: &PassKernel, timing: &TimingOptions) -> Result<Option<f64>> {
+        let Some(p) = self.problem() else {
+            return Err(LibError::Routine("no problem allocated".into()));
+        };
+        let one = FftProblem {
+            in_place: true,
+            ..p
+        };
+        let plan = ReadyPlan {
+            problem: one,
+            config: FftConfig::default(),
+            passes: match self.loaded_pass(k)? {
+                Some(l) => vec![l],
+                None => return Ok(None),
+            },
+        };
+        let (_, out) = self.ptrs(0).expect("allocated");
+        let gpu = self.gpu;
+        let bytes = one.bytes() as usize;
+        let flusher = timing.flush_l2.then_some(&mut self.flusher);
+        let samples = time_runs(gpu, timing, 1, flusher, |_| {
+            // SAFETY: the output buffer holds the problem's data.
+            unsafe { run(gpu, &plan, out, out, bytes) }
+                .map_err(|e| hone_gpu::GpuError::Launch(e.to_string()))
+        });
+        match samples {
+            Ok(s) => Ok(Stats::from_samples(&s).map(|s| s.median)),
+            Err(e) if e.is_sticky() => Err(e.into()),
+            Err(_) => Ok(None),
+        }
+    }
+
     /// Checks `plan` on the current problem.
     pub fn check(&mut self, plan: &ReadyPlan) -> Result<Checked> {
         let gpu = self.gpu;

@@ -24,6 +24,9 @@ use super::codegen::{LinePass, PassKernel, PassShape, PlanePass};
 use super::radix::radices;
 use super::{FftProblem, Twiddle};
 
+/// The largest cluster a plane pass uses (the portable limit).
+pub const MAX_CLUSTER: u32 = 8;
+
 /// The axes' names in parameter names.
 pub const AXES: [&str; 3] = ["X", "Y", "Z"];
 
@@ -70,6 +73,9 @@ pub struct FftConfig {
     pub twiddle: Twiddle,
     pub plane: bool,
     pub plane_threads: u32,
+    /// Blocks per cluster of the plane pass; 0: the fewest that hold a
+    /// plane.
+    pub cluster: u32,
 }
 
 impl Default for FftConfig {
@@ -93,6 +99,7 @@ impl Default for FftConfig {
             twiddle: Twiddle::Table,
             plane: true,
             plane_threads: 512,
+            cluster: 0,
         }
     }
 }
@@ -125,6 +132,7 @@ impl FftConfig {
                 }
                 "PLANE" => f.plane = small(0, 1)? == 1,
                 "PT" => f.plane_threads = small(32, 1024)?,
+                "CL" => f.cluster = small(0, MAX_CLUSTER as i64)?,
                 n if n.len() == 2 && axis(&n[1..]).is_some() => {
                     let a = &mut f.axes[axis(&n[1..]).expect("checked")];
                     match &n[..1] {
@@ -153,6 +161,7 @@ impl FftConfig {
         entries.push(("TW".into(), v((self.twiddle == Twiddle::Table) as u32)));
         entries.push(("PLANE".into(), v(self.plane as u32)));
         entries.push(("PT".into(), v(self.plane_threads)));
+        entries.push(("CL".into(), v(self.cluster)));
         Config::new(entries)
     }
 
@@ -239,7 +248,9 @@ pub fn passes(
     Ok(out)
 }
 
-/// The plane pass over x and y, when `c` asks for one and it fits.
+/// The plane pass over x and y, when `c` asks for one and it fits: in one
+/// block, or split over a cluster of blocks (`CL`; by default the fewest
+/// that hold the plane).
 fn plane_pass(
     p: &FftProblem,
     c: &FftConfig,
@@ -250,13 +261,27 @@ fn plane_pass(
         return Ok(None);
     }
     let elem = 2 * p.precision.size() as u64;
-    if n1 as u64 * (n0 + c.pad) as u64 * elem > limits.shared_bytes {
+    let clusters: Vec<u32> = match c.cluster {
+        0 => vec![1, 2, 4, 8],
+        k => vec![k],
+    };
+    let Some((cluster, step)) = clusters.into_iter().find_map(|k| {
+        if n0 % k != 0 || n1 % k != 0 {
+            return None;
+        }
+        let (rows, cols) = (n1 / k, n0 / k);
+        // A cluster's blocks keep their columns where their rows were.
+        let held = if k > 1 {
+            (rows as u64 * (n0 + c.pad) as u64).max(cols as u64 * (n1 + c.pad) as u64)
+        } else {
+            rows as u64 * (n0 + c.pad) as u64
+        };
+        let fits = held * elem <= limits.shared_bytes;
+        let step = lcm(rows, cols);
+        (fits && step <= limits.threads).then_some((k, step))
+    }) else {
         return Ok(None);
-    }
-    let step = lcm(n0, n1);
-    if step > limits.threads {
-        return Ok(None);
-    }
+    };
     let mut threads = c.plane_threads.div_ceil(step).max(1) * step;
     while threads > limits.threads {
         threads -= step;
@@ -275,6 +300,7 @@ fn plane_pass(
         planes,
         threads,
         pad: c.pad,
+        cluster,
     }))
 }
 
@@ -328,9 +354,17 @@ mod tests {
         let ps = passes(&small, &c, &l).unwrap();
         assert_eq!(ps.len(), 2);
         assert!(matches!(ps[0].shape, PassShape::Plane(_)));
-        // A 256^2 plane of single complex numbers is 512 KiB: three line passes.
+        // A 256^2 plane of single complex numbers is 512 KiB: a cluster of 4
+        // holds it; 512^2 needs 2 MiB, more than 8 blocks hold.
         let big = FftProblem::cube(Precision::Single, 256);
         let ps = passes(&big, &c, &l).unwrap();
+        assert_eq!(ps.len(), 2);
+        assert_eq!(ps[0].cluster(), 4);
+        assert_eq!(ps[0].grid(), 256 * 4);
+        let no_cluster = FftConfig { cluster: 1, ..c };
+        assert_eq!(passes(&big, &no_cluster, &l).unwrap().len(), 3);
+        let huge = FftProblem::cube(Precision::Single, 512);
+        let ps = passes(&huge, &c, &l).unwrap();
         assert_eq!(ps.len(), 3);
         for k in &ps {
             assert!(k.block() <= 1024);

@@ -205,6 +205,32 @@ impl Routine for FftRoutine {
         }
     }
 
+    /// What FFT users bring besides cubes: in place, inverse, batches of
+    /// small cubes, slabs and boxes whose axes differ.
+    fn other_shapes(&self, variant: &str) -> Vec<Problem> {
+        let Some(precision) = precision_of(variant) else {
+            return Vec::new();
+        };
+        let p = |n: [u32; 3], batch, direction, in_place| {
+            problem_of(&FftProblem {
+                precision,
+                n,
+                batch,
+                direction,
+                in_place,
+            })
+        };
+        use Direction::{Forward as F, Inverse as I};
+        vec![
+            p([256, 256, 256], 1, F, true),
+            p([256, 256, 256], 1, I, false),
+            p([128, 128, 128], 8, F, false),
+            p([512, 512, 64], 1, F, false),
+            p([240, 243, 250], 1, F, false),
+            p([1024, 96, 60], 1, I, true),
+        ]
+    }
+
     fn work_unit(&self) -> WorkUnit {
         WorkUnit::Bytes
     }
@@ -222,6 +248,13 @@ impl Routine for FftRoutine {
             &config,
             plan.measured_ms * 1e-3,
         )?])
+    }
+
+    fn plan_key(&self, problem: &Problem) -> String {
+        match fft_of(problem) {
+            Ok(f) => super::plans::key_of(&f).to_string(),
+            Err(_) => problem.key(),
+        }
     }
 
     fn has_plan(&self, dir: &Path, problem: &Problem) -> Result<bool> {

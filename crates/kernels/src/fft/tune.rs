@@ -12,8 +12,7 @@
 
 use std::collections::{BTreeMap, HashSet};
 
-use hone_gpu::timing::time_runs;
-use hone_gpu::{Stats, TimingOptions};
+use hone_gpu::TimingOptions;
 
 use super::codegen::{PassKernel, PassShape};
 use super::device::{FftRunner, ReadyPlan};
@@ -33,6 +32,8 @@ pub struct TuneSpace {
     pub pad: Vec<u32>,
     pub twiddle: Vec<Twiddle>,
     pub plane_threads: Vec<u32>,
+    /// Blocks per cluster of a plane pass.
+    pub clusters: Vec<u32>,
 }
 
 impl Default for TuneSpace {
@@ -44,7 +45,8 @@ impl Default for TuneSpace {
             lines: vec![8, 16, 32],
             pad: vec![0, 1],
             twiddle: vec![Twiddle::Table, Twiddle::Computed],
-            plane_threads: vec![256, 512],
+            plane_threads: vec![256, 512, 1024],
+            clusters: vec![1, 2, 4, 8],
         }
     }
 }
@@ -68,37 +70,6 @@ struct Slot {
 }
 
 impl<'g> FftRunner<'g> {
-    /// Times one pass alone, in place on copy 0's output buffer.
-    fn time_pass(&mut self, k: &PassKernel, timing: &TimingOptions) -> Result<Option<f64>> {
-        let one = FftProblem {
-            in_place: true,
-            ..self
-                .problem()
-                .ok_or_else(|| LibError::Routine("no data".into()))?
-        };
-        let plan = ReadyPlan {
-            problem: one,
-            config: FftConfig::default(),
-            passes: match self.loaded_pass(k)? {
-                Some(l) => vec![l],
-                None => return Ok(None),
-            },
-        };
-        let (_, out) = self.ptrs(0).expect("data allocated");
-        let gpu = self.gpu();
-        let bytes = one.bytes() as usize;
-        let samples = time_runs(gpu, timing, 1, None, |_| {
-            // SAFETY: the output buffer holds the problem's data.
-            unsafe { super::device::run(gpu, &plan, out, out, bytes) }
-                .map_err(|e| hone_gpu::GpuError::Launch(e.to_string()))
-        });
-        match samples {
-            Ok(s) => Ok(Stats::from_samples(&s).map(|s| s.median)),
-            Err(e) if e.is_sticky() => Err(e.into()),
-            Err(_) => Ok(None),
-        }
-    }
-
     /// Plans `p` by measurement over `space`; `log` hears each step.
     pub fn tune(
         &mut self,
@@ -112,7 +83,7 @@ impl<'g> FftRunner<'g> {
         let limits = self.limits();
         let base = FftConfig::default();
         let mut timed: BTreeMap<String, Option<f64>> = BTreeMap::new();
-        let mut best: Option<(f64, FftConfig)> = None;
+        let mut structures: Vec<(f64, FftConfig)> = Vec::new();
         for plane in [false, true] {
             let start = FftConfig { plane, ..base };
             let Ok(shape) = passes(p, &start, &limits) else {
@@ -130,7 +101,17 @@ impl<'g> FftRunner<'g> {
                 .map(|(i, s)| {
                     s.candidates
                         .iter()
-                        .map(|c| passes(p, c, &limits).ok().and_then(|ks| ks.get(i).cloned()))
+                        .map(|c| {
+                            // A candidate whose structure differs (a cluster
+                            // that cannot hold the plane) is not one.
+                            let ks = passes(p, c, &limits).ok()?;
+                            let same = ks.len() == shape.len()
+                                && ks.iter().zip(&shape).all(|(a, b)| {
+                                    matches!(a.shape, PassShape::Plane(_))
+                                        == matches!(b.shape, PassShape::Plane(_))
+                                });
+                            same.then(|| ks[i].clone())
+                        })
                         .collect()
                 })
                 .collect();
@@ -172,16 +153,31 @@ impl<'g> FftRunner<'g> {
                     if has_plane { "plane" } else { "line" },
                     t
                 ));
-                if best.as_ref().is_none_or(|(b, _)| t < *b) {
-                    best = Some((t, config));
-                }
+                structures.push((t, config));
             }
         }
-        let (predicted_ms, config) =
+        // Each structure's plan timed whole decides: passes timed alone
+        // miss what one pass leaves in L2 for the next.
+        let mut best: Option<(f64, f64, ReadyPlan)> = None;
+        for (predicted, config) in structures {
+            let Ok(plan) = self.plan(p, &config)? else {
+                continue;
+            };
+            let Ok(t) = self.time(&plan, timing, 1)? else {
+                continue;
+            };
+            let ms = t.medians_ms()[0];
+            log(&format!(
+                "{p}: {} measured whole: {ms:.4} ms",
+                config.label()
+            ));
+            if best.as_ref().is_none_or(|(b, _, _)| ms < *b) {
+                best = Some((ms, predicted, plan));
+            }
+        }
+        let (measured_ms, predicted_ms, plan) =
             best.ok_or_else(|| LibError::Routine(format!("{p}: no candidate plan runs")))?;
-        let plan = self
-            .plan(p, &config)?
-            .map_err(|i| LibError::Routine(format!("{p}: the chosen plan: {}", i.reason)))?;
+        let config = plan.config;
         let check = self.check(&plan)?;
         if !check.passed() {
             return Err(LibError::Routine(format!(
@@ -190,13 +186,10 @@ impl<'g> FftRunner<'g> {
                 check.describe()
             )));
         }
-        let t = self
-            .time(&plan, timing, 1)?
-            .map_err(|i| LibError::Routine(format!("{p}: timing the plan: {}", i.reason)))?;
         Ok(Tuned {
             config,
             predicted_ms,
-            measured_ms: t.medians_ms()[0],
+            measured_ms,
             candidates: timed.len(),
         })
     }
@@ -260,11 +253,14 @@ fn slots(p: &FftProblem, start: &FftConfig, space: &TuneSpace, plane: bool) -> V
         for &rx in &space.rmax {
             for &ry in &space.rmax {
                 for &pt in &space.plane_threads {
-                    let mut c = *start;
-                    c.axes[0].rmax = rx;
-                    c.axes[1].rmax = ry;
-                    c.plane_threads = pt;
-                    candidates.push(c);
+                    for &cl in &space.clusters {
+                        let mut c = *start;
+                        c.axes[0].rmax = rx;
+                        c.axes[1].rmax = ry;
+                        c.plane_threads = pt;
+                        c.cluster = cl;
+                        candidates.push(c);
+                    }
                 }
             }
         }
@@ -308,6 +304,7 @@ fn merge(start: &FftConfig, chosen: &[Option<FftConfig>], plane: bool) -> Option
         c.axes[0].rmax = w.axes[0].rmax;
         c.axes[1].rmax = w.axes[1].rmax;
         c.plane_threads = w.plane_threads;
+        c.cluster = w.cluster;
         slot = 1;
     }
     // Line slots follow in axis order, skipping axes of length 1: each
@@ -366,6 +363,6 @@ mod tests {
         let small = FftProblem::cube(Precision::Single, 64);
         let plane = slots(&small, &FftConfig::default(), &s, true);
         assert_eq!(plane.len(), 2);
-        assert_eq!(plane[0].candidates.len(), 8);
+        assert_eq!(plane[0].candidates.len(), 48);
     }
 }

@@ -174,6 +174,10 @@ pub trait Routine: Sync {
             self.name()
         )))
     }
+    /// What a plan is stored under: problems with equal keys share one.
+    fn plan_key(&self, problem: &Problem) -> String {
+        problem.key()
+    }
     /// Whether `dir` holds a plan for exactly `problem`.
     fn has_plan(&self, _dir: &Path, _problem: &Problem) -> Result<bool> {
         Ok(false)
