@@ -19,16 +19,18 @@ if [ -n "${SEED_PLANS:-}" ]; then cp "$SEED_PLANS"/*.json "$out/plans/"; fi
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem --format=csv >"$out/device.txt" 2>&1
 for step in "$@"; do
     IFS=: read -r what variant sizes <<<"$step"
+    # No sizes: the routine's table sizes (and, for plans, its other shapes).
+    sz=(); [ -n "$sizes" ] && sz=(--sizes "$sizes")
     start=$(date +%s)
     case "$what" in
         tests) "$tests" --test-threads 1 --nocapture >"$out/tests.txt" 2>&1 ;;
-        plan) "$hone" plan fft --out "$out/plans" --variants "$variant" --sizes "$sizes" \
+        plan) "$hone" plan fft --out "$out/plans" --variants "$variant" "${sz[@]}" \
                   >>"$out/plan.txt" 2>>"$out/plan.log" ;;
-        replan) "$hone" plan fft --force --out "$out/plans" --variants "$variant" --sizes "$sizes" \
+        replan) "$hone" plan fft --force --out "$out/plans" --variants "$variant" "${sz[@]}" \
                   >>"$out/plan.txt" 2>>"$out/plan.log" ;;
-        bench) "$hone" bench fft --rules "$out/plans" --variants "$variant" --sizes "$sizes" \
+        bench) "$hone" bench fft --rules "$out/plans" --variants "$variant" "${sz[@]}" \
                    --plot-sizes 0 --reps 20 --out "$out/bench-$variant" >"$out/bench-$variant.txt" 2>&1 ;;
-        default) "$hone" bench fft --variants "$variant" --sizes "$sizes" --plot-sizes 0 \
+        default) "$hone" bench fft --variants "$variant" "${sz[@]}" --plot-sizes 0 \
                      --reps 20 --out "$out/default-$variant" >"$out/default-$variant.txt" 2>&1 ;;
     esac
     echo "== $step: exit $?, $(( $(date +%s) - start )) s" | tee -a "$out/steps.txt"

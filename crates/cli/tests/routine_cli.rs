@@ -64,6 +64,19 @@ fn bad_problems_are_refused_before_any_device_is_opened() {
             vec!["bench", "symv", "--out", "/nonexistent/x", "--sizes", "0"],
             "out of range",
         ),
+        (vec!["run", "fft", "n=22"], "not a product of 2, 3, 5 and 7"),
+        (
+            vec!["run", "fft", "n=64", "place=side"],
+            "expected in or out",
+        ),
+        (
+            vec!["plan", "gemm", "--out", "/nonexistent/x"],
+            "served by interval rules",
+        ),
+        (
+            vec!["plan", "fft", "--out", "/nonexistent/x", "n=13"],
+            "not a product of 2, 3, 5 and 7",
+        ),
     ] {
         let o = hone(&args);
         assert_eq!(o.code, 2, "{args:?}: {}", o.stderr);
@@ -77,6 +90,15 @@ fn without_a_device_run_and_bench_say_so_and_exit_2() {
     let dir = std::env::temp_dir().join(format!("hone-bench-cli-{}", std::process::id()));
     for args in [
         vec!["run", "symv", "n=4096", "precision=s"],
+        vec!["run", "fft", "n=256", "precision=d"],
+        vec![
+            "plan",
+            "fft",
+            "--out",
+            dir.to_str().unwrap(),
+            "nx=60",
+            "ny=7",
+        ],
         vec![
             "bench",
             "symv",
