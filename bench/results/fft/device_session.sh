@@ -9,7 +9,9 @@
 #
 # Steps: `tests`; `plan:V:N,N` (plan variant V at cube sizes N into OUT/plans,
 # resuming); `replan:V:N,N` (the same, planning again); `bench:V:N,N` (benchmark with OUT/plans into OUT/bench-V);
-# `default:V:N,N` (benchmark with the built-in plans into OUT/default-V).
+# `default:V:N,N` (benchmark with the built-in plans into OUT/default-V);
+# `ncu:P:N` (Nsight Compute on the passes of one N^3 transform, P = `ps` or
+# `pd` for single or double, with the plans in OUT/plans).
 set -uo pipefail
 hone="${1:?usage}"; tests="${2:?usage}"; out="${3:?usage}"; shift 3
 export LD_LIBRARY_PATH="/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
@@ -30,6 +32,11 @@ for step in "$@"; do
                   >>"$out/plan.txt" 2>>"$out/plan.log" ;;
         bench) "$hone" bench fft --rules "$out/plans" --variants "$variant" "${sz[@]}" \
                    --plot-sizes 0 --reps 20 --out "$out/bench-$variant" >"$out/bench-$variant.txt" 2>&1 ;;
+        ncu) ncu --clock-control none --kernel-name fft_pass --launch-count 3 \
+                 --section SpeedOfLight --section Occupancy --section LaunchStats \
+                 --section MemoryWorkloadAnalysis --section WarpStateStats \
+                 "$hone" run fft "n=$sizes" "precision=${variant#?}" --rules "$out/plans" --reps 1 --runs 1 \
+                 >"$out/ncu-$variant-$sizes.txt" 2>&1 ;;
         default) "$hone" bench fft --variants "$variant" "${sz[@]}" --plot-sizes 0 \
                      --reps 20 --out "$out/default-$variant" >"$out/default-$variant.txt" 2>&1 ;;
     esac

@@ -286,6 +286,8 @@ pub struct PlanePass {
     pub threads: u32,
     pub pad: u32,
     pub cluster: u32,
+    /// `__launch_bounds__`'s minimum blocks per SM (0: none).
+    pub min_blocks: u32,
 }
 
 impl PlanePass {
@@ -456,13 +458,17 @@ impl PassKernel {
     pub fn source(&self) -> String {
         let mut code = preamble(self.precision, self.direction);
         let block = self.block();
+        let bounds = match &self.shape {
+            PassShape::Plane(p) if p.min_blocks > 0 => format!("{block}, {}", p.min_blocks),
+            _ => block.to_string(),
+        };
         let cluster = match self.cluster() {
             1 => String::new(),
             c => format!(" __cluster_dims__({c}, 1, 1)"),
         };
         let _ = writeln!(
             code,
-            "extern \"C\" __global__ void __launch_bounds__({block}){cluster} {ENTRY}(\
+            "extern \"C\" __global__ void __launch_bounds__({bounds}){cluster} {ENTRY}(\
              const cplx* __restrict__ in, cplx* __restrict__ out, const cplx* __restrict__ tw) {{"
         );
         code.push_str("  extern __shared__ cplx sm[];\n  (void)tw; (void)sm;\n");

@@ -12,6 +12,8 @@
 //! | `TW` | twiddles computed (0) or read from a table (1) |
 //! | `PLANE` | axes X and Y in one pass when a plane fits one block (0: never) |
 //! | `PT` | threads per block of a plane pass (rounded to a multiple of both lengths) |
+//! | `CL` | blocks per cluster of a plane pass (0: the fewest that hold a plane) |
+//! | `MB` | blocks of a plane pass to fit one SM at once (0: no register limit asked) |
 //!
 //! The passes: a plane pass over X and Y then a line pass over Z when
 //! `PLANE` allows and a plane fits; otherwise a line pass per axis. Axes of
@@ -76,6 +78,9 @@ pub struct FftConfig {
     /// Blocks per cluster of the plane pass; 0: the fewest that hold a
     /// plane.
     pub cluster: u32,
+    /// Blocks of the plane pass that should fit an SM at once (the
+    /// compiler limits registers to allow it); 0: no limit asked.
+    pub min_blocks: u32,
 }
 
 impl Default for FftConfig {
@@ -100,6 +105,7 @@ impl Default for FftConfig {
             plane: true,
             plane_threads: 512,
             cluster: 0,
+            min_blocks: 0,
         }
     }
 }
@@ -133,6 +139,7 @@ impl FftConfig {
                 "PLANE" => f.plane = small(0, 1)? == 1,
                 "PT" => f.plane_threads = small(32, 1024)?,
                 "CL" => f.cluster = small(0, MAX_CLUSTER as i64)?,
+                "MB" => f.min_blocks = small(0, 32)?,
                 n if n.len() == 2 && axis(&n[1..]).is_some() => {
                     let a = &mut f.axes[axis(&n[1..]).expect("checked")];
                     match &n[..1] {
@@ -162,6 +169,7 @@ impl FftConfig {
         entries.push(("PLANE".into(), v(self.plane as u32)));
         entries.push(("PT".into(), v(self.plane_threads)));
         entries.push(("CL".into(), v(self.cluster)));
+        entries.push(("MB".into(), v(self.min_blocks)));
         Config::new(entries)
     }
 
@@ -301,6 +309,7 @@ fn plane_pass(
         threads,
         pad: c.pad,
         cluster,
+        min_blocks: c.min_blocks,
     }))
 }
 

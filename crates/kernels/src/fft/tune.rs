@@ -34,6 +34,8 @@ pub struct TuneSpace {
     pub plane_threads: Vec<u32>,
     /// Blocks per cluster of a plane pass.
     pub clusters: Vec<u32>,
+    /// Blocks of a plane pass per SM asked of the compiler.
+    pub min_blocks: Vec<u32>,
 }
 
 impl Default for TuneSpace {
@@ -47,6 +49,7 @@ impl Default for TuneSpace {
             twiddle: vec![Twiddle::Table, Twiddle::Computed],
             plane_threads: vec![256, 512, 1024],
             clusters: vec![1, 2, 4, 8],
+            min_blocks: vec![0, 2, 3],
         }
     }
 }
@@ -254,12 +257,15 @@ fn slots(p: &FftProblem, start: &FftConfig, space: &TuneSpace, plane: bool) -> V
             for &ry in &space.rmax {
                 for &pt in &space.plane_threads {
                     for &cl in &space.clusters {
-                        let mut c = *start;
-                        c.axes[0].rmax = rx;
-                        c.axes[1].rmax = ry;
-                        c.plane_threads = pt;
-                        c.cluster = cl;
-                        candidates.push(c);
+                        for &mb in &space.min_blocks {
+                            let mut c = *start;
+                            c.axes[0].rmax = rx;
+                            c.axes[1].rmax = ry;
+                            c.plane_threads = pt;
+                            c.cluster = cl;
+                            c.min_blocks = mb;
+                            candidates.push(c);
+                        }
                     }
                 }
             }
@@ -305,6 +311,7 @@ fn merge(start: &FftConfig, chosen: &[Option<FftConfig>], plane: bool) -> Option
         c.axes[1].rmax = w.axes[1].rmax;
         c.plane_threads = w.plane_threads;
         c.cluster = w.cluster;
+        c.min_blocks = w.min_blocks;
         slot = 1;
     }
     // Line slots follow in axis order, skipping axes of length 1: each
@@ -363,6 +370,6 @@ mod tests {
         let small = FftProblem::cube(Precision::Single, 64);
         let plane = slots(&small, &FftConfig::default(), &s, true);
         assert_eq!(plane.len(), 2);
-        assert_eq!(plane[0].candidates.len(), 48);
+        assert_eq!(plane[0].candidates.len(), 144);
     }
 }
