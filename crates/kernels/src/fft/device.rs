@@ -110,6 +110,28 @@ impl FftData {
     }
 }
 
+/// Bytes of host memory available now (`MemAvailable`), where the system
+/// says.
+fn host_available() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+/// Refuses `what` when it needs more host memory than is available, so that a
+/// large problem stops with a message instead of exhausting memory.
+fn need_host(p: &FftProblem, bytes: u64, what: &str) -> Result<()> {
+    match host_available() {
+        Some(avail) if bytes > avail => Err(LibError::Usage(format!(
+            "{p}: {what} needs about {:.1} GB of host memory, {:.1} GB are available",
+            bytes as f64 / 1e9,
+            avail as f64 / 1e9
+        ))),
+        _ => Ok(()),
+    }
+}
+
 /// Compiles, loads, checks and times FFT plans on one GPU.
 pub struct FftRunner<'g> {
     gpu: &'g Gpu,
@@ -267,6 +289,8 @@ impl<'g> FftRunner<'g> {
                 2 * per_copy
             )));
         }
+        // The random data are made on the host in double precision.
+        need_host(p, p.elements() * 40, "filling the buffers")?;
         let copies = timing
             .copies_for(per_copy, self.gpu.props().l2_cache_bytes, free / 2)
             .max(1) as usize;
@@ -301,6 +325,9 @@ impl<'g> FftRunner<'g> {
             .as_ref()
             .ok_or_else(|| LibError::Routine("no problem allocated".into()))?;
         let p = d.problem;
+        // Input, its copy as held, the oracle's result and scratch, the
+        // result read back: five double-precision complex arrays and bytes.
+        need_host(&p, p.elements() * 96, "checking against the CPU oracle")?;
         self.seed = self.seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let x = reference::random(p.elements() as usize, self.seed);
         let raw = p.precision.to_bytes(&reference::to_interleaved(&x));
@@ -544,4 +571,23 @@ pub(crate) unsafe fn run(
 /// Values of a precision back to complex numbers.
 pub fn complex_of(precision: Precision, raw: &[u8]) -> Vec<Complex<f64>> {
     reference::from_interleaved(&precision.from_bytes(raw))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::precision::Precision;
+
+    #[test]
+    fn problems_beyond_the_host_memory_are_refused_with_a_message() {
+        let avail = host_available().expect("Linux reports MemAvailable");
+        assert!(avail > 0);
+        let p = FftProblem::cube(Precision::Double, 64);
+        assert!(need_host(&p, 1, "a check").is_ok());
+        let e = need_host(&p, avail * 4, "a check").unwrap_err().to_string();
+        assert!(
+            e.contains("a check needs about") && e.contains("GB are available"),
+            "{e}"
+        );
+    }
 }
