@@ -350,9 +350,9 @@ impl<'g> FftRunner<'g> {
             back == raw
         };
         // The oracle transforms the input as the device holds it.
-        let held = reference::from_interleaved(&p.precision.from_bytes(&raw));
+        let held = complex_of(p.precision, &raw);
         let want = reference::transform(&p, &held);
-        let got = reference::from_interleaved(&p.precision.from_bytes(&got));
+        let got = complex_of(p.precision, &got);
         Ok(Checked {
             error: rms_relative(&got, &want),
             bound: bound(&p),
@@ -568,8 +568,8 @@ pub(crate) unsafe fn run(
     Ok(())
 }
 
-/// Values of a precision back to complex numbers.
-pub fn complex_of(precision: Precision, raw: &[u8]) -> Vec<Complex<f64>> {
+/// Device bytes of a precision back to complex numbers.
+fn complex_of(precision: Precision, raw: &[u8]) -> Vec<Complex<f64>> {
     reference::from_interleaved(&precision.from_bytes(raw))
 }
 

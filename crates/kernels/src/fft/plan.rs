@@ -325,11 +325,6 @@ fn lcm(a: u32, b: u32) -> u32 {
     a / gcd(a, b) * b
 }
 
-/// Passes over global memory a plan makes.
-pub fn memory_passes(kernels: &[PassKernel]) -> usize {
-    kernels.len()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -37,7 +37,6 @@ pub fn transform(p: &FftProblem, input: &[Complex<f64>]) -> Vec<Complex<f64>> {
                 data.par_chunks_mut(n * 64).for_each(|c| fft.process(c));
             } else {
                 // Gather the strided lines, transform them, scatter back.
-                let outer = data.len() / (n * stride);
                 let mut lines = vec![Complex::new(0.0, 0.0); data.len()];
                 lines.par_chunks_mut(n).enumerate().for_each(|(line, out)| {
                     let (o, i) = (line / stride, line % stride);
@@ -54,7 +53,6 @@ pub fn transform(p: &FftProblem, input: &[Complex<f64>]) -> Vec<Complex<f64>> {
                             *v = lines[(o * stride + i) * n + k];
                         }
                     });
-                let _ = outer;
             }
         }
         stride *= n;

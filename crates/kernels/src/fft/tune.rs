@@ -10,7 +10,7 @@
 //! are decided second, on the winners. The plan is then checked against the
 //! oracle and timed whole.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{HashMap, HashSet};
 
 use hone_gpu::TimingOptions;
 
@@ -85,7 +85,7 @@ impl<'g> FftRunner<'g> {
         self.data(p, timing)?;
         let limits = self.limits();
         let base = FftConfig::default();
-        let mut timed: BTreeMap<String, Option<f64>> = BTreeMap::new();
+        let mut timed: HashMap<PassKernel, Option<f64>> = HashMap::new();
         let mut structures: Vec<(f64, FftConfig)> = Vec::new();
         for plane in [false, true] {
             let start = FftConfig { plane, ..base };
@@ -202,14 +202,13 @@ impl<'g> FftRunner<'g> {
         &mut self,
         k: &PassKernel,
         timing: &TimingOptions,
-        timed: &mut BTreeMap<String, Option<f64>>,
+        timed: &mut HashMap<PassKernel, Option<f64>>,
     ) -> Result<Option<f64>> {
-        let id = format!("{k:?}");
-        if let Some(t) = timed.get(&id) {
+        if let Some(t) = timed.get(k) {
             return Ok(*t);
         }
         let t = self.time_pass(k, timing)?;
-        timed.insert(id, t);
+        timed.insert(k.clone(), t);
         Ok(t)
     }
 
@@ -219,7 +218,7 @@ impl<'g> FftRunner<'g> {
         slots: &[Slot],
         kernels: &[Vec<Option<PassKernel>>],
         timing: &TimingOptions,
-        timed: &mut BTreeMap<String, Option<f64>>,
+        timed: &mut HashMap<PassKernel, Option<f64>>,
         log: &mut dyn FnMut(&str),
     ) -> Result<Vec<Option<FftConfig>>> {
         let mut all: Vec<PassKernel> = Vec::new();
