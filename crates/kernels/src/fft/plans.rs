@@ -86,16 +86,9 @@ impl FftPlans {
     pub fn load_dir(dir: &Path) -> Result<FftPlans> {
         let mut out = FftPlans::bundled();
         for p in [Precision::Single, Precision::Double] {
-            let v = variant_of(p);
-            let path = dir.join(format!("{v}.json"));
-            if !path.exists() {
+            let Some(plans) = read_file(dir, variant_of(p))? else {
                 continue;
-            }
-            let text = std::fs::read_to_string(&path).map_err(|source| LibError::Io {
-                path: path.clone(),
-                source,
-            })?;
-            let plans = parse(v, &text, &path.display().to_string())?;
+            };
             match p {
                 Precision::Single => out.single = plans,
                 Precision::Double => out.double = plans,
@@ -144,20 +137,26 @@ impl FftPlans {
     }
 }
 
-/// The plans of `variant` in `dir`, or none when the file is missing.
-pub fn read_dir_plans(dir: &Path, variant: &str) -> Result<Plans> {
+/// The plans of `variant` in `dir/VARIANT.json`; `None` when the file is
+/// missing.
+fn read_file(dir: &Path, variant: &str) -> Result<Option<Plans>> {
     let path = dir.join(format!("{variant}.json"));
     if !path.exists() {
-        return Ok(Plans {
-            name: variant.to_string(),
-            plans: Vec::new(),
-        });
+        return Ok(None);
     }
     let text = std::fs::read_to_string(&path).map_err(|source| LibError::Io {
         path: path.clone(),
         source,
     })?;
-    parse(variant, &text, &path.display().to_string())
+    parse(variant, &text, &path.display().to_string()).map(Some)
+}
+
+/// The plans of `variant` in `dir`, or none when the file is missing.
+pub fn read_dir_plans(dir: &Path, variant: &str) -> Result<Plans> {
+    Ok(read_file(dir, variant)?.unwrap_or_else(|| Plans {
+        name: variant.to_string(),
+        plans: Vec::new(),
+    }))
 }
 
 /// Adds (or replaces) the plan of `p` in `dir/VARIANT.json`, written

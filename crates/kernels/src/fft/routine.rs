@@ -401,14 +401,7 @@ impl Session for FftSession<'_> {
     }
 
     fn roof(&mut self, options: &MeasureOptions) -> Option<Roof> {
-        let gpu = self.runner.gpu();
-        let mut flusher = hone_gpu::timing::L2Flusher::new(gpu).ok()?;
-        hone_gpu::timing::memcpy_bandwidth(gpu, 1 << 30, &options.timing, Some(&mut flusher))
-            .ok()
-            .map(|c| Roof {
-                label: "device-to-device copy (read + write)".to_string(),
-                rate: c.gbps,
-            })
+        Roof::copy(self.runner.gpu(), &options.timing)
     }
 }
 

@@ -74,6 +74,21 @@ pub struct Roof {
     pub rate: f64,
 }
 
+impl Roof {
+    /// The device-to-device copy rate (bytes read and written per second)
+    /// of 1 GiB on `gpu`, L2 flushed before each timed copy: the ceiling of
+    /// memory-bound routines. `None` when it cannot be measured.
+    pub fn copy(gpu: &Gpu, timing: &hone_gpu::TimingOptions) -> Option<Roof> {
+        let mut flusher = hone_gpu::timing::L2Flusher::new(gpu).ok()?;
+        hone_gpu::timing::memcpy_bandwidth(gpu, 1 << 30, timing, Some(&mut flusher))
+            .ok()
+            .map(|c| Roof {
+                label: "device-to-device copy (read + write)".to_string(),
+                rate: c.gbps,
+            })
+    }
+}
+
 /// Where a benchmark's sizes come from by default.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DefaultSizes {

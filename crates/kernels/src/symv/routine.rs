@@ -246,14 +246,7 @@ impl Session for SymvSession<'_> {
     }
 
     fn roof(&mut self, options: &MeasureOptions) -> Option<Roof> {
-        let gpu = self.symv.runner().gpu();
-        let mut flusher = hone_gpu::timing::L2Flusher::new(gpu).ok()?;
-        hone_gpu::timing::memcpy_bandwidth(gpu, 1 << 30, &options.timing, Some(&mut flusher))
-            .ok()
-            .map(|c| Roof {
-                label: "device-to-device copy (read + write)".to_string(),
-                rate: c.gbps,
-            })
+        Roof::copy(self.symv.runner().gpu(), &options.timing)
     }
 }
 
