@@ -47,6 +47,18 @@ impl Common {
     }
 }
 
+/// Which variants and sizes of a routine's families `bench` and `plan` take.
+#[derive(Args)]
+pub struct Family {
+    /// The variants (default: all)
+    #[arg(long, value_name = "V,V", value_delimiter = ',')]
+    pub variants: Vec<String>,
+    /// The sizes along each variant's family (default: the routine's table
+    /// sizes)
+    #[arg(long, value_name = "N,N,...", value_delimiter = ',')]
+    pub sizes: Vec<u64>,
+}
+
 #[derive(Args)]
 pub struct RunArgs {
     /// The routine (`hone routines` lists them)
@@ -68,12 +80,8 @@ pub struct BenchArgs {
     /// Where the reports go (created if missing)
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
-    /// The variants to measure (default: all)
-    #[arg(long, value_name = "V,V", value_delimiter = ',')]
-    pub variants: Vec<String>,
-    /// The sizes of the tables (default: the routine's)
-    #[arg(long, value_name = "N,N,...", value_delimiter = ',')]
-    pub sizes: Vec<u64>,
+    #[command(flatten)]
+    pub family: Family,
     /// Also measure COUNT log-spaced sizes over the routine's chart range, so
     /// that the charts have a curve
     #[arg(long, value_name = "COUNT", default_value_t = 24)]
@@ -101,12 +109,8 @@ pub struct PlanArgs {
     /// plan is stored as soon as it is measured
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
-    /// The variants to plan (default: all)
-    #[arg(long, value_name = "V,V", value_delimiter = ',')]
-    pub variants: Vec<String>,
-    /// The family sizes to plan (default: the routine's table sizes)
-    #[arg(long, value_name = "N,N,...", value_delimiter = ',')]
-    pub sizes: Vec<u64>,
+    #[command(flatten)]
+    pub family: Family,
     /// Plan again problems that DIR already has a plan for (default: skip
     /// them, so an interrupted run resumes)
     #[arg(long)]
@@ -201,8 +205,8 @@ pub fn bench(args: BenchArgs) -> Result<u8> {
     let routine = find(&args.routine).map_err(message)?;
     let options = BenchOptions::for_routine(
         routine,
-        &args.variants,
-        &args.sizes,
+        &args.family.variants,
+        &args.family.sizes,
         args.plot_sizes,
         args.common.measure(),
     )
@@ -275,8 +279,8 @@ pub fn plan(args: PlanArgs) -> Result<u8> {
     let problems = if args.problem.is_empty() {
         let options = BenchOptions::for_routine(
             routine,
-            &args.variants,
-            &args.sizes,
+            &args.family.variants,
+            &args.family.sizes,
             0,
             MeasureOptions::default(),
         )
@@ -287,7 +291,7 @@ pub fn plan(args: PlanArgs) -> Result<u8> {
                 out.push(routine.family_problem(v, n).map_err(message)?);
             }
             // The benchmark's other shapes, unless sizes were named.
-            if args.sizes.is_empty() {
+            if args.family.sizes.is_empty() {
                 out.extend(routine.other_shapes(v));
             }
         }
