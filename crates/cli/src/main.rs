@@ -45,6 +45,8 @@ enum Command {
     Bench(commands::routine::BenchArgs),
     /// Plan a routine's problems by measurement on this GPU (one plan per problem, as FFT libraries do), stored as they are measured
     Plan(commands::routine::PlanArgs),
+    /// Double-double GEMM report: speed, errors against the exact product on several input kinds, and the measured FP64 instruction bound
+    Ddgemm(commands::ddgemm::DdgemmArgs),
     /// Differential testing: random well-defined kernels run in the emulator and on the GPU, mismatches reduced
     Difftest(commands::difftest::DifftestArgs),
     /// List the tuned routines, their variants and problem words
@@ -79,6 +81,7 @@ fn main() -> ExitCode {
         Command::Run(args) => commands::routine::run(args),
         Command::Bench(args) => commands::routine::bench(args),
         Command::Plan(args) => commands::routine::plan(args),
+        Command::Ddgemm(args) => commands::ddgemm::run_cmd(args),
         Command::Difftest(args) => commands::difftest::run(args),
         Command::Routines => commands::routine::list(),
         Command::GpuWorker => {

@@ -77,6 +77,28 @@ fn bad_problems_are_refused_before_any_device_is_opened() {
             vec!["plan", "fft", "--out", "/nonexistent/x", "n=13"],
             "not a product of 2, 3, 5 and 7",
         ),
+        (
+            vec![
+                "ddgemm",
+                "--out",
+                "/nonexistent/x",
+                "--variants",
+                "dgemm_nn",
+            ],
+            "not a double-double GEMM variant",
+        ),
+        (
+            vec!["ddgemm", "--out", "/nonexistent/x", "--kinds", "phi=-2"],
+            "input kind `phi=-2`",
+        ),
+        (
+            vec!["ddgemm", "--out", "/nonexistent/x", "--madd", "4"],
+            "MADD=4",
+        ),
+        (
+            vec!["run", "gemm", "m=64", "routine=qdgemm"],
+            "ddgemm_split",
+        ),
     ] {
         let o = hone(&args);
         assert_eq!(o.code, 2, "{args:?}: {}", o.stderr);
@@ -91,6 +113,8 @@ fn without_a_device_run_and_bench_say_so_and_exit_2() {
     for args in [
         vec!["run", "symv", "n=4096", "precision=s"],
         vec!["run", "fft", "n=256", "precision=d"],
+        vec!["run", "gemm", "m=300", "routine=ddgemm", "layout=tn"],
+        vec!["ddgemm", "--out", dir.to_str().unwrap(), "--sizes", "256"],
         vec![
             "plan",
             "fft",

@@ -6,6 +6,7 @@
 //! Each test prints why and returns where the machine has no CUDA device.
 
 use hone_gpu::{Gpu, ModuleCache, TimingOptions};
+use hone_kernels::gemm::dd::InputKind;
 use hone_kernels::gemm::template::{template, GemmKernel};
 use hone_kernels::gemm::{Config, Flavor, GemmProblem, GemmRules, GemmRunner, Layout};
 use hone_kernels::vendor::cublas::Cublas;
@@ -83,6 +84,35 @@ fn measured(flavor: Flavor) -> Vec<Config> {
                 ("VEC", 1),
             ],
         ],
+        // The three multiply-adds, on two tile shapes.
+        Flavor::Ddgemm | Flavor::DdgemmSplit => &[
+            &[
+                ("BM", 64),
+                ("BN", 64),
+                ("BK", 8),
+                ("TM", 4),
+                ("TN", 4),
+                ("MADD", 2),
+                ("PAD", 1),
+            ],
+            &[
+                ("BM", 128),
+                ("BN", 64),
+                ("BK", 16),
+                ("TM", 8),
+                ("TN", 2),
+                ("MADD", 1),
+            ],
+            &[
+                ("BM", 32),
+                ("BN", 64),
+                ("BK", 8),
+                ("TM", 2),
+                ("TN", 2),
+                ("MADD", 0),
+                ("MINB", 2),
+            ],
+        ],
         Flavor::Sgemm3xTf32 => &[
             &[
                 ("BM", 128),
@@ -150,8 +180,10 @@ fn every_measured_kernel_is_right_in_every_layout_at_odd_shapes() {
                     p.ldc += 3;
                 }
                 runner.data(&p, &quick()).unwrap();
-                let vendor = runner.check_vendor(&cublas).unwrap();
-                assert!(vendor.passed(), "cuBLAS {p}: {}", vendor.describe());
+                if !flavor.is_dd() {
+                    let vendor = runner.check_vendor(&cublas).unwrap();
+                    assert!(vendor.passed(), "cuBLAS {p}: {}", vendor.describe());
+                }
                 for kernel in &kernels {
                     let kernel = runner.fitting(kernel.clone());
                     match runner.check(&kernel).unwrap() {
@@ -191,4 +223,71 @@ fn every_kernel_the_rules_pick_is_right_at_its_interval_bounds() {
         }
     }
     println!("{checked} rule kernels checked at their interval bounds");
+}
+
+#[test]
+fn double_double_kernels_are_right_on_every_input_kind_and_meet_the_accuracy_goal() {
+    let Some(gpu) = gpu() else { return };
+    let mut runner = GemmRunner::new(&gpu, ModuleCache::open_default()).unwrap();
+    for flavor in [Flavor::Ddgemm, Flavor::DdgemmSplit] {
+        for config in measured(flavor) {
+            let layout = Layout::ALL[2];
+            let kernel = GemmKernel {
+                flavor,
+                layout,
+                config,
+            };
+            let p = GemmProblem::packed(flavor, layout, 1024, 1024, 1024);
+            runner.data(&p, &quick()).unwrap();
+            for kind in [
+                InputKind::Phi(0.5),
+                InputKind::Phi(4.0),
+                InputKind::IllConditioned(40),
+            ] {
+                let (report, accuracy) = match runner.check_kind(&kernel, Some(kind)).unwrap() {
+                    Ok(r) => r,
+                    Err(why) => panic!("{p} {} {}: {}", kernel.label(), kind.label(), why.reason),
+                };
+                let accuracy = accuracy.expect("double-double checks measure accuracy");
+                println!(
+                    "{p} {} {}: {} normwise {:.2e} elementwise max {:.2e}",
+                    kernel.label(),
+                    kind.label(),
+                    report.describe(),
+                    accuracy.normwise,
+                    accuracy.elementwise_max
+                );
+                assert!(report.passed(), "{}", report.describe());
+                if kind == InputKind::Phi(0.5) {
+                    assert!(accuracy.normwise <= 1e-30, "{accuracy:?}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn the_double_double_library_call_takes_double_double_scalars_and_refuses_misaligned_c() {
+    let Some(gpu) = gpu() else { return };
+    let mut runner = GemmRunner::new(&gpu, ModuleCache::open_default()).unwrap();
+    let kernel = GemmKernel {
+        flavor: Flavor::Ddgemm,
+        layout: Layout::ALL[0],
+        config: measured(Flavor::Ddgemm).remove(0),
+    };
+    let p = GemmProblem::packed(Flavor::Ddgemm, Layout::ALL[0], 100, 60, 70);
+    let (ea, eb, ec) = p.elements();
+    let buf = |e: usize| hone_gpu::launch::DeviceBuffer::alloc(&gpu, 16 * e + 16).unwrap();
+    let (a, b, c) = (buf(ea), buf(eb), buf(ec));
+    let one = hone_kernels::gemm::dd::Dd::from_f64(1.0);
+    let zero = hone_kernels::gemm::dd::Dd::ZERO;
+    // SAFETY: the buffers are as large as the problem's matrices; their
+    // contents do not matter (beta = 0 never reads C).
+    let err = unsafe { runner.enqueue_dd(&kernel, &p, one, a.ptr(), b.ptr(), zero, c.ptr() + 8) }
+        .unwrap_err();
+    assert!(err.to_string().contains("C at"), "{err}");
+    assert!(err.to_string().contains("16 bytes"), "{err}");
+    // SAFETY: as above.
+    unsafe { runner.enqueue_dd(&kernel, &p, one, a.ptr(), b.ptr(), zero, c.ptr()) }.unwrap();
+    hone_kernels::vendor::cublas::synchronize_device().unwrap();
 }

@@ -1,4 +1,5 @@
 pub mod analyze;
+pub mod ddgemm;
 pub mod difftest;
 pub mod gpurun;
 pub mod limits;

@@ -37,7 +37,7 @@ pub struct Common {
 }
 
 impl Common {
-    fn measure(&self) -> MeasureOptions {
+    pub fn measure(&self) -> MeasureOptions {
         let mut m = MeasureOptions {
             timed_runs: self.runs,
             ..MeasureOptions::default()

@@ -35,6 +35,9 @@ impl Cublas {
         let (m, n, k) = (p.m as c_int, p.n as c_int, p.k as c_int);
         let (lda, ldb, ldc) = (p.lda as c_int, p.ldb as c_int, p.ldc as c_int);
         match p.flavor {
+            Flavor::Ddgemm | Flavor::DdgemmSplit => Err(super::super::vendor::cublas::VendorError(
+                "cuBLAS has no double-double GEMM".to_string(),
+            )),
             Flavor::Dgemm => status(
                 "cublasDgemm",
                 cb::cublasDgemm_v2(

@@ -17,7 +17,10 @@ use hone_gpu::{nvrtc, CompileOptions, Gpu, ModuleCache, Stats, Target, TimingOpt
 use hone_tuner::Invalid;
 use rayon::prelude::*;
 
-use super::reference::{compare, reference, CheckReport, Operands};
+use super::dd::{Accuracy, Dd, InputKind};
+use super::reference::{
+    compare, compare_dd, device_bytes, host_values, reference, CheckReport, Operands,
+};
 use super::template::{template, GemmKernel};
 use super::{Flavor, GemmProblem};
 use crate::routine::{LibError, Result};
@@ -26,6 +29,19 @@ use crate::vendor::cublas::{Cublas, DefaultStreamTimer};
 /// alpha and beta of the timed runs and the second check (beta != 0).
 pub const ALPHA: f64 = 1.25;
 pub const BETA: f64 = 0.75;
+/// Their low words in double-double runs, so that the checks see the
+/// kernels use them.
+pub const ALPHA_LO: f64 = 1.25 / 1152921504606846976.0; // 1.25 * 2^-60
+pub const BETA_LO: f64 = -0.75 / 2305843009213693952.0; // -0.75 * 2^-61
+
+/// alpha and beta as a problem of `flavor` takes them.
+fn scalars(flavor: super::Flavor) -> (Dd, Dd) {
+    if flavor.is_dd() {
+        (Dd::new(ALPHA, ALPHA_LO), Dd::new(BETA, BETA_LO))
+    } else {
+        (Dd::from_f64(ALPHA), Dd::from_f64(BETA))
+    }
+}
 
 /// A compiled and loaded kernel.
 pub struct LoadedKernel {
@@ -179,7 +195,7 @@ impl<'g> GemmRunner<'g> {
             return Ok(self.data.as_ref().expect("checked"));
         }
         self.data = None;
-        let elem = p.flavor.precision().size();
+        let elem = p.flavor.element_bytes();
         let (ea, eb, ec) = p.elements();
         let footprint = (ea + eb + ec) * elem;
         let (free, _) = self.gpu.memory_info()?;
@@ -203,11 +219,11 @@ impl<'g> GemmRunner<'g> {
         // Timed runs read whatever the copies hold: random operands, so that
         // the arithmetic is the ordinary kind (no denormals, no zeros).
         let ops = Operands::random(p, self.seed ^ 0x7173);
-        let prec = p.flavor.precision();
+        let f = p.flavor;
         for i in 0..copies as usize {
-            d.a[i].upload(self.gpu, &prec.to_bytes(&ops.a))?;
-            d.b[i].upload(self.gpu, &prec.to_bytes(&ops.b))?;
-            d.c[i].upload(self.gpu, &prec.to_bytes(&ops.c))?;
+            d.a[i].upload(self.gpu, &device_bytes(f, &ops.a))?;
+            d.b[i].upload(self.gpu, &device_bytes(f, &ops.b))?;
+            d.c[i].upload(self.gpu, &device_bytes(f, &ops.c))?;
         }
         self.data = Some(d);
         Ok(self.data.as_ref().expect("just set"))
@@ -218,34 +234,59 @@ impl<'g> GemmRunner<'g> {
     /// beta != 0), and compares with the reference; the worse of the two.
     pub fn check_with(
         &mut self,
-        mut call: impl FnMut(f64, u64, u64, f64, u64) -> Result<()>,
+        call: impl FnMut(Dd, u64, u64, Dd, u64) -> Result<()>,
     ) -> Result<CheckReport> {
+        self.check_inputs(None, call).map(|(report, _)| report)
+    }
+
+    /// As [`GemmRunner::check_with`], with double-double operands of `kind`
+    /// (the default kind when `None`); for double-double problems also the
+    /// normwise and elementwise errors of the product (the beta = 0 run)
+    /// against the exact one.
+    pub fn check_inputs(
+        &mut self,
+        kind: Option<InputKind>,
+        mut call: impl FnMut(Dd, u64, u64, Dd, u64) -> Result<()>,
+    ) -> Result<(CheckReport, Option<Accuracy>)> {
         let d = self
             .data
             .as_ref()
             .ok_or_else(|| LibError::Routine("no problem allocated".into()))?;
         let p = d.problem;
-        let prec = p.flavor.precision();
+        let f = p.flavor;
         self.seed = self.seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let ops = Operands::random(&p, self.seed);
+        let ops = match kind {
+            Some(k) if f.is_dd() => Operands::dd(&p, k, self.seed),
+            _ => Operands::random(&p, self.seed),
+        };
         let (a, b, c) = d.ptrs(0);
-        d.a[0].upload(self.gpu, &prec.to_bytes(&ops.a))?;
-        d.b[0].upload(self.gpu, &prec.to_bytes(&ops.b))?;
+        d.a[0].upload(self.gpu, &device_bytes(f, &ops.a))?;
+        d.b[0].upload(self.gpu, &device_bytes(f, &ops.b))?;
+        let (alpha, beta_run) = scalars(f);
         let mut worst: Option<CheckReport> = None;
-        for beta in [0.0, BETA] {
-            let before = if beta == 0.0 {
+        let mut accuracy = None;
+        for beta in [Dd::ZERO, beta_run] {
+            let before = if beta == Dd::ZERO {
                 vec![f64::NAN; ops.c.len()]
             } else {
                 ops.c.clone()
             };
-            d.c[0].upload(self.gpu, &prec.to_bytes(&before))?;
-            call(ALPHA, a, b, beta, c)?;
+            d.c[0].upload(self.gpu, &device_bytes(f, &before))?;
+            call(alpha, a, b, beta, c)?;
             crate::vendor::cublas::synchronize_device()?;
-            let mut raw = vec![0u8; before.len() * prec.size()];
+            let mut raw = vec![0u8; before.len() * f.precision().size()];
             d.c[0].download(self.gpu, &mut raw)?;
-            let got = prec.from_bytes(&raw);
-            let r = reference(&p, &ops, ALPHA, beta, self.seed);
-            let rep = compare(&p, &r, &got, &before);
+            let got = host_values(f, &raw);
+            let rep = if f.is_dd() {
+                let (rep, acc) = compare_dd(&p, &ops, alpha, beta, &got, &before, self.seed);
+                if beta == Dd::ZERO {
+                    accuracy = Some(acc);
+                }
+                rep
+            } else {
+                let r = reference(&p, &ops, alpha.hi, beta.hi, self.seed);
+                compare(&p, &r, &got, &before)
+            };
             let worse = match &worst {
                 None => true,
                 Some(w) => (!rep.passed() && w.passed()) || rep.max_error > w.max_error,
@@ -254,7 +295,7 @@ impl<'g> GemmRunner<'g> {
                 worst = Some(rep);
             }
         }
-        Ok(worst.expect("two checks ran"))
+        Ok((worst.expect("two checks ran"), accuracy))
     }
 
     /// The launch of `loaded` on `p`, prepared on the device, or why it
@@ -291,6 +332,16 @@ impl<'g> GemmRunner<'g> {
         &mut self,
         kernel: &GemmKernel,
     ) -> Result<std::result::Result<CheckReport, Invalid>> {
+        Ok(self.check_kind(kernel, None)?.map(|(report, _)| report))
+    }
+
+    /// [`GemmRunner::check`] on double-double operands of `kind` (see
+    /// [`GemmRunner::check_inputs`]), with the product's errors.
+    pub fn check_kind(
+        &mut self,
+        kernel: &GemmKernel,
+        kind: Option<InputKind>,
+    ) -> Result<std::result::Result<(CheckReport, Option<Accuracy>), Invalid>> {
         let loaded = match self.kernel(kernel)? {
             Ok(l) => l,
             Err(why) => return Ok(Err(why)),
@@ -301,12 +352,12 @@ impl<'g> GemmRunner<'g> {
         };
         let gpu = self.gpu;
         let p = self.data.as_ref().expect("launch_dims checked").problem;
-        let rep = self.check_with(|alpha, a, b, beta, c| {
+        let (rep, accuracy) = self.check_inputs(kind, |alpha, a, b, beta, c| {
             // SAFETY: the buffers hold the problem's matrices.
             unsafe { launch(gpu, &loaded, &dims, &p, alpha, a, b, beta, c) }
         })?;
         Ok(if rep.passed() {
-            Ok(rep)
+            Ok((rep, accuracy))
         } else {
             Err(Invalid::wrong_answer(format!(
                 "wrong result: {}",
@@ -334,6 +385,7 @@ impl<'g> GemmRunner<'g> {
         let d = self.data.as_ref().expect("launch_dims checked");
         let p = d.problem;
         let mut flusher = timing.flush_l2.then_some(&mut self.flusher);
+        let (alpha, beta) = scalars(p.flavor);
         let mut times = Vec::new();
         for _ in 0..timed_runs.max(1) {
             let samples = time_runs(
@@ -344,7 +396,7 @@ impl<'g> GemmRunner<'g> {
                 |c| {
                     let (a, b, cc) = d.ptrs(c);
                     // SAFETY: copy c of the problem's buffers.
-                    unsafe { launch(gpu, &loaded, &dims, &p, ALPHA, a, b, BETA, cc) }
+                    unsafe { launch(gpu, &loaded, &dims, &p, alpha, a, b, beta, cc) }
                         .map_err(|e| hone_gpu::GpuError::Launch(e.to_string()))
                 },
             );
@@ -371,7 +423,7 @@ impl<'g> GemmRunner<'g> {
         let p = p.ok_or_else(|| LibError::Routine("no problem allocated".into()))?;
         self.check_with(|alpha, a, b, beta, c| {
             // SAFETY: the buffers hold the problem's matrices.
-            Ok(unsafe { cublas.gemm(&p, alpha, a, b, beta, c) }?)
+            Ok(unsafe { cublas.gemm(&p, alpha.hi, a, b, beta.hi, c) }?)
         })
     }
 
@@ -428,6 +480,27 @@ impl<'g> GemmRunner<'g> {
         beta: f64,
         c: u64,
     ) -> Result<GemmKernel> {
+        // SAFETY: the caller's guarantees.
+        unsafe { self.enqueue_dd(kernel, p, Dd::from_f64(alpha), a, b, Dd::from_f64(beta), c) }
+    }
+
+    /// [`GemmRunner::enqueue`] with double-double alpha and beta (only
+    /// their hi words reach single and double kernels).
+    ///
+    /// # Safety
+    /// As [`GemmRunner::enqueue`]; double-double matrices hold
+    /// [`GemmProblem::elements`] elements of two doubles each.
+    #[allow(clippy::too_many_arguments)]
+    pub unsafe fn enqueue_dd(
+        &mut self,
+        kernel: &GemmKernel,
+        p: &GemmProblem,
+        alpha: Dd,
+        a: u64,
+        b: u64,
+        beta: Dd,
+        c: u64,
+    ) -> Result<GemmKernel> {
         p.validate().map_err(LibError::Usage)?;
         if a == 0 || b == 0 || c == 0 {
             return Err(LibError::Usage("a null matrix pointer".to_string()));
@@ -437,7 +510,7 @@ impl<'g> GemmRunner<'g> {
             .kernel(kernel)?
             .map_err(|i| LibError::Routine(i.reason))?;
         template(kernel.flavor)
-            .aligned(kernel, a, b)
+            .aligned(kernel, a, b, c)
             .map_err(LibError::Usage)?;
         let dims = self
             .dims_for(&loaded, p)
@@ -458,31 +531,34 @@ unsafe fn launch(
     loaded: &LoadedKernel,
     dims: &LaunchDims,
     p: &GemmProblem,
-    alpha: f64,
+    alpha: Dd,
     a: u64,
     b: u64,
-    beta: f64,
+    beta: Dd,
     c: u64,
 ) -> Result<()> {
     let t = template(loaded.kernel.flavor);
     let f = loaded.module.function(&t.entry)?;
-    let scalar = |v: f64| match p.flavor {
-        Flavor::Dgemm => KernelArg::F64(v),
-        Flavor::Sgemm | Flavor::Sgemm3xTf32 => KernelArg::F32(v as f32),
+    // Double-double kernels take each scalar as its hi and lo words.
+    let scalar = |v: Dd| match p.flavor {
+        Flavor::Dgemm => vec![KernelArg::F64(v.hi)],
+        Flavor::Sgemm | Flavor::Sgemm3xTf32 => vec![KernelArg::F32(v.hi as f32)],
+        Flavor::Ddgemm | Flavor::DdgemmSplit => vec![KernelArg::F64(v.hi), KernelArg::F64(v.lo)],
     };
-    let args = [
+    let mut args = vec![
         KernelArg::I32(p.m as i32),
         KernelArg::I32(p.n as i32),
         KernelArg::I32(p.k as i32),
-        scalar(alpha),
+    ];
+    args.extend(scalar(alpha));
+    args.extend([
         KernelArg::Ptr(a),
         KernelArg::I32(p.lda as i32),
         KernelArg::Ptr(b),
         KernelArg::I32(p.ldb as i32),
-        scalar(beta),
-        KernelArg::Ptr(c),
-        KernelArg::I32(p.ldc as i32),
-    ];
+    ]);
+    args.extend(scalar(beta));
+    args.extend([KernelArg::Ptr(c), KernelArg::I32(p.ldc as i32)]);
     // SAFETY: the argument list is the templates' BLAS signature; the caller
     // vouches for the pointers.
     unsafe { f.launch(gpu, dims, &args) }?;

@@ -31,6 +31,14 @@ const BUNDLED: &[(&str, &str)] = &[
         "sgemm_3xtf32_nn",
         include_str!("../../../../kernels/gemm/rules/sgemm_3xtf32_nn.json"),
     ),
+    (
+        "ddgemm_nn",
+        include_str!("../../../../kernels/gemm/rules/ddgemm_nn.json"),
+    ),
+    (
+        "ddgemm_tn",
+        include_str!("../../../../kernels/gemm/rules/ddgemm_tn.json"),
+    ),
 ];
 
 fn check_config(variant: &str, config: &TunerConfig) -> std::result::Result<(), String> {
@@ -87,16 +95,20 @@ impl GemmRules {
     }
 
     /// The variant whose rule answers for `flavor` and `layout`: its own, or
-    /// the flavor's NN rule when the layout has none.
+    /// the flavor's NN rule when the layout has none. Split double-double
+    /// storage runs the interleaved template's parameters, so without rules
+    /// of its own it takes the interleaved ones.
     pub fn source_variant(&self, flavor: Flavor, layout: Layout) -> Result<String> {
         let own = flavor.variant(layout);
-        if self.set.rule(&own).is_ok() {
-            return Ok(own);
-        }
         let nn = flavor.variant(Layout::ALL[0]);
-        match self.set.rule(&nn) {
-            Ok(_) => Ok(nn),
-            Err(_) => Err(LibError::Rule(format!(
+        let mut candidates = vec![own.clone(), nn.clone()];
+        if flavor == Flavor::DdgemmSplit {
+            candidates.push(Flavor::Ddgemm.variant(layout));
+            candidates.push(Flavor::Ddgemm.variant(Layout::ALL[0]));
+        }
+        match candidates.into_iter().find(|v| self.set.rule(v).is_ok()) {
+            Some(v) => Ok(v),
+            None => Err(LibError::Rule(format!(
                 "no rule for `{own}` nor for `{nn}`, whose kernels the other layouts take \
                  (rules: {}; tune one with `hone tune kernels/gemm/tune/{nn}.toml`)",
                 self.set.origin()
@@ -166,6 +178,28 @@ impl<'g> Gemm<'g> {
         let kernel = self.rules.kernel(p)?;
         // SAFETY: the caller's guarantees are the runner's.
         unsafe { self.runner.enqueue(&kernel, p, alpha, a, b, beta, c) }
+    }
+
+    /// [`Gemm::gemm`] with double-double alpha and beta, for the
+    /// double-double routines (`ddgemm`: interleaved (hi, lo) pairs, 16-byte
+    /// aligned; `ddgemm_split`: the hi parts of each stored matrix, then its
+    /// lo parts).
+    ///
+    /// # Safety
+    /// As [`Gemm::gemm`], with two doubles per element.
+    #[allow(clippy::too_many_arguments)]
+    pub unsafe fn gemm_dd(
+        &mut self,
+        p: &GemmProblem,
+        alpha: super::dd::Dd,
+        a: u64,
+        b: u64,
+        beta: super::dd::Dd,
+        c: u64,
+    ) -> Result<GemmKernel> {
+        let kernel = self.rules.kernel(p)?;
+        // SAFETY: the caller's guarantees are the runner's.
+        unsafe { self.runner.enqueue_dd(&kernel, p, alpha, a, b, beta, c) }
     }
 
     /// Waits for every call enqueued so far; a kernel fault surfaces here.

@@ -8,7 +8,10 @@
 //! - `sgemm_3xtf32`: FP32 inputs and outputs computed on the TF32 tensor
 //!   cores with the 3xTF32 split (a = big + small, three products), which
 //!   keeps FP32 accuracy; a name of its own so that no caller gets it by
-//!   accident.
+//!   accident;
+//! - `ddgemm` and `ddgemm_split`: double-double (about 106 bits) on the FP64
+//!   CUDA cores, interleaved (hi, lo) pairs or split hi and lo planes
+//!   ([`dd`]).
 //!
 //! The layers:
 //! - [`reference`](mod@reference): random operands, the CPU reference (the
@@ -21,7 +24,10 @@
 //! - [`routine`]: GEMM as a routine of the library layer.
 
 pub mod cublas;
+pub mod dd;
+pub mod dd_report;
 pub mod device;
+pub mod fp64;
 pub mod library;
 pub mod reference;
 pub mod routine;
@@ -109,24 +115,54 @@ pub enum Flavor {
     Sgemm,
     Dgemm,
     Sgemm3xTf32,
+    Ddgemm,
+    DdgemmSplit,
 }
 
 impl Flavor {
-    pub const ALL: [Flavor; 3] = [Flavor::Sgemm, Flavor::Dgemm, Flavor::Sgemm3xTf32];
+    pub const ALL: [Flavor; 5] = [
+        Flavor::Sgemm,
+        Flavor::Dgemm,
+        Flavor::Sgemm3xTf32,
+        Flavor::Ddgemm,
+        Flavor::DdgemmSplit,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
             Flavor::Sgemm => "sgemm",
             Flavor::Dgemm => "dgemm",
             Flavor::Sgemm3xTf32 => "sgemm_3xtf32",
+            Flavor::Ddgemm => "ddgemm",
+            Flavor::DdgemmSplit => "ddgemm_split",
         }
     }
 
+    /// The precision of one stored double (a double-double element is two).
     pub fn precision(self) -> Precision {
         match self {
-            Flavor::Dgemm => Precision::Double,
+            Flavor::Dgemm | Flavor::Ddgemm | Flavor::DdgemmSplit => Precision::Double,
             Flavor::Sgemm | Flavor::Sgemm3xTf32 => Precision::Single,
         }
+    }
+
+    /// Whether elements are double-double.
+    pub fn is_dd(self) -> bool {
+        matches!(self, Flavor::Ddgemm | Flavor::DdgemmSplit)
+    }
+
+    /// Stored words per element: 2 for double-double, else 1.
+    pub fn words(self) -> usize {
+        if self.is_dd() {
+            2
+        } else {
+            1
+        }
+    }
+
+    /// Bytes per element.
+    pub fn element_bytes(self) -> usize {
+        self.precision().size() * self.words()
     }
 
     /// The rule's name for a layout: `dgemm_nn`.
@@ -168,7 +204,11 @@ impl FromStr for Flavor {
         Flavor::ALL
             .into_iter()
             .find(|f| f.name().eq_ignore_ascii_case(s))
-            .ok_or_else(|| format!("unknown GEMM `{s}` (expected sgemm, dgemm or sgemm_3xtf32)"))
+            .ok_or_else(|| {
+                format!(
+                    "unknown GEMM `{s}` (expected sgemm, dgemm, sgemm_3xtf32, ddgemm or ddgemm_split)"
+                )
+            })
     }
 }
 
@@ -292,7 +332,7 @@ mod tests {
     #[test]
     fn variants_name_flavor_and_layout() {
         let all = Flavor::all_variants();
-        assert_eq!(all.len(), 12);
+        assert_eq!(all.len(), 20);
         assert_eq!(all[0], "sgemm_nn");
         for v in &all {
             let (f, l) = Flavor::parse_variant(v).unwrap();
@@ -303,6 +343,11 @@ mod tests {
             Some((Flavor::Sgemm3xTf32, Layout { a: Op::T, b: Op::N }))
         );
         assert!(Flavor::parse_variant("zgemm_nn").is_none());
+        assert_eq!(
+            Flavor::parse_variant("ddgemm_split_tn"),
+            Some((Flavor::DdgemmSplit, Layout { a: Op::T, b: Op::N }))
+        );
+        assert_eq!(Flavor::Ddgemm.element_bytes(), 16);
         assert_eq!("tn".parse::<Layout>().unwrap().to_string(), "TN");
         assert!("nx".parse::<Layout>().is_err());
         assert_eq!("DGEMM".parse::<Flavor>().unwrap(), Flavor::Dgemm);

@@ -9,8 +9,11 @@
 //!
 //! with u the unit roundoff of the routine's precision and c a small
 //! constant per routine ([`bound_factor`]). The deterministic worst case has
-//! c = 1; 3xTF32 drops the small x small product and rounds the split, which
-//! costs a few more units, hence its larger c. The FP64 reference's own
+//! c = 1; 3xTF32 drops the small x small product (up to 4u of each product)
+//! and rounds both small parts to TF32 (up to 4u each), about 12u per
+//! product on top of the summation, which at K = 1 needs c = 6 (seen on the
+//! GPU: 13u with K = 1). Double-double's unit is 2^-106 ([`unit`]). The FP64
+//! reference's own
 //! error is at most (K + 2) 2^-53 of the same scale, far below every bound
 //! but DGEMM's, which carries c = 2 to cover it.
 //!
@@ -22,6 +25,7 @@
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
+use super::dd::{self, Dd, InputKind};
 use super::{Flavor, GemmProblem, Op};
 
 /// Above this M N K the check samples entries instead of computing all of C.
@@ -29,20 +33,58 @@ pub const FULL_CHECK_LIMIT: f64 = 2.0 * 1024.0 * 1024.0 * 1024.0;
 /// Random entries checked on a sampled problem (besides the corners).
 pub const SAMPLES: usize = 4096;
 
+/// Random entries of a sampled double-double check (the exact oracle costs
+/// microseconds per multiply-add).
+pub const DD_SAMPLES: usize = 96;
+/// Above this M N K a double-double check samples entries.
+pub const DD_FULL_CHECK_LIMIT: f64 = 64.0 * 64.0 * 256.0;
+
 /// The constant c of the bound.
 pub fn bound_factor(flavor: Flavor) -> f64 {
     match flavor {
         Flavor::Sgemm => 1.0,
         Flavor::Dgemm => 2.0,
-        Flavor::Sgemm3xTf32 => 4.0,
+        Flavor::Sgemm3xTf32 => 6.0,
+        // The lazy multiply-add gathers up to BK error terms in its low
+        // word between renormalisations; 64 covers BK <= 16 with room.
+        Flavor::Ddgemm | Flavor::DdgemmSplit => 64.0,
+    }
+}
+
+/// The unit of the bound: the routine's unit roundoff (2^-106 for
+/// double-double, whose products and sums round at about u^2).
+pub fn unit(flavor: Flavor) -> f64 {
+    if flavor.is_dd() {
+        2f64.powi(-106)
+    } else {
+        flavor.precision().unit_roundoff()
     }
 }
 
 /// Rounds to the routine's storage precision.
 pub fn round_to(flavor: Flavor, v: f64) -> f64 {
     match flavor {
-        Flavor::Dgemm => v,
+        Flavor::Dgemm | Flavor::Ddgemm | Flavor::DdgemmSplit => v,
         Flavor::Sgemm | Flavor::Sgemm3xTf32 => v as f32 as f64,
+    }
+}
+
+/// Host values (interleaved pairs for double-double) as the device stores
+/// them.
+pub fn device_bytes(flavor: Flavor, v: &[f64]) -> Vec<u8> {
+    let prec = flavor.precision();
+    match flavor {
+        Flavor::DdgemmSplit => prec.to_bytes(&dd::to_device(true, v)),
+        _ => prec.to_bytes(v),
+    }
+}
+
+/// The inverse of [`device_bytes`].
+pub fn host_values(flavor: Flavor, bytes: &[u8]) -> Vec<f64> {
+    let v = flavor.precision().from_bytes(bytes);
+    match flavor {
+        Flavor::DdgemmSplit => dd::from_device(true, &v),
+        _ => v,
     }
 }
 
@@ -90,11 +132,73 @@ fn random_matrix(seed: u64, flavor: Flavor, rows: usize, cols: usize, ld: usize)
 }
 
 impl Operands {
-    /// Uniform values in [-1, 1) from `seed`.
+    /// Uniform values in [-1, 1) from `seed`; double-double operands are
+    /// of [`InputKind::Phi`] 0.5 with random low words.
     pub fn random(p: &GemmProblem, seed: u64) -> Operands {
+        if p.flavor.is_dd() {
+            return Operands::dd(p, InputKind::Phi(0.5), seed);
+        }
         let gen = |w: char| {
             let (_, r, c, ld) = stored(p, w);
             random_matrix(seed.wrapping_add(w as u64), p.flavor, r, c, ld)
+        };
+        Operands {
+            a: gen('a'),
+            b: gen('b'),
+            c: gen('c'),
+        }
+    }
+}
+
+impl Operands {
+    /// Double-double operands of `kind` (interleaved pairs). The
+    /// ill-conditioned kind pairs column q of op(A) with column q + K/2,
+    /// which is the same plus a perturbation 2^-bits smaller, and row q of
+    /// op(B) with its negation, so that every entry of the product cancels
+    /// down to the perturbation's share.
+    pub fn dd(p: &GemmProblem, kind: InputKind, seed: u64) -> Operands {
+        let half = p.k / 2;
+        let gen = |w: char| {
+            let (op, r, c, ld) = stored(p, w);
+            let seed = seed.wrapping_add(w as u64);
+            match kind {
+                InputKind::Phi(phi) => dd::matrix(seed, r, c, ld, |g, _, _| dd::phi_entry(g, phi)),
+                InputKind::IllConditioned(bits) => {
+                    // Values of the first half, drawn by logical (row,
+                    // column) so that the second half can repeat them.
+                    let base = |i: usize, q: usize| {
+                        let mut g = StdRng::seed_from_u64(
+                            seed ^ ((i as u64) << 32 | q as u64)
+                                .wrapping_mul(0x2545_F491_4F6C_DD1D),
+                        );
+                        (dd::phi_entry(&mut g, 0.5), dd::phi_entry(&mut g, 0.5))
+                    };
+                    let scale = 2f64.powi(-(bits as i32));
+                    dd::matrix(seed, r, c, ld, |_, si, sj| {
+                        // (row, column) of op(X) at stored (si, sj).
+                        let (i, q) = match op {
+                            Op::N => (si, sj),
+                            Op::T => (sj, si),
+                        };
+                        match w {
+                            'a' if q >= half && q < 2 * half => {
+                                let (x, d) = base(i, q - half);
+                                let d = d * Dd::from_f64(scale);
+                                let (s, e) = dd::two_sum(x.hi, d.hi);
+                                Dd::new(s, e + (x.lo + d.lo))
+                            }
+                            'a' => base(i, q).0,
+                            // op(B) is K x N: its row is the inner index.
+                            'b' if i >= half && i < 2 * half => {
+                                let y = base(i - half, q).0;
+                                Dd::new(-y.hi, -y.lo)
+                            }
+                            'b' => base(i, q).0,
+                            _ => base(i, q).0,
+                        }
+                    })
+                }
+            }
         };
         Operands {
             a: gen('a'),
@@ -123,12 +227,13 @@ pub struct Reference {
     pub scales: Vec<f64>,
 }
 
-/// The entries a sampled check looks at: the corners, then random ones.
-pub fn sample_entries(p: &GemmProblem, seed: u64) -> Vec<(usize, usize)> {
+/// The entries a sampled check looks at: the corners, then `count` random
+/// ones and the tile edges beside them.
+pub fn sample_entries(p: &GemmProblem, seed: u64, count: usize) -> Vec<(usize, usize)> {
     let mut rng = StdRng::seed_from_u64(seed ^ 0x5eed);
     let (m, n) = (p.m, p.n);
     let mut out = vec![(0, 0), (m - 1, 0), (0, n - 1), (m - 1, n - 1)];
-    for _ in 0..SAMPLES {
+    for _ in 0..count {
         let (i, j) = (rng.gen_range(0..m), rng.gen_range(0..n));
         out.push((i, j));
         // The edge of the 16 x 16 tile the sample falls in, where tiling
@@ -220,7 +325,7 @@ pub fn reference(p: &GemmProblem, ops: &Operands, alpha: f64, beta: f64, seed: u
             scales,
         };
     }
-    let entries = sample_entries(p, seed);
+    let entries = sample_entries(p, seed, SAMPLES);
     let (values, scales) = entries
         .iter()
         .map(|&(i, j)| {
@@ -291,7 +396,7 @@ impl CheckReport {
 /// Compares `got` (the stored C after the call) with `r`; `before` is C
 /// before the call, whose padding rows must be left as they were.
 pub fn compare(p: &GemmProblem, r: &Reference, got: &[f64], before: &[f64]) -> CheckReport {
-    let bound = bound_factor(p.flavor) * (p.k as f64 + 2.0) * p.flavor.precision().unit_roundoff();
+    let bound = bound_factor(p.flavor) * (p.k as f64 + 2.0) * unit(p.flavor);
     let mut report = CheckReport {
         checked: r.entries.len(),
         full: r.full,
@@ -315,15 +420,106 @@ pub fn compare(p: &GemmProblem, r: &Reference, got: &[f64], before: &[f64]) -> C
             report.worst = (i, j);
         }
     }
+    report.padding_written = padding_written(p, got, before, 1);
+    report
+}
+
+/// The stored padding rows of C (between m and ldc) that a call changed;
+/// `words` doubles per element.
+fn padding_written(p: &GemmProblem, got: &[f64], before: &[f64], words: usize) -> usize {
+    let mut n = 0;
     for j in 0..p.n {
         for i in p.m..p.ldc {
-            let (a, b) = (got[i + j * p.ldc], before[i + j * p.ldc]);
-            if a.to_bits() != b.to_bits() && !(a.is_nan() && b.is_nan()) {
-                report.padding_written += 1;
+            for w in 0..words {
+                let e = (i + j * p.ldc) * words + w;
+                let (a, b) = (got[e], before[e]);
+                if a.to_bits() != b.to_bits() && !(a.is_nan() && b.is_nan()) {
+                    n += 1;
+                }
             }
         }
     }
-    report
+    n
+}
+
+/// op(X)(i, j) of a stored double-double matrix (interleaved pairs).
+fn at_dd(x: &[f64], op: Op, ld: usize, i: usize, j: usize) -> Dd {
+    match op {
+        Op::N => dd::at(x, i + j * ld),
+        Op::T => dd::at(x, j + i * ld),
+    }
+}
+
+/// The double-double check: every checked entry of alpha op(A) op(B) +
+/// beta C computed exactly (beta = 0 ignores C), the errors of `got` (C
+/// after the call, interleaved pairs) against it as a [`CheckReport`] and
+/// as normwise and elementwise errors.
+pub fn compare_dd(
+    p: &GemmProblem,
+    ops: &Operands,
+    alpha: Dd,
+    beta: Dd,
+    got: &[f64],
+    before: &[f64],
+    seed: u64,
+) -> (CheckReport, dd::Accuracy) {
+    use rayon::prelude::*;
+    let full = p.m as f64 * p.n as f64 * p.k as f64 <= DD_FULL_CHECK_LIMIT;
+    let entries: Vec<(usize, usize)> = if full {
+        (0..p.n)
+            .flat_map(|j| (0..p.m).map(move |i| (i, j)))
+            .collect()
+    } else {
+        sample_entries(p, seed, DD_SAMPLES)
+    };
+    let with_c = beta != Dd::ZERO;
+    // (error, scale, |exact|) per entry, None where C is not finite.
+    let measured: Vec<Option<(f64, f64, f64)>> = entries
+        .par_iter()
+        .map(|&(i, j)| {
+            let v = dd::at(got, i + j * p.ldc);
+            if !v.is_finite() {
+                return None;
+            }
+            let pairs = (0..p.k).map(|q| {
+                (
+                    at_dd(&ops.a, p.layout.a, p.lda, i, q),
+                    at_dd(&ops.b, p.layout.b, p.ldb, q, j),
+                )
+            });
+            let c = with_c.then(|| dd::at(&ops.c, i + j * p.ldc));
+            let (exact, scale) = dd::exact_entry(alpha, pairs, beta, c);
+            Some((dd::error(v, &exact), scale, dd::to_f64(&exact).abs()))
+        })
+        .collect();
+    let mut report = CheckReport {
+        checked: entries.len(),
+        full,
+        max_error: 0.0,
+        bound: bound_factor(p.flavor) * (p.k as f64 + 2.0) * unit(p.flavor),
+        worst: (0, 0),
+        non_finite: 0,
+        padding_written: padding_written(p, got, before, 2),
+    };
+    let (mut errors, mut magnitudes) = (Vec::new(), Vec::new());
+    for (&(i, j), m) in entries.iter().zip(&measured) {
+        match m {
+            None => {
+                report.non_finite += 1;
+                report.worst = (i, j);
+            }
+            Some((err, scale, magnitude)) => {
+                let e = err / scale.max(f64::MIN_POSITIVE);
+                if e > report.max_error {
+                    report.max_error = e;
+                    report.worst = (i, j);
+                }
+                errors.push(*err);
+                magnitudes.push(*magnitude);
+            }
+        }
+    }
+    (report, dd::accuracy(&errors, &magnitudes))
 }
 
 #[cfg(test)]
@@ -399,7 +595,7 @@ mod tests {
     fn large_problems_are_sampled_with_corners_and_tile_edges() {
         let p = GemmProblem::packed(Flavor::Dgemm, Layout::ALL[0], 2048, 1100, 1024);
         assert!(p.m as f64 * p.n as f64 * p.k as f64 > FULL_CHECK_LIMIT);
-        let e = sample_entries(&p, 3);
+        let e = sample_entries(&p, 3, SAMPLES);
         for corner in [(0, 0), (2047, 0), (0, 1099), (2047, 1099)] {
             assert!(e.contains(&corner));
         }

@@ -20,7 +20,7 @@ use super::{Config, Flavor, GemmProblem, Layout};
 const COMMON: &str = include_str!("../../../../kernels/gemm/gemm_common.cuh");
 
 /// (flavor, description JSON, CUDA source, source file name)
-const FILES: [(Flavor, &str, &str, &str); 3] = [
+const FILES: [(Flavor, &str, &str, &str); 5] = [
     (
         Flavor::Sgemm,
         include_str!("../../../../kernels/gemm/sgemm.json"),
@@ -38,6 +38,18 @@ const FILES: [(Flavor, &str, &str, &str); 3] = [
         include_str!("../../../../kernels/gemm/sgemm_3xtf32.json"),
         include_str!("../../../../kernels/gemm/gemm_3xtf32.cu"),
         "gemm_3xtf32.cu",
+    ),
+    (
+        Flavor::Ddgemm,
+        include_str!("../../../../kernels/gemm/ddgemm.json"),
+        include_str!("../../../../kernels/gemm/gemm_dd.cu"),
+        "gemm_dd.cu",
+    ),
+    (
+        Flavor::DdgemmSplit,
+        include_str!("../../../../kernels/gemm/ddgemm_split.json"),
+        include_str!("../../../../kernels/gemm/gemm_dd.cu"),
+        "gemm_dd.cu",
     ),
 ];
 
@@ -61,9 +73,13 @@ struct Description {
     /// Conditions on the problem (M, N, K, lda, ldb, ldc) and parameters.
     #[serde(default)]
     requires: Vec<String>,
-    /// Bytes the A, B and C pointers must be aligned to.
+    /// Bytes the A and B pointers must be aligned to.
     #[serde(default = "one")]
     pointer_align: String,
+    /// Bytes the C pointer must be aligned to (kernels that store C in
+    /// wider words than one element's).
+    #[serde(default = "one")]
+    c_align: String,
 }
 
 fn one() -> String {
@@ -86,6 +102,7 @@ pub struct GemmTemplate {
     shared_mem: IntExpr,
     requires: Vec<(String, IntExpr)>,
     pointer_align: IntExpr,
+    c_align: IntExpr,
 }
 
 /// One kernel: a template's configuration for one layout.
@@ -139,6 +156,7 @@ impl GemmTemplate {
             shared_mem: parse(flavor.name(), &d.shared_mem),
             requires: exprs(&d.requires),
             pointer_align: parse(flavor.name(), &d.pointer_align),
+            c_align: parse(flavor.name(), &d.c_align),
         }
     }
 
@@ -249,16 +267,15 @@ impl GemmTemplate {
         Ok(())
     }
 
-    /// Whether A and B meet the kernel's load alignment (C is stored
-    /// element by element and needs only its element's).
-    pub fn aligned(&self, k: &GemmKernel, a: u64, b: u64) -> Result<(), String> {
+    /// Whether A, B and C meet the kernel's alignment (most kernels store
+    /// C element by element, so it needs only its element's).
+    pub fn aligned(&self, k: &GemmKernel, a: u64, b: u64, c: u64) -> Result<(), String> {
         let env = |name: &str| k.config.get(name).copied();
-        let align = self
-            .pointer_align
-            .eval(&env)
-            .map_err(|e| e.to_string())?
-            .max(1) as u64;
-        for (name, ptr) in [("A", a), ("B", b)] {
+        let bytes = |e: &IntExpr| -> Result<u64, String> {
+            Ok(e.eval(&env).map_err(|e| e.to_string())?.max(1) as u64)
+        };
+        let (ab, cb) = (bytes(&self.pointer_align)?, bytes(&self.c_align)?);
+        for (name, ptr, align) in [("A", a, ab), ("B", b, ab), ("C", c, cb)] {
             if ptr % align != 0 {
                 return Err(format!(
                     "{name} at {ptr:#x} is not aligned to {align} bytes, as this kernel's loads need"
@@ -329,7 +346,7 @@ pub fn fitting(
     limits: &dyn Fn(&str) -> Option<i64>,
 ) -> GemmKernel {
     let t = template(kernel.flavor);
-    if t.accepts(&kernel, p).is_ok() && t.aligned(&kernel, a, b).is_ok() {
+    if t.accepts(&kernel, p).is_ok() && t.aligned(&kernel, a, b, 0).is_ok() {
         return kernel;
     }
     let mut scalar = kernel.clone();
@@ -490,7 +507,7 @@ mod tests {
             1
         );
         assert!(t
-            .aligned(&k, 4100, 8192)
+            .aligned(&k, 4100, 8192, 0)
             .unwrap_err()
             .contains("not aligned to 16 bytes"));
         assert_eq!(
