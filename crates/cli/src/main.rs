@@ -47,6 +47,8 @@ enum Command {
     Plan(commands::routine::PlanArgs),
     /// Double-double GEMM report: speed, errors against the exact product on several input kinds, and the measured FP64 instruction bound
     Ddgemm(commands::ddgemm::DdgemmArgs),
+    /// DGEMM emulated on the INT8 tensor cores (Ozaki scheme II) against cuBLAS DGEMM: speed and errors on the same inputs
+    Ozaki(commands::ozaki::OzakiArgs),
     /// Differential testing: random well-defined kernels run in the emulator and on the GPU, mismatches reduced
     Difftest(commands::difftest::DifftestArgs),
     /// List the tuned routines, their variants and problem words
@@ -82,6 +84,7 @@ fn main() -> ExitCode {
         Command::Bench(args) => commands::routine::bench(args),
         Command::Plan(args) => commands::routine::plan(args),
         Command::Ddgemm(args) => commands::ddgemm::run_cmd(args),
+        Command::Ozaki(args) => commands::ozaki::run_cmd(args),
         Command::Difftest(args) => commands::difftest::run(args),
         Command::Routines => commands::routine::list(),
         Command::GpuWorker => {

@@ -291,3 +291,48 @@ fn the_double_double_library_call_takes_double_double_scalars_and_refuses_misali
     unsafe { runner.enqueue_dd(&kernel, &p, one, a.ptr(), b.ptr(), zero, c.ptr()) }.unwrap();
     hone_kernels::vendor::cublas::synchronize_device().unwrap();
 }
+
+#[test]
+fn the_int8_emulation_is_right_in_every_layout_and_fewer_moduli_are_caught() {
+    let Some(gpu) = gpu() else { return };
+    let mut runner = GemmRunner::new(&gpu, ModuleCache::open_default()).unwrap();
+    let mut full = hone_kernels::gemm::ozaki::OzakiGemm::new(&gpu, 16).unwrap();
+    let mut few = hone_kernels::gemm::ozaki::OzakiGemm::new(&gpu, 6).unwrap();
+    for layout in Layout::ALL {
+        for &(m, n, k) in &SHAPES[..6] {
+            let mut p = GemmProblem::packed(Flavor::Dgemm, layout, m, n, k);
+            if m % 2 == 1 {
+                p.lda += 4;
+                p.ldb += 8;
+                p.ldc += 3;
+            }
+            runner.data(&p, &quick()).unwrap();
+            let report = runner
+                .check_with(|alpha, a, b, beta, c| {
+                    // SAFETY: the runner's buffers hold the problem.
+                    unsafe { full.enqueue(&p, alpha.hi, a, b, beta.hi, c) }
+                })
+                .unwrap();
+            println!("int8 emulation, 16 moduli, {p}: {}", report.describe());
+            assert!(report.passed(), "{p}: {}", report.describe());
+        }
+    }
+    let p = GemmProblem::packed(Flavor::Dgemm, Layout::ALL[0], 256, 256, 256);
+    runner.data(&p, &quick()).unwrap();
+    let report = runner
+        .check_with(|alpha, a, b, beta, c| {
+            // SAFETY: as above.
+            unsafe { few.enqueue(&p, alpha.hi, a, b, beta.hi, c) }
+        })
+        .unwrap();
+    println!("int8 emulation, 6 moduli: {}", report.describe());
+    assert!(
+        !report.passed(),
+        "6 moduli keep too few bits for FP64 accuracy"
+    );
+    // K beyond the 32-bit sums is refused.
+    let big = GemmProblem::packed(Flavor::Dgemm, Layout::ALL[0], 1, 1, 1 << 17);
+    // SAFETY: refused before any pointer is used.
+    let e = unsafe { full.enqueue(&big, 1.0, 16, 16, 0.0, 16) }.unwrap_err();
+    assert!(e.to_string().contains("k = 131072"), "{e}");
+}

@@ -67,3 +67,25 @@ fn double_double_kernels_compile_and_their_loops_cost_what_their_arithmetic_does
     assert!((17.5..19.5).contains(&per_madd[1]), "{per_madd:?}");
     assert!((26.5..28.5).contains(&per_madd[0]), "{per_madd:?}");
 }
+
+#[test]
+fn the_int8_emulation_kernels_compile() {
+    if !support::nvrtc_or_skip() {
+        return;
+    }
+    let target = hone_gpu::Target {
+        arch: 90,
+        kind: hone_gpu::ImageKind::Cubin,
+    };
+    let options = hone_gpu::CompileOptions {
+        extra: vec!["--device-int128".to_string()],
+        ..hone_gpu::CompileOptions::default()
+    };
+    for moduli in [8, 14, 16] {
+        let crt = hone_kernels::gemm::ozaki::Crt::new(moduli).unwrap();
+        let src = hone_kernels::gemm::ozaki::source(&crt);
+        if let Err(e) = hone_gpu::nvrtc::compile(&src, "ozaki.cu", &options, &target) {
+            panic!("{moduli} moduli:\n{e}");
+        }
+    }
+}

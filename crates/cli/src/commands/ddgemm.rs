@@ -97,24 +97,35 @@ pub fn run_cmd(args: DdgemmArgs) -> Result<u8> {
         )
     })
     .map_err(|e| anyhow!("{e}"))?;
+    finish(start, report.markdown(""), |footer| {
+        report.write(&args.out, footer)
+    })?;
+    Ok(if report.all_ok() {
+        exit::OK
+    } else {
+        exit::FAULT
+    })
+}
+
+/// Writes a report with the command line and its duration as the footer,
+/// prints its markdown and the files written.
+pub(super) fn finish(
+    start: Instant,
+    markdown: String,
+    write: impl FnOnce(&str) -> hone_kernels::routine::Result<Vec<PathBuf>>,
+) -> Result<()> {
     let command: Vec<String> = std::env::args().collect();
     let footer = format!(
         "Command: `{}` ({:.0} s).\n",
         command.join(" "),
         start.elapsed().as_secs_f64()
     );
-    let written = report
-        .write(&args.out, &footer)
-        .map_err(|e| anyhow!("{e}"))?;
-    println!("{}", report.markdown(""));
+    let written = write(&footer).map_err(|e| anyhow!("{e}"))?;
+    println!("{markdown}");
     for p in written {
         println!("wrote {}", p.display());
     }
-    Ok(if report.all_ok() {
-        exit::OK
-    } else {
-        exit::FAULT
-    })
+    Ok(())
 }
 
 #[cfg(test)]

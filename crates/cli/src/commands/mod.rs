@@ -4,6 +4,7 @@ pub mod difftest;
 pub mod gpurun;
 pub mod limits;
 pub mod measure;
+pub mod ozaki;
 pub mod parse;
 pub mod refit;
 pub mod report;

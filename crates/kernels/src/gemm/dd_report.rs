@@ -18,6 +18,7 @@ use super::fp64::{self, Fp64Count};
 use super::library::GemmRules;
 use super::template::GemmKernel;
 use super::{Flavor, GemmProblem, LD_MULTIPLE};
+use crate::routine::report::write_texts;
 use crate::routine::{LibError, MeasureOptions, Result};
 
 /// What to measure.
@@ -346,24 +347,16 @@ impl DdReport {
 
     /// Writes `ddgemm.md`, `.csv` and `.json` into `dir`.
     pub fn write(&self, dir: &Path, footer: &str) -> Result<Vec<PathBuf>> {
-        let io = |path: &Path, e: std::io::Error| LibError::Io {
-            path: path.to_path_buf(),
-            source: e,
-        };
-        std::fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
         let json = serde_json::to_string_pretty(self)
             .map_err(|e| LibError::Routine(format!("report as JSON: {e}")))?;
-        let mut written = Vec::new();
-        for (name, text) in [
-            ("ddgemm.md", self.markdown(footer)),
-            ("ddgemm.csv", self.csv()),
-            ("ddgemm.json", json),
-        ] {
-            let path = dir.join(name);
-            std::fs::write(&path, text).map_err(|e| io(&path, e))?;
-            written.push(path);
-        }
-        Ok(written)
+        write_texts(
+            dir,
+            vec![
+                ("ddgemm.md", self.markdown(footer)),
+                ("ddgemm.csv", self.csv()),
+                ("ddgemm.json", json),
+            ],
+        )
     }
 
     /// Whether every row was checked and timed.

@@ -29,6 +29,8 @@ pub mod dd_report;
 pub mod device;
 pub mod fp64;
 pub mod library;
+pub mod ozaki;
+pub mod ozaki_report;
 pub mod reference;
 pub mod routine;
 pub mod template;

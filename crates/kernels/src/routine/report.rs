@@ -310,9 +310,20 @@ pub fn write_reports(dir: &Path, report: &BenchReport, footer: &str) -> Result<V
         (format!("{name}.json"), json),
     ];
     files.extend(charts(report));
+    write_texts(dir, files)
+}
+
+/// Writes each (file name, text) into `dir` (created if missing); the paths
+/// written. Errors name the path.
+pub fn write_texts<N: AsRef<str>>(dir: &Path, files: Vec<(N, String)>) -> Result<Vec<PathBuf>> {
+    let io = |path: &Path, e: std::io::Error| LibError::Io {
+        path: path.to_path_buf(),
+        source: e,
+    };
+    std::fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
     let mut written = Vec::new();
-    for (file, text) in files {
-        let path = dir.join(file);
+    for (name, text) in files {
+        let path = dir.join(name.as_ref());
         std::fs::write(&path, text).map_err(|e| io(&path, e))?;
         written.push(path);
     }
