@@ -114,6 +114,7 @@ fn without_a_device_run_and_bench_say_so_and_exit_2() {
         vec!["run", "symv", "n=4096", "precision=s"],
         vec!["run", "fft", "n=256", "precision=d"],
         vec!["run", "gemm", "m=300", "routine=ddgemm", "layout=tn"],
+        vec!["run", "dgemm_int8", "m=300", "moduli=15"],
         vec!["ddgemm", "--out", dir.to_str().unwrap(), "--sizes", "256"],
         vec![
             "plan",

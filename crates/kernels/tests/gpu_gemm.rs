@@ -336,3 +336,21 @@ fn the_int8_emulation_is_right_in_every_layout_and_fewer_moduli_are_caught() {
     let e = unsafe { full.enqueue(&big, 1.0, 16, 16, 0.0, 16) }.unwrap_err();
     assert!(e.to_string().contains("k = 131072"), "{e}");
 }
+
+#[test]
+fn the_emulated_dgemm_routine_checks_and_times_against_cublas() {
+    let Some(gpu) = gpu() else { return };
+    let routine = hone_kernels::routine::find("dgemm_int8").unwrap();
+    let mut session = routine.open(&gpu, None).unwrap();
+    let words =
+        hone_kernels::routine::parse_words(&["m=777", "n=300", "k=1000", "layout=tn"]).unwrap();
+    let problem = routine.problem(&words).unwrap();
+    let options = hone_kernels::routine::MeasureOptions {
+        timing: quick(),
+        timed_runs: 1,
+    };
+    let c = session.compare(&problem, &options, &mut |_| {}).unwrap();
+    println!("{:?}\n{:?}", c.hone, c.baselines);
+    assert!(c.hone.ok() && c.hone.rate.is_some(), "{:?}", c.hone);
+    assert!(c.baselines[0].ok(), "{:?}", c.baselines[0]);
+}

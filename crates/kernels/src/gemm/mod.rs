@@ -27,6 +27,7 @@ pub mod cublas;
 pub mod dd;
 pub mod dd_report;
 pub mod device;
+pub mod emulated;
 pub mod fp64;
 pub mod library;
 pub mod ozaki;

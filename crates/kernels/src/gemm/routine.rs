@@ -178,7 +178,7 @@ struct GemmSession<'g> {
     rules: GemmRules,
 }
 
-fn fill_row(row: &mut Row, check: Option<&CheckReport>, timed: Option<&Timed>) {
+pub(super) fn fill_row(row: &mut Row, check: Option<&CheckReport>, timed: Option<&Timed>) {
     if let Some(c) = check {
         row.error = Some(c.max_error);
         row.bound = Some(c.bound);
@@ -195,6 +195,35 @@ fn fill_row(row: &mut Row, check: Option<&CheckReport>, timed: Option<&Timed>) {
             });
         }
     }
+}
+
+/// cuBLAS on the runner's current problem, checked then timed, as the row
+/// `name`.
+pub(super) fn cublas_row(
+    runner: &mut GemmRunner<'_>,
+    cublas: &Cublas,
+    timer: &mut DefaultStreamTimer,
+    problem: &Problem,
+    name: &str,
+    options: &MeasureOptions,
+) -> Result<Row> {
+    let flops = problem_flops(problem);
+    let mut vendor = Row::new(problem, name, flops);
+    let check = runner.check_vendor(cublas)?;
+    if check.passed() {
+        let t = runner.time_vendor(cublas, timer, &options.timing, options.timed_runs)?;
+        fill_row(&mut vendor, Some(&check), Some(&t));
+    } else {
+        fill_row(&mut vendor, Some(&check), None);
+        vendor.invalid(format!("wrong result: {}", check.describe()));
+    }
+    Ok(vendor)
+}
+
+/// 2 m n k of a problem with those dimensions.
+fn problem_flops(p: &Problem) -> f64 {
+    let d = |n: &str| p.dim(n).unwrap_or(0) as f64;
+    2.0 * d("m") * d("n") * d("k")
 }
 
 impl Session for GemmSession<'_> {
@@ -258,20 +287,14 @@ impl Session for GemmSession<'_> {
                 })
             }
         };
-        let mut vendor = Row::new(problem, name, g.flops());
-        let check = self.runner.check_vendor(&self.cublas)?;
-        if check.passed() {
-            let t = self.runner.time_vendor(
-                &self.cublas,
-                &mut self.timer,
-                &options.timing,
-                options.timed_runs,
-            )?;
-            fill_row(&mut vendor, Some(&check), Some(&t));
-        } else {
-            fill_row(&mut vendor, Some(&check), None);
-            vendor.invalid(format!("wrong result: {}", check.describe()));
-        }
+        let vendor = cublas_row(
+            &mut self.runner,
+            &self.cublas,
+            &mut self.timer,
+            problem,
+            name,
+            options,
+        )?;
         log(&vendor);
         Ok(Comparison {
             problem: problem.clone(),

@@ -10,6 +10,7 @@ use super::Routine;
 static ROUTINES: &[&dyn Routine] = &[
     &crate::symv::routine::SymvRoutine,
     &crate::gemm::routine::GemmRoutine,
+    &crate::gemm::emulated::EmulatedDgemmRoutine,
     &crate::fft::routine::FftRoutine,
 ];
 
