@@ -20,7 +20,7 @@ use std::fmt::Write as _;
 
 use cudarc::cublas::sys as cb;
 use hone_gpu::launch::{DeviceBuffer, KernelArg, LaunchDims, Module};
-use hone_gpu::{nvrtc, CompileOptions, Gpu};
+use hone_gpu::{nvrtc, CompileOptions, Gpu, ModuleCache};
 
 use super::{GemmProblem, Op};
 use crate::routine::{LibError, Result};
@@ -384,8 +384,14 @@ impl<'g> OzakiGemm<'g> {
             extra: vec!["--device-int128".to_string()],
             ..CompileOptions::default()
         };
-        let m = nvrtc::compile(&source(&crt), "ozaki.cu", &options, &target)?;
-        let module = Module::load(gpu, &m.image, m.kind)?;
+        let cached = ModuleCache::open_default().compile(
+            &source(&crt),
+            "ozaki.cu",
+            &options,
+            &target,
+            nvrtc::version()?,
+        )?;
+        let module = Module::load(gpu, &cached.module.image, cached.module.kind)?;
         let cublas = Cublas::new(gpu)?;
         // SAFETY: the handle is live; the stream is the GPU's own, so that
         // the INT8 products are ordered with the kernels around them.
