@@ -23,7 +23,7 @@ use super::plan::{passes, BlockLimits, FftConfig};
 use super::reference::{self, bound, rms_relative};
 use super::{FftProblem, Twiddle};
 use crate::precision::Precision;
-use crate::routine::{LibError, Result};
+use crate::routine::{need_host, LibError, Result};
 use crate::vendor::cublas::DefaultStreamTimer;
 
 /// A compiled and loaded pass, with its twiddle table on the device.
@@ -107,28 +107,6 @@ impl FftData {
 
     pub fn copies(&self) -> usize {
         self.output.len()
-    }
-}
-
-/// Bytes of host memory available now (`MemAvailable`), where the system
-/// says.
-fn host_available() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
-}
-
-/// Refuses `what` when it needs more host memory than is available, so that a
-/// large problem stops with a message instead of exhausting memory.
-fn need_host(p: &FftProblem, bytes: u64, what: &str) -> Result<()> {
-    match host_available() {
-        Some(avail) if bytes > avail => Err(LibError::Usage(format!(
-            "{p}: {what} needs about {:.1} GB of host memory, {:.1} GB are available",
-            bytes as f64 / 1e9,
-            avail as f64 / 1e9
-        ))),
-        _ => Ok(()),
     }
 }
 
@@ -327,7 +305,7 @@ impl<'g> FftRunner<'g> {
         let p = d.problem;
         // Input, its copy as held, the oracle's result and scratch, the
         // result read back: five double-precision complex arrays and bytes.
-        need_host(&p, p.elements() * 96, "checking against the CPU oracle")?;
+        need_host(p, p.elements() * 96, "checking against the CPU oracle")?;
         self.seed = self.seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let x = reference::random(p.elements() as usize, self.seed);
         let raw = p.precision.to_bytes(&reference::to_interleaved(&x));
@@ -571,23 +549,4 @@ pub(crate) unsafe fn run(
 /// Device bytes of a precision back to complex numbers.
 fn complex_of(precision: Precision, raw: &[u8]) -> Vec<Complex<f64>> {
     reference::from_interleaved(&precision.from_bytes(raw))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::precision::Precision;
-
-    #[test]
-    fn problems_beyond_the_host_memory_are_refused_with_a_message() {
-        let avail = host_available().expect("Linux reports MemAvailable");
-        assert!(avail > 0);
-        let p = FftProblem::cube(Precision::Double, 64);
-        assert!(need_host(&p, 1, "a check").is_ok());
-        let e = need_host(&p, avail * 4, "a check").unwrap_err().to_string();
-        assert!(
-            e.contains("a check needs about") && e.contains("GB are available"),
-            "{e}"
-        );
-    }
 }

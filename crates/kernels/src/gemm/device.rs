@@ -197,6 +197,9 @@ impl<'g> GemmRunner<'g> {
         self.data = None;
         let elem = p.flavor.element_bytes();
         let (ea, eb, ec) = p.elements();
+        // The operands as f64 words and as device bytes.
+        let host = (ea + eb + ec) as u64 * p.flavor.words() as u64 * 16;
+        crate::routine::need_host(p, host, "filling the buffers")?;
         let footprint = (ea + eb + ec) * elem;
         let (free, _) = self.gpu.memory_info()?;
         let copies = timing.copies_for(footprint, self.gpu.props().l2_cache_bytes, free);
@@ -254,6 +257,10 @@ impl<'g> GemmRunner<'g> {
             .ok_or_else(|| LibError::Routine("no problem allocated".into()))?;
         let p = d.problem;
         let f = p.flavor;
+        let (ea, eb, ec) = p.elements();
+        // Operands, C before and after, and the device bytes of each.
+        let host = (ea + eb + 3 * ec) as u64 * f.words() as u64 * 16;
+        crate::routine::need_host(p, host, "checking against the CPU reference")?;
         self.seed = self.seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let ops = match kind {
             Some(k) if f.is_dd() => Operands::dd(&p, k, self.seed),

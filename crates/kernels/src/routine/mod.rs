@@ -251,6 +251,29 @@ pub trait Session {
     }
 }
 
+/// Bytes of host memory available now (`MemAvailable`), where the system
+/// says.
+fn host_available() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+/// Refuses `what` for `problem` when it needs more host memory than is
+/// available, so that a large problem stops with a message instead of
+/// exhausting memory.
+pub fn need_host(problem: impl std::fmt::Display, bytes: u64, what: &str) -> Result<()> {
+    match host_available() {
+        Some(avail) if bytes > avail => Err(LibError::Usage(format!(
+            "{problem}: {what} needs about {:.1} GB of host memory, {:.1} GB are available",
+            bytes as f64 / 1e9,
+            avail as f64 / 1e9
+        ))),
+        _ => Ok(()),
+    }
+}
+
 /// Device properties of an H100-like GPU named `name`, for tests that need
 /// a device description without a device.
 #[cfg(test)]
@@ -266,4 +289,23 @@ pub(crate) fn test_props(name: &str) -> hone_gpu::DeviceProps {
         "driver_version": [13, 0], "nvrtc_version": [13, 0]
     }))
     .unwrap()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn problems_beyond_the_host_memory_are_refused_with_a_message() {
+        let avail = host_available().expect("Linux reports MemAvailable");
+        assert!(avail > 0);
+        assert!(need_host("n=64", 1, "a check").is_ok());
+        let e = need_host("n=64", avail * 4, "a check")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("n=64: a check needs about") && e.contains("GB are available"),
+            "{e}"
+        );
+    }
 }
