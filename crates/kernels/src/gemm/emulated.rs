@@ -8,8 +8,8 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use hone_gpu::timing::{time_runs, L2Flusher};
-use hone_gpu::{Gpu, ModuleCache, Stats};
+use hone_gpu::timing::L2Flusher;
+use hone_gpu::{Gpu, ModuleCache};
 
 use super::device::GemmRunner;
 use super::ozaki::{Crt, OzakiGemm, MODULI};
@@ -17,8 +17,8 @@ use super::routine::fill_row;
 use super::{Flavor, GemmProblem, Layout, LD_MULTIPLE};
 use crate::routine::problem::{reject_unknown, size_word};
 use crate::routine::{
-    Comparison, DefaultSizes, DimHelp, LibError, MeasureOptions, Problem, Result, Roof, Routine,
-    Row, Selection, Session, WorkUnit,
+    pass_medians, Comparison, DefaultSizes, DimHelp, LibError, MeasureOptions, Problem, Result,
+    Roof, Routine, Row, Selection, Session, WorkUnit,
 };
 use crate::vendor::cublas::{Cublas, DefaultStreamTimer};
 
@@ -243,28 +243,18 @@ impl Session for EmulatedSession<'_> {
         })?;
         if check.passed() {
             let d = self.runner.data(&g, &options.timing)?;
-            let mut medians = Vec::new();
-            for _ in 0..options.timed_runs.max(1) {
-                let samples = time_runs(
-                    gpu,
-                    &options.timing,
-                    d.copies() as u32,
-                    options.timing.flush_l2.then_some(&mut self.flusher),
-                    |copy| {
-                        let (a, b, c) = d.ptrs(copy);
-                        // SAFETY: copy `copy` of the problem's buffers.
-                        unsafe {
-                            emu.enqueue(&g, super::device::ALPHA, a, b, super::device::BETA, c)
-                        }
-                        .map_err(|e| hone_gpu::GpuError::Launch(e.to_string()))
-                    },
-                )?;
-                medians.push(
-                    Stats::from_samples(&samples)
-                        .map(|s| s.median)
-                        .ok_or_else(|| LibError::Routine("timings were not finite".into()))?,
-                );
-            }
+            let medians = pass_medians(
+                gpu,
+                &options.timing,
+                options.timed_runs,
+                d.copies() as u32,
+                Some(&mut self.flusher),
+                |copy| {
+                    let (a, b, c) = d.ptrs(copy);
+                    // SAFETY: copy `copy` of the problem's buffers.
+                    unsafe { emu.enqueue(&g, super::device::ALPHA, a, b, super::device::BETA, c) }
+                },
+            )?;
             fill_row(&mut hone, Some(&check), None);
             hone.timed(WorkUnit::Flops, medians);
         } else {

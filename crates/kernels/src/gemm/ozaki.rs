@@ -110,7 +110,7 @@ impl Crt {
     pub fn reconstruct(&self, r: &[i64]) -> i128 {
         let mut acc: u128 = 0;
         for (((&x, &ml), &y), &res) in self.moduli.iter().zip(&self.m_l).zip(&self.y_l).zip(r) {
-            let t = (r_mod(res, x) as u64 * y as u64) % x as u64;
+            let t = (res.rem_euclid(x as i64) as u64 * y as u64) % x as u64;
             acc += t as u128 * ml;
             if acc >= self.m {
                 acc -= self.m;
@@ -122,11 +122,6 @@ impl Crt {
             acc as i128
         }
     }
-}
-
-/// r mod m in [0, m).
-fn r_mod(r: i64, m: u32) -> u32 {
-    r.rem_euclid(m as i64) as u32
 }
 
 /// The signed 8-bit residue of v modulo m: in [-m/2, m/2).
@@ -392,12 +387,9 @@ impl<'g> OzakiGemm<'g> {
             nvrtc::version()?,
         )?;
         let module = Module::load(gpu, &cached.module.image, cached.module.kind)?;
-        let cublas = Cublas::new(gpu)?;
-        // SAFETY: the handle is live; the stream is the GPU's own, so that
-        // the INT8 products are ordered with the kernels around them.
-        status("cublasSetStream", unsafe {
-            cb::cublasSetStream_v2(cublas.handle(), gpu.raw_stream() as cb::cudaStream_t)
-        })?;
+        // On the GPU's own stream, so that the INT8 products are ordered
+        // with the kernels around them.
+        let cublas = Cublas::on_stream_of(gpu)?;
         Ok(OzakiGemm {
             gpu,
             crt,

@@ -7,18 +7,18 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use hone_gpu::launch::DeviceBuffer;
-use hone_gpu::timing::{time_runs, L2Flusher};
-use hone_gpu::{Gpu, Stats};
+use hone_gpu::timing::L2Flusher;
+use hone_gpu::Gpu;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::dd::{self, Accuracy, Dd};
 use super::ozaki::OzakiGemm;
-use super::reference::sample_entries;
-use super::{Flavor, GemmProblem, Layout, Op};
+use super::reference::{at, sample_entries};
+use super::{Flavor, GemmProblem, Layout};
 use crate::routine::report::write_texts;
-use crate::routine::{LibError, MeasureOptions, Result};
-use crate::vendor::cublas::{status, Cublas};
+use crate::routine::{pass_medians, LibError, MeasureOptions, Result};
+use crate::vendor::cublas::Cublas;
 
 /// What to measure.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -67,13 +67,6 @@ fn operands(p: &GemmProblem, phi: f64, seed: u64) -> (Vec<f64>, Vec<f64>) {
     (gen(ra, ca, p.lda, seed), gen(rb, cb, p.ldb, seed ^ 0xb))
 }
 
-fn at(x: &[f64], op: Op, ld: usize, i: usize, j: usize) -> f64 {
-    match op {
-        Op::N => x[i + j * ld],
-        Op::T => x[j + i * ld],
-    }
-}
-
 /// The errors of `c` on `entries` against the exact product.
 fn accuracy(
     p: &GemmProblem,
@@ -117,14 +110,8 @@ pub fn run(
             "give at least one size, moduli count and phi".to_string(),
         ));
     }
-    let cublas = Cublas::new(gpu)?;
-    // SAFETY: a live handle and the GPU's own stream.
-    status("cublasSetStream", unsafe {
-        cudarc::cublas::sys::cublasSetStream_v2(
-            cublas.handle(),
-            gpu.raw_stream() as cudarc::cublas::sys::cudaStream_t,
-        )
-    })?;
+    // Both products on the GPU's stream, timed alike.
+    let cublas = Cublas::on_stream_of(gpu)?;
     let mut emulations = options
         .moduli
         .iter()
@@ -149,23 +136,10 @@ pub fn run(
                 dc.download(gpu, &mut raw)?;
                 Ok(prec.from_bytes(&raw))
             };
-            let mut time =
-                |run: &mut dyn FnMut() -> Result<()>| -> Result<Vec<f64>> {
-                    let mut medians = Vec::new();
-                    for _ in 0..options.measure.timed_runs.max(1) {
-                        let samples = time_runs(
-                            gpu,
-                            timing,
-                            1,
-                            timing.flush_l2.then_some(&mut flusher),
-                            |_| run().map_err(|e| hone_gpu::GpuError::Launch(e.to_string())),
-                        )?;
-                        medians.push(Stats::from_samples(&samples).map(|s| s.median).ok_or_else(
-                            || LibError::Routine("timings were not finite".to_string()),
-                        )?);
-                    }
-                    Ok(medians)
-                };
+            let mut time = |run: &mut dyn FnMut() -> Result<()>| -> Result<Vec<f64>> {
+                let passes = options.measure.timed_runs;
+                pass_medians(gpu, timing, passes, 1, Some(&mut flusher), |_| run())
+            };
             // SAFETY (both closures): the buffers hold p's matrices.
             let mut vendor = || -> Result<()> {
                 Ok(unsafe { cublas.gemm(&p, 1.0, da.ptr(), db.ptr(), 0.0, dc.ptr()) }?)

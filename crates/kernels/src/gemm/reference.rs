@@ -13,9 +13,8 @@
 //! and rounds both small parts to TF32 (up to 4u each), about 12u per
 //! product on top of the summation, which at K = 1 needs c = 6 (seen on the
 //! GPU: 13u with K = 1). Double-double's unit is 2^-106 ([`unit`]). The FP64
-//! reference's own
-//! error is at most (K + 2) 2^-53 of the same scale, far below every bound
-//! but DGEMM's, which carries c = 2 to cover it.
+//! reference's own error is at most (K + 2) 2^-53 of the same scale, far
+//! below every bound but DGEMM's, which carries c = 2 to cover it.
 //!
 //! Problems whose M N K exceeds [`FULL_CHECK_LIMIT`] are checked on sampled
 //! entries (the four corners, the last row and column of every 16 x 16 tile
@@ -148,9 +147,7 @@ impl Operands {
             c: gen('c'),
         }
     }
-}
 
-impl Operands {
     /// Double-double operands of `kind` (interleaved pairs). The
     /// ill-conditioned kind pairs column q of op(A) with column q + K/2,
     /// which is the same plus a perturbation 2^-bits smaller, and row q of
@@ -187,13 +184,11 @@ impl Operands {
                                 let (s, e) = dd::two_sum(x.hi, d.hi);
                                 Dd::new(s, e + (x.lo + d.lo))
                             }
-                            'a' => base(i, q).0,
                             // op(B) is K x N: its row is the inner index.
                             'b' if i >= half && i < 2 * half => {
                                 let y = base(i - half, q).0;
                                 Dd::new(-y.hi, -y.lo)
                             }
-                            'b' => base(i, q).0,
                             _ => base(i, q).0,
                         }
                     })
@@ -209,7 +204,7 @@ impl Operands {
 }
 
 /// op(X)(i, j) of a stored matrix with leading dimension `ld`.
-fn at(x: &[f64], op: Op, ld: usize, i: usize, j: usize) -> f64 {
+pub(crate) fn at(x: &[f64], op: Op, ld: usize, i: usize, j: usize) -> f64 {
     match op {
         Op::N => x[i + j * ld],
         Op::T => x[j + i * ld],
@@ -393,10 +388,15 @@ impl CheckReport {
     }
 }
 
+/// c (K + 2) u: the largest error of scale a check allows on `p`.
+fn bound(p: &GemmProblem) -> f64 {
+    bound_factor(p.flavor) * (p.k as f64 + 2.0) * unit(p.flavor)
+}
+
 /// Compares `got` (the stored C after the call) with `r`; `before` is C
 /// before the call, whose padding rows must be left as they were.
 pub fn compare(p: &GemmProblem, r: &Reference, got: &[f64], before: &[f64]) -> CheckReport {
-    let bound = bound_factor(p.flavor) * (p.k as f64 + 2.0) * unit(p.flavor);
+    let bound = bound(p);
     let mut report = CheckReport {
         checked: r.entries.len(),
         full: r.full,
@@ -496,7 +496,7 @@ pub fn compare_dd(
         checked: entries.len(),
         full,
         max_error: 0.0,
-        bound: bound_factor(p.flavor) * (p.k as f64 + 2.0) * unit(p.flavor),
+        bound: bound(p),
         worst: (0, 0),
         non_finite: 0,
         padding_written: padding_written(p, got, before, 2),

@@ -251,6 +251,36 @@ pub trait Session {
     }
 }
 
+/// The median of each of `passes` timing passes of `run(copy)` (events on
+/// the GPU's stream, `copies` buffer copies rotated, L2 flushed before each
+/// run when the options ask): the `medians_ms` of a [`Row`].
+pub fn pass_medians(
+    gpu: &Gpu,
+    timing: &hone_gpu::TimingOptions,
+    passes: u32,
+    copies: u32,
+    mut flusher: Option<&mut hone_gpu::timing::L2Flusher>,
+    mut run: impl FnMut(usize) -> Result<()>,
+) -> Result<Vec<f64>> {
+    let mut medians = Vec::new();
+    for _ in 0..passes.max(1) {
+        let flush = if timing.flush_l2 {
+            flusher.as_deref_mut()
+        } else {
+            None
+        };
+        let samples = hone_gpu::timing::time_runs(gpu, timing, copies, flush, |c| {
+            run(c).map_err(|e| hone_gpu::GpuError::Launch(e.to_string()))
+        })?;
+        medians.push(
+            hone_gpu::Stats::from_samples(&samples)
+                .map(|s| s.median)
+                .ok_or_else(|| LibError::Routine("timings were not finite".to_string()))?,
+        );
+    }
+    Ok(medians)
+}
+
 /// Bytes of host memory available now (`MemAvailable`), where the system
 /// says.
 fn host_available() -> Option<u64> {

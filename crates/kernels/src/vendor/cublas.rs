@@ -82,6 +82,17 @@ impl Cublas {
         self.handle
     }
 
+    /// A handle whose calls go to `gpu`'s own stream, ordered with hone's
+    /// kernels there (the default handle uses the legacy default stream).
+    pub fn on_stream_of(gpu: &Gpu) -> Result<Cublas> {
+        let c = Cublas::new(gpu)?;
+        // SAFETY: the handle is alive; the stream belongs to `gpu`'s context.
+        status("cublasSetStream", unsafe {
+            cb::cublasSetStream_v2(c.handle, gpu.raw_stream() as cb::cudaStream_t)
+        })?;
+        Ok(c)
+    }
+
     /// The library's version, e.g. 130000 for 13.0.0.
     pub fn version(&self) -> Result<i32> {
         let mut v: c_int = 0;
