@@ -284,7 +284,8 @@ impl StructType {
 
     /// The path of member indices to `name`, looking through anonymous
     /// members (`union { struct { short lo, hi; }; int all; }`), which the
-    /// front end names after their type, `anon_…`.
+    /// front end names after their type, `anon_…`, and base classes
+    /// ([`BASE_PREFIX`]).
     pub fn member_path(&self, name: &str) -> Option<Vec<usize>> {
         if let Some((i, _)) = self.field(name) {
             return Some(vec![i]);
@@ -293,7 +294,9 @@ impl StructType {
             .iter()
             .enumerate()
             .find_map(|(i, f)| match &f.ty {
-                Type::Struct(inner) if inner.name.starts_with(ANON_PREFIX) => {
+                Type::Struct(inner)
+                    if inner.name.starts_with(ANON_PREFIX) || f.name.starts_with(BASE_PREFIX) =>
+                {
                     let mut path = inner.member_path(name)?;
                     path.insert(0, i);
                     Some(path)
@@ -344,6 +347,12 @@ impl Leaf {
 
 /// The name the front end gives an unnamed struct or union.
 pub const ANON_PREFIX: &str = "anon_";
+
+/// The name prefix of the members that hold a struct's base classes
+/// (`struct D : B` has a first member `__base0` of type `B`): member access
+/// looks through them. C++ reserves names with two underscores, so no
+/// member of the program's own has it.
+pub const BASE_PREFIX: &str = "__base";
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PointerType {

@@ -225,6 +225,11 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                                 self.instance(name, f, ArgSource::Nodes(targs), &deduced, &[])?;
                             return self.call_function(n, f, &inst, sig, &args);
                         }
+                        if let Some(e) =
+                            self.implicit_member_template_call(n, f, name, &targs, &args)?
+                        {
+                            return Ok(e);
+                        }
                         Err(self.error(
                             f,
                             "template",
@@ -282,6 +287,24 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 } else {
                     obj
                 };
+                // `obj.f<A>(...)`, or `obj.template f<A>(...)` in a template.
+                let method = if field.kind() == "dependent_name" {
+                    syntax::named_children(field)
+                        .into_iter()
+                        .next()
+                        .unwrap_or(field)
+                } else {
+                    field
+                };
+                if method.kind() == "template_method" {
+                    let name = self.field(method, "name")?;
+                    let name = self.text(name);
+                    let targs = method
+                        .child_by_field_name("arguments")
+                        .map(syntax::named_children)
+                        .unwrap_or_default();
+                    return self.member_template_call(n, method, Some(obj), name, &targs, &args);
+                }
                 let name = self.text(field);
                 self.method_call(n, obj, name, &args)
             }
@@ -374,6 +397,18 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         let kept = self.without_groups(args);
         let args = &kept[..];
         match self.lookup(name).cloned() {
+            Some(Entry::Var(_)) if matches!(self.expr(f).map(|e| e.ty), Ok(Type::Struct(_))) => {
+                // A function object: its `operator()`.
+                let obj = self.expr(f)?;
+                return self.method_call(n, obj, "operator()", args);
+            }
+            Some(Entry::ClassTemplate(_)) => {
+                return Err(self.error(
+                    f,
+                    "class template",
+                    format!("class template `{name}` needs its template arguments"),
+                ))
+            }
             Some(Entry::Var(_)) | Some(Entry::Const(..)) => {
                 return Err(self.error(
                     f,
@@ -985,7 +1020,21 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         ) else {
             return Ok(None);
         };
-        if name.kind() != "identifier" {
+        // `ns::S<A>::f(...)`: namespaces share the file's one scope.
+        if name.kind() == "qualified_identifier" && scope.kind() == "namespace_identifier" {
+            return self.scoped_static_call(n, name, args);
+        }
+        // `S::f<A>(...)` and `S::template f<A>(...)`: a static member template.
+        let name = if name.kind() == "dependent_name" {
+            syntax::named_children(name)
+                .into_iter()
+                .next()
+                .unwrap_or(name)
+        } else {
+            name
+        };
+        let template = name.kind() == "template_function";
+        if name.kind() != "identifier" && !template {
             return Ok(None);
         }
         let ty = match scope.kind() {
@@ -1005,6 +1054,17 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         let Some(Type::Struct(st)) = ty else {
             return Ok(None);
         };
+        if template {
+            let member = self.field(name, "name")?;
+            let member = self.text(member);
+            let targs = name
+                .child_by_field_name("arguments")
+                .map(syntax::named_children)
+                .unwrap_or_default();
+            return self
+                .member_template_call_of(n, name, None, &st, member, &targs, args)
+                .map(Some);
+        }
         let member = self.text(name);
         self.static_call(n, &st, member, args)
     }

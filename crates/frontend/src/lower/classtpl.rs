@@ -53,6 +53,9 @@ pub(crate) struct Classes<'t> {
     /// Requests not yet made (their template or argument types are defined
     /// further on).
     pub wanted: Vec<String>,
+    /// For a class template declared inside a class, that class's
+    /// parameters and member types, by the template's key.
+    pub outer: HashMap<String, Vec<(String, super::func::Entry)>>,
     made: usize,
 }
 
@@ -182,6 +185,13 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
             return;
         }
         let name = syntax::text(name, src).to_string();
+        self.class_template_as(node, record, &name);
+    }
+
+    /// Files the class template `node` (declaring `record`) as `name`.
+    pub fn class_template_as(&mut self, node: Node<'t>, _record: Node<'t>, name: &str) {
+        let src = self.ctx.src;
+        let name = name.to_string();
         let unsupported = super::template::params(src, node).err().map(|bad| {
             format!(
                 "its template parameter `{}` ({}) is not supported (type and integral parameters are)",
@@ -240,13 +250,17 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
         let Some(primary) = class_of(def) else {
             return Err(Unmade::Failed("the template declares no struct".into()));
         };
+        let outer = self.classes.outer.get(name).cloned().unwrap_or_default();
         let (bound, diags) = {
             let mut l = FnLowerer::new(self.ctx);
             let r = l.bind_params(name, def, def, ArgSource::Texts(texts), &HashMap::new());
-            let bindings: Vec<_> = l.scopes[0]
+            let own: Vec<_> = l.scopes[0]
                 .iter()
                 .map(|(k, v)| (k.clone(), v.clone()))
                 .collect();
+            // The enclosing class's names first, so that its own shadow them.
+            let mut bindings = outer;
+            bindings.extend(own);
             (r.map(|args| (args, bindings)), l.diags)
         };
         let Ok((args, bindings)) = bound else {
@@ -261,6 +275,9 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
         if let Some(TypeEntry::Ok(_)) = self.ctx.typedefs.get(&made) {
             return Ok(made);
         }
+        self.ctx
+            .instance_args
+            .insert(made.clone(), (name.to_string(), args.clone()));
         if self.classes.made >= MAX_CLASS_INSTANCES {
             return Err(Unmade::Failed(format!(
                 "more than {MAX_CLASS_INSTANCES} class template instances (does a template instantiate itself without end?)"
@@ -404,7 +421,11 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         let Some(name) = n.child_by_field_name("name") else {
             return Ok(None);
         };
-        let name = self.text(name).to_string();
+        let mut name = self.text(name).to_string();
+        // A member class template, by its short name inside its class.
+        if let Some(super::func::Entry::ClassTemplate(key)) = self.lookup(&name) {
+            name = key.clone();
+        }
         let Some(unsupported) = self.ctx.class_templates.get(&name) else {
             return Ok(None);
         };

@@ -494,6 +494,13 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             Some(Entry::Type(_)) => {
                 return Err(self.error(n, "type", format!("type `{name}` used as a value")))
             }
+            Some(Entry::ClassTemplate(_)) => {
+                return Err(self.error(
+                    n,
+                    "class template",
+                    format!("class template `{name}` used as a value"),
+                ))
+            }
             Some(Entry::Const(v, s)) => return Ok(self.constant(v, s, span)),
             None => {}
         }

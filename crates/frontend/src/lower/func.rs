@@ -34,6 +34,9 @@ pub(crate) enum Entry {
     Const(i128, hone_ir::Scalar),
     /// A name whose declaration failed: uses are silent errors.
     Poisoned,
+    /// A class template declared inside a class: the key it is filed under
+    /// (`Outer_8__Inner` for `Inner` in `Outer<8>`).
+    ClassTemplate(String),
 }
 
 pub(crate) struct Lowered {

@@ -67,6 +67,27 @@ pub(crate) fn operator_ident(op: &str) -> String {
     format!("operator_{word}")
 }
 
+/// Operators C++ allows as member functions only (`operator()`,
+/// `operator[]`, ...): even a `const` one is lowered as a member, never as
+/// the free operator other `const` member operators become.
+pub(crate) fn member_only_operator(name: &str) -> bool {
+    matches!(
+        name.trim_start_matches("operator").trim(),
+        "()" | "[]" | "=" | "->"
+    )
+}
+
+/// The members of `st` that hold its base classes, with their types.
+fn base_fields(st: &StructType) -> impl Iterator<Item = (usize, &StructType)> {
+    st.fields
+        .iter()
+        .enumerate()
+        .filter_map(|(i, f)| match &f.ty {
+            Type::Struct(b) if f.name.starts_with(hone_ir::BASE_PREFIX) => Some((i, &**b)),
+            _ => None,
+        })
+}
+
 /// Types equal up to the qualifiers of pointees.
 fn same_type(a: &Type, b: &Type) -> bool {
     match (a, b) {
@@ -265,10 +286,26 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     pub fn implicit_member(&mut self, name: &str, n: Node) -> Option<Expr> {
         let span = self.span(n);
         let (m, _) = self.member.as_ref()?;
-        let (i, f) = m.st.field(name)?;
-        let ty = f.ty.clone();
-        let obj = self.self_object(span)?;
-        Some(self.mk(ExprKind::Field(Box::new(obj), i as u32), ty, span))
+        let path = m.st.member_path(name)?;
+        let mut e = self.self_object(span)?;
+        for i in path {
+            let Type::Struct(outer) = &e.ty else {
+                return None;
+            };
+            let ty = outer.fields[i].ty.clone();
+            e = self.mk(ExprKind::Field(Box::new(e), i as u32), ty, span);
+        }
+        Some(e)
+    }
+
+    /// Whether `st` or one of its bases has a member function `name`.
+    fn has_method(&self, st: &StructType, name: &str) -> bool {
+        let key = (st.name.clone(), name.to_string());
+        let static_key = (st.name.clone(), super::static_member(name));
+        [key, static_key]
+            .iter()
+            .any(|k| self.ctx.methods.contains_key(k) || self.ctx.member_templates.contains_key(k))
+            || base_fields(st).any(|(_, b)| self.has_method(b, name))
     }
 
     /// `name(args)` inside a member function, calling another member.
@@ -289,8 +326,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         let Some((m, _)) = &self.member else {
             return Ok(None);
         };
-        let key = (m.st.name.clone(), name.to_string());
-        if !self.ctx.methods.contains_key(&key) || name == m.st.name {
+        if !self.has_method(&m.st, name) || name == m.st.name {
             return Ok(None);
         }
         let obj = self
@@ -309,6 +345,11 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         arg_nodes: &[Node],
     ) -> LResult<Option<Expr>> {
         let key = (st.name.clone(), super::static_member(name));
+        if !self.ctx.methods.contains_key(&key) && self.ctx.member_templates.contains_key(&key) {
+            return self
+                .member_template_call_of(n, n, None, st, name, &[], arg_nodes)
+                .map(Some);
+        }
         let Some(sigs) = self.ctx.methods.get(&key).cloned() else {
             return Ok(None);
         };
@@ -340,6 +381,23 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             return Ok(e);
         }
         let key = (st.name.clone(), name.to_string());
+        if !self.ctx.methods.contains_key(&key) && self.ctx.member_templates.contains_key(&key) {
+            let st = st.clone();
+            return self.member_template_call_of(n, n, Some(obj), &st, name, &[], arg_nodes);
+        }
+        if !self.ctx.methods.contains_key(&key) {
+            // A member of a base class, called on the base in the object.
+            let st = st.clone();
+            let found = base_fields(&st)
+                .find(|(_, b)| self.has_method(b, name))
+                .map(|(i, _)| i);
+            if let Some(i) = found {
+                let span = obj.span;
+                let ty = st.fields[i].ty.clone();
+                let base = self.mk(ExprKind::Field(Box::new(obj), i as u32), ty, span);
+                return self.method_call(n, base, name, arg_nodes);
+            }
+        }
         let sigs = match self.ctx.methods.get(&key) {
             Some(s) => s.clone(),
             None => {
@@ -361,6 +419,130 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             args.push(self.expr(*a)?);
         }
         self.call_overload(n, name, &sigs, args, arg_nodes)
+    }
+
+    /// `f<A>(args)` inside a member function, calling a member template of
+    /// its class; `None` when the class has none by that name.
+    pub fn implicit_member_template_call(
+        &mut self,
+        n: Node,
+        at: Node,
+        name: &str,
+        targs: &[Node],
+        arg_nodes: &[Node],
+    ) -> LResult<Option<Expr>> {
+        let (st, obj) = match (&self.member, &self.static_of) {
+            (Some((m, _)), _) => (m.st.clone(), self.self_object(self.span(n))),
+            (None, Some(st)) => (st.clone(), None),
+            (None, None) => return Ok(None),
+        };
+        let known = |k: String| {
+            self.ctx
+                .member_templates
+                .contains_key(&(st.name.clone(), k))
+        };
+        let obj = match obj {
+            Some(o) if known(name.to_string()) => Some(o),
+            _ if known(super::static_member(name)) => None,
+            _ => return Ok(None),
+        };
+        self.member_template_call_of(n, at, obj, &st, name, targs, arg_nodes)
+            .map(Some)
+    }
+
+    /// `obj.f<A>(args)`: the instance of the member template `f` of `obj`'s
+    /// struct for the arguments given and deduced.
+    pub fn member_template_call(
+        &mut self,
+        n: Node,
+        at: Node,
+        obj: Option<Expr>,
+        name: &str,
+        targs: &[Node],
+        arg_nodes: &[Node],
+    ) -> LResult<Expr> {
+        let st = match obj.as_ref().map(|o| &o.ty) {
+            Some(Type::Struct(st)) => st.clone(),
+            Some(t) => {
+                let t = type_name(t);
+                return Err(self.error(
+                    at,
+                    "member function",
+                    format!("`{t}` has no member functions"),
+                ));
+            }
+            None => return Err(self.error(at, "member function", "a member call needs an object")),
+        };
+        self.member_template_call_of(n, at, obj, &st, name, targs, arg_nodes)
+    }
+
+    /// [`Self::member_template_call`] on a struct `st`; `obj` is `None` for a
+    /// static member.
+    #[allow(clippy::too_many_arguments)]
+    pub fn member_template_call_of(
+        &mut self,
+        n: Node,
+        at: Node,
+        obj: Option<Expr>,
+        st: &StructType,
+        name: &str,
+        targs: &[Node],
+        arg_nodes: &[Node],
+    ) -> LResult<Expr> {
+        let filed = match obj {
+            Some(_) => name.to_string(),
+            None => super::static_member(name),
+        };
+        let key = match self.ctx.member_templates.get(&(st.name.clone(), filed)) {
+            Some(k) => k.clone(),
+            // A static member template called on an object.
+            None if obj.is_some()
+                && self
+                    .ctx
+                    .member_templates
+                    .contains_key(&(st.name.clone(), super::static_member(name))) =>
+            {
+                return self.member_template_call_of(n, at, None, st, name, targs, arg_nodes);
+            }
+            None => {
+                return Err(self.error(
+                    at,
+                    "member function",
+                    format!("`{}` has no member function template `{name}`", st.name),
+                ))
+            }
+        };
+        let mut types = Vec::new();
+        for a in arg_nodes {
+            types.push(self.expr(*a)?.ty);
+        }
+        let deduced = self.deduce(&key, &types);
+        let (_, sig, inst) = self.instance(
+            &key,
+            at,
+            super::template::ArgSource::Nodes(targs.to_vec()),
+            &deduced,
+            &[],
+        )?;
+        let mut args = Vec::new();
+        if let Some(o) = obj {
+            args.push(o);
+        }
+        for a in arg_nodes {
+            args.push(self.expr(*a)?);
+        }
+        if args.len() != sig.params.len() {
+            return Err(self.error(
+                n,
+                "call",
+                format!(
+                    "`{inst}` takes {} argument(s), {} given",
+                    sig.params.len(),
+                    args.len()
+                ),
+            ));
+        }
+        self.call_overload(n, name, &[sig], args, arg_nodes)
     }
 
     /// `T(args)`, `T{args}` or `T x(args)` for a struct `T`: its constructor,
@@ -490,7 +672,7 @@ pub(crate) struct MemberHeader {
 
 /// Whether the function declarator inside `d` carries `const` (a `const`
 /// member function).
-fn declarator_is_const(d: Node, src: &str) -> bool {
+pub(crate) fn declarator_is_const(d: Node, src: &str) -> bool {
     let mut cur = d;
     for _ in 0..16 {
         if matches!(
@@ -693,7 +875,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         let operator = name.starts_with("operator");
         let ir_name = match kind {
             MemberKind::Ctor => format!("{}__ctor", st.name),
-            MemberKind::Const if operator => name.clone(),
+            MemberKind::Const if operator && !member_only_operator(&name) => name.clone(),
             _ if operator => format!("{}__{}", st.name, operator_ident(&name)),
             _ => format!("{}__{name}", st.name),
         };

@@ -151,6 +151,13 @@ pub(crate) struct ModuleCtx<'a> {
     pub class_instances: HashMap<String, Result<String, String>>,
     /// Instances used but not yet made: another round makes them.
     pub class_requests: RefCell<Vec<String>>,
+    /// Each class template instance's struct name with its template (the
+    /// key it is filed under) and arguments, for deducing a function
+    /// template's arguments from a parameter `S<N> &`.
+    pub instance_args: HashMap<String, (String, Vec<template::Arg>)>,
+    /// Member function templates by (struct, member name; static ones as
+    /// [`static_member`]): the key of their [`template::Template`].
+    pub member_templates: HashMap<(String, String), String>,
 }
 
 impl<'a> ModuleCtx<'a> {
@@ -302,6 +309,8 @@ fn new_ctx<'a>(pre: &'a Preprocessed, text: &'a str, added: Vec<usize>) -> Modul
         class_wanted: Vec::new(),
         class_instances: HashMap::new(),
         class_requests: RefCell::new(Vec::new()),
+        instance_args: HashMap::new(),
+        member_templates: HashMap::new(),
     }
 }
 

@@ -55,7 +55,14 @@ pub(crate) struct Template<'t> {
     /// The function definition inside the template declaration.
     pub function: Node<'t>,
     pub kind: FuncKind,
+    /// For a member template, the struct (a class template's instance's,
+    /// whose parameters are in `bindings`) whose member each instance is.
+    pub member: Option<super::Member>,
+    pub bindings: Vec<(String, Entry)>,
 }
+
+/// Template arguments deduced from a call, by parameter name.
+pub(crate) type Deduced = HashMap<String, Arg>;
 
 /// `template <> __device__ int f<int>(...) {...}`: the instance of `f` for
 /// those arguments.
@@ -138,8 +145,8 @@ impl<'t> Templates<'t> {
         self.instances.borrow()[from..]
             .iter()
             .map(|i| PendingFunction {
-                member: None,
-                bindings: Vec::new(),
+                member: self.defs[&i.template].member.clone(),
+                bindings: self.defs[&i.template].bindings.clone(),
                 node: match i.specialization {
                     Some(s) => self.specializations[s].function,
                     None => self.defs[&i.template].function,
@@ -326,7 +333,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         template: &str,
         at: Node,
         explicit: ArgSource,
-        deduced: &HashMap<String, Type>,
+        deduced: &Deduced,
     ) -> LResult<Vec<Arg>> {
         let Some(def) = self.templates().and_then(|t| t.defs.get(template)) else {
             return Err(self.error(at, "template", format!("`{template}` is not a template")));
@@ -343,7 +350,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         node: Node,
         at: Node,
         explicit: ArgSource,
-        deduced: &HashMap<String, Type>,
+        deduced: &Deduced,
     ) -> LResult<Vec<Arg>> {
         let ps = match params(self.ctx.src, node) {
             Ok(p) => p,
@@ -397,9 +404,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                     };
                     let ty = match (ty, deduced.get(name), default) {
                         (Some(t), _, _) => t,
-                        (None, Some(t), _) => t.clone(),
-                        (None, None, Some(d)) => self.type_descriptor(*d)?,
-                        (None, None, None) => {
+                        (None, Some(Arg::Type(t)), _) => t.clone(),
+                        (None, _, Some(d)) => self.type_descriptor(*d)?,
+                        (None, _, None) => {
                             return Err(self.error(
                                 at,
                                 "template argument",
@@ -452,10 +459,11 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                         },
                         _ => None,
                     };
-                    let v = match (v, default) {
-                        (Some(v), _) => v,
-                        (None, Some(d)) => self.const_int(*d, "template argument")?,
-                        (None, None) => {
+                    let v = match (v, deduced.get(name), default) {
+                        (Some(v), _, _) => v,
+                        (None, Some(Arg::Value(v, _)), _) => *v,
+                        (None, _, Some(d)) => self.const_int(*d, "template argument")?,
+                        (None, _, None) => {
                             return Err(self.error(
                                 at,
                                 "template argument",
@@ -488,7 +496,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         template: &str,
         at: Node,
         explicit: ArgSource,
-        deduced: &HashMap<String, Type>,
+        deduced: &Deduced,
         groups: &[super::groups::Group],
     ) -> LResult<(FuncId, FuncSig, String)> {
         let Some(ts) = self.templates() else {
@@ -509,6 +517,11 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             }
             t => t,
         };
+        // A member template sees its class's parameters and member types.
+        let def = &ts.defs[template];
+        for (name, entry) in &def.bindings {
+            sub.bind(name, entry.clone());
+        }
         let args = match sub.bind_template_args(template, at, explicit, deduced) {
             Ok(a) => a,
             Err(e) => {
@@ -532,6 +545,17 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             ));
         }
         let specialization = self.specialization_for(template, &name);
+        if let Some(m) = &def.member {
+            let header = sub.member_header(def.function, &m.st);
+            let mh = match header {
+                Ok(mh) if !sub.has_errors() => mh,
+                _ => {
+                    self.diags.extend(sub.diags);
+                    return Err(super::func::Abort);
+                }
+            };
+            return Ok(self.record_instance(ts, template, name, args, mh.header, m.kind));
+        }
         let header = match specialization {
             Some(s) => {
                 let mut spec = FnLowerer::new(self.ctx);
@@ -566,6 +590,36 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             sig: sig.clone(),
         });
         Ok((id, sig, name))
+    }
+
+    /// Files the instance `name` of a member template, its header lowered.
+    fn record_instance(
+        &self,
+        ts: &Templates,
+        template: &str,
+        name: String,
+        args: Vec<Arg>,
+        header: super::func::Header,
+        kind: super::MemberKind,
+    ) -> (FuncId, FuncSig, String) {
+        let mut list = ts.instances.borrow_mut();
+        let id = FuncId(ts.first_id + list.len() as u32);
+        let mut sig = header.signature(Some(id));
+        if kind == super::MemberKind::Mutating {
+            // The object is passed by its address, as to any member that
+            // may change it.
+            sig.by_ref[0] = true;
+        }
+        list.push(Instance {
+            name: name.clone(),
+            groups: Vec::new(),
+            specialization: None,
+            template: template.to_string(),
+            args,
+            id,
+            sig: sig.clone(),
+        });
+        (id, sig, name)
     }
 
     /// The explicit specialization of `template` whose arguments make the
@@ -677,6 +731,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         let mut l = FnLowerer::new(ctx);
         l.templates = Some(templates);
         l.group_args = groups.into_iter().collect();
+        for (name, entry) in &def.bindings {
+            l.bind(name, entry.clone());
+        }
         let bound = l.bind_template_args(
             &template,
             def.node,
@@ -686,7 +743,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         let p = PendingFunction {
             node: def.function,
             name: name.clone(),
-            member: None,
+            member: def.member.clone(),
             bindings: Vec::new(),
         };
         let mut result = if bound.is_ok() {
@@ -704,23 +761,19 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     }
 
     /// Template arguments deduced from a call's argument types: a parameter
-    /// declared `T`, `T*`, `const T*` or `T&` takes its `T` from the argument.
-    pub(crate) fn deduce(&mut self, template: &str, arg_types: &[Type]) -> HashMap<String, Type> {
-        let mut out = HashMap::new();
+    /// declared `T`, `T*`, `const T*` or `T&` takes its `T` from the argument,
+    /// and one declared `S<N, T> &` (`S` a class template) its `N` and `T`
+    /// from the arguments of the instance the argument is.
+    pub(crate) fn deduce(&mut self, template: &str, arg_types: &[Type]) -> Deduced {
+        let mut out = Deduced::new();
         let Some(def) = self.templates().and_then(|t| t.defs.get(template)) else {
             return out;
         };
         let src = self.ctx.src;
-        let type_params: Vec<String> = match params(src, def.node) {
-            Ok(ps) => ps
-                .into_iter()
-                .filter_map(|p| match p {
-                    Param::Type { name, .. } => Some(name),
-                    _ => None,
-                })
-                .collect(),
-            Err(_) => return out,
+        let Ok(ps) = params(src, def.node) else {
+            return out;
         };
+        let names: Vec<&str> = ps.iter().map(Param::name).collect();
         let Some(list) = def
             .function
             .child_by_field_name("declarator")
@@ -736,10 +789,6 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             let Some(t) = p.child_by_field_name("type") else {
                 continue;
             };
-            let tname = syntax::text(t, src).trim();
-            if !type_params.iter().any(|n| n == tname) || out.contains_key(tname) {
-                continue;
-            }
             let mut pointers = 0;
             let mut d = p.child_by_field_name("declarator");
             while let Some(dn) = d {
@@ -772,11 +821,67 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                     }
                 }
             }
-            if ok {
-                out.insert(tname.to_string(), ty);
+            if !ok {
+                continue;
+            }
+            if t.kind() == "template_type" {
+                self.deduce_from_instance(t, &ty, &def.bindings, &names, &mut out);
+                continue;
+            }
+            let tname = syntax::text(t, src).trim();
+            if names.contains(&tname) && !out.contains_key(tname) {
+                out.insert(tname.to_string(), Arg::Type(ty));
             }
         }
         out
+    }
+
+    /// `S<N, T>` against an argument of type `ty`: when `ty` is an instance
+    /// of `S`, each argument written as a bare parameter name of `names`
+    /// takes the instance's argument in its place.
+    fn deduce_from_instance(
+        &mut self,
+        t: Node,
+        ty: &Type,
+        bindings: &[(String, Entry)],
+        names: &[&str],
+        out: &mut Deduced,
+    ) {
+        let Type::Struct(st) = ty else { return };
+        let Some((made_of, args)) = self.ctx.instance_args.get(&st.name) else {
+            return;
+        };
+        let src = self.ctx.src;
+        let Some(written) = t.child_by_field_name("name") else {
+            return;
+        };
+        let written = syntax::text(written, src).trim();
+        // Inside a class, a member class template's short name is bound to
+        // the key it is filed under.
+        let key = bindings
+            .iter()
+            .rev()
+            .find(|(n, _)| n == written)
+            .map(|(_, e)| e)
+            .or_else(|| self.lookup(written))
+            .and_then(|e| match e {
+                Entry::ClassTemplate(k) => Some(k.clone()),
+                _ => None,
+            })
+            .unwrap_or_else(|| written.to_string());
+        if &key != made_of {
+            return;
+        }
+        let arg_nodes = t
+            .child_by_field_name("arguments")
+            .map(syntax::named_children)
+            .unwrap_or_default();
+        for (a, value) in arg_nodes.iter().zip(args) {
+            let text = syntax::text(*a, src).trim();
+            if names.contains(&text) && !out.contains_key(text) {
+                out.insert(text.to_string(), value.clone());
+            }
+        }
     }
 }
 

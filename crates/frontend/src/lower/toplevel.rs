@@ -274,6 +274,8 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
                     node,
                     function: node,
                     kind,
+                    member: None,
+                    bindings: Vec::new(),
                 },
             );
             return;
@@ -787,7 +789,16 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
         );
         let mut fields = Vec::new();
         let mut members = Vec::new();
+        let mut member_templates = Vec::new();
         let mut ok = true;
+        // Base classes come first in the object, as members that member
+        // access looks through.
+        if let Some(clause) = syntax::named_children(node)
+            .into_iter()
+            .find(|c| c.kind() == "base_class_clause")
+        {
+            ok &= self.base_classes(clause, &mut fields);
+        }
         // Member typedefs are seen by the members that follow only.
         let outer_bindings = self.bindings.len();
         for m in syntax::named_children(body) {
@@ -826,7 +837,18 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
                             "struct_specifier" | "union_specifier" | "class_specifier"
                         ) && t.child_by_field_name("body").is_some()
                     }) {
-                        if self.record(t).is_none() {
+                        // In a class template's instance a named nested struct
+                        // is the instance's own (`Lift<32>::Predict`), as its
+                        // members may use the template's parameters.
+                        let nested = t
+                            .child_by_field_name("name")
+                            .filter(|_| instance.is_some())
+                            .map(|n| format!("{name}__{}", syntax::text(n, src)));
+                        let made = match nested {
+                            Some(own) => self.define_record_as(t, None, Some(&own)),
+                            None => self.record(t),
+                        };
+                        if made.is_none() {
                             ok = false;
                         }
                     }
@@ -852,7 +874,11 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
                     );
                 }
                 "template_declaration" => {
-                    self.error(m, "template", "member templates are not supported".into());
+                    if super::classtpl::class_of(m).is_some() {
+                        self.member_class_template(m, &name);
+                    } else {
+                        member_templates.push(m);
+                    }
                 }
                 k => {
                     let k = k.to_string();
@@ -896,10 +922,155 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
         for m in members {
             self.member_function(m, &st);
         }
+        for m in member_templates {
+            self.member_template(m, &st);
+        }
         if instance.is_none() {
             self.bindings.truncate(outer_bindings);
         }
         Some(st)
+    }
+
+    /// The bases of `struct D : B, C`, as the members `__base0: B`, ...
+    fn base_classes(&mut self, clause: Node<'t>, fields: &mut Vec<(String, Type)>) -> bool {
+        let src = self.src();
+        let mut ok = true;
+        let bases = syntax::named_children(clause)
+            .into_iter()
+            .filter(|c| !matches!(c.kind(), "access_specifier" | "comment"));
+        for (i, b) in bases.enumerate() {
+            if syntax::text(b, src).trim() == "virtual" {
+                self.error(
+                    b,
+                    "base class",
+                    "virtual base classes are not supported".into(),
+                );
+                ok = false;
+                continue;
+            }
+            let (r, diags) = {
+                let mut l = self.lowerer();
+                let r = l.type_node(b);
+                (r, l.diags)
+            };
+            self.diags.extend(diags);
+            match r {
+                Ok(qt) if matches!(qt.ty, Type::Struct(_)) => {
+                    fields.push((format!("{}{i}", hone_ir::BASE_PREFIX), qt.ty));
+                }
+                Ok(_) => {
+                    let t = syntax::text(b, src).to_string();
+                    self.error(b, "base class", format!("base class `{t}` is not a struct"));
+                    ok = false;
+                }
+                Err(_) => ok = false,
+            }
+        }
+        ok
+    }
+
+    /// `template <...> struct Inner {...}` inside the struct `outer`: a class
+    /// template filed as `outer__Inner`, its short name bound for the members
+    /// that follow; its instances see `outer`'s parameters.
+    fn member_class_template(&mut self, node: Node<'t>, outer: &str) {
+        let src = self.src();
+        let Some(record) = super::classtpl::class_of(node) else {
+            return;
+        };
+        let Some(short) = record
+            .child_by_field_name("name")
+            .filter(|n| n.kind() == "type_identifier")
+        else {
+            self.error(
+                node,
+                "template specialization",
+                "specializations of member class templates are not supported".into(),
+            );
+            return;
+        };
+        let short = syntax::text(short, src).to_string();
+        let key = format!("{outer}__{short}");
+        self.class_template_as(node, record, &key);
+        self.classes
+            .outer
+            .insert(key.clone(), self.bindings.clone());
+        self.bindings.push((short, Entry::ClassTemplate(key)));
+    }
+
+    /// `template <...> T f(...) {...}` inside the struct `st`: a function
+    /// template filed as `st__f`, made for each argument list its calls use,
+    /// with the object as its first parameter as any member's.
+    fn member_template(&mut self, node: Node<'t>, st: &Arc<StructType>) {
+        let src = self.src();
+        let Some(f) = syntax::named_children(node)
+            .into_iter()
+            .find(|c| c.kind() == "function_definition")
+        else {
+            self.error(
+                node,
+                "template",
+                "member templates must be defined inside their class".into(),
+            );
+            return;
+        };
+        if func_kind(f, src).is_none() {
+            return;
+        }
+        let Some(name) = f
+            .child_by_field_name("declarator")
+            .and_then(|d| declarator_name(d, src))
+        else {
+            self.error(
+                node,
+                "template",
+                "expected a member function template".into(),
+            );
+            return;
+        };
+        if f.child_by_field_name("type").is_none() {
+            self.error(
+                node,
+                "template",
+                "constructor templates are not supported".into(),
+            );
+            return;
+        }
+        let kind = if is_static(f, src) {
+            MemberKind::Static
+        } else if f
+            .child_by_field_name("declarator")
+            .is_some_and(|d| super::members::declarator_is_const(d, src))
+        {
+            MemberKind::Const
+        } else {
+            MemberKind::Mutating
+        };
+        let filed = if kind == MemberKind::Static {
+            super::static_member(name)
+        } else {
+            name.to_string()
+        };
+        let key = if name.starts_with("operator") {
+            format!("{}__{}", st.name, super::members::operator_ident(name))
+        } else {
+            format!("{}__{name}", st.name)
+        };
+        self.ctx
+            .member_templates
+            .insert((st.name.clone(), filed), key.clone());
+        self.templates.insert(
+            key,
+            Template {
+                node,
+                function: f,
+                kind: FuncKind::Device,
+                member: Some(Member {
+                    st: st.clone(),
+                    kind,
+                }),
+                bindings: self.bindings.clone(),
+            },
+        );
     }
 
     /// `typedef T name;` or `using name = T;` in a struct: bound for the
@@ -958,7 +1129,10 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
         } else {
             mh.member.clone()
         };
-        if mh.kind == MemberKind::Const && mh.member.starts_with("operator") {
+        if mh.kind == MemberKind::Const
+            && mh.member.starts_with("operator")
+            && !super::members::member_only_operator(&mh.member)
+        {
             if !self.register(&mh.member, sig.clone(), node) {
                 return;
             }
@@ -1159,6 +1333,8 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
                 node,
                 function: inner,
                 kind,
+                member: None,
+                bindings: Vec::new(),
             },
         );
     }

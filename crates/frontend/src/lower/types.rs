@@ -139,7 +139,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         Ok(qt)
     }
 
-    fn type_node(&mut self, t: Node) -> LResult<QualType> {
+    pub(crate) fn type_node(&mut self, t: Node) -> LResult<QualType> {
         let text = self.text(t);
         match t.kind() {
             "primitive_type" => match names::primitive_type(text) {
@@ -206,8 +206,11 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 if let Some(st) = self.ctx.anon_structs.get(&t.start_byte()) {
                     return Ok(QualType::new(Type::Struct(st.clone())));
                 }
+                // A named struct nested in a class template's instance is
+                // bound by its name (`Collector::define_record_as`).
+                let bound = |l: &Self, n: Node| matches!(l.lookup(l.text(n)), Some(Entry::Type(_)));
                 match t.child_by_field_name("name") {
-                    Some(n) if t.child_by_field_name("body").is_none() => {
+                    Some(n) if t.child_by_field_name("body").is_none() || bound(self, n) => {
                         let name = self.text(n);
                         self.named_type(n, name)
                     }
@@ -275,6 +278,13 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         match self.lookup(name) {
             Some(Entry::Type(qt)) => return Ok(qt.clone()),
             Some(Entry::Poisoned) => return Err(super::func::Abort),
+            Some(Entry::ClassTemplate(_)) => {
+                return Err(self.error(
+                    t,
+                    "class template",
+                    format!("class template `{name}` needs its template arguments"),
+                ))
+            }
             Some(Entry::Var(_)) | Some(Entry::Const(..)) => {
                 // `(a & (b)) & c` parses as a cast of `&c` (see `repair`).
                 let in_cast = t
