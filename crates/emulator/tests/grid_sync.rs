@@ -172,7 +172,7 @@ fn a_function_of_any_group_reduces_over_the_group_it_is_given() {
     let mut buffers = [Buffer::zeros(
         "out",
         hone_ir::Type::Scalar(hone_ir::Scalar::I32),
-        128,
+        192,
     )];
     let cfg = LaunchConfig {
         grid: [1, 1, 1],
@@ -201,10 +201,20 @@ fn a_function_of_any_group_reduces_over_the_group_it_is_given() {
             if t % 16 == 0 { 120 } else { -1 },
             "tile, thread {t}"
         );
+        // The template made for the tile (deduced) and for the block (given).
+        assert_eq!(
+            out[128 + t],
+            (t as i64 % 16) * 16 + t as i64 * 64,
+            "template, thread {t}"
+        );
     }
     let names: Vec<&str> = p.module.functions.iter().map(|f| f.name.as_str()).collect();
     assert!(
         names.contains(&"sumReduction_block") && names.contains(&"sumReduction_tile16"),
+        "{names:?}"
+    );
+    assert!(
+        names.contains(&"rankTimesSize_tile16") && names.contains(&"rankTimesSize_block"),
         "{names:?}"
     );
 }

@@ -218,11 +218,10 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                             return self.construct(n, &ty, &args);
                         }
                         if self.templates.is_some_and(|t| t.is_template(name)) {
+                            let (deduced, groups) = self.deduce_with_groups(name, &args)?;
                             let args = self.without_groups(&args);
-                            let types = self.arg_types(&args)?;
-                            let deduced = self.deduce(name, &types);
                             let (_, sig, inst) =
-                                self.instance(name, f, ArgSource::Nodes(targs), &deduced, &[])?;
+                                self.instance(name, f, ArgSource::Nodes(targs), &deduced, &groups)?;
                             return self.call_function(n, f, &inst, sig, &args);
                         }
                         if let Some(e) =
@@ -388,11 +387,14 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     fn call_named(&mut self, n: Node, f: Node, name: &str, args: &[Node]) -> LResult<Expr> {
         // Groups are not values: a function taking one dropped its parameter
         // (and one taking any group is made for the ones passed).
-        let mut groups = Vec::new();
-        for a in args {
-            if let Some(g) = self.group_of(*a) {
-                groups.push(g?);
-            }
+        if self.templates.is_some_and(|t| t.is_template(name))
+            && !matches!(self.lookup(name), Some(Entry::Var(_) | Entry::Type(_)))
+        {
+            let (deduced, groups) = self.deduce_with_groups(name, args)?;
+            let args = self.without_groups(args);
+            let (_, sig, inst) =
+                self.instance(name, f, ArgSource::Texts(Vec::new()), &deduced, &groups)?;
+            return self.call_function(n, f, &inst, sig, &args);
         }
         let kept = self.without_groups(args);
         let args = &kept[..];
@@ -409,6 +411,13 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                     format!("class template `{name}` needs its template arguments"),
                 ))
             }
+            Some(Entry::Group(_)) => return Err(self.error(
+                f,
+                "cooperative groups",
+                format!(
+                    "`{name}` stands for a cooperative group type here; groups are not constructed"
+                ),
+            )),
             Some(Entry::Var(_)) | Some(Entry::Const(..)) => {
                 return Err(self.error(
                     f,
@@ -419,13 +428,6 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             Some(Entry::Type(qt)) => return self.functional_cast(n, qt.ty, args),
             Some(Entry::Poisoned) => return Err(Abort),
             None => {}
-        }
-        if self.templates.is_some_and(|t| t.is_template(name)) {
-            let types = self.arg_types(args)?;
-            let deduced = self.deduce(name, &types);
-            let (_, sig, inst) =
-                self.instance(name, f, ArgSource::Texts(Vec::new()), &deduced, &groups)?;
-            return self.call_function(n, f, &inst, sig, args);
         }
         // Inside a member function its class's members hide free functions.
         if let Some(e) = self.implicit_member_call(n, name, args)? {
@@ -517,15 +519,35 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         Err(self.error(f, "unknown function", format!("unknown function `{name}`")))
     }
 
-    /// The types of a call's arguments, for deducing template arguments.
-    fn arg_types(&mut self, args: &[Node]) -> LResult<Vec<Type>> {
-        // Lowered once more when the call is built; lowering has no effects
-        // but diagnostics, and a failure here is reported either way.
-        let mut out = Vec::new();
+    /// A template's arguments deduced from a call's arguments, groups
+    /// among them: a parameter of a template type parameter's type takes
+    /// the group (`Arg::Group`); the groups passed to generic `thread_group`
+    /// parameters are returned, in order, for the instance to be made for.
+    fn deduce_with_groups(
+        &mut self,
+        name: &str,
+        args: &[Node],
+    ) -> LResult<(super::template::Deduced, Vec<super::groups::Group>)> {
+        let mut types = Vec::new();
+        let mut passed = Vec::new();
         for a in args {
-            out.push(self.expr(*a)?.ty);
+            match self.group_of(*a) {
+                Some(g) => {
+                    let g = g?;
+                    passed.push(Some(g));
+                    types.push(Type::Void);
+                }
+                None => {
+                    // Lowered once more when the call is built; lowering has
+                    // no effects but diagnostics.
+                    passed.push(None);
+                    types.push(self.expr(*a)?.ty);
+                }
+            }
         }
-        Ok(out)
+        let mut deduced = self.deduce(name, &types);
+        let generic = self.deduce_groups(name, &passed, &mut deduced);
+        Ok((deduced, generic))
     }
 
     /// A call of an instance of a template function.

@@ -494,6 +494,13 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             Some(Entry::Type(_)) => {
                 return Err(self.error(n, "type", format!("type `{name}` used as a value")))
             }
+            Some(Entry::Group(_)) => {
+                return Err(self.error(
+                    n,
+                    "cooperative groups",
+                    format!("group type `{name}` used as a value"),
+                ))
+            }
             Some(Entry::ClassTemplate(_)) => {
                 return Err(self.error(
                     n,

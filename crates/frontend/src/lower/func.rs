@@ -37,6 +37,9 @@ pub(crate) enum Entry {
     /// A class template declared inside a class: the key it is filed under
     /// (`Outer_8__Inner` for `Inner` in `Outer<8>`).
     ClassTemplate(String),
+    /// A template type parameter made for a cooperative group passed as its
+    /// argument (`template <class Group> f(Group &g)` called with a tile).
+    Group(super::groups::Group),
 }
 
 pub(crate) struct Lowered {

@@ -41,6 +41,33 @@ impl Group {
             Group::Grid => "grid".into(),
         }
     }
+
+    /// The group's type as a template argument's text.
+    pub(crate) fn type_text(self) -> String {
+        match self {
+            Group::Block => "cooperative_groups::thread_block".into(),
+            Group::Tile(n) => format!("cooperative_groups::thread_block_tile<{n}>"),
+            Group::Grid => "cooperative_groups::grid_group".into(),
+        }
+    }
+
+    /// [`Self::type_text`] read back.
+    pub(crate) fn from_type_text(text: &str) -> Option<Group> {
+        let t: String = text.split_whitespace().collect();
+        let bare = unqualified(&t);
+        match bare {
+            "thread_block" => Some(Group::Block),
+            "grid_group" => Some(Group::Grid),
+            _ => {
+                let n = bare
+                    .strip_prefix("thread_block_tile<")?
+                    .strip_suffix('>')?
+                    .parse()
+                    .ok()?;
+                Some(Group::Tile(n))
+            }
+        }
+    }
 }
 
 /// Whether a parameter list declares a generic `thread_group` parameter:
@@ -76,6 +103,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     fn group_type(&mut self, t: Node) -> Option<LResult<Group>> {
         let text = self.text(t);
         let bare = unqualified(text);
+        if let Some(super::func::Entry::Group(g)) = self.lookup(bare) {
+            return Some(Ok(*g));
+        }
         let qualified = bare.len() != text.trim().len();
         if bare == "thread_block" && (qualified || !self.user_type_named("thread_block")) {
             return Some(Ok(Group::Block));

@@ -47,6 +47,8 @@ impl Param<'_> {
 pub(crate) enum Arg {
     Type(Type),
     Value(i128, Scalar),
+    /// A type parameter standing for the cooperative group passed to it.
+    Group(super::groups::Group),
 }
 
 /// A `template <...>` device or kernel function definition.
@@ -108,6 +110,7 @@ pub(crate) fn mangle(template: &str, args: &[Arg]) -> String {
             Arg::Value(v, Scalar::Bool) => s.push_str(if *v != 0 { "true" } else { "false" }),
             Arg::Value(v, _) if *v < 0 => s.push_str(&format!("m{}", v.unsigned_abs())),
             Arg::Value(v, _) => s.push_str(&v.to_string()),
+            Arg::Group(g) => s.push_str(&g.suffix()),
             Arg::Type(t) => {
                 for c in hone_ir::print::print_type(t).chars() {
                     match c {
@@ -382,6 +385,19 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         }
         let mut args = Vec::new();
         for (i, p) in ps.iter().enumerate() {
+            // A group: the parameter stands for it (`Entry::Group`).
+            let group = match (p, &explicit, deduced.get(p.name())) {
+                (Param::Type { .. }, ArgSource::Texts(t), _) if i < t.len() => {
+                    super::groups::Group::from_type_text(&t[i])
+                }
+                (Param::Type { .. }, _, Some(Arg::Group(g))) if i >= given => Some(*g),
+                _ => None,
+            };
+            if let Some(g) = group {
+                self.bind(p.name(), Entry::Group(g));
+                args.push(Arg::Group(g));
+                continue;
+            }
             let arg = match p {
                 Param::Type { name, default } => {
                     let ty = match &explicit {
@@ -659,6 +675,14 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             Ok(l.const_int(n, "template argument")?.to_string())
         };
         if n.kind() == "type_descriptor" {
+            // `f<thread_block>(b)`: a group type, unless the program has its own.
+            let t = self.text(n).trim();
+            if let Some(g) = super::groups::Group::from_type_text(t) {
+                let bare = t.rsplit("::").next().unwrap_or(t);
+                if !self.ctx.typedefs.contains_key(bare) && self.lookup(bare).is_none() {
+                    return Ok(g.type_text());
+                }
+            }
             // `N` alone parses as a type; it may name a constant.
             let t = self.text(n).trim();
             let is_value = matches!(self.lookup(t), Some(Entry::Const(..)) | Some(Entry::Var(_)))
@@ -770,21 +794,10 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             return out;
         };
         let src = self.ctx.src;
-        let Ok(ps) = params(src, def.node) else {
+        let Some((ps, decls)) = signature_of(src, def) else {
             return out;
         };
         let names: Vec<&str> = ps.iter().map(Param::name).collect();
-        let Some(list) = def
-            .function
-            .child_by_field_name("declarator")
-            .and_then(function_params)
-        else {
-            return out;
-        };
-        let decls: Vec<Node> = syntax::named_children(list)
-            .into_iter()
-            .filter(|p| p.kind() == "parameter_declaration")
-            .collect();
         for (p, at) in decls.iter().zip(arg_types) {
             let Some(t) = p.child_by_field_name("type") else {
                 continue;
@@ -836,6 +849,44 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         out
     }
 
+    /// The groups a call passes (`passed`, by argument) bound to the type
+    /// parameters their parameters are declared with, in `deduced`; returns
+    /// the groups passed to other (`thread_group`) parameters.
+    pub(crate) fn deduce_groups(
+        &mut self,
+        template: &str,
+        passed: &[Option<super::groups::Group>],
+        deduced: &mut Deduced,
+    ) -> Vec<super::groups::Group> {
+        let all: Vec<_> = passed.iter().flatten().copied().collect();
+        let Some(def) = self.templates().and_then(|t| t.defs.get(template)) else {
+            return all;
+        };
+        let src = self.ctx.src;
+        let Some((ps, decls)) = signature_of(src, def) else {
+            return all;
+        };
+        let mut generic = Vec::new();
+        for (i, g) in passed.iter().enumerate() {
+            let Some(g) = g else { continue };
+            let tname = decls
+                .get(i)
+                .and_then(|d| d.child_by_field_name("type"))
+                .map(|t| syntax::text(t, src).trim());
+            match tname {
+                Some(t)
+                    if ps
+                        .iter()
+                        .any(|p| matches!(p, Param::Type { name, .. } if name == t)) =>
+                {
+                    deduced.insert(t.to_string(), Arg::Group(*g));
+                }
+                _ => generic.push(*g),
+            }
+        }
+        generic
+    }
+
     /// `S<N, T>` against an argument of type `ty`: when `ty` is an instance
     /// of `S`, each argument written as a bare parameter name of `names`
     /// takes the instance's argument in its place.
@@ -885,6 +936,20 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     }
 }
 
+/// A template's parameters and its function's parameter declarations.
+fn signature_of<'t>(src: &str, def: &Template<'t>) -> Option<(Vec<Param<'t>>, Vec<Node<'t>>)> {
+    let ps = params(src, def.node).ok()?;
+    let list = def
+        .function
+        .child_by_field_name("declarator")
+        .and_then(function_params)?;
+    let decls = syntax::named_children(list)
+        .into_iter()
+        .filter(|p| p.kind() == "parameter_declaration")
+        .collect();
+    Some((ps, decls))
+}
+
 fn function_params(d: Node) -> Option<Node> {
     let mut cur = d;
     for _ in 0..32 {
@@ -910,6 +975,7 @@ pub(crate) fn arg_text(a: &Arg) -> String {
     match a {
         Arg::Type(t) => request_type_text(t),
         Arg::Value(v, _) => v.to_string(),
+        Arg::Group(g) => g.type_text(),
     }
 }
 

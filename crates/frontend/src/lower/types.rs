@@ -278,6 +278,13 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         match self.lookup(name) {
             Some(Entry::Type(qt)) => return Ok(qt.clone()),
             Some(Entry::Poisoned) => return Err(super::func::Abort),
+            Some(Entry::Group(_)) => {
+                return Err(self.error(
+                    t,
+                    "cooperative groups",
+                    format!("`{name}` stands for a cooperative group: groups are parameters and variables of their own types only"),
+                ))
+            }
             Some(Entry::ClassTemplate(_)) => {
                 return Err(self.error(
                     t,
