@@ -411,13 +411,16 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                     format!("class template `{name}` needs its template arguments"),
                 ))
             }
-            Some(Entry::Group(_)) => return Err(self.error(
-                f,
-                "cooperative groups",
-                format!(
+            Some(Entry::Lambda(i)) => return self.call_lambda(n, i, args),
+            Some(Entry::Group(_)) => {
+                return Err(self.error(
+                    f,
+                    "cooperative groups",
+                    format!(
                     "`{name}` stands for a cooperative group type here; groups are not constructed"
                 ),
-            )),
+                ))
+            }
             Some(Entry::Var(_)) | Some(Entry::Const(..)) => {
                 return Err(self.error(
                     f,
@@ -505,6 +508,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         }
         if let Some(r) = self.intrinsic(n, name, args) {
             return r;
+        }
+        if name == "memcpy" {
+            return self.memcpy_call(n, args);
         }
         if let Some(construct) = names::unsupported_function(name) {
             return Err(self.error(

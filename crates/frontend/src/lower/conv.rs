@@ -223,6 +223,26 @@ pub(crate) fn type_name(t: &Type) -> String {
     }
 }
 
+/// Whether evaluating `e` again reads the same value and changes nothing:
+/// variables, literals, builtins, addresses of them and members, components
+/// and elements of them at such indices.
+pub(crate) fn repeatable(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Var(_)
+        | ExprKind::Global(_)
+        | ExprKind::IntLit(_)
+        | ExprKind::FloatLit(_)
+        | ExprKind::Builtin(_) => true,
+        ExprKind::Field(b, _)
+        | ExprKind::Component(b, _)
+        | ExprKind::AddrOf(b)
+        | ExprKind::Cast { expr: b, .. } => repeatable(b),
+        ExprKind::Deref(b) => matches!(b.kind, ExprKind::Var(_)),
+        ExprKind::Index(a, b) | ExprKind::Binary(_, a, b) => repeatable(a) && repeatable(b),
+        _ => false,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -105,6 +105,18 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             } else {
                 (d, None)
             };
+            if let Some(lam) = value.filter(|v| is_auto && v.kind() == "lambda_expression") {
+                if dnode.kind() != "identifier" {
+                    return Err(self.error(
+                        d,
+                        "lambda",
+                        "a lambda is declared as `auto name = [...](...) {...}`",
+                    ));
+                }
+                let name = self.text(dnode).to_string();
+                self.declare_lambda(&name, lam, out)?;
+                continue;
+            }
             let mut auto_init = None;
             let base = if is_auto {
                 let Some(v) = value else {

@@ -494,6 +494,13 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             Some(Entry::Type(_)) => {
                 return Err(self.error(n, "type", format!("type `{name}` used as a value")))
             }
+            Some(Entry::Lambda(_)) => {
+                return Err(self.error(
+                    n,
+                    "lambda",
+                    format!("lambda `{name}` used as a value: lambdas are called where they are in scope, not passed or copied"),
+                ))
+            }
             Some(Entry::Group(_)) => {
                 return Err(self.error(
                     n,

@@ -40,6 +40,8 @@ pub(crate) enum Entry {
     /// A template type parameter made for a cooperative group passed as its
     /// argument (`template <class Group> f(Group &g)` called with a tile).
     Group(super::groups::Group),
+    /// A lambda declared in the function, by its index in `FnLowerer::lambdas`.
+    Lambda(usize),
 }
 
 pub(crate) struct Lowered {
@@ -97,6 +99,10 @@ pub(crate) struct FnLowerer<'c, 'a> {
     /// The groups a generic `thread_group` parameter stands for, in order,
     /// in the instance of a function being made for them.
     pub group_args: std::collections::VecDeque<Group>,
+    /// The lambdas declared so far ([`Entry::Lambda`]).
+    pub lambdas: Vec<super::lambda::Lambda>,
+    /// A lambda without a declared return type: the first `return` sets `ret`.
+    pub deduce_ret: bool,
 }
 
 impl<'c, 'a> FnLowerer<'c, 'a> {
@@ -125,6 +131,8 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             static_of: None,
             member_declarator: false,
             group_args: Default::default(),
+            lambdas: Vec::new(),
+            deduce_ret: false,
         }
     }
 
@@ -265,21 +273,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         };
         self.ret = header.ret.clone();
         self.returns_ref = header.ret_ref;
-        let mut params = Vec::new();
-        for p in header.params {
-            let id = self.add_var(Var {
-                name: p.name,
-                ty: p.qt.ty,
-                kind: VarKind::Param,
-                is_const: p.qt.is_const,
-                is_volatile: p.qt.is_volatile,
-                span: p.span,
-            });
-            if p.by_ref {
-                self.refs.insert(id);
-            }
-            params.push(id);
-        }
+        let params = self.declare_params(&header.params);
         let Some(body) = p.node.child_by_field_name("body") else {
             return Err(self.error(p.node, "function", "function without a body"));
         };
@@ -303,22 +297,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 self.member_initializers(p.node, &mut prologue)?;
             }
         }
-        // Parameters and the outermost block share one scope in C++.
-        let mut block = self.block_in_scope(body, false)?;
-        for &t in self.temps.iter().rev() {
-            let span = self.vars[t.0 as usize].span;
-            prologue.insert(
-                0,
-                hone_ir::Stmt {
-                    kind: hone_ir::StmtKind::Decl { var: t, init: None },
-                    span,
-                },
-            );
-        }
-        if !prologue.is_empty() {
-            prologue.append(&mut block);
-            block = prologue;
-        }
+        let mut block = self.function_body(body, prologue)?;
         if let Some((m, v)) = &self.member {
             if m.kind == super::MemberKind::Ctor {
                 let span = self.span(p.node);
@@ -340,6 +319,45 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             inline: header.inline,
             span: self.span(p.node),
         })
+    }
+
+    /// The variables of a function's parameters, references marked.
+    pub fn declare_params(&mut self, params: &[Param]) -> Vec<VarId> {
+        let mut ids = Vec::new();
+        for p in params {
+            let id = self.add_var(Var {
+                name: p.name.clone(),
+                ty: p.qt.ty.clone(),
+                kind: VarKind::Param,
+                is_const: p.qt.is_const,
+                is_volatile: p.qt.is_volatile,
+                span: p.span,
+            });
+            if p.by_ref {
+                self.refs.insert(id);
+            }
+            ids.push(id);
+        }
+        ids
+    }
+
+    /// A function's body after its `prologue`, the temporaries its members
+    /// need declared first.
+    pub fn function_body(&mut self, body: Node, mut prologue: Block) -> LResult<Block> {
+        // Parameters and the outermost block share one scope in C++.
+        let mut block = self.block_in_scope(body, false)?;
+        for &t in self.temps.iter().rev() {
+            let span = self.vars[t.0 as usize].span;
+            prologue.insert(
+                0,
+                hone_ir::Stmt {
+                    kind: hone_ir::StmtKind::Decl { var: t, init: None },
+                    span,
+                },
+            );
+        }
+        prologue.append(&mut block);
+        Ok(prologue)
     }
 
     /// Name, kind, return and parameter types of a function definition or

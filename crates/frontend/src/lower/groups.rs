@@ -718,7 +718,54 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         };
         let span = self.span(n);
         let var = self.expr(*v)?;
+        let lane_ty = match kind {
+            ShflKind::Up | ShflKind::Down => Type::UINT,
+            ShflKind::Idx | ShflKind::Xor => Type::INT,
+        };
+        let l = self.expr(*lane)?;
+        let l = self.convert(l, &lane_ty, *lane, &format!("the lane of `{name}`"))?;
         use Scalar::*;
+        let shfl = |value: Expr, t: Scalar, lane: Expr| {
+            let mut out = vec![
+                build::mk(ExprKind::IntLit(0xffff_ffff), Type::UINT, span),
+                value,
+                lane,
+            ];
+            if tile < 32 {
+                out.push(build::lit(tile as u64, span));
+            }
+            build::mk(
+                ExprKind::Intrinsic(Intrinsic::Shfl(kind), out),
+                Type::Scalar(t),
+                span,
+            )
+        };
+        // A tile shuffles any type; a vector (`uint4`) is shuffled component
+        // by component, as the library does word by word.
+        if let Type::Vector(s @ (I32 | U32 | I64 | U64 | F32 | F64), len) = var.ty {
+            if !super::conv::repeatable(&var) || !super::conv::repeatable(&l) {
+                return Err(self.error(
+                    *v,
+                    "warp shuffle",
+                    format!("`{name}` of a vector is supported for a variable or member (assign the value to a variable first)"),
+                ));
+            }
+            let parts = (0..len)
+                .map(|i| {
+                    let c = build::mk(
+                        ExprKind::Component(Box::new(var.clone()), i),
+                        Type::Scalar(s),
+                        span,
+                    );
+                    shfl(c, s, l.clone())
+                })
+                .collect();
+            return Ok(self.mk(
+                ExprKind::Intrinsic(Intrinsic::MakeVector, parts),
+                var.ty.clone(),
+                span,
+            ));
+        }
         let t = match var.ty.scalar() {
             Some(s @ (I32 | U32 | I64 | U64 | F32 | F64)) => s,
             Some(s) if s.is_integer() => promoted(s),
@@ -731,26 +778,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 ));
             }
         };
-        let var = icast(var, Type::Scalar(t));
-        let lane_ty = match kind {
-            ShflKind::Up | ShflKind::Down => Type::UINT,
-            ShflKind::Idx | ShflKind::Xor => Type::INT,
-        };
-        let l = self.expr(*lane)?;
-        let l = self.convert(l, &lane_ty, *lane, &format!("the lane of `{name}`"))?;
-        let mut out = vec![
-            build::mk(ExprKind::IntLit(0xffff_ffff), Type::UINT, span),
-            var,
-            l,
-        ];
-        if tile < 32 {
-            out.push(build::lit(tile as u64, span));
-        }
-        Ok(self.mk(
-            ExprKind::Intrinsic(Intrinsic::Shfl(kind), out),
-            Type::Scalar(t),
-            span,
-        ))
+        Ok(shfl(icast(var, Type::Scalar(t)), t, l))
     }
 }
 

@@ -619,6 +619,16 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 let st = st.clone();
                 self.aggregate(n, &st, Vec::new())
             }
+            Type::Vector(s, len) => {
+                let parts = (0..*len)
+                    .map(|_| self.zero_value(&Type::Scalar(*s), n))
+                    .collect::<LResult<Vec<_>>>()?;
+                Ok(self.mk(
+                    ExprKind::Intrinsic(hone_ir::Intrinsic::MakeVector, parts),
+                    ty.clone(),
+                    span,
+                ))
+            }
             _ => {
                 let t = type_name(ty);
                 Err(self.error(

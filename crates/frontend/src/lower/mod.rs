@@ -14,7 +14,9 @@ mod decl;
 mod expr;
 mod func;
 mod groups;
+mod lambda;
 mod members;
+mod memcopy;
 mod names;
 mod prelude;
 mod repair;
@@ -323,7 +325,7 @@ fn lower_tree(
     requests: &[String],
 ) -> (Parsed, Vec<String>) {
     let mut diagnostics = Vec::new();
-    let (mut pending, defs, specializations) =
+    let (pending, defs, specializations) =
         toplevel::collect(tree.root_node(), &mut ctx, &mut diagnostics);
     let templates = template::Templates::new(defs, specializations, pending.len() as u32);
     let instances = template::request_instances(
@@ -341,17 +343,18 @@ fn lower_tree(
         lowered.push(result.function);
     }
     // Instances, including those the instances' own bodies ask for.
+    let mut names: Vec<String> = pending.iter().map(|p| p.name.clone()).collect();
     let mut done = 0;
     while done < templates.count() {
         let index = done;
-        pending.extend(templates.pending(index).into_iter().take(1));
+        names.push(templates.instance_name(index));
         let result = FnLowerer::lower_instance(&ctx, &templates, index);
         diagnostics.extend(result.diagnostics);
         lowered.push(result.function);
         done += 1;
     }
 
-    let functions = prune_and_renumber(&ctx, &pending, lowered, &mut diagnostics);
+    let functions = prune_and_renumber(&ctx, &names, lowered, &mut diagnostics);
     diagnostics.sort_by(|a, b| (&a.file, a.line, a.col).cmp(&(&b.file, b.line, b.col)));
     // Instances of one class template report its errors once each.
     diagnostics.dedup();
@@ -373,7 +376,7 @@ fn lower_tree(
 /// and renumbers the `FuncId`s of the rest.
 fn prune_and_renumber(
     ctx: &ModuleCtx,
-    pending: &[PendingFunction],
+    names: &[String],
     lowered: Vec<Option<func::Lowered>>,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Vec<hone_ir::Function> {
@@ -388,7 +391,7 @@ fn prune_and_renumber(
             if let Some((callee, span)) = l.calls.iter().find(|(c, _)| failed[c.0 as usize]) {
                 failed[i] = true;
                 changed = true;
-                let callee = &pending[callee.0 as usize].name;
+                let callee = &names[callee.0 as usize];
                 diagnostics.push(Diagnostic {
                     severity: Severity::Error,
                     file: ctx.map.file_name(span.file),

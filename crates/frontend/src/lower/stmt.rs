@@ -293,6 +293,14 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
 
     fn return_stmt(&mut self, n: Node) -> LResult<StmtKind> {
         let value = syntax::named_children(n).first().copied();
+        if self.deduce_ret {
+            // A lambda's first `return` gives its type.
+            self.deduce_ret = false;
+            if let Some(v) = value.filter(|v| v.kind() != "initializer_list") {
+                let e = self.expr(v)?;
+                self.ret = self.decay(e.clone()).ty;
+            }
+        }
         let ret = self.ret.clone();
         if let Some(v) = value {
             let text: String = self.text(v).split_whitespace().collect();
@@ -312,11 +320,15 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             }
             (Some(v), ret) => {
                 if v.kind() == "initializer_list" {
-                    return Err(self.error(
-                        v,
-                        "initializer list",
-                        "returning a brace list is not supported",
-                    ));
+                    // `return {};` value-initialises; `return {a, b};` builds
+                    // the struct or vector.
+                    let items = syntax::named_children(v);
+                    let e = if items.is_empty() {
+                        self.zero_value(ret, v)?
+                    } else {
+                        self.construct(v, ret, &items)?
+                    };
+                    return Ok(StmtKind::Return(Some(e)));
                 }
                 let e = self.expr(v)?;
                 let e = if self.returns_ref {

@@ -93,6 +93,9 @@ pub(crate) struct Templates<'t> {
     pub defs: HashMap<String, Template<'t>>,
     pub specializations: Vec<Specialization<'t>>,
     pub instances: RefCell<Vec<Instance>>,
+    /// Functions made whole while another was lowered (lambdas), by
+    /// instance index: they are numbered with the instances.
+    made: RefCell<HashMap<usize, super::func::Lowered>>,
     pub first_id: u32,
 }
 
@@ -135,28 +138,42 @@ impl<'t> Templates<'t> {
             defs,
             specializations,
             instances: RefCell::new(Vec::new()),
+            made: RefCell::new(HashMap::new()),
             first_id,
         }
     }
 
-    pub fn is_template(&self, name: &str) -> bool {
-        self.defs.contains_key(name)
+    /// Files a function already lowered (a lambda's) under a new id.
+    pub fn add_made(
+        &self,
+        name: String,
+        mut sig: FuncSig,
+        lowered: super::func::Lowered,
+    ) -> (FuncId, FuncSig) {
+        let mut list = self.instances.borrow_mut();
+        let index = list.len();
+        let id = FuncId(self.first_id + index as u32);
+        sig.id = Some(id);
+        list.push(Instance {
+            name,
+            groups: Vec::new(),
+            specialization: None,
+            template: String::new(),
+            args: Vec::new(),
+            id,
+            sig: sig.clone(),
+        });
+        self.made.borrow_mut().insert(index, lowered);
+        (id, sig)
     }
 
-    /// The functions to lower for the instances from `from` on.
-    pub fn pending(&self, from: usize) -> Vec<PendingFunction<'t>> {
-        self.instances.borrow()[from..]
-            .iter()
-            .map(|i| PendingFunction {
-                member: self.defs[&i.template].member.clone(),
-                bindings: self.defs[&i.template].bindings.clone(),
-                node: match i.specialization {
-                    Some(s) => self.specializations[s].function,
-                    None => self.defs[&i.template].function,
-                },
-                name: i.name.clone(),
-            })
-            .collect()
+    /// The IR name of instance `index`.
+    pub fn instance_name(&self, index: usize) -> String {
+        self.instances.borrow()[index].name.clone()
+    }
+
+    pub fn is_template(&self, name: &str) -> bool {
+        self.defs.contains_key(name)
     }
 
     pub fn count(&self) -> usize {
@@ -723,6 +740,12 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         templates: &'c Templates<'c>,
         index: usize,
     ) -> super::func::LowerResult {
+        if let Some(l) = templates.made.borrow_mut().remove(&index) {
+            return super::func::LowerResult {
+                function: Some(l),
+                diagnostics: Vec::new(),
+            };
+        }
         let (template, args, name, specialization, groups) = {
             let list = templates.instances.borrow();
             let i = &list[index];

@@ -278,6 +278,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         match self.lookup(name) {
             Some(Entry::Type(qt)) => return Ok(qt.clone()),
             Some(Entry::Poisoned) => return Err(super::func::Abort),
+            Some(Entry::Lambda(_)) => {
+                return Err(self.error(t, "lambda", format!("`{name}` is a lambda, not a type")))
+            }
             Some(Entry::Group(_)) => {
                 return Err(self.error(
                     t,
