@@ -66,8 +66,9 @@ fn bad_launch_files_are_bad_input_even_without_a_device() {
 
 #[test]
 fn on_a_gpu_the_dumped_buffers_equal_the_emulators() {
-    // Integer kernels, and one float addition of `__constant__` contents the
-    // launch file sets (`symbols`), so the comparison is exact.
+    // Integer kernels, one float addition of `__constant__` contents the
+    // launch file sets (`symbols`), and float operations each rounded once
+    // in a named mode, so the comparison is exact.
     let launches = [
         "examples/analyze/figure6.json",
         "examples/stencil/launch.json",
@@ -79,6 +80,8 @@ fn on_a_gpu_the_dumped_buffers_equal_the_emulators() {
         // Pointers in a buffer and in `__constant__` structs, relocated to
         // the device's addresses and back.
         "tests/corpus/cpp/launch/pointers.json",
+        // Arithmetic in the four rounding modes (`__fadd_rd`, `__fmaf_ru`...).
+        "tests/corpus/cpp/launch/rounding.json",
     ];
     let o = hone(&[&["gpu-run"], &launches[..], &["--json"]].concat(), false);
     if o.code == 2 && o.stderr.starts_with("no CUDA device: ") {

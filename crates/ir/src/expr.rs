@@ -402,10 +402,34 @@ pub enum MathOp {
     Double2Loint,
     /// `__hiloint2double(hi, lo)`
     Hiloint2double,
+    // Arithmetic in a named rounding mode (`__fadd_rd`, `__dsqrt_ru`,
+    // `__fmaf_rz`, `__frcp_rn`): round down, up, toward zero or to nearest.
+    AddRd,
+    AddRu,
+    AddRz,
+    SubRd,
+    SubRu,
+    SubRz,
+    MulRd,
+    MulRu,
+    MulRz,
+    DivRd,
+    DivRu,
+    DivRz,
+    SqrtRd,
+    SqrtRu,
+    SqrtRz,
+    FmaRd,
+    FmaRu,
+    FmaRz,
+    RcpRn,
+    RcpRd,
+    RcpRu,
+    RcpRz,
 }
 
 impl MathOp {
-    pub const ALL: [MathOp; 65] = [
+    pub const ALL: [MathOp; 87] = [
         MathOp::Sqrt,
         MathOp::Rsqrt,
         MathOp::Fma,
@@ -471,6 +495,28 @@ impl MathOp {
         MathOp::Double2Hiint,
         MathOp::Double2Loint,
         MathOp::Hiloint2double,
+        MathOp::AddRd,
+        MathOp::AddRu,
+        MathOp::AddRz,
+        MathOp::SubRd,
+        MathOp::SubRu,
+        MathOp::SubRz,
+        MathOp::MulRd,
+        MathOp::MulRu,
+        MathOp::MulRz,
+        MathOp::DivRd,
+        MathOp::DivRu,
+        MathOp::DivRz,
+        MathOp::SqrtRd,
+        MathOp::SqrtRu,
+        MathOp::SqrtRz,
+        MathOp::FmaRd,
+        MathOp::FmaRu,
+        MathOp::FmaRz,
+        MathOp::RcpRn,
+        MathOp::RcpRd,
+        MathOp::RcpRu,
+        MathOp::RcpRz,
     ];
 
     /// Double-precision / generic spelling.
@@ -542,10 +588,98 @@ impl MathOp {
             Double2Hiint => "__double2hiint",
             Double2Loint => "__double2loint",
             Hiloint2double => "__hiloint2double",
+            AddRd => "__dadd_rd",
+            AddRu => "__dadd_ru",
+            AddRz => "__dadd_rz",
+            SubRd => "__dsub_rd",
+            SubRu => "__dsub_ru",
+            SubRz => "__dsub_rz",
+            MulRd => "__dmul_rd",
+            MulRu => "__dmul_ru",
+            MulRz => "__dmul_rz",
+            DivRd => "__ddiv_rd",
+            DivRu => "__ddiv_ru",
+            DivRz => "__ddiv_rz",
+            SqrtRd => "__dsqrt_rd",
+            SqrtRu => "__dsqrt_ru",
+            SqrtRz => "__dsqrt_rz",
+            FmaRd => "__fma_rd",
+            FmaRu => "__fma_ru",
+            FmaRz => "__fma_rz",
+            RcpRn => "__drcp_rn",
+            RcpRd => "__drcp_rd",
+            RcpRu => "__drcp_ru",
+            RcpRz => "__drcp_rz",
         }
+    }
+    /// The single-precision spelling where it is not the generic one with
+    /// an `f` appended (`__fadd_rd` beside `__dadd_rd`).
+    pub fn f32_name(self) -> Option<&'static str> {
+        use MathOp::*;
+        Some(match self {
+            AddRd => "__fadd_rd",
+            AddRu => "__fadd_ru",
+            AddRz => "__fadd_rz",
+            SubRd => "__fsub_rd",
+            SubRu => "__fsub_ru",
+            SubRz => "__fsub_rz",
+            MulRd => "__fmul_rd",
+            MulRu => "__fmul_ru",
+            MulRz => "__fmul_rz",
+            DivRd => "__fdiv_rd",
+            DivRu => "__fdiv_ru",
+            DivRz => "__fdiv_rz",
+            SqrtRd => "__fsqrt_rd",
+            SqrtRu => "__fsqrt_ru",
+            SqrtRz => "__fsqrt_rz",
+            FmaRd => "__fmaf_rd",
+            FmaRu => "__fmaf_ru",
+            FmaRz => "__fmaf_rz",
+            RcpRn => "__frcp_rn",
+            RcpRd => "__frcp_rd",
+            RcpRu => "__frcp_ru",
+            RcpRz => "__frcp_rz",
+            _ => return None,
+        })
+    }
+    /// For arithmetic in a named rounding mode, the operation and the mode.
+    pub fn rounded(self) -> Option<(RoundedOp, Rounding)> {
+        use MathOp::*;
+        Some(match self {
+            AddRd => (RoundedOp::Add, Rounding::Down),
+            AddRu => (RoundedOp::Add, Rounding::Up),
+            AddRz => (RoundedOp::Add, Rounding::Zero),
+            SubRd => (RoundedOp::Sub, Rounding::Down),
+            SubRu => (RoundedOp::Sub, Rounding::Up),
+            SubRz => (RoundedOp::Sub, Rounding::Zero),
+            MulRd => (RoundedOp::Mul, Rounding::Down),
+            MulRu => (RoundedOp::Mul, Rounding::Up),
+            MulRz => (RoundedOp::Mul, Rounding::Zero),
+            DivRd => (RoundedOp::Div, Rounding::Down),
+            DivRu => (RoundedOp::Div, Rounding::Up),
+            DivRz => (RoundedOp::Div, Rounding::Zero),
+            SqrtRd => (RoundedOp::Sqrt, Rounding::Down),
+            SqrtRu => (RoundedOp::Sqrt, Rounding::Up),
+            SqrtRz => (RoundedOp::Sqrt, Rounding::Zero),
+            FmaRd => (RoundedOp::Fma, Rounding::Down),
+            FmaRu => (RoundedOp::Fma, Rounding::Up),
+            FmaRz => (RoundedOp::Fma, Rounding::Zero),
+            RcpRn => (RoundedOp::Rcp, Rounding::Nearest),
+            RcpRd => (RoundedOp::Rcp, Rounding::Down),
+            RcpRu => (RoundedOp::Rcp, Rounding::Up),
+            RcpRz => (RoundedOp::Rcp, Rounding::Zero),
+            _ => return None,
+        })
     }
     pub fn arity(self) -> usize {
         use MathOp::*;
+        if let Some((op, _)) = self.rounded() {
+            return match op {
+                RoundedOp::Fma => 3,
+                RoundedOp::Sqrt | RoundedOp::Rcp => 1,
+                _ => 2,
+            };
+        }
         match self {
             Fma => 3,
             Fmin | Fmax | Min | Max | Pow | Fmod | Atan2 | Hypot | Copysign | Fdim => 2,
@@ -607,8 +741,33 @@ impl MathOp {
     }
 }
 
+/// The operation of a [`MathOp`] done in a named rounding mode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RoundedOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Sqrt,
+    Fma,
+    /// `1 / x`
+    Rcp,
+}
+
+/// IEEE 754's rounding directions, as CUDA's `_rn`, `_rd`, `_ru`, `_rz`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Rounding {
+    Nearest,
+    Down,
+    Up,
+    Zero,
+}
+
 impl MathFn {
     pub fn name(self) -> String {
+        if let (true, Some(n)) = (self.f32, self.func.f32_name()) {
+            return n.to_string();
+        }
         if self.f32 {
             format!("{}f", self.func.base_name())
         } else {
@@ -624,7 +783,16 @@ impl MathFn {
                     f32: false,
                 });
             }
-            if op.has_f32_spelling() && name.strip_suffix('f') == Some(op.base_name()) {
+            if op.f32_name() == Some(name) {
+                return Some(MathFn {
+                    func: op,
+                    f32: true,
+                });
+            }
+            if op.f32_name().is_none()
+                && op.has_f32_spelling()
+                && name.strip_suffix('f') == Some(op.base_name())
+            {
                 return Some(MathFn {
                     func: op,
                     f32: true,

@@ -389,6 +389,18 @@ pub(crate) fn math(f: MathOp, ty: Arith, a: u64, b: u64, c: u64) -> u64 {
     if f.is_reinterpretation() {
         return reinterpret(f, a, b);
     }
+    if let Some((op, mode)) = f.rounded() {
+        return match ty {
+            Arith::F32 => bf32(super::rounding::rounded_f32(
+                op,
+                mode,
+                f32v(a),
+                f32v(b),
+                f32v(c),
+            )),
+            _ => super::rounding::rounded_f64(op, mode, f64v(a), f64v(b), f64v(c)).to_bits(),
+        };
+    }
     match ty {
         Arith::F32 => {
             let (x, y, z) = (f32v(a), f32v(b), f32v(c));

@@ -13,6 +13,7 @@ mod order;
 mod overlay;
 pub(crate) mod printf;
 mod races;
+mod rounding;
 mod warp;
 
 use std::collections::HashSet;

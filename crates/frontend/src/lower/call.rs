@@ -272,6 +272,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                         format!("call of template function `{t}`"),
                     ));
                 }
+                self.global_call = t.trim_start().starts_with("::");
                 self.call_named(n, f, name, &args)
             }
             "field_expression" => {
@@ -385,6 +386,8 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     }
 
     fn call_named(&mut self, n: Node, f: Node, name: &str, args: &[Node]) -> LResult<Expr> {
+        // `::f(...)`: the file's `f`, never a member of the class we are in.
+        let global = std::mem::take(&mut self.global_call);
         // Groups are not values: a function taking one dropped its parameter
         // (and one taking any group is made for the ones passed).
         if self.templates.is_some_and(|t| t.is_template(name))
@@ -433,8 +436,10 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             None => {}
         }
         // Inside a member function its class's members hide free functions.
-        if let Some(e) = self.implicit_member_call(n, name, args)? {
-            return Ok(e);
+        if !global {
+            if let Some(e) = self.implicit_member_call(n, name, args)? {
+                return Ok(e);
+            }
         }
         // `frexp` and the like, unless the program defines its own: the
         // definition hone appended (`prelude`).
@@ -512,6 +517,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         if name == "memcpy" {
             return self.memcpy_call(n, args);
         }
+        if matches!(name, "nanf" | "nan") && !self.ctx.functions.contains_key(name) {
+            return self.quiet_nan(n, name, args);
+        }
         if let Some(construct) = names::unsupported_function(name) {
             return Err(self.error(
                 f,
@@ -523,6 +531,42 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             return Err(self.error(f, "host function", format!("`{name}` is a host function")));
         }
         Err(self.error(f, "unknown function", format!("unknown function `{name}`")))
+    }
+
+    /// `nanf("")` and `nan("")`: the quiet NaN CUDA returns (all bits of
+    /// the payload set), as the bits it is.
+    fn quiet_nan(&mut self, n: Node, name: &str, args: &[Node]) -> LResult<Expr> {
+        self.arity(n, name, args, &[1])?;
+        if !matches!(args[0].kind(), "string_literal" | "concatenated_string") {
+            return Err(self.error(args[0], "nan", format!("`{name}` takes a string literal")));
+        }
+        let span = self.span(n);
+        let (bits, ty, op) = if name == "nanf" {
+            (0x7fff_ffffu64, Type::INT, MathOp::IntAsFloat)
+        } else {
+            (
+                0x7fff_ffff_ffff_ffffu64,
+                Type::Scalar(Scalar::I64),
+                MathOp::LonglongAsDouble,
+            )
+        };
+        let lit = self.mk(ExprKind::IntLit(bits), ty, span);
+        let result = if name == "nanf" {
+            Scalar::F32
+        } else {
+            Scalar::F64
+        };
+        Ok(self.mk(
+            ExprKind::Intrinsic(
+                Intrinsic::Math(MathFn {
+                    func: op,
+                    f32: false,
+                }),
+                vec![lit],
+            ),
+            Type::Scalar(result),
+            span,
+        ))
     }
 
     /// A template's arguments deduced from a call's arguments, groups

@@ -420,8 +420,17 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 // hone keeps in one scope with the file's others.
                 let key: String = text.split_whitespace().collect();
                 let key = key.trim_start_matches("::");
-                if let Some(&(v, s)) = self.ctx.constants.get(key) {
-                    return Ok(self.constant(v, s, span));
+                // `ns::E::name`: namespaces are dropped from the front until
+                // a scoped enumerator (`E::name`) or the bare name is found.
+                let mut suffix = key;
+                loop {
+                    if let Some(&(v, s)) = self.ctx.constants.get(suffix) {
+                        return Ok(self.constant(v, s, span));
+                    }
+                    match suffix.split_once("::") {
+                        Some((_, rest)) => suffix = rest,
+                        None => break,
+                    }
                 }
                 let last = key.rsplit("::").next().unwrap_or(key);
                 if let Some(&(v, s)) = self.ctx.constants.get(last) {

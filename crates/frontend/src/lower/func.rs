@@ -103,6 +103,8 @@ pub(crate) struct FnLowerer<'c, 'a> {
     pub lambdas: Vec<super::lambda::Lambda>,
     /// A lambda without a declared return type: the first `return` sets `ret`.
     pub deduce_ret: bool,
+    /// The call being lowered names the global scope (`::f(...)`).
+    pub global_call: bool,
 }
 
 impl<'c, 'a> FnLowerer<'c, 'a> {
@@ -133,6 +135,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             group_args: Default::default(),
             lambdas: Vec::new(),
             deduce_ret: false,
+            global_call: false,
         }
     }
 
@@ -380,11 +383,12 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             node: name_node,
             is_ref,
         } = self.declarator(base, decl, ArrayCtx::Const)?;
-        if is_ref {
+        // A `const T &` result can only be read: the value is returned.
+        if is_ref && !qt.is_const {
             return Err(self.error(
                 decl,
                 "reference",
-                "functions returning references are not supported",
+                "functions returning references to non-const objects are not supported",
             ));
         }
         let Some(params_node) = params else {

@@ -656,6 +656,28 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 sigs.extend(m.iter().cloned());
             }
         }
+        if sigs.is_empty() || self.pick(&sigs, &operands).is_err() {
+            // An operator template whose parameters the operands deduce.
+            let keys = self
+                .templates
+                .map(|ts| super::template::operator_templates(ts, &name))
+                .unwrap_or_default();
+            let types: Vec<Type> = operands.iter().map(|e| e.ty.clone()).collect();
+            for key in keys {
+                if let Some(deduced) = self.operator_template_fits(&key, &types) {
+                    let (_, sig, _) = self.instance(
+                        &key,
+                        n,
+                        super::template::ArgSource::Texts(Vec::new()),
+                        &deduced,
+                        &[],
+                    )?;
+                    return self
+                        .call_overload(n, &name, &[sig], operands, operand_nodes)
+                        .map(Some);
+                }
+            }
+        }
         if sigs.is_empty() {
             return Ok(None);
         }
@@ -850,11 +872,15 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                     restrict: false,
                     pointee_volatile: d.qt.is_volatile,
                 }))
+            } else if d.qt.is_const {
+                // `T const &lower() const`: what it names can only be read,
+                // so the value it reads is returned.
+                d.qt.ty
             } else {
                 return Err(self.error(
                     decl,
                     "reference",
-                    "`const` member functions returning references are not supported (the object is passed by value)",
+                    "`const` member functions returning references to non-const objects are not supported (the object is passed by value)",
                 ));
             }
         } else {

@@ -562,7 +562,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 return Err(e);
             }
         };
-        let mut name = mangle(template, &args);
+        let mut name = mangle(&ir_base(template), &args);
         for g in groups {
             name.push('_');
             name.push_str(&g.suffix());
@@ -704,7 +704,11 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             let t = self.text(n).trim();
             let is_value = matches!(self.lookup(t), Some(Entry::Const(..)) | Some(Entry::Var(_)))
                 || self.ctx.constants.contains_key(t);
-            if matches!(self.lookup(t), Some(Entry::Var(_))) {
+            if let Some(Entry::Var(v)) = self.lookup(t).cloned() {
+                // `int const N = 128;` in the function: a constant expression.
+                if let Some(&c) = self.const_vals.get(&v) {
+                    return Ok(c.to_string());
+                }
                 return Err(self.error(
                     n,
                     "template argument",
@@ -956,6 +960,52 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 out.insert(text.to_string(), value.clone());
             }
         }
+    }
+}
+
+/// The identifier an instance's name starts with: the template's name, or
+/// for an operator template (`operator-#1`) the operator's word
+/// (`operator_sub1`), which C++ accepts as a function name.
+fn ir_base(key: &str) -> String {
+    let (name, overload) = match key.split_once('#') {
+        Some((n, i)) => (n, i),
+        None => (key, ""),
+    };
+    if name.starts_with("operator") {
+        format!("{}{overload}", super::members::operator_ident(name))
+    } else {
+        key.to_string()
+    }
+}
+
+/// The operator templates filed for `operator-` (its overloads included).
+pub(crate) fn operator_templates(ts: &Templates, op: &str) -> Vec<String> {
+    let mut keys: Vec<String> = ts
+        .defs
+        .keys()
+        .filter(|k| *k == op || k.split_once('#').is_some_and(|(n, _)| n == op))
+        .cloned()
+        .collect();
+    keys.sort();
+    keys
+}
+
+impl<'c, 'a> FnLowerer<'c, 'a> {
+    /// Whether a call of the operator template `key` with arguments of
+    /// `types` deduces or defaults every template parameter and takes as
+    /// many arguments.
+    pub(crate) fn operator_template_fits(&mut self, key: &str, types: &[Type]) -> Option<Deduced> {
+        let def = self.templates()?.defs.get(key)?;
+        let (ps, decls) = signature_of(self.ctx.src, def)?;
+        if decls.len() != types.len() {
+            return None;
+        }
+        let deduced = self.deduce(key, types);
+        let complete = ps.iter().all(|p| match p {
+            Param::Type { name, default } => deduced.contains_key(name) || default.is_some(),
+            Param::Value { name, default, .. } => deduced.contains_key(name) || default.is_some(),
+        });
+        complete.then_some(deduced)
     }
 }
 

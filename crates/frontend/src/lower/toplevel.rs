@@ -138,6 +138,27 @@ fn function_declarator(d: Node) -> Option<Node> {
 }
 
 /// Name declared by a declarator.
+/// `operator-` (spaces removed) when the declarator declares an operator.
+fn declared_operator(d: Node, src: &str) -> Option<String> {
+    let mut cur = d;
+    for _ in 0..64 {
+        match cur.kind() {
+            "operator_name" => return Some(syntax::text(cur, src).split_whitespace().collect()),
+            "identifier" | "field_identifier" | "qualified_identifier" | "template_function" => {
+                return None
+            }
+            _ => {
+                cur = cur.child_by_field_name("declarator").or_else(|| {
+                    syntax::named_children(cur)
+                        .into_iter()
+                        .find(|c| c.kind() != "type_qualifier")
+                })?;
+            }
+        }
+    }
+    None
+}
+
 fn declarator_name<'s>(d: Node, src: &'s str) -> Option<&'s str> {
     let mut cur = d;
     for _ in 0..64 {
@@ -1300,6 +1321,31 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
             return;
         }
         let kind = func_kind(inner, src).unwrap_or(FuncKind::Device);
+        if let Some(op) = inner
+            .child_by_field_name("declarator")
+            .and_then(|d| declared_operator(d, src))
+        {
+            // Operator templates overload one another: each is filed under
+            // its own key (`operator-`, `operator-#1`, ...).
+            let key = (0..)
+                .map(|i| match i {
+                    0 => op.clone(),
+                    i => format!("{op}#{i}"),
+                })
+                .find(|k| !self.templates.contains_key(k))
+                .unwrap_or(op);
+            self.templates.insert(
+                key,
+                Template {
+                    node,
+                    function: inner,
+                    kind,
+                    member: None,
+                    bindings: Vec::new(),
+                },
+            );
+            return;
+        }
         if name.is_empty() {
             // `template <> __global__ void k<4>(...)`: a specialization, used
             // for the instance with those arguments.
