@@ -137,16 +137,19 @@ fn function_declarator(d: Node) -> Option<Node> {
     None
 }
 
-/// Name declared by a declarator.
-/// `operator-` (spaces removed) when the declarator declares an operator.
-fn declared_operator(d: Node, src: &str) -> Option<String> {
+/// The node that names what a declarator declares: an identifier, an
+/// operator's name, a qualified or template name, a destructor's.
+fn declarator_leaf(d: Node) -> Option<Node> {
     let mut cur = d;
     for _ in 0..64 {
         match cur.kind() {
-            "operator_name" => return Some(syntax::text(cur, src).split_whitespace().collect()),
-            "identifier" | "field_identifier" | "qualified_identifier" | "template_function" => {
-                return None
-            }
+            "identifier"
+            | "field_identifier"
+            | "type_identifier"
+            | "qualified_identifier"
+            | "template_function"
+            | "operator_name"
+            | "destructor_name" => return Some(cur),
             _ => {
                 cur = cur.child_by_field_name("declarator").or_else(|| {
                     syntax::named_children(cur)
@@ -159,26 +162,23 @@ fn declared_operator(d: Node, src: &str) -> Option<String> {
     None
 }
 
+/// `operator-` (spaces removed) when the declarator declares an operator.
+fn declared_operator(d: Node, src: &str) -> Option<String> {
+    declarator_leaf(d)
+        .filter(|n| n.kind() == "operator_name")
+        .map(|n| syntax::text(n, src).split_whitespace().collect())
+}
+
+/// Name declared by a declarator.
 fn declarator_name<'s>(d: Node, src: &'s str) -> Option<&'s str> {
-    let mut cur = d;
-    for _ in 0..64 {
-        match cur.kind() {
-            "identifier" | "field_identifier" | "type_identifier" => {
-                return Some(syntax::text(cur, src))
-            }
-            "qualified_identifier" | "template_function" | "operator_name" | "destructor_name" => {
-                return None
-            }
-            _ => {
-                cur = cur.child_by_field_name("declarator").or_else(|| {
-                    syntax::named_children(cur)
-                        .into_iter()
-                        .find(|c| c.kind() != "type_qualifier")
-                })?;
-            }
-        }
-    }
-    None
+    declarator_leaf(d)
+        .filter(|n| {
+            matches!(
+                n.kind(),
+                "identifier" | "field_identifier" | "type_identifier"
+            )
+        })
+        .map(|n| syntax::text(n, src))
 }
 
 impl<'c, 'a, 't> Collector<'c, 'a, 't> {
