@@ -308,7 +308,11 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 let name = self.text(field);
                 self.method_call(n, obj, name, &args)
             }
-            "lambda_expression" => Err(self.error(f, "lambda", "lambdas are not supported")),
+            "lambda_expression" => Err(self.error(
+                f,
+                "lambda",
+                "a lambda is supported declared as `auto name = [captures](params) {...};` and called by that name, not passed or called where it is written",
+            )),
             _ => Err(self.error(
                 f,
                 "function pointer",

@@ -365,7 +365,11 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 "string literal",
                 "raw string literals are not supported in device code",
             )),
-            "lambda_expression" => Err(self.error(n, "lambda", "lambdas are not supported")),
+            "lambda_expression" => Err(self.error(
+                n,
+                "lambda",
+                "a lambda is supported declared as `auto name = [captures](params) {...};` and called by that name, not passed or called where it is written",
+            )),
             "new_expression" | "delete_expression" => {
                 Err(self.error(n, "new/delete", "dynamic allocation is not supported"))
             }

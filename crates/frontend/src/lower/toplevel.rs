@@ -956,19 +956,21 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
     fn base_classes(&mut self, clause: Node<'t>, fields: &mut Vec<(String, Type)>) -> bool {
         let src = self.src();
         let mut ok = true;
+        if syntax::children(clause)
+            .iter()
+            .any(|c| syntax::text(*c, src).trim() == "virtual")
+        {
+            self.error(
+                clause,
+                "base class",
+                "virtual base classes are not supported".into(),
+            );
+            return false;
+        }
         let bases = syntax::named_children(clause)
             .into_iter()
             .filter(|c| !matches!(c.kind(), "access_specifier" | "comment"));
         for (i, b) in bases.enumerate() {
-            if syntax::text(b, src).trim() == "virtual" {
-                self.error(
-                    b,
-                    "base class",
-                    "virtual base classes are not supported".into(),
-                );
-                ok = false;
-                continue;
-            }
             let (r, diags) = {
                 let mut l = self.lowerer();
                 let r = l.type_node(b);
