@@ -97,3 +97,45 @@ fn interval_operators_round_outward_and_named_modes_hold() {
         assert!(wide[2 * i + 1] >= x * y);
     }
 }
+
+#[test]
+fn an_operator_template_of_two_type_parameters_builds_its_result_in_braces() {
+    let p = common::parse_corpus("cpp/operator_templates.cu", &FrontendOptions::default());
+    let f = p
+        .kernel("scaled", "operator_templates.cu")
+        .expect("kernel exists");
+    let a: Vec<f32> = (0..32).map(|i| 1.0 + i as f32 * 0.1234567).collect();
+    let mut buffers = vec![
+        Buffer::from_f32("a", &a),
+        Buffer::from_f32("out", &[0.0; 32]),
+    ];
+    let report = hone_emulator::run(
+        &p.module,
+        &f.name,
+        &LaunchConfig {
+            grid: [1, 1, 1],
+            block: [32, 1, 1],
+            dynamic_shared_bytes: 0,
+        },
+        &[KernelArg::Buffer(0), KernelArg::Buffer(1)],
+        &mut buffers,
+        &Options::default(),
+        None,
+    )
+    .expect("launch is well formed");
+    assert!(report.is_clean(), "{report:?}");
+    // 3 a rounded up: exact in f64, then the float at or above it.
+    let want: Vec<f32> = a
+        .iter()
+        .map(|&x| {
+            let exact = x as f64 * 3.0;
+            let r = exact as f32;
+            if (r as f64) < exact {
+                r.next_up()
+            } else {
+                r
+            }
+        })
+        .collect();
+    assert_eq!(buffers[1].to_f32_vec(), want);
+}

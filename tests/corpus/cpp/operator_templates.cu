@@ -35,6 +35,11 @@ template <class T> __device__ interval<T> operator-(interval<T> const &x) {
     return interval<T>(-x.upper(), -x.lower());
 }
 
+// An interval scaled by a number of any type, built as `interval<T>{...}`.
+template <class T, class U> __device__ interval<T> operator*(interval<T> const &x, U k) {
+    return interval<T>{__fmul_rd(x.lower(), (T)k), __fmul_ru(x.upper(), (T)k)};
+}
+
 template <int N> __device__ float sum_first(const float *v) {
     float s = 0.0f;
     for (int i = 0; i < N; ++i) {
@@ -70,4 +75,9 @@ __global__ void intervals(const float *a, const float *b, float *out, double *wi
     o[15] = __fmaf_ru(a[i], b[i], -1.0f);
     wide[2 * i] = __dadd_rd((double)a[i], 1e-20);
     wide[2 * i + 1] = __dmul_ru((double)a[i], (double)b[i]);
+}
+
+__global__ void scaled(const float *a, float *out) {
+    const int i = threadIdx.x;
+    out[i] = (interval<float>(a[i], a[i]) * 3).upper();
 }

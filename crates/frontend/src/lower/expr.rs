@@ -462,6 +462,8 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 let (t, v) = self.fields2(n, "type", "value")?;
                 let ty = match t.kind() {
                     "type_descriptor" => self.type_descriptor(t)?,
+                    // `V<T>{...}`, `ns::V<T>{...}`
+                    "template_type" | "qualified_identifier" => self.type_node(t)?.ty,
                     _ => {
                         let name = self.text(t);
                         self.type_from_name(t, name)?

@@ -865,7 +865,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 continue;
             }
             if t.kind() == "template_type" {
-                self.deduce_from_instance(t, &ty, &def.bindings, &names, &mut out);
+                let _ = self.deduce_from_instance(t, &ty, &def.bindings, &names, &mut out);
                 continue;
             }
             let tname = syntax::text(t, src).trim();
@@ -917,6 +917,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     /// `S<N, T>` against an argument of type `ty`: when `ty` is an instance
     /// of `S`, each argument written as a bare parameter name of `names`
     /// takes the instance's argument in its place.
+    /// Returns whether `ty` is an instance of `S`.
     fn deduce_from_instance(
         &mut self,
         t: Node,
@@ -924,14 +925,14 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         bindings: &[(String, Entry)],
         names: &[&str],
         out: &mut Deduced,
-    ) {
-        let Type::Struct(st) = ty else { return };
+    ) -> bool {
+        let Type::Struct(st) = ty else { return false };
         let Some((made_of, args)) = self.ctx.instance_args.get(&st.name) else {
-            return;
+            return false;
         };
         let src = self.ctx.src;
         let Some(written) = t.child_by_field_name("name") else {
-            return;
+            return false;
         };
         let written = syntax::text(written, src).trim();
         // Inside a class, a member class template's short name is bound to
@@ -948,7 +949,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             })
             .unwrap_or_else(|| written.to_string());
         if &key != made_of {
-            return;
+            return false;
         }
         let arg_nodes = t
             .child_by_field_name("arguments")
@@ -960,6 +961,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 out.insert(text.to_string(), value.clone());
             }
         }
+        true
     }
 }
 
@@ -1001,6 +1003,23 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             return None;
         }
         let deduced = self.deduce(key, types);
+        // An operand given for `S<T> &` must be an instance of `S`.
+        let bindings = def.bindings.clone();
+        for (d, ty) in decls.iter().zip(types) {
+            let Some(t) = d
+                .child_by_field_name("type")
+                .filter(|t| t.kind() == "template_type")
+            else {
+                continue;
+            };
+            let ty = match ty {
+                Type::Pointer(p) => &p.pointee,
+                t => t,
+            };
+            if !self.deduce_from_instance(t, ty, &bindings, &[], &mut Deduced::new()) {
+                return None;
+            }
+        }
         let complete = ps.iter().all(|p| match p {
             Param::Type { name, default } => deduced.contains_key(name) || default.is_some(),
             Param::Value { name, default, .. } => deduced.contains_key(name) || default.is_some(),
