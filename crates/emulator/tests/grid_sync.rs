@@ -214,7 +214,7 @@ fn a_function_of_any_group_reduces_over_the_group_it_is_given() {
         "{names:?}"
     );
     assert!(
-        names.contains(&"rankTimesSize_tile16") && names.contains(&"rankTimesSize_block"),
+        names.contains(&"rankTimesSize_cg_tile16") && names.contains(&"rankTimesSize_cg_block"),
         "{names:?}"
     );
 }

@@ -43,10 +43,11 @@ fn lambdas_capture_by_reference_and_by_value() {
     ];
     run(&p, "lambdas", n as u32, &args, &mut buffers);
     // acc = 3 x + 3 (scale is 3 by the calls), twice(x) = 2 x (the copy made
-    // while scale was 2), pick(0).second = 1, pick(1).first = 0, none().y = 0.
+    // while scale was 2), pick(0).second = 1, pick(1).first = 0, none().y = 0,
+    // halve(1) = 0.5, staged_at(t) = x.
     let want: Vec<f32> = input
         .iter()
-        .map(|&x| (0.0 + x * 3.0 + 1.0 * 3.0) + x * 2.0 + 1.0 + 0.0 + 0.0)
+        .map(|&x| (0.0 + x * 3.0 + 1.0 * 3.0) + x * 2.0 + 1.0 + 0.0 + 0.0 + 0.5 + x)
         .collect();
     assert_eq!(buffers[1].to_f32_vec(), want);
 }

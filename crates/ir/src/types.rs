@@ -294,9 +294,7 @@ impl StructType {
             .iter()
             .enumerate()
             .find_map(|(i, f)| match &f.ty {
-                Type::Struct(inner)
-                    if inner.name.starts_with(ANON_PREFIX) || f.name.starts_with(BASE_PREFIX) =>
-                {
+                Type::Struct(inner) if inner.name.starts_with(ANON_PREFIX) || is_base(&f.name) => {
                     let mut path = inner.member_path(name)?;
                     path.insert(0, i);
                     Some(path)
@@ -353,6 +351,13 @@ pub const ANON_PREFIX: &str = "anon_";
 /// looks through them. C++ reserves names with two underscores, so no
 /// member of the program's own has it.
 pub const BASE_PREFIX: &str = "__base";
+
+/// Whether a member is a base class's (`__base0`, `__base1`, ...).
+pub fn is_base(member: &str) -> bool {
+    member
+        .strip_prefix(BASE_PREFIX)
+        .is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
+}
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PointerType {

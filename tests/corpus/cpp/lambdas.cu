@@ -30,12 +30,20 @@ __global__ void lambdas(const float *in, float *out, int n) {
         return {};
     };
     auto none = []() -> float2 { return {}; };
+    // A constant captured by reference; shared memory, which has static
+    // storage, is read itself even by a lambda that copies.
+    const float half = 0.5f;
+    auto halve = [&](float v) { return v * half; };
+    __shared__ float staged[64];
+    staged[threadIdx.x] = in[i];
+    __syncthreads();
+    auto staged_at = [=](int j) { return staged[j]; };
     scale = 3.0f;
     add(in[i]);
     add(1.0f);
     Pair p = pick(0);
     Pair q = pick(1);
-    out[i] = acc + twice(in[i]) + p.second + q.first + none().y;
+    out[i] = acc + twice(in[i]) + p.second + q.first + none().y + halve(1.0f) + staged_at(threadIdx.x);
 }
 
 __global__ void words(const unsigned int *in, unsigned int *out) {

@@ -4,9 +4,12 @@
 //! The host computes in round-to-nearest only. Each operation is done that
 //! way, and the sign of what rounding lost is found without error (the
 //! error-free transformations: TwoSum for sums, an FMA for products, the
-//! remainder of a quotient or square root); the result then moves one unit
-//! in the last place toward the mode's direction where the exact value lies
-//! on that side of it.
+//! remainder of a quotient or square root; for `f32` operands worked out in
+//! `f64`, so that subnormal results lose nothing); the result then moves one
+//! unit in the last place toward the mode's direction where the exact value
+//! lies on that side of it. Overflow rounds to the largest finite value in the
+//! modes that round toward zero from it; an exact zero sum is -0 rounding
+//! down.
 
 use hone_ir::{RoundedOp, Rounding};
 
@@ -136,8 +139,52 @@ fn nearest<F: Float>(op: RoundedOp, a: F, b: F, c: F) -> (F, i32) {
     }
 }
 
-fn rounded<F: Float>(op: RoundedOp, mode: Rounding, a: F, b: F, c: F) -> F {
+/// The sign of (exact - `r`) for `f32` operands, worked out in `f64`, where
+/// every `f32` (subnormals too) is normal and the products and remainders
+/// below are exact, so that no leftover underflows to zero.
+fn f32_error_sign(op: RoundedOp, a: f32, b: f32, c: f32, r: f32) -> i32 {
+    let (a, b, c, r) = (a as f64, b as f64, c as f64, r as f64);
+    // `s + e` is an exact sum; its sign against `r` is `s - r`'s unless that
+    // is zero.
+    let against = |s: f64, e: f64| {
+        let d = s - r;
+        if d != 0.0 {
+            sign(d)
+        } else {
+            sign(e)
+        }
+    };
+    match op {
+        RoundedOp::Add | RoundedOp::Sub => {
+            let b = if op == RoundedOp::Sub { -b } else { b };
+            let s = a + b;
+            against(s, sum_error(a, b, s))
+        }
+        RoundedOp::Mul => sign(a * b - r),
+        RoundedOp::Div => sign(a - r * b) * sign(b),
+        RoundedOp::Rcp => sign(1.0 - r * a) * sign(a),
+        RoundedOp::Sqrt => sign(a - r * r),
+        RoundedOp::Fma => {
+            let p = a * b;
+            let s = p + c;
+            against(s, sum_error(p, c, s))
+        }
+    }
+}
+
+/// `x` is +0.
+fn is_positive_zero<F: Float>(x: F, neg_zero: F) -> bool {
+    x == F::ZERO && !same_bits(x, neg_zero)
+}
+
+fn same_bits<F: Float>(x: F, y: F) -> bool {
+    // -0 and +0 compare equal; their reciprocals tell them apart.
+    x == y && F::ONE.div(x) == F::ONE.div(y)
+}
+
+fn rounded<F: Float>(op: RoundedOp, mode: Rounding, a: F, b: F, c: F, err32: Option<i32>) -> F {
     let (r, err) = nearest(op, a, b, c);
+    let err = err32.unwrap_or(err);
     if r.is_nan() {
         return r;
     }
@@ -151,7 +198,13 @@ fn rounded<F: Float>(op: RoundedOp, mode: Rounding, a: F, b: F, c: F) -> F {
             Rounding::Down => r > F::ZERO,
             Rounding::Up => r < F::ZERO,
         };
-        return if finite_inputs && toward_zero && op != RoundedOp::Div && op != RoundedOp::Rcp {
+        // Only a division by zero is infinite exactly.
+        let by_zero = match op {
+            RoundedOp::Div => b == F::ZERO,
+            RoundedOp::Rcp => a == F::ZERO,
+            _ => false,
+        };
+        return if finite_inputs && toward_zero && !by_zero {
             if r > F::ZERO {
                 F::MAX
             } else {
@@ -161,26 +214,43 @@ fn rounded<F: Float>(op: RoundedOp, mode: Rounding, a: F, b: F, c: F) -> F {
             r
         };
     }
+    if r == F::ZERO && err == 0 && mode == Rounding::Down {
+        // An exact zero sum of operands not both +0 is -0 when rounding
+        // down (IEEE 754, 6.3).
+        let neg_zero = F::ZERO.neg();
+        let both_positive = match op {
+            RoundedOp::Add => is_positive_zero(a, neg_zero) && is_positive_zero(b, neg_zero),
+            RoundedOp::Sub => is_positive_zero(a, neg_zero) && same_bits(b, neg_zero),
+            RoundedOp::Fma => is_positive_zero(a.mul(b), neg_zero) && is_positive_zero(c, neg_zero),
+            _ => true,
+        };
+        if !both_positive && matches!(op, RoundedOp::Add | RoundedOp::Sub | RoundedOp::Fma) {
+            return neg_zero;
+        }
+    }
     match mode {
         Rounding::Nearest => r,
         Rounding::Down if err < 0 => r.down(),
         Rounding::Up if err > 0 => r.up(),
         Rounding::Zero if err < 0 && r > F::ZERO => r.down(),
         Rounding::Zero if err > 0 && r < F::ZERO => r.up(),
-        // A result of zero lost a value of the sign it leans to.
-        Rounding::Zero if err != 0 && r == F::ZERO => r,
         _ => r,
     }
 }
 
 /// `op` in single precision, rounded as `mode` says.
 pub(crate) fn rounded_f32(op: RoundedOp, mode: Rounding, a: f32, b: f32, c: f32) -> f32 {
-    rounded(op, mode, a, b, c)
+    let (r, _) = nearest(op, a, b, c);
+    let err = r.is_finite().then(|| f32_error_sign(op, a, b, c, r));
+    rounded(op, mode, a, b, c, err)
 }
 
 /// `op` in double precision, rounded as `mode` says.
+/// The leftovers are computed in `f64` itself: where one falls below the
+/// subnormal range (results within a few units of the smallest subnormal)
+/// it reads as zero and the result stays rounded to nearest.
 pub(crate) fn rounded_f64(op: RoundedOp, mode: Rounding, a: f64, b: f64, c: f64) -> f64 {
-    rounded(op, mode, a, b, c)
+    rounded(op, mode, a, b, c, None)
 }
 
 #[cfg(test)]
@@ -270,6 +340,34 @@ mod tests {
         assert!((down as f64) <= exact && exact <= up as f64);
         assert!(near == down || near == up);
         assert!(down < up);
+        // Subnormal results: the product of two tiny floats rounds up to
+        // the smallest subnormal, down to zero.
+        let tiny = 1e-30f32;
+        let up = rounded_f32(RoundedOp::Mul, Rounding::Up, tiny, tiny, 0.0);
+        assert_eq!(up, f32::from_bits(1));
+        assert_eq!(
+            rounded_f32(RoundedOp::Mul, Rounding::Down, tiny, tiny, 0.0),
+            0.0
+        );
+        let s = rounded_f32(RoundedOp::Sqrt, Rounding::Up, f32::from_bits(3), 0.0, 0.0);
+        assert!((s as f64) * (s as f64) >= f32::from_bits(3) as f64);
+        // An exact zero sum is -0 rounding down, +0 otherwise.
+        let z = rounded_f32(RoundedOp::Add, Rounding::Down, 1.0, -1.0, 0.0);
+        assert!(z == 0.0 && z.is_sign_negative());
+        let z = rounded_f32(RoundedOp::Add, Rounding::Up, 1.0, -1.0, 0.0);
+        assert!(z == 0.0 && z.is_sign_positive());
+        let z = rounded_f32(RoundedOp::Add, Rounding::Down, 0.0, 0.0, 0.0);
+        assert!(z.is_sign_positive());
+        // A quotient that overflows is the largest float toward zero; one
+        // by zero stays infinite.
+        assert_eq!(
+            rounded_f32(RoundedOp::Div, Rounding::Zero, f32::MAX, 0.5, 0.0),
+            f32::MAX
+        );
+        assert_eq!(
+            rounded_f32(RoundedOp::Div, Rounding::Zero, 1.0, 0.0, 0.0),
+            f32::INFINITY
+        );
         // Overflow rounds to the largest finite value toward zero.
         let big = f32::MAX;
         assert_eq!(

@@ -394,9 +394,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         let global = std::mem::take(&mut self.global_call);
         // Groups are not values: a function taking one dropped its parameter
         // (and one taking any group is made for the ones passed).
-        if self.templates.is_some_and(|t| t.is_template(name))
-            && !matches!(self.lookup(name), Some(Entry::Var(_) | Entry::Type(_)))
-        {
+        if self.templates.is_some_and(|t| t.is_template(name)) && self.lookup(name).is_none() {
             let (deduced, groups) = self.deduce_with_groups(name, args)?;
             let args = self.without_groups(args);
             let (_, sig, inst) =
@@ -454,6 +452,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             };
             if let Some(own) = super::prelude::callee(name, first) {
                 if self.ctx.functions.contains_key(own) {
+                    self.global_call = global;
                     return self.call_named(n, f, own, args);
                 }
             }
@@ -486,6 +485,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             if viable.is_empty() && !builtin && expanded.is_none() {
                 // Arguments left out: the declaration's default values.
                 if let Some(full) = sigs.iter().find_map(|s| self.with_defaults(n, args, s)) {
+                    self.global_call = global;
                     return self.call_named(n, f, name, &full);
                 }
             }

@@ -185,11 +185,11 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
             return;
         }
         let name = syntax::text(name, src).to_string();
-        self.class_template_as(node, record, &name);
+        self.class_template_as(node, &name);
     }
 
     /// Files the class template `node` (declaring `record`) as `name`.
-    pub fn class_template_as(&mut self, node: Node<'t>, _record: Node<'t>, name: &str) {
+    pub fn class_template_as(&mut self, node: Node<'t>, name: &str) {
         let src = self.ctx.src;
         let name = name.to_string();
         let unsupported = super::template::params(src, node).err().map(|bad| {

@@ -59,12 +59,13 @@ impl Group {
             "thread_block" => Some(Group::Block),
             "grid_group" => Some(Group::Grid),
             _ => {
-                let n = bare
+                let n: u32 = bare
                     .strip_prefix("thread_block_tile<")?
                     .strip_suffix('>')?
                     .parse()
                     .ok()?;
-                Some(Group::Tile(n))
+                // Tiles of a warp or less, a power of two, as `tile_size` takes.
+                (n.is_power_of_two() && n <= 32).then_some(Group::Tile(n))
             }
         }
     }

@@ -29,7 +29,8 @@ enum Capture {
 /// A lambda declared in the function being lowered.
 #[derive(Clone, Debug)]
 pub(crate) struct Lambda {
-    name: String,
+    /// The name it is declared with, for messages.
+    declared: String,
     sig: FuncSig,
     captures: Vec<Capture>,
 }
@@ -44,6 +45,14 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         };
         let body = self.field(lam, "body")?;
         let declarator = lam.child_by_field_name("declarator");
+        if let Some(m) = declarator.and_then(|d| {
+            syntax::children(d)
+                .into_iter()
+                .find(|c| matches!(c.kind(), "lambda_specifier" | "mutable"))
+        }) {
+            let t = self.text(m).trim().to_string();
+            return Err(self.error(m, "lambda", format!("`{t}` lambdas are not supported")));
+        }
         let params_node = declarator.and_then(|d| d.child_by_field_name("parameters"));
         let trailing = declarator.and_then(|d| {
             syntax::named_children(d)
@@ -73,15 +82,23 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 ));
             };
             let var = self.var(v).clone();
-            let value_ty = match (&var.ty, self.refs.contains(&v)) {
-                (Type::Pointer(p), true) => p.pointee.clone(),
-                (t, _) => t.clone(),
+            let (value_ty, is_const) = match (&var.ty, self.refs.contains(&v)) {
+                (Type::Pointer(p), true) => (p.pointee.clone(), p.pointee_const),
+                (t, _) => (t.clone(), var.is_const),
             };
-            if by_ref {
+            // Shared memory has static storage: it is never copied, a
+            // lambda reads the block's memory itself.
+            let shared = matches!(var.kind, VarKind::Shared | VarKind::ExternShared);
+            if by_ref || shared {
                 captures.push(Capture::Ref(v));
                 params.push(Param {
                     name: cname,
-                    qt: QualType::new(Type::ptr(value_ty)),
+                    qt: QualType::new(Type::Pointer(Box::new(hone_ir::PointerType {
+                        pointee: value_ty,
+                        pointee_const: is_const,
+                        restrict: false,
+                        pointee_volatile: var.is_volatile,
+                    }))),
                     span: var.span,
                     by_ref: true,
                 });
@@ -189,7 +206,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             span,
         };
         let (id, sig) = ts.add_made(
-            ir_name.clone(),
+            ir_name,
             sig,
             Lowered {
                 function,
@@ -198,7 +215,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         );
         let _: FuncId = id;
         self.lambdas.push(Lambda {
-            name: ir_name,
+            declared: name.to_string(),
             sig,
             captures,
         });
@@ -225,13 +242,14 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 n,
                 "call",
                 format!(
-                    "the lambda takes {} argument(s), {} given",
+                    "lambda `{}` takes {} argument(s), {} given",
+                    l.declared,
                     l.sig.params.len() - l.captures.len(),
                     arg_nodes.len()
                 ),
             ));
         }
-        self.call_overload(n, &l.name, &[l.sig], args, arg_nodes)
+        self.call_overload(n, &l.declared, &[l.sig], args, arg_nodes)
     }
 
     /// A variable as an expression: read through its address when it is a

@@ -83,7 +83,7 @@ fn base_fields(st: &StructType) -> impl Iterator<Item = (usize, &StructType)> {
         .iter()
         .enumerate()
         .filter_map(|(i, f)| match &f.ty {
-            Type::Struct(b) if f.name.starts_with(hone_ir::BASE_PREFIX) => Some((i, &**b)),
+            Type::Struct(b) if hone_ir::is_base(&f.name) => Some((i, &**b)),
             _ => None,
         })
 }
@@ -517,7 +517,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             types.push(self.expr(*a)?.ty);
         }
         let deduced = self.deduce(&key, &types);
-        let (_, sig, inst) = self.instance(
+        let (_, sig, _) = self.instance(
             &key,
             at,
             super::template::ArgSource::Nodes(targs.to_vec()),
@@ -525,6 +525,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             &[],
         )?;
         let mut args = Vec::new();
+        let with_object = obj.is_some();
         if let Some(o) = obj {
             args.push(o);
         }
@@ -532,13 +533,14 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             args.push(self.expr(*a)?);
         }
         if args.len() != sig.params.len() {
+            let object = usize::from(with_object);
             return Err(self.error(
                 n,
                 "call",
                 format!(
-                    "`{inst}` takes {} argument(s), {} given",
-                    sig.params.len(),
-                    args.len()
+                    "`{name}` takes {} argument(s), {} given",
+                    sig.params.len() - object,
+                    args.len() - object
                 ),
             ));
         }

@@ -125,7 +125,14 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                     )
                 }
             };
-            if !flatten(obj, &mut out) || out.len() as u64 > MAX_SCALARS {
+            if scalar_count(&obj.ty).is_none_or(|n| n + out.len() as u64 > MAX_SCALARS) {
+                return Err(self.error(
+                    at,
+                    "memcpy",
+                    format!("`memcpy` of more than {MAX_SCALARS} scalars is not supported"),
+                ));
+            }
+            if !flatten(obj, &mut out) {
                 return Err(self.error(
                     at,
                     "memcpy",
@@ -142,6 +149,21 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             ));
         }
         Ok(out)
+    }
+}
+
+/// How many scalars a value of `ty` holds; `None` past `u64` or for an
+/// array of unknown length.
+fn scalar_count(ty: &Type) -> Option<u64> {
+    match ty {
+        Type::Scalar(_) | Type::Pointer(_) => Some(1),
+        Type::Vector(_, len) => Some(*len as u64),
+        Type::Array(elem, ArrayLen::Const(n)) => scalar_count(elem)?.checked_mul(*n),
+        Type::Struct(st) => st
+            .fields
+            .iter()
+            .try_fold(0u64, |acc, f| acc.checked_add(scalar_count(&f.ty)?)),
+        _ => None,
     }
 }
 

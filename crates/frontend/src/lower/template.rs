@@ -113,7 +113,11 @@ pub(crate) fn mangle(template: &str, args: &[Arg]) -> String {
             Arg::Value(v, Scalar::Bool) => s.push_str(if *v != 0 { "true" } else { "false" }),
             Arg::Value(v, _) if *v < 0 => s.push_str(&format!("m{}", v.unsigned_abs())),
             Arg::Value(v, _) => s.push_str(&v.to_string()),
-            Arg::Group(g) => s.push_str(&g.suffix()),
+            // Apart from any type of the program's named `block`.
+            Arg::Group(g) => {
+                s.push_str("cg_");
+                s.push_str(&g.suffix());
+            }
             Arg::Type(t) => {
                 for c in hone_ir::print::print_type(t).chars() {
                     match c {
@@ -955,12 +959,26 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             .child_by_field_name("arguments")
             .map(syntax::named_children)
             .unwrap_or_default();
+        let mut found = Deduced::new();
         for (a, value) in arg_nodes.iter().zip(args) {
             let text = syntax::text(*a, src).trim();
-            if names.contains(&text) && !out.contains_key(text) {
-                out.insert(text.to_string(), value.clone());
+            if names.contains(&text) {
+                // `S<T, T>` deduces one `T`: the instance's two must agree.
+                match found.get(text).or_else(|| out.get(text)) {
+                    Some(seen) if seen != value => return false,
+                    Some(_) => {}
+                    None => {
+                        found.insert(text.to_string(), value.clone());
+                    }
+                }
+            } else if let (Some(v), Arg::Value(w, _)) = (literal_arg(text), value) {
+                // `S<4, T>` is not an instance of `S<8, float>`.
+                if v != *w {
+                    return false;
+                }
             }
         }
+        out.extend(found);
         true
     }
 }

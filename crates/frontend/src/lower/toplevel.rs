@@ -1013,7 +1013,7 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
         };
         let short = syntax::text(short, src).to_string();
         let key = format!("{outer}__{short}");
-        self.class_template_as(node, record, &key);
+        self.class_template_as(node, &key);
         self.classes
             .outer
             .insert(key.clone(), self.bindings.clone());
@@ -1078,6 +1078,14 @@ impl<'c, 'a, 't> Collector<'c, 'a, 't> {
         } else {
             format!("{}__{name}", st.name)
         };
+        if self.templates.contains_key(&key) {
+            self.error(
+                node,
+                "template",
+                format!("overloaded member templates are not supported (`{name}` of `{}` is defined twice)", st.name),
+            );
+            return;
+        }
         self.ctx
             .member_templates
             .insert((st.name.clone(), filed), key.clone());
