@@ -307,13 +307,11 @@ impl Session for FftSession<'_> {
     fn select(&self, problem: &Problem) -> Result<Selection> {
         let f = fft_of(problem)?;
         let (config, origin) = self.plans.config(&f);
-        Ok(Selection {
-            variant: problem.variant.clone(),
-            config: config.to_config(),
-            label: format!("{origin} plan"),
-            start: problem.size,
-            end: Some(problem.size + 1),
-        })
+        Ok(Selection::for_problem(
+            problem,
+            config.to_config(),
+            format!("{origin} plan"),
+        ))
     }
 
     fn compare(
@@ -371,13 +369,7 @@ impl Session for FftSession<'_> {
             Err(e) => vendor.invalid(e),
         }
         log(&vendor);
-        Ok(Comparison {
-            problem: problem.clone(),
-            rule_kernel: selection.label.clone(),
-            interval: selection.interval(),
-            hone,
-            baselines: vec![vendor],
-        })
+        Ok(Comparison::new(problem, &selection, hone, vec![vendor]))
     }
 
     fn plan(

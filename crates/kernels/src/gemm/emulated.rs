@@ -211,13 +211,11 @@ impl Session for EmulatedSession<'_> {
             "MODULI".to_string(),
             hone_tuner::ParamValue::Int(moduli as i64),
         )]);
-        Ok(Selection {
-            variant: problem.variant.clone(),
+        Ok(Selection::for_problem(
+            problem,
             config,
-            label: format!("{moduli} moduli"),
-            start: problem.size,
-            end: Some(problem.size + 1),
-        })
+            format!("{moduli} moduli"),
+        ))
     }
 
     fn compare(
@@ -272,13 +270,7 @@ impl Session for EmulatedSession<'_> {
             options,
         )?;
         log(&vendor);
-        Ok(Comparison {
-            problem: problem.clone(),
-            rule_kernel: selection.label.clone(),
-            interval: selection.interval(),
-            hone,
-            baselines: vec![vendor],
-        })
+        Ok(Comparison::new(problem, &selection, hone, vec![vendor]))
     }
 
     fn roof(&mut self, _options: &MeasureOptions) -> Option<Roof> {

@@ -278,13 +278,7 @@ impl Session for GemmSession<'_> {
             // No vendor library computes in double-double: the measured
             // instruction bound (`hone ddgemm`) is its yardstick instead.
             Flavor::Ddgemm | Flavor::DdgemmSplit => {
-                return Ok(Comparison {
-                    problem: problem.clone(),
-                    rule_kernel: selection.label.clone(),
-                    interval: selection.interval(),
-                    hone,
-                    baselines: Vec::new(),
-                })
+                return Ok(Comparison::new(problem, &selection, hone, Vec::new()))
             }
         };
         let vendor = cublas_row(
@@ -296,13 +290,7 @@ impl Session for GemmSession<'_> {
             options,
         )?;
         log(&vendor);
-        Ok(Comparison {
-            problem: problem.clone(),
-            rule_kernel: selection.label.clone(),
-            interval: selection.interval(),
-            hone,
-            baselines: vec![vendor],
-        })
+        Ok(Comparison::new(problem, &selection, hone, vec![vendor]))
     }
 
     fn roof(&mut self, _options: &MeasureOptions) -> Option<Roof> {

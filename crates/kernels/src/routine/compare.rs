@@ -126,6 +126,23 @@ pub struct Comparison {
 }
 
 impl Comparison {
+    /// hone's row and the baselines' for `problem`, which `selection` chose
+    /// hone's kernel for.
+    pub fn new(
+        problem: &Problem,
+        selection: &super::Selection,
+        hone: Row,
+        baselines: Vec<Row>,
+    ) -> Comparison {
+        Comparison {
+            problem: problem.clone(),
+            rule_kernel: selection.label.clone(),
+            interval: selection.interval(),
+            hone,
+            baselines,
+        }
+    }
+
     /// hone's rate over the baseline's (above 1: hone is faster); for the
     /// first baseline, which does the same work, this is the time ratio.
     pub fn ratio(&self, baseline: usize) -> Option<f64> {

@@ -37,6 +37,18 @@ impl Selection {
     pub fn interval(&self) -> String {
         interval_text(self.start, self.end)
     }
+
+    /// A configuration chosen for the problem's size alone (by its own
+    /// words or a plan measured for it), not from a rule's interval.
+    pub fn for_problem(problem: &super::Problem, config: Config, label: String) -> Selection {
+        Selection {
+            variant: problem.variant.clone(),
+            config,
+            label,
+            start: problem.size,
+            end: Some(problem.size + 1),
+        }
+    }
 }
 
 /// Checks one configuration of a variant's rule against the routine's
