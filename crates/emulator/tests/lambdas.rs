@@ -3,28 +3,13 @@
 //! not, brace returns build the result; `memcpy` moves words between an array
 //! and a struct of vectors, and a tile shuffles a vector.
 
-use hone_emulator::{Buffer, KernelArg, LaunchConfig, Options};
+use hone_emulator::{Buffer, KernelArg};
 mod common;
 
 use hone_frontend::{FrontendOptions, Parsed};
 
 fn run(p: &Parsed, kernel: &str, block: u32, args: &[KernelArg], buffers: &mut [Buffer]) {
-    let f = p.kernel(kernel, "lambdas.cu").expect("kernel exists");
-    let report = hone_emulator::run(
-        &p.module,
-        &f.name,
-        &LaunchConfig {
-            grid: [1, 1, 1],
-            block: [block, 1, 1],
-            dynamic_shared_bytes: 0,
-        },
-        args,
-        buffers,
-        &Options::default(),
-        None,
-    )
-    .expect("launch is well formed");
-    assert!(report.is_clean(), "{kernel}: {report:?}");
+    common::run_clean(p, kernel, "lambdas.cu", (1, block), args, buffers);
 }
 
 #[test]

@@ -4,7 +4,7 @@
 //! member class template, function objects, a base class, a static member
 //! template), compared with the same arithmetic done here.
 
-use hone_emulator::{Buffer, KernelArg, LaunchConfig, Options};
+use hone_emulator::{Buffer, KernelArg};
 mod common;
 
 use hone_frontend::FrontendOptions;
@@ -51,9 +51,6 @@ fn lifted(input: &[i32], w: usize) -> Vec<i32> {
 #[test]
 fn member_templates_lift_each_block() {
     let p = common::parse_corpus("cpp/member_templates.cu", &FrontendOptions::default());
-    let f = p
-        .kernel("liftKernel<32>", "member_templates.cu")
-        .expect("the host code's instance exists");
     let n = 64 * 6;
     // Signed values, so that the divisions round toward zero as C's do.
     let input: Vec<i32> = (0..n as i32).map(|i| (i * 7919 % 211) - 105).collect();
@@ -61,24 +58,17 @@ fn member_templates_lift_each_block() {
         Buffer::from_i32("in", &input),
         Buffer::from_i32("out", &vec![i32::MIN; n]),
     ];
-    let report = hone_emulator::run(
-        &p.module,
-        &f.name,
-        &LaunchConfig {
-            grid: [(n / 64) as u32, 1, 1],
-            block: [32, 1, 1],
-            dynamic_shared_bytes: 0,
-        },
+    common::run_clean(
+        &p,
+        "liftKernel<32>",
+        "member_templates.cu",
+        ((n / 64) as u32, 32),
         &[
             KernelArg::Buffer(0),
             KernelArg::Buffer(1),
             KernelArg::Int(n as i64),
         ],
         &mut buffers,
-        &Options::default(),
-        None,
-    )
-    .expect("launch is well formed");
-    assert!(report.is_clean(), "{report:?}");
+    );
     assert_eq!(buffers[1].to_i32_vec(), lifted(&input, 32));
 }

@@ -3,7 +3,7 @@
 //! down and up bracket the exact value within one unit, and the other
 //! directed operations land on the right side of theirs.
 
-use hone_emulator::{Buffer, KernelArg, LaunchConfig, Options};
+use hone_emulator::{Buffer, KernelArg};
 mod common;
 
 use hone_frontend::FrontendOptions;
@@ -27,9 +27,6 @@ fn check(name: &str, down: bool, side: f64, got: f32, other: f32) {
 #[test]
 fn interval_operators_round_outward_and_named_modes_hold() {
     let p = common::parse_corpus("cpp/operator_templates.cu", &FrontendOptions::default());
-    let f = p
-        .kernel("intervals", "operator_templates.cu")
-        .expect("kernel exists");
     let n = 64;
     // Positive values in [1, 8), so that the f64 checks below are exact.
     let a: Vec<f32> = (0..n)
@@ -44,14 +41,11 @@ fn interval_operators_round_outward_and_named_modes_hold() {
         Buffer::from_f32("out", &vec![0.0; 16 * n]),
         Buffer::from_f64("wide", &vec![0.0; 2 * n]),
     ];
-    let report = hone_emulator::run(
-        &p.module,
-        &f.name,
-        &LaunchConfig {
-            grid: [1, 1, 1],
-            block: [n as u32, 1, 1],
-            dynamic_shared_bytes: 0,
-        },
+    common::run_clean(
+        &p,
+        "intervals",
+        "operator_templates.cu",
+        (1, n as u32),
         &[
             KernelArg::Buffer(0),
             KernelArg::Buffer(1),
@@ -59,11 +53,7 @@ fn interval_operators_round_outward_and_named_modes_hold() {
             KernelArg::Buffer(3),
         ],
         &mut buffers,
-        &Options::default(),
-        None,
-    )
-    .expect("launch is well formed");
-    assert!(report.is_clean(), "{report:?}");
+    );
     let out = buffers[2].to_f32_vec();
     let wide = buffers[3].to_f64_vec();
     let first4: f32 = a[..4].iter().sum();
@@ -101,29 +91,19 @@ fn interval_operators_round_outward_and_named_modes_hold() {
 #[test]
 fn an_operator_template_of_two_type_parameters_builds_its_result_in_braces() {
     let p = common::parse_corpus("cpp/operator_templates.cu", &FrontendOptions::default());
-    let f = p
-        .kernel("scaled", "operator_templates.cu")
-        .expect("kernel exists");
     let a: Vec<f32> = (0..32).map(|i| 1.0 + i as f32 * 0.1234567).collect();
     let mut buffers = vec![
         Buffer::from_f32("a", &a),
         Buffer::from_f32("out", &[0.0; 32]),
     ];
-    let report = hone_emulator::run(
-        &p.module,
-        &f.name,
-        &LaunchConfig {
-            grid: [1, 1, 1],
-            block: [32, 1, 1],
-            dynamic_shared_bytes: 0,
-        },
+    common::run_clean(
+        &p,
+        "scaled",
+        "operator_templates.cu",
+        (1, 32),
         &[KernelArg::Buffer(0), KernelArg::Buffer(1)],
         &mut buffers,
-        &Options::default(),
-        None,
-    )
-    .expect("launch is well formed");
-    assert!(report.is_clean(), "{report:?}");
+    );
     // 3 a rounded up: exact in f64, then the float at or above it.
     let want: Vec<f32> = a
         .iter()

@@ -64,7 +64,8 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 syntax::named_children(p)
                     .into_iter()
                     .filter_map(|d| d.child_by_field_name("declarator"))
-                    .map(|d| declared_identifier(d, self.ctx.src).to_string())
+                    .filter_map(|d| super::toplevel::declarator_name(d, self.ctx.src))
+                    .map(str::to_string)
                     .collect()
             })
             .unwrap_or_default();
@@ -326,22 +327,4 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         }
         Ok(out)
     }
-}
-
-/// The name a parameter declarator declares (`x` of `const int &x`).
-fn declared_identifier<'s>(d: Node, src: &'s str) -> &'s str {
-    let mut cur = d;
-    for _ in 0..16 {
-        if cur.kind() == "identifier" {
-            return syntax::text(cur, src);
-        }
-        match cur
-            .child_by_field_name("declarator")
-            .or_else(|| syntax::named_children(cur).into_iter().last())
-        {
-            Some(c) => cur = c,
-            None => break,
-        }
-    }
-    ""
 }

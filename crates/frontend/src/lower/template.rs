@@ -83,6 +83,7 @@ pub(crate) struct Instance {
     pub specialization: Option<usize>,
     pub template: String,
     pub args: Vec<Arg>,
+    /// Given, with the signature's, by [`Templates::file`].
     pub id: FuncId,
     pub sig: FuncSig,
 }
@@ -147,26 +148,34 @@ impl<'t> Templates<'t> {
         }
     }
 
+    /// Files `instance` under the next id, which it and its signature take.
+    fn file(&self, mut instance: Instance) -> (FuncId, FuncSig) {
+        let mut list = self.instances.borrow_mut();
+        let id = FuncId(self.first_id + list.len() as u32);
+        instance.id = id;
+        instance.sig.id = Some(id);
+        let sig = instance.sig.clone();
+        list.push(instance);
+        (id, sig)
+    }
+
     /// Files a function already lowered (a lambda's) under a new id.
     pub fn add_made(
         &self,
         name: String,
-        mut sig: FuncSig,
+        sig: FuncSig,
         lowered: super::func::Lowered,
     ) -> (FuncId, FuncSig) {
-        let mut list = self.instances.borrow_mut();
-        let index = list.len();
-        let id = FuncId(self.first_id + index as u32);
-        sig.id = Some(id);
-        list.push(Instance {
+        let (id, sig) = self.file(Instance {
             name,
             groups: Vec::new(),
             specialization: None,
             template: String::new(),
             args: Vec::new(),
-            id,
-            sig: sig.clone(),
+            id: FuncId(0),
+            sig,
         });
+        let index = (id.0 - self.first_id) as usize;
         self.made.borrow_mut().insert(index, lowered);
         (id, sig)
     }
@@ -591,7 +600,22 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                     return Err(super::func::Abort);
                 }
             };
-            return Ok(self.record_instance(ts, template, name, args, mh.header, m.kind));
+            let mut sig = mh.header.signature(None);
+            if m.kind == super::MemberKind::Mutating {
+                // The object is passed by its address, as to any member that
+                // may change it.
+                sig.by_ref[0] = true;
+            }
+            let (id, sig) = ts.file(Instance {
+                name: name.clone(),
+                groups: Vec::new(),
+                specialization: None,
+                template: template.to_string(),
+                args,
+                id: FuncId(0),
+                sig,
+            });
+            return Ok((id, sig, name));
         }
         let header = match specialization {
             Some(s) => {
@@ -614,49 +638,16 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 return Err(super::func::Abort);
             }
         };
-        let mut list = ts.instances.borrow_mut();
-        let id = FuncId(ts.first_id + list.len() as u32);
-        let sig = header.signature(Some(id));
-        list.push(Instance {
+        let (id, sig) = ts.file(Instance {
             name: name.clone(),
             groups: groups.to_vec(),
             specialization,
             template: template.to_string(),
             args,
-            id,
-            sig: sig.clone(),
+            id: FuncId(0),
+            sig: header.signature(None),
         });
         Ok((id, sig, name))
-    }
-
-    /// Files the instance `name` of a member template, its header lowered.
-    fn record_instance(
-        &self,
-        ts: &Templates,
-        template: &str,
-        name: String,
-        args: Vec<Arg>,
-        header: super::func::Header,
-        kind: super::MemberKind,
-    ) -> (FuncId, FuncSig, String) {
-        let mut list = ts.instances.borrow_mut();
-        let id = FuncId(ts.first_id + list.len() as u32);
-        let mut sig = header.signature(Some(id));
-        if kind == super::MemberKind::Mutating {
-            // The object is passed by its address, as to any member that
-            // may change it.
-            sig.by_ref[0] = true;
-        }
-        list.push(Instance {
-            name: name.clone(),
-            groups: Vec::new(),
-            specialization: None,
-            template: template.to_string(),
-            args,
-            id,
-            sig: sig.clone(),
-        });
-        (id, sig, name)
     }
 
     /// The explicit specialization of `template` whose arguments make the

@@ -170,7 +170,7 @@ fn declared_operator(d: Node, src: &str) -> Option<String> {
 }
 
 /// Name declared by a declarator.
-fn declarator_name<'s>(d: Node, src: &'s str) -> Option<&'s str> {
+pub(crate) fn declarator_name<'s>(d: Node, src: &'s str) -> Option<&'s str> {
     declarator_leaf(d)
         .filter(|n| {
             matches!(
