@@ -57,70 +57,12 @@ fn emulate(p: &FftProblem, c: &FftConfig) -> (f64, usize, bool) {
     let mut plane = false;
     for (i, k) in ks.iter().enumerate() {
         plane |= matches!(k.shape, PassShape::Plane(_));
-        let src = format!("{PRELUDE}{}", k.source());
-        let parsed =
-            parse_source("fft.cu", &src, &FrontendOptions::default()).expect("preprocesses");
-        assert!(
-            !parsed.has_errors(),
-            "front end: {}",
-            parsed
-                .diagnostics
-                .iter()
-                .map(|d| d.to_string())
-                .collect::<Vec<_>>()
-                .join("\n")
-        );
-        let table: Vec<f64> = k.table().iter().flat_map(|&(c, s)| [c, s]).collect();
-        let table = if table.is_empty() {
-            vec![0.0, 0.0]
-        } else {
-            table
-        };
-        let mut buffers = vec![
-            if i == 0 && !p.in_place {
-                input.clone()
-            } else {
-                output.clone()
-            },
-            output.clone(),
-            buffer(p.precision, "tw", &table),
-        ];
-        let cfg =
-            LaunchConfig::linear(k.grid() as u32, k.block()).with_dynamic_shared(k.shared_bytes());
-        let args = [
-            KernelArg::Buffer(0),
-            KernelArg::Buffer(1),
-            KernelArg::Buffer(2),
-        ];
-        let opts = Options {
-            detect_races: true,
-            ..Options::default()
-        };
-        let report = hone_emulator::run(
-            &parsed.module,
-            ENTRY,
-            &cfg,
-            &args,
-            &mut buffers,
-            &opts,
-            None,
-        )
-        .expect("launches");
-        assert!(
-            report.completed && report.faults.is_empty(),
-            "pass {i}: {:?}",
-            report.faults
-        );
-        assert!(
-            report.races.is_empty(),
-            "pass {i}: {:?}",
-            report.races.first()
-        );
         if i == 0 && !p.in_place {
-            assert_eq!(values(p.precision, &buffers[0]), held, "the input is kept");
-            input = buffers[0].clone();
+            emulate_pass(k, &mut input, Some(&mut output), p.precision);
+            assert_eq!(values(p.precision, &input), held, "the input is kept");
+        } else {
+            emulate_pass(k, &mut output, None, p.precision);
         }
-        output = buffers[1].clone();
     }
     let got = from_interleaved(&values(p.precision, &output));
     let want = transform(p, &from_interleaved(&held));
@@ -139,6 +81,7 @@ fn passes_compute_the_transform_in_the_emulator() {
                 batch: 2,
                 direction: Direction::Forward,
                 in_place: false,
+                real: false,
             },
             FftConfig {
                 plane_threads: 64,
@@ -153,6 +96,7 @@ fn passes_compute_the_transform_in_the_emulator() {
                 batch: 1,
                 direction: Direction::Inverse,
                 in_place: true,
+                real: false,
             },
             FftConfig {
                 plane: false,
@@ -169,6 +113,7 @@ fn passes_compute_the_transform_in_the_emulator() {
                 batch: 3,
                 direction: Direction::Forward,
                 in_place: false,
+                real: false,
             },
             FftConfig {
                 plane: false,
@@ -183,6 +128,7 @@ fn passes_compute_the_transform_in_the_emulator() {
                 batch: 1,
                 direction: Direction::Forward,
                 in_place: false,
+                real: false,
             },
             FftConfig {
                 plane: false,
@@ -203,5 +149,185 @@ fn passes_compute_the_transform_in_the_emulator() {
         if c.plane {
             assert!(plane, "{p}: a plane pass was expected");
         }
+    }
+}
+
+/// One pass of a plan in the emulator on `(src, dst)` (the same buffer for
+/// a pass in place), with the race detector on.
+fn emulate_pass(
+    k: &hone_kernels::fft::codegen::PassKernel,
+    src: &mut Buffer,
+    dst: Option<&mut Buffer>,
+    p: Precision,
+) {
+    let source = format!("{PRELUDE}{}", k.source());
+    let parsed =
+        parse_source("fft.cu", &source, &FrontendOptions::default()).expect("preprocesses");
+    assert!(
+        !parsed.has_errors(),
+        "front end: {:?}",
+        parsed.diagnostics.first()
+    );
+    let table: Vec<f64> = k.table().iter().flat_map(|&(c, s)| [c, s]).collect();
+    let table = if table.is_empty() {
+        vec![0.0, 0.0]
+    } else {
+        table
+    };
+    let in_place = dst.is_none();
+    let mut buffers = vec![
+        src.clone(),
+        dst.as_deref().cloned().unwrap_or_else(|| src.clone()),
+        buffer(p, "tw", &table),
+    ];
+    let cfg =
+        LaunchConfig::linear(k.grid() as u32, k.block()).with_dynamic_shared(k.shared_bytes());
+    let args = [
+        KernelArg::Buffer(if in_place { 1 } else { 0 }),
+        KernelArg::Buffer(1),
+        KernelArg::Buffer(2),
+    ];
+    let opts = Options {
+        detect_races: true,
+        ..Options::default()
+    };
+    let report = hone_emulator::run(
+        &parsed.module,
+        ENTRY,
+        &cfg,
+        &args,
+        &mut buffers,
+        &opts,
+        None,
+    )
+    .expect("launches");
+    assert!(
+        report.completed && report.faults.is_empty(),
+        "{:?}",
+        report.faults
+    );
+    assert!(report.races.is_empty(), "{:?}", report.races.first());
+    match dst {
+        Some(d) => {
+            *src = buffers[0].clone();
+            *d = buffers[1].clone();
+        }
+        None => *src = buffers[1].clone(),
+    }
+}
+
+/// Runs a real transform's plan as the library does: forward, the real
+/// pass from the input into the output and the rest in place there;
+/// inverse, the complex passes in place on the input and the real pass
+/// last. Returns the RMS error against the oracle.
+fn emulate_real(p: &FftProblem, c: &FftConfig) -> f64 {
+    use hone_kernels::fft::reference::{as_complex, random_real, real_forward, real_inverse};
+    let ks = passes(p, c, &BlockLimits::h100()).expect("a plan");
+    let round = |v: Vec<f64>| -> Vec<f64> {
+        v.into_iter()
+            .map(|x| {
+                if p.precision == Precision::Single {
+                    x as f32 as f64
+                } else {
+                    x
+                }
+            })
+            .collect()
+    };
+    let x = round(random_real(p.real_values() as usize, 17));
+    let forward = p.direction == Direction::Forward;
+    let (held, out_len) = if forward {
+        (x.clone(), 2 * p.elements() as usize)
+    } else {
+        let s = real_forward(
+            &FftProblem {
+                direction: Direction::Forward,
+                ..*p
+            },
+            &x,
+        );
+        (round(to_interleaved(&s)), p.real_values() as usize)
+    };
+    let mut input = buffer(p.precision, "in", &held);
+    let mut output = buffer(p.precision, "out", &vec![f64::NAN; out_len]);
+    let last = ks.len() - 1;
+    for (i, k) in ks.iter().enumerate() {
+        let real_pass = matches!(k.shape, PassShape::Real(_));
+        assert_eq!(
+            real_pass,
+            if forward { i == 0 } else { i == last },
+            "pass {i} of {p}"
+        );
+        if real_pass {
+            emulate_pass(k, &mut input, Some(&mut output), p.precision);
+        } else if forward {
+            emulate_pass(k, &mut output, None, p.precision);
+        } else {
+            emulate_pass(k, &mut input, None, p.precision);
+        }
+    }
+    if forward {
+        assert_eq!(values(p.precision, &input), held, "the real input is kept");
+        let got = from_interleaved(&values(p.precision, &output));
+        rms_relative(&got, &real_forward(p, &held))
+    } else {
+        let got = as_complex(&values(p.precision, &output));
+        let want = as_complex(&real_inverse(p, &from_interleaved(&held)));
+        rms_relative(&got, &want)
+    }
+}
+
+#[test]
+fn real_passes_compute_the_real_transforms_in_the_emulator() {
+    let problem = |precision, n, batch, direction| FftProblem {
+        precision,
+        n,
+        batch,
+        direction,
+        in_place: false,
+        real: true,
+    };
+    let cases = [
+        // One stage of 6 along x, lines per block that leave a block part
+        // empty, table twiddles.
+        (
+            problem(Precision::Single, [12, 5, 3], 2, Direction::Forward),
+            FftConfig::uniform(16, 2, 4, 4),
+        ),
+        (
+            problem(Precision::Single, [12, 5, 3], 2, Direction::Inverse),
+            FftConfig::uniform(16, 2, 4, 4),
+        ),
+        // Two stages along x (4 x 4), computed twiddles, a flat box.
+        (
+            problem(Precision::Double, [32, 6, 1], 1, Direction::Inverse),
+            FftConfig {
+                twiddle: Twiddle::Computed,
+                pad: 0,
+                ..FftConfig::uniform(4, 4, 3, 4)
+            },
+        ),
+        (
+            problem(Precision::Double, [40, 3, 2], 1, Direction::Forward),
+            FftConfig::uniform(4, 2, 2, 2),
+        ),
+        // A line of two reals: one complex element, no stage.
+        (
+            problem(Precision::Single, [2, 3, 4], 1, Direction::Forward),
+            FftConfig::default(),
+        ),
+        (
+            problem(Precision::Double, [2, 3, 4], 2, Direction::Inverse),
+            FftConfig::default(),
+        ),
+    ];
+    for (p, c) in cases {
+        let err = emulate_real(&p, &c);
+        assert!(
+            err <= bound(&p),
+            "{p} {}: error {err:.2e} above {:.2e}",
+            c.label(),
+            bound(&p)
+        );
     }
 }

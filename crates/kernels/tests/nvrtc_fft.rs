@@ -41,6 +41,17 @@ fn generated_passes_compile_with_nvrtc() {
                     ..FftConfig::uniform(rmax, 16, 4, 16)
                 };
                 kernels.extend(passes(&p, &c, &limits).expect("a plan"));
+                // The real transforms of the even lengths, both directions.
+                if n % 2 == 0 {
+                    for direction in [Direction::Forward, Direction::Inverse] {
+                        let r = FftProblem {
+                            real: true,
+                            direction,
+                            ..p
+                        };
+                        kernels.extend(passes(&r, &c, &limits).expect("a real plan"));
+                    }
+                }
             }
         }
     }

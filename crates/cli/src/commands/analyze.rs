@@ -56,6 +56,11 @@ pub struct AnalyzeArgs {
     /// counted (90 for sm_90)
     #[arg(long, default_value_t = 90)]
     pub arch: u32,
+    /// Write the compiled kernel's disassembly, as the GPU runs it and with
+    /// every loop rolled (`compiled.sass`, `rolled.sass`), into this
+    /// directory: the instructions the counts were matched with
+    #[arg(long, value_name = "DIR", conflicts_with = "source_model")]
+    pub sass: Option<PathBuf>,
     /// Time the kernel and each verified fix on the GPU (same inputs,
     /// outputs compared there), after the analysis
     #[arg(long)]
@@ -73,9 +78,24 @@ pub struct AnalyzeArgs {
 
 /// Compiles analysed modules with NVRTC for `sm_{arch}` and disassembles
 /// them, so the analyzer counts the compiled code's memory instructions.
-pub fn compiler(arch: u32) -> CompilerHandle {
+/// With `sass`, the first module's listings (the analysed kernel's; later
+/// ones are the fixes') are written there.
+pub fn compiler(arch: u32, sass: Option<PathBuf>) -> CompilerHandle {
+    let written = std::sync::atomic::AtomicBool::new(false);
     CompilerHandle(Arc::new(move |m: &hone_ir::Module| {
         let l = hone_gpu::sass::listings(m, arch).map_err(|e| e.to_string())?;
+        if let Some(dir) = &sass {
+            if !written.swap(true, std::sync::atomic::Ordering::SeqCst) {
+                let write = |name: &str, text: &str| {
+                    let path = dir.join(name);
+                    std::fs::create_dir_all(dir)
+                        .and_then(|_| std::fs::write(&path, text))
+                        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+                };
+                write("compiled.sass", &l.compiled)?;
+                write("rolled.sass", &l.rolled)?;
+            }
+        }
         Ok(CompiledCode::parse(
             &l.compiled,
             &l.rolled,
@@ -113,7 +133,7 @@ pub fn run(args: AnalyzeArgs) -> Result<u8> {
         worst_warps: args.worst,
         suggest: !args.no_fix,
         limits,
-        compiler: (!args.source_model).then(|| compiler(args.arch)),
+        compiler: (!args.source_model).then(|| compiler(args.arch, args.sass.clone())),
         ..Options::default()
     };
     let watch = Watch::start(&opts.progress);

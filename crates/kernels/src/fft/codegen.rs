@@ -16,7 +16,11 @@
 //!   contiguous axis, or consecutive elements of the inner axes for a
 //!   strided one), so its loads are coalesced either way;
 //! - a *plane pass* transforms axes 0 and 1 of one plane in one block,
-//!   the plane held in shared memory.
+//!   the plane held in shared memory;
+//! - a *real pass* is the line pass along X of a real transform: a line of
+//!   `2m` real values is read as `m` complex ones and transformed, and the
+//!   `m + 1` outputs of the real transform are made from the line in shared
+//!   memory (the inverse does the same backwards, before its sweep).
 
 use std::fmt::Write as _;
 
@@ -302,11 +306,31 @@ impl PlanePass {
     }
 }
 
+/// The X pass of a real transform: `outer` lines of `2 m` real values
+/// (read as `m` complex ones, a line after another) and of `m + 1` complex
+/// values of the spectrum. Forward, a block transforms `lines` lines of `m`
+/// and then splits each into the real transform's outputs:
+/// `X[k] = E[k] + W^k O[k]` with `E = (Z[k] + conj Z[m-k]) / 2`,
+/// `O = (Z[k] - conj Z[m-k]) / 2i` and `W = exp(-2 pi i / 2m)`. Inverse, it
+/// first forms `Z[k] = (X[k] + conj X[m-k]) + i W^-k (X[k] - conj X[m-k])`
+/// and transforms that, whose outputs are the real values two by two.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct RealPass {
+    /// Complex elements of a line: half the real length.
+    pub m: u32,
+    pub radices: Vec<u32>,
+    pub outer: u64,
+    pub lines: u32,
+    pub threads: u32,
+    pub pad: u32,
+}
+
 /// Either kind, with what every pass has.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum PassShape {
     Line(LinePass),
     Plane(PlanePass),
+    Real(RealPass),
 }
 
 /// One kernel of a plan, ready to generate.
@@ -324,6 +348,7 @@ impl PassKernel {
         match &self.shape {
             PassShape::Line(l) => l.lines * l.threads,
             PassShape::Plane(p) => p.threads,
+            PassShape::Real(r) => r.lines * r.threads,
         }
     }
 
@@ -333,6 +358,7 @@ impl PassKernel {
             PassShape::Line(l) if l.stride == 1 => l.outer.div_ceil(l.lines as u64),
             PassShape::Line(l) => l.outer * l.stride.div_ceil(l.lines as u64),
             PassShape::Plane(p) => p.planes * p.cluster as u64,
+            PassShape::Real(r) => r.outer.div_ceil(r.lines as u64),
         }
     }
 
@@ -340,7 +366,7 @@ impl PassKernel {
     pub fn cluster(&self) -> u32 {
         match &self.shape {
             PassShape::Plane(p) => p.cluster,
-            PassShape::Line(_) => 1,
+            PassShape::Line(_) | PassShape::Real(_) => 1,
         }
     }
 
@@ -350,6 +376,8 @@ impl PassKernel {
         match &self.shape {
             PassShape::Line(l) if l.radices.len() < 2 => 0,
             PassShape::Line(l) => l.lines as u64 * (l.n + l.pad) as u64 * elem,
+            // The line is split (or formed) in shared memory.
+            PassShape::Real(r) => r.lines as u64 * (r.m + r.pad) as u64 * elem,
             PassShape::Plane(p) => {
                 let rows = p.rows() as u64 * (p.n0 + p.pad) as u64;
                 let columns = if p.cluster > 1 {
@@ -387,6 +415,28 @@ impl PassKernel {
                         address: address.replace("{buf}", "out"),
                         live,
                     },
+                    scratch: shared_rows(),
+                    first_barrier: BLOCK_BARRIER,
+                    table_offset: 0,
+                }]
+            }
+            PassShape::Real(r) => {
+                let live =
+                    (r.outer % r.lines as u64 != 0).then(|| format!("line0 + t < {}ULL", r.outer));
+                let global = |buf: &str| Access::Global {
+                    address: format!("{buf}[base + {{n}}]"),
+                    live: live.clone(),
+                };
+                let (src, dst) = match self.direction {
+                    Direction::Forward => (global("in"), shared_rows()),
+                    Direction::Inverse => (shared_rows(), global("out")),
+                };
+                vec![Sweep {
+                    n: r.m,
+                    radices: r.radices.clone(),
+                    threads: r.threads,
+                    src,
+                    dst,
                     scratch: shared_rows(),
                     first_barrier: BLOCK_BARRIER,
                     table_offset: 0,
@@ -505,6 +555,7 @@ impl PassKernel {
                 sweeps[0].emit(&mut code, self.direction, self.twiddle, "  ");
                 code.push_str("#undef SROW\n");
             }
+            PassShape::Real(r) => self.real_body(r, &sweeps[0], &mut code),
             PassShape::Plane(p) => {
                 let c = p.cluster;
                 let rank = if c > 1 {
@@ -560,5 +611,75 @@ impl PassKernel {
         }
         code.push_str("}\n");
         code
+    }
+
+    /// The body of a real pass: the sweep of the lines of `m`, and the split
+    /// into (forward) or the forming from (inverse) the spectrum's `m + 1`
+    /// elements a line.
+    fn real_body(&self, r: &RealPass, sweep: &Sweep, code: &mut String) {
+        let m = r.m;
+        let real_len = 2 * m;
+        let _ = writeln!(
+            code,
+            "  const int p = tid % {tp};\n  const int t = tid / {tp};\n  \
+             const unsigned long long line0 = (unsigned long long)blockIdx.x * {lines};\n  \
+             const bool live = line0 + t < {outer}ULL;\n  (void)live;\n  \
+             const long long base = (long long)(line0 + t) * {m};\n  \
+             const long long sbase = (long long)(line0 + t) * {m1};\n  (void)sbase;",
+            tp = r.threads,
+            lines = r.lines,
+            outer = r.outer,
+            m1 = m + 1
+        );
+        let _ = writeln!(code, "#define SROW(n) (t * {} + (n))", m + r.pad);
+        // A line of one complex element has no stage: it is its own transform.
+        let copy = |code: &mut String, from: &str, to: &str| {
+            let _ = writeln!(
+                code,
+                "  for (int j = p; j < 1; j += {}) {{ if (live) {to} = {from}; }}\n  __syncthreads();",
+                r.threads
+            );
+        };
+        match self.direction {
+            Direction::Forward => {
+                if r.radices.is_empty() {
+                    copy(code, "in[base + j]", "sm[SROW(j)]");
+                } else {
+                    sweep.emit(code, self.direction, self.twiddle, "  ");
+                }
+                let _ = writeln!(
+                    code,
+                    "  if (live) {{\n    for (int k = p; k <= {m}; k += {tp}) {{\n      \
+                     const cplx a = sm[SROW(k % {m})];\n      \
+                     const cplx b = sm[SROW(({m} - k) % {m})];\n      \
+                     const cplx e = mk((real)0.5 * (a.x + b.x), (real)0.5 * (a.y - b.y));\n      \
+                     const cplx o = mk((real)0.5 * (a.y + b.y), (real)-0.5 * (a.x - b.x));\n      \
+                     const cplx w = twiddle_computed(k, {real_len});\n      \
+                     const cplx wo = cmul(w, o);\n      \
+                     out[sbase + k] = mk(e.x + wo.x, e.y + wo.y);\n    }}\n  }}",
+                    tp = r.threads
+                );
+            }
+            Direction::Inverse => {
+                let _ = writeln!(
+                    code,
+                    "  for (int k = p; k < {m}; k += {tp}) {{\n    \
+                     if (live) {{\n      \
+                     const cplx a = in[sbase + k];\n      \
+                     const cplx b = in[sbase + {m} - k];\n      \
+                     const cplx d = mk(a.x - b.x, a.y + b.y);\n      \
+                     const cplx wd = cmul(twiddle_computed(k, {real_len}), d);\n      \
+                     sm[SROW(k)] = mk(a.x + b.x - wd.y, a.y - b.y + wd.x);\n    \
+                     }}\n  }}\n  __syncthreads();",
+                    tp = r.threads
+                );
+                if r.radices.is_empty() {
+                    copy(code, "sm[SROW(j)]", "out[base + j]");
+                } else {
+                    sweep.emit(code, self.direction, self.twiddle, "  ");
+                }
+            }
+        }
+        code.push_str("#undef SROW\n");
     }
 }

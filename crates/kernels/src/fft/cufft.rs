@@ -65,9 +65,23 @@ impl CufftPlan {
         if n.is_empty() {
             n.push(1);
         }
-        let kind = match p.precision {
-            Precision::Single => cs::cufftType::CUFFT_C2C,
-            Precision::Double => cs::cufftType::CUFFT_Z2Z,
+        use super::Direction::{Forward, Inverse};
+        use cs::cufftType::*;
+        let kind = match (p.precision, p.real, p.direction) {
+            (Precision::Single, false, _) => CUFFT_C2C,
+            (Precision::Double, false, _) => CUFFT_Z2Z,
+            (Precision::Single, true, Forward) => CUFFT_R2C,
+            (Precision::Single, true, Inverse) => CUFFT_C2R,
+            (Precision::Double, true, Forward) => CUFFT_D2Z,
+            (Precision::Double, true, Inverse) => CUFFT_Z2D,
+        };
+        // Packed data: the embeds' distances between transforms are the
+        // real and the complex data's points (nx / 2 + 1 along x).
+        let complex_points = p.elements() / p.batch as u64;
+        let (idist, odist) = match (p.real, p.direction) {
+            (false, _) => (points, points),
+            (true, Forward) => (points, complex_points),
+            (true, Inverse) => (complex_points, points),
         };
         let planned = catch_unwind(AssertUnwindSafe(|| {
             // SAFETY: `n` holds `rank` lengths; null embeds mean packed data.
@@ -77,10 +91,10 @@ impl CufftPlan {
                     n.as_mut_ptr(),
                     std::ptr::null_mut(),
                     1,
-                    points as c_int,
+                    idist as c_int,
                     std::ptr::null_mut(),
                     1,
-                    points as c_int,
+                    odist as c_int,
                     kind,
                     p.batch as c_int,
                 )
@@ -105,6 +119,29 @@ impl CufftPlan {
     /// Both pointers must hold the problem's data on the current device.
     pub unsafe fn exec(&self, input: u64, output: u64) -> Result<()> {
         let dir = self.problem.direction.sign() as c_int;
+        if self.problem.real {
+            use super::Direction::{Forward, Inverse};
+            let h = self.handle;
+            // SAFETY: the caller's guarantees; the plan is alive.
+            return match (self.problem.precision, self.problem.direction) {
+                (Precision::Single, Forward) => {
+                    unsafe { cf::exec_r2c(h, input as *mut _, output as *mut _) }
+                        .map_err(|e| fail("cufftExecR2C", e))
+                }
+                (Precision::Single, Inverse) => {
+                    unsafe { cf::exec_c2r(h, input as *mut _, output as *mut _) }
+                        .map_err(|e| fail("cufftExecC2R", e))
+                }
+                (Precision::Double, Forward) => {
+                    unsafe { cf::exec_d2z(h, input as *mut _, output as *mut _) }
+                        .map_err(|e| fail("cufftExecD2Z", e))
+                }
+                (Precision::Double, Inverse) => {
+                    unsafe { cf::exec_z2d(h, input as *mut _, output as *mut _) }
+                        .map_err(|e| fail("cufftExecZ2D", e))
+                }
+            };
+        }
         // SAFETY: the caller's guarantees; the plan is alive.
         match self.problem.precision {
             Precision::Single => {

@@ -17,11 +17,11 @@ use hone_tuner::Invalid;
 use rayon::prelude::*;
 use rustfft::num_complex::Complex;
 
-use super::codegen::{PassKernel, ENTRY};
+use super::codegen::{PassKernel, PassShape, ENTRY};
 use super::cufft::CufftPlan;
 use super::plan::{passes, BlockLimits, FftConfig};
 use super::reference::{self, bound, rms_relative};
-use super::{FftProblem, Twiddle};
+use super::{Direction, FftProblem, Twiddle};
 use crate::precision::Precision;
 use crate::routine::{need_host, LibError, Result};
 use crate::vendor::cublas::DefaultStreamTimer;
@@ -257,8 +257,13 @@ impl<'g> FftRunner<'g> {
         }
         self.data = None;
         self.vendor = None;
-        let bytes = p.bytes() as usize;
-        let per_copy = if p.in_place { bytes } else { 2 * bytes };
+        let (in_bytes, out_bytes) = p.io_bytes();
+        let (in_bytes, out_bytes) = (in_bytes as usize, out_bytes as usize);
+        let per_copy = if p.in_place {
+            out_bytes
+        } else {
+            in_bytes + out_bytes
+        };
         let (free, _) = self.gpu.memory_info()?;
         // The check's NaN poison and cuFFT's work area need room too.
         if 2 * per_copy > free {
@@ -272,7 +277,7 @@ impl<'g> FftRunner<'g> {
         let copies = timing
             .copies_for(per_copy, self.gpu.props().l2_cache_bytes, free / 2)
             .max(1) as usize;
-        let alloc = |n: usize| -> Result<Vec<DeviceBuffer>> {
+        let alloc = |n: usize, bytes: usize| -> Result<Vec<DeviceBuffer>> {
             (0..n)
                 .map(|_| Ok(DeviceBuffer::alloc(self.gpu, bytes)?))
                 .collect()
@@ -282,14 +287,20 @@ impl<'g> FftRunner<'g> {
             input: if p.in_place {
                 Vec::new()
             } else {
-                alloc(copies)?
+                alloc(copies, in_bytes)?
             },
-            output: alloc(copies)?,
+            output: alloc(copies, out_bytes)?,
         };
-        let x = reference::random(p.elements() as usize, self.seed ^ 0x5eed);
-        let raw = p.precision.to_bytes(&reference::to_interleaved(&x));
-        for b in d.input.iter().chain(&d.output) {
+        let (raw, _) = input_of(p, self.seed ^ 0x5eed);
+        for b in &d.input {
             b.upload(self.gpu, &raw)?;
+        }
+        for b in &d.output {
+            if b.bytes() == raw.len() {
+                b.upload(self.gpu, &raw)?;
+            } else {
+                b.fill_async(self.gpu, 0)?;
+            }
         }
         self.data = Some(d);
         Ok(self.data.as_ref().expect("just set"))
@@ -307,8 +318,7 @@ impl<'g> FftRunner<'g> {
         // result read back: five double-precision complex arrays and bytes.
         need_host(p, p.elements() * 96, "checking against the CPU oracle")?;
         self.seed = self.seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let x = reference::random(p.elements() as usize, self.seed);
-        let raw = p.precision.to_bytes(&reference::to_interleaved(&x));
+        let (raw, held) = input_of(&p, self.seed);
         let (input, output) = d.ptrs(0);
         if p.in_place {
             d.output[0].upload(self.gpu, &raw)?;
@@ -318,9 +328,10 @@ impl<'g> FftRunner<'g> {
         }
         call(input, output)?;
         crate::vendor::cublas::synchronize_device()?;
-        let mut got = vec![0u8; raw.len()];
+        let mut got = vec![0u8; d.output[0].bytes()];
         d.output[0].download(self.gpu, &mut got)?;
-        let input_kept = if p.in_place {
+        // A complex-to-real transform overwrites its input, as cuFFT's does.
+        let input_kept = if p.in_place || (p.real && p.direction == Direction::Inverse) {
             true
         } else {
             let mut back = vec![0u8; raw.len()];
@@ -328,9 +339,17 @@ impl<'g> FftRunner<'g> {
             back == raw
         };
         // The oracle transforms the input as the device holds it.
-        let held = complex_of(p.precision, &raw);
-        let want = reference::transform(&p, &held);
-        let got = complex_of(p.precision, &got);
+        let (want, got) = match held {
+            Held::Complex(x) if p.real => (
+                reference::as_complex(&reference::real_inverse(&p, &x)),
+                reference::as_complex(&p.precision.from_bytes(&got)),
+            ),
+            Held::Complex(x) => (reference::transform(&p, &x), complex_of(p.precision, &got)),
+            Held::Real(x) => (
+                reference::real_forward(&p, &x),
+                complex_of(p.precision, &got),
+            ),
+        };
         Ok(Checked {
             error: rms_relative(&got, &want),
             bound: bound(&p),
@@ -345,7 +364,7 @@ impl<'g> FftRunner<'g> {
             return Err(LibError::Routine("no problem allocated".into()));
         };
         let one = FftProblem {
-            in_place: true,
+            in_place: !p.real,
             ..p
         };
         let plan = ReadyPlan {
@@ -356,13 +375,36 @@ impl<'g> FftRunner<'g> {
                 None => return Ok(None),
             },
         };
-        let (_, out) = self.ptrs(0).expect("allocated");
+        let (input, output) = self.ptrs(0).expect("allocated");
+        // A complex pass runs in place on the complex data; a real pass
+        // between the real and the complex buffers.
+        let complex = if p.real && p.direction == Direction::Inverse {
+            input
+        } else {
+            output
+        };
+        let (src, out) = match k.shape {
+            PassShape::Real(_) => (input, output),
+            _ => (complex, complex),
+        };
+        let plan = if p.real {
+            ReadyPlan {
+                problem: FftProblem {
+                    real: false,
+                    in_place: src == out,
+                    ..one
+                },
+                ..plan
+            }
+        } else {
+            plan
+        };
         let gpu = self.gpu;
         let bytes = one.bytes() as usize;
         let flusher = timing.flush_l2.then_some(&mut self.flusher);
         let samples = time_runs(gpu, timing, 1, flusher, |_| {
-            // SAFETY: the output buffer holds the problem's data.
-            unsafe { run(gpu, &plan, out, out, bytes) }
+            // SAFETY: the buffers hold the problem's data.
+            unsafe { run(gpu, &plan, src, out, bytes) }
                 .map_err(|e| hone_gpu::GpuError::Launch(e.to_string()))
         });
         match samples {
@@ -529,14 +571,23 @@ pub(crate) unsafe fn run(
         }
         return Ok(());
     }
+    let p = &plan.problem;
+    let last = plan.passes.len() - 1;
     for (i, pass) in plan.passes.iter().enumerate() {
-        let src = if i == 0 { input } else { output };
+        // Complex passes after the first run in place on the output; a
+        // complex-to-real transform runs them in place on its input and
+        // its real pass last, into the output.
+        let (src, dst) = match (p.real, p.direction) {
+            (true, Direction::Inverse) if i < last => (input, input),
+            _ if i == 0 => (input, output),
+            _ => (output, output),
+        };
         let f = pass.module.function(ENTRY)?;
         let d = dims(&pass.kernel).map_err(|i| LibError::Routine(i.reason))?;
         let table = pass.table.as_ref().map(|t| t.ptr()).unwrap_or(0);
         let args = [
             KernelArg::Ptr(src),
-            KernelArg::Ptr(output),
+            KernelArg::Ptr(dst),
             KernelArg::Ptr(table),
         ];
         // SAFETY: the pass kernels take (in, out, table); the caller vouches
@@ -544,6 +595,39 @@ pub(crate) unsafe fn run(
         unsafe { f.launch(gpu, &d, &args) }?;
     }
     Ok(())
+}
+
+/// The input of a check as the oracle reads it.
+enum Held {
+    Complex(Vec<Complex<f64>>),
+    Real(Vec<f64>),
+}
+
+/// Fresh random input of `p`: its bytes for the device, and the values
+/// they hold. A complex-to-real transform gets the spectrum of random reals
+/// (so that it is the spectrum of real data, as the transform assumes).
+fn input_of(p: &FftProblem, seed: u64) -> (Vec<u8>, Held) {
+    match (p.real, p.direction) {
+        (false, _) => {
+            let x = reference::random(p.elements() as usize, seed);
+            let raw = p.precision.to_bytes(&reference::to_interleaved(&x));
+            let held = complex_of(p.precision, &raw);
+            (raw, Held::Complex(held))
+        }
+        (true, Direction::Forward) => {
+            let x = reference::random_real(p.real_values() as usize, seed);
+            let raw = p.precision.to_bytes(&x);
+            let held = p.precision.from_bytes(&raw);
+            (raw, Held::Real(held))
+        }
+        (true, Direction::Inverse) => {
+            let x = reference::random_real(p.real_values() as usize, seed);
+            let s = reference::real_forward(p, &x);
+            let raw = p.precision.to_bytes(&reference::to_interleaved(&s));
+            let held = complex_of(p.precision, &raw);
+            (raw, Held::Complex(held))
+        }
+    }
 }
 
 /// Device bytes of a precision back to complex numbers.

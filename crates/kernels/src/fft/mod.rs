@@ -1,9 +1,13 @@
-//! The 3-D complex-to-complex FFT: forward and inverse (unnormalised, as
+//! The 3-D FFT: complex-to-complex forward and inverse (unnormalised, as
 //! cuFFT), single and double precision, in place or out of place, batched,
-//! on lengths that are products of 2, 3, 5 and 7.
+//! on lengths that are products of 2, 3, 5 and 7; and the real transforms,
+//! real-to-complex (forward) and complex-to-real (inverse), out of place.
 //!
 //! Data are interleaved complex numbers, `x` the contiguous axis: element
-//! `(x, y, z)` of transform `b` is at `((b nz + z) ny + y) nx + x`.
+//! `(x, y, z)` of transform `b` is at `((b nz + z) ny + y) nx + x`. A real
+//! transform's spectrum keeps the `nx / 2 + 1` non-redundant elements of
+//! each line along x, as cuFFT's does: element `(x, y, z)` is at
+//! `((b nz + z) ny + y) (nx / 2 + 1) + x`.
 //!
 //! - [`radix`]: lengths split into stages, the butterflies' code;
 //! - [`codegen`]: the CUDA source of one pass (a line pass along one axis,
@@ -100,6 +104,11 @@ pub struct FftProblem {
     pub batch: u32,
     pub direction: Direction,
     pub in_place: bool,
+    /// A real transform: forward takes `nx` real values per line to the
+    /// `nx / 2 + 1` complex ones of the spectrum, inverse takes them back
+    /// (and, as cuFFT's, overwrites its input).
+    #[serde(default)]
+    pub real: bool,
 }
 
 impl FftProblem {
@@ -111,17 +120,58 @@ impl FftProblem {
             batch: 1,
             direction: Direction::Forward,
             in_place: false,
+            real: false,
         }
     }
 
-    /// Complex elements of the whole batch.
-    pub fn elements(&self) -> u64 {
-        self.n.iter().map(|&v| v as u64).product::<u64>() * self.batch as u64
+    /// The lengths of the complex data: the problem's, or for a real
+    /// transform its spectrum's (`nx / 2 + 1` along x).
+    pub fn complex_lengths(&self) -> [u32; 3] {
+        if self.real {
+            [self.n[0] / 2 + 1, self.n[1], self.n[2]]
+        } else {
+            self.n
+        }
     }
 
-    /// Bytes of the whole batch.
+    /// Complex elements of the whole batch (of the spectrum, for a real
+    /// transform).
+    pub fn elements(&self) -> u64 {
+        self.complex_lengths()
+            .iter()
+            .map(|&v| v as u64)
+            .product::<u64>()
+            * self.batch as u64
+    }
+
+    /// Bytes of the complex data of the whole batch.
     pub fn bytes(&self) -> u64 {
         self.elements() * 2 * self.precision.size() as u64
+    }
+
+    /// Real values of the whole batch of a real transform.
+    pub fn real_values(&self) -> u64 {
+        self.points() * self.batch as u64
+    }
+
+    /// Bytes of the input and of the output.
+    pub fn io_bytes(&self) -> (u64, u64) {
+        let complex = self.bytes();
+        if !self.real {
+            return (complex, complex);
+        }
+        let real = self.real_values() * self.precision.size() as u64;
+        match self.direction {
+            Direction::Forward => (real, complex),
+            Direction::Inverse => (complex, real),
+        }
+    }
+
+    /// One read of the input and one write of the output: the traffic of a
+    /// transform that touches its data once.
+    pub fn traffic_bytes(&self) -> u64 {
+        let (i, o) = self.io_bytes();
+        i + o
     }
 
     /// Complex elements of one transform.
@@ -129,10 +179,12 @@ impl FftProblem {
         self.n.iter().map(|&v| v as u64).product()
     }
 
-    /// The conventional flop count, 5 N log2 N per transform.
+    /// The conventional flop count, 5 N log2 N per complex transform and
+    /// half of it per real one.
     pub fn flops(&self) -> f64 {
         let n = self.points() as f64;
-        5.0 * n * n.log2() * self.batch as f64
+        let per = if self.real { 2.5 } else { 5.0 };
+        per * n * n.log2() * self.batch as f64
     }
 
     /// Whether hone can run it: lengths 7-smooth and at most [`MAX_LEN`],
@@ -149,6 +201,24 @@ impl FftProblem {
                 ));
             }
         }
+        if self.real {
+            if !self.n[0].is_multiple_of(2) {
+                return Err(format!(
+                    "nx={}: a real transform takes an even length along x (it runs as a \
+                     complex transform of nx / 2)",
+                    self.n[0]
+                ));
+            }
+            if !radix::smooth(self.n[0] as u64 / 2) {
+                return Err(format!("nx={}: nx / 2 is not 7-smooth", self.n[0]));
+            }
+            if self.in_place {
+                return Err(
+                    "real transforms run out of place (give separate real and complex buffers)"
+                        .to_string(),
+                );
+            }
+        }
         if self.batch == 0 {
             return Err("batch must be at least 1".to_string());
         }
@@ -158,13 +228,18 @@ impl FftProblem {
         Ok(())
     }
 
-    /// The routine variant: `cfft3d` (single) or `zfft3d` (double).
+    /// The routine variant: `cfft3d` (single) or `zfft3d` (double), and
+    /// for real transforms `scfft3d` or `dzfft3d`.
     pub fn variant(&self) -> &'static str {
-        variant_of(self.precision)
+        if self.real {
+            real_variant_of(self.precision)
+        } else {
+            variant_of(self.precision)
+        }
     }
 }
 
-/// The variant name of a precision.
+/// The complex transform's variant name of a precision.
 pub fn variant_of(p: Precision) -> &'static str {
     match p {
         Precision::Single => "cfft3d",
@@ -172,13 +247,28 @@ pub fn variant_of(p: Precision) -> &'static str {
     }
 }
 
-/// The precision of a variant name.
-pub fn precision_of(variant: &str) -> Option<Precision> {
+/// The real transforms' variant name of a precision.
+pub fn real_variant_of(p: Precision) -> &'static str {
+    match p {
+        Precision::Single => "scfft3d",
+        Precision::Double => "dzfft3d",
+    }
+}
+
+/// The precision of a variant name, and whether it is a real transform.
+pub fn kind_of(variant: &str) -> Option<(Precision, bool)> {
     match variant {
-        "cfft3d" => Some(Precision::Single),
-        "zfft3d" => Some(Precision::Double),
+        "cfft3d" => Some((Precision::Single, false)),
+        "zfft3d" => Some((Precision::Double, false)),
+        "scfft3d" => Some((Precision::Single, true)),
+        "dzfft3d" => Some((Precision::Double, true)),
         _ => None,
     }
+}
+
+/// The precision of a variant name.
+pub fn precision_of(variant: &str) -> Option<Precision> {
+    kind_of(variant).map(|k| k.0)
 }
 
 impl fmt::Display for FftProblem {
@@ -194,10 +284,15 @@ impl fmt::Display for FftProblem {
         if self.batch > 1 {
             write!(f, " batch {}", self.batch)?;
         }
+        let direction = match (self.real, self.direction) {
+            (false, d) => d.to_string(),
+            (true, Direction::Forward) => "real-to-complex".to_string(),
+            (true, Direction::Inverse) => "complex-to-real".to_string(),
+        };
         write!(
             f,
             " {} {}",
-            self.direction,
+            direction,
             if self.in_place {
                 "in place"
             } else {

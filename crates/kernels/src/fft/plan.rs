@@ -22,7 +22,7 @@
 
 use hone_tuner::{Config, ParamValue};
 
-use super::codegen::{LinePass, PassKernel, PassShape, PlanePass};
+use super::codegen::{LinePass, PassKernel, PassShape, PlanePass, RealPass};
 use super::radix::radices;
 use super::{FftProblem, Twiddle};
 
@@ -197,63 +197,159 @@ pub fn passes(
     limits: &BlockLimits,
 ) -> Result<Vec<PassKernel>, String> {
     p.validate()?;
-    let elem = 2 * p.precision.size() as u64;
-    let kernel = |shape| PassKernel {
+    if p.real {
+        return real_passes(p, c, limits);
+    }
+    let mut out = Vec::new();
+    let mut first_axis = 0;
+    if let Some(plane) = plane_pass(p, c, limits)? {
+        out.push(kernel(p, c, PassShape::Plane(plane)));
+        first_axis = 2;
+    }
+    for axis in first_axis..3 {
+        if let Some(line) = line_pass(p, axis, c, limits)? {
+            out.push(kernel(p, c, PassShape::Line(line)));
+        }
+    }
+    Ok(out)
+}
+
+fn kernel(p: &FftProblem, c: &FftConfig, shape: PassShape) -> PassKernel {
+    PassKernel {
         precision: p.precision,
         direction: p.direction,
         twiddle: c.twiddle,
         shape,
-    };
-    let mut out = Vec::new();
-    let mut first_axis = 0;
-    if let Some(plane) = plane_pass(p, c, limits)? {
-        out.push(kernel(PassShape::Plane(plane)));
-        first_axis = 2;
     }
-    for axis in first_axis..3 {
-        let n = p.n[axis];
-        if n == 1 {
-            continue;
-        }
-        let stride: u64 = p.n[..axis].iter().map(|&v| v as u64).product();
-        let outer = p.elements() / (n as u64 * stride);
-        let ap = &c.axes[axis];
-        let rs = radices(n, ap.rmax).ok_or_else(|| format!("{n} is not 7-smooth"))?;
-        let widest = rs.iter().map(|&r| n / r).max().unwrap_or(1);
-        let threads = n.div_ceil(ap.ept.max(1)).clamp(1, widest);
-        let mut lines = ap.lines.max(1);
-        // Lines beyond the data only waste threads.
-        let span = if stride == 1 { outer } else { stride };
-        lines = lines.min(span.min(1024) as u32).max(1);
-        while lines > 1
-            && (lines * threads > limits.threads
-                || (rs.len() > 1 && lines as u64 * (n + c.pad) as u64 * elem > limits.shared_bytes))
-        {
-            lines /= 2;
-        }
-        if threads > limits.threads {
-            return Err(format!(
-                "{} threads per line of {n} exceed the block limit",
-                threads
-            ));
-        }
-        if rs.len() > 1 && (n + c.pad) as u64 * elem > limits.shared_bytes {
-            return Err(format!(
-                "a line of {n} does not fit shared memory ({} bytes)",
-                limits.shared_bytes
-            ));
-        }
-        out.push(kernel(PassShape::Line(LinePass {
-            n,
+}
+
+/// The line pass along `axis` of the problem's complex data (none for an
+/// axis of length 1).
+fn line_pass(
+    p: &FftProblem,
+    axis: usize,
+    c: &FftConfig,
+    limits: &BlockLimits,
+) -> Result<Option<LinePass>, String> {
+    let elem = 2 * p.precision.size() as u64;
+    let lengths = p.complex_lengths();
+    let n = lengths[axis];
+    if n == 1 {
+        return Ok(None);
+    }
+    let stride: u64 = lengths[..axis].iter().map(|&v| v as u64).product();
+    let outer = p.elements() / (n as u64 * stride);
+    let ap = &c.axes[axis];
+    let rs = radices(n, ap.rmax).ok_or_else(|| format!("{n} is not 7-smooth"))?;
+    let threads = threads_per_line(n, &rs, ap.ept);
+    // Lines beyond the data only waste threads.
+    let span = if stride == 1 { outer } else { stride };
+    let uses_shared = rs.len() > 1;
+    let lines = lines_per_block(ap.lines, span, threads, n, c.pad, elem, uses_shared, limits);
+    check_line(n, threads, c.pad, elem, uses_shared, limits)?;
+    Ok(Some(LinePass {
+        n,
+        radices: rs,
+        stride,
+        outer,
+        lines,
+        threads,
+        pad: c.pad,
+    }))
+}
+
+/// Threads per line of `n` in `rs` stages at about `ept` elements a thread:
+/// no more than the widest stage has butterflies.
+fn threads_per_line(n: u32, rs: &[u32], ept: u32) -> u32 {
+    let widest = rs.iter().map(|&r| n / r).max().unwrap_or(1);
+    n.div_ceil(ept.max(1)).clamp(1, widest)
+}
+
+/// The lines a block takes: as asked, at most the lines there are, halved
+/// until the block's threads and shared rows fit.
+#[allow(clippy::too_many_arguments)]
+fn lines_per_block(
+    asked: u32,
+    span: u64,
+    threads: u32,
+    n: u32,
+    pad: u32,
+    elem: u64,
+    uses_shared: bool,
+    limits: &BlockLimits,
+) -> u32 {
+    let mut lines = asked.max(1).min(span.min(1024) as u32).max(1);
+    while lines > 1
+        && (lines * threads > limits.threads
+            || (uses_shared && lines as u64 * (n + pad) as u64 * elem > limits.shared_bytes))
+    {
+        lines /= 2;
+    }
+    lines
+}
+
+fn check_line(
+    n: u32,
+    threads: u32,
+    pad: u32,
+    elem: u64,
+    uses_shared: bool,
+    limits: &BlockLimits,
+) -> Result<(), String> {
+    if threads > limits.threads {
+        return Err(format!(
+            "{threads} threads per line of {n} exceed the block limit"
+        ));
+    }
+    if uses_shared && (n + pad) as u64 * elem > limits.shared_bytes {
+        return Err(format!(
+            "a line of {n} does not fit shared memory ({} bytes)",
+            limits.shared_bytes
+        ));
+    }
+    Ok(())
+}
+
+/// The passes of a real transform: the real pass along X (reading `nx`
+/// reals a line as `nx / 2` complex numbers), and line passes along Y and
+/// Z over the spectrum's `nx / 2 + 1` columns. Forward, X comes first and
+/// the others run in place on the output; inverse, Y and Z run in place on
+/// the input and X last, into the output.
+fn real_passes(
+    p: &FftProblem,
+    c: &FftConfig,
+    limits: &BlockLimits,
+) -> Result<Vec<PassKernel>, String> {
+    let elem = 2 * p.precision.size() as u64;
+    let m = p.n[0] / 2;
+    let ap = &c.axes[0];
+    let rs = radices(m, ap.rmax).ok_or_else(|| format!("{m} is not 7-smooth"))?;
+    let threads = threads_per_line(m, &rs, ap.ept);
+    let outer = p.real_values() / p.n[0] as u64;
+    let lines = lines_per_block(ap.lines, outer, threads, m, c.pad, elem, true, limits);
+    check_line(m, threads, c.pad, elem, true, limits)?;
+    let x = kernel(
+        p,
+        c,
+        PassShape::Real(RealPass {
+            m,
             radices: rs,
-            stride,
             outer,
             lines,
             threads,
             pad: c.pad,
-        })));
+        }),
+    );
+    let mut others = Vec::new();
+    for axis in 1..3 {
+        if let Some(line) = line_pass(p, axis, c, limits)? {
+            others.push(kernel(p, c, PassShape::Line(line)));
+        }
     }
-    Ok(out)
+    Ok(match p.direction {
+        super::Direction::Forward => std::iter::once(x).chain(others).collect(),
+        super::Direction::Inverse => others.into_iter().chain(std::iter::once(x)).collect(),
+    })
 }
 
 /// The plane pass over x and y, when `c` asks for one and it fits: in one

@@ -2,14 +2,15 @@
 //! shape (`nx,ny,nz`) and precision, as `hone tune` measured them
 //! ([`hone_tuner::Plans`], an exact key per size: FFT sizes form no line
 //! along which an interval rule could interpolate). A shape without a plan
-//! runs the default configuration.
+//! runs the default configuration. A real transform without a plan of its
+//! own takes the complex plan of its shape, whose Y and Z passes it shares.
 
 use std::path::Path;
 
 use hone_tuner::{KeyValue, Plans, ProblemKey};
 
 use super::plan::FftConfig;
-use super::{variant_of, FftProblem};
+use super::{real_variant_of, variant_of, FftProblem};
 use crate::precision::Precision;
 use crate::routine::{LibError, Result};
 
@@ -24,11 +25,14 @@ const BUILT_IN: [(&str, &str); 2] = [
     ),
 ];
 
-/// The plans of both precisions.
+/// The plans of both precisions, complex and real.
 #[derive(Debug, Clone)]
 pub struct FftPlans {
     single: Plans,
     double: Plans,
+    /// Real transforms' plans (`scfft3d`, `dzfft3d`), none built in.
+    real_single: Option<Plans>,
+    real_double: Option<Plans>,
     origin: String,
 }
 
@@ -77,21 +81,29 @@ impl FftPlans {
         FftPlans {
             single: get("cfft3d"),
             double: get("zfft3d"),
+            real_single: None,
+            real_double: None,
             origin: "built-in plans (kernels/fft/plans/)".to_string(),
         }
     }
 
-    /// Plans from `DIR/cfft3d.json` and `DIR/zfft3d.json`; a missing file
-    /// leaves that precision with the built-in plans.
+    /// Plans from `DIR/VARIANT.json` (`cfft3d`, `zfft3d`, `scfft3d`,
+    /// `dzfft3d`); a missing file leaves that variant with the built-in
+    /// plans.
     pub fn load_dir(dir: &Path) -> Result<FftPlans> {
         let mut out = FftPlans::bundled();
         for p in [Precision::Single, Precision::Double] {
-            let Some(plans) = read_file(dir, variant_of(p))? else {
-                continue;
-            };
-            match p {
-                Precision::Single => out.single = plans,
-                Precision::Double => out.double = plans,
+            if let Some(plans) = read_file(dir, variant_of(p))? {
+                match p {
+                    Precision::Single => out.single = plans,
+                    Precision::Double => out.double = plans,
+                }
+            }
+            if let Some(plans) = read_file(dir, real_variant_of(p))? {
+                match p {
+                    Precision::Single => out.real_single = Some(plans),
+                    Precision::Double => out.real_double = Some(plans),
+                }
             }
         }
         out.origin = format!("plans in {}", dir.display());
@@ -109,10 +121,30 @@ impl FftPlans {
         }
     }
 
-    /// The configuration for `p` and where it came from (`tuned` or
-    /// `default`).
+    fn of_real(&self, p: Precision) -> Option<&Plans> {
+        match p {
+            Precision::Single => self.real_single.as_ref(),
+            Precision::Double => self.real_double.as_ref(),
+        }
+    }
+
+    /// The configuration for `p` and where it came from (`tuned`,
+    /// `complex` for a real transform served by its shape's complex plan,
+    /// or `default`).
     pub fn config(&self, p: &FftProblem) -> (FftConfig, &'static str) {
+        if p.real {
+            if let Some(c) = self.of_real(p.precision).and_then(|x| x.select(&key_of(p))) {
+                return (
+                    FftConfig::from_config(c).expect("checked when the plans were read"),
+                    "tuned",
+                );
+            }
+        }
         match self.of(p.precision).select(&key_of(p)) {
+            Some(c) if p.real => (
+                FftConfig::from_config(c).expect("checked when the plans were read"),
+                "complex",
+            ),
             Some(c) => (
                 FftConfig::from_config(c).expect("checked when the plans were read"),
                 "tuned",
@@ -167,7 +199,7 @@ pub fn save(
     config: &FftConfig,
     time_s: f64,
 ) -> Result<std::path::PathBuf> {
-    let variant = variant_of(p.precision);
+    let variant = p.variant();
     let mut plans = read_dir_plans(dir, variant)?;
     let key = key_of(p);
     plans.plans.retain(|x| x.key != key);

@@ -60,6 +60,72 @@ pub fn transform(p: &FftProblem, input: &[Complex<f64>]) -> Vec<Complex<f64>> {
     data
 }
 
+/// `values` reals uniform in [-1, 1).
+pub fn random_real(values: usize, seed: u64) -> Vec<f64> {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    (0..values).map(|_| rng.gen_range(-1.0..1.0)).collect()
+}
+
+/// The complex problem of the same lengths and direction as a real one.
+fn complex_twin(p: &FftProblem) -> FftProblem {
+    FftProblem {
+        real: false,
+        in_place: false,
+        ..*p
+    }
+}
+
+/// The real-to-complex transform of `p` of the reals `x` (the whole batch):
+/// each line's first `nx / 2 + 1` elements of the complex transform.
+pub fn real_forward(p: &FftProblem, x: &[f64]) -> Vec<Complex<f64>> {
+    let full: Vec<Complex<f64>> = x.iter().map(|&v| Complex::new(v, 0.0)).collect();
+    let twin = FftProblem {
+        direction: Direction::Forward,
+        ..complex_twin(p)
+    };
+    let y = transform(&twin, &full);
+    let nx = p.n[0] as usize;
+    y.chunks_exact(nx)
+        .flat_map(|line| line[..nx / 2 + 1].to_vec())
+        .collect()
+}
+
+/// The complex-to-real transform of `p` of the spectrum `s`: the real part
+/// of the inverse complex transform of the whole spectrum, the missing
+/// half of each line taken from the conjugate of its mirror,
+/// `X[nx - x, -y, -z] = conj X[x, y, z]`.
+pub fn real_inverse(p: &FftProblem, s: &[Complex<f64>]) -> Vec<f64> {
+    let [nx, ny, nz] = p.n.map(|v| v as usize);
+    let h = nx / 2 + 1;
+    let mut full = vec![Complex::new(0.0, 0.0); nx * ny * nz * p.batch as usize];
+    full.par_chunks_mut(nx * ny * nz)
+        .enumerate()
+        .for_each(|(b, out)| {
+            let at = |x: usize, y: usize, z: usize| s[((b * nz + z) * ny + y) * h + x];
+            for z in 0..nz {
+                for y in 0..ny {
+                    for x in 0..nx {
+                        out[(z * ny + y) * nx + x] = if x < h {
+                            at(x, y, z)
+                        } else {
+                            at(nx - x, (ny - y) % ny, (nz - z) % nz).conj()
+                        };
+                    }
+                }
+            }
+        });
+    let twin = FftProblem {
+        direction: Direction::Inverse,
+        ..complex_twin(p)
+    };
+    transform(&twin, &full).iter().map(|c| c.re).collect()
+}
+
+/// Reals as complex numbers with no imaginary part (for the error measure).
+pub fn as_complex(x: &[f64]) -> Vec<Complex<f64>> {
+    x.iter().map(|&v| Complex::new(v, 0.0)).collect()
+}
+
 /// sqrt(sum |got - want|^2 / sum |want|^2).
 pub fn rms_relative(got: &[Complex<f64>], want: &[Complex<f64>]) -> f64 {
     let (num, den) = got
@@ -111,6 +177,7 @@ mod tests {
                 batch: 2,
                 direction,
                 in_place: false,
+                real: false,
             };
             let x = random(p.elements() as usize, 7);
             let got = transform(&p, &x);
@@ -150,6 +217,7 @@ mod tests {
             batch: 1,
             direction: Direction::Forward,
             in_place: true,
+            real: false,
         };
         let x = random(p.elements() as usize, 3);
         let y = transform(&p, &x);
@@ -164,5 +232,35 @@ mod tests {
         assert!(rms_relative(&scaled, &x) < 1e-14);
         assert!(rms_relative(&y, &x) > 0.5, "the transform changed the data");
         assert!(bound(&p) > 0.0 && bound(&p) < 1e-13);
+    }
+
+    /// The real transforms against the complex one, and back.
+    #[test]
+    fn real_transforms_are_halves_of_the_complex_one() {
+        let p = FftProblem {
+            precision: Precision::Double,
+            n: [10, 3, 4],
+            batch: 2,
+            direction: Direction::Forward,
+            in_place: false,
+            real: true,
+        };
+        let x = random_real(p.real_values() as usize, 5);
+        let s = real_forward(&p, &x);
+        assert_eq!(s.len() as u64, p.elements());
+        let full = transform(&FftProblem { real: false, ..p }, &as_complex(&x));
+        // Element (x=4, y=2, z=3) of batch 1, and its mirror's conjugate.
+        let idx = |w: usize, x: usize, y: usize, z: usize| ((4 + z) * 3 + y) * w + x;
+        assert!((s[idx(6, 4, 2, 3)] - full[idx(10, 4, 2, 3)]).norm() < 1e-12);
+        assert!((full[idx(10, 6, 1, 1)] - full[idx(10, 4, 2, 3)].conj()).norm() < 1e-12);
+        let back = real_inverse(
+            &FftProblem {
+                direction: Direction::Inverse,
+                ..p
+            },
+            &s,
+        );
+        let scaled: Vec<f64> = back.iter().map(|v| v / p.points() as f64).collect();
+        assert!(rms_relative(&as_complex(&scaled), &as_complex(&x)) < 1e-14);
     }
 }

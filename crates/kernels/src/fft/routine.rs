@@ -1,5 +1,7 @@
 //! The FFT as a library routine: variants `cfft3d` (single) and `zfft3d`
-//! (double), problems `nx ny nz batch direction place`, the planned kernels
+//! (double), and the real transforms `scfft3d` and `dzfft3d` (forward
+//! real-to-complex, inverse complex-to-real); problems `nx ny nz batch
+//! direction place`, the planned kernels
 //! checked and timed against cuFFT on the same buffers. Rates are
 //! GB/s-equivalent: one read and one write of the data per transform, so
 //! the copy bandwidth is the ceiling of a one-pass transform.
@@ -12,7 +14,7 @@ use super::device::{Checked, FftRunner, Timed};
 use super::plan::FftConfig;
 use super::plans::FftPlans;
 use super::tune::TuneSpace;
-use super::{precision_of, radix, Direction, FftProblem, MAX_LEN};
+use super::{kind_of, radix, Direction, FftProblem, MAX_LEN};
 use crate::precision::Precision;
 use crate::routine::problem::{reject_unknown, size_word};
 use crate::routine::rules::Selection;
@@ -45,9 +47,9 @@ pub fn problem_of(p: &FftProblem) -> Problem {
 
 /// The FFT problem of a library problem.
 pub fn fft_of(p: &Problem) -> Result<FftProblem> {
-    let precision = precision_of(&p.variant).ok_or_else(|| {
+    let (precision, real) = kind_of(&p.variant).ok_or_else(|| {
         LibError::Usage(format!(
-            "unknown FFT variant `{}` (expected cfft3d or zfft3d)",
+            "unknown FFT variant `{}` (expected cfft3d, zfft3d, scfft3d or dzfft3d)",
             p.variant
         ))
     })?;
@@ -65,6 +67,7 @@ pub fn fft_of(p: &Problem) -> Result<FftProblem> {
             Direction::Forward
         },
         in_place: dim("in_place")? == 1,
+        real,
     };
     f.validate().map_err(LibError::Usage)?;
     Ok(f)
@@ -77,18 +80,28 @@ pub fn smooth_at_least(n: u64) -> u64 {
         .expect("smooth numbers are unbounded")
 }
 
+/// The smallest length at least `n` that a real transform takes along x:
+/// even, with a 7-smooth half.
+pub fn real_length_at_least(n: u64) -> u64 {
+    2 * smooth_at_least(n.max(2).div_ceil(2))
+}
+
 impl Routine for FftRoutine {
     fn name(&self) -> &'static str {
         "fft"
     }
 
     fn about(&self) -> &'static str {
-        "3-D complex-to-complex FFT, forward or inverse (unnormalised), in or out of place, \
-         batched; lengths that are products of 2, 3, 5 and 7 (cfft3d: single, zfft3d: double)"
+        "3-D FFT, forward or inverse (unnormalised), batched, on lengths that are products of \
+         2, 3, 5 and 7: complex-to-complex in or out of place (cfft3d: single, zfft3d: double), \
+         and real-to-complex forward / complex-to-real inverse out of place, x halved to \
+         nx/2+1 in the spectrum (scfft3d: single, dzfft3d: double)"
     }
 
     fn variants(&self) -> Vec<String> {
-        vec!["cfft3d".to_string(), "zfft3d".to_string()]
+        ["cfft3d", "zfft3d", "scfft3d", "dzfft3d"]
+            .map(String::from)
+            .to_vec()
     }
 
     fn dims(&self) -> &'static [DimHelp] {
@@ -118,6 +131,11 @@ impl Routine for FftRoutine {
                 help: "single (default) or double",
             },
             DimHelp {
+                name: "real",
+                help: "yes for the real transforms: forward real-to-complex, inverse \
+                       complex-to-real (default no)",
+            },
+            DimHelp {
                 name: "direction",
                 help: "forward (default) or inverse",
             },
@@ -140,6 +158,7 @@ impl Routine for FftRoutine {
                 "precision",
                 "direction",
                 "place",
+                "real",
             ],
         )?;
         let word = |k: &str| words.iter().find(|(w, _)| w == k).map(|(_, v)| v.as_str());
@@ -160,6 +179,13 @@ impl Routine for FftRoutine {
                 )))
             }
         };
+        let real = match word("real") {
+            None | Some("no") | Some("false") | Some("0") => false,
+            Some("yes") | Some("true") | Some("1") => true,
+            Some(other) => {
+                return Err(LibError::Usage(format!("real={other}: expected yes or no")))
+            }
+        };
         let max = MAX_LEN as u64;
         let cube = size_word(words, "n", max)?;
         let nx = size_word(words, "nx", max)?
@@ -174,13 +200,14 @@ impl Routine for FftRoutine {
             batch: batch as u32,
             direction,
             in_place,
+            real,
         };
         f.validate().map_err(LibError::Usage)?;
         Ok(problem_of(&f))
     }
 
     fn family_problem(&self, variant: &str, size: u64) -> Result<Problem> {
-        let precision = precision_of(variant)
+        let (precision, real) = kind_of(variant)
             .ok_or_else(|| LibError::Usage(format!("unknown FFT variant `{variant}`")))?;
         if size == 0 || size > MAX_LEN as u64 {
             return Err(LibError::Usage(format!(
@@ -188,8 +215,16 @@ impl Routine for FftRoutine {
             )));
         }
         // The charts' log-spaced sizes land between smooth lengths.
-        let n = smooth_at_least(size).min(MAX_LEN as u64) as u32;
-        let f = FftProblem::cube(precision, n);
+        let n = if real {
+            real_length_at_least(size)
+        } else {
+            smooth_at_least(size)
+        }
+        .min(MAX_LEN as u64) as u32;
+        let f = FftProblem {
+            real,
+            ..FftProblem::cube(precision, n)
+        };
         f.validate().map_err(LibError::Usage)?;
         Ok(problem_of(&f))
     }
@@ -208,7 +243,7 @@ impl Routine for FftRoutine {
     /// What FFT users bring besides cubes: in place, inverse, batches of
     /// small cubes, slabs and boxes whose axes differ.
     fn other_shapes(&self, variant: &str) -> Vec<Problem> {
-        let Some(precision) = precision_of(variant) else {
+        let Some((precision, real)) = kind_of(variant) else {
             return Vec::new();
         };
         let p = |n: [u32; 3], batch, direction, in_place| {
@@ -218,9 +253,21 @@ impl Routine for FftRoutine {
                 batch,
                 direction,
                 in_place,
+                real,
             })
         };
         use Direction::{Forward as F, Inverse as I};
+        if real {
+            // Out of place only; the inverse is complex-to-real.
+            return vec![
+                p([256, 256, 256], 1, I, false),
+                p([512, 512, 512], 1, I, false),
+                p([128, 128, 128], 8, F, false),
+                p([512, 512, 64], 1, F, false),
+                p([240, 243, 250], 1, F, false),
+                p([1024, 96, 60], 1, I, false),
+            ];
+        }
         vec![
             p([256, 256, 256], 1, F, true),
             p([256, 256, 256], 1, I, false),
@@ -322,7 +369,7 @@ impl Session for FftSession<'_> {
     ) -> Result<Comparison> {
         let f = fft_of(problem)?;
         let selection = self.select(problem)?;
-        let work = 2.0 * f.bytes() as f64;
+        let work = f.traffic_bytes() as f64;
         self.runner.data(&f, &options.timing)?;
         let (config, _) = self.plans.config(&f);
 

@@ -271,7 +271,14 @@ fn slots(p: &FftProblem, start: &FftConfig, space: &TuneSpace, plane: bool) -> V
         }
         out.push(Slot { candidates });
     }
-    for axis in if plane { 2..3 } else { 0..3 } {
+    // In the order of the passes: a complex-to-real transform's X pass
+    // comes last.
+    let order = if p.real && p.direction == super::Direction::Inverse {
+        [1, 2, 0]
+    } else {
+        [0, 1, 2]
+    };
+    for axis in order.into_iter().filter(|&a| !plane || a == 2) {
         if p.n[axis] == 1 {
             continue;
         }
