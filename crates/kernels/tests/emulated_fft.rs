@@ -6,7 +6,7 @@
 use hone_emulator::{Buffer, KernelArg, LaunchConfig, Options};
 use hone_frontend::{parse_source, FrontendOptions};
 use hone_kernels::fft::codegen::{PassShape, ENTRY};
-use hone_kernels::fft::plan::{passes, BlockLimits, FftConfig};
+use hone_kernels::fft::plan::{pass_sides, passes, BlockLimits, FftConfig, Side};
 use hone_kernels::fft::reference::{
     bound, from_interleaved, random, rms_relative, to_interleaved, transform,
 };
@@ -57,11 +57,12 @@ fn emulate(p: &FftProblem, c: &FftConfig) -> (f64, usize, bool) {
     let mut plane = false;
     for (i, k) in ks.iter().enumerate() {
         plane |= matches!(k.shape, PassShape::Plane(_));
-        if i == 0 && !p.in_place {
-            emulate_pass(k, &mut input, Some(&mut output), p.precision);
-            assert_eq!(values(p.precision, &input), held, "the input is kept");
-        } else {
-            emulate_pass(k, &mut output, None, p.precision);
+        match pass_sides(p, i, ks.len()) {
+            (Side::Input, Side::Output) if !p.in_place => {
+                emulate_pass(k, &mut input, Some(&mut output), p.precision);
+                assert_eq!(values(p.precision, &input), held, "the input is kept");
+            }
+            _ => emulate_pass(k, &mut output, None, p.precision),
         }
     }
     let got = from_interleaved(&values(p.precision, &output));
@@ -258,12 +259,14 @@ fn emulate_real(p: &FftProblem, c: &FftConfig) -> f64 {
             if forward { i == 0 } else { i == last },
             "pass {i} of {p}"
         );
-        if real_pass {
-            emulate_pass(k, &mut input, Some(&mut output), p.precision);
-        } else if forward {
-            emulate_pass(k, &mut output, None, p.precision);
-        } else {
-            emulate_pass(k, &mut input, None, p.precision);
+        // The buffers the library gives each pass.
+        match pass_sides(p, i, ks.len()) {
+            (Side::Input, Side::Output) => {
+                emulate_pass(k, &mut input, Some(&mut output), p.precision)
+            }
+            (Side::Input, Side::Input) => emulate_pass(k, &mut input, None, p.precision),
+            (Side::Output, Side::Output) => emulate_pass(k, &mut output, None, p.precision),
+            (Side::Output, Side::Input) => unreachable!("no pass writes its input"),
         }
     }
     if forward {

@@ -377,7 +377,7 @@ impl PassKernel {
             PassShape::Line(l) if l.radices.len() < 2 => 0,
             PassShape::Line(l) => l.lines as u64 * (l.n + l.pad) as u64 * elem,
             // The line is split (or formed) in shared memory.
-            PassShape::Real(r) => r.lines as u64 * (r.m + r.pad) as u64 * elem,
+            PassShape::Real(r) => r.lines as u64 * (r.m + 1 + r.pad) as u64 * elem,
             PassShape::Plane(p) => {
                 let rows = p.rows() as u64 * (p.n0 + p.pad) as u64;
                 let columns = if p.cluster > 1 {
@@ -507,6 +507,17 @@ impl PassKernel {
     /// The kernel's CUDA source; its entry is [`ENTRY`]`(in, out, tw)`.
     pub fn source(&self) -> String {
         let mut code = preamble(self.precision, self.direction);
+        if let PassShape::Real(r) = &self.shape {
+            // Z[k] = (a + conj b) + i W^-k (a - conj b), a = X[k], b = X[m - k].
+            let _ = writeln!(
+                code,
+                "__device__ __forceinline__ cplx c2r_pair(cplx a, cplx b, int k) {{\n  \
+                 const cplx d = mk(a.x - b.x, a.y + b.y);\n  \
+                 const cplx wd = cmul(twiddle_computed(k, {}), d);\n  \
+                 return mk(a.x + b.x - wd.y, a.y - b.y + wd.x);\n}}",
+                2 * r.m
+            );
+        }
         let block = self.block();
         let bounds = match &self.shape {
             PassShape::Plane(p) if p.min_blocks > 0 => format!("{block}, {}", p.min_blocks),
@@ -631,7 +642,7 @@ impl PassKernel {
             outer = r.outer,
             m1 = m + 1
         );
-        let _ = writeln!(code, "#define SROW(n) (t * {} + (n))", m + r.pad);
+        let _ = writeln!(code, "#define SROW(n) (t * {} + (n))", m + 1 + r.pad);
         // A line of one complex element has no stage: it is its own transform.
         let copy = |code: &mut String, from: &str, to: &str| {
             let _ = writeln!(
@@ -661,16 +672,19 @@ impl PassKernel {
                 );
             }
             Direction::Inverse => {
+                // The line's m + 1 elements come to shared memory in one
+                // coalesced read; each thread then forms the pair k, m - k
+                // from the same two elements, in place.
                 let _ = writeln!(
                     code,
-                    "  for (int k = p; k < {m}; k += {tp}) {{\n    \
-                     if (live) {{\n      \
-                     const cplx a = in[sbase + k];\n      \
-                     const cplx b = in[sbase + {m} - k];\n      \
-                     const cplx d = mk(a.x - b.x, a.y + b.y);\n      \
-                     const cplx wd = cmul(twiddle_computed(k, {real_len}), d);\n      \
-                     sm[SROW(k)] = mk(a.x + b.x - wd.y, a.y - b.y + wd.x);\n    \
-                     }}\n  }}\n  __syncthreads();",
+                    "  if (live) {{\n    for (int k = p; k <= {m}; k += {tp}) sm[SROW(k)] = in[sbase + k];\n  }}\n  \
+                     __syncthreads();\n  \
+                     for (int k = p; 2 * k <= {m}; k += {tp}) {{\n    \
+                     const cplx a = sm[SROW(k)];\n    \
+                     const cplx b = sm[SROW({m} - k)];\n    \
+                     sm[SROW(k)] = c2r_pair(a, b, k);\n    \
+                     if (k > 0 && 2 * k < {m}) sm[SROW({m} - k)] = c2r_pair(b, a, {m} - k);\n  }}\n  \
+                     __syncthreads();",
                     tp = r.threads
                 );
                 if r.radices.is_empty() {

@@ -19,7 +19,7 @@ use rustfft::num_complex::Complex;
 
 use super::codegen::{PassKernel, PassShape, ENTRY};
 use super::cufft::CufftPlan;
-use super::plan::{passes, BlockLimits, FftConfig};
+use super::plan::{pass_sides, passes, BlockLimits, FftConfig, Side};
 use super::reference::{self, bound, rms_relative};
 use super::{Direction, FftProblem, Twiddle};
 use crate::precision::Precision;
@@ -571,17 +571,14 @@ pub(crate) unsafe fn run(
         }
         return Ok(());
     }
-    let p = &plan.problem;
-    let last = plan.passes.len() - 1;
+    let count = plan.passes.len();
     for (i, pass) in plan.passes.iter().enumerate() {
-        // Complex passes after the first run in place on the output; a
-        // complex-to-real transform runs them in place on its input and
-        // its real pass last, into the output.
-        let (src, dst) = match (p.real, p.direction) {
-            (true, Direction::Inverse) if i < last => (input, input),
-            _ if i == 0 => (input, output),
-            _ => (output, output),
+        let ptr = |side| match side {
+            Side::Input => input,
+            Side::Output => output,
         };
+        let (src, dst) = pass_sides(&plan.problem, i, count);
+        let (src, dst) = (ptr(src), ptr(dst));
         let f = pass.module.function(ENTRY)?;
         let d = dims(&pass.kernel).map_err(|i| LibError::Routine(i.reason))?;
         let table = pass.table.as_ref().map(|t| t.ptr()).unwrap_or(0);

@@ -214,6 +214,27 @@ pub fn passes(
     Ok(out)
 }
 
+/// One of the caller's buffers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Side {
+    Input,
+    Output,
+}
+
+/// What pass `i` of the `count` passes of `p` reads and writes. The first
+/// reads the input and writes the output, the rest run in place on the
+/// output; a complex-to-real transform runs its complex passes in place on
+/// its input (which it overwrites, as cuFFT's does) and its real pass
+/// last, from the input into the output.
+pub fn pass_sides(p: &FftProblem, i: usize, count: usize) -> (Side, Side) {
+    match (p.real, p.direction) {
+        (true, super::Direction::Inverse) if i + 1 < count => (Side::Input, Side::Input),
+        (true, super::Direction::Inverse) => (Side::Input, Side::Output),
+        _ if i == 0 => (Side::Input, Side::Output),
+        _ => (Side::Output, Side::Output),
+    }
+}
+
 fn kernel(p: &FftProblem, c: &FftConfig, shape: PassShape) -> PassKernel {
     PassKernel {
         precision: p.precision,
@@ -326,8 +347,9 @@ fn real_passes(
     let rs = radices(m, ap.rmax).ok_or_else(|| format!("{m} is not 7-smooth"))?;
     let threads = threads_per_line(m, &rs, ap.ept);
     let outer = p.real_values() / p.n[0] as u64;
-    let lines = lines_per_block(ap.lines, outer, threads, m, c.pad, elem, true, limits);
-    check_line(m, threads, c.pad, elem, true, limits)?;
+    // A line's row in shared memory holds the spectrum's m + 1 elements.
+    let lines = lines_per_block(ap.lines, outer, threads, m + 1, c.pad, elem, true, limits);
+    check_line(m + 1, threads, c.pad, elem, true, limits)?;
     let x = kernel(
         p,
         c,

@@ -14,7 +14,7 @@ use super::{real_variant_of, variant_of, FftProblem};
 use crate::precision::Precision;
 use crate::routine::{LibError, Result};
 
-const BUILT_IN: [(&str, &str); 2] = [
+const BUILT_IN: [(&str, &str); 4] = [
     (
         "cfft3d",
         include_str!("../../../../kernels/fft/plans/cfft3d.json"),
@@ -23,6 +23,14 @@ const BUILT_IN: [(&str, &str); 2] = [
         "zfft3d",
         include_str!("../../../../kernels/fft/plans/zfft3d.json"),
     ),
+    (
+        "scfft3d",
+        include_str!("../../../../kernels/fft/plans/scfft3d.json"),
+    ),
+    (
+        "dzfft3d",
+        include_str!("../../../../kernels/fft/plans/dzfft3d.json"),
+    ),
 ];
 
 /// The plans of both precisions, complex and real.
@@ -30,7 +38,8 @@ const BUILT_IN: [(&str, &str); 2] = [
 pub struct FftPlans {
     single: Plans,
     double: Plans,
-    /// Real transforms' plans (`scfft3d`, `dzfft3d`), none built in.
+    /// Real transforms' plans (`scfft3d`, `dzfft3d`); shapes without one
+    /// take the complex plan of their shape.
     real_single: Option<Plans>,
     real_double: Option<Plans>,
     origin: String,
@@ -81,8 +90,8 @@ impl FftPlans {
         FftPlans {
             single: get("cfft3d"),
             double: get("zfft3d"),
-            real_single: None,
-            real_double: None,
+            real_single: Some(get("scfft3d")),
+            real_double: Some(get("dzfft3d")),
             origin: "built-in plans (kernels/fft/plans/)".to_string(),
         }
     }
@@ -231,6 +240,23 @@ mod tests {
         let p = FftProblem::cube(Precision::Single, 7 * 11);
         assert_eq!(plans.config(&p), (FftConfig::default(), "default"));
         assert_eq!(key_of(&p).to_string(), "nx=77,ny=77,nz=77");
+        // Real transforms: their own plan, else the complex plan of the
+        // shape, else the default.
+        let real = |n| FftProblem {
+            real: true,
+            ..FftProblem::cube(Precision::Double, n)
+        };
+        assert_eq!(plans.config(&real(256)).1, "tuned");
+        assert_ne!(
+            plans.config(&real(256)).0,
+            plans.config(&FftProblem::cube(Precision::Double, 256)).0
+        );
+        assert_eq!(plans.config(&real(243 * 2)).1, "default");
+        let complex_only = FftProblem {
+            real: true,
+            ..FftProblem::cube(Precision::Single, 243)
+        };
+        assert_eq!(plans.config(&complex_only).1, "complex");
     }
 
     #[test]
