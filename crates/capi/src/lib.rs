@@ -28,6 +28,7 @@ use hone_gpu::{Gpu, GpuError};
 use hone_kernels::driver::RawEvent;
 use hone_kernels::gemm::{Gemm, GemmRules};
 use hone_kernels::routine::LibError;
+use hone_kernels::routine::{device_rules, Routine};
 use hone_kernels::symv::{Symv, SymvError, SymvRules};
 
 /// What a call returned.
@@ -171,7 +172,10 @@ fn handle_mut<'a>(handle: hone_handle_t) -> Result<&'a mut hone_handle, Failure>
 /// Creates a handle on CUDA device `device` with the rules built into hone
 /// (or, when the environment variable `HONE_RULES_DIR` names a directory,
 /// the rules there: SYMV's four, and the GEMM variants' `VARIANT.json`
-/// where present, the built-in GEMM rules otherwise). `*handle` is set on
+/// where present, the built-in GEMM rules otherwise). Without
+/// `HONE_RULES_DIR`, SYMV takes the rules `hone retune symv` tuned on this
+/// GPU model when they are there, and says once on standard error when the
+/// built-in rules it runs were tuned on another GPU. `*handle` is set on
 /// success.
 ///
 /// # Safety
@@ -195,7 +199,29 @@ pub unsafe extern "C" fn hone_create(handle: *mut hone_handle_t, device: c_int) 
             }
             _ => (SymvRules::bundled(), GemmRules::bundled()),
         };
-        let gpu: *mut Gpu = Box::into_raw(Box::new(Gpu::open(ordinal)?));
+        let opened = Gpu::open(ordinal)?;
+        // Without HONE_RULES_DIR, SYMV runs the rules `hone retune symv`
+        // tuned on this GPU model, when there are any.
+        let rules = match std::env::var_os("HONE_RULES_DIR") {
+            Some(dir) if !dir.is_empty() => rules,
+            _ => {
+                let symv = &hone_kernels::symv::routine::SymvRoutine;
+                let r = device_rules::resolve(
+                    symv.name(),
+                    &symv.variants(),
+                    &opened.props().name,
+                    symv.tuned_on(),
+                );
+                if let Some(n) = &r.notice {
+                    device_rules::notify_once(n);
+                }
+                match r.dir {
+                    Some(d) => SymvRules::load_dir(&d)?,
+                    None => rules,
+                }
+            }
+        };
+        let gpu: *mut Gpu = Box::into_raw(Box::new(opened));
         // SAFETY: the Gpu lives until the handle drops, after the Symv that
         // borrows it (see Drop).
         let gpu_ref: &'static Gpu = unsafe { &*gpu };

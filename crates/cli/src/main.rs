@@ -45,6 +45,9 @@ enum Command {
     Bench(commands::routine::BenchArgs),
     /// Plan a routine's problems by measurement on this GPU (one plan per problem, as FFT libraries do), stored as they are measured
     Plan(commands::routine::PlanArgs),
+    /// Tune a routine's rules on this GPU with one command, into the user's
+    /// rules folder for this GPU model (used from then on)
+    Retune(commands::retune::RetuneArgs),
     /// Double-double GEMM report: speed, errors against the exact product on several input kinds, and the measured FP64 instruction bound
     Ddgemm(commands::ddgemm::DdgemmArgs),
     /// DGEMM emulated on the INT8 tensor cores (Ozaki scheme II) against cuBLAS DGEMM: speed and errors on the same inputs
@@ -83,6 +86,7 @@ fn main() -> ExitCode {
         Command::Run(args) => commands::routine::run(args),
         Command::Bench(args) => commands::routine::bench(args),
         Command::Plan(args) => commands::routine::plan(args),
+        Command::Retune(args) => commands::retune::run(args),
         Command::Ddgemm(args) => commands::ddgemm::run_cmd(args),
         Command::Ozaki(args) => commands::ozaki::run_cmd(args),
         Command::Difftest(args) => commands::difftest::run(args),

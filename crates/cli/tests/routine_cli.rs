@@ -144,3 +144,29 @@ fn without_a_device_run_and_bench_say_so_and_exit_2() {
     // Nothing is written before the device is there.
     assert!(!dir.exists());
 }
+
+#[test]
+fn retune_names_what_it_cannot_retune_and_needs_a_gpu_for_the_rest() {
+    let o = hone(&["retune", "fft"]);
+    assert_eq!(o.code, 2);
+    assert!(
+        o.stderr.contains("not retuned by `hone retune`"),
+        "{}",
+        o.stderr
+    );
+    let o = hone(&["retune", "symv", "--variants", "zsymv_lower"]);
+    assert_eq!(o.code, 2);
+    assert!(
+        o.stderr.contains("no variant `zsymv_lower`"),
+        "{}",
+        o.stderr
+    );
+    let dir = std::env::temp_dir().join(format!("hone-retune-cli-{}", std::process::id()));
+    let o = hone(&["retune", "symv", "--out", dir.to_str().unwrap()]);
+    assert_eq!(o.code, 2, "{}", o.stderr);
+    assert!(o.stderr.contains("no CUDA device"), "{}", o.stderr);
+    assert!(
+        !dir.exists(),
+        "nothing is written before the device is there"
+    );
+}

@@ -8,6 +8,7 @@ pub mod ozaki;
 pub mod parse;
 pub mod refit;
 pub mod report;
+pub mod retune;
 pub mod routine;
 pub mod rule;
 pub mod sim;

@@ -12,7 +12,8 @@ use clap::Args;
 use hone_gpu::Gpu;
 use hone_kernels::routine::report::{table, write_reports};
 use hone_kernels::routine::{
-    find, parse_words, routines, run_bench, BenchOptions, BenchReport, MeasureOptions, Row,
+    find, open_on_device, parse_words, routines, run_bench, BenchOptions, BenchReport,
+    MeasureOptions, Row,
 };
 
 use crate::exit;
@@ -21,7 +22,8 @@ use crate::exit;
 #[derive(Args)]
 pub struct Common {
     /// A directory holding the routine's rules (VARIANT.json, as `hone rule
-    /// --out-json` writes them); default: the rules built into hone
+    /// --out-json` writes them); default: the rules `hone retune` tuned on
+    /// this GPU model, else the rules built into hone
     #[arg(long, value_name = "DIR")]
     pub rules: Option<PathBuf>,
     /// Timed runs per measurement (the median is kept)
@@ -146,9 +148,8 @@ pub fn run(args: RunArgs) -> Result<u8> {
         .problem(&parse_words(&args.problem).map_err(message)?)
         .map_err(message)?;
     let gpu = Gpu::open(args.common.device).map_err(message)?;
-    let mut session = routine
-        .open(&gpu, args.common.rules.as_deref())
-        .map_err(message)?;
+    let (mut session, _) =
+        open_on_device(routine, &gpu, args.common.rules.as_deref()).map_err(message)?;
     let c = session
         .compare(&problem, &args.common.measure(), &mut |_| {})
         .map_err(message)?;
@@ -212,9 +213,8 @@ pub fn bench(args: BenchArgs) -> Result<u8> {
     )
     .map_err(message)?;
     let gpu = Gpu::open(args.common.device).map_err(message)?;
-    let mut session = routine
-        .open(&gpu, args.common.rules.as_deref())
-        .map_err(message)?;
+    let (mut session, _) =
+        open_on_device(routine, &gpu, args.common.rules.as_deref()).map_err(message)?;
     eprintln!("{}", gpu.props());
     eprintln!("{}", session.tools());
     std::fs::create_dir_all(&args.out)

@@ -24,6 +24,7 @@
 pub mod bench;
 pub mod chart;
 pub mod compare;
+pub mod device_rules;
 pub mod problem;
 pub mod registry;
 pub mod report;
@@ -200,6 +201,45 @@ pub trait Routine: Sync {
     /// Opens the routine on `gpu` with the rules in `rules_dir` (the built-in
     /// ones when `None`).
     fn open<'g>(&self, gpu: &'g Gpu, rules_dir: Option<&Path>) -> Result<Box<dyn Session + 'g>>;
+    /// The files of the routine's tuning jobs, one job `tune/VARIANT.toml`
+    /// per variant and the sources the jobs name, as paths relative to one
+    /// folder: what `hone retune` writes out and runs on the user's GPU.
+    /// Empty for a routine that is not retuned that way.
+    fn retune_files(&self) -> Vec<(&'static str, &'static str)> {
+        Vec::new()
+    }
+    /// The GPU the built-in rules were tuned on.
+    fn tuned_on(&self) -> &'static str {
+        device_rules::BUILT_IN_GPU
+    }
+}
+
+/// Opens `routine` on `gpu`: with the rules in `rules_dir` when given;
+/// otherwise, for a routine that `hone retune` tunes, with the rules tuned
+/// on this GPU model in the user's cache when a complete set is there, and
+/// else the built-in ones (telling the user once when those were tuned on
+/// another GPU). The rules' folder used, if any, comes back too.
+pub fn open_on_device<'g>(
+    routine: &dyn Routine,
+    gpu: &'g Gpu,
+    rules_dir: Option<&Path>,
+) -> Result<(Box<dyn Session + 'g>, Option<std::path::PathBuf>)> {
+    if let Some(d) = rules_dir {
+        return Ok((routine.open(gpu, Some(d))?, Some(d.to_path_buf())));
+    }
+    if routine.retune_files().is_empty() {
+        return Ok((routine.open(gpu, None)?, None));
+    }
+    let r = device_rules::resolve(
+        routine.name(),
+        &routine.variants(),
+        &gpu.props().name,
+        routine.tuned_on(),
+    );
+    if let Some(n) = &r.notice {
+        device_rules::notify_once(n);
+    }
+    Ok((routine.open(gpu, r.dir.as_deref())?, r.dir))
 }
 
 /// A plan found by measurement for one problem, for routines whose problems

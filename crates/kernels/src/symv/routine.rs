@@ -129,6 +129,10 @@ impl Routine for SymvRoutine {
         WorkUnit::Bytes
     }
 
+    fn retune_files(&self) -> Vec<(&'static str, &'static str)> {
+        crate::symv::space::retune_files()
+    }
+
     fn open<'g>(&self, gpu: &'g Gpu, rules_dir: Option<&Path>) -> Result<Box<dyn Session + 'g>> {
         let rules = match rules_dir {
             Some(d) => SymvRules::load_dir(d)?,

@@ -36,6 +36,33 @@ const ATOMIC_SOURCE: &str = include_str!("../../../../kernels/symv/symv_atomic.c
 const LU_SOURCE: &str = include_str!("../../../../kernels/symv/symv_lu.cu");
 const UTIL_SOURCE: &str = include_str!("../../../../kernels/symv/symv_util.cu");
 
+/// The tuning jobs of the four routines and the sources they name, laid
+/// out as in `kernels/symv/` (jobs in `tune/`), for `hone retune symv`.
+pub fn retune_files() -> Vec<(&'static str, &'static str)> {
+    vec![
+        (
+            "tune/dsymv_lower.toml",
+            include_str!("../../../../kernels/symv/tune/dsymv_lower.toml"),
+        ),
+        (
+            "tune/dsymv_upper.toml",
+            include_str!("../../../../kernels/symv/tune/dsymv_upper.toml"),
+        ),
+        (
+            "tune/ssymv_lower.toml",
+            include_str!("../../../../kernels/symv/tune/ssymv_lower.toml"),
+        ),
+        (
+            "tune/ssymv_upper.toml",
+            include_str!("../../../../kernels/symv/tune/ssymv_upper.toml"),
+        ),
+        ("symv_common.cuh", COMMON_SOURCE),
+        ("symv_atomic.cu", ATOMIC_SOURCE),
+        ("symv_lu.cu", LU_SOURCE),
+        ("symv_util.cu", UTIL_SOURCE),
+    ]
+}
+
 /// One parameter and its candidate values.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ParamSpace {
@@ -355,6 +382,32 @@ impl SymvTemplate {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The files `hone retune symv` writes are four jobs, one per routine,
+    /// whose template and sources are among them, and each job is the
+    /// routine's own (its library kernel names the variant).
+    #[test]
+    fn retune_files_make_four_complete_jobs() {
+        let dir = std::env::temp_dir().join(format!("hone-symv-retune-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        for (rel, text) in retune_files() {
+            let path = dir.join(rel);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(&path, text).unwrap();
+        }
+        let variants = crate::symv::library::variants();
+        assert_eq!(variants.len(), 4);
+        for v in &variants {
+            let job = dir.join("tune").join(format!("{v}.toml"));
+            let spec = hone_tuner::JobSpec::load(&job).unwrap();
+            assert_eq!(&spec.name, v);
+            assert_eq!(spec.kernel.library.as_deref(), Some(v.as_str()));
+            for f in spec.kernel.template.iter().chain(&spec.kernel.sources) {
+                assert!(dir.join("tune").join(f).is_file(), "{v}: {}", f.display());
+            }
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
     use crate::symv::config;
 
     fn atomic_config(pairs: &[(&str, i64)]) -> Config {

@@ -1,0 +1,223 @@
+//! Rules per GPU model. The rules built into hone name the GPU they were
+//! tuned on; rules tuned on the user's own GPU (`hone retune ROUTINE`) live
+//! in the user's cache, one folder per GPU model and routine, and the
+//! commands, the library's sessions and the C and Python interfaces take
+//! them from there. A GPU with no rules of its own runs the built-in ones,
+//! and hears once per process which GPU those were tuned on and how to tune
+//! its own.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// The GPU every built-in rule and plan of hone was tuned on.
+pub const BUILT_IN_GPU: &str = "NVIDIA H100 80GB HBM3";
+
+/// A GPU model's name as a folder name: `NVIDIA H100 80GB HBM3` becomes
+/// `nvidia-h100-80gb-hbm3`.
+pub fn slug(device_name: &str) -> String {
+    let mut out = String::new();
+    for c in device_name.trim().chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c.to_ascii_lowercase());
+        } else if !out.ends_with('-') && !out.is_empty() {
+            out.push('-');
+        }
+    }
+    let out = out.trim_end_matches('-').to_string();
+    if out.is_empty() {
+        "unnamed-gpu".to_string()
+    } else {
+        out
+    }
+}
+
+/// Where the user's rules live: `HONE_RULES_HOME`, else
+/// `$XDG_CACHE_HOME/hone/rules`, else `~/.cache/hone/rules`.
+pub fn rules_home() -> Option<PathBuf> {
+    let var = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty());
+    if let Some(home) = var("HONE_RULES_HOME") {
+        return Some(PathBuf::from(home));
+    }
+    if let Some(cache) = var("XDG_CACHE_HOME") {
+        return Some(PathBuf::from(cache).join("hone").join("rules"));
+    }
+    var("HOME").map(|h| PathBuf::from(h).join(".cache").join("hone").join("rules"))
+}
+
+/// The folder of a routine's rules tuned on the GPU named `device_name`.
+pub fn user_dir(routine: &str, device_name: &str) -> Option<PathBuf> {
+    rules_home().map(|h| h.join(slug(device_name)).join(routine))
+}
+
+/// Whether `dir` holds a rule for every variant.
+pub fn complete(dir: &Path, variants: &[String]) -> bool {
+    !variants.is_empty()
+        && variants
+            .iter()
+            .all(|v| dir.join(format!("{v}.json")).is_file())
+}
+
+/// The rules a routine runs with on one GPU.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Resolved {
+    /// The user's rules for this GPU; `None`: the built-in ones.
+    pub dir: Option<PathBuf>,
+    /// What to tell the user once, when the rules are another GPU's.
+    pub notice: Option<String>,
+}
+
+/// Picks the rules of `routine` (whose variants are `variants`, its
+/// built-in rules tuned on `built_in_on`) for the GPU named `device_name`:
+/// the user's, when a complete set was tuned on this GPU model; else the
+/// built-in ones, with a notice when they were tuned on another model.
+pub fn resolve(
+    routine: &str,
+    variants: &[String],
+    device_name: &str,
+    built_in_on: &str,
+) -> Resolved {
+    resolve_in(
+        user_dir(routine, device_name),
+        routine,
+        variants,
+        device_name,
+        built_in_on,
+    )
+}
+
+fn resolve_in(
+    dir: Option<PathBuf>,
+    routine: &str,
+    variants: &[String],
+    device_name: &str,
+    built_in_on: &str,
+) -> Resolved {
+    if let Some(d) = dir.as_ref().filter(|d| complete(d, variants)) {
+        return Resolved {
+            dir: Some(d.clone()),
+            notice: None,
+        };
+    }
+    if device_name.trim() == built_in_on {
+        return Resolved {
+            dir: None,
+            notice: None,
+        };
+    }
+    let partial = dir.as_ref().filter(|d| d.is_dir());
+    let mut notice = format!(
+        "hone: {routine} has no rules tuned on this GPU ({device_name}); it runs the built-in \
+         rules, tuned on the {built_in_on}. `hone retune {routine}` tunes them here (about 15 \
+         minutes for SYMV) and keeps them in {}",
+        dir.as_ref()
+            .map(|d| d.display().to_string())
+            .unwrap_or_else(|| "the cache (set HONE_RULES_HOME)".to_string())
+    );
+    if let Some(d) = partial {
+        notice.push_str(&format!(
+            "; {} holds an unfinished set: the same command resumes it",
+            d.display()
+        ));
+    }
+    Resolved {
+        dir: None,
+        notice: Some(notice),
+    }
+}
+
+/// Prints `notice` on standard error the first time it is given in this
+/// process.
+pub fn notify_once(notice: &str) {
+    static SEEN: Mutex<Option<HashSet<String>>> = Mutex::new(None);
+    let mut seen = SEEN.lock().unwrap_or_else(|e| e.into_inner());
+    if seen
+        .get_or_insert_with(HashSet::new)
+        .insert(notice.to_string())
+    {
+        eprintln!("{notice}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slugs_are_folder_names() {
+        assert_eq!(slug("NVIDIA H100 80GB HBM3"), "nvidia-h100-80gb-hbm3");
+        assert_eq!(slug("  NVIDIA A100-SXM4-40GB "), "nvidia-a100-sxm4-40gb");
+        assert_eq!(
+            slug("NVIDIA GeForce RTX 4090 (x)"),
+            "nvidia-geforce-rtx-4090-x"
+        );
+        assert_eq!(slug("/../"), "unnamed-gpu");
+    }
+
+    #[test]
+    fn the_users_complete_rules_come_first_then_the_built_in_ones() {
+        let root = std::env::temp_dir().join(format!("hone-device-rules-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        let dir = root.join("nvidia-a100").join("symv");
+        let variants = vec!["dsymv_lower".to_string(), "ssymv_lower".to_string()];
+        // Nothing tuned: the built-in rules, with a notice naming both GPUs.
+        let r = resolve_in(
+            Some(dir.clone()),
+            "symv",
+            &variants,
+            "NVIDIA A100",
+            BUILT_IN_GPU,
+        );
+        assert_eq!(r.dir, None);
+        let n = r.notice.unwrap();
+        assert!(
+            n.contains("NVIDIA A100") && n.contains(BUILT_IN_GPU) && n.contains("hone retune symv"),
+            "{n}"
+        );
+        // On the GPU the built-in rules were tuned on: no notice.
+        let r = resolve_in(
+            Some(dir.clone()),
+            "symv",
+            &variants,
+            BUILT_IN_GPU,
+            BUILT_IN_GPU,
+        );
+        assert_eq!(
+            r,
+            Resolved {
+                dir: None,
+                notice: None
+            }
+        );
+        // An unfinished set is not used, and the notice says it resumes.
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("dsymv_lower.json"), "{}").unwrap();
+        let r = resolve_in(
+            Some(dir.clone()),
+            "symv",
+            &variants,
+            "NVIDIA A100",
+            BUILT_IN_GPU,
+        );
+        assert_eq!(r.dir, None);
+        assert!(r.notice.unwrap().contains("resumes"));
+        // A complete set is used, on any GPU of that model.
+        std::fs::write(dir.join("ssymv_lower.json"), "{}").unwrap();
+        let r = resolve_in(
+            Some(dir.clone()),
+            "symv",
+            &variants,
+            "NVIDIA A100",
+            BUILT_IN_GPU,
+        );
+        assert_eq!(
+            r,
+            Resolved {
+                dir: Some(dir.clone()),
+                notice: None
+            }
+        );
+        assert!(!complete(&dir, &[]));
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+}
