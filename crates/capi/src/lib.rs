@@ -27,8 +27,8 @@ use cudarc::driver::sys;
 use hone_gpu::{Gpu, GpuError};
 use hone_kernels::driver::RawEvent;
 use hone_kernels::gemm::{Gemm, GemmRules};
+use hone_kernels::routine::rules_for_device;
 use hone_kernels::routine::LibError;
-use hone_kernels::routine::{device_rules, Routine};
 use hone_kernels::symv::{Symv, SymvError, SymvRules};
 
 /// What a call returned.
@@ -206,16 +206,7 @@ pub unsafe extern "C" fn hone_create(handle: *mut hone_handle_t, device: c_int) 
             Some(dir) if !dir.is_empty() => rules,
             _ => {
                 let symv = &hone_kernels::symv::routine::SymvRoutine;
-                let r = device_rules::resolve(
-                    symv.name(),
-                    &symv.variants(),
-                    &opened.props().name,
-                    symv.tuned_on(),
-                );
-                if let Some(n) = &r.notice {
-                    device_rules::notify_once(n);
-                }
-                match r.dir {
+                match rules_for_device(symv, &opened.props().name) {
                     Some(d) => SymvRules::load_dir(&d)?,
                     None => rules,
                 }

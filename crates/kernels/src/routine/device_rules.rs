@@ -160,6 +160,7 @@ mod tests {
         let _ = std::fs::remove_dir_all(&root);
         let dir = root.join("nvidia-a100").join("symv");
         let variants = vec!["dsymv_lower".to_string(), "ssymv_lower".to_string()];
+        let on = |name: &str| resolve_in(Some(dir.clone()), "symv", &variants, name, BUILT_IN_GPU);
         // Nothing tuned: the built-in rules, with a notice naming both GPUs.
         let r = resolve_in(
             Some(dir.clone()),

@@ -230,16 +230,24 @@ pub fn open_on_device<'g>(
     if routine.retune_files().is_empty() {
         return Ok((routine.open(gpu, None)?, None));
     }
+    let dir = rules_for_device(routine, &gpu.props().name);
+    Ok((routine.open(gpu, dir.as_deref())?, dir))
+}
+
+/// The folder of `routine`'s rules tuned on the GPU named `device_name`
+/// (see [`device_rules::resolve`]); `None`: the built-in rules, of which
+/// the user hears once when they were tuned on another GPU.
+pub fn rules_for_device(routine: &dyn Routine, device_name: &str) -> Option<std::path::PathBuf> {
     let r = device_rules::resolve(
         routine.name(),
         &routine.variants(),
-        &gpu.props().name,
+        device_name,
         routine.tuned_on(),
     );
     if let Some(n) = &r.notice {
         device_rules::notify_once(n);
     }
-    Ok((routine.open(gpu, r.dir.as_deref())?, r.dir))
+    r.dir
 }
 
 /// A plan found by measurement for one problem, for routines whose problems
