@@ -162,13 +162,7 @@ mod tests {
         let variants = vec!["dsymv_lower".to_string(), "ssymv_lower".to_string()];
         let on = |name: &str| resolve_in(Some(dir.clone()), "symv", &variants, name, BUILT_IN_GPU);
         // Nothing tuned: the built-in rules, with a notice naming both GPUs.
-        let r = resolve_in(
-            Some(dir.clone()),
-            "symv",
-            &variants,
-            "NVIDIA A100",
-            BUILT_IN_GPU,
-        );
+        let r = on("NVIDIA A100");
         assert_eq!(r.dir, None);
         let n = r.notice.unwrap();
         assert!(
@@ -176,13 +170,7 @@ mod tests {
             "{n}"
         );
         // On the GPU the built-in rules were tuned on: no notice.
-        let r = resolve_in(
-            Some(dir.clone()),
-            "symv",
-            &variants,
-            BUILT_IN_GPU,
-            BUILT_IN_GPU,
-        );
+        let r = on(BUILT_IN_GPU);
         assert_eq!(
             r,
             Resolved {
@@ -193,24 +181,12 @@ mod tests {
         // An unfinished set is not used, and the notice says it resumes.
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(dir.join("dsymv_lower.json"), "{}").unwrap();
-        let r = resolve_in(
-            Some(dir.clone()),
-            "symv",
-            &variants,
-            "NVIDIA A100",
-            BUILT_IN_GPU,
-        );
+        let r = on("NVIDIA A100");
         assert_eq!(r.dir, None);
         assert!(r.notice.unwrap().contains("resumes"));
         // A complete set is used, on any GPU of that model.
         std::fs::write(dir.join("ssymv_lower.json"), "{}").unwrap();
-        let r = resolve_in(
-            Some(dir.clone()),
-            "symv",
-            &variants,
-            "NVIDIA A100",
-            BUILT_IN_GPU,
-        );
+        let r = on("NVIDIA A100");
         assert_eq!(
             r,
             Resolved {
