@@ -27,7 +27,6 @@ use cudarc::driver::sys;
 use hone_gpu::{Gpu, GpuError};
 use hone_kernels::driver::RawEvent;
 use hone_kernels::gemm::{Gemm, GemmRules};
-use hone_kernels::routine::rules_for_device;
 use hone_kernels::routine::LibError;
 use hone_kernels::symv::{Symv, SymvError, SymvRules};
 
@@ -204,13 +203,7 @@ pub unsafe extern "C" fn hone_create(handle: *mut hone_handle_t, device: c_int) 
         // tuned on this GPU model, when there are any.
         let rules = match std::env::var_os("HONE_RULES_DIR") {
             Some(dir) if !dir.is_empty() => rules,
-            _ => {
-                let symv = &hone_kernels::symv::routine::SymvRoutine;
-                match rules_for_device(symv, &opened.props().name) {
-                    Some(d) => SymvRules::load_dir(&d)?,
-                    None => rules,
-                }
-            }
+            _ => SymvRules::for_device(&opened)?,
         };
         let gpu: *mut Gpu = Box::into_raw(Box::new(opened));
         // SAFETY: the Gpu lives until the handle drops, after the Symv that

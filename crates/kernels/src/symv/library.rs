@@ -132,6 +132,17 @@ impl SymvRules {
         }
     }
 
+    /// The rules for `gpu`: those `hone retune symv` tuned on its model when
+    /// the user's rules folder holds all four, else the built-in ones (the
+    /// user hears once when those were tuned on another GPU).
+    pub fn for_device(gpu: &hone_gpu::Gpu) -> Result<SymvRules> {
+        let routine = &super::routine::SymvRoutine;
+        match crate::routine::rules_for_device(routine, &gpu.props().name) {
+            Some(dir) => SymvRules::load_dir(dir),
+            None => Ok(SymvRules::bundled()),
+        }
+    }
+
     /// Reads `dsymv_lower.json`, `dsymv_upper.json`, `ssymv_lower.json` and
     /// `ssymv_upper.json` from `dir`. Errors name the file.
     pub fn load_dir(dir: impl AsRef<Path>) -> Result<SymvRules> {
