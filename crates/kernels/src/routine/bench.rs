@@ -6,7 +6,7 @@ use hone_gpu::DeviceProps;
 use serde::{Deserialize, Serialize};
 
 use super::compare::{Comparison, MeasureOptions, Row};
-use super::{Result, Roof, Routine, Session, WorkUnit};
+use super::{Problem, Result, Roof, Routine, Session, WorkUnit};
 
 /// What to run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -124,6 +124,26 @@ fn merged(a: &[u64], b: &[u64]) -> Vec<u64> {
     v
 }
 
+/// The problems of `variant`'s family at `sizes`, each once: sizes that
+/// make the same problem (an FFT's 243 is 250 for a real transform, whose
+/// x length must be even; chart sizes between two smooth lengths) are
+/// measured once.
+pub fn family_problems(
+    routine: &dyn Routine,
+    variant: &str,
+    sizes: &[u64],
+) -> Result<Vec<Problem>> {
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    for &size in sizes {
+        let problem = routine.family_problem(variant, size)?;
+        if seen.insert(problem.key()) {
+            out.push(problem);
+        }
+    }
+    Ok(out)
+}
+
 /// Runs the benchmark on an open session; `log` receives each row.
 pub fn run_bench(
     routine: &dyn Routine,
@@ -137,8 +157,7 @@ pub fn run_bench(
     let mut comparisons = Vec::new();
     let mut other_shapes = Vec::new();
     for variant in &options.variants {
-        for &size in &sizes {
-            let problem = routine.family_problem(variant, size)?;
+        for problem in family_problems(routine, variant, &sizes)? {
             comparisons.push(session.compare(&problem, &options.measure, log)?);
         }
         for problem in routine.other_shapes(variant) {
@@ -162,6 +181,16 @@ pub fn run_bench(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sizes_that_make_one_problem_are_measured_once() {
+        let fft = crate::routine::find("fft").unwrap();
+        let real = family_problems(fft, "scfft3d", &[243, 250, 251, 256]).unwrap();
+        let sizes: Vec<u64> = real.iter().map(|p| p.size).collect();
+        assert_eq!(sizes, vec![250, 252, 256]);
+        let complex = family_problems(fft, "cfft3d", &[243, 250, 256]).unwrap();
+        assert_eq!(complex.len(), 3);
+    }
 
     #[test]
     fn options_default_to_every_variant_and_the_routines_sizes() {
