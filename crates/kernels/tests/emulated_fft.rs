@@ -314,6 +314,15 @@ fn real_passes_compute_the_real_transforms_in_the_emulator() {
             problem(Precision::Double, [40, 3, 2], 1, Direction::Forward),
             FftConfig::uniform(4, 2, 2, 2),
         ),
+        // Odd halves (9 = 3 x 3, and 7), several elements a thread.
+        (
+            problem(Precision::Double, [18, 3, 2], 1, Direction::Forward),
+            FftConfig::uniform(3, 1, 2, 2),
+        ),
+        (
+            problem(Precision::Single, [14, 2, 3], 2, Direction::Inverse),
+            FftConfig::uniform(16, 7, 3, 2),
+        ),
         // A line of two reals: one complex element, no stage.
         (
             problem(Precision::Single, [2, 3, 4], 1, Direction::Forward),

@@ -37,6 +37,10 @@ pub struct RetuneArgs {
     /// Untimed runs before them
     #[arg(long, default_value_t = 2)]
     pub warmup: u32,
+    /// Start this GPU's tuning over: delete its database first (needed when
+    /// the measurement options or hone's kernels changed since it was made)
+    #[arg(long)]
+    pub fresh: bool,
 }
 
 /// `hone tune`'s arguments, parsed as the command line would give them.
@@ -71,12 +75,12 @@ pub fn run(args: RetuneArgs) -> Result<u8> {
         }
         args.variants.clone()
     };
-    // The worker opens the device for the jobs; this process only asks its name.
-    let device_name = Gpu::open(args.device)
-        .map_err(|e| anyhow!("{e}"))?
-        .props()
-        .name
-        .clone();
+    // The worker opens the device for the jobs; this process only asks
+    // which GPU it is.
+    let (device_name, uuid) = {
+        let gpu = Gpu::open(args.device).map_err(|e| anyhow!("{e}"))?;
+        (gpu.props().name.clone(), gpu.props().uuid.clone())
+    };
     let dir = match &args.out {
         Some(d) => d.clone(),
         None => device_rules::user_dir(routine.name(), &device_name).ok_or_else(|| {
@@ -92,7 +96,18 @@ pub fn run(args: RetuneArgs) -> Result<u8> {
         }
         std::fs::write(&path, text).with_context(|| format!("writing {}", path.display()))?;
     }
-    let db = dir.join("tuning.sqlite");
+    // One database per GPU: its jobs resume on that GPU only, and each rule
+    // is fitted from that GPU's measurements, while the rules serve every
+    // GPU of the model.
+    let db = dir.join(format!("tuning-{}.sqlite", device_rules::slug(&uuid)));
+    if args.fresh {
+        for suffix in ["", "-wal", "-shm"] {
+            let f = PathBuf::from(format!("{}{suffix}", db.display()));
+            if f.exists() {
+                std::fs::remove_file(&f).with_context(|| format!("removing {}", f.display()))?;
+            }
+        }
+    }
     println!(
         "retuning {} on {device_name} (device {}): rules into {}",
         routine.name(),
@@ -123,7 +138,18 @@ pub fn run(args: RetuneArgs) -> Result<u8> {
             line.extend(["--devices".into(), args.device.to_string()]);
         }
         let tune = TuneLine::try_parse_from(&line).map_err(|e| anyhow!("{e}"))?;
-        let code = super::tune::run(tune.args)?;
+        let code = super::tune::run(tune.args).map_err(|e| {
+            let text = format!("{e:#}");
+            if text.contains("conflict") || text.contains("differs") || text.contains("new name") {
+                anyhow!(
+                    "{text}\n(the database was made with other options or another version of \
+                     hone's kernels: `hone retune {} --fresh` starts this GPU's tuning over)",
+                    routine.name()
+                )
+            } else {
+                e
+            }
+        })?;
         if code != exit::OK {
             return Ok(code);
         }
@@ -148,15 +174,27 @@ pub fn run(args: RetuneArgs) -> Result<u8> {
         let out = dir.join(format!("{v}.json"));
         std::fs::rename(&tmp, &out).with_context(|| format!("writing {}", out.display()))?;
     }
+    let done = device_rules::complete(&dir, &known);
     println!(
-        "{} retuned in {:.0} s; its rules are in {}. On this GPU model, `hone run {}` and \
-         `hone bench {}`, the library and the C and Python interfaces use them from now on \
-         (with --out, pass the folder with --rules or HONE_RULES_DIR).",
-        routine.name(),
+        "{} tuned in {:.0} s; the rules are in {}.",
+        variants.join(", "),
         started.elapsed().as_secs_f64(),
-        dir.display(),
-        routine.name(),
-        routine.name()
+        dir.display()
     );
+    if !done {
+        println!(
+            "The folder does not hold every variant's rule yet, so the built-in rules still \
+             serve: `hone retune {}` tunes the rest.",
+            routine.name()
+        );
+    } else if args.out.is_some() {
+        println!("Pass the folder with --rules DIR (or HONE_RULES_DIR) to use them.");
+    } else {
+        println!(
+            "On this GPU model, `hone run {0}` and `hone bench {0}`, the library and the C and \
+             Python interfaces use them from now on.",
+            routine.name()
+        );
+    }
     Ok(exit::OK)
 }

@@ -273,7 +273,7 @@ impl<'g> FftRunner<'g> {
             )));
         }
         // The random data are made on the host in double precision.
-        need_host(p, p.elements() * 40, "filling the buffers")?;
+        need_host(p, host_elements(p) * 40, "filling the buffers")?;
         let copies = timing
             .copies_for(per_copy, self.gpu.props().l2_cache_bytes, free / 2)
             .max(1) as usize;
@@ -316,7 +316,7 @@ impl<'g> FftRunner<'g> {
         let p = d.problem;
         // Input, its copy as held, the oracle's result and scratch, the
         // result read back: five double-precision complex arrays and bytes.
-        need_host(p, p.elements() * 96, "checking against the CPU oracle")?;
+        need_host(p, host_elements(&p) * 96, "checking against the CPU oracle")?;
         self.seed = self.seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let (raw, held) = input_of(&p, self.seed);
         let (input, output) = d.ptrs(0);
@@ -511,6 +511,8 @@ impl<'g> FftRunner<'g> {
     /// Enqueues the transform of `input` into `output` (equal for in place,
     /// as `plan.problem` says) on the GPU's stream, without waiting.
     ///
+    /// A complex-to-real transform overwrites its input, as cuFFT's does.
+    ///
     /// # Safety
     /// Both pointers must hold the problem's data on this GPU and stay
     /// alive until the work completes; out of place, they must not overlap.
@@ -592,6 +594,16 @@ pub(crate) unsafe fn run(
         unsafe { f.launch(gpu, &d, &args) }?;
     }
     Ok(())
+}
+
+/// Complex numbers the host holds at once per array for `p`: a real
+/// transform's oracle works on whole lines of `nx` complex values.
+fn host_elements(p: &FftProblem) -> u64 {
+    if p.real {
+        p.elements().max(p.real_values())
+    } else {
+        p.elements()
+    }
 }
 
 /// The input of a check as the oracle reads it.

@@ -209,9 +209,6 @@ impl FftProblem {
                     self.n[0]
                 ));
             }
-            if !radix::smooth(self.n[0] as u64 / 2) {
-                return Err(format!("nx={}: nx / 2 is not 7-smooth", self.n[0]));
-            }
             if self.in_place {
                 return Err(
                     "real transforms run out of place (give separate real and complex buffers)"

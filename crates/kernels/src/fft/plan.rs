@@ -347,9 +347,10 @@ fn real_passes(
     let rs = radices(m, ap.rmax).ok_or_else(|| format!("{m} is not 7-smooth"))?;
     let threads = threads_per_line(m, &rs, ap.ept);
     let outer = p.real_values() / p.n[0] as u64;
-    // A line's row in shared memory holds the spectrum's m + 1 elements.
-    let lines = lines_per_block(ap.lines, outer, threads, m + 1, c.pad, elem, true, limits);
-    check_line(m + 1, threads, c.pad, elem, true, limits)?;
+    // A line's row in shared memory holds the spectrum's m + 1 elements:
+    // one more than the line, as one more element of padding.
+    let lines = lines_per_block(ap.lines, outer, threads, m, c.pad + 1, elem, true, limits);
+    check_line(m, threads, c.pad + 1, elem, true, limits)?;
     let x = kernel(
         p,
         c,

@@ -116,7 +116,7 @@ fn resolve_in(
     );
     if let Some(d) = partial {
         notice.push_str(&format!(
-            "; {} holds an unfinished set: the same command resumes it",
+            "; {} holds an unfinished set, which `hone retune {routine}` finishes",
             d.display()
         ));
     }
@@ -183,7 +183,7 @@ mod tests {
         std::fs::write(dir.join("dsymv_lower.json"), "{}").unwrap();
         let r = on("NVIDIA A100");
         assert_eq!(r.dir, None);
-        assert!(r.notice.unwrap().contains("resumes"));
+        assert!(r.notice.unwrap().contains("unfinished set"));
         // A complete set is used, on any GPU of that model.
         std::fs::write(dir.join("ssymv_lower.json"), "{}").unwrap();
         let r = on("NVIDIA A100");

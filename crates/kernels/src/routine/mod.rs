@@ -231,7 +231,19 @@ pub fn open_on_device<'g>(
         return Ok((routine.open(gpu, None)?, None));
     }
     let dir = rules_for_device(routine, &gpu.props().name);
-    Ok((routine.open(gpu, dir.as_deref())?, dir))
+    match (routine.open(gpu, dir.as_deref()), &dir) {
+        // Rules that cannot be read (a damaged file, an older format) are
+        // skipped, as if none were tuned, and the user hears why.
+        (Err(e @ (LibError::Rule(_) | LibError::Io { .. })), Some(d)) => {
+            device_rules::notify_once(&format!(
+                "hone: the rules in {} cannot be used ({e}); {} runs the built-in rules",
+                d.display(),
+                routine.name()
+            ));
+            Ok((routine.open(gpu, None)?, None))
+        }
+        (opened, _) => Ok((opened?, dir)),
+    }
 }
 
 /// The folder of `routine`'s rules tuned on the GPU named `device_name`

@@ -133,14 +133,22 @@ impl SymvRules {
     }
 
     /// The rules for `gpu`: those `hone retune symv` tuned on its model when
-    /// the user's rules folder holds all four, else the built-in ones (the
-    /// user hears once when those were tuned on another GPU).
+    /// the user's rules folder holds all four and they can be read, else the
+    /// built-in ones (the user hears once why, when those were tuned on
+    /// another GPU or the folder's cannot be read).
     pub fn for_device(gpu: &hone_gpu::Gpu) -> Result<SymvRules> {
         let routine = &super::routine::SymvRoutine;
-        match crate::routine::rules_for_device(routine, &gpu.props().name) {
-            Some(dir) => SymvRules::load_dir(dir),
-            None => Ok(SymvRules::bundled()),
-        }
+        let Some(dir) = crate::routine::rules_for_device(routine, &gpu.props().name) else {
+            return Ok(SymvRules::bundled());
+        };
+        // Rules that cannot be read are skipped, and the user hears why.
+        Ok(SymvRules::load_dir(&dir).unwrap_or_else(|e| {
+            crate::routine::device_rules::notify_once(&format!(
+                "hone: the rules in {} cannot be used ({e}); SYMV runs the built-in rules",
+                dir.display()
+            ));
+            SymvRules::bundled()
+        }))
     }
 
     /// Reads `dsymv_lower.json`, `dsymv_upper.json`, `ssymv_lower.json` and
