@@ -24,6 +24,16 @@ pub(crate) fn named_children<'t>(node: Node<'t>) -> Vec<Node<'t>> {
         .collect()
 }
 
+/// The name inside `template f` (a `dependent_name`, as in
+/// `obj.template f<A>()` or `S::template f<A>()`), or `node` itself.
+pub(crate) fn without_template_keyword(node: Node<'_>) -> Node<'_> {
+    if node.kind() == "dependent_name" {
+        named_children(node).into_iter().next().unwrap_or(node)
+    } else {
+        node
+    }
+}
+
 /// All children, named or not, without comments.
 pub(crate) fn children<'t>(node: Node<'t>) -> Vec<Node<'t>> {
     let mut cursor = node.walk();

@@ -288,14 +288,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                     obj
                 };
                 // `obj.f<A>(...)`, or `obj.template f<A>(...)` in a template.
-                let method = if field.kind() == "dependent_name" {
-                    syntax::named_children(field)
-                        .into_iter()
-                        .next()
-                        .unwrap_or(field)
-                } else {
-                    field
-                };
+                let method = syntax::without_template_keyword(field);
                 if method.kind() == "template_method" {
                     let name = self.field(method, "name")?;
                     let name = self.text(name);
@@ -1101,14 +1094,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             return self.scoped_static_call(n, name, args);
         }
         // `S::f<A>(...)` and `S::template f<A>(...)`: a static member template.
-        let name = if name.kind() == "dependent_name" {
-            syntax::named_children(name)
-                .into_iter()
-                .next()
-                .unwrap_or(name)
-        } else {
-            name
-        };
+        let name = syntax::without_template_keyword(name);
         let template = name.kind() == "template_function";
         if name.kind() != "identifier" && !template {
             return Ok(None);

@@ -363,17 +363,8 @@ impl<'g> FftRunner<'g> {
         let Some(p) = self.problem() else {
             return Err(LibError::Routine("no problem allocated".into()));
         };
-        let one = FftProblem {
-            in_place: !p.real,
-            ..p
-        };
-        let plan = ReadyPlan {
-            problem: one,
-            config: FftConfig::default(),
-            passes: match self.loaded_pass(k)? {
-                Some(l) => vec![l],
-                None => return Ok(None),
-            },
+        let Some(pass) = self.loaded_pass(k)? else {
+            return Ok(None);
         };
         let (input, output) = self.ptrs(0).expect("allocated");
         // A complex pass runs in place on the complex data; a real pass
@@ -387,20 +378,18 @@ impl<'g> FftRunner<'g> {
             PassShape::Real(_) => (input, output),
             _ => (complex, complex),
         };
-        let plan = if p.real {
-            ReadyPlan {
-                problem: FftProblem {
-                    real: false,
-                    in_place: src == out,
-                    ..one
-                },
-                ..plan
-            }
-        } else {
-            plan
+        // One pass from `src` to `out`, as `run` gives a first pass.
+        let plan = ReadyPlan {
+            problem: FftProblem {
+                real: false,
+                in_place: src == out,
+                ..p
+            },
+            config: FftConfig::default(),
+            passes: vec![pass],
         };
         let gpu = self.gpu;
-        let bytes = one.bytes() as usize;
+        let bytes = p.bytes() as usize;
         let flusher = timing.flush_l2.then_some(&mut self.flusher);
         let samples = time_runs(gpu, timing, 1, flusher, |_| {
             // SAFETY: the buffers hold the problem's data.

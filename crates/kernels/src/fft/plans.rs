@@ -141,22 +141,21 @@ impl FftPlans {
     /// `complex` for a real transform served by its shape's complex plan,
     /// or `default`).
     pub fn config(&self, p: &FftProblem) -> (FftConfig, &'static str) {
-        if p.real {
-            if let Some(c) = self.of_real(p.precision).and_then(|x| x.select(&key_of(p))) {
-                return (
-                    FftConfig::from_config(c).expect("checked when the plans were read"),
-                    "tuned",
-                );
-            }
-        }
-        match self.of(p.precision).select(&key_of(p)) {
-            Some(c) if p.real => (
-                FftConfig::from_config(c).expect("checked when the plans were read"),
-                "complex",
-            ),
+        let key = key_of(p);
+        let own = if p.real {
+            self.of_real(p.precision).and_then(|x| x.select(&key))
+        } else {
+            self.of(p.precision).select(&key)
+        };
+        let (chosen, origin) = match own {
+            Some(c) => (Some(c), "tuned"),
+            None if p.real => (self.of(p.precision).select(&key), "complex"),
+            None => (None, "default"),
+        };
+        match chosen {
             Some(c) => (
                 FftConfig::from_config(c).expect("checked when the plans were read"),
-                "tuned",
+                origin,
             ),
             None => (FftConfig::default(), "default"),
         }
