@@ -53,7 +53,13 @@ pub fn bank_of(address: u64) -> u64 {
 /// Costs the request whose active lanes (lane 0..32, byte offset in the
 /// block's shared space) each access `size` bytes.
 pub fn shared_request(lanes: &[(u32, u64)], size: u32) -> SharedRequest {
-    let per_phase = lanes_per_phase(size);
+    // Every lane reading the same 8 bytes is one wavefront, as Nsight
+    // Compute counts a broadcast `LDS.64` on an H100 (16 bytes take two).
+    let per_phase = if size == 8 && lanes.windows(2).all(|w| w[0].1 == w[1].1) {
+        32
+    } else {
+        lanes_per_phase(size)
+    };
     let size = u64::from(size.max(1));
     let mut phases: BTreeMap<u32, Vec<u64>> = BTreeMap::new();
     for &(lane, addr) in lanes {
@@ -122,6 +128,15 @@ mod tests {
         assert_eq!((r.wavefronts, r.ways), (32, 16));
         // padded to 33 doubles per row: 264 bytes apart, conflict-free
         assert_eq!(strided(264, 8).wavefronts, 2);
+    }
+
+    #[test]
+    fn a_broadcast_of_eight_bytes_is_one_wavefront() {
+        let r = strided(0, 8);
+        assert_eq!((r.wavefronts, r.ideal_wavefronts), (1, 1));
+        // two addresses: the half-warps again
+        let lanes: Vec<(u32, u64)> = (0..32).map(|l| (l, 8 * (l as u64 / 16))).collect();
+        assert_eq!(shared_request(&lanes, 8).wavefronts, 2);
     }
 
     #[test]

@@ -150,6 +150,37 @@ fn accesses_the_compiler_changes_are_counted_as_it_changed_them() {
     assert_eq!(v["totals"]["global_load"]["requests"], 66);
 }
 
+#[test]
+fn neighbours_share_an_instruction_and_barriers_hold_accesses_in_place() {
+    // s[2 * t] and s[2 * t + 1]: one LDS.64, counted at the first.
+    let Some(v) = compiled("examples/analyze/pair_swap.json") else {
+        return;
+    };
+    let first = site(&v, 12, "s[2 * t]", "load");
+    let second = site(&v, 13, "s[2 * t + 1]", "load");
+    assert_eq!(first["counted"], "paired", "{first:#}");
+    assert_eq!(
+        first["counted_text"],
+        "compiled: made one LDS.64 with its neighbours' accesses"
+    );
+    assert_eq!(first["requests"], 8, "2 blocks of 4 warps");
+    assert_eq!(first["wavefronts"], 16, "8 bytes a lane: 2 wavefronts");
+    assert_eq!(second["counted"], "paired");
+    assert_eq!(second["requests"], 0);
+    assert_eq!(v["totals"]["shared_load"]["requests"], 8);
+
+    // out[t] is kept in a register through the inner loop but read and
+    // written again in each trip of the outer one, whose barriers no
+    // access crosses.
+    let v = compiled("examples/analyze/tiled_accumulate.json").unwrap();
+    for kind in ["load", "store"] {
+        let s = site(&v, 28, "out[t]", kind);
+        assert_eq!(s["counted"], "hoisted", "{s:#}");
+        assert_eq!(s["requests"], 8, "2 warps, 4 tiles");
+        assert_eq!(s["source_counts"]["requests"], 512);
+    }
+}
+
 /// The accumulator in memory is reported as redundant traffic, and its fix
 /// (a local variable) is verified and removes it.
 #[test]

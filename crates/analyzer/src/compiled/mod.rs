@@ -26,7 +26,7 @@ use serde::Serialize;
 use crate::collect::SiteStats;
 use places::Place;
 use sass::{Listing, MemInstr, Space};
-use tally::{SiteTallies, Tally, MERGES};
+use tally::{SiteTallies, Tally, MERGES, PAIR_WIDTHS};
 
 /// The disassembly of a kernel's module, compiled twice (see
 /// `hone_gpu::sass::Listings`).
@@ -121,6 +121,10 @@ pub enum Counted {
     Combined,
     /// `factor` consecutive accesses of a warp make one vector instruction.
     Merged { factor: u32, opcode: String },
+    /// Made one wider instruction with the accesses of other sites that the
+    /// warp makes right after it at the next addresses (`a[i]`, `a[i + 1]`):
+    /// the wider request is counted at the first of them.
+    Paired { opcode: String },
     /// The line's instructions could not be matched with its accesses; the
     /// source's counts are kept.
     Unmatched { reason: String },
@@ -128,7 +132,7 @@ pub enum Counted {
 
 impl Counted {
     /// One word for JSON: `source`, `kept`, `removed`, `hoisted`, `merged`,
-    /// `unmatched`.
+    /// `paired`, `combined`, `unmatched`.
     pub fn tag(&self) -> &'static str {
         match self {
             Counted::Source => "source",
@@ -136,6 +140,7 @@ impl Counted {
             Counted::Removed => "removed",
             Counted::Hoisted => "hoisted",
             Counted::Merged { .. } => "merged",
+            Counted::Paired { .. } => "paired",
             Counted::Combined => "combined",
             Counted::Unmatched { .. } => "unmatched",
         }
@@ -152,6 +157,9 @@ impl Counted {
             }
             Counted::Merged { factor, opcode } => {
                 format!("compiled: {factor} accesses merged into one {opcode}")
+            }
+            Counted::Paired { opcode } => {
+                format!("compiled: made one {opcode} with its neighbours' accesses")
             }
             Counted::Unmatched { reason } => format!("source ({reason})"),
         }
@@ -272,6 +280,67 @@ pub fn apply<'a>(
     for k in keys {
         decide(&groups[&k], places, sites, tallies, &mut orphans);
     }
+    pair(places, &compiled, sites, tallies);
+}
+
+/// Accesses of different sites that a warp makes one right after the other
+/// at consecutive addresses, where the build the GPU runs has a wider
+/// instruction on one of their lines: one instruction (after unrolling, a
+/// stride that became 1, say), counted at the first site.
+fn pair(
+    places: &HashMap<hone_ir::Span, Place>,
+    compiled: &[(u32, &MemInstr)],
+    sites: &mut [SiteStats],
+    tallies: &HashMap<u32, SiteTallies>,
+) {
+    let line_of: HashMap<u32, (u32, u32)> = sites
+        .iter()
+        .filter_map(|s| places.get(&s.span).map(|p| (s.site, (p.file, p.line))))
+        .collect();
+    for s in sites.iter_mut() {
+        // A struct's members given one instruction are both (`Combined`
+        // says only that another access made the request), and the wider
+        // instruction may sit on the partner's line alone.
+        if !matches!(
+            s.counted,
+            Counted::Kept | Counted::Combined | Counted::Unmatched { .. }
+        ) {
+            continue;
+        }
+        let Some(t) = tallies.get(&s.site) else {
+            continue;
+        };
+        if t.pieces == [0, 0] {
+            continue;
+        }
+        let lines: Vec<(u32, u32)> = std::iter::once(s.site)
+            .chain(t.partners.iter().copied())
+            .filter_map(|site| line_of.get(&site).copied())
+            .collect();
+        let wider = compiled
+            .iter()
+            .filter(|(f, ins)| {
+                lines.contains(&(*f, ins.line))
+                    && ins.kind == s.kind
+                    && same_space(ins.space, s.space)
+                    && ins.width > s.size
+            })
+            .max_by_key(|(_, ins)| ins.width);
+        let Some((_, ins)) = wider else {
+            continue;
+        };
+        // The widest width the instructions reach.
+        let Some(w) = PAIR_WIDTHS.iter().rposition(|&w| w <= ins.width) else {
+            continue;
+        };
+        if t.pieces[w] > 0 {
+            s.replace_counts(t.paired[w]);
+            s.repeated = None;
+            s.counted = Counted::Paired {
+                opcode: ins.opcode.clone(),
+            };
+        }
+    }
 }
 
 fn decide(
@@ -285,7 +354,7 @@ fn decide(
         let t = tallies.get(&s.site);
         let tally = match &c {
             Counted::Removed | Counted::Combined => Some(Tally::default()),
-            Counted::Hoisted => t.map(|t| t.once),
+            Counted::Hoisted => t.map(|t| t.hoisted),
             Counted::Merged { factor, .. } => {
                 let i = MERGES.iter().position(|m| m == factor);
                 t.zip(i).map(|(t, i)| t.merged[i])

@@ -5,7 +5,7 @@
 //! an access repeats a value the warp already holds in a register.
 
 use std::collections::hash_map::DefaultHasher;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::hash::{Hash, Hasher};
 
 use hone_emulator::{AccessKind, WarpAccess};
@@ -66,6 +66,9 @@ pub struct SiteTallies {
     /// Counting a warp's access only when its addresses differ from the
     /// warp's previous access at this site.
     pub once: Tally,
+    /// The same, counting again after each barrier: what an access moved
+    /// out of a loop costs, since no access is moved across a barrier.
+    pub hoisted: Tally,
     /// Under each of [`MERGES`].
     pub merged: [Tally; 2],
     /// Loads whose every lane reads what the same warp last loaded or
@@ -73,11 +76,57 @@ pub struct SiteTallies {
     /// that memory space in between: values a compiler keeps in registers.
     pub repeats: u64,
     pub requests: u64,
+    /// Counting a warp's accesses at consecutive addresses, one right after
+    /// the other at different sites (neighbours of an array, `a[i]` and
+    /// `a[i + 1]`), as one wider access made by the first of them, up to
+    /// each of [`PAIR_WIDTHS`] bytes a lane.
+    pub paired: [Tally; 2],
+    /// The wider accesses this site's took part in, per width.
+    pub pieces: [u64; 2],
+    /// The sites whose accesses this one's were made one with.
+    pub partners: BTreeSet<u32>,
 }
+
+/// The accesses of a warp, one right after the other, each at the `size`
+/// bytes after its previous one: what a compiler may make one wider access.
+struct Chain {
+    space: AddressSpace,
+    kind: AccessKind,
+    size: u32,
+    links: Vec<(u32, Vec<(u32, u64)>)>,
+}
+
+impl Chain {
+    fn continues(&self, a: &WarpAccess, lanes: &[(u32, u64)]) -> bool {
+        let (first_site, first) = &self.links[0];
+        let k = self.links.len() as u64;
+        a.space == self.space
+            && a.kind == self.kind
+            && a.size == self.size
+            && u64::from(a.size) * (k + 1) <= WIDEST
+            && a.site != *first_site
+            && !self.links.iter().any(|l| l.0 == a.site)
+            && first.len() == lanes.len()
+            && first
+                .iter()
+                .zip(lanes)
+                .all(|(f, l)| f.0 == l.0 && f.1 + k * u64::from(a.size) == l.1)
+    }
+}
+
+/// The widest access of a lane, in bytes (a 128-bit load or store).
+const WIDEST: u64 = 16;
+
+/// The widths, in bytes a lane, that paired accesses may reach: the
+/// compiler makes no access wider than what it knows the data's alignment
+/// to be, which the widest instruction of the lines tells.
+pub const PAIR_WIDTHS: [u32; 2] = [8, 16];
 
 #[derive(Default)]
 struct WarpSite {
     last: Option<u64>,
+    /// `last`, forgotten at each barrier of the warp.
+    since_barrier: Option<u64>,
     /// Accesses waiting to be merged, per merge factor.
     pending: [Vec<Vec<(u32, u64)>>; 2],
 }
@@ -91,12 +140,17 @@ pub struct Tallies {
     held: HashMap<(u32, bool), Vec<Held>>,
     /// Space and size of each site.
     shape: HashMap<u32, (AddressSpace, u32)>,
+    /// Each warp's accesses that may pair with its next one of the same
+    /// space and kind (the compiler moves accesses of other kinds past them).
+    chains: HashMap<(u32, bool, AccessKind), Chain>,
     pub sites: BTreeMap<u32, SiteTallies>,
 }
 
 /// A value a warp holds: where its lanes read or wrote it.
 struct Held {
     site: u32,
+    /// The buffer or `__shared__` variable it lies in.
+    array: String,
     size: u32,
     lanes: Vec<(u32, u64)>,
 }
@@ -131,16 +185,24 @@ impl Tallies {
         let held = self.held.entry((a.warp, shared)).or_default();
         let value = Held {
             site: a.site,
+            array: a.array.clone(),
             size: a.size,
             lanes: lanes.to_vec(),
         };
         match a.kind {
             AccessKind::Atomic => {
                 held.clear();
+                self.close_chains(a.warp);
                 return;
             }
             AccessKind::Store => {
-                held.clear();
+                // Distinct `__shared__` variables never overlap, and the
+                // compiler knows it; global pointers may all alias.
+                if shared {
+                    held.retain(|h| h.array != a.array);
+                } else {
+                    held.clear();
+                }
                 held.push(value);
             }
             AccessKind::Load => {
@@ -157,6 +219,7 @@ impl Tallies {
             }
         }
         self.shape.insert(a.site, (a.space, a.size));
+        self.chain_step(a, lanes);
         let site = self.sites.entry(a.site).or_default();
         site.requests += 1;
         let state = self.warps.entry((a.site, a.warp)).or_default();
@@ -164,6 +227,10 @@ impl Tallies {
             site.once.add(a.space, a.size, lanes);
         }
         state.last = Some(hash);
+        if state.since_barrier != Some(hash) {
+            site.hoisted.add(a.space, a.size, lanes);
+        }
+        state.since_barrier = Some(hash);
         for (i, &m) in MERGES.iter().enumerate() {
             merge_step(
                 &mut state.pending[i],
@@ -176,18 +243,93 @@ impl Tallies {
         }
     }
 
+    fn chain_step(&mut self, a: &WarpAccess, lanes: &[(u32, u64)]) {
+        let key = (a.warp, a.space == AddressSpace::Shared, a.kind);
+        if let Some(c) = self.chains.get_mut(&key) {
+            if c.continues(a, lanes) {
+                c.links.push((a.site, lanes.to_vec()));
+                return;
+            }
+        }
+        let next = Chain {
+            space: a.space,
+            kind: a.kind,
+            size: a.size,
+            links: vec![(a.site, lanes.to_vec())],
+        };
+        if let Some(done) = self.chains.insert(key, next) {
+            self.close_chain(done);
+        }
+    }
+
+    fn close_chains(&mut self, warp: u32) {
+        let mut keys: Vec<_> = self
+            .chains
+            .keys()
+            .filter(|k| k.0 == warp)
+            .copied()
+            .collect();
+        keys.sort_by_key(|k| (k.1, k.2 == AccessKind::Store));
+        for k in keys {
+            if let Some(c) = self.chains.remove(&k) {
+                self.close_chain(c);
+            }
+        }
+    }
+
+    /// Costs a chain as the widest aligned pieces it splits into, under
+    /// each of [`PAIR_WIDTHS`].
+    fn close_chain(&mut self, c: Chain) {
+        for (w, &limit) in PAIR_WIDTHS.iter().enumerate() {
+            let mut i = 0;
+            while i < c.links.len() {
+                let k = [4usize, 2]
+                    .into_iter()
+                    .find(|&k| {
+                        let wide = u64::from(c.size) * k as u64;
+                        i + k <= c.links.len()
+                            && wide <= u64::from(limit)
+                            && c.links[i].1.iter().all(|l| l.1 % wide == 0)
+                    })
+                    .unwrap_or(1);
+                let (site, lanes) = &c.links[i];
+                let t = self.sites.entry(*site).or_default();
+                t.paired[w].add(c.space, c.size * k as u32, lanes);
+                if k > 1 {
+                    let piece: Vec<u32> = c.links[i..i + k].iter().map(|l| l.0).collect();
+                    for &s in &piece {
+                        let t = self.sites.entry(s).or_default();
+                        t.partners.extend(piece.iter().filter(|&&p| p != s));
+                        t.pieces[w] += 1;
+                    }
+                }
+                i += k;
+            }
+        }
+    }
+
     /// A barrier: values read before it are read again after it (another
     /// thread may have written them).
     pub fn barrier(&mut self, block: [u32; 3], warp: u32) {
         if self.block == Some(block) {
             self.held.remove(&(warp, false));
             self.held.remove(&(warp, true));
+            self.close_chains(warp);
+            for ((_, w), state) in self.warps.iter_mut() {
+                if *w == warp {
+                    state.since_barrier = None;
+                }
+            }
         }
     }
 
     /// Costs what waits to be merged as single accesses; called at the end
     /// of each block and of the launch.
     pub fn finish(&mut self) {
+        let chains: Vec<Chain> = self.chains.drain().map(|c| c.1).collect();
+        for c in chains {
+            self.close_chain(c);
+        }
         for ((site, _), state) in self.warps.drain() {
             let Some(&(space, size)) = self.shape.get(&site) else {
                 continue;
@@ -277,6 +419,72 @@ mod tests {
         // 16 bytes a lane, rows 128 bytes apart: 8 lanes a phase, all in
         // banks 0-3, so 8 wavefronts per phase, 4 phases.
         assert_eq!(t.wavefronts, 2 * 32);
+    }
+
+    fn access(site: u32, kind: AccessKind, array: &str) -> WarpAccess {
+        WarpAccess {
+            span: hone_ir::Span::default(),
+            site,
+            space: AddressSpace::Shared,
+            kind,
+            array: array.to_string(),
+            array_base: 0,
+            size: 4,
+            block: [0, 0, 0],
+            warp: 0,
+            lanes: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn neighbours_at_two_sites_make_one_wider_access_at_the_first() {
+        let mut t = Tallies::default();
+        // s[2t], then s[2t + 1]: 8-byte aligned pairs.
+        t.observe(&access(1, AccessKind::Load, "s"), &row(0, 8));
+        t.observe(&access(2, AccessKind::Load, "s"), &row(4, 8));
+        // then a pair that starts off the 8-byte grid
+        t.observe(&access(1, AccessKind::Load, "s"), &row(4, 8));
+        t.observe(&access(2, AccessKind::Load, "s"), &row(8, 8));
+        t.finish();
+        let (a, b) = (&t.sites[&1], &t.sites[&2]);
+        assert_eq!(a.pieces, [1, 1]);
+        assert_eq!(b.pieces, [1, 1]);
+        assert_eq!(a.partners.iter().copied().collect::<Vec<_>>(), vec![2]);
+        // site 1: one 8-byte request (2 wavefronts), one 4-byte request
+        assert_eq!(a.paired[0].requests, 2);
+        assert_eq!(a.paired[0].wavefronts, 2 + 2);
+        // site 2: only its misaligned access, alone
+        assert_eq!(b.paired[0].requests, 1);
+        assert_eq!(a.requests + b.requests, 4);
+    }
+
+    #[test]
+    fn an_access_moved_out_of_a_loop_runs_again_after_a_barrier() {
+        let mut t = Tallies::default();
+        for _ in 0..3 {
+            for _ in 0..4 {
+                t.observe(&access(1, AccessKind::Load, "out"), &row(0, 4));
+            }
+            t.barrier([0, 0, 0], 0);
+        }
+        t.finish();
+        let s = &t.sites[&1];
+        assert_eq!(s.requests, 12);
+        assert_eq!(s.once.requests, 1, "the same addresses all along");
+        assert_eq!(s.hoisted.requests, 3, "once between barriers");
+    }
+
+    #[test]
+    fn a_store_to_another_shared_variable_keeps_what_the_warp_holds() {
+        let mut t = Tallies::default();
+        t.observe(&access(1, AccessKind::Load, "len"), &row(0, 0));
+        t.observe(&access(2, AccessKind::Store, "tile"), &row(64, 4));
+        t.observe(&access(3, AccessKind::Load, "len"), &row(0, 0));
+        t.observe(&access(4, AccessKind::Store, "len"), &row(4, 0));
+        t.observe(&access(5, AccessKind::Load, "len"), &row(0, 0));
+        t.finish();
+        assert_eq!(t.sites[&3].repeats, 1, "tile cannot overlap len");
+        assert_eq!(t.sites[&5].repeats, 0, "a store to len may have changed it");
     }
 
     #[test]

@@ -1,0 +1,31 @@
+// Accesses the compiler changes in ways a line-by-line reading misses.
+
+// s[2 * t] and s[2 * t + 1] are neighbours: one 8-byte shared load serves
+// both, and so does one 8-byte global store for out[2 * t] and out[2 * t + 1].
+__global__ void pair_swap(const float *in, float *out)
+{
+    __shared__ float s[256];
+    int t = threadIdx.x;
+    s[t] = in[blockIdx.x * 256 + t];
+    s[t + 128] = in[blockIdx.x * 256 + t + 128];
+    __syncthreads();
+    float a = s[2 * t];
+    float b = s[2 * t + 1];
+    out[blockIdx.x * 256 + 2 * t] = b;
+    out[blockIdx.x * 256 + 2 * t + 1] = a;
+}
+
+// out[t] is read before the inner loop and written after it, once per tile:
+// no compiler moves an access across the barriers of the outer loop.
+__global__ void tiled_accumulate(const float *__restrict__ in, float *__restrict__ out, int tiles)
+{
+    __shared__ float tile[64];
+    int t = threadIdx.x;
+    for (int k = 0; k < tiles; k++) {
+        tile[t] = in[k * 64 + t];
+        __syncthreads();
+        for (int j = 0; j < 64; j++)
+            out[t] += tile[j] * in[k * 64 + j];
+        __syncthreads();
+    }
+}
