@@ -9,6 +9,7 @@ use hone_launch::LaunchData;
 use serde::Serialize;
 
 use crate::collect::{Collector, SiteStats};
+use crate::compiled::tally::Tallies;
 use crate::compiled::CountSource;
 use crate::patterns::{self, Rejected, Suggestion};
 use crate::walk::visit_block;
@@ -46,11 +47,18 @@ pub fn measure(
 ) -> Result<Measured, SetupError> {
     let mut sink = Collector::new(model, config, worst_warps);
     let mut count_source = CountSource::default();
+    let mut clusters = Vec::new();
     let code = match &opts.compiler {
         Some(c) => match (c.0)(module) {
             Ok(code) => {
                 count_source.compiled = Some(code.description.clone());
-                sink = sink.with_tallies();
+                let lines = crate::compiled::load_lines(module, kernel, &code);
+                let groups = crate::compiled::alternatives::alternatives(module);
+                clusters = crate::compiled::alternatives::clusters(&groups, |f, l| {
+                    lines.contains(&(f, l))
+                });
+                let index = crate::compiled::alternatives::index(&clusters);
+                sink = sink.with_tallies(Tallies::with_alternatives(index, clusters.len()));
                 Some(code)
             }
             Err(why) => {
@@ -92,6 +100,7 @@ pub fn measure(
             let places = crate::compiled::places::places(module, id);
             let per_site = tallies.sites.into_iter().collect();
             crate::compiled::apply(module, kernel, &places, &code, &mut sites, &per_site);
+            crate::compiled::select(&clusters, &tallies.selected, &mut sites);
         }
     }
     Ok(Measured {

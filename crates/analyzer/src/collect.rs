@@ -267,8 +267,8 @@ impl Collector {
     }
 
     /// Also gathers the counts [`crate::compiled`] chooses from.
-    pub fn with_tallies(mut self) -> Collector {
-        self.tallies = Some(Tallies::default());
+    pub fn with_tallies(mut self, tallies: Tallies) -> Collector {
+        self.tallies = Some(tallies);
         self
     }
 

@@ -181,6 +181,45 @@ fn neighbours_share_an_instruction_and_barriers_hold_accesses_in_place() {
     }
 }
 
+#[test]
+fn loads_of_an_if_else_chain_are_counted_as_the_loads_the_compiler_made_of_them() {
+    // `down` is tile[ty + 1][tx] or south[tx] by arm: one load, of the
+    // address each lane's arm names, for all 8 warps of each of 4 blocks.
+    let Some(v) = compiled("examples/analyze/border_stencil.json") else {
+        return;
+    };
+    let arms = [
+        (20, "north[tx]"),
+        (21, "tile[ty + 1][tx]"),
+        (23, "tile[ty - 1][tx]"),
+        (24, "south[tx]"),
+        (26, "tile[ty - 1][tx]"),
+        (27, "tile[ty + 1][tx]"),
+    ];
+    for (line, expression) in arms {
+        let s = site(&v, line, expression, "load");
+        assert_eq!(s["counted"], "selected", "{s:#}");
+    }
+    let down: u64 = [
+        (21, "tile[ty + 1][tx]"),
+        (24, "south[tx]"),
+        (27, "tile[ty + 1][tx]"),
+    ]
+    .iter()
+    .map(|&(line, e)| site(&v, line, e, "load")["requests"].as_u64().unwrap())
+    .sum();
+    assert_eq!(down, 32);
+    let source: u64 = arms
+        .iter()
+        .map(|&(line, e)| {
+            site(&v, line, e, "load")["source_counts"]["requests"]
+                .as_u64()
+                .unwrap()
+        })
+        .sum();
+    assert!(source > 64, "one request per arm a warp runs: {source}");
+}
+
 /// The accumulator in memory is reported as redundant traffic, and its fix
 /// (a local variable) is verified and removes it.
 #[test]

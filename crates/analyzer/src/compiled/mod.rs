@@ -13,6 +13,7 @@
 //! ([`tally`]): not at all, once per loop entry, merged into wider accesses,
 //! or as written.
 
+pub mod alternatives;
 pub mod places;
 pub mod sass;
 pub mod tally;
@@ -121,6 +122,10 @@ pub enum Counted {
     Combined,
     /// `factor` consecutive accesses of a warp make one vector instruction.
     Merged { factor: u32, opcode: String },
+    /// One of the loads of an `if / else if` chain's arms that set the same
+    /// variable, which the compiled code makes one load of the address each
+    /// lane's arm names: the request is counted at the line given.
+    Selected { line: u32 },
     /// Made one wider instruction with the accesses of other sites that the
     /// warp makes right after it at the next addresses (`a[i]`, `a[i + 1]`):
     /// the wider request is counted at the first of them.
@@ -132,7 +137,7 @@ pub enum Counted {
 
 impl Counted {
     /// One word for JSON: `source`, `kept`, `removed`, `hoisted`, `merged`,
-    /// `paired`, `combined`, `unmatched`.
+    /// `paired`, `selected`, `combined`, `unmatched`.
     pub fn tag(&self) -> &'static str {
         match self {
             Counted::Source => "source",
@@ -141,6 +146,7 @@ impl Counted {
             Counted::Hoisted => "hoisted",
             Counted::Merged { .. } => "merged",
             Counted::Paired { .. } => "paired",
+            Counted::Selected { .. } => "selected",
             Counted::Combined => "combined",
             Counted::Unmatched { .. } => "unmatched",
         }
@@ -158,6 +164,9 @@ impl Counted {
             Counted::Merged { factor, opcode } => {
                 format!("compiled: {factor} accesses merged into one {opcode}")
             }
+            Counted::Selected { line } => format!(
+                "compiled: one load for every arm of its if/else chain, counted on line {line}"
+            ),
             Counted::Paired { opcode } => {
                 format!("compiled: made one {opcode} with its neighbours' accesses")
             }
@@ -223,37 +232,8 @@ pub fn apply<'a>(
             .sites
             .push(i);
     }
-    // The disassembler puts the compilation's folder before relative names.
-    let file_of = |name: &str| -> Option<u32> {
-        module
-            .files
-            .iter()
-            .enumerate()
-            .filter(|(_, f)| {
-                name == f.as_str()
-                    || (name.ends_with(f.as_str()) && name[..name.len() - f.len()].ends_with('/'))
-            })
-            .max_by_key(|(_, f)| f.len())
-            .map(|(i, _)| i as u32)
-    };
-    // The module's other kernels have code of their own, which may inline
-    // the same device functions; device functions left out of line count.
-    let other_kernel = |name: &str| {
-        name != kernel
-            && module
-                .functions
-                .iter()
-                .any(|f| f.kind == hone_ir::FuncKind::Global && f.name == name)
-    };
-    let located = |instrs: &'a [MemInstr]| -> Vec<(u32, &'a MemInstr)> {
-        instrs
-            .iter()
-            .filter(|ins| !other_kernel(&ins.function))
-            .filter_map(|ins| Some((file_of(&ins.file)?, ins)))
-            .collect()
-    };
-    let rolled = located(&code.rolled.instrs);
-    let compiled = located(&code.compiled.instrs);
+    let rolled = located(module, kernel, &code.rolled.instrs);
+    let compiled = located(module, kernel, &code.compiled.instrs);
     for (key, g) in groups.iter_mut() {
         let (file, line, shared, kind) = *key;
         let space = space_of(shared);
@@ -282,6 +262,100 @@ pub fn apply<'a>(
     }
     pair(places, &compiled, sites, tallies);
 }
+
+/// The loads of each cluster of alternatives (see [`alternatives`]): one
+/// request per run of their chain, counted at the member whose line has the
+/// instruction.
+pub fn select(clusters: &[alternatives::Cluster], selected: &[Tally], sites: &mut [SiteStats]) {
+    for (c, members) in clusters.iter().enumerate() {
+        let Some(&tally) = selected.get(c) else {
+            continue;
+        };
+        // One load site per member, all of one space and width.
+        let mut at: Vec<usize> = Vec::new();
+        for m in members {
+            let found: Vec<usize> = sites
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| s.kind == AccessKind::Load && m.spans.contains(&s.span))
+                .map(|(i, _)| i)
+                .collect();
+            if found.len() != 1 {
+                at.clear();
+                break;
+            }
+            at.push(found[0]);
+        }
+        let Some(&first) = at.first() else {
+            continue;
+        };
+        let (space, size) = (sites[first].space, sites[first].size);
+        if at.len() < 2
+            || at
+                .iter()
+                .any(|&i| sites[i].space != space || sites[i].size != size)
+        {
+            continue;
+        }
+        for &i in &at {
+            sites[i].replace_counts(if i == first { tally } else { Tally::default() });
+            sites[i].repeated = None;
+            sites[i].counted = Counted::Selected {
+                line: members[0].line,
+            };
+        }
+    }
+}
+
+/// The lines (file, line) of the kernel's code where the build the GPU runs
+/// has a load instruction.
+pub fn load_lines(
+    module: &Module,
+    kernel: &str,
+    code: &CompiledCode,
+) -> std::collections::HashSet<(u32, u32)> {
+    located(module, kernel, &code.compiled.instrs)
+        .into_iter()
+        .filter(|(_, ins)| ins.kind == AccessKind::Load)
+        .map(|(f, ins)| (f, ins.line))
+        .collect()
+}
+
+/// The instructions of `kernel` (and the device functions it calls), each
+/// with the index of its file in the module.
+fn located<'a>(module: &Module, kernel: &str, instrs: &'a [MemInstr]) -> Vec<(u32, &'a MemInstr)> {
+    // The disassembler puts the compilation's folder before relative names.
+    let file_of = |name: &str| -> Option<u32> {
+        module
+            .files
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| {
+                name == f.as_str()
+                    || (name.ends_with(f.as_str()) && name[..name.len() - f.len()].ends_with('/'))
+            })
+            .max_by_key(|(_, f)| f.len())
+            .map(|(i, _)| i as u32)
+    };
+    // The module's other kernels have code of their own, which may inline
+    // the same device functions; device functions left out of line count.
+    let other_kernel = |name: &str| {
+        name != kernel
+            && module
+                .functions
+                .iter()
+                .any(|f| f.kind == hone_ir::FuncKind::Global && f.name == name)
+    };
+    instrs
+        .iter()
+        .filter(|ins| !other_kernel(&ins.function))
+        .filter_map(|ins| Some((file_of(&ins.file)?, ins)))
+        .collect()
+}
+
+/// Why a site whose line has no instruction of its kind is counted as
+/// written.
+const NO_INSTRUCTION: &str = "no instruction on its line";
 
 /// Accesses of different sites that a warp makes one right after the other
 /// at consecutive addresses, where the build the GPU runs has a wider
@@ -451,7 +525,7 @@ fn decide(
             Counted::Combined
         } else {
             let reason = if g.compiled.is_empty() {
-                "no instruction on its line"
+                NO_INSTRUCTION
             } else {
                 "instructions only where loops are unrolled"
             };

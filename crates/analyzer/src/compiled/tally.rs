@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::hash::{Hash, Hasher};
 
 use hone_emulator::{AccessKind, WarpAccess};
-use hone_ir::AddressSpace;
+use hone_ir::{AddressSpace, Span};
 use serde::Serialize;
 
 use crate::banks::shared_request;
@@ -140,10 +140,25 @@ pub struct Tallies {
     held: HashMap<(u32, bool), Vec<Held>>,
     /// Space and size of each site.
     shape: HashMap<u32, (AddressSpace, u32)>,
+    /// Spans of loads that are alternatives of one another (see
+    /// [`super::alternatives`]), by cluster.
+    alternatives: HashMap<Span, usize>,
+    /// The lanes each warp's cluster has served since its chain last ran.
+    selecting: HashMap<(u32, usize), Selecting>,
+    /// Per cluster: one request per run of its chain, of every lane whose
+    /// arm loads (the compiler's single load, of the address each arm names).
+    pub selected: Vec<Tally>,
     /// Each warp's accesses that may pair with its next one of the same
     /// space and kind (the compiler moves accesses of other kinds past them).
     chains: HashMap<(u32, bool, AccessKind), Chain>,
     pub sites: BTreeMap<u32, SiteTallies>,
+}
+
+/// The lanes a cluster's single load has served in one run of its chain.
+struct Selecting {
+    space: AddressSpace,
+    size: u32,
+    lanes: Vec<(u32, u64)>,
 }
 
 /// A value a warp holds: where its lanes read or wrote it.
@@ -175,6 +190,16 @@ impl Held {
 const HELD: usize = 64;
 
 impl Tallies {
+    /// Also counts each cluster of alternative loads as one load per run of
+    /// its chain.
+    pub fn with_alternatives(clusters: HashMap<Span, usize>, count: usize) -> Tallies {
+        Tallies {
+            alternatives: clusters,
+            selected: vec![Tally::default(); count],
+            ..Tallies::default()
+        }
+    }
+
     pub fn observe(&mut self, a: &WarpAccess, lanes: &[(u32, u64)]) {
         if self.block != Some(a.block) {
             self.finish();
@@ -220,6 +245,9 @@ impl Tallies {
         }
         self.shape.insert(a.site, (a.space, a.size));
         self.chain_step(a, lanes);
+        if a.kind == AccessKind::Load {
+            self.select_step(a, lanes);
+        }
         let site = self.sites.entry(a.site).or_default();
         site.requests += 1;
         let state = self.warps.entry((a.site, a.warp)).or_default();
@@ -240,6 +268,54 @@ impl Tallies {
                 m,
                 lanes,
             );
+        }
+    }
+
+    fn select_step(&mut self, a: &WarpAccess, lanes: &[(u32, u64)]) {
+        let Some(&c) = self.alternatives.get(&a.span) else {
+            return;
+        };
+        let key = (a.warp, c);
+        // A lane served again, or another shape: the chain runs anew.
+        let again = self.selecting.get(&key).is_some_and(|s| {
+            s.space != a.space
+                || s.size != a.size
+                || lanes.iter().any(|l| s.lanes.iter().any(|m| m.0 == l.0))
+        });
+        if again {
+            let done = self.selecting.remove(&key);
+            self.close_selecting(c, done);
+        }
+        self.selecting
+            .entry(key)
+            .or_insert_with(|| Selecting {
+                space: a.space,
+                size: a.size,
+                lanes: Vec::new(),
+            })
+            .lanes
+            .extend_from_slice(lanes);
+    }
+
+    fn close_selecting(&mut self, c: usize, s: Option<Selecting>) {
+        let (Some(mut s), Some(t)) = (s, self.selected.get_mut(c)) else {
+            return;
+        };
+        s.lanes.sort_unstable();
+        t.add(s.space, s.size, &s.lanes);
+    }
+
+    fn close_all_selecting(&mut self, warp: Option<u32>) {
+        let mut keys: Vec<(u32, usize)> = self
+            .selecting
+            .keys()
+            .filter(|k| warp.is_none_or(|w| k.0 == w))
+            .copied()
+            .collect();
+        keys.sort_unstable();
+        for k in keys {
+            let done = self.selecting.remove(&k);
+            self.close_selecting(k.1, done);
         }
     }
 
@@ -315,6 +391,7 @@ impl Tallies {
             self.held.remove(&(warp, false));
             self.held.remove(&(warp, true));
             self.close_chains(warp);
+            self.close_all_selecting(Some(warp));
             for ((_, w), state) in self.warps.iter_mut() {
                 if *w == warp {
                     state.since_barrier = None;
@@ -326,6 +403,7 @@ impl Tallies {
     /// Costs what waits to be merged as single accesses; called at the end
     /// of each block and of the launch.
     pub fn finish(&mut self) {
+        self.close_all_selecting(None);
         let chains: Vec<Chain> = self.chains.drain().map(|c| c.1).collect();
         for c in chains {
             self.close_chain(c);
@@ -485,6 +563,28 @@ mod tests {
         t.finish();
         assert_eq!(t.sites[&3].repeats, 1, "tile cannot overlap len");
         assert_eq!(t.sites[&5].repeats, 0, "a store to len may have changed it");
+    }
+
+    #[test]
+    fn the_arms_of_a_chain_make_one_request_of_all_their_lanes() {
+        let (north, inner) = (Span::point(0, 20, 1), Span::point(0, 23, 1));
+        let groups = HashMap::from([(north, 0), (inner, 0)]);
+        let mut t = Tallies::with_alternatives(groups, 1);
+        let lanes = |range: std::ops::Range<u32>, base: u64| -> Vec<(u32, u64)> {
+            range.map(|l| (l, base + 4 * u64::from(l))).collect()
+        };
+        for _ in 0..2 {
+            let mut a = access(1, AccessKind::Load, "north");
+            a.span = north;
+            t.observe(&a, &lanes(0..16, 0));
+            let mut b = access(2, AccessKind::Load, "tile");
+            b.span = inner;
+            t.observe(&b, &lanes(16..32, 1024));
+        }
+        t.finish();
+        // Two runs of the chain, each one request of all 32 lanes.
+        assert_eq!(t.selected[0].requests, 2);
+        assert_eq!(t.sites[&1].requests + t.sites[&2].requests, 4);
     }
 
     #[test]
