@@ -424,11 +424,18 @@ fn decide(
     tallies: &HashMap<u32, SiteTallies>,
     orphans: &mut Vec<&MemInstr>,
 ) {
-    let set = |s: &mut SiteStats, c: Counted| {
+    // The loop depth of the instruction each moved access was given: out of
+    // every loop, it runs once; inside an outer loop, again after each
+    // barrier of that loop (no access is moved across one).
+    let mut moved_to: HashMap<usize, u32> = HashMap::new();
+    let set = |s: &mut SiteStats, c: Counted, moved_to: &HashMap<usize, u32>, i: usize| {
         let t = tallies.get(&s.site);
         let tally = match &c {
             Counted::Removed | Counted::Combined => Some(Tally::default()),
-            Counted::Hoisted => t.map(|t| t.hoisted),
+            Counted::Hoisted => match moved_to.get(&i) {
+                Some(0) => t.map(|t| t.once),
+                _ => t.map(|t| t.hoisted),
+            },
             Counted::Merged { factor, .. } => {
                 let i = MERGES.iter().position(|m| m == factor);
                 t.zip(i).map(|(t, i)| t.merged[i])
@@ -511,11 +518,14 @@ fn decide(
             o.kind == s.kind && same_space(o.space, s.space) && o.width == s.size && o.depth < d
         });
         let c = if invariant(i) > 0.0 && (inline_pool.is_some() || orphan.is_some()) {
-            if let Some(k) = inline_pool {
-                pool.remove(k);
+            let depth = if let Some(k) = inline_pool {
+                pool.remove(k)
             } else if let Some(o) = orphan {
-                orphans.remove(o);
-            }
+                orphans.remove(o).depth
+            } else {
+                0
+            };
+            moved_to.insert(i, depth);
             Counted::Hoisted
         } else if s.kind == AccessKind::Load && repeats(i) >= 0.5 {
             Counted::Removed
@@ -543,7 +553,7 @@ fn decide(
     let widest_op = widest_instr.map(|i| i.opcode.clone());
     for &i in &g.sites {
         if let Some(c) = decided.remove(&i) {
-            set(&mut sites[i], c);
+            set(&mut sites[i], c, &moved_to, i);
             continue;
         }
         let s = &sites[i];
@@ -565,7 +575,7 @@ fn decide(
             _ => None,
         };
         // An access given an instruction has one at its depth or deeper.
-        set(&mut sites[i], merge.unwrap_or(Counted::Kept));
+        set(&mut sites[i], merge.unwrap_or(Counted::Kept), &moved_to, i);
     }
 }
 
