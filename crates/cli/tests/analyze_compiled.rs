@@ -156,8 +156,8 @@ fn neighbours_share_an_instruction_and_barriers_hold_accesses_in_place() {
     let Some(v) = compiled("examples/analyze/pair_swap.json") else {
         return;
     };
-    let first = site(&v, 12, "s[2 * t]", "load");
-    let second = site(&v, 13, "s[2 * t + 1]", "load");
+    let first = site(&v, 13, "s[2 * t]", "load");
+    let second = site(&v, 14, "s[2 * t + 1]", "load");
     assert_eq!(first["counted"], "paired", "{first:#}");
     assert_eq!(
         first["counted_text"],
@@ -174,7 +174,7 @@ fn neighbours_share_an_instruction_and_barriers_hold_accesses_in_place() {
     // outer one, whose global reads it may overlap.
     let v = compiled("examples/analyze/tiled_accumulate.json").unwrap();
     for kind in ["load", "store"] {
-        let s = site(&v, 29, "out[t]", kind);
+        let s = site(&v, 30, "out[t]", kind);
         assert_eq!(s["counted"], "hoisted", "{s:#}");
         assert_eq!(s["requests"], 8, "2 warps, 4 tiles");
         assert_eq!(s["source_counts"]["requests"], 512);
