@@ -87,3 +87,24 @@ pub fn add_const(a: Expr, c: i64) -> Expr {
         bin(BinaryOp::Sub, a, lit(-c, span))
     }
 }
+
+/// `e` with the locals of `inits` replaced by their initial values,
+/// repeatedly (a local defined from another); `None` past 16 rounds.
+pub fn inline_locals(e: &Expr, inits: &std::collections::HashMap<VarId, Expr>) -> Option<Expr> {
+    let mut out = e.clone();
+    for _ in 0..16 {
+        let mut changed = false;
+        rewrite_expr(&mut out, &mut |x| {
+            if let ExprKind::Var(v) = x.kind {
+                if let Some(init) = inits.get(&v) {
+                    *x = init.clone();
+                    changed = true;
+                }
+            }
+        });
+        if !changed {
+            return Some(out);
+        }
+    }
+    None
+}

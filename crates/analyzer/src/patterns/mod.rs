@@ -20,6 +20,7 @@ pub mod layout;
 mod misaligned;
 mod remap;
 mod shared;
+mod stage;
 mod tile;
 pub mod verify;
 
@@ -51,8 +52,8 @@ pub struct LayoutChange {
 #[derive(Clone, Debug, Serialize)]
 pub struct Suggestion {
     /// Catalogue entry: `local-accumulator`, `misaligned-offset`, `thread-remap`,
-    /// `structure-of-arrays`, `row-walk`, `shared-tile`, `shared-padding`,
-    /// `shared-swizzle`.
+    /// `structure-of-arrays`, `row-walk`, `shared-tile`, `shared-staging`,
+    /// `shared-padding`, `shared-swizzle`.
     pub pattern: &'static str,
     pub title: String,
     pub explanation: String,
@@ -86,6 +87,9 @@ pub(crate) struct Candidate {
     pub title: String,
     pub explanation: String,
     pub module: Module,
+    /// The array and space the site's access reads or writes in the
+    /// rewritten kernel, where the rewrite moves it (a shared copy).
+    pub moved_to: Option<(String, AddressSpace)>,
     /// Buffer index, array name, new layout.
     pub layouts: Vec<(usize, String, Layout)>,
 }
@@ -200,6 +204,7 @@ impl<'a> Catalogue<'a> {
         candidates.extend(interleave::propose(ctx, site));
         candidates.extend(shared::propose(ctx, site));
         candidates.extend(tile::propose(ctx, site));
+        candidates.extend(stage::propose(ctx, site));
         let mut found = Vec::new();
         let mut rejected = Vec::new();
         for c in candidates {
@@ -230,9 +235,12 @@ impl<'a> Catalogue<'a> {
             return Err(format!("not verified: {}", evaluated.verification.message));
         }
         let site_before = Cost::of([site]);
-        let site_after = counterpart(&self.measured.sites, site, &evaluated.sites_after)
-            .map(|s| Cost::of([s]))
-            .unwrap_or_default();
+        let site_after = match &c.moved_to {
+            Some(to) => moved_counterpart(&self.measured.sites, site, &evaluated.sites_after, to),
+            None => counterpart(&self.measured.sites, site, &evaluated.sites_after),
+        }
+        .map(|s| Cost::of([s]))
+        .unwrap_or_default();
         let kernel_before = Cost::of(&self.measured.sites);
         let kernel_after = Cost::of(&evaluated.sites_after);
         let model = ctx.model;
@@ -335,6 +343,29 @@ fn counterpart<'s>(
     old.sort_by_key(|s| (s.span.line, s.span.col, s.site));
     let pos = old.iter().position(|s| s.site == site.site)?;
     let mut new: Vec<&SiteStats> = after.iter().filter(|s| same(s)).collect();
+    new.sort_by_key(|s| (s.span.line, s.span.col, s.site));
+    new.get(pos).copied()
+}
+
+/// The site of the rewritten kernel that `site` became where the rewrite
+/// moved its access to another array: the accesses of one expression (the
+/// members of a record copied at once) keep their order.
+fn moved_counterpart<'s>(
+    before: &[SiteStats],
+    site: &SiteStats,
+    after: &'s [SiteStats],
+    (array, space): &(String, AddressSpace),
+) -> Option<&'s SiteStats> {
+    let mut old: Vec<&SiteStats> = before
+        .iter()
+        .filter(|s| s.span == site.span && s.kind == site.kind)
+        .collect();
+    old.sort_by_key(|s| s.site);
+    let pos = old.iter().position(|s| s.site == site.site)?;
+    let mut new: Vec<&SiteStats> = after
+        .iter()
+        .filter(|s| &s.array == array && s.space == *space && s.kind == site.kind)
+        .collect();
     new.sort_by_key(|s| (s.span.line, s.span.col, s.site));
     new.get(pos).copied()
 }

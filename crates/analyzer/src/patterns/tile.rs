@@ -22,7 +22,7 @@ use hone_ir::{
 use super::{Candidate, Ctx};
 use crate::collect::SiteStats;
 use crate::shape::{strided, Stride};
-use crate::walk::{bin, is_pure, lit, rewrite_expr, strip};
+use crate::walk::{bin, inline_locals, is_pure, lit, rewrite_expr, strip};
 
 fn builtin(b: Builtin, span: Span) -> Expr {
     Expr {
@@ -39,26 +39,6 @@ fn index(base: Expr, i: Expr, ty: Type) -> Expr {
         ty,
         span,
     }
-}
-
-/// `e` with the locals of `inits` replaced by their initial values, repeatedly.
-fn inline(e: &Expr, inits: &HashMap<VarId, Expr>) -> Option<Expr> {
-    let mut out = e.clone();
-    for _ in 0..16 {
-        let mut changed = false;
-        rewrite_expr(&mut out, &mut |x| {
-            if let ExprKind::Var(v) = x.kind {
-                if let Some(init) = inits.get(&v) {
-                    *x = init.clone();
-                    changed = true;
-                }
-            }
-        });
-        if !changed {
-            return Some(out);
-        }
-    }
-    None
 }
 
 pub(crate) fn propose(ctx: &Ctx, site: &SiteStats) -> Vec<Candidate> {
@@ -136,7 +116,7 @@ fn propose_one(ctx: &Ctx, site: &SiteStats) -> Option<Candidate> {
     };
     let old_x = bin(BinaryOp::Div, t.clone(), lit(i64::from(by), span));
     let old_y = bin(BinaryOp::Rem, t, lit(i64::from(by), span));
-    let mut new_index = inline(dst_index, &inits)?;
+    let mut new_index = inline_locals(dst_index, &inits)?;
     rewrite_expr(&mut new_index, &mut |x| match x.kind {
         ExprKind::Builtin(Builtin::ThreadIdx(Dim::X)) => *x = old_x.clone(),
         ExprKind::Builtin(Builtin::ThreadIdx(Dim::Y)) => *x = old_y.clone(),
@@ -249,6 +229,7 @@ fn propose_one(ctx: &Ctx, site: &SiteStats) -> Option<Candidate> {
             32 / by
         ),
         module,
+        moved_to: None,
         layouts: Vec::new(),
     })
 }

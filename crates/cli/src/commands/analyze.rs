@@ -40,6 +40,9 @@ pub struct AnalyzeArgs {
     /// Do not look for fixes (faster)
     #[arg(long)]
     pub no_fix: bool,
+    /// Look for fixes at this many of the most wasteful sites
+    #[arg(long, default_value_t = 6, value_name = "N")]
+    pub fix_sites: usize,
     /// Worst requests drawn per site
     #[arg(long, default_value_t = 2)]
     pub worst: usize,
@@ -132,6 +135,7 @@ pub fn run(args: AnalyzeArgs) -> Result<u8> {
         model,
         worst_warps: args.worst,
         suggest: !args.no_fix,
+        suggest_sites: args.fix_sites,
         limits,
         compiler: (!args.source_model).then(|| compiler(args.arch, args.sass.clone())),
         ..Options::default()
