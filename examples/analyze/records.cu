@@ -1,8 +1,8 @@
 // Particles as an array of 32-byte records, each thread reading its own:
 // a warp's lanes are 32 bytes apart, so every member load touches a sector
-// per lane. The whole record is used, so no member is wasted: the fix is to
-// read the block's records together (shared-memory staging), not to change
-// the layout.
+// per lane. The whole record is used and the L1 cache serves the members
+// after the first: copying the block's records through shared memory first
+// measured slower on an H100 (bench/results/analyze/README.md).
 struct Particle {
     float x, y, z, m;
     float vx, vy, vz, q;

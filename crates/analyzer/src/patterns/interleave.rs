@@ -183,7 +183,6 @@ fn propose_one(ctx: &Ctx, site: &SiteStats) -> Option<Candidate> {
         title,
         explanation,
         module,
-        moved_to: None,
         layouts: vec![(
             ctx.param_buffer(array)?,
             name,

@@ -20,7 +20,6 @@ pub mod layout;
 mod misaligned;
 mod remap;
 mod shared;
-mod stage;
 mod tile;
 pub mod verify;
 
@@ -52,13 +51,17 @@ pub struct LayoutChange {
 #[derive(Clone, Debug, Serialize)]
 pub struct Suggestion {
     /// Catalogue entry: `local-accumulator`, `misaligned-offset`, `thread-remap`,
-    /// `structure-of-arrays`, `row-walk`, `shared-tile`, `shared-staging`,
-    /// `shared-padding`, `shared-swizzle`.
+    /// `structure-of-arrays`, `row-walk`, `shared-tile`, `shared-padding`,
+    /// `shared-swizzle`.
     pub pattern: &'static str,
     pub title: String,
     pub explanation: String,
     /// The rewritten kernel as CUDA C.
     pub source: String,
+    /// The whole rewritten module as CUDA C (the kernel with the types and
+    /// device functions it uses), which compiles on its own.
+    #[serde(skip)]
+    pub module_source: String,
     /// Changed lines against the original kernel as printed, with context.
     pub diff: Vec<DiffLine>,
     /// Empty when the rewrite keeps every array's layout.
@@ -87,9 +90,6 @@ pub(crate) struct Candidate {
     pub title: String,
     pub explanation: String,
     pub module: Module,
-    /// The array and space the site's access reads or writes in the
-    /// rewritten kernel, where the rewrite moves it (a shared copy).
-    pub moved_to: Option<(String, AddressSpace)>,
     /// Buffer index, array name, new layout.
     pub layouts: Vec<(usize, String, Layout)>,
 }
@@ -164,6 +164,7 @@ struct Evaluated {
     verification: Verification,
     sites_after: Vec<SiteStats>,
     source: String,
+    module_source: String,
     diff: Vec<DiffLine>,
 }
 
@@ -204,7 +205,6 @@ impl<'a> Catalogue<'a> {
         candidates.extend(interleave::propose(ctx, site));
         candidates.extend(shared::propose(ctx, site));
         candidates.extend(tile::propose(ctx, site));
-        candidates.extend(stage::propose(ctx, site));
         let mut found = Vec::new();
         let mut rejected = Vec::new();
         for c in candidates {
@@ -235,12 +235,9 @@ impl<'a> Catalogue<'a> {
             return Err(format!("not verified: {}", evaluated.verification.message));
         }
         let site_before = Cost::of([site]);
-        let site_after = match &c.moved_to {
-            Some(to) => moved_counterpart(&self.measured.sites, site, &evaluated.sites_after, to),
-            None => counterpart(&self.measured.sites, site, &evaluated.sites_after),
-        }
-        .map(|s| Cost::of([s]))
-        .unwrap_or_default();
+        let site_after = counterpart(&self.measured.sites, site, &evaluated.sites_after)
+            .map(|s| Cost::of([s]))
+            .unwrap_or_default();
         let kernel_before = Cost::of(&self.measured.sites);
         let kernel_after = Cost::of(&evaluated.sites_after);
         let model = ctx.model;
@@ -263,6 +260,7 @@ impl<'a> Catalogue<'a> {
             title: c.title.clone(),
             explanation: c.explanation.clone(),
             source: evaluated.source,
+            module_source: evaluated.module_source,
             diff: evaluated.diff,
             layout_changes: c
                 .layouts
@@ -327,6 +325,7 @@ fn evaluate_text(
         sites_after: measured.sites,
         diff: diff::changed(&diff::diff(&before, &source)),
         source,
+        module_source: text.to_string(),
     })
 }
 
@@ -343,29 +342,6 @@ fn counterpart<'s>(
     old.sort_by_key(|s| (s.span.line, s.span.col, s.site));
     let pos = old.iter().position(|s| s.site == site.site)?;
     let mut new: Vec<&SiteStats> = after.iter().filter(|s| same(s)).collect();
-    new.sort_by_key(|s| (s.span.line, s.span.col, s.site));
-    new.get(pos).copied()
-}
-
-/// The site of the rewritten kernel that `site` became where the rewrite
-/// moved its access to another array: the accesses of one expression (the
-/// members of a record copied at once) keep their order.
-fn moved_counterpart<'s>(
-    before: &[SiteStats],
-    site: &SiteStats,
-    after: &'s [SiteStats],
-    (array, space): &(String, AddressSpace),
-) -> Option<&'s SiteStats> {
-    let mut old: Vec<&SiteStats> = before
-        .iter()
-        .filter(|s| s.span == site.span && s.kind == site.kind)
-        .collect();
-    old.sort_by_key(|s| s.site);
-    let pos = old.iter().position(|s| s.site == site.site)?;
-    let mut new: Vec<&SiteStats> = after
-        .iter()
-        .filter(|s| &s.array == array && s.space == *space && s.kind == site.kind)
-        .collect();
     new.sort_by_key(|s| (s.span.line, s.span.col, s.site));
     new.get(pos).copied()
 }

@@ -229,7 +229,6 @@ fn propose_one(ctx: &Ctx, site: &SiteStats) -> Option<Candidate> {
             32 / by
         ),
         module,
-        moved_to: None,
         layouts: Vec::new(),
     })
 }

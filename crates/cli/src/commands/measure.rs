@@ -131,7 +131,7 @@ pub fn measure(
                 continue;
             }
             let name = format!("{}.{}.cu", analysis.kernel, s.pattern);
-            let fixed = hone_frontend::parse_source(&name, &s.source, &Default::default())
+            let fixed = hone_frontend::parse_source(&name, &s.module_source, &Default::default())
                 .map_err(|e| anyhow!("{name}: {e}"))?
                 .module;
             let layouts: Vec<(usize, Layout)> = s
