@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+"""How many of the wasteful sites of the real kernels get a verified fix.
+
+usage: fix_coverage.py HONE OUT_DIR
+
+Runs `hone analyze --json --fix-sites 1000` (every flagged site searched) on
+each launch of kernels.txt, with ${RODINIA} and ${SAMPLES} filled in from the
+environment (default /work/ext/gpu-rodinia and /work/ext/cuda-samples), two
+at a time, writes each analysis to OUT_DIR/NAME.json and prints, per
+kernel and in total, the wasteful sites (excess sectors or wavefronts, or
+redundant traffic) and those with at least one verified fix, by pattern.
+Needs no GPU; with NVRTC and nvdisasm the counts are the compiled code's.
+"""
+
+import collections
+import json
+import os
+import re
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.abspath(os.path.join(HERE, "../../../.."))
+
+
+def launches():
+    with open(os.path.join(HERE, "kernels.txt"), encoding="utf-8") as f:
+        for line in f:
+            line = line.split("#")[0].strip()
+            if line:
+                yield line
+
+
+def name_of(path):
+    return path.split("/launches/")[-1][: -len(".json")].replace("/", ".")
+
+
+def materialize(path, out):
+    folder = os.path.dirname(os.path.join(ROOT, path))
+    fill = lambda s: re.sub(r"\$\{(\w+)\}", lambda m: os.environ[m.group(1)], s)
+
+    def walk(v, key=None):
+        if isinstance(v, str):
+            v = fill(v)
+            if key in ("source", "include") and not os.path.isabs(v):
+                v = os.path.join(folder, v)
+            return v
+        if isinstance(v, list):
+            return [walk(x, key) for x in v]
+        if isinstance(v, dict):
+            return {k: walk(x, k) for k, x in v.items()}
+        return v
+
+    with open(os.path.join(ROOT, path), encoding="utf-8") as f:
+        launch = walk(json.load(f))
+    dst = os.path.join(out, name_of(path) + ".launch.json")
+    with open(dst, "w", encoding="utf-8") as f:
+        json.dump(launch, f)
+    return dst
+
+
+def analyse(hone, out, path):
+    name = name_of(path)
+    launch = materialize(path, out)
+    p = subprocess.run([hone, "analyze", launch, "--json", "--fix-sites", "1000"],
+                       capture_output=True, text=True, timeout=600)
+    if p.returncode != 0:
+        return name, None
+    with open(os.path.join(out, name + ".json"), "w", encoding="utf-8") as f:
+        f.write(p.stdout)
+    return name, json.loads(p.stdout)
+
+
+def wasteful(site):
+    excess = site.get("excess_sectors") or 0
+    if site.get("wavefronts") is not None and site.get("ideal_wavefronts") is not None:
+        excess += site["wavefronts"] - site["ideal_wavefronts"]
+    return excess > 0 or site.get("repeated") is not None
+
+
+def main(hone, out):
+    os.environ.setdefault("RODINIA", "/work/ext/gpu-rodinia")
+    os.environ.setdefault("SAMPLES", "/work/ext/cuda-samples")
+    os.makedirs(out, exist_ok=True)
+    with ThreadPoolExecutor(2) as ex:
+        results = list(ex.map(lambda p: analyse(hone, out, p), launches()))
+    total = fixed = 0
+    patterns = collections.Counter()
+    for name, analysis in results:
+        if analysis is None:
+            print(f"{name}: hone analyze failed")
+            continue
+        sites = [s for s in analysis["sites"] if wasteful(s)]
+        with_fix = [s for s in sites if s["suggestions"]]
+        for s in with_fix:
+            patterns.update({g["pattern"] for g in s["suggestions"]})
+        total += len(sites)
+        fixed += len(with_fix)
+        print(f"{name}: {len(with_fix)} of {len(sites)} wasteful sites fixed")
+    print(f"total: {fixed} of {total} wasteful sites have a verified fix "
+          f"({100 * fixed / max(total, 1):.0f}%)")
+    for p, n in patterns.most_common():
+        print(f"  {p}: {n}")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 3:
+        sys.exit(__doc__)
+    main(sys.argv[1], sys.argv[2])
