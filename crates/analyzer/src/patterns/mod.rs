@@ -22,6 +22,7 @@ mod remap;
 mod shared;
 mod tile;
 pub mod verify;
+mod warp_row;
 
 use std::collections::HashMap;
 
@@ -51,8 +52,8 @@ pub struct LayoutChange {
 #[derive(Clone, Debug, Serialize)]
 pub struct Suggestion {
     /// Catalogue entry: `local-accumulator`, `misaligned-offset`, `thread-remap`,
-    /// `structure-of-arrays`, `row-walk`, `shared-tile`, `shared-padding`,
-    /// `shared-swizzle`.
+    /// `structure-of-arrays`, `row-walk`, `warp-row`, `shared-tile`,
+    /// `shared-padding`, `shared-swizzle`.
     pub pattern: &'static str,
     pub title: String,
     pub explanation: String,
@@ -66,6 +67,9 @@ pub struct Suggestion {
     pub diff: Vec<DiffLine>,
     /// Empty when the rewrite keeps every array's layout.
     pub layout_changes: Vec<LayoutChange>,
+    /// Whether the rewrite adds floating-point values in another order, so
+    /// that its results agree with the original's up to rounding.
+    pub reassociates: bool,
     pub verification: Verification,
     /// The site's traffic before and after (the matching access of the
     /// rewritten kernel).
@@ -90,6 +94,9 @@ pub(crate) struct Candidate {
     pub title: String,
     pub explanation: String,
     pub module: Module,
+    /// Whether the rewrite adds floating-point values in another order:
+    /// its results are compared with the original's up to rounding.
+    pub reassociates: bool,
     /// Buffer index, array name, new layout.
     pub layouts: Vec<(usize, String, Layout)>,
 }
@@ -205,6 +212,7 @@ impl<'a> Catalogue<'a> {
         candidates.extend(interleave::propose(ctx, site));
         candidates.extend(shared::propose(ctx, site));
         candidates.extend(tile::propose(ctx, site));
+        candidates.extend(warp_row::propose(ctx, site));
         let mut found = Vec::new();
         let mut rejected = Vec::new();
         for c in candidates {
@@ -217,6 +225,8 @@ impl<'a> Catalogue<'a> {
                 }),
             }
         }
+        // Fixes that leave the caller's data layout alone come first.
+        found.sort_by_key(|s| !s.layout_changes.is_empty());
         (found, rejected)
     }
 
@@ -229,7 +239,7 @@ impl<'a> Catalogue<'a> {
         let evaluated = self
             .done
             .entry(text.clone())
-            .or_insert_with(|| evaluate_text(spec, &text, &layouts, opts))
+            .or_insert_with(|| evaluate_text(spec, &text, &layouts, c.reassociates, opts))
             .clone()?;
         if !evaluated.verification.verified {
             return Err(format!("not verified: {}", evaluated.verification.message));
@@ -271,6 +281,7 @@ impl<'a> Catalogue<'a> {
                     description: l.describe(name),
                 })
                 .collect(),
+            reassociates: c.reassociates,
             verification: evaluated.verification,
             site_before,
             site_after,
@@ -285,6 +296,7 @@ fn evaluate_text(
     spec: &LaunchSpec,
     text: &str,
     layouts: &[(usize, Layout)],
+    reassociates: bool,
     opts: &Options,
 ) -> Result<Evaluated, String> {
     let name = format!("{}.fixed.cu", spec.kernel);
@@ -298,7 +310,8 @@ fn evaluate_text(
         return Err(format!("the rewritten source does not parse: {d}"));
     }
     let module = parsed.module;
-    let verification = verify::verify(spec, &module, layouts, opts.random_trials);
+    let verification =
+        verify::verify_within(spec, &module, layouts, opts.random_trials, reassociates);
     let mut buffers = verify::relay(&spec.launch.buffers, layouts);
     let mut symbols = spec.launch.symbols(&module).map_err(|e| e.to_string())?;
     let measured = measure(

@@ -192,6 +192,7 @@ fn propose_one(ctx: &Ctx, site: &SiteStats) -> Option<Candidate> {
             names.join(", ")
         ),
         module,
+        reassociates: false,
         layouts,
     })
 }

@@ -229,6 +229,7 @@ fn propose_one(ctx: &Ctx, site: &SiteStats) -> Option<Candidate> {
             32 / by
         ),
         module,
+        reassociates: false,
         layouts: Vec::new(),
     })
 }
