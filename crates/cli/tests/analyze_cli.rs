@@ -87,35 +87,6 @@ fn human_report_leads_with_the_worst_site_and_its_verified_fix() {
     assert!(o.stdout.contains("verified: same outputs on 3 inputs"));
 }
 
-/// A thread summing a row gets the warp-cooperative walk first: the layout
-/// stays, and the sum is verified up to rounding.
-#[test]
-fn a_row_sum_per_thread_gets_the_warp_cooperative_walk_first() {
-    let v = json(&["examples/analyze/matvec.json"]);
-    let s = site(&v, 9, "A[row * n + j]");
-    let fixes = s["suggestions"].as_array().unwrap();
-    let first = &fixes[0];
-    assert_eq!(first["pattern"], "warp-row", "{s:#}");
-    assert_eq!(first["changes_layout"], false);
-    assert_eq!(first["verification"]["verified"], true);
-    assert!(
-        first["verification"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("up to rounding"),
-        "{first:#}"
-    );
-    assert_eq!(first["after"]["kernel"]["sectors"], 520, "{first:#}");
-    let source = first["source"].as_str().unwrap();
-    assert!(
-        source.contains("__shfl_xor_sync(0xffffffffu, part31, o)"),
-        "{source}"
-    );
-    assert!(source.contains("sum += mine;"), "{source}");
-    // The layout-changing walk is still offered, second.
-    assert!(fixes[1..].iter().any(|f| f["pattern"] == "row-walk"));
-}
-
 /// Fixes are looked for at the 6 most wasteful sites, or `--fix-sites`.
 #[test]
 fn fix_sites_bounds_the_sites_searched_for_fixes() {

@@ -22,7 +22,6 @@ mod remap;
 mod shared;
 mod tile;
 pub mod verify;
-mod warp_row;
 
 use std::collections::HashMap;
 
@@ -52,8 +51,8 @@ pub struct LayoutChange {
 #[derive(Clone, Debug, Serialize)]
 pub struct Suggestion {
     /// Catalogue entry: `local-accumulator`, `misaligned-offset`, `thread-remap`,
-    /// `structure-of-arrays`, `row-walk`, `warp-row`, `shared-tile`,
-    /// `shared-padding`, `shared-swizzle`.
+    /// `structure-of-arrays`, `row-walk`, `shared-tile`, `shared-padding`,
+    /// `shared-swizzle`.
     pub pattern: &'static str,
     pub title: String,
     pub explanation: String,
@@ -212,7 +211,6 @@ impl<'a> Catalogue<'a> {
         candidates.extend(interleave::propose(ctx, site));
         candidates.extend(shared::propose(ctx, site));
         candidates.extend(tile::propose(ctx, site));
-        candidates.extend(warp_row::propose(ctx, site));
         let mut found = Vec::new();
         let mut rejected = Vec::new();
         for c in candidates {
