@@ -353,10 +353,6 @@ fn located<'a>(module: &Module, kernel: &str, instrs: &'a [MemInstr]) -> Vec<(u3
         .collect()
 }
 
-/// Why a site whose line has no instruction of its kind is counted as
-/// written.
-const NO_INSTRUCTION: &str = "no instruction on its line";
-
 /// Accesses of different sites that a warp makes one right after the other
 /// at consecutive addresses, where the build the GPU runs has a wider
 /// instruction on one of their lines: one instruction (after unrolling, a
@@ -424,18 +420,15 @@ fn decide(
     tallies: &HashMap<u32, SiteTallies>,
     orphans: &mut Vec<&MemInstr>,
 ) {
-    // The loop depth of the instruction each moved access was given: out of
-    // every loop, it runs once; inside an outer loop, again after each
-    // barrier of that loop (no access is moved across one).
-    let mut moved_to: HashMap<usize, u32> = HashMap::new();
-    let set = |s: &mut SiteStats, c: Counted, moved_to: &HashMap<usize, u32>, i: usize| {
+    // `moved_to`: the loop depth of the instruction a moved access was
+    // given. Out of every loop it runs once; inside an outer loop, again
+    // after each barrier of that loop (no access is moved across one).
+    let set = |s: &mut SiteStats, c: Counted, moved_to: Option<u32>| {
         let t = tallies.get(&s.site);
         let tally = match &c {
             Counted::Removed | Counted::Combined => Some(Tally::default()),
-            Counted::Hoisted => match moved_to.get(&i) {
-                Some(0) => t.map(|t| t.once),
-                _ => t.map(|t| t.hoisted),
-            },
+            Counted::Hoisted if moved_to == Some(0) => t.map(|t| t.once),
+            Counted::Hoisted => t.map(|t| t.hoisted),
             Counted::Merged { factor, .. } => {
                 let i = MERGES.iter().position(|m| m == factor);
                 t.zip(i).map(|(t, i)| t.merged[i])
@@ -493,7 +486,7 @@ fn decide(
     let mut pool: Vec<u32> = g.rolled.iter().map(|i| i.depth).collect();
     pool.sort_unstable();
     // How the accesses without an instruction at their depth are counted.
-    let mut decided: HashMap<usize, Counted> = HashMap::new();
+    let mut decided: HashMap<usize, (Counted, Option<u32>)> = HashMap::new();
     let mut left: Vec<usize> = Vec::new();
     for &i in &order {
         let d = depth_of(i);
@@ -517,15 +510,13 @@ fn decide(
         let orphan = orphans.iter().position(|o| {
             o.kind == s.kind && same_space(o.space, s.space) && o.width == s.size && o.depth < d
         });
+        let mut moved_to = None;
         let c = if invariant(i) > 0.0 && (inline_pool.is_some() || orphan.is_some()) {
-            let depth = if let Some(k) = inline_pool {
-                pool.remove(k)
-            } else if let Some(o) = orphan {
-                orphans.remove(o).depth
+            moved_to = if let Some(k) = inline_pool {
+                Some(pool.remove(k))
             } else {
-                0
+                orphan.map(|o| orphans.remove(o).depth)
             };
-            moved_to.insert(i, depth);
             Counted::Hoisted
         } else if s.kind == AccessKind::Load && repeats(i) >= 0.5 {
             Counted::Removed
@@ -535,7 +526,7 @@ fn decide(
             Counted::Combined
         } else {
             let reason = if g.compiled.is_empty() {
-                NO_INSTRUCTION
+                "no instruction on its line"
             } else {
                 "instructions only where loops are unrolled"
             };
@@ -543,7 +534,7 @@ fn decide(
                 reason: reason.to_string(),
             }
         };
-        decided.insert(i, c);
+        decided.insert(i, (c, moved_to));
     }
     // Widths: the rolled build's one per source access, the GPU build's
     // possibly wider.
@@ -552,8 +543,8 @@ fn decide(
     let widest = widest_instr.map(|i| i.width);
     let widest_op = widest_instr.map(|i| i.opcode.clone());
     for &i in &g.sites {
-        if let Some(c) = decided.remove(&i) {
-            set(&mut sites[i], c, &moved_to, i);
+        if let Some((c, moved_to)) = decided.remove(&i) {
+            set(&mut sites[i], c, moved_to);
             continue;
         }
         let s = &sites[i];
@@ -575,7 +566,7 @@ fn decide(
             _ => None,
         };
         // An access given an instruction has one at its depth or deeper.
-        set(&mut sites[i], merge.unwrap_or(Counted::Kept), &moved_to, i);
+        set(&mut sites[i], merge.unwrap_or(Counted::Kept), None);
     }
 }
 

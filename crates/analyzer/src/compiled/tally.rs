@@ -98,13 +98,12 @@ struct Chain {
 
 impl Chain {
     fn continues(&self, a: &WarpAccess, lanes: &[(u32, u64)]) -> bool {
-        let (first_site, first) = &self.links[0];
+        let first = &self.links[0].1;
         let k = self.links.len() as u64;
         a.space == self.space
             && a.kind == self.kind
             && a.size == self.size
             && u64::from(a.size) * (k + 1) <= WIDEST
-            && a.site != *first_site
             && !self.links.iter().any(|l| l.0 == a.site)
             && first.len() == lanes.len()
             && first
@@ -217,7 +216,7 @@ impl Tallies {
         match a.kind {
             AccessKind::Atomic => {
                 held.clear();
-                self.close_chains(a.warp);
+                self.close_chains(Some(a.warp));
                 return;
             }
             AccessKind::Store => {
@@ -305,6 +304,7 @@ impl Tallies {
         t.add(s.space, s.size, &s.lanes);
     }
 
+    /// Costs the chains of `warp`'s alternatives (of every warp for `None`).
     fn close_all_selecting(&mut self, warp: Option<u32>) {
         let mut keys: Vec<(u32, usize)> = self
             .selecting
@@ -338,14 +338,15 @@ impl Tallies {
         }
     }
 
-    fn close_chains(&mut self, warp: u32) {
+    /// Costs the chains of `warp` (of every warp for `None`).
+    fn close_chains(&mut self, warp: Option<u32>) {
         let mut keys: Vec<_> = self
             .chains
             .keys()
-            .filter(|k| k.0 == warp)
+            .filter(|k| warp.is_none_or(|w| k.0 == w))
             .copied()
             .collect();
-        keys.sort_by_key(|k| (k.1, k.2 == AccessKind::Store));
+        keys.sort_by_key(|k| (k.0, k.1, k.2 == AccessKind::Store));
         for k in keys {
             if let Some(c) = self.chains.remove(&k) {
                 self.close_chain(c);
@@ -390,7 +391,7 @@ impl Tallies {
         if self.block == Some(block) {
             self.held.remove(&(warp, false));
             self.held.remove(&(warp, true));
-            self.close_chains(warp);
+            self.close_chains(Some(warp));
             self.close_all_selecting(Some(warp));
             for ((_, w), state) in self.warps.iter_mut() {
                 if *w == warp {
@@ -404,10 +405,7 @@ impl Tallies {
     /// of each block and of the launch.
     pub fn finish(&mut self) {
         self.close_all_selecting(None);
-        let chains: Vec<Chain> = self.chains.drain().map(|c| c.1).collect();
-        for c in chains {
-            self.close_chain(c);
-        }
+        self.close_chains(None);
         for ((site, _), state) in self.warps.drain() {
             let Some(&(space, size)) = self.shape.get(&site) else {
                 continue;
