@@ -139,7 +139,6 @@ fn propose_one(ctx: &Ctx, site: &SiteStats) -> Option<Candidate> {
              tells the compiler the same, where the caller never passes overlapping arrays."
         ),
         module,
-        reassociates: false,
         layouts: Vec::new(),
     })
 }

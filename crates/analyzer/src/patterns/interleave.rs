@@ -183,7 +183,6 @@ fn propose_one(ctx: &Ctx, site: &SiteStats) -> Option<Candidate> {
         title,
         explanation,
         module,
-        reassociates: false,
         layouts: vec![(
             ctx.param_buffer(array)?,
             name,

@@ -66,7 +66,6 @@ fn propose_one(ctx: &Ctx, site: &SiteStats) -> Option<Candidate> {
              with {pad} element(s) and indexing it {pad} further moves every request onto the boundary."
         ),
         module,
-        reassociates: false,
         layouts: vec![(ctx.param_buffer(array)?, name, Layout::Shift { pad })],
     })
 }

@@ -66,9 +66,6 @@ pub struct Suggestion {
     pub diff: Vec<DiffLine>,
     /// Empty when the rewrite keeps every array's layout.
     pub layout_changes: Vec<LayoutChange>,
-    /// Whether the rewrite adds floating-point values in another order, so
-    /// that its results agree with the original's up to rounding.
-    pub reassociates: bool,
     pub verification: Verification,
     /// The site's traffic before and after (the matching access of the
     /// rewritten kernel).
@@ -93,9 +90,6 @@ pub(crate) struct Candidate {
     pub title: String,
     pub explanation: String,
     pub module: Module,
-    /// Whether the rewrite adds floating-point values in another order:
-    /// its results are compared with the original's up to rounding.
-    pub reassociates: bool,
     /// Buffer index, array name, new layout.
     pub layouts: Vec<(usize, String, Layout)>,
 }
@@ -237,7 +231,7 @@ impl<'a> Catalogue<'a> {
         let evaluated = self
             .done
             .entry(text.clone())
-            .or_insert_with(|| evaluate_text(spec, &text, &layouts, c.reassociates, opts))
+            .or_insert_with(|| evaluate_text(spec, &text, &layouts, opts))
             .clone()?;
         if !evaluated.verification.verified {
             return Err(format!("not verified: {}", evaluated.verification.message));
@@ -279,7 +273,6 @@ impl<'a> Catalogue<'a> {
                     description: l.describe(name),
                 })
                 .collect(),
-            reassociates: c.reassociates,
             verification: evaluated.verification,
             site_before,
             site_after,
@@ -294,7 +287,6 @@ fn evaluate_text(
     spec: &LaunchSpec,
     text: &str,
     layouts: &[(usize, Layout)],
-    reassociates: bool,
     opts: &Options,
 ) -> Result<Evaluated, String> {
     let name = format!("{}.fixed.cu", spec.kernel);
@@ -308,8 +300,7 @@ fn evaluate_text(
         return Err(format!("the rewritten source does not parse: {d}"));
     }
     let module = parsed.module;
-    let verification =
-        verify::verify_within(spec, &module, layouts, opts.random_trials, reassociates);
+    let verification = verify::verify(spec, &module, layouts, opts.random_trials);
     let mut buffers = verify::relay(&spec.launch.buffers, layouts);
     let mut symbols = spec.launch.symbols(&module).map_err(|e| e.to_string())?;
     let measured = measure(

@@ -192,7 +192,6 @@ fn propose_one(ctx: &Ctx, site: &SiteStats) -> Option<Candidate> {
             names.join(", ")
         ),
         module,
-        reassociates: false,
         layouts,
     })
 }

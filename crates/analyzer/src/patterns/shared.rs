@@ -181,7 +181,6 @@ fn padding(ctx: &Ctx, v: VarId, shape: &Shape) -> Option<Candidate> {
              banks, restated for 32) elements one row apart land in neighbouring banks."
         ),
         module,
-        reassociates: false,
         layouts: Vec::new(),
     })
 }
@@ -245,7 +244,6 @@ fn swizzle(ctx: &Ctx, v: VarId, shape: &Shape) -> Option<Candidate> {
              column of {g} consecutive rows lies in {g} different banks, without any extra memory."
         ),
         module,
-        reassociates: false,
         layouts: Vec::new(),
     })
 }

@@ -229,7 +229,6 @@ fn propose_one(ctx: &Ctx, site: &SiteStats) -> Option<Candidate> {
             32 / by
         ),
         module,
-        reassociates: false,
         layouts: Vec::new(),
     })
 }

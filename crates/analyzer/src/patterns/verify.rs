@@ -99,51 +99,16 @@ fn first_fault(r: &Report) -> Option<String> {
     (!r.completed).then(|| "the launch did not complete".to_string())
 }
 
-/// Relative difference allowed where a rewrite adds floating-point values in
-/// another order, against the largest magnitude in the buffer: a few units
-/// in the last place of a sum of thousands of terms.
-pub fn rounding(elem: &Type) -> Option<f64> {
-    match elem {
-        Type::Scalar(Scalar::F32) => Some(1e-4),
-        Type::Scalar(Scalar::F64) => Some(1e-12),
-        _ => None,
-    }
-}
-
-/// Compares the original's buffers with the rewrite's (read through the
-/// layouts): byte for byte, or for floating-point buffers up to rounding
-/// where `reassociates`.
-fn compare(
-    orig: &[Buffer],
-    new: &[Buffer],
-    layouts: &[(usize, Layout)],
-    reassociates: bool,
-) -> Result<(), String> {
+/// Compares the original's buffers with the rewrite's (read through the layouts).
+fn compare(orig: &[Buffer], new: &[Buffer], layouts: &[(usize, Layout)]) -> Result<(), String> {
     for (i, (a, b)) in orig.iter().zip(new).enumerate() {
         let size = a.elem_size();
         let layout = layouts.iter().find(|(k, _)| *k == i).map(|(_, l)| *l);
-        let tolerance = rounding(&a.elem).filter(|_| reassociates).map(|rel| {
-            let values = a.to_f64_vec();
-            let scale = values.iter().fold(0.0f64, |m, v| m.max(v.abs()));
-            (rel * scale, values)
-        });
         for j in 0..a.len() {
             let at = layout.map_or(j as u64, |l| l.map(j as u64)) as usize;
             let x = &a.data[j * size..(j + 1) * size];
             let y = b.data.get(at * size..(at + 1) * size);
-            let close = match (&tolerance, y) {
-                (Some((allowed, values)), Some(y)) => {
-                    let one = Buffer {
-                        name: String::new(),
-                        elem: a.elem.clone(),
-                        data: y.to_vec(),
-                    };
-                    let got = one.to_f64_vec()[0];
-                    (got - values[j]).abs() <= *allowed
-                }
-                _ => false,
-            };
-            if y != Some(x) && !close {
+            if y != Some(x) {
                 let show = |bytes: Option<&[u8]>| match bytes {
                     Some(d) => {
                         let one = Buffer {
@@ -174,18 +139,6 @@ pub fn verify(
     rewritten: &Module,
     layouts: &[(usize, Layout)],
     random_trials: u32,
-) -> Verification {
-    verify_within(spec, rewritten, layouts, random_trials, false)
-}
-
-/// [`verify`], comparing floating-point results up to rounding where the
-/// rewrite `reassociates` sums.
-pub fn verify_within(
-    spec: &LaunchSpec,
-    rewritten: &Module,
-    layouts: &[(usize, Layout)],
-    random_trials: u32,
-    reassociates: bool,
 ) -> Verification {
     let mut inputs = 0;
     let mut skipped = 0;
@@ -257,7 +210,7 @@ pub fn verify_within(
                 ),
             );
         }
-        if let Err(e) = compare(&orig, &new, layouts, reassociates) {
+        if let Err(e) = compare(&orig, &new, layouts) {
             return fail(inputs, skipped, format!("on {which}: {e}"));
         }
         inputs += 1;
@@ -267,12 +220,7 @@ pub fn verify_within(
         inputs,
         skipped,
         message: format!(
-            "same outputs{} on {inputs} input{}{}",
-            if reassociates {
-                " up to rounding (sums formed in another order)"
-            } else {
-                ""
-            },
+            "same outputs on {inputs} input{}{}",
             if inputs == 1 { "" } else { "s" },
             if skipped > 0 {
                 format!(" ({skipped} random input(s) skipped: the original faults on them)")
@@ -280,24 +228,5 @@ pub fn verify_within(
                 String::new()
             }
         ),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn reassociated_sums_agree_up_to_rounding_and_no_further() {
-        let orig = [Buffer::from_f32("y", &[1000.0, -3.0, 0.5])];
-        let close = [Buffer::from_f32("y", &[1000.0, -3.0001, 0.5])];
-        let far = [Buffer::from_f32("y", &[1000.0, -3.5, 0.5])];
-        assert!(compare(&orig, &close, &[], false).is_err(), "bits differ");
-        assert!(compare(&orig, &close, &[], true).is_ok(), "1e-4 of 1000");
-        assert!(compare(&orig, &far, &[], true).is_err());
-        // Integer sums are associative: still exact.
-        let ints = [Buffer::from_i32("n", &[7, 8])];
-        let off = [Buffer::from_i32("n", &[7, 9])];
-        assert!(compare(&ints, &off, &[], true).is_err());
     }
 }

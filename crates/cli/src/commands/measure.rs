@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 use anyhow::{anyhow, bail, Context, Result};
-use hone_analyzer::patterns::verify::{relay, rounding};
+use hone_analyzer::patterns::verify::relay;
 use hone_analyzer::patterns::Layout;
 use hone_analyzer::Analysis;
 use hone_emulator::Buffer;
@@ -36,9 +36,6 @@ pub struct Timed {
     /// Buffers whose contents differ from the original's on the GPU (after
     /// the fix's change of layout).
     pub differing_buffers: Vec<String>,
-    /// The fix forms sums in another order: its outputs were compared up
-    /// to rounding.
-    pub up_to_rounding: bool,
 }
 
 /// A fix that was not timed, and why.
@@ -115,7 +112,6 @@ pub fn measure(
         predicted_before: 0,
         predicted_after: 0,
         differing_buffers: Vec::new(),
-        up_to_rounding: false,
     }];
     let mut seen = BTreeSet::new();
     let mut skipped = Vec::new();
@@ -153,14 +149,7 @@ pub fn measure(
             let differing_buffers = buffers
                 .iter()
                 .zip(&want)
-                .filter(|(got, want)| {
-                    let d = difference(got, &want.data);
-                    let allowed = rounding(&want.elem).filter(|_| s.reassociates).map(|rel| {
-                        let scale = want.to_f64_vec().iter().fold(0.0f64, |m, v| m.max(v.abs()));
-                        rel * scale
-                    });
-                    d.differing > 0 && allowed.is_none_or(|a| d.max_abs > a)
-                })
+                .filter(|(got, want)| difference(got, &want.data).differing > 0)
                 .map(|(b, _)| b.name.clone())
                 .collect();
             kernels.push(Timed {
@@ -174,7 +163,6 @@ pub fn measure(
                 predicted_before: traffic(&s.kernel_before),
                 predicted_after: traffic(&s.kernel_after),
                 differing_buffers,
-                up_to_rounding: s.reassociates,
             });
         }
     }
@@ -195,8 +183,6 @@ pub fn human(m: &Measurement) -> String {
     for k in &m.kernels {
         let outputs = if k.pattern == "original" {
             String::new()
-        } else if k.differing_buffers.is_empty() && k.up_to_rounding {
-            ", same outputs as the original on the GPU up to rounding".to_string()
         } else if k.differing_buffers.is_empty() {
             ", same outputs as the original on the GPU".to_string()
         } else {
