@@ -148,27 +148,7 @@ done
 materialize() {
     local launch=$1 name=$2
     if grep -q '\${' "$launch"; then
-        python3 - "$launch" "$raw/launches/$name.json" <<'EOF'
-import json, os, re, sys
-src, dst = sys.argv[1], sys.argv[2]
-folder = os.path.dirname(os.path.abspath(src))
-fill = lambda s: re.sub(r"\$\{(\w+)\}", lambda m: os.environ[m.group(1)], s)
-def walk(v, key=None):
-    if isinstance(v, str):
-        v = fill(v)
-        if key in ("source", "include") and not os.path.isabs(v):
-            v = os.path.join(folder, v)
-        return v
-    if isinstance(v, list):
-        return [walk(x, key) for x in v]
-    if isinstance(v, dict):
-        return {k: walk(x, k) for k, x in v.items()}
-    return v
-with open(src) as f:
-    launch = json.load(f)
-with open(dst, "w") as f:
-    json.dump(walk(launch), f)
-EOF
+        python3 "$here/materialize.py" "$launch" "$raw/launches/$name.json"
         echo "$raw/launches/$name.json"
     else
         echo "$launch"

@@ -15,13 +15,14 @@ Needs no GPU; with NVRTC and nvdisasm the counts are the compiled code's.
 import collections
 import json
 import os
-import re
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "../../../.."))
+sys.path.insert(0, os.path.dirname(HERE))
+from materialize import materialize as copy_launch  # noqa: E402
 
 
 def launches():
@@ -37,26 +38,8 @@ def name_of(path):
 
 
 def materialize(path, out):
-    folder = os.path.dirname(os.path.join(ROOT, path))
-    fill = lambda s: re.sub(r"\$\{(\w+)\}", lambda m: os.environ[m.group(1)], s)
-
-    def walk(v, key=None):
-        if isinstance(v, str):
-            v = fill(v)
-            if key in ("source", "include") and not os.path.isabs(v):
-                v = os.path.join(folder, v)
-            return v
-        if isinstance(v, list):
-            return [walk(x, key) for x in v]
-        if isinstance(v, dict):
-            return {k: walk(x, k) for k, x in v.items()}
-        return v
-
-    with open(os.path.join(ROOT, path), encoding="utf-8") as f:
-        launch = walk(json.load(f))
     dst = os.path.join(out, name_of(path) + ".launch.json")
-    with open(dst, "w", encoding="utf-8") as f:
-        json.dump(launch, f)
+    copy_launch(os.path.join(ROOT, path), dst)
     return dst
 
 
