@@ -238,6 +238,7 @@ impl IrKernel {
             reps,
             flush_l2: true,
             copies: Some(1),
+            ..Default::default()
         };
         let mut flusher = L2Flusher::new(gpu)?;
         let samples = time_runs(gpu, &options, 1, Some(&mut flusher), |_| {

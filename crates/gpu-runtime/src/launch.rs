@@ -69,6 +69,13 @@ impl DeviceBuffer {
             .during("cuMemsetD8Async")
     }
 
+    /// [`Self::fill_async`] on another stream (null: the legacy default one).
+    pub(crate) fn fill_on(&self, stream: sys::CUstream, value: u8) -> Result<()> {
+        // SAFETY: within the allocation.
+        unsafe { cu::memset_d8_async(self.ptr, value, self.bytes, stream) }
+            .during("cuMemsetD8Async")
+    }
+
     /// Copies all of `src` into the start of `self`, in stream order.
     pub fn copy_from_async(&self, gpu: &Gpu, src: &DeviceBuffer) -> Result<()> {
         if src.bytes > self.bytes {
@@ -285,12 +292,7 @@ impl Function<'_> {
     /// The arguments must match the kernel's parameters in number and type,
     /// and every pointer must reach as far as the kernel will access.
     pub unsafe fn launch(&self, gpu: &Gpu, dims: &LaunchDims, args: &[KernelArg]) -> Result<()> {
-        let mut slots: Vec<u64> = args.iter().map(|a| a.slot()).collect();
-        let mut params: Vec<*mut c_void> = slots
-            .iter_mut()
-            .map(|s| s as *mut u64 as *mut c_void)
-            .collect();
-        self.launch_params(gpu, dims, &mut params)
+        self.launch_on(gpu.stream(), dims, args)
     }
 
     /// [`Self::launch`] with parameters that may be structs passed by value,
@@ -361,12 +363,40 @@ impl Function<'_> {
         dims: &LaunchDims,
         params: &mut [*mut c_void],
     ) -> Result<()> {
+        self.launch_params_on(gpu.stream(), dims, params)
+    }
+
+    /// [`Self::launch`] on another stream (null: the legacy default stream),
+    /// for timing work that a library enqueues there.
+    ///
+    /// # Safety
+    /// As for [`Self::launch`]; `stream` must belong to the current context.
+    pub unsafe fn launch_on(
+        &self,
+        stream: sys::CUstream,
+        dims: &LaunchDims,
+        args: &[KernelArg],
+    ) -> Result<()> {
+        let mut slots: Vec<u64> = args.iter().map(|a| a.slot()).collect();
+        let mut params: Vec<*mut c_void> = slots
+            .iter_mut()
+            .map(|s| s as *mut u64 as *mut c_void)
+            .collect();
+        self.launch_params_on(stream, dims, &mut params)
+    }
+
+    unsafe fn launch_params_on(
+        &self,
+        stream: sys::CUstream,
+        dims: &LaunchDims,
+        params: &mut [*mut c_void],
+    ) -> Result<()> {
         cu::launch_kernel(
             self.func,
             dims.grid,
             dims.block,
             dims.shared_mem,
-            gpu.stream(),
+            stream,
             params,
         )
         .during("cuLaunchKernel")

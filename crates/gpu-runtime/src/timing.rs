@@ -5,8 +5,47 @@ use serde::{Deserialize, Serialize};
 
 use crate::device::Gpu;
 use crate::error::Result;
-use crate::launch::{DeviceBuffer, Event};
+use cudarc::driver::sys;
+
+use crate::launch::{DeviceBuffer, Event, KernelArg, LaunchDims, Module};
+use crate::nvrtc::{self, CompileOptions};
 use crate::stats::Stats;
+
+/// How L2 is emptied before each timed run.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum L2Flush {
+    /// A kernel reads a buffer of twice the L2 size: every line the timed
+    /// run finds in L2 is clean, so the run pays only for its own traffic.
+    #[default]
+    Read,
+    /// The buffer is overwritten (`cuMemsetD8Async`): L2 is left full of
+    /// dirty lines, and the timed run pays for writing them back as its own
+    /// loads evict them, up to the L2 size in extra DRAM writes. That cost is
+    /// the same for every kernel, so it lowers the rate of a short run more
+    /// than of a long one.
+    Overwrite,
+}
+
+impl L2Flush {
+    pub fn name(self) -> &'static str {
+        match self {
+            L2Flush::Read => "read",
+            L2Flush::Overwrite => "overwrite",
+        }
+    }
+}
+
+impl std::str::FromStr for L2Flush {
+    type Err = String;
+    fn from_str(s: &str) -> std::result::Result<Self, String> {
+        match s {
+            "read" => Ok(L2Flush::Read),
+            "overwrite" => Ok(L2Flush::Overwrite),
+            _ => Err(format!("`{s}`: the L2 flush is `read` or `overwrite`")),
+        }
+    }
+}
 
 /// How to time.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -16,9 +55,11 @@ pub struct TimingOptions {
     pub warmup: u32,
     /// Timed runs; the median is the result.
     pub reps: u32,
-    /// Overwrite a buffer larger than L2 before each timed run, so no run
-    /// starts with its data in cache.
+    /// Empty L2 before each timed run, so no run starts with its data in
+    /// cache.
     pub flush_l2: bool,
+    /// How L2 is emptied when `flush_l2`.
+    pub l2_flush: L2Flush,
     /// Copies of all buffers to cycle through; `None` picks enough copies to
     /// exceed twice the L2 size (at most [`MAX_COPIES`]).
     pub copies: Option<u32>,
@@ -33,12 +74,25 @@ impl Default for TimingOptions {
             warmup: 3,
             reps: 30,
             flush_l2: true,
+            l2_flush: L2Flush::default(),
             copies: None,
         }
     }
 }
 
 impl TimingOptions {
+    /// How the runs began, for reports: "" or ", L2 flushed (...) before each".
+    pub fn flush_phrase(&self) -> &'static str {
+        match (self.flush_l2, self.l2_flush) {
+            (false, _) => "",
+            (true, L2Flush::Read) => ", L2 flushed before each (a read of twice its size)",
+            (true, L2Flush::Overwrite) => {
+                ", L2 flushed before each (an overwrite of twice its size, whose dirty lines \
+                 the timed run writes back)"
+            }
+        }
+    }
+
     /// The number of copies of a working set of `footprint` bytes, given the
     /// L2 size and the device memory free for them.
     pub fn copies_for(&self, footprint: usize, l2_bytes: u64, free_bytes: usize) -> u32 {
@@ -57,26 +111,102 @@ impl TimingOptions {
     }
 }
 
-/// Device memory used to evict L2 between timed runs.
+/// Reads `words` 16-byte words and folds them into one value that is stored
+/// only if it equals `never`, which the caller makes impossible: the loads
+/// cannot be removed, and nothing is written.
+const READ_KERNEL_NAME: &str = "hone_l2_read";
+const READ_KERNEL: &str = r#"
+extern "C" __global__ void hone_l2_read(const int4* __restrict__ p, unsigned long long words,
+                                        int never, int* sink)
+{
+    int acc = 0;
+    const unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
+    for (unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
+         i < words; i += stride) {
+        const int4 v = p[i];
+        acc ^= v.x ^ v.y ^ v.z ^ v.w;
+    }
+    if (acc == never) {
+        *sink = acc;
+    }
+}
+"#;
+
+/// Device memory used to evict L2 between timed runs, and the kernel that
+/// reads it.
 pub struct L2Flusher {
     buffer: DeviceBuffer,
     round: u8,
+    reader: Module,
+    grid: u32,
 }
 
 impl L2Flusher {
-    /// A buffer of twice the L2 size (at least 8 MiB when L2 is unknown).
+    /// A buffer of twice the L2 size (at least 8 MiB when L2 is unknown),
+    /// zeroed, so that the read kernel's fold is 0; the kernel is compiled
+    /// with NVRTC now.
     pub fn new(gpu: &Gpu) -> Result<L2Flusher> {
-        let bytes = (2 * gpu.props().l2_cache_bytes as usize).max(8 << 20);
+        let bytes = (2 * gpu.props().l2_cache_bytes as usize).max(8 << 20) / 16 * 16;
+        let buffer = DeviceBuffer::alloc(gpu, bytes)?;
+        buffer.fill_async(gpu, 0)?;
+        let target = nvrtc::target_for(gpu.props().compute_capability)?;
+        let compiled = nvrtc::compile(
+            READ_KERNEL,
+            "hone_l2_read.cu",
+            &CompileOptions::default(),
+            &target,
+        )?;
+        let reader = Module::load(gpu, &compiled.image, compiled.kind)?;
+        reader.function(READ_KERNEL_NAME)?;
         Ok(L2Flusher {
-            buffer: DeviceBuffer::alloc(gpu, bytes)?,
+            buffer,
             round: 0,
+            reader,
+            grid: gpu.props().sm_count.max(1) * 4,
         })
     }
 
-    /// Enqueues the overwrite; a different byte each time so no write is elided.
-    pub fn flush(&mut self, gpu: &Gpu) -> Result<()> {
-        self.round = self.round.wrapping_add(1);
-        self.buffer.fill_async(gpu, self.round)
+    /// Enqueues the flush on hone's stream.
+    pub fn flush(&mut self, gpu: &Gpu, how: L2Flush) -> Result<()> {
+        self.flush_on(gpu.stream(), how)
+    }
+
+    /// Enqueues the flush on the legacy default stream, where vendor
+    /// libraries' calls are timed.
+    pub fn flush_default_stream(&mut self, how: L2Flush) -> Result<()> {
+        self.flush_on(std::ptr::null_mut(), how)
+    }
+
+    /// `stream` belongs to the context the flusher was made in.
+    fn flush_on(&mut self, stream: sys::CUstream, how: L2Flush) -> Result<()> {
+        match how {
+            L2Flush::Read => {
+                let function = self.reader.function(READ_KERNEL_NAME)?;
+                let dims = LaunchDims {
+                    grid: (self.grid, 1, 1),
+                    block: (256, 1, 1),
+                    shared_mem: 0,
+                };
+                let words = (self.buffer.bytes() / 16) as u64;
+                // Every byte of the buffer is equal (0, or `round` after an
+                // overwrite), so each 16-byte word folds to 0 and -1 is never
+                // met: `sink` is never written.
+                let args = [
+                    KernelArg::Ptr(self.buffer.ptr()),
+                    KernelArg::U64(words),
+                    KernelArg::I32(-1),
+                    KernelArg::Ptr(self.buffer.ptr()),
+                ];
+                // SAFETY: the arguments match the kernel; it reads `words`
+                // 16-byte words of the buffer and writes nothing.
+                unsafe { function.launch_on(stream, &dims, &args) }
+            }
+            L2Flush::Overwrite => {
+                // A different byte each time so no write is elided.
+                self.round = self.round.wrapping_add(1);
+                self.buffer.fill_on(stream, self.round)
+            }
+        }
     }
 }
 
@@ -100,7 +230,7 @@ pub fn time_runs(
         .collect::<Result<Vec<_>>>()?;
     for (r, (start, end)) in events.iter().enumerate() {
         if let Some(f) = flusher.as_deref_mut() {
-            f.flush(gpu)?;
+            f.flush(gpu, options.l2_flush)?;
         }
         start.record(gpu)?;
         run((options.warmup as usize + r) % copies)?;
@@ -181,6 +311,39 @@ mod tests {
         assert_eq!(o.copies_for(30 << 20, l2, free), 4);
         // 2 GB: already far past L2.
         assert_eq!(o.copies_for(2 << 30, l2, free), 1);
+    }
+
+    #[test]
+    fn the_read_flush_kernel_compiles_to_wide_loads() {
+        if !crate::libs::nvrtc_library_present() {
+            assert!(
+                std::env::var_os("HONE_REQUIRE_NVRTC").is_none(),
+                "HONE_REQUIRE_NVRTC is set but libnvrtc cannot be loaded"
+            );
+            eprintln!("skipping: NVRTC (libnvrtc.so) not found");
+            return;
+        }
+        let target = crate::nvrtc::Target {
+            arch: 90,
+            kind: crate::nvrtc::ImageKind::Ptx,
+        };
+        let m = nvrtc::compile(READ_KERNEL, "r.cu", &CompileOptions::default(), &target).unwrap();
+        let ptx = String::from_utf8_lossy(&m.image);
+        assert!(ptx.contains(READ_KERNEL_NAME), "{ptx}");
+        assert!(ptx.contains("ld.global.nc.v4.u32"), "{ptx}");
+        // The one store is the sink's, behind the never-met comparison.
+        assert_eq!(ptx.matches("st.global").count(), 1, "{ptx}");
+    }
+
+    #[test]
+    fn flush_phrases_say_how() {
+        let mut o = TimingOptions::default();
+        assert!(o.flush_phrase().contains("a read"));
+        o.l2_flush = "overwrite".parse().unwrap();
+        assert!(o.flush_phrase().contains("dirty"));
+        o.flush_l2 = false;
+        assert_eq!(o.flush_phrase(), "");
+        assert!("scrub".parse::<L2Flush>().unwrap_err().contains("read"));
     }
 
     #[test]

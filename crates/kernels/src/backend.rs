@@ -55,6 +55,9 @@ impl MeasureOptions {
             "reps": self.reps.max(1),
             "warmup": self.warmup,
             "flush_l2": self.flush_l2,
+            // Jobs recorded before the flush read L2 (it was overwritten)
+            // measured short runs slower: they are not resumed.
+            "l2_flush": self.flush_l2.then(|| hone_gpu::TimingOptions::default().l2_flush.name()),
             "check_max": self.check_max(spec),
         })
     }
@@ -319,6 +322,7 @@ mod tests {
         let r = o.record(&lib);
         assert_eq!(r["reps"], 1);
         assert_eq!(r["check_max"], 4096);
+        assert_eq!(r["l2_flush"], "read");
         o.check_max = Some(100);
         assert_eq!(o.check_max(&lib), Some(100));
     }

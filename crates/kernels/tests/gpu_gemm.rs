@@ -27,6 +27,7 @@ fn quick() -> TimingOptions {
         reps: 1,
         flush_l2: false,
         copies: Some(1),
+        ..Default::default()
     }
 }
 

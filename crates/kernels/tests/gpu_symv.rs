@@ -47,6 +47,7 @@ fn quick(lda_multiple: usize) -> RunOptions {
             reps: 2,
             flush_l2: false,
             copies: Some(1),
+            ..Default::default()
         },
         timed_runs: 1,
         check: true,

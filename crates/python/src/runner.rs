@@ -212,6 +212,7 @@ impl KernelRunner {
             reps,
             flush_l2: false,
             copies: Some(1),
+            ..Default::default()
         };
         time_runs(&self.gpu, &options, 1, None, |_| launch()).map_err(py_err)
     }

@@ -104,11 +104,7 @@ pub fn bench_page(report: &BenchReport) -> String {
          each implementation's own work; a speedup above 1 means hone is faster.",
         t.reps,
         t.warmup,
-        if t.flush_l2 {
-            ", L2 flushed before each"
-        } else {
-            ""
-        }
+        t.flush_phrase()
     ));
     if let Some(r) = &report.roof {
         page.paragraph(&format!(

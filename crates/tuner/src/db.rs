@@ -460,7 +460,7 @@ impl TuningDb {
         if let Some((id, spec, kid)) = existing {
             if spec != spec_json || kid != kernel_id {
                 return Err(DbError::Conflict(format!(
-                    "job `{name}` (shard {}/{}) already exists in this database with a different specification, kernel source or measurement options (repetitions, warm-up, checks); run it as it was run, or give the job a new name to start afresh",
+                    "job `{name}` (shard {}/{}) already exists in this database with a different specification, kernel source or measurement options (repetitions, warm-up, L2 flush, checks); run it as it was run, or give the job a new name to start afresh",
                     shard.0, shard.1
                 )));
             }

@@ -33,6 +33,11 @@ pub struct Common {
     /// in parentheses as a measure of noise)
     #[arg(long, value_name = "COUNT", default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..))]
     pub runs: u32,
+    /// How L2 is emptied before each timed run: `read` (a kernel reads twice
+    /// the L2 size, leaving it clean) or `overwrite` (a memset, leaving it
+    /// full of dirty lines whose write-back the timed run pays for)
+    #[arg(long, value_name = "HOW", default_value = "read")]
+    pub l2_flush: hone_gpu::timing::L2Flush,
     /// The CUDA device ordinal
     #[arg(long, default_value_t = 0)]
     pub device: u32,
@@ -45,6 +50,7 @@ impl Common {
             ..MeasureOptions::default()
         };
         m.timing.reps = self.reps;
+        m.timing.l2_flush = self.l2_flush;
         m
     }
 }

@@ -57,11 +57,7 @@ fn preamble(report: &BenchReport) -> String {
         report.rules_origin,
         t.reps,
         t.warmup,
-        if t.flush_l2 {
-            ", L2 flushed before each"
-        } else {
-            ""
-        },
+        t.flush_phrase(),
         report.options.measure.timed_runs
     );
     s

@@ -689,6 +689,7 @@ fn check_at_sizes(
             reps: 1,
             flush_l2: false,
             copies: Some(1),
+            ..Default::default()
         },
         timed_runs: 1,
         check: true,
@@ -829,11 +830,7 @@ pub fn markdown(report: &BenchReport) -> String {
          inputs first (beta = 0 on a NaN-poisoned y, and beta != 0).\n",
         t.reps,
         t.warmup,
-        if t.flush_l2 {
-            ", L2 flushed before each"
-        } else {
-            ""
-        },
+        t.flush_phrase(),
         report.options.run.timed_runs
     );
     let _ = writeln!(

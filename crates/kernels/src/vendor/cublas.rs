@@ -13,7 +13,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use cudarc::cublas::sys as cb;
 use cudarc::driver::result as cu;
-use hone_gpu::launch::DeviceBuffer;
+use hone_gpu::timing::L2Flusher;
 use hone_gpu::{Gpu, TimingOptions};
 
 use crate::driver::RawEvent;
@@ -119,32 +119,15 @@ pub fn synchronize_device() -> Result<()> {
 /// Times work enqueued on the legacy default stream the way
 /// [`hone_gpu::timing::time_runs`] times work on the GPU's own stream.
 pub struct DefaultStreamTimer {
-    flush: DeviceBuffer,
-    round: u8,
+    flusher: L2Flusher,
 }
 
 impl DefaultStreamTimer {
-    /// A flush buffer of twice the L2 size, like hone's own flusher.
+    /// hone's own flusher, enqueued on the default stream.
     pub fn new(gpu: &Gpu) -> Result<DefaultStreamTimer> {
-        let bytes = (2 * gpu.props().l2_cache_bytes as usize).max(8 << 20);
         Ok(DefaultStreamTimer {
-            flush: DeviceBuffer::alloc(gpu, bytes)?,
-            round: 0,
+            flusher: L2Flusher::new(gpu)?,
         })
-    }
-
-    fn flush(&mut self) -> Result<()> {
-        self.round = self.round.wrapping_add(1);
-        // SAFETY: within the allocation, on the default stream.
-        unsafe {
-            cu::memset_d8_async(
-                self.flush.ptr(),
-                self.round,
-                self.flush.bytes(),
-                std::ptr::null_mut(),
-            )
-        }
-        .map_err(|e| driver("cuMemsetD8Async", e))
     }
 
     /// Runs `run(copy)` `warmup` times, then `reps` times between events (an
@@ -167,7 +150,9 @@ impl DefaultStreamTimer {
             .collect::<Result<Vec<_>>>()?;
         for (r, (start, end)) in events.iter().enumerate() {
             if options.flush_l2 {
-                self.flush()?;
+                self.flusher
+                    .flush_default_stream(options.l2_flush)
+                    .map_err(VendorError::from)?;
             }
             // SAFETY: null is the legacy default stream.
             unsafe { start.record(std::ptr::null_mut()) }.map_err(VendorError::from)?;
