@@ -133,6 +133,9 @@ pub enum StrategySpec {
         top_k: Option<usize>,
         #[serde(default = "depth25")]
         depth: usize,
+        /// Also keep each sieve size's fastest configuration.
+        #[serde(default)]
+        size_winners: bool,
     },
     Bayes {
         #[serde(default)]
@@ -526,9 +529,14 @@ impl JobSpec {
                 budget: budget.or(self.budget).unwrap_or(0),
                 seed: *seed,
             }),
-            StrategySpec::Champion { top_k, depth } => Box::new(ChampionSieve {
+            StrategySpec::Champion {
+                top_k,
+                depth,
+                size_winners,
+            } => Box::new(ChampionSieve {
                 top_k: top_k.unwrap_or(self.top_k),
                 depth: *depth,
+                size_winners: *size_winners,
             }),
             StrategySpec::Bayes {
                 budget,
@@ -719,9 +727,14 @@ pub fn run_job(
     };
     let search = strategy.run(&valid, &candidates, &sizes, &mut rec)?;
     let champion_idx: Vec<usize> = match &spec.strategy {
-        StrategySpec::Champion { top_k, depth } => ChampionSieve {
+        StrategySpec::Champion {
+            top_k,
+            depth,
+            size_winners,
+        } => ChampionSieve {
             top_k: top_k.unwrap_or(spec.top_k),
             depth: *depth,
+            size_winners: *size_winners,
         }
         .champions(&search),
         _ => search

@@ -42,6 +42,10 @@ pub struct Outcome {
     pub order: Vec<usize>,
     /// Best objective after each configuration in `order` (`INFINITY` while none is valid).
     pub trace: Vec<f64>,
+    /// The fastest configuration at each size, where the strategy ranks per
+    /// size (the champion sieve), in the order of the sizes.
+    #[serde(default)]
+    pub size_winners: Vec<usize>,
 }
 
 impl Outcome {
@@ -156,6 +160,7 @@ impl Tally {
             evaluations: self.evaluations,
             order: self.order,
             trace: self.trace,
+            size_winners: Vec::new(),
         }
     }
 }

@@ -14,6 +14,12 @@
 //!
 //! Ties in time share the order of their positions in the space (a stable sort),
 //! so results are deterministic.
+//!
+//! With `size_winners`, the fastest configuration at each size also survives
+//! when its points do not place it in the top `top_k`: a kernel that wins
+//! only in the middle of the size range (too few blocks for the kernels that
+//! win at both ends) earns the points of one size and is otherwise dropped
+//! before the sampling stage could show where it wins.
 
 use super::{sort_ranking, Outcome, Ranked, Strategy, Tally};
 use crate::key::ProblemKey;
@@ -27,6 +33,8 @@ pub struct ChampionSieve {
     pub top_k: usize,
     /// How many places earn points at each size (the paper uses 25).
     pub depth: usize,
+    /// Also keep the fastest configuration at each size (not in the paper).
+    pub size_winners: bool,
 }
 
 impl Default for ChampionSieve {
@@ -34,6 +42,7 @@ impl Default for ChampionSieve {
         ChampionSieve {
             top_k: 10,
             depth: 25,
+            size_winners: false,
         }
     }
 }
@@ -105,22 +114,43 @@ impl Strategy for ChampionSieve {
         // Most points first; equal points fall back to the objective, then position.
         sort_ranking(&mut ranking);
         ranking.sort_by(|a, b| b.points.unwrap_or(0.0).total_cmp(&a.points.unwrap_or(0.0)));
+        let size_winners = times
+            .iter()
+            .filter_map(|per_size| {
+                per_size
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(c, t)| t.map(|t| (c, t)))
+                    .min_by(|a, b| a.1.total_cmp(&b.1))
+                    .map(|(c, _)| candidates[c])
+            })
+            .collect();
         let mut out = tally.finish(self.name());
         out.ranking = ranking;
+        out.size_winners = size_winners;
         Ok(out)
     }
 }
 
 impl ChampionSieve {
-    /// The surviving configurations (positions in the space), best first.
+    /// The surviving configurations (positions in the space), best first;
+    /// with `size_winners`, then each size's fastest not already among them.
     pub fn champions(&self, outcome: &Outcome) -> Vec<usize> {
-        outcome
+        let mut out: Vec<usize> = outcome
             .ranking
             .iter()
             .filter(|r| r.points.unwrap_or(0.0) > 0.0)
             .take(self.top_k)
             .map(|r| r.index)
-            .collect()
+            .collect();
+        if self.size_winners {
+            for &w in &outcome.size_winners {
+                if !out.contains(&w) {
+                    out.push(w);
+                }
+            }
+        }
+        out
     }
 }
 
@@ -209,7 +239,11 @@ mod tests {
             }
             Measurement::Ok(Timing::single(t))
         });
-        let sieve = ChampionSieve { top_k: 2, depth: 2 };
+        let sieve = ChampionSieve {
+            top_k: 2,
+            depth: 2,
+            size_winners: false,
+        };
         let out = sieve
             .clone()
             .run(
@@ -229,5 +263,23 @@ mod tests {
         assert_eq!(pts, [3.0, 2.5, 2.0]);
         // b failed at one size with a runtime fault, so its later sizes still ran.
         assert_eq!(out.evaluations, 15);
+        // The fastest at each size: a at the two small ones, b above.
+        let winners: Vec<String> = out
+            .size_winners
+            .iter()
+            .map(|&i| space.config(i).key())
+            .collect();
+        assert_eq!(winners, ["K=a", "K=a", "K=b", "K=b", "K=b"]);
+        // Keeping the size winners brings a back, after the ranked champions.
+        let keep = ChampionSieve {
+            size_winners: true,
+            ..sieve
+        };
+        let champs: Vec<String> = keep
+            .champions(&out)
+            .iter()
+            .map(|&i| space.config(i).key())
+            .collect();
+        assert_eq!(champs, ["K=b", "K=c", "K=a"]);
     }
 }
