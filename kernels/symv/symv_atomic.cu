@@ -169,6 +169,44 @@ __device__ __forceinline__ int tile_count(const int J, const int n, const int nr
 #endif
 }
 
+// Moves (J, base, cnt), column tile J whose tiles are numbered base ..
+// base + cnt - 1, forward to the column tile that holds tile `item` (J = nct
+// when there is none). Called by whole warps with the same arguments. The
+// lanes look at the next 32 column tiles at once (a prefix sum of their
+// counts): walking one column tile at a time, the dependent steps over up
+// to nct column tiles kept a block from its first loads for microseconds at
+// mid sizes, where it has only two or three tiles to do.
+__device__ __forceinline__ void advance_to_item(const long long item, const int n, const int nct,
+                                                const int nrt, int& J, long long& base, int& cnt)
+{
+    const int lane = threadIdx.x & 31;
+    while (J < nct && item >= base + cnt) {
+        const int j = J + 1 + lane;
+        const int c = j < nct ? tile_count(j, n, nrt) : 0;
+        int s = c;
+#pragma unroll
+        for (int o = 1; o < 32; o <<= 1) {
+            const int t = __shfl_up_sync(0xffffffffu, s, o);
+            if (lane >= o) {
+                s += t;
+            }
+        }
+        // Column tile j starts at after + s - c and ends before after + s.
+        const long long after = base + cnt;
+        const unsigned hit = __ballot_sync(0xffffffffu, j < nct && item < after + s);
+        const int l = hit != 0u ? __ffs(hit) - 1 : 31;
+        const int sl = __shfl_sync(0xffffffffu, s, l);
+        const int cl = __shfl_sync(0xffffffffu, c, l);
+        if (hit == 0u && J + 32 >= nct - 1) {
+            J = nct;
+            return;
+        }
+        J += 1 + l;
+        base = after + sl - cl;
+        cnt = cl;
+    }
+}
+
 #if SYNC == 1
 __device__ __forceinline__ void lock_acquire(int* lock)
 {
@@ -219,8 +257,13 @@ __device__ __forceinline__ int acquire_load(const int* p)
 }
 
 // y is scaled in chunks of SCALE_CHUNK elements claimed by warp 0 of each
-// block (see the top of the file).
-#define SCALE_CHUNK 1024
+// block (see the top of the file). A lane issues all its loads of a chunk
+// before its first store, so a chunk costs one trip to memory: with a loop
+// of load-then-store, the few chunks of a mid-size y (4 of 1024 at n = 4096)
+// took a trip per element each, and every block's first update waited for
+// the slowest.
+#define SCALE_CHUNK 256
+#define SCALE_PER_LANE (SCALE_CHUNK / 32)
 
 // Claims and scales chunks of y until none is left. Called by a whole warp.
 __device__ __forceinline__ void scale_chunks(const int n, const T beta, T* y, int* sync_words)
@@ -236,10 +279,20 @@ __device__ __forceinline__ void scale_chunks(const int n, const T beta, T* y, in
         if (c >= chunks) {
             break;
         }
-        const int end = min(n, (c + 1) * SCALE_CHUNK);
-        for (int i = c * SCALE_CHUNK + lane; i < end; i += 32) {
+        const int first = c * SCALE_CHUNK + lane;
+        T v[SCALE_PER_LANE];
+#pragma unroll
+        for (int k = 0; k < SCALE_PER_LANE; ++k) {
+            const int i = first + 32 * k;
             // y is not read when beta == 0.
-            y[i] = (beta == (T)0) ? (T)0 : beta * y[i];
+            v[k] = (beta == (T)0 || i >= n) ? (T)0 : y[i];
+        }
+#pragma unroll
+        for (int k = 0; k < SCALE_PER_LANE; ++k) {
+            const int i = first + 32 * k;
+            if (i < n) {
+                y[i] = beta * v[k];
+            }
         }
         __syncwarp();
         if (lane == 0) {
@@ -492,13 +545,7 @@ symv_atomic(const int n, const T alpha, const T* __restrict__ A, const long long
     // claims the next unclaimed one (SCHED == 1); either way the numbers a
     // block sees only grow, so the walk over column tiles only moves forward.
     for (long long item = blockIdx.x;;) {
-        while (J < nct && item >= base + cnt) {
-            base += cnt;
-            ++J;
-            if (J < nct) {
-                cnt = tile_count(J, n, nrt);
-            }
-        }
+        advance_to_item(item, n, nct, nrt, J, base, cnt);
         if (J >= nct) {
             break;
         }

@@ -237,6 +237,12 @@ fn atomic_kernel_matches_the_reference() {
         (Precision::Double, [32, 32, 1, 8, 1, 1, 1, 0, 0, 0], 64, 64),
         // The paper's mutexes.
         (Precision::Double, [64, 12, 2, 3, 1, 1, 2, 1, 1, 1], 70, 72),
+        // y in two chunks of the beta scaling, the second partial.
+        (Precision::Single, [32, 8, 2, 1, 2, 1, 2, 0, 0, 0], 300, 304),
+        // 38 and 70 column tiles: the walk to a tile skips 32 column tiles
+        // at a time, past the end too (SCHED both ways).
+        (Precision::Double, [32, 8, 2, 0, 1, 1, 1, 0, 0, 0], 300, 300),
+        (Precision::Double, [32, 8, 3, 0, 1, 1, 1, 0, 1, 1], 559, 560),
         (
             Precision::Single,
             [32, 16, 2, 2, 4, 1, 2, 1, 1, 0],
