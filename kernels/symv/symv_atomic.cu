@@ -263,6 +263,9 @@ __device__ __forceinline__ int acquire_load(const int* p)
 // took a trip per element each, and every block's first update waited for
 // the slowest.
 #define SCALE_CHUNK 256
+#if SCALE_CHUNK % 32 != 0
+#error "SCALE_CHUNK must be a multiple of the warp size"
+#endif
 #define SCALE_PER_LANE (SCALE_CHUNK / 32)
 
 // Claims and scales chunks of y until none is left. Called by a whole warp.

@@ -70,8 +70,11 @@ impl DeviceBuffer {
     }
 
     /// [`Self::fill_async`] on another stream (null: the legacy default one).
-    pub(crate) fn fill_on(&self, stream: sys::CUstream, value: u8) -> Result<()> {
-        // SAFETY: within the allocation.
+    ///
+    /// # Safety
+    /// `stream` belongs to the current context.
+    pub(crate) unsafe fn fill_on(&self, stream: sys::CUstream, value: u8) -> Result<()> {
+        // SAFETY: within the allocation; the caller vouches for the stream.
         unsafe { cu::memset_d8_async(self.ptr, value, self.bytes, stream) }
             .during("cuMemsetD8Async")
     }
@@ -115,6 +118,12 @@ pub struct Module {
 impl Module {
     /// Loads a cubin, or PTX that the driver compiles now.
     pub fn load(_gpu: &Gpu, image: &[u8], kind: ImageKind) -> Result<Module> {
+        Self::load_current(image, kind)
+    }
+
+    /// [`Self::load`] into the current context, for holders that keep no
+    /// [`Gpu`] at hand.
+    pub(crate) fn load_current(image: &[u8], kind: ImageKind) -> Result<Module> {
         let mut owned;
         let data: &[u8] = match kind {
             // PTX is passed as a NUL-terminated string.

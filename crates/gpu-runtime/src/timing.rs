@@ -1,6 +1,8 @@
 //! Timing device work with CUDA events: warm-up, many repetitions, an
 //! optional L2 flush before each, and rotation over copies of the data.
 
+use std::sync::Mutex;
+
 use serde::{Deserialize, Serialize};
 
 use crate::device::Gpu;
@@ -8,7 +10,7 @@ use crate::error::Result;
 use cudarc::driver::sys;
 
 use crate::launch::{DeviceBuffer, Event, KernelArg, LaunchDims, Module};
-use crate::nvrtc::{self, CompileOptions};
+use crate::nvrtc::{self, CompileOptions, CompiledModule};
 use crate::stats::Stats;
 
 /// How L2 is emptied before each timed run.
@@ -28,6 +30,10 @@ pub enum L2Flush {
 }
 
 impl L2Flush {
+    fn before_the_read_flush() -> L2Flush {
+        L2Flush::Overwrite
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             L2Flush::Read => "read",
@@ -58,7 +64,9 @@ pub struct TimingOptions {
     /// Empty L2 before each timed run, so no run starts with its data in
     /// cache.
     pub flush_l2: bool,
-    /// How L2 is emptied when `flush_l2`.
+    /// How L2 is emptied when `flush_l2`. Records made before the read
+    /// flush lack the field: they were measured with the overwrite.
+    #[serde(default = "L2Flush::before_the_read_flush")]
     pub l2_flush: L2Flush,
     /// Copies of all buffers to cycle through; `None` picks enough copies to
     /// exceed twice the L2 size (at most [`MAX_COPIES`]).
@@ -81,7 +89,7 @@ impl Default for TimingOptions {
 }
 
 impl TimingOptions {
-    /// How the runs began, for reports: "" or ", L2 flushed (...) before each".
+    /// How the runs began, for reports: "" or ", L2 flushed before each (...)".
     pub fn flush_phrase(&self) -> &'static str {
         match (self.flush_l2, self.l2_flush) {
             (false, _) => "",
@@ -112,12 +120,12 @@ impl TimingOptions {
 }
 
 /// Reads `words` 16-byte words and folds them into one value that is stored
-/// only if it equals `never`, which the caller makes impossible: the loads
+/// only if `sink` is not null, which the flusher never passes: the loads
 /// cannot be removed, and nothing is written.
 const READ_KERNEL_NAME: &str = "hone_l2_read";
 const READ_KERNEL: &str = r#"
 extern "C" __global__ void hone_l2_read(const int4* __restrict__ p, unsigned long long words,
-                                        int never, int* sink)
+                                        int* sink)
 {
     int acc = 0;
     const unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
@@ -126,80 +134,95 @@ extern "C" __global__ void hone_l2_read(const int4* __restrict__ p, unsigned lon
         const int4 v = p[i];
         acc ^= v.x ^ v.y ^ v.z ^ v.w;
     }
-    if (acc == never) {
+    if (sink != nullptr) {
         *sink = acc;
     }
 }
 "#;
+
+/// The read kernel's image per architecture, compiled once per process.
+fn read_kernel_image(target: &nvrtc::Target) -> Result<CompiledModule> {
+    static IMAGES: Mutex<Vec<(nvrtc::Target, CompiledModule)>> = Mutex::new(Vec::new());
+    let mut images = IMAGES.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, m)) = images.iter().find(|(t, _)| t == target) {
+        return Ok(m.clone());
+    }
+    let m = nvrtc::compile(
+        READ_KERNEL,
+        "hone_l2_read.cu",
+        &CompileOptions::default(),
+        target,
+    )?;
+    images.push((*target, m.clone()));
+    Ok(m)
+}
 
 /// Device memory used to evict L2 between timed runs, and the kernel that
 /// reads it.
 pub struct L2Flusher {
     buffer: DeviceBuffer,
     round: u8,
-    reader: Module,
+    compute_capability: (u32, u32),
+    /// Loaded at the first [`L2Flush::Read`] (NVRTC is needed then only).
+    reader: Option<Module>,
     grid: u32,
 }
 
 impl L2Flusher {
-    /// A buffer of twice the L2 size (at least 8 MiB when L2 is unknown),
-    /// zeroed, so that the read kernel's fold is 0; the kernel is compiled
-    /// with NVRTC now.
+    /// A buffer of twice the L2 size (at least 8 MiB when L2 is unknown).
     pub fn new(gpu: &Gpu) -> Result<L2Flusher> {
         let bytes = (2 * gpu.props().l2_cache_bytes as usize).max(8 << 20) / 16 * 16;
         let buffer = DeviceBuffer::alloc(gpu, bytes)?;
+        // Whatever stream flushes next finds the pages touched.
         buffer.fill_async(gpu, 0)?;
-        let target = nvrtc::target_for(gpu.props().compute_capability)?;
-        let compiled = nvrtc::compile(
-            READ_KERNEL,
-            "hone_l2_read.cu",
-            &CompileOptions::default(),
-            &target,
-        )?;
-        let reader = Module::load(gpu, &compiled.image, compiled.kind)?;
-        reader.function(READ_KERNEL_NAME)?;
+        gpu.synchronize()?;
         Ok(L2Flusher {
             buffer,
             round: 0,
-            reader,
+            compute_capability: gpu.props().compute_capability,
+            reader: None,
             grid: gpu.props().sm_count.max(1) * 4,
         })
     }
 
     /// Enqueues the flush on hone's stream.
     pub fn flush(&mut self, gpu: &Gpu, how: L2Flush) -> Result<()> {
-        self.flush_on(gpu.stream(), how)
+        // SAFETY: hone's stream belongs to the flusher's context.
+        unsafe { self.flush_on(gpu.stream(), how) }
     }
 
     /// Enqueues the flush on the legacy default stream, where vendor
     /// libraries' calls are timed.
     pub fn flush_default_stream(&mut self, how: L2Flush) -> Result<()> {
-        self.flush_on(std::ptr::null_mut(), how)
+        // SAFETY: null is the legacy default stream of the current context.
+        unsafe { self.flush_on(std::ptr::null_mut(), how) }
     }
 
+    /// # Safety
     /// `stream` belongs to the context the flusher was made in.
-    fn flush_on(&mut self, stream: sys::CUstream, how: L2Flush) -> Result<()> {
+    unsafe fn flush_on(&mut self, stream: sys::CUstream, how: L2Flush) -> Result<()> {
         match how {
             L2Flush::Read => {
-                let function = self.reader.function(READ_KERNEL_NAME)?;
+                if self.reader.is_none() {
+                    let target = nvrtc::target_for(self.compute_capability)?;
+                    let image = read_kernel_image(&target)?;
+                    self.reader = Some(Module::load_current(&image.image, image.kind)?);
+                }
+                let reader = self.reader.as_ref().expect("loaded above");
+                let function = reader.function(READ_KERNEL_NAME)?;
                 let dims = LaunchDims {
                     grid: (self.grid, 1, 1),
                     block: (256, 1, 1),
                     shared_mem: 0,
                 };
-                let words = (self.buffer.bytes() / 16) as u64;
-                // Every byte of the buffer is equal (0, or `round` after an
-                // overwrite), so each 16-byte word folds to 0 and -1 is never
-                // met: `sink` is never written.
                 let args = [
                     KernelArg::Ptr(self.buffer.ptr()),
-                    KernelArg::U64(words),
-                    KernelArg::I32(-1),
-                    KernelArg::Ptr(self.buffer.ptr()),
+                    KernelArg::U64((self.buffer.bytes() / 16) as u64),
+                    KernelArg::Ptr(0),
                 ];
-                // SAFETY: the arguments match the kernel; it reads `words`
-                // 16-byte words of the buffer and writes nothing.
-                unsafe { function.launch_on(stream, &dims, &args) }
+                // SAFETY: the arguments match the kernel; it reads the
+                // buffer's 16-byte words and, with a null sink, writes nothing.
+                function.launch_on(stream, &dims, &args)
             }
             L2Flush::Overwrite => {
                 // A different byte each time so no write is elided.
@@ -331,8 +354,21 @@ mod tests {
         let ptx = String::from_utf8_lossy(&m.image);
         assert!(ptx.contains(READ_KERNEL_NAME), "{ptx}");
         assert!(ptx.contains("ld.global.nc.v4.u32"), "{ptx}");
-        // The one store is the sink's, behind the never-met comparison.
+        // The one store is the sink's, behind the null test.
         assert_eq!(ptx.matches("st.global").count(), 1, "{ptx}");
+    }
+
+    #[test]
+    fn records_without_the_flush_kind_were_overwritten() {
+        let old: TimingOptions =
+            serde_json::from_str(r#"{"warmup":3,"reps":30,"flush_l2":true,"copies":null}"#)
+                .unwrap();
+        assert_eq!(old.l2_flush, L2Flush::Overwrite);
+        assert_eq!(TimingOptions::default().l2_flush, L2Flush::Read);
+        let again: TimingOptions =
+            serde_json::from_str(&serde_json::to_string(&TimingOptions::default()).unwrap())
+                .unwrap();
+        assert_eq!(again.l2_flush, L2Flush::Read);
     }
 
     #[test]

@@ -29,7 +29,7 @@ pub struct MeasureOptions {
     pub reps: u32,
     /// Untimed runs before them.
     pub warmup: u32,
-    /// Overwrite L2 before each timed run.
+    /// Empty L2 before each timed run (by reading twice its size).
     pub flush_l2: bool,
     /// Check against the reference only up to this size; `None`: every size
     /// for templates, the routine's own default for library routines.
@@ -51,15 +51,18 @@ impl MeasureOptions {
     /// What the job is stored with: resuming with other options would mix
     /// measurements taken two ways.
     pub fn record(&self, spec: &JobSpec) -> serde_json::Value {
-        json!({
+        let mut r = json!({
             "reps": self.reps.max(1),
             "warmup": self.warmup,
             "flush_l2": self.flush_l2,
+            "check_max": self.check_max(spec),
+        });
+        if self.flush_l2 {
             // Jobs recorded before the flush read L2 (it was overwritten)
             // measured short runs slower: they are not resumed.
-            "l2_flush": self.flush_l2.then(|| hone_gpu::TimingOptions::default().l2_flush.name()),
-            "check_max": self.check_max(spec),
-        })
+            r["l2_flush"] = hone_gpu::TimingOptions::default().l2_flush.name().into();
+        }
+        r
     }
 }
 
@@ -323,6 +326,9 @@ mod tests {
         assert_eq!(r["reps"], 1);
         assert_eq!(r["check_max"], 4096);
         assert_eq!(r["l2_flush"], "read");
+        o.flush_l2 = false;
+        assert!(o.record(&lib).get("l2_flush").is_none());
+        o.flush_l2 = true;
         o.check_max = Some(100);
         assert_eq!(o.check_max(&lib), Some(100));
     }

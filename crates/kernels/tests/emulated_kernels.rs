@@ -106,6 +106,22 @@ fn check(
     lda: usize,
     beta: f64,
 ) {
+    check_on(1, precision, uplo, algorithm, config, n, lda, beta)
+}
+
+/// [`check`] on a device of `sms` SMs (the atomic kernel's persistent grid
+/// is `sms` x MULTIPLICITY blocks).
+#[allow(clippy::too_many_arguments)]
+fn check_on(
+    sms: i64,
+    precision: Precision,
+    uplo: Uplo,
+    algorithm: Algorithm,
+    config: &Config,
+    n: usize,
+    lda: usize,
+    beta: f64,
+) {
     let t = symv_template(precision, uplo, algorithm);
     let defines: Vec<(String, String)> = t.defines(config, false).unwrap().into_iter().collect();
     let m = module(&t.source, &defines);
@@ -114,8 +130,10 @@ fn check(
     let x: Vec<f64> = (0..n)
         .map(|_| scalar(precision, rng.gen_range(-1.0..1.0)))
         .collect();
+    // With beta = 0, y must not be read: it starts as NaN.
     let y0: Vec<f64> = (0..n)
         .map(|_| scalar(precision, rng.gen_range(-1.0..1.0)))
+        .map(|v| if beta == 0.0 { f64::NAN } else { v })
         .collect();
     let alpha = scalar(precision, -0.75);
     let beta = scalar(precision, beta);
@@ -145,9 +163,8 @@ fn check(
         buffers[2] = buffer(precision, "y", &y0);
         match algorithm {
             Algorithm::Atomic => {
-                // A one-SM device: the persistent grid is MULTIPLICITY blocks.
                 let limits = DeviceLimits {
-                    sm_count: 1,
+                    sm_count: sms,
                     ..DeviceLimits::h100_sxm()
                 };
                 let dims = atomic_launch(uplo, config, t.shared_need(config), n, &limits).unwrap();
@@ -255,6 +272,21 @@ fn atomic_kernel_matches_the_reference() {
             check(precision, uplo, Algorithm::Atomic, &atomic(v), n, lda, 0.0);
             check(precision, uplo, Algorithm::Atomic, &atomic(v), n, lda, 1.5);
         }
+    }
+    // 40 SMs, 80 blocks over 70 column tiles (2,485 tiles, lower): each
+    // block's walk skips 32 column tiles between its tiles.
+    let v = atomic([32, 8, 2, 0, 1, 1, 1, 0, 0, 0]);
+    for uplo in Uplo::ALL {
+        check_on(
+            40,
+            Precision::Double,
+            uplo,
+            Algorithm::Atomic,
+            &v,
+            559,
+            560,
+            1.5,
+        );
     }
 }
 

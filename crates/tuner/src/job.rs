@@ -134,7 +134,7 @@ pub enum StrategySpec {
         #[serde(default = "depth25")]
         depth: usize,
         /// Also keep each sieve size's fastest configuration.
-        #[serde(default)]
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         size_winners: bool,
     },
     Bayes {

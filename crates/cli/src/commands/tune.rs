@@ -57,7 +57,7 @@ pub struct TuneArgs {
     /// Untimed runs before them
     #[arg(long, default_value_t = 3)]
     pub warmup: u32,
-    /// Do not overwrite L2 before each timed run
+    /// Do not empty L2 before each timed run
     #[arg(long)]
     pub no_flush: bool,
     /// Check against the reference only up to this size; larger sizes are

@@ -67,7 +67,15 @@ pub fn champion_points(times: &[Vec<Option<f64>>], ncfg: usize, depth: usize) ->
 
 impl Strategy for ChampionSieve {
     fn name(&self) -> String {
-        format!("champion(top_k={}, depth={})", self.top_k, self.depth)
+        let winners = if self.size_winners {
+            ", size winners"
+        } else {
+            ""
+        };
+        format!(
+            "champion(top_k={}, depth={}{winners})",
+            self.top_k, self.depth
+        )
     }
 
     fn planned_evaluations(&self, candidates: usize, sizes: usize) -> Option<usize> {
