@@ -96,21 +96,9 @@ fn scalar(precision: Precision, v: f64) -> f64 {
 }
 
 /// One kernel on one problem: y0 random, then y = alpha A x + beta y0 through
-/// the same launches as the GPU path; checks the answer, twice.
-fn check(
-    precision: Precision,
-    uplo: Uplo,
-    algorithm: Algorithm,
-    config: &Config,
-    n: usize,
-    lda: usize,
-    beta: f64,
-) {
-    check_on(1, precision, uplo, algorithm, config, n, lda, beta)
-}
-
-/// [`check`] on a device of `sms` SMs (the atomic kernel's persistent grid
-/// is `sms` x MULTIPLICITY blocks).
+/// the same launches as the GPU path; checks the answer, twice. The device
+/// has `sms` SMs (the atomic kernel's persistent grid is `sms` x
+/// MULTIPLICITY blocks).
 #[allow(clippy::too_many_arguments)]
 fn check_on(
     sms: i64,
@@ -268,9 +256,17 @@ fn atomic_kernel_matches_the_reference() {
         ),
     ];
     for &(precision, v, n, lda) in cases {
-        for uplo in Uplo::ALL {
-            check(precision, uplo, Algorithm::Atomic, &atomic(v), n, lda, 0.0);
-            check(precision, uplo, Algorithm::Atomic, &atomic(v), n, lda, 1.5);
+        for (uplo, beta) in Uplo::ALL.into_iter().flat_map(|u| [(u, 0.0), (u, 1.5)]) {
+            check_on(
+                1,
+                precision,
+                uplo,
+                Algorithm::Atomic,
+                &atomic(v),
+                n,
+                lda,
+                beta,
+            );
         }
     }
     // 40 SMs, 80 blocks over 70 column tiles (2,485 tiles, lower): each
@@ -300,7 +296,8 @@ fn lu_kernel_matches_the_reference() {
     ];
     for &(precision, (bs, nb), n, lda) in cases {
         for uplo in Uplo::ALL {
-            check(
+            check_on(
+                1,
                 precision,
                 uplo,
                 Algorithm::LowerUpper,
@@ -309,7 +306,8 @@ fn lu_kernel_matches_the_reference() {
                 lda,
                 0.0,
             );
-            check(
+            check_on(
+                1,
                 precision,
                 uplo,
                 Algorithm::LowerUpper,
