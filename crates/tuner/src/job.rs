@@ -149,6 +149,20 @@ pub enum StrategySpec {
     },
 }
 
+/// "Rank k" for the champion in place `place`, or "Best at n=4096" for a
+/// size winner that the points did not rank (kept with `size_winners`).
+fn champion_label(search: &Outcome, sizes: &[ProblemKey], index: usize, place: usize) -> String {
+    let ranked = search
+        .ranking
+        .iter()
+        .position(|r| r.index == index)
+        .is_some_and(|p| p == place);
+    match search.size_winners.iter().position(|&w| w == index) {
+        Some(s) if !ranked && s < sizes.len() => format!("Best at {}", sizes[s]),
+        _ => format!("Rank {}", place + 1),
+    }
+}
+
 fn depth25() -> usize {
     25
 }
@@ -757,10 +771,16 @@ pub fn run_job(
                 config: e.config.clone(),
             })
             .collect();
-        kernels.extend(champions.iter().enumerate().map(|(i, c)| RuleKernel {
-            label: format!("Rank {}", i + 1),
-            config: c.clone(),
-        }));
+        kernels.extend(
+            champion_idx
+                .iter()
+                .zip(&champions)
+                .enumerate()
+                .map(|(i, (&index, c))| RuleKernel {
+                    label: champion_label(&search, &sizes, index, i),
+                    config: c.clone(),
+                }),
+        );
         for filter in &s.also_best {
             let best = search
                 .ranking
@@ -1446,5 +1466,27 @@ values = [2, 3, 5]
             err.contains("k.cuh") && err.contains("kernel source"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn size_winners_the_points_did_not_rank_are_labelled_by_their_size() {
+        use crate::strategy::{Outcome, Ranked};
+        let ranked = |index| Ranked {
+            index,
+            objective: Some(0.0),
+            points: Some(1.0),
+        };
+        let search = Outcome {
+            ranking: vec![ranked(7), ranked(3), ranked(5)],
+            size_winners: vec![7, 5],
+            ..Outcome::default()
+        };
+        let sizes = [ProblemKey::n(512), ProblemKey::n(4096)];
+        // Top 2 by points (7, 3), then 5, the winner at 4096 that ranked third.
+        assert_eq!(champion_label(&search, &sizes, 7, 0), "Rank 1");
+        assert_eq!(champion_label(&search, &sizes, 3, 1), "Rank 2");
+        assert_eq!(champion_label(&search, &sizes, 5, 2), "Rank 3");
+        // With top 1: 7, then 5 as a winner in second place.
+        assert_eq!(champion_label(&search, &sizes, 5, 1), "Best at n=4096");
     }
 }
