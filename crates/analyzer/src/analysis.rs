@@ -52,7 +52,8 @@ pub fn measure(
         Some(c) => match (c.0)(module) {
             Ok(code) => {
                 count_source.compiled = Some(code.description.clone());
-                let lines = crate::compiled::load_lines(module, kernel, &code);
+                let lines =
+                    crate::compiled::instruction_lines(module, kernel, &code, AccessKind::Load);
                 let groups = crate::compiled::alternatives::alternatives(module);
                 clusters = crate::compiled::alternatives::clusters(&groups, |f, l| {
                     lines.contains(&(f, l))
@@ -101,6 +102,10 @@ pub fn measure(
             let per_site = tallies.sites.into_iter().collect();
             crate::compiled::apply(module, kernel, &places, &code, &mut sites, &per_site);
             crate::compiled::select(&clusters, &tallies.selected, &mut sites);
+            let stores =
+                crate::compiled::instruction_lines(module, kernel, &code, AccessKind::Store);
+            let overwrites = crate::compiled::overwrites::overwrites(module);
+            crate::compiled::overwrite(&overwrites, &stores, &mut sites);
         }
     }
     Ok(Measured {

@@ -223,6 +223,48 @@ fn loads_of_an_if_else_chain_are_counted_as_the_loads_the_compiler_made_of_them(
 /// The accumulator in memory is reported as redundant traffic, and its fix
 /// (a local variable) is verified and removes it.
 #[test]
+fn a_border_case_over_a_default_store_counts_the_stores_the_compiler_kept() {
+    // srad's pattern: a default stored to shared memory, replaced in the
+    // last row of blocks. Where the compiled code makes the pair one store,
+    // the border's line has no store instruction and its requests go
+    // (srad_cuda_2 in bench/results/analyze/real); here it keeps both, one
+    // predicated, and both count.
+    let dir = support::scratch("overwrite");
+    std::fs::write(
+        dir.join("k.cu"),
+        "#define B 16\n\
+         __global__ void k(const float* c, float* out, int n) {\n\
+             __shared__ float s[B][B];\n\
+             int tx = threadIdx.x, ty = threadIdx.y;\n\
+             s[ty][tx] = c[(blockIdx.y * B + ty) * n + blockIdx.x * B + tx];\n\
+             if (blockIdx.y == gridDim.y - 1) {\n\
+                 s[ty][tx] = c[blockIdx.x * B + tx];\n\
+             }\n\
+             __syncthreads();\n\
+             out[(blockIdx.y * B + ty) * n + blockIdx.x * B + tx] = s[tx][ty];\n\
+         }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("k.json"),
+        r#"{"source": "k.cu", "kernel": "k", "grid": [2, 2], "block": [16, 16],
+            "args": {"c": {"type": "float", "len": 1024, "init": {"random": 1}},
+                     "out": {"type": "float", "len": 1024}, "n": 32}}"#,
+    )
+    .unwrap();
+    let Some(v) = compiled(dir.join("k.json").to_str().unwrap()) else {
+        return;
+    };
+    let default = site(&v, 5, "s[ty][tx]", "store");
+    let border = site(&v, 7, "s[ty][tx]", "store");
+    assert_eq!(default["counted"], "kept", "{default:#}");
+    assert_eq!(border["counted"], "kept", "{border:#}");
+    assert_eq!(default["requests"], 32, "4 blocks, 8 warps");
+    assert_eq!(border["requests"], 16, "the last row's 2 blocks");
+    assert_eq!(v["totals"]["shared_store"]["requests"], 48);
+}
+
+#[test]
 fn an_accumulator_in_memory_gets_the_local_variable_fix() {
     let o = hone_with(
         &["analyze", "--json", "examples/analyze/accumulate.json"],

@@ -1,7 +1,7 @@
 //! Traversals of the IR that every stage needs: the children of an expression,
 //! read-only visits of every expression of a block, and bottom-up rewrites.
 
-use crate::{Block, Expr, ExprKind, Init, StmtKind};
+use crate::{Block, Expr, ExprKind, Init, Stmt, StmtKind};
 
 /// Children of an expression, in evaluation order.
 pub fn children(e: &Expr) -> Vec<&Expr> {
@@ -61,6 +61,22 @@ pub fn visit_expr<'a>(e: &'a Expr, f: &mut dyn FnMut(&'a Expr)) {
     f(e);
     for c in children(e) {
         visit_expr(c, f);
+    }
+}
+
+/// The blocks `s` holds directly: an `if`'s arms, a loop's body, a
+/// `switch`'s cases, a nested block.
+pub fn child_blocks(s: &Stmt) -> Vec<&Block> {
+    match &s.kind {
+        StmtKind::If { then, els, .. } => std::iter::once(then).chain(els).collect(),
+        StmtKind::For { body, .. }
+        | StmtKind::While { body, .. }
+        | StmtKind::DoWhile { body, .. } => {
+            vec![body]
+        }
+        StmtKind::Switch { arms, .. } => arms.iter().map(|a| &a.body).collect(),
+        StmtKind::Block(b) => vec![b],
+        _ => Vec::new(),
     }
 }
 

@@ -113,12 +113,11 @@ fn walk(b: &Block, out: &mut Vec<Group>) {
                     walk(a, out);
                 }
             }
-            StmtKind::For { body, .. }
-            | StmtKind::While { body, .. }
-            | StmtKind::DoWhile { body, .. } => walk(body, out),
-            StmtKind::Switch { arms, .. } => arms.iter().for_each(|a| walk(&a.body, out)),
-            StmtKind::Block(b) => walk(b, out),
-            _ => {}
+            _ => {
+                for child in hone_ir::visit::child_blocks(s) {
+                    walk(child, out);
+                }
+            }
         }
     }
 }

@@ -14,6 +14,7 @@
 //! or as written.
 
 pub mod alternatives;
+pub mod overwrites;
 pub mod places;
 pub mod sass;
 pub mod tally;
@@ -126,6 +127,10 @@ pub enum Counted {
     /// variable, which the compiled code makes one load of the address each
     /// lane's arm names: the request is counted at the line given.
     Selected { line: u32 },
+    /// A conditional store that overwrites the store on the line given,
+    /// which the compiled code makes one store of the value chosen: its
+    /// requests are that store's.
+    Overwritten { line: u32 },
     /// Made one wider instruction with the accesses of other sites that the
     /// warp makes right after it at the next addresses (`a[i]`, `a[i + 1]`):
     /// the wider request is counted at the first of them.
@@ -137,7 +142,7 @@ pub enum Counted {
 
 impl Counted {
     /// One word for JSON: `source`, `kept`, `removed`, `hoisted`, `merged`,
-    /// `paired`, `selected`, `combined`, `unmatched`.
+    /// `paired`, `selected`, `overwritten`, `combined`, `unmatched`.
     pub fn tag(&self) -> &'static str {
         match self {
             Counted::Source => "source",
@@ -147,6 +152,7 @@ impl Counted {
             Counted::Merged { .. } => "merged",
             Counted::Paired { .. } => "paired",
             Counted::Selected { .. } => "selected",
+            Counted::Overwritten { .. } => "overwritten",
             Counted::Combined => "combined",
             Counted::Unmatched { .. } => "unmatched",
         }
@@ -163,6 +169,9 @@ impl Counted {
             }
             Counted::Merged { factor, opcode } => {
                 format!("compiled: {factor} accesses merged into one {opcode}")
+            }
+            Counted::Overwritten { line } => {
+                format!("compiled: one store with the one on line {line}, which it overwrites")
             }
             Counted::Selected { line } => format!(
                 "compiled: one load for every arm of its if/else chain, counted on line {line}"
@@ -308,17 +317,61 @@ pub fn select(clusters: &[alternatives::Cluster], selected: &[Tally], sites: &mu
 }
 
 /// The lines (file, line) of the kernel's code where the build the GPU runs
-/// has a load instruction.
-pub fn load_lines(
+/// has an instruction of `kind`.
+pub fn instruction_lines(
     module: &Module,
     kernel: &str,
     code: &CompiledCode,
+    kind: AccessKind,
 ) -> std::collections::HashSet<(u32, u32)> {
     located(module, kernel, &code.compiled.instrs)
         .into_iter()
-        .filter(|(_, ins)| ins.kind == AccessKind::Load)
+        .filter(|(_, ins)| ins.kind == kind)
         .map(|(f, ins)| (f, ins.line))
         .collect()
+}
+
+/// Conditional stores that overwrite the store before them (see
+/// [`overwrites`]), where the compiled code has one store instruction for
+/// the two lines or none: made one store of the value chosen, they add no
+/// request, and the unconditional store's requests stand (its instruction
+/// may carry either line).
+pub fn overwrite(
+    overwrites: &[overwrites::Overwrite],
+    store_lines: &std::collections::HashSet<(u32, u32)>,
+    sites: &mut [SiteStats],
+) {
+    for o in overwrites {
+        let conditional = store_lines.contains(&(o.file, o.line));
+        let unconditional = store_lines.contains(&(o.file, o.overwritten));
+        if conditional && unconditional {
+            continue;
+        }
+        let mut first = None;
+        for s in sites
+            .iter_mut()
+            .filter(|s| s.kind == AccessKind::Store && s.span == o.span)
+        {
+            s.replace_counts(Tally::default());
+            s.repeated = None;
+            s.counted = Counted::Overwritten {
+                line: o.overwritten,
+            };
+            first = Some(s.space);
+        }
+        // The one instruction on the conditional store's line is the pair's.
+        if let (true, Some(space)) = (conditional, first) {
+            for s in sites.iter_mut().filter(|s| {
+                s.kind == AccessKind::Store
+                    && s.space == space
+                    && s.span.file == o.file
+                    && s.span.line == o.overwritten
+                    && matches!(s.counted, Counted::Unmatched { .. })
+            }) {
+                s.counted = Counted::Kept;
+            }
+        }
+    }
 }
 
 /// The instructions of `kernel` (and the device functions it calls), each
