@@ -89,27 +89,43 @@ pub struct SiteTallies {
 
 /// The accesses of a warp, one right after the other, each at the `size`
 /// bytes after its previous one: what a compiler may make one wider access.
+/// Stores may come in any order (`a = 0; c = 1; b = 2;` over neighbouring
+/// scalars is one wide store): each link's slot is its distance from the
+/// first link's address, in accesses.
 struct Chain {
     space: AddressSpace,
     kind: AccessKind,
     size: u32,
     links: Vec<(u32, Vec<(u32, u64)>)>,
+    slots: Vec<u64>,
 }
 
 impl Chain {
-    fn continues(&self, a: &WarpAccess, lanes: &[(u32, u64)]) -> bool {
+    /// The slot `a` takes in the chain, if it continues it.
+    fn slot(&self, a: &WarpAccess, lanes: &[(u32, u64)]) -> Option<u64> {
         let first = &self.links[0].1;
-        let k = self.links.len() as u64;
-        a.space == self.space
+        let size = u64::from(a.size);
+        let same_shape = a.space == self.space
             && a.kind == self.kind
             && a.size == self.size
-            && u64::from(a.size) * (k + 1) <= WIDEST
             && !self.links.iter().any(|l| l.0 == a.site)
             && first.len() == lanes.len()
-            && first
-                .iter()
-                .zip(lanes)
-                .all(|(f, l)| f.0 == l.0 && f.1 + k * u64::from(a.size) == l.1)
+            && !lanes.is_empty();
+        if !same_shape {
+            return None;
+        }
+        let slot = if a.kind == AccessKind::Store {
+            let off = lanes[0].1.checked_sub(first[0].1)?;
+            (off % size == 0).then_some(off / size)?
+        } else {
+            self.links.len() as u64
+        };
+        let fits = size * (slot + 1) <= WIDEST && !self.slots.contains(&slot);
+        let every_lane = first
+            .iter()
+            .zip(lanes)
+            .all(|(f, l)| f.0 == l.0 && f.1 + slot * size == l.1);
+        (fits && every_lane).then_some(slot)
     }
 }
 
@@ -322,8 +338,9 @@ impl Tallies {
     fn chain_step(&mut self, a: &WarpAccess, lanes: &[(u32, u64)]) {
         let key = (a.warp, a.space == AddressSpace::Shared, a.kind);
         if let Some(c) = self.chains.get_mut(&key) {
-            if c.continues(a, lanes) {
+            if let Some(slot) = c.slot(a, lanes) {
                 c.links.push((a.site, lanes.to_vec()));
+                c.slots.push(slot);
                 return;
             }
         }
@@ -332,6 +349,7 @@ impl Tallies {
             kind: a.kind,
             size: a.size,
             links: vec![(a.site, lanes.to_vec())],
+            slots: vec![0],
         };
         if let Some(done) = self.chains.insert(key, next) {
             self.close_chain(done);
@@ -356,7 +374,12 @@ impl Tallies {
 
     /// Costs a chain as the widest aligned pieces it splits into, under
     /// each of [`PAIR_WIDTHS`].
-    fn close_chain(&mut self, c: Chain) {
+    fn close_chain(&mut self, mut c: Chain) {
+        // In address order: the wide access is made at its lowest address.
+        let mut order: Vec<usize> = (0..c.links.len()).collect();
+        order.sort_by_key(|&i| c.slots[i]);
+        c.links = order.iter().map(|&i| c.links[i].clone()).collect();
+        c.slots = order.iter().map(|&i| c.slots[i]).collect();
         for (w, &limit) in PAIR_WIDTHS.iter().enumerate() {
             let mut i = 0;
             while i < c.links.len() {
@@ -366,6 +389,7 @@ impl Tallies {
                         let wide = u64::from(c.size) * k as u64;
                         i + k <= c.links.len()
                             && wide <= u64::from(limit)
+                            && c.slots[i..i + k].windows(2).all(|p| p[1] == p[0] + 1)
                             && c.links[i].1.iter().all(|l| l.1 % wide == 0)
                     })
                     .unwrap_or(1);
@@ -532,6 +556,32 @@ mod tests {
         // site 2: only its misaligned access, alone
         assert_eq!(b.paired[0].requests, 1);
         assert_eq!(a.requests + b.requests, 4);
+    }
+
+    #[test]
+    fn stores_to_neighbouring_scalars_in_any_order_make_one_wide_store() {
+        // One lane writes four shared scalars at 0, 8, 12 and 4 (four sites,
+        // in that order): one 16-byte store at the lowest address. Loads are
+        // paired only in the order they come.
+        let lane = |a: u64| vec![(0u32, a)];
+        for kind in [AccessKind::Store, AccessKind::Load] {
+            let mut t = Tallies::default();
+            for (site, addr) in [(1, 0), (2, 8), (3, 12), (4, 4)] {
+                t.observe(&access(site, kind, "scalars"), &lane(addr));
+            }
+            t.finish();
+            let pieces: Vec<u64> = (1..=4).map(|s| t.sites[&s].pieces[1]).collect();
+            let wide: u64 = (1..=4).map(|s| t.sites[&s].paired[1].requests).sum();
+            if kind == AccessKind::Store {
+                assert_eq!(pieces, [1, 1, 1, 1]);
+                assert_eq!(wide, 1);
+                assert_eq!(t.sites[&1].paired[1].requests, 1, "at the lowest address");
+            } else {
+                // Only 8 then 12, consecutive in order, make one (8-byte).
+                assert_eq!(pieces, [0, 1, 1, 0]);
+                assert_eq!(wide, 3);
+            }
+        }
     }
 
     #[test]
