@@ -37,12 +37,7 @@ fn has_launch_time_lengths(m: &Module) -> bool {
 
 #[test]
 fn printed_kernels_compile_with_nvrtc() {
-    if !hone_gpu::libs::nvrtc_library_present() {
-        assert!(
-            std::env::var_os("HONE_REQUIRE_NVRTC").is_none(),
-            "HONE_REQUIRE_NVRTC is set but libnvrtc cannot be loaded"
-        );
-        eprintln!("skipping: NVRTC (libnvrtc.so) not found; .ci/run installs it from PyPI");
+    if !hone_gpu::libs::nvrtc_or_skip() {
         return;
     }
     let target = choose_target(

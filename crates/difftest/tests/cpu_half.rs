@@ -13,23 +13,15 @@ use hone_difftest::runner;
 
 const SEED: u64 = 20_261_126;
 
-fn nvrtc_available() -> bool {
-    if hone_gpu::libs::nvrtc_library_present() {
-        return true;
-    }
-    assert!(
-        std::env::var_os("HONE_REQUIRE_NVRTC").is_none(),
-        "HONE_REQUIRE_NVRTC is set but libnvrtc cannot be loaded"
-    );
-    eprintln!("skipping NVRTC: libnvrtc.so not found; .ci/run installs it from PyPI");
-    false
-}
-
 #[test]
 fn generated_kernels_pass_the_front_end_round_trip_emulator_and_nvrtc() {
     let opts = GenOptions::default();
     // NVRTC is the slow part: it compiles the first cases (each twice).
-    let compiled = if nvrtc_available() { 40 } else { 0 };
+    let compiled = if hone_gpu::libs::nvrtc_or_skip() {
+        40
+    } else {
+        0
+    };
     // Without NVRTC no case asks for it (the target alone would need it).
     let mut results = if compiled > 0 {
         runner::cpu(SEED, 0, compiled, &opts, true, 20).unwrap()

@@ -64,9 +64,8 @@ impl DeviceBuffer {
 
     /// Fills every byte with `value`, in stream order (not waited for).
     pub fn fill_async(&self, gpu: &Gpu, value: u8) -> Result<()> {
-        // SAFETY: within the allocation.
-        unsafe { cu::memset_d8_async(self.ptr, value, self.bytes, gpu.stream()) }
-            .during("cuMemsetD8Async")
+        // SAFETY: hone's stream belongs to the current context.
+        unsafe { self.fill_on(gpu.stream(), value) }
     }
 
     /// [`Self::fill_async`] on another stream (null: the legacy default one).

@@ -27,6 +27,31 @@ pub fn nvrtc_library_present() -> bool {
     *PRESENT.get_or_init(|| unsafe { cudarc::nvrtc::sys::is_culib_present() })
 }
 
+/// For tests that need NVRTC: whether it can be loaded; where it cannot, the
+/// test says so and should pass, unless `HONE_REQUIRE_NVRTC` is set, which
+/// makes its absence a failure (a panic).
+pub fn nvrtc_or_skip() -> bool {
+    tool_or_skip(
+        nvrtc_library_present(),
+        "HONE_REQUIRE_NVRTC",
+        "NVRTC (libnvrtc.so)",
+    )
+}
+
+/// For tests that need a CUDA tool: `present`, or else a note that the test
+/// skips it, and a panic where the variable `require` is set.
+pub fn tool_or_skip(present: bool, require: &str, tool: &str) -> bool {
+    if present {
+        return true;
+    }
+    assert!(
+        std::env::var_os(require).is_none(),
+        "{require} is set but {tool} is not found"
+    );
+    eprintln!("skipping: {tool} not found; .ci/run installs it from PyPI");
+    false
+}
+
 /// Runs `f`, turning a panic (cudarc's reaction to a missing symbol) into an
 /// error built by `wrap` from the panic message.
 pub(crate) fn guard<T>(wrap: impl FnOnce(String) -> GpuError, f: impl FnOnce() -> T) -> Result<T> {

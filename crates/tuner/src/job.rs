@@ -149,6 +149,24 @@ pub enum StrategySpec {
     },
 }
 
+impl StrategySpec {
+    /// The champion sieve this strategy names (`top_k` where it names none).
+    fn sieve(&self, top_k: usize) -> Option<ChampionSieve> {
+        match self {
+            StrategySpec::Champion {
+                top_k: k,
+                depth,
+                size_winners,
+            } => Some(ChampionSieve {
+                top_k: k.unwrap_or(top_k),
+                depth: *depth,
+                size_winners: *size_winners,
+            }),
+            _ => None,
+        }
+    }
+}
+
 /// "Rank k" for the champion in place `place`, or "Best at n=4096" for a
 /// size winner that the points did not rank (kept with `size_winners`).
 fn champion_label(search: &Outcome, sizes: &[ProblemKey], index: usize, place: usize) -> String {
@@ -543,15 +561,11 @@ impl JobSpec {
                 budget: budget.or(self.budget).unwrap_or(0),
                 seed: *seed,
             }),
-            StrategySpec::Champion {
-                top_k,
-                depth,
-                size_winners,
-            } => Box::new(ChampionSieve {
-                top_k: top_k.unwrap_or(self.top_k),
-                depth: *depth,
-                size_winners: *size_winners,
-            }),
+            StrategySpec::Champion { .. } => Box::new(
+                self.strategy
+                    .sieve(self.top_k)
+                    .expect("a champion strategy"),
+            ),
             StrategySpec::Bayes {
                 budget,
                 seed,
@@ -740,18 +754,9 @@ pub fn run_job(
         },
     };
     let search = strategy.run(&valid, &candidates, &sizes, &mut rec)?;
-    let champion_idx: Vec<usize> = match &spec.strategy {
-        StrategySpec::Champion {
-            top_k,
-            depth,
-            size_winners,
-        } => ChampionSieve {
-            top_k: top_k.unwrap_or(spec.top_k),
-            depth: *depth,
-            size_winners: *size_winners,
-        }
-        .champions(&search),
-        _ => search
+    let champion_idx: Vec<usize> = match spec.strategy.sieve(spec.top_k) {
+        Some(sieve) => sieve.champions(&search),
+        None => search
             .ranking
             .iter()
             .filter(|r| r.objective.is_some())
