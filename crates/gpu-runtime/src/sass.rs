@@ -131,3 +131,107 @@ pub fn disassemble(nvdisasm: &Path, cubin: &[u8]) -> Result<String> {
     }
     Ok(String::from_utf8_lossy(&output.stdout).into_owned())
 }
+
+/// The instructions of one loop of a disassembly: from a label to the
+/// branch back to it, counted by opcode.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LoopBody {
+    /// Instructions per full opcode (`DMMA.16x8x8`, `LDS.64`, ...).
+    pub opcodes: std::collections::BTreeMap<String, usize>,
+}
+
+impl LoopBody {
+    /// Every instruction of the body, predicated-off ones included: each
+    /// takes an issue slot.
+    pub fn instructions(&self) -> usize {
+        self.opcodes.values().sum()
+    }
+
+    /// Instructions whose opcode is `base` or `base.`-something (`DMMA`
+    /// counts every DMMA shape, `LDS` every width).
+    pub fn count(&self, base: &str) -> usize {
+        self.opcodes
+            .iter()
+            .filter(|(op, _)| op.split('.').next() == Some(base))
+            .map(|(_, n)| n)
+            .sum()
+    }
+}
+
+/// The opcode of a disassembled instruction line (`/*0040*/ @!P0 BRA ...`),
+/// with its modifiers; None for labels, comments and directives.
+fn opcode(line: &str) -> Option<&str> {
+    let rest = line.trim().strip_prefix("/*")?;
+    let rest = &rest[rest.find("*/")? + 2..];
+    rest.split_whitespace()
+        .find(|w| !w.starts_with('@') && !w.starts_with('{'))
+        .map(|w| w.trim_end_matches(';'))
+}
+
+/// Every loop of an `nvdisasm` listing, one per backward branch, in the
+/// order of their branches.
+pub fn loops(sass: &str) -> Vec<LoopBody> {
+    let lines: Vec<&str> = sass.lines().collect();
+    let mut labels = std::collections::HashMap::new();
+    for (i, l) in lines.iter().enumerate() {
+        if let Some(name) = l.trim().strip_suffix(':') {
+            if name.starts_with(".L") {
+                labels.insert(name, i);
+            }
+        }
+    }
+    let mut found = Vec::new();
+    for (i, l) in lines.iter().enumerate() {
+        if opcode(l).is_none_or(|op| op.split('.').next() != Some("BRA")) {
+            continue;
+        }
+        let Some(&start) = l
+            .find("`(")
+            .and_then(|s| l[s + 2..].find(')').map(|e| &l[s + 2..s + 2 + e]))
+            .and_then(|name| labels.get(name))
+        else {
+            continue;
+        };
+        if start >= i {
+            continue;
+        }
+        let mut body = LoopBody::default();
+        for op in lines[start..=i].iter().filter_map(|l| opcode(l)) {
+            *body.opcodes.entry(op.to_string()).or_default() += 1;
+        }
+        found.push(body);
+    }
+    found
+}
+
+#[cfg(test)]
+mod loop_tests {
+    use super::*;
+
+    #[test]
+    fn a_loop_runs_from_its_label_to_the_branch_back() {
+        let sass = "\
+        /*0000*/                   MOV R1, c[0x0][0x28] ;
+.L_x_0:
+        /*0010*/                   DFMA R4, R6, R8, R4 ;
+        /*0020*/              @P0 BRA `(.L_x_0) ;
+.L_x_1:
+        /*0030*/                   LDS.64 R8, [R2] ;
+        /*0040*/              @!PT LDS RZ, [RZ] ;
+        /*0050*/                   DMMA.16x8x8 R4, R8, R10, R4 ;
+        /*0060*/              @!P1 BRA `(.L_x_1) ;
+        /*0070*/                   BRA `(.L_x_2) ;
+.L_x_2:
+        /*0080*/                   EXIT ;
+";
+        let found = loops(sass);
+        assert_eq!(found.len(), 2);
+        assert_eq!(found[0].instructions(), 2);
+        assert_eq!(found[0].count("DFMA"), 1);
+        assert_eq!(found[1].instructions(), 4);
+        assert_eq!(found[1].count("LDS"), 2);
+        assert_eq!(found[1].count("DMMA"), 1);
+        assert_eq!(found[1].opcodes.get("LDS.64"), Some(&1));
+        assert!(loops("/*0000*/ EXIT ;").is_empty());
+    }
+}

@@ -7,7 +7,7 @@
 //! share of it.
 
 use hone_gpu::launch::{DeviceBuffer, KernelArg, LaunchDims, Module};
-use hone_gpu::sass::{disassemble, find_nvdisasm};
+use hone_gpu::sass::{disassemble, find_nvdisasm, loops};
 use hone_gpu::timing::time_runs;
 use hone_gpu::{nvrtc, CompileOptions, Gpu, GpuError, Stats, Target, TimingOptions};
 use serde::{Deserialize, Serialize};
@@ -45,53 +45,11 @@ impl Fp64Count {
 /// The FP64 arithmetic (DFMA, DADD, DMUL) of the loop with the most of it:
 /// the instructions between a label and the branch back to it.
 pub fn count_main_loop(sass: &str) -> Option<(usize, usize, usize)> {
-    let lines: Vec<&str> = sass.lines().collect();
-    let mut labels = std::collections::HashMap::new();
-    for (i, l) in lines.iter().enumerate() {
-        let t = l.trim();
-        if let Some(name) = t.strip_suffix(':') {
-            if name.starts_with(".L") {
-                labels.insert(name.to_string(), i);
-            }
-        }
-    }
-    let opcode = |l: &str| -> Option<String> {
-        // `/*0a30*/  @P0 DFMA R4, ...` -> DFMA
-        let rest = l.trim().strip_prefix("/*")?;
-        let rest = &rest[rest.find("*/")? + 2..];
-        rest.split_whitespace()
-            .find(|w| !w.starts_with('@') && !w.starts_with('{'))
-            .map(|w| w.split('.').next().unwrap_or(w).to_string())
-    };
-    let mut best: Option<(usize, usize, usize)> = None;
-    for (i, l) in lines.iter().enumerate() {
-        if opcode(l).as_deref() != Some("BRA") {
-            continue;
-        }
-        let Some(start) = l
-            .find("`(")
-            .and_then(|s| l[s + 2..].find(')').map(|e| &l[s + 2..s + 2 + e]))
-            .and_then(|name| labels.get(name))
-        else {
-            continue;
-        };
-        if *start >= i {
-            continue;
-        }
-        let mut c = (0, 0, 0);
-        for body in &lines[*start..i] {
-            match opcode(body).as_deref() {
-                Some("DFMA") => c.0 += 1,
-                Some("DADD") => c.1 += 1,
-                Some("DMUL") => c.2 += 1,
-                _ => {}
-            }
-        }
-        if best.is_none_or(|b| c.0 + c.1 + c.2 > b.0 + b.1 + b.2) {
-            best = Some(c);
-        }
-    }
-    best.filter(|c| c.0 + c.1 + c.2 > 0)
+    loops(sass)
+        .iter()
+        .map(|l| (l.count("DFMA"), l.count("DADD"), l.count("DMUL")))
+        .filter(|c| c.0 + c.1 + c.2 > 0)
+        .max_by_key(|c| c.0 + c.1 + c.2)
 }
 
 /// Compiles `kernel` for `sm_{arch}` and counts its main loop's FP64
