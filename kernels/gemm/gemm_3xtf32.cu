@@ -50,6 +50,9 @@
 #define FLUSH 2        //    the tensor-core accumulation truncates); 1: each k8 step's three
 #endif                 //    products go into a zeroed fragment, then acc += it (RN add);
                        // 2: same per BK slice (i-outer loop order), fewer adds
+#ifndef FASTLOAD       // 1: blocks whose tile lies inside C copy full k steps with
+#define FASTLOAD 1     //    gemm_fast_tile (VEC = 4 only); 0: every copy checks bounds
+#endif
 #ifndef KERNEL_NAME
 #define KERNEL_NAME gemm_3xtf32
 #endif
@@ -112,25 +115,34 @@ __device__ __forceinline__ void gemm_3xtf32_impl(int M, int N, int K, float alph
       for (int r = 0; r < 4; ++r) acc[i][j][r] = 0.f;
 
   const int KT = GEMM_CDIV(K, BK);
-  auto load = [&](int st, int kt) {
+  // Tiles of A and B wholly inside the matrices: the k steps before the last
+  // partial one (or all of them) take the fast copier.
+  gemm_fast_ab<float, TA, TB, BM, BN, BK, A_LD, B_LD, A_ST, B_ST, STAGES, NT> fast;
+  constexpr bool FAST = FASTLOAD && VEC == 4 && decltype(fast)::OK;
+  const int KF = FAST && m0 + BM <= M && n0 + BN <= N ? K / BK : 0;
+  if (FAST) fast.init(A, lda, B, ldb, m0, n0, tid);
+  const unsigned smem_base = gemm_smem_addr(As);
+  auto load_generic = [&](int st, int kt) {
     const int k0 = kt * BK;
     if (TA) gemm_async_tile<float, BK, BM, A_LD, VEC, NT>(As + st * A_ST, A, lda, k0, m0, K, M, tid);
     else gemm_async_tile<float, BM, BK, A_LD, VEC, NT>(As + st * A_ST, A, lda, m0, k0, M, K, tid);
     if (TB) gemm_async_tile<float, BN, BK, B_LD, VEC, NT>(Bs + st * B_ST, B, ldb, n0, k0, N, K, tid);
     else gemm_async_tile<float, BK, BN, B_LD, VEC, NT>(Bs + st * B_ST, B, ldb, k0, n0, K, N, tid);
   };
-
-#pragma unroll
-  for (int s = 0; s < STAGES - 1; ++s) {
-    if (s < KT) load(s, s);
-    gemm_cp_commit();
-  }
-  for (int kt = 0; kt < KT; ++kt) {
+  auto load_fast = [&](int st) { fast.copy_next(smem_base, st, lda, ldb); };
+  auto load = [&](int st, int kt) {
+    if (FAST && kt < KF) load_fast(st);
+    else load_generic(st, kt);
+  };
+  // all_fast (a constant at every call): the step's copy is known to be a
+  // fast one (no branch, no generic loader in the loop body)
+  auto step = [&](int kt, bool all_fast) {
     gemm_cp_wait<STAGES - 2>();
     __syncthreads();
     {
       int nk = kt + STAGES - 1;
-      if (nk < KT) load(nk % STAGES, nk);
+      if (all_fast) load_fast(nk % STAGES);
+      else if (nk < KT) load(nk % STAGES, nk);
       gemm_cp_commit();
     }
     const float* as = As + (kt % STAGES) * A_ST;
@@ -220,7 +232,17 @@ __device__ __forceinline__ void gemm_3xtf32_impl(int M, int N, int K, float alph
         }
     }
     }
+  };
+
+#pragma unroll
+  for (int s = 0; s < STAGES - 1; ++s) {
+    if (s < KT) load(s, s);
+    gemm_cp_commit();
   }
+  int kt = 0;
+  if (FAST)
+    for (; kt + STAGES - 1 < KF; ++kt) step(kt, true);
+  for (; kt < KT; ++kt) step(kt, false);
   gemm_cp_wait<0>();
 
 #pragma unroll

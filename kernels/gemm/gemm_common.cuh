@@ -86,6 +86,84 @@ __device__ __forceinline__ void gemm_async_tile(T* smem, const T* g, long long l
   }
 }
 
+// Copies a tile that lies wholly inside the matrix, 16 bytes per cp.async and
+// no bounds checks: the per-thread source pointer and shared offset are set
+// once per block, and each k step only moves the source (`advance`). The
+// generic loader above recomputes and checks every chunk's address on every
+// step, which costs a DGEMM more issue slots than its tensor instructions.
+// Chunk ch = tid + i * NT_ of the TC_ x TS_ tile, as in gemm_async_tile.
+template <typename T, int TC_, int TS_, int SLD_, int NT_>
+struct gemm_fast_tile {
+  static constexpr int V = 16 / sizeof(T);
+  static constexpr int CC = TC_ / V;  // 16-byte chunks along the contiguous dimension
+  // every thread copies the same number of whole chunks in a fixed pattern;
+  // a kernel whose tile does not divide so keeps the generic loader
+  static constexpr bool OK =
+      TC_ % V == 0 && CC > 0 && (CC * TS_) % NT_ == 0 && (NT_ % CC == 0 || CC % NT_ == 0);
+  static constexpr int PER = OK ? CC * TS_ / NT_ : 0;
+  // rows advanced, and columns, from chunk i to chunk i + 1 of one thread
+  static constexpr int ROWS = NT_ % CC == 0 ? NT_ / CC : 0;
+  const char* src;
+  unsigned dst;  // byte offset of the thread's first chunk inside a stage
+  long long row_step;  // bytes between the thread's consecutive chunks (ROWS > 0)
+
+  __device__ __forceinline__ void init(const T* g, long long ld, int c0, int s0, int tid) {
+    int c = (tid % CC) * V, s = tid / CC;
+    src = reinterpret_cast<const char*>(g + (long long)(s0 + s) * ld + c0 + c);
+    dst = (unsigned)((s * SLD_ + c) * sizeof(T));
+    row_step = (long long)ROWS * ld * (long long)sizeof(T);
+  }
+  __device__ __forceinline__ void copy(unsigned stage, long long ld) const {
+    const char* p = src;
+#pragma unroll
+    for (int i = 0; i < PER; ++i) {
+      if (ROWS > 0) {
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(
+                         stage + dst + (unsigned)(i * ROWS * SLD_ * (int)sizeof(T))),
+                     "l"(p));
+        p += row_step;
+      } else {
+        // CC = r * NT_: chunk i is in row i / r, r chunks of NT_ per row
+        constexpr int R = CC / NT_ > 0 ? CC / NT_ : 1;
+        int row = i / R, col = (i % R) * NT_ * V;
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(
+                         stage + dst + (unsigned)((row * SLD_ + col) * (int)sizeof(T))),
+                     "l"(src + ((long long)row * ld + col) * (long long)sizeof(T)));
+      }
+    }
+  }
+  __device__ __forceinline__ void advance(long long bytes) { src += bytes; }
+};
+
+// The fast copiers of a block's A and B tiles, for op(A) = TA_ ? A^T : A and
+// op(B) likewise, with the shared layout of the DMMA and 3xTF32 kernels
+// (STAGES_ slots of A, A_ST_ elements each, then the slots of B). OK: both
+// tiles divide into whole 16-byte chunks per thread.
+template <typename T, int TA_, int TB_, int BM_, int BN_, int BK_, int A_LD_, int B_LD_,
+          int A_ST_, int B_ST_, int STAGES_, int NT_>
+struct gemm_fast_ab {
+  gemm_fast_tile<T, TA_ ? BK_ : BM_, TA_ ? BM_ : BK_, A_LD_, NT_> a;
+  gemm_fast_tile<T, TB_ ? BN_ : BK_, TB_ ? BK_ : BN_, B_LD_, NT_> b;
+  static constexpr bool OK = decltype(a)::OK && decltype(b)::OK;
+
+  __device__ __forceinline__ void init(const T* A, long long lda, const T* B, long long ldb,
+                                       int m0, int n0, int tid) {
+    if (TA_) a.init(A, lda, 0, m0, tid);
+    else a.init(A, lda, m0, 0, tid);
+    if (TB_) b.init(B, ldb, n0, 0, tid);
+    else b.init(B, ldb, 0, n0, tid);
+  }
+  // Copies the next k tile into slot st of the shared tiles at `smem`; k
+  // tiles are copied in order, so the copiers only move forward.
+  __device__ __forceinline__ void copy_next(unsigned smem, int st, long long lda, long long ldb) {
+    constexpr long long E = sizeof(T);
+    a.copy(smem + st * A_ST_ * E, lda);
+    b.copy(smem + (STAGES_ * A_ST_ + st * B_ST_) * E, ldb);
+    a.advance(TA_ ? BK_ * E : (long long)BK_ * lda * E);
+    b.advance(TB_ ? (long long)BK_ * ldb * E : BK_ * E);
+  }
+};
+
 // ---- epilogue helper ----------------------------------------------------
 template <typename T>
 __device__ __forceinline__ void gemm_store(T* C, long long ldc, int m, int n, int M, int N, T v,

@@ -50,6 +50,12 @@
 #define KPERM 0        //    instead of t + 4q, same for A and B), so a lane's fragment values
 #endif                 //    are adjacent in k-contiguous tiles: 16-byte shared loads. Pair with
                        //    PAD_MN = 2 and (BK + PAD_K) % 16 == 8 (conflict-free).
+#ifndef FASTLOAD       // 1: blocks whose tile lies inside C copy full k steps with
+#define FASTLOAD 1     //    gemm_fast_tile (VEC = 2 only); 0: every copy checks bounds
+#endif
+#ifndef FRAGPIPE       // 1: fragments loaded one mma step ahead, across k tiles
+#define FRAGPIPE 1
+#endif
 #ifndef MINB           // min blocks per SM for __launch_bounds__ (caps registers)
 #define MINB 1
 #endif
@@ -132,80 +138,155 @@ __device__ __forceinline__ void gemm_dmma_impl(int M, int N, int K, double alpha
       for (int r = 0; r < CR; ++r) acc[i][j][r] = 0.0;
 
   const int KT = GEMM_CDIV(K, BK);
-  auto load = [&](int st, int kt) {
+  // Tiles of A and B wholly inside the matrices: the k steps before the last
+  // partial one (or all of them) take the fast copier.
+  gemm_fast_ab<double, TA, TB, BM, BN, BK, A_LD, B_LD, A_ST, B_ST, STAGES, NT> fast;
+  constexpr bool FAST = FASTLOAD && VEC == 2 && decltype(fast)::OK;
+  const int KF = FAST && m0 + BM <= M && n0 + BN <= N ? K / BK : 0;
+  if (FAST) fast.init(A, lda, B, ldb, m0, n0, tid);
+  const unsigned smem_base = gemm_smem_addr(As);
+  auto load_generic = [&](int st, int kt) {
     const int k0 = kt * BK;
     if (TA) gemm_async_tile<double, BK, BM, A_LD, VEC, NT>(As + st * A_ST, A, lda, k0, m0, K, M, tid);
     else gemm_async_tile<double, BM, BK, A_LD, VEC, NT>(As + st * A_ST, A, lda, m0, k0, M, K, tid);
     if (TB) gemm_async_tile<double, BN, BK, B_LD, VEC, NT>(Bs + st * B_ST, B, ldb, n0, k0, N, K, tid);
     else gemm_async_tile<double, BK, BN, B_LD, VEC, NT>(Bs + st * B_ST, B, ldb, k0, n0, K, N, tid);
   };
+  auto load_fast = [&](int st) { fast.copy_next(smem_base, st, lda, ldb); };
+  auto load = [&](int st, int kt) {
+    if (FAST && kt < KF) load_fast(st);
+    else load_generic(st, kt);
+  };
+  // The fragments of step kk of the tile at (as, bs), in the mma.sync layout.
+  auto frags = [&](const double* as, const double* bs, int kk, double (&af)[MI][AR],
+                   double (&bf)[NI][BR]) {
+    constexpr int KS = MMA_K / 4;  // k values per lane per fragment column
+#pragma unroll
+    for (int i = 0; i < MI; ++i) {
+      int mr = wm * WM + i * MMA_M + g;
+      if (KPERM && TA && MMA_M == 16 && KS % 2 == 0) {
+        // [m][k] tile, lane's k = kk + t*KS + q: q pairs are adjacent
+#pragma unroll
+        for (int h = 0; h < 2; ++h)
+#pragma unroll
+          for (int q = 0; q < KS; q += 2) {
+            dm_d2 v = *reinterpret_cast<const dm_d2*>(as + (mr + 8 * h) * A_LD + kk + t * KS + q);
+            af[i][2 * q + h] = v.x;
+            af[i][2 * (q + 1) + h] = v.y;
+          }
+      } else {
+#pragma unroll
+        for (int r = 0; r < AR; ++r) {
+          // m16: a[2q+h] = A(g + 8h, slot t + 4q); m8: a[0] = A(g, t)
+          int m = mr + (MMA_M == 16 ? (r & 1) * 8 : 0);
+          int q = MMA_M == 16 ? (r >> 1) : r;
+          int k = kk + (KPERM ? t * KS + q : t + q * 4);
+          af[i][r] = TA ? as[m * A_LD + k] : as[k * A_LD + m];
+        }
+      }
+    }
+#pragma unroll
+    for (int j = 0; j < NI; ++j) {
+      int n = wn * WN + j * 8 + g;
+      if (KPERM && !TB && KS % 2 == 0) {
+#pragma unroll
+        for (int q = 0; q < KS; q += 2) {
+          dm_d2 v = *reinterpret_cast<const dm_d2*>(bs + n * B_LD + kk + t * KS + q);
+          bf[j][q] = v.x;
+          bf[j][q + 1] = v.y;
+        }
+      } else {
+#pragma unroll
+        for (int r = 0; r < BR; ++r) {
+          int k = kk + (KPERM ? t * KS + r : t + r * 4);
+          bf[j][r] = TB ? bs[k * B_LD + n] : bs[n * B_LD + k];
+        }
+      }
+    }
+  };
+  auto mmas = [&](const double (&af)[MI][AR], const double (&bf)[NI][BR]) {
+#pragma unroll
+    for (int i = 0; i < MI; ++i)
+#pragma unroll
+      for (int j = 0; j < NI; ++j) dm_mma<MMA_M, MMA_K>(acc[i][j], af[i], bf[j]);
+  };
+  // The copy of tile kt + STAGES - 1; all_fast (a constant at every call):
+  // known to be a fast one (no branch, no generic loader in the loop body).
+  auto issue = [&](int kt, bool all_fast) {
+    int nk = kt + STAGES - 1;
+    if (all_fast) load_fast(nk % STAGES);
+    else if (nk < KT) load(nk % STAGES, nk);
+    gemm_cp_commit();
+  };
+  constexpr int KB = BK / MMA_K;
 
 #pragma unroll
   for (int s = 0; s < STAGES - 1; ++s) {
     if (s < KT) load(s, s);
     gemm_cp_commit();
   }
-  for (int kt = 0; kt < KT; ++kt) {
+  int kt = 0;
+  if (FRAGPIPE) {
+    // Fragments are loaded one mma step ahead, across tiles too: the barrier
+    // that publishes tile kt + 1 sits before the last step of tile kt, so
+    // its first fragments are in flight while tile kt's last mmas run, and
+    // the tensor pipe does not wait out a shared-load latency per tile. The
+    // copy into the slot of tile kt - 1 goes out at the first step of tile
+    // kt: every warp passed the barrier after its last read of that slot.
+    double af[2][MI][AR], bf[2][NI][BR];
     gemm_cp_wait<STAGES - 2>();
     __syncthreads();
-    {
-      int nk = kt + STAGES - 1;
-      if (nk < KT) load(nk % STAGES, nk);
-      gemm_cp_commit();
-    }
-    const double* as = As + (kt % STAGES) * A_ST;
-    const double* bs = Bs + (kt % STAGES) * B_ST;
+    frags(As, Bs, 0, af[0], bf[0]);
+    // Buffer (step count) % 2 of tile kt's step kb; with an odd number of
+    // steps per tile the buffers swap from one tile to the next, so tiles go
+    // in pairs and `odd` says which of the pair this is. Every call passes
+    // constants, so once inlined the buffer indices are constants and the
+    // buffers stay in registers.
+    auto tile = [&](int kt, bool all_fast, bool odd) {
+      const int rs = kt % STAGES, ns = (kt + 1) % STAGES;
+      const int base = odd ? KB : 0;
 #pragma unroll
-    for (int kk = 0; kk < BK; kk += MMA_K) {
-      double af[MI][AR], bf[NI][BR];
-      constexpr int KS = MMA_K / 4;  // k values per lane per fragment column
-#pragma unroll
-      for (int i = 0; i < MI; ++i) {
-        int mr = wm * WM + i * MMA_M + g;
-        if (KPERM && TA && MMA_M == 16 && KS % 2 == 0) {
-          // [m][k] tile, lane's k = kk + t*KS + q: q pairs are adjacent
-#pragma unroll
-          for (int h = 0; h < 2; ++h)
-#pragma unroll
-            for (int q = 0; q < KS; q += 2) {
-              dm_d2 v = *reinterpret_cast<const dm_d2*>(as + (mr + 8 * h) * A_LD + kk + t * KS + q);
-              af[i][2 * q + h] = v.x;
-              af[i][2 * (q + 1) + h] = v.y;
-            }
-        } else {
-#pragma unroll
-          for (int r = 0; r < AR; ++r) {
-            // m16: a[2q+h] = A(g + 8h, slot t + 4q); m8: a[0] = A(g, t)
-            int m = mr + (MMA_M == 16 ? (r & 1) * 8 : 0);
-            int q = MMA_M == 16 ? (r >> 1) : r;
-            int k = kk + (KPERM ? t * KS + q : t + q * 4);
-            af[i][r] = TA ? as[m * A_LD + k] : as[k * A_LD + m];
-          }
+      for (int kb = 0; kb < KB; ++kb) {
+        if (kb == 0) issue(kt, all_fast);
+        if (kb == KB - 1) {
+          gemm_cp_wait<STAGES - 2>();
+          __syncthreads();
         }
+        const int st = kb == KB - 1 ? ns : rs;
+        // past the last tile this reads a slot nothing uses: harmless, and
+        // cheaper than a branch
+        frags(As + st * A_ST, Bs + st * B_ST, ((kb + 1) % KB) * MMA_K, af[(base + kb + 1) % 2],
+              bf[(base + kb + 1) % 2]);
+        mmas(af[(base + kb) % 2], bf[(base + kb) % 2]);
       }
-#pragma unroll
-      for (int j = 0; j < NI; ++j) {
-        int n = wn * WN + j * 8 + g;
-        if (KPERM && !TB && KS % 2 == 0) {
-#pragma unroll
-          for (int q = 0; q < KS; q += 2) {
-            dm_d2 v = *reinterpret_cast<const dm_d2*>(bs + n * B_LD + kk + t * KS + q);
-            bf[j][q] = v.x;
-            bf[j][q + 1] = v.y;
-          }
-        } else {
-#pragma unroll
-          for (int r = 0; r < BR; ++r) {
-            int k = kk + (KPERM ? t * KS + r : t + r * 4);
-            bf[j][r] = TB ? bs[k * B_LD + n] : bs[n * B_LD + k];
-          }
-        }
+    };
+    if (FAST)
+      for (; kt + STAGES < KF; kt += 2) {
+        tile(kt, true, false);
+        tile(kt + 1, true, true);
       }
-#pragma unroll
-      for (int i = 0; i < MI; ++i)
-#pragma unroll
-        for (int j = 0; j < NI; ++j) dm_mma<MMA_M, MMA_K>(acc[i][j], af[i], bf[j]);
+    for (; kt + 1 < KT; kt += 2) {
+      tile(kt, false, false);
+      tile(kt + 1, false, true);
     }
+    if (kt < KT) tile(kt, false, false);
+  } else {
+    auto tile = [&](int kt, bool all_fast) {
+      gemm_cp_wait<STAGES - 2>();
+      __syncthreads();
+      issue(kt, all_fast);
+      const double* as = As + (kt % STAGES) * A_ST;
+      const double* bs = Bs + (kt % STAGES) * B_ST;
+#pragma unroll
+      for (int kk = 0; kk < BK; kk += MMA_K) {
+        double af[MI][AR], bf[NI][BR];
+        frags(as, bs, kk, af, bf);
+        mmas(af, bf);
+      }
+    };
+    if (FAST)
+      for (; kt + STAGES - 1 < KF; ++kt) tile(kt, true);
+    for (; kt < KT; ++kt) tile(kt, false);
   }
   gemm_cp_wait<0>();
 

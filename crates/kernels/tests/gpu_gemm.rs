@@ -84,6 +84,29 @@ fn measured(flavor: Flavor) -> Vec<Config> {
                 ("STAGES", 4),
                 ("VEC", 1),
             ],
+            // Eight warps; four mma steps per k tile (fragments one step
+            // ahead within a tile and across tiles).
+            &[
+                ("BM", 128),
+                ("BN", 128),
+                ("BK", 8),
+                ("WARPS_M", 2),
+                ("WARPS_N", 4),
+                ("MMA_K", 8),
+                ("STAGES", 4),
+                ("VEC", 2),
+                ("GROUP", 16),
+            ],
+            &[
+                ("BM", 64),
+                ("BN", 64),
+                ("BK", 16),
+                ("WARPS_M", 2),
+                ("WARPS_N", 4),
+                ("MMA_K", 4),
+                ("STAGES", 3),
+                ("VEC", 2),
+            ],
         ],
         // The three multiply-adds, on two tile shapes.
         Flavor::Ddgemm | Flavor::DdgemmSplit => &[
@@ -146,7 +169,9 @@ fn measured(flavor: Flavor) -> Vec<Config> {
         .collect()
 }
 
-const SHAPES: [(usize, usize, usize); 7] = [
+// The last two: every block inside C and aligned leading dimensions (the
+// fast copies), with an odd number of whole k tiles of 8 and a k tail.
+const SHAPES: [(usize, usize, usize); 9] = [
     (1, 1, 1),
     (17, 17, 17),
     (333, 77, 129),
@@ -154,6 +179,8 @@ const SHAPES: [(usize, usize, usize); 7] = [
     (1000, 1, 300),
     (130, 257, 1031),
     (1536, 1536, 1536),
+    (640, 384, 1000),
+    (256, 320, 72),
 ];
 
 #[test]

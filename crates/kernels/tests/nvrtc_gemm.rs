@@ -1,0 +1,113 @@
+//! The tensor-core GEMM templates (DGEMM, 3xTF32) compile with NVRTC for
+//! sm_90 with every kernel their bundled rules pick, in the rules' layouts,
+//! and DGEMM's main loop for blocks inside C issues few instructions besides
+//! its tensor instructions: cuBLAS's DGEMM executes 6.4 per DMMA on an H100
+//! (bench/results/gemm/h100/pipeline/), hone's did 19 before its copies
+//! stopped recomputing and checking every address. No GPU needed; without
+//! NVRTC or nvdisasm the test says so and passes, unless `HONE_REQUIRE_NVRTC`
+//! / `HONE_REQUIRE_NVDISASM` is set.
+
+use std::collections::BTreeMap;
+
+use hone_gpu::nvrtc::{self, ImageKind};
+use hone_gpu::sass::{disassemble, find_nvdisasm, loops};
+use hone_gpu::{CompileOptions, Target};
+use hone_kernels::gemm::template::{template, GemmKernel};
+use hone_kernels::gemm::{Config, Flavor, GemmProblem, GemmRules, Layout};
+
+mod support;
+
+fn cubin(kernel: &GemmKernel, extra: &[(&str, i64)]) -> Vec<u8> {
+    let t = template(kernel.flavor);
+    let mut defines = t.defines(kernel);
+    defines.extend(extra.iter().map(|(k, v)| (k.to_string(), *v)));
+    let target = Target {
+        arch: 90,
+        kind: ImageKind::Cubin,
+    };
+    nvrtc::compile(
+        &t.source(),
+        t.file,
+        &CompileOptions::with_defines(defines),
+        &target,
+    )
+    .unwrap_or_else(|e| panic!("{} {}: {e}", kernel.label(), kernel.layout))
+    .image
+}
+
+#[test]
+fn every_tensor_core_kernel_the_rules_pick_compiles() {
+    if !support::nvrtc_or_skip() {
+        return;
+    }
+    let rules = GemmRules::bundled();
+    let mut kernels = BTreeMap::new();
+    for variant in Flavor::all_variants() {
+        let (flavor, layout) = Flavor::parse_variant(&variant).unwrap();
+        if !matches!(flavor, Flavor::Dgemm | Flavor::Sgemm3xTf32) {
+            continue;
+        }
+        let Ok(selections) = rules.set().selections(&variant) else {
+            continue;
+        };
+        for s in selections {
+            let n = (s.start as usize).max(64);
+            let k = rules
+                .kernel(&GemmProblem::packed(flavor, layout, n, n, n))
+                .unwrap();
+            kernels.insert((k.label(), k.layout.to_string()), k);
+        }
+    }
+    assert!(kernels.len() >= 8, "{} kernels", kernels.len());
+    for k in kernels.values() {
+        assert!(!cubin(k, &[]).is_empty());
+    }
+}
+
+#[test]
+fn dgemm_main_loop_issues_few_instructions_per_tensor_instruction() {
+    if !support::nvrtc_or_skip() || !support::nvdisasm_or_skip() {
+        return;
+    }
+    let nvdisasm = find_nvdisasm().unwrap();
+    let t = template(Flavor::Dgemm);
+    let mut config: Config = t.params.iter().map(|(n, v)| (n.clone(), v[0])).collect();
+    for (k, v) in [
+        ("BM", 128),
+        ("BN", 128),
+        ("BK", 8),
+        ("WARPS_M", 2),
+        ("WARPS_N", 4),
+        ("MMA_K", 8),
+        ("STAGES", 4),
+        ("VEC", 2),
+        ("GROUP", 16),
+    ] {
+        config.insert(k.to_string(), v);
+    }
+    t.validate(&config).expect("a valid configuration");
+    // Instructions per DMMA of the loop with the fewest of them (the loop of
+    // the blocks inside C; the edge blocks' loop checks every copy).
+    let per_dmma = |layout: Layout, extra: &[(&str, i64)]| -> f64 {
+        let kernel = GemmKernel {
+            flavor: Flavor::Dgemm,
+            layout,
+            config: config.clone(),
+        };
+        let sass = disassemble(&nvdisasm, &cubin(&kernel, extra)).unwrap();
+        loops(&sass)
+            .iter()
+            .filter(|l| l.count("DMMA") > 0)
+            .map(|l| l.instructions() as f64 / l.count("DMMA") as f64)
+            .fold(f64::MAX, f64::min)
+    };
+    for layout in Layout::ALL {
+        let fast = per_dmma(layout, &[]);
+        println!("{layout}: {fast:.1} instructions per DMMA");
+        assert!(fast <= 8.0, "{layout}: {fast:.1} instructions per DMMA");
+    }
+    // The checked copies on every step, as before: the measure tells them apart.
+    let checked = per_dmma(Layout::ALL[0], &[("FASTLOAD", 0), ("FRAGPIPE", 0)]);
+    println!("checked copies: {checked:.1} instructions per DMMA");
+    assert!(checked > 12.0, "{checked:.1}");
+}
