@@ -28,6 +28,18 @@ const BUNDLED: &[(&str, &str)] = &[
         include_str!("../../../../kernels/gemm/rules/dgemm_nn.json"),
     ),
     (
+        "dgemm_nt",
+        include_str!("../../../../kernels/gemm/rules/dgemm_nt.json"),
+    ),
+    (
+        "dgemm_tn",
+        include_str!("../../../../kernels/gemm/rules/dgemm_tn.json"),
+    ),
+    (
+        "dgemm_tt",
+        include_str!("../../../../kernels/gemm/rules/dgemm_tt.json"),
+    ),
+    (
         "sgemm_3xtf32_nn",
         include_str!("../../../../kernels/gemm/rules/sgemm_3xtf32_nn.json"),
     ),
