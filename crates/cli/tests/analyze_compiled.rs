@@ -30,6 +30,22 @@ fn compiled(launch: &str) -> Option<Value> {
     None
 }
 
+/// As [`compiled`], with the fixes searched.
+fn compiled_with_fixes(launch: &str) -> Option<Value> {
+    let o = hone_with(&["analyze", "--json", launch], &[]);
+    assert_eq!(o.code, 0, "{launch}: {}", o.stderr);
+    let v = o.json();
+    if v["count_source"]
+        .as_str()
+        .unwrap_or_default()
+        .starts_with("compiled code")
+    {
+        return Some(v);
+    }
+    assert!(std::env::var_os("HONE_REQUIRE_NVDISASM").is_none());
+    None
+}
+
 fn site<'a>(v: &'a Value, line: u64, expression: &str, kind: &str) -> &'a Value {
     v["sites"]
         .as_array()
@@ -266,20 +282,9 @@ fn a_border_case_over_a_default_store_counts_the_stores_the_compiler_kept() {
 
 #[test]
 fn an_accumulator_in_memory_gets_the_local_variable_fix() {
-    let o = hone_with(
-        &["analyze", "--json", "examples/analyze/accumulate.json"],
-        &[],
-    );
-    assert_eq!(o.code, 0, "{}", o.stderr);
-    let v = o.json();
-    if !v["count_source"]
-        .as_str()
-        .unwrap_or_default()
-        .starts_with("compiled code")
-    {
-        assert!(std::env::var_os("HONE_REQUIRE_NVDISASM").is_none());
+    let Some(v) = compiled_with_fixes("examples/analyze/accumulate.json") else {
         return;
-    }
+    };
     let store = site(&v, 11, "y[row]", "store");
     assert_eq!(store["repeated"]["requests"], 62, "2 warps, 32 trips each");
     assert_eq!(store["repeated"]["sectors"], 248);
@@ -294,6 +299,37 @@ fn an_accumulator_in_memory_gets_the_local_variable_fix() {
     let source = fix["source"].as_str().unwrap();
     assert!(source.contains("float acc = y[row];"), "{source}");
     assert!(source.contains("acc += A[row * n + j] * x[j];"), "{source}");
+}
+
+#[test]
+fn a_load_each_trip_repeats_in_a_device_function_gets_hoisted() {
+    let Some(v) = compiled_with_fixes("examples/analyze/window.json") else {
+        return;
+    };
+    let load = site(&v, 13, "id[0]", "load");
+    assert_eq!(load["repeated"]["requests"], 6, "{load:#}");
+    let fixes = load["suggestions"].as_array().unwrap();
+    let fix = fixes
+        .iter()
+        .find(|f| f["pattern"] == "hoisted-load")
+        .unwrap_or_else(|| panic!("{:#}", load));
+    assert_eq!(fix["verification"]["verified"], true);
+    assert_eq!(fix["changes_layout"], false);
+    // Once per thread instead of once per trip: 64 lanes, 2 warps.
+    assert_eq!(fix["before"]["site"]["requests"], 8);
+    assert_eq!(fix["after"]["site"]["requests"], 2);
+    let source = fix["source"].as_str().unwrap();
+    // The device function is shown, rewritten, with the kernel.
+    assert!(source.contains("const float id_v = id[0];"), "{source}");
+    assert!(source.contains("t -= id_v;"), "{source}");
+    assert!(source.contains("window_rows"), "{source}");
+    // The load before the first loop is not repeated and gets no such fix.
+    let first = site(&v, 7, "id[0]", "load");
+    assert!(first["suggestions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|f| f["pattern"] != "hoisted-load"));
 }
 
 #[test]

@@ -6,22 +6,16 @@
 //! layout stay as they are.
 
 use hone_emulator::AccessKind;
-use hone_ir::path::{each_expr, find_span, parent_block_mut, stmt_at, Child};
-use hone_ir::{AddressSpace, Expr, ExprKind, Init, Stmt, StmtKind, Var, VarKind};
+use hone_ir::path::{each_expr, find_span, stmt_at};
+use hone_ir::{AddressSpace, Expr, ExprKind, StmtKind};
 
+use super::loops::{element, localize, loop_around};
 use super::{Candidate, Ctx};
 use crate::collect::SiteStats;
-use crate::walk::{is_pure, rewrite_block, strip};
+use crate::walk::strip;
 
 pub(crate) fn propose(ctx: &Ctx, site: &SiteStats) -> Vec<Candidate> {
     propose_one(ctx, site).into_iter().collect()
-}
-
-fn is_loop(s: &Stmt) -> bool {
-    matches!(
-        s.kind,
-        StmtKind::For { .. } | StmtKind::While { .. } | StmtKind::DoWhile { .. }
-    )
 }
 
 fn propose_one(ctx: &Ctx, site: &SiteStats) -> Option<Candidate> {
@@ -39,25 +33,9 @@ fn propose_one(ctx: &Ctx, site: &SiteStats) -> Option<Candidate> {
         return None;
     };
     let target: Expr = strip(lhs).clone();
-    let ExprKind::Index(base, index) = &target.kind else {
-        return None;
-    };
-    let ExprKind::Var(array) = strip(base).kind else {
-        return None;
-    };
-    if !is_pure(index) || ctx.func.var(array).is_volatile {
-        return None;
-    }
-    // The update must be a statement of the loop's own body, so it runs on
-    // every trip (a guarded one may index out of bounds where it does not).
-    let loop_path = path[..path.len().checked_sub(1)?].to_vec();
-    if path.last()?.0 != Child::Body || loop_path.is_empty() {
-        return None;
-    }
+    let (array, index) = element(ctx.func, &target)?;
+    let loop_path = loop_around(body, &path)?;
     let the_loop = stmt_at(body, &loop_path)?;
-    if !is_loop(the_loop) {
-        return None;
-    }
     // Inside the loop the element is reached only as `target`, the index's
     // variables keep their values, and nothing leaves the function or calls
     // code that might reach the array.
@@ -90,44 +68,7 @@ fn propose_one(ctx: &Ctx, site: &SiteStats) -> Option<Candidate> {
         return None;
     }
     let name = ctx.func.var(array).name.clone();
-    let span = the_loop.span;
-    let module = ctx.rewrite(|f| {
-        let acc = hone_ir::VarId(f.vars.len() as u32);
-        let taken = |n: &str| f.vars.iter().any(|v| v.name == n);
-        let mut acc_name = "acc".to_string();
-        let mut k = 2;
-        while taken(&acc_name) {
-            acc_name = format!("acc{k}");
-            k += 1;
-        }
-        f.vars.push(Var {
-            name: acc_name,
-            ty: target.ty.clone(),
-            kind: VarKind::Local,
-            is_const: false,
-            is_volatile: false,
-            span,
-        });
-        let local = hone_ir::build::var(acc, &target.ty, target.span);
-        let (parent_path, at) = (loop_path.clone(), loop_path.last()?.1);
-        let block = parent_block_mut(&mut f.body, &parent_path)?;
-        let mut looped = vec![block.get(at)?.clone()];
-        rewrite_block(&mut looped, &mut |e| {
-            if *e == target {
-                *e = local.clone();
-            }
-        });
-        let load = Stmt {
-            kind: StmtKind::Decl {
-                var: acc,
-                init: Some(Init::Expr(target.clone())),
-            },
-            span,
-        };
-        let store = hone_ir::build::assign_stmt(target.clone(), local.clone(), span);
-        block.splice(at..=at, [load, looped.pop()?, store]);
-        Some(())
-    })?;
+    let module = ctx.rewrite(|f| localize(f, &loop_path, &target, "acc", true))?;
     Some(Candidate {
         pattern: "local-accumulator",
         title: format!("keep the running value of `{name}[...]` in a local variable during the loop"),

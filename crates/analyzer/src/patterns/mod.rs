@@ -15,8 +15,10 @@
 
 mod accumulate;
 mod diff;
+mod hoist;
 mod interleave;
 pub mod layout;
+mod loops;
 mod misaligned;
 mod remap;
 mod shared;
@@ -33,7 +35,7 @@ pub use diff::DiffLine;
 pub use layout::Layout;
 pub use verify::Verification;
 
-use crate::analysis::{measure, Cost, LaunchSpec, Measured};
+use crate::analysis::{access_text, measure, Cost, LaunchSpec, Measured};
 use crate::collect::SiteStats;
 use crate::shape::Varying;
 use crate::walk::{strip, visit_block};
@@ -50,13 +52,14 @@ pub struct LayoutChange {
 /// A verified fix.
 #[derive(Clone, Debug, Serialize)]
 pub struct Suggestion {
-    /// Catalogue entry: `local-accumulator`, `misaligned-offset`, `thread-remap`,
-    /// `structure-of-arrays`, `row-walk`, `shared-tile`, `shared-padding`,
-    /// `shared-swizzle`.
+    /// Catalogue entry: `local-accumulator`, `hoisted-load`, `misaligned-offset`,
+    /// `thread-remap`, `structure-of-arrays`, `row-walk`, `shared-tile`,
+    /// `shared-padding`, `shared-swizzle`.
     pub pattern: &'static str,
     pub title: String,
     pub explanation: String,
-    /// The rewritten kernel as CUDA C.
+    /// The rewritten kernel as CUDA C, after the device functions the fix
+    /// changed.
     pub source: String,
     /// The whole rewritten module as CUDA C (the kernel with the types and
     /// device functions it uses), which compiles on its own.
@@ -149,6 +152,25 @@ impl<'a> Ctx<'a> {
     }
 }
 
+/// The context of the function whose body holds the site, where that is a
+/// device function rather than the kernel.
+fn home_ctx<'a>(kernel: &Ctx<'a>, site: &SiteStats) -> Option<Ctx<'a>> {
+    let module = &kernel.spec.module;
+    let holds = |f: &Function| hone_ir::path::find_span(&f.body, site.span, &|_| true).is_some();
+    if holds(kernel.func) {
+        return None;
+    }
+    let i = module.functions.iter().position(holds)?;
+    let func = &module.functions[i];
+    Some(Ctx {
+        spec: kernel.spec,
+        model: kernel.model,
+        func_index: i,
+        func,
+        varying: Varying::new(func, kernel.spec.launch.config.block),
+    })
+}
+
 /// Looks up, verifies and costs fixes for the sites of one launch.
 pub struct Catalogue<'a> {
     ctx: Option<Ctx<'a>>,
@@ -163,6 +185,8 @@ pub struct Catalogue<'a> {
 struct Evaluated {
     verification: Verification,
     sites_after: Vec<SiteStats>,
+    /// Each site's access as printed (`id[0]`), to find a moved access again.
+    texts_after: Vec<Option<String>>,
     source: String,
     module_source: String,
     diff: Vec<DiffLine>,
@@ -199,7 +223,12 @@ impl<'a> Catalogue<'a> {
             return (Vec::new(), Vec::new());
         };
         let mut candidates = Vec::new();
-        candidates.extend(accumulate::propose(ctx, site));
+        // The patterns that need no lane analysis also act inside the device
+        // function that holds the site (a loop of a helper the kernel calls).
+        let home = home_ctx(ctx, site);
+        let home = home.as_ref().unwrap_or(ctx);
+        candidates.extend(accumulate::propose(home, site));
+        candidates.extend(hoist::propose(home, site));
         candidates.extend(misaligned::propose(ctx, site));
         candidates.extend(remap::propose(ctx, site));
         candidates.extend(interleave::propose(ctx, site));
@@ -237,9 +266,20 @@ impl<'a> Catalogue<'a> {
             return Err(format!("not verified: {}", evaluated.verification.message));
         }
         let site_before = Cost::of([site]);
-        let site_after = counterpart(&self.measured.sites, site, &evaluated.sites_after)
-            .map(|s| Cost::of([s]))
-            .unwrap_or_default();
+        let text = |m: &Module, s: &SiteStats| access_text(m, s.span, s.kind);
+        let texts_before: Vec<Option<String>> = self
+            .measured
+            .sites
+            .iter()
+            .map(|s| text(&spec.module, s))
+            .collect();
+        let site_after = counterpart(
+            (&self.measured.sites, &texts_before),
+            site,
+            (&evaluated.sites_after, &evaluated.texts_after),
+        )
+        .map(|s| Cost::of([s]))
+        .unwrap_or_default();
         let kernel_before = Cost::of(&self.measured.sites);
         let kernel_after = Cost::of(&evaluated.sites_after);
         let model = ctx.model;
@@ -315,15 +355,45 @@ fn evaluate_text(
         opts,
     )
     .map_err(|e| e.to_string())?;
-    let print_kernel = |m: &Module| {
-        m.kernel(&spec.kernel)
-            .map(|(_, f)| hone_ir::print::print_function(m, f))
-            .unwrap_or_default()
+    // The kernel, after the device functions the rewrite changed (none but
+    // the kernel, for most fixes).
+    let changed: Vec<&str> = module
+        .functions
+        .iter()
+        .filter(|f| f.name != spec.kernel)
+        .filter(|f| {
+            spec.module.functions.iter().any(|g| {
+                g.name == f.name
+                    && hone_ir::print::print_function(&spec.module, g)
+                        != hone_ir::print::print_function(&module, f)
+            })
+        })
+        .map(|f| f.name.as_str())
+        .collect();
+    let print_changed = |m: &Module| {
+        let mut text = String::new();
+        for f in m
+            .functions
+            .iter()
+            .filter(|f| changed.contains(&f.name.as_str()))
+        {
+            text.push_str(&hone_ir::print::print_function(m, f));
+            text.push('\n');
+        }
+        if let Some((_, f)) = m.kernel(&spec.kernel) {
+            text.push_str(&hone_ir::print::print_function(m, f));
+        }
+        text
     };
-    let before = print_kernel(&spec.module);
-    let source = print_kernel(&module);
+    let before = print_changed(&spec.module);
+    let source = print_changed(&module);
     Ok(Evaluated {
         verification,
+        texts_after: measured
+            .sites
+            .iter()
+            .map(|s| access_text(&module, s.span, s.kind))
+            .collect(),
         sites_after: measured.sites,
         diff: diff::changed(&diff::diff(&before, &source)),
         source,
@@ -332,20 +402,47 @@ fn evaluate_text(
 }
 
 /// The site of the rewritten kernel that corresponds to `site`: same array,
-/// space and kind, and the same position among those in source order.
+/// space and kind, and the same access as printed at the same position among
+/// those (an access a fix moved, out of a loop, is found again); else the same
+/// position among all of that array, space and kind, in source order.
 fn counterpart<'s>(
-    before: &[SiteStats],
+    before: (&[SiteStats], &[Option<String>]),
     site: &SiteStats,
-    after: &'s [SiteStats],
+    after: (&'s [SiteStats], &[Option<String>]),
 ) -> Option<&'s SiteStats> {
-    let same =
-        |s: &SiteStats| s.array == site.array && s.space == site.space && s.kind == site.kind;
-    let mut old: Vec<&SiteStats> = before.iter().filter(|s| same(s)).collect();
-    old.sort_by_key(|s| (s.span.line, s.span.col, s.site));
+    fn ordered<'t>(
+        site: &SiteStats,
+        sites: &'t [SiteStats],
+        texts: &[Option<String>],
+        text: Option<&str>,
+    ) -> Vec<&'t SiteStats> {
+        let mut v: Vec<&'t SiteStats> = sites
+            .iter()
+            .enumerate()
+            .filter(|(i, s)| {
+                s.array == site.array
+                    && s.space == site.space
+                    && s.kind == site.kind
+                    && text.is_none_or(|x| texts.get(*i).cloned().flatten().as_deref() == Some(x))
+            })
+            .map(|(_, s)| s)
+            .collect();
+        v.sort_by_key(|s| (s.span.line, s.span.col, s.site));
+        v
+    }
+    let index = before.0.iter().position(|s| s.site == site.site)?;
+    let text = before.1.get(index).cloned().flatten();
+    if let Some(text) = text.as_deref() {
+        let old = ordered(site, before.0, before.1, Some(text));
+        let new = ordered(site, after.0, after.1, Some(text));
+        if old.len() == new.len() {
+            let pos = old.iter().position(|s| s.site == site.site)?;
+            return new.get(pos).copied();
+        }
+    }
+    let old = ordered(site, before.0, before.1, None);
     let pos = old.iter().position(|s| s.site == site.site)?;
-    let mut new: Vec<&SiteStats> = after.iter().filter(|s| same(s)).collect();
-    new.sort_by_key(|s| (s.span.line, s.span.col, s.site));
-    new.get(pos).copied()
+    ordered(site, after.0, after.1, None).get(pos).copied()
 }
 
 /// The global pointer parameters of the kernel that are only ever indexed,

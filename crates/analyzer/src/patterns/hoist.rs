@@ -1,0 +1,93 @@
+//! A load the loop repeats at the same address (`t -= id[0]` on every trip
+//! of a sliding window): the compiled code loads it again each time, since a
+//! store through another pointer in the loop might change that memory. The
+//! fix loads it once into a local variable before the loop. The caller's
+//! data and its layout stay as they are.
+
+use hone_emulator::AccessKind;
+use hone_ir::path::{each_expr, each_stmt, find_span, stmt_at};
+use hone_ir::{AddressSpace, Expr, ExprKind, Intrinsic, StmtKind};
+
+use super::loops::{element, localize, loop_around};
+use super::{Candidate, Ctx};
+use crate::collect::SiteStats;
+use crate::walk::strip;
+
+pub(crate) fn propose(ctx: &Ctx, site: &SiteStats) -> Vec<Candidate> {
+    propose_one(ctx, site).into_iter().collect()
+}
+
+fn propose_one(ctx: &Ctx, site: &SiteStats) -> Option<Candidate> {
+    if site.repeated.is_none()
+        || site.kind != AccessKind::Load
+        || site.space != AddressSpace::Global
+    {
+        return None;
+    }
+    let body = &ctx.func.body;
+    let (target, path, _) = find_span(body, site.span, &|e| matches!(e.kind, ExprKind::Index(..)))?;
+    let target: Expr = target.clone();
+    let (array, index) = element(ctx.func, &target)?;
+    let loop_path = loop_around(body, &path)?;
+    let the_loop = stmt_at(body, &loop_path)?;
+    // Inside the loop nothing stores to the array, moves it or the index's
+    // variables, waits for other threads (which may write it between trips)
+    // or calls code that might write it.
+    let mut index_vars = Vec::new();
+    hone_ir::path::vars_read(index, &mut index_vars);
+    let mut safe = true;
+    let alone = vec![the_loop.clone()];
+    each_expr(&alone, &mut |e, _, _| match &e.kind {
+        ExprKind::Assign { lhs, .. } | ExprKind::IncDec { target: lhs, .. } => {
+            let lhs = strip(lhs);
+            match &lhs.kind {
+                ExprKind::Var(v) if index_vars.contains(v) || *v == array => safe = false,
+                ExprKind::Index(b, _) if matches!(strip(b).kind, ExprKind::Var(v) if v == array) => {
+                    safe = false
+                }
+                _ => {}
+            }
+        }
+        ExprKind::AddrOf(inner) if matches!(strip(inner).kind, ExprKind::Index(ref b, _) if matches!(strip(b).kind, ExprKind::Var(v) if v == array)) =>
+        {
+            safe = false;
+        }
+        ExprKind::Call(..) => safe = false,
+        ExprKind::Intrinsic(
+            Intrinsic::SyncThreads
+            | Intrinsic::GridSync
+            | Intrinsic::SyncWarp
+            | Intrinsic::ThreadFence
+            | Intrinsic::Atomic(_),
+            _,
+        ) => safe = false,
+        _ => {}
+    });
+    each_stmt(&alone, &mut |s, _| {
+        if let StmtKind::Decl { var, .. } = s.kind {
+            if index_vars.contains(&var) {
+                safe = false;
+            }
+        }
+    });
+    if !safe {
+        return None;
+    }
+    let name = ctx.func.var(array).name.clone();
+    let shown = hone_ir::print::print_expr(&ctx.spec.module, ctx.func, &target);
+    let module = ctx.rewrite(|f| localize(f, &loop_path, &target, &format!("{name}_v"), false))?;
+    Some(Candidate {
+        pattern: "hoisted-load",
+        title: format!("load `{shown}` once, before the loop"),
+        explanation: format!(
+            "Every trip of the loop loads the same element of `{name}`: the compiler must assume \
+             that a store through another pointer in the loop may change it, so it loads it again \
+             each time. Loading it once into a local variable before the loop moves it once. This \
+             holds where no other pointer the loop writes through overlaps that element (declaring \
+             the pointers `__restrict__` tells the compiler the same), and the element must exist \
+             even where the loop makes no trip."
+        ),
+        module,
+        layouts: Vec::new(),
+    })
+}
