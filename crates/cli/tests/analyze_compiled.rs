@@ -333,6 +333,42 @@ fn a_load_each_trip_repeats_in_a_device_function_gets_hoisted() {
 }
 
 #[test]
+fn a_shared_partial_sum_read_back_each_step_gets_a_register_copy() {
+    let Some(v) = compiled_with_fixes("examples/analyze/reduction.json") else {
+        return;
+    };
+    let load = site(&v, 12, "s[tid]", "load");
+    assert!(load["repeated"].is_object(), "{load:#}");
+    let fix = load["suggestions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["pattern"] == "register-copy")
+        .unwrap_or_else(|| panic!("{:#}", load));
+    assert_eq!(fix["verification"]["verified"], true);
+    assert_eq!(fix["changes_layout"], false);
+    assert_eq!(fix["before"]["site"]["requests"], 48);
+    assert!(
+        fix["after"]["site"]["requests"].as_u64().unwrap() < 8,
+        "{fix:#}"
+    );
+    let source = fix["source"].as_str().unwrap();
+    assert!(source.contains("float s_r = s[tid];"), "{source}");
+    // Still stored every step, for the threads that read it next.
+    assert!(
+        source.contains("s[tid] = s_r += s[tid + stride];"),
+        "{source}"
+    );
+    // The other threads' elements it reads stay shared loads.
+    let other = site(&v, 12, "s[tid + stride]", "load");
+    assert!(other["suggestions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|f| f["pattern"] != "register-copy"));
+}
+
+#[test]
 fn the_report_says_where_its_counts_come_from() {
     if compiled("examples/analyze/soa.json").is_none() {
         return;

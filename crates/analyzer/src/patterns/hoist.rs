@@ -5,10 +5,10 @@
 //! data and its layout stay as they are.
 
 use hone_emulator::AccessKind;
-use hone_ir::path::{each_expr, each_stmt, find_span, stmt_at};
-use hone_ir::{AddressSpace, Expr, ExprKind, Intrinsic, StmtKind};
+use hone_ir::path::{each_expr, find_span, stmt_at};
+use hone_ir::{AddressSpace, Expr, ExprKind, Intrinsic};
 
-use super::loops::{element, localize, loop_around};
+use super::loops::{declares_any, element, localize, loop_around};
 use super::{Candidate, Ctx};
 use crate::collect::SiteStats;
 use crate::walk::strip;
@@ -63,14 +63,7 @@ fn propose_one(ctx: &Ctx, site: &SiteStats) -> Option<Candidate> {
         ) => safe = false,
         _ => {}
     });
-    each_stmt(&alone, &mut |s, _| {
-        if let StmtKind::Decl { var, .. } = s.kind {
-            if index_vars.contains(&var) {
-                safe = false;
-            }
-        }
-    });
-    if !safe {
+    if !safe || declares_any(&alone, &index_vars) {
         return None;
     }
     let name = ctx.func.var(array).name.clone();

@@ -97,3 +97,15 @@ pub(crate) fn localize(
     block.splice(at..=at, stmts);
     Some(())
 }
+
+/// Whether a variable of `vars` is declared anywhere in `stmts` (one declared
+/// in a loop's body takes a new value on every trip).
+pub(crate) fn declares_any(stmts: &Block, vars: &[VarId]) -> bool {
+    let mut found = false;
+    hone_ir::path::each_stmt(stmts, &mut |s, _| {
+        if let StmtKind::Decl { var, .. } = s.kind {
+            found |= vars.contains(&var);
+        }
+    });
+    found
+}

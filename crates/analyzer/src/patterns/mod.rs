@@ -20,6 +20,7 @@ mod interleave;
 pub mod layout;
 mod loops;
 mod misaligned;
+mod register;
 mod remap;
 mod shared;
 mod tile;
@@ -52,9 +53,9 @@ pub struct LayoutChange {
 /// A verified fix.
 #[derive(Clone, Debug, Serialize)]
 pub struct Suggestion {
-    /// Catalogue entry: `local-accumulator`, `hoisted-load`, `misaligned-offset`,
-    /// `thread-remap`, `structure-of-arrays`, `row-walk`, `shared-tile`,
-    /// `shared-padding`, `shared-swizzle`.
+    /// Catalogue entry: `local-accumulator`, `hoisted-load`, `register-copy`,
+    /// `misaligned-offset`, `thread-remap`, `structure-of-arrays`, `row-walk`,
+    /// `shared-tile`, `shared-padding`, `shared-swizzle`.
     pub pattern: &'static str,
     pub title: String,
     pub explanation: String,
@@ -229,6 +230,7 @@ impl<'a> Catalogue<'a> {
         let home = home.as_ref().unwrap_or(ctx);
         candidates.extend(accumulate::propose(home, site));
         candidates.extend(hoist::propose(home, site));
+        candidates.extend(register::propose(ctx, site));
         candidates.extend(misaligned::propose(ctx, site));
         candidates.extend(remap::propose(ctx, site));
         candidates.extend(interleave::propose(ctx, site));
