@@ -8,10 +8,9 @@ use hone_emulator::AccessKind;
 use hone_ir::path::{each_expr, find_span, stmt_at};
 use hone_ir::{AddressSpace, Expr, ExprKind, Intrinsic};
 
-use super::loops::{declares_any, element, localize, loop_around};
+use super::loops::{element, indexes, keeps, localize, loop_around};
 use super::{Candidate, Ctx};
 use crate::collect::SiteStats;
-use crate::walk::strip;
 
 pub(crate) fn propose(ctx: &Ctx, site: &SiteStats) -> Vec<Candidate> {
     propose_one(ctx, site).into_iter().collect()
@@ -30,40 +29,22 @@ fn propose_one(ctx: &Ctx, site: &SiteStats) -> Option<Candidate> {
     let (array, index) = element(ctx.func, &target)?;
     let loop_path = loop_around(body, &path)?;
     let the_loop = stmt_at(body, &loop_path)?;
-    // Inside the loop nothing stores to the array, moves it or the index's
-    // variables, waits for other threads (which may write it between trips)
-    // or calls code that might write it.
-    let mut index_vars = Vec::new();
-    hone_ir::path::vars_read(index, &mut index_vars);
-    let mut safe = true;
-    let alone = vec![the_loop.clone()];
-    each_expr(&alone, &mut |e, _, _| match &e.kind {
-        ExprKind::Assign { lhs, .. } | ExprKind::IncDec { target: lhs, .. } => {
-            let lhs = strip(lhs);
-            match &lhs.kind {
-                ExprKind::Var(v) if index_vars.contains(v) || *v == array => safe = false,
-                ExprKind::Index(b, _) if matches!(strip(b).kind, ExprKind::Var(v) if v == array) => {
-                    safe = false
-                }
-                _ => {}
-            }
-        }
-        ExprKind::AddrOf(inner) if matches!(strip(inner).kind, ExprKind::Index(ref b, _) if matches!(strip(b).kind, ExprKind::Var(v) if v == array)) =>
-        {
-            safe = false;
-        }
-        ExprKind::Call(..) => safe = false,
+    // Inside the loop the element stays where it is, nothing stores to the
+    // array, and no thread waits for others (which may write it between
+    // trips).
+    let mut safe = keeps(the_loop, array, index);
+    each_expr(&vec![the_loop.clone()], &mut |e, _, _| match &e.kind {
+        ExprKind::Assign { lhs, .. } if indexes(lhs, array) => safe = false,
         ExprKind::Intrinsic(
             Intrinsic::SyncThreads
             | Intrinsic::GridSync
             | Intrinsic::SyncWarp
-            | Intrinsic::ThreadFence
-            | Intrinsic::Atomic(_),
+            | Intrinsic::ThreadFence,
             _,
         ) => safe = false,
         _ => {}
     });
-    if !safe || declares_any(&alone, &index_vars) {
+    if !safe {
         return None;
     }
     let name = ctx.func.var(array).name.clone();

@@ -1,13 +1,16 @@
-//! What the loop-level fixes (`local-accumulator`, `hoisted-load`) share:
-//! the array element an access names, the loop whose body runs it on every
-//! trip, and a fresh local variable.
+//! What the loop-level fixes (`local-accumulator`, `hoisted-load`,
+//! `register-copy`) share: the array element an access names, the loop
+//! around it, whether the loop keeps the element where it is, and a fresh
+//! local variable.
 
 use hone_ir::path::{stmt_at, Child, Path};
-use hone_ir::{Block, Expr, ExprKind, Function, Span, Stmt, StmtKind, Type, Var, VarId, VarKind};
+use hone_ir::{
+    Block, Expr, ExprKind, Function, Intrinsic, Span, Stmt, StmtKind, Type, Var, VarId, VarKind,
+};
 
 use crate::walk::{is_pure, strip};
 
-fn is_loop(s: &Stmt) -> bool {
+pub(crate) fn is_loop(s: &Stmt) -> bool {
     matches!(
         s.kind,
         StmtKind::For { .. } | StmtKind::While { .. } | StmtKind::DoWhile { .. }
@@ -34,6 +37,46 @@ pub(crate) fn loop_around(body: &Block, path: &Path) -> Option<Path> {
         return None;
     }
     is_loop(stmt_at(body, &loop_path)?).then_some(loop_path)
+}
+
+/// The path of the innermost loop around the statement at `path`, which may
+/// sit under an `if` in it.
+pub(crate) fn innermost_loop(body: &Block, path: &Path) -> Option<Path> {
+    (1..path.len())
+        .rev()
+        .map(|n| path[..n].to_vec())
+        .find(|p| stmt_at(body, p).is_some_and(is_loop))
+}
+
+/// Whether `e` names an element of `array` (`array[...]`).
+pub(crate) fn indexes(e: &Expr, array: VarId) -> bool {
+    matches!(&strip(e).kind, ExprKind::Index(b, _) if matches!(strip(b).kind, ExprKind::Var(v) if v == array))
+}
+
+/// Whether `the_loop` leaves `array` and the variables of `index` as they
+/// are, so that `array[index]` names one element on every trip: none is
+/// assigned, incremented or (an index variable) declared in it, no element
+/// is incremented or has its address taken, and it calls no other code and
+/// makes no atomic access (either may write the element).
+pub(crate) fn keeps(the_loop: &Stmt, array: VarId, index: &Expr) -> bool {
+    let mut index_vars = Vec::new();
+    hone_ir::path::vars_read(index, &mut index_vars);
+    let moved = |e: &Expr| matches!(strip(e).kind, ExprKind::Var(v) if index_vars.contains(&v) || v == array);
+    let mut kept = true;
+    let alone = vec![the_loop.clone()];
+    hone_ir::path::each_expr(&alone, &mut |e, _, _| match &e.kind {
+        ExprKind::Assign { lhs, .. } if moved(lhs) => kept = false,
+        ExprKind::IncDec { target, .. } if moved(target) || indexes(target, array) => kept = false,
+        ExprKind::AddrOf(inner) if indexes(inner, array) => kept = false,
+        ExprKind::Call(..) | ExprKind::Intrinsic(Intrinsic::Atomic(_), _) => kept = false,
+        _ => {}
+    });
+    hone_ir::path::each_stmt(&alone, &mut |s, _| {
+        if let StmtKind::Decl { var, .. } = s.kind {
+            kept &= !index_vars.contains(&var);
+        }
+    });
+    kept
 }
 
 /// Adds a local variable named `base` (or `base2`, `base3`, ... where taken).
@@ -96,16 +139,4 @@ pub(crate) fn localize(
     }
     block.splice(at..=at, stmts);
     Some(())
-}
-
-/// Whether a variable of `vars` is declared anywhere in `stmts` (one declared
-/// in a loop's body takes a new value on every trip).
-pub(crate) fn declares_any(stmts: &Block, vars: &[VarId]) -> bool {
-    let mut found = false;
-    hone_ir::path::each_stmt(stmts, &mut |s, _| {
-        if let StmtKind::Decl { var, .. } = s.kind {
-            found |= vars.contains(&var);
-        }
-    });
-    found
 }

@@ -176,6 +176,8 @@ fn home_ctx<'a>(kernel: &Ctx<'a>, site: &SiteStats) -> Option<Ctx<'a>> {
 pub struct Catalogue<'a> {
     ctx: Option<Ctx<'a>>,
     measured: &'a Measured,
+    /// Each measured site's access as printed, as `Evaluated::texts_after`.
+    texts: Vec<Option<String>>,
     opts: &'a Options,
     /// Outcomes by rewritten source, so a fix proposed at several sites is
     /// verified once.
@@ -213,6 +215,7 @@ impl<'a> Catalogue<'a> {
         Catalogue {
             ctx,
             measured,
+            texts: access_texts(&spec.module, &measured.sites),
             opts,
             done: HashMap::new(),
         }
@@ -268,15 +271,8 @@ impl<'a> Catalogue<'a> {
             return Err(format!("not verified: {}", evaluated.verification.message));
         }
         let site_before = Cost::of([site]);
-        let text = |m: &Module, s: &SiteStats| access_text(m, s.span, s.kind);
-        let texts_before: Vec<Option<String>> = self
-            .measured
-            .sites
-            .iter()
-            .map(|s| text(&spec.module, s))
-            .collect();
         let site_after = counterpart(
-            (&self.measured.sites, &texts_before),
+            (&self.measured.sites, &self.texts),
             site,
             (&evaluated.sites_after, &evaluated.texts_after),
         )
@@ -391,16 +387,20 @@ fn evaluate_text(
     let source = print_changed(&module);
     Ok(Evaluated {
         verification,
-        texts_after: measured
-            .sites
-            .iter()
-            .map(|s| access_text(&module, s.span, s.kind))
-            .collect(),
+        texts_after: access_texts(&module, &measured.sites),
         sites_after: measured.sites,
         diff: diff::changed(&diff::diff(&before, &source)),
         source,
         module_source: text.to_string(),
     })
+}
+
+/// Each site's access as printed (`id[0]`).
+fn access_texts(module: &Module, sites: &[SiteStats]) -> Vec<Option<String>> {
+    sites
+        .iter()
+        .map(|s| access_text(module, s.span, s.kind))
+        .collect()
 }
 
 /// The site of the rewritten kernel that corresponds to `site`: same array,
@@ -425,7 +425,7 @@ fn counterpart<'s>(
                 s.array == site.array
                     && s.space == site.space
                     && s.kind == site.kind
-                    && text.is_none_or(|x| texts.get(*i).cloned().flatten().as_deref() == Some(x))
+                    && text.is_none_or(|x| texts.get(*i).and_then(|t| t.as_deref()) == Some(x))
             })
             .map(|(_, s)| s)
             .collect();
@@ -433,8 +433,7 @@ fn counterpart<'s>(
         v
     }
     let index = before.0.iter().position(|s| s.site == site.site)?;
-    let text = before.1.get(index).cloned().flatten();
-    if let Some(text) = text.as_deref() {
+    if let Some(text) = before.1.get(index).and_then(|t| t.as_deref()) {
         let old = ordered(site, before.0, before.1, Some(text));
         let new = ordered(site, after.0, after.1, Some(text));
         if old.len() == new.len() {

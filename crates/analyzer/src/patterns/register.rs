@@ -6,23 +6,16 @@
 //! store, and read instead of the shared element.
 
 use hone_emulator::AccessKind;
-use hone_ir::path::{each_expr, find_span, stmt_at, Path};
+use hone_ir::path::{each_expr, find_span, stmt_at};
 use hone_ir::{AddressSpace, Expr, ExprKind, Function, StmtKind, VarKind};
 
-use super::loops::{declares_any, element, fresh_local};
+use super::loops::{element, fresh_local, indexes, innermost_loop, keeps};
 use super::{Candidate, Ctx};
 use crate::collect::SiteStats;
 use crate::walk::strip;
 
 pub(crate) fn propose(ctx: &Ctx, site: &SiteStats) -> Vec<Candidate> {
     propose_one(ctx, site).into_iter().collect()
-}
-
-fn is_loop(kind: &StmtKind) -> bool {
-    matches!(
-        kind,
-        StmtKind::For { .. } | StmtKind::While { .. } | StmtKind::DoWhile { .. }
-    )
 }
 
 fn propose_one(ctx: &Ctx, site: &SiteStats) -> Option<Candidate> {
@@ -48,42 +41,21 @@ fn propose_one(ctx: &Ctx, site: &SiteStats) -> Option<Candidate> {
     if ctx.func.var(array).kind != VarKind::Shared || !ctx.varying.expr(index) {
         return None;
     }
-    // The innermost loop around the access (which may sit under an `if`).
-    let loop_path: Path = (1..path.len())
-        .rev()
-        .map(|n| path[..n].to_vec())
-        .find(|p| stmt_at(body, p).is_some_and(|s| is_loop(&s.kind)))?;
+    let loop_path = innermost_loop(body, &path)?;
     let the_loop = stmt_at(body, &loop_path)?;
-    // In the loop the array is written only at the element (so no thread
-    // writes another's), by assignment, and the index keeps its value.
+    // In the loop the element stays where it is and the array is written only
+    // there (so no thread writes another's), by assignment.
     let text = |f: &Function, e: &Expr| hone_ir::print::print_expr(&ctx.spec.module, f, e);
     let shown = text(ctx.func, &target);
-    let mut index_vars = Vec::new();
-    hone_ir::path::vars_read(index, &mut index_vars);
-    let names_array = |e: &Expr| matches!(strip(e).kind, ExprKind::Index(ref b, _) if matches!(strip(b).kind, ExprKind::Var(v) if v == array));
-    let mut safe = true;
-    let alone = vec![the_loop.clone()];
-    each_expr(&alone, &mut |e, _, _| match &e.kind {
-        ExprKind::Assign { lhs, .. } => {
-            let lhs = strip(lhs);
-            if names_array(lhs) && text(ctx.func, lhs) != shown {
-                safe = false;
-            }
-            if matches!(lhs.kind, ExprKind::Var(v) if index_vars.contains(&v) || v == array) {
+    let mut safe = keeps(the_loop, array, index);
+    each_expr(&vec![the_loop.clone()], &mut |e, _, _| {
+        if let ExprKind::Assign { lhs, .. } = &e.kind {
+            if indexes(lhs, array) && text(ctx.func, strip(lhs)) != shown {
                 safe = false;
             }
         }
-        ExprKind::IncDec { target: t, .. } => {
-            let t = strip(t);
-            if names_array(t) || matches!(t.kind, ExprKind::Var(v) if index_vars.contains(&v)) {
-                safe = false;
-            }
-        }
-        ExprKind::AddrOf(inner) if names_array(inner) => safe = false,
-        ExprKind::Call(..) | ExprKind::Intrinsic(hone_ir::Intrinsic::Atomic(_), _) => safe = false,
-        _ => {}
     });
-    if !safe || declares_any(&alone, &index_vars) {
+    if !safe {
         return None;
     }
     let name = ctx.func.var(array).name.clone();
