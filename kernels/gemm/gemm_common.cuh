@@ -164,6 +164,65 @@ struct gemm_fast_ab {
   }
 };
 
+// The k-tile copies of the DMMA and 3xTF32 kernels: tile kt of A and B into
+// slot st of the shared tiles, with the fast copiers for blocks inside C while
+// whole k tiles remain (FASTLOAD_, 16-byte copies only), the checked loader
+// otherwise.
+template <typename T, int TA_, int TB_, int BM_, int BN_, int BK_, int A_LD_, int B_LD_,
+          int A_ST_, int B_ST_, int STAGES_, int VEC_, int NT_, int FASTLOAD_>
+struct gemm_ab_loader {
+  gemm_fast_ab<T, TA_, TB_, BM_, BN_, BK_, A_LD_, B_LD_, A_ST_, B_ST_, STAGES_, NT_> fast;
+  static constexpr bool FAST = FASTLOAD_ && VEC_ * sizeof(T) == 16 && decltype(fast)::OK;
+  T* As;
+  T* Bs;
+  const T* A;
+  const T* B;
+  int lda, ldb, M, N, K, m0, n0, tid;
+  int KT;  // k tiles
+  int KF;  // k tiles the fast copiers take (0 for a block on C's edge)
+  unsigned smem;
+
+  __device__ __forceinline__ gemm_ab_loader(T* As_, T* Bs_, const T* A_, int lda_, const T* B_,
+                                            int ldb_, int M_, int N_, int K_, int m0_, int n0_,
+                                            int tid_)
+      : As(As_), Bs(Bs_), A(A_), B(B_), lda(lda_), ldb(ldb_), M(M_), N(N_), K(K_), m0(m0_),
+        n0(n0_), tid(tid_), KT(GEMM_CDIV(K_, BK_)),
+        KF(FAST && m0_ + BM_ <= M_ && n0_ + BN_ <= N_ ? K_ / BK_ : 0),
+        smem(gemm_smem_addr(As_)) {
+    if (FAST) fast.init(A, lda, B, ldb, m0, n0, tid);
+  }
+  // k tiles are copied in order, so the fast copiers only move forward.
+  __device__ __forceinline__ void load_fast(int st) { fast.copy_next(smem, st, lda, ldb); }
+  __device__ __forceinline__ void load(int st, int kt) {
+    if (FAST && kt < KF) {
+      load_fast(st);
+      return;
+    }
+    const int k0 = kt * BK_;
+    if (TA_) gemm_async_tile<T, BK_, BM_, A_LD_, VEC_, NT_>(As + st * A_ST_, A, lda, k0, m0, K, M, tid);
+    else gemm_async_tile<T, BM_, BK_, A_LD_, VEC_, NT_>(As + st * A_ST_, A, lda, m0, k0, M, K, tid);
+    if (TB_) gemm_async_tile<T, BN_, BK_, B_LD_, VEC_, NT_>(Bs + st * B_ST_, B, ldb, n0, k0, N, K, tid);
+    else gemm_async_tile<T, BK_, BN_, B_LD_, VEC_, NT_>(Bs + st * B_ST_, B, ldb, k0, n0, K, N, tid);
+  }
+  // The first STAGES_ - 1 tiles, each its own commit group.
+  __device__ __forceinline__ void prologue() {
+#pragma unroll
+    for (int s = 0; s < STAGES_ - 1; ++s) {
+      if (s < KT) load(s, s);
+      gemm_cp_commit();
+    }
+  }
+  // The copy of tile kt + STAGES_ - 1, as one commit group; all_fast (a
+  // constant at every call): known to be a fast one (no branch, no checked
+  // loader in the loop body).
+  __device__ __forceinline__ void issue(int kt, bool all_fast) {
+    int nk = kt + STAGES_ - 1;
+    if (all_fast) load_fast(nk % STAGES_);
+    else if (nk < KT) load(nk % STAGES_, nk);
+    gemm_cp_commit();
+  }
+};
+
 // ---- epilogue helper ----------------------------------------------------
 template <typename T>
 __device__ __forceinline__ void gemm_store(T* C, long long ldc, int m, int n, int M, int N, T v,

@@ -137,26 +137,11 @@ __device__ __forceinline__ void gemm_dmma_impl(int M, int N, int K, double alpha
 #pragma unroll
       for (int r = 0; r < CR; ++r) acc[i][j][r] = 0.0;
 
-  const int KT = GEMM_CDIV(K, BK);
-  // Tiles of A and B wholly inside the matrices: the k steps before the last
-  // partial one (or all of them) take the fast copier.
-  gemm_fast_ab<double, TA, TB, BM, BN, BK, A_LD, B_LD, A_ST, B_ST, STAGES, NT> fast;
-  constexpr bool FAST = FASTLOAD && VEC == 2 && decltype(fast)::OK;
-  const int KF = FAST && m0 + BM <= M && n0 + BN <= N ? K / BK : 0;
-  if (FAST) fast.init(A, lda, B, ldb, m0, n0, tid);
-  const unsigned smem_base = gemm_smem_addr(As);
-  auto load_generic = [&](int st, int kt) {
-    const int k0 = kt * BK;
-    if (TA) gemm_async_tile<double, BK, BM, A_LD, VEC, NT>(As + st * A_ST, A, lda, k0, m0, K, M, tid);
-    else gemm_async_tile<double, BM, BK, A_LD, VEC, NT>(As + st * A_ST, A, lda, m0, k0, M, K, tid);
-    if (TB) gemm_async_tile<double, BN, BK, B_LD, VEC, NT>(Bs + st * B_ST, B, ldb, n0, k0, N, K, tid);
-    else gemm_async_tile<double, BK, BN, B_LD, VEC, NT>(Bs + st * B_ST, B, ldb, k0, n0, K, N, tid);
-  };
-  auto load_fast = [&](int st) { fast.copy_next(smem_base, st, lda, ldb); };
-  auto load = [&](int st, int kt) {
-    if (FAST && kt < KF) load_fast(st);
-    else load_generic(st, kt);
-  };
+  // Blocks inside C copy their whole k tiles with the fast copiers.
+  gemm_ab_loader<double, TA, TB, BM, BN, BK, A_LD, B_LD, A_ST, B_ST, STAGES, VEC, NT, FASTLOAD> ld(
+      As, Bs, A, lda, B, ldb, M, N, K, m0, n0, tid);
+  constexpr bool FAST = decltype(ld)::FAST;
+  const int KT = ld.KT, KF = ld.KF;
   // The fragments of step kk of the tile at (as, bs), in the mma.sync layout.
   auto frags = [&](const double* as, const double* bs, int kk, double (&af)[MI][AR],
                    double (&bf)[NI][BR]) {
@@ -210,21 +195,9 @@ __device__ __forceinline__ void gemm_dmma_impl(int M, int N, int K, double alpha
 #pragma unroll
       for (int j = 0; j < NI; ++j) dm_mma<MMA_M, MMA_K>(acc[i][j], af[i], bf[j]);
   };
-  // The copy of tile kt + STAGES - 1; all_fast (a constant at every call):
-  // known to be a fast one (no branch, no generic loader in the loop body).
-  auto issue = [&](int kt, bool all_fast) {
-    int nk = kt + STAGES - 1;
-    if (all_fast) load_fast(nk % STAGES);
-    else if (nk < KT) load(nk % STAGES, nk);
-    gemm_cp_commit();
-  };
   constexpr int KB = BK / MMA_K;
 
-#pragma unroll
-  for (int s = 0; s < STAGES - 1; ++s) {
-    if (s < KT) load(s, s);
-    gemm_cp_commit();
-  }
+  ld.prologue();
   int kt = 0;
   if (FRAGPIPE) {
     // Fragments are loaded one mma step ahead, across tiles too: the barrier
@@ -247,7 +220,7 @@ __device__ __forceinline__ void gemm_dmma_impl(int M, int N, int K, double alpha
       const int base = odd ? KB : 0;
 #pragma unroll
       for (int kb = 0; kb < KB; ++kb) {
-        if (kb == 0) issue(kt, all_fast);
+        if (kb == 0) ld.issue(kt, all_fast);
         if (kb == KB - 1) {
           gemm_cp_wait<STAGES - 2>();
           __syncthreads();
@@ -274,7 +247,7 @@ __device__ __forceinline__ void gemm_dmma_impl(int M, int N, int K, double alpha
     auto tile = [&](int kt, bool all_fast) {
       gemm_cp_wait<STAGES - 2>();
       __syncthreads();
-      issue(kt, all_fast);
+      ld.issue(kt, all_fast);
       const double* as = As + (kt % STAGES) * A_ST;
       const double* bs = Bs + (kt % STAGES) * B_ST;
 #pragma unroll
