@@ -158,15 +158,7 @@ fn measured(flavor: Flavor) -> Vec<Config> {
             ],
         ],
     };
-    sets.iter()
-        .map(|pairs| {
-            let mut c: Config = t.params.iter().map(|(n, v)| (n.clone(), v[0])).collect();
-            for (k, v) in *pairs {
-                c.insert(k.to_string(), *v);
-            }
-            c
-        })
-        .collect()
+    sets.iter().map(|pairs| t.config(pairs)).collect()
 }
 
 // The last two: every block inside C and aligned leading dimensions (the

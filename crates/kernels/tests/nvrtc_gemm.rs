@@ -13,7 +13,7 @@ use hone_gpu::nvrtc::{self, ImageKind};
 use hone_gpu::sass::{disassemble, find_nvdisasm, loops};
 use hone_gpu::{CompileOptions, Target};
 use hone_kernels::gemm::template::{template, GemmKernel};
-use hone_kernels::gemm::{Config, Flavor, GemmProblem, GemmRules, Layout};
+use hone_kernels::gemm::{Flavor, GemmProblem, GemmRules, Layout};
 
 mod support;
 
@@ -71,8 +71,7 @@ fn dgemm_main_loop_issues_few_instructions_per_tensor_instruction() {
     }
     let nvdisasm = find_nvdisasm().unwrap();
     let t = template(Flavor::Dgemm);
-    let mut config: Config = t.params.iter().map(|(n, v)| (n.clone(), v[0])).collect();
-    for (k, v) in [
+    let config = t.config(&[
         ("BM", 128),
         ("BN", 128),
         ("BK", 8),
@@ -82,9 +81,7 @@ fn dgemm_main_loop_issues_few_instructions_per_tensor_instruction() {
         ("STAGES", 4),
         ("VEC", 2),
         ("GROUP", 16),
-    ] {
-        config.insert(k.to_string(), v);
-    }
+    ]);
     t.validate(&config).expect("a valid configuration");
     // Instructions per DMMA of the loop with the fewest of them (the loop of
     // the blocks inside C; the edge blocks' loop checks every copy).

@@ -170,6 +170,15 @@ impl GemmTemplate {
         )
     }
 
+    /// Every parameter at its first value, then `pairs` set.
+    pub fn config(&self, pairs: &[(&str, i64)]) -> Config {
+        let mut c: Config = self.params.iter().map(|(n, v)| (n.clone(), v[0])).collect();
+        for (k, v) in pairs {
+            c.insert(k.to_string(), *v);
+        }
+        c
+    }
+
     /// Checks that `config` sets exactly this template's parameters, each to
     /// one of its values.
     pub fn validate(&self, config: &Config) -> Result<(), String> {
@@ -373,15 +382,6 @@ mod tests {
         hone_gpu::template::cartesian(t.params.iter().map(|(n, v)| (n, v)))
     }
 
-    fn config(pairs: &[(&str, i64)], t: &GemmTemplate) -> Config {
-        // Every parameter at its first value, then the pairs.
-        let mut c: Config = t.params.iter().map(|(n, v)| (n.clone(), v[0])).collect();
-        for (k, v) in pairs {
-            c.insert(k.to_string(), *v);
-        }
-        c
-    }
-
     #[test]
     fn every_expression_names_known_variables_and_spaces_are_not_empty() {
         let limits = h100();
@@ -469,7 +469,7 @@ mod tests {
         ];
         for (f, pairs) in cases {
             let t = template(f);
-            let c = config(pairs, t);
+            let c = t.config(pairs);
             assert!(t.validate(&c).is_ok(), "{f}: {:?}", t.validate(&c));
             assert_eq!(t.violations(&c, &limits), Vec::<String>::new(), "{f} {c:?}");
         }
@@ -479,17 +479,14 @@ mod tests {
     fn vector_kernels_fall_back_to_element_loads() {
         let limits = h100();
         let t = template(Flavor::Sgemm);
-        let c = config(
-            &[
-                ("BM", 128),
-                ("BN", 64),
-                ("BK", 16),
-                ("TM", 8),
-                ("TN", 4),
-                ("VEC", 4),
-            ],
-            t,
-        );
+        let c = t.config(&[
+            ("BM", 128),
+            ("BN", 64),
+            ("BK", 16),
+            ("TM", 8),
+            ("TN", 4),
+            ("VEC", 4),
+        ]);
         let nn = Layout { a: Op::N, b: Op::N };
         let k = GemmKernel {
             flavor: Flavor::Sgemm,
@@ -527,7 +524,7 @@ mod tests {
         let k = GemmKernel {
             flavor: Flavor::Dgemm,
             layout: Layout { a: Op::T, b: Op::N },
-            config: config(&[], t),
+            config: t.config(&[]),
         };
         let d = t.defines(&k);
         assert!(d.contains(&("TRANS_A".to_string(), 1)) && d.contains(&("TRANS_B".to_string(), 0)));
