@@ -53,6 +53,9 @@
 #ifndef FASTLOAD       // 1: blocks whose tile lies inside C copy full k steps with
 #define FASTLOAD 1     //    gemm_fast_tile (VEC = 4 only); 0: every copy checks bounds
 #endif
+#ifndef SPLITK         // slices of K, one grid row each, added to C in order
+#define SPLITK 1
+#endif
 #ifndef KERNEL_NAME
 #define KERNEL_NAME gemm_3xtf32
 #endif
@@ -83,7 +86,8 @@ template <int TA, int TB>
 __device__ __forceinline__ void gemm_3xtf32_impl(int M, int N, int K, float alpha,
                                                  const float* __restrict__ A, int lda,
                                                  const float* __restrict__ B, int ldb, float beta,
-                                                 float* __restrict__ C, int ldc) {
+                                                 float* __restrict__ C, int ldc,
+                                                 unsigned* __restrict__ flags) {
   constexpr int NT = TF_NT;
   constexpr int WM = BM / WARPS_M, WN = BN / WARPS_N;
   constexpr int MI = WM / 16, NI = WN / 8;
@@ -105,6 +109,14 @@ __device__ __forceinline__ void gemm_3xtf32_impl(int M, int N, int K, float alph
   const int warp = tid >> 5, lane = tid & 31;
   const int wm = warp % WARPS_M, wn = warp / WARPS_M;
   const int g = lane >> 2, t = lane & 3;
+  // A split-K slice is the product over its k range only.
+  const int slice = SPLITK > 1 ? (int)blockIdx.y : 0;
+  {
+    const gemm_k_range kr = gemm_slice<BK, SPLITK>(K, slice);
+    A += TA ? kr.k0 : (long long)kr.k0 * lda;
+    B += TB ? (long long)kr.k0 * ldb : kr.k0;
+    K = kr.K;
+  }
 
   float acc[MI][NI][4];
 #pragma unroll
@@ -114,7 +126,8 @@ __device__ __forceinline__ void gemm_3xtf32_impl(int M, int N, int K, float alph
 #pragma unroll
       for (int r = 0; r < 4; ++r) acc[i][j][r] = 0.f;
 
-  // Blocks inside C copy their whole k tiles with the fast copiers.
+  // Blocks inside C, and edge blocks whose tile moves inside, copy their
+  // whole k tiles with the fast copiers.
   gemm_ab_loader<float, TA, TB, BM, BN, BK, A_LD, B_LD, A_ST, B_ST, STAGES, VEC, NT, FASTLOAD> ld(
       As, Bs, A, lda, B, ldb, M, N, K, m0, n0, tid);
   constexpr bool FAST = decltype(ld)::FAST;
@@ -220,23 +233,17 @@ __device__ __forceinline__ void gemm_3xtf32_impl(int M, int N, int K, float alph
   for (; kt < KT; ++kt) step(kt, false);
   gemm_cp_wait<0>();
 
-#pragma unroll
-  for (int i = 0; i < MI; ++i)
-#pragma unroll
-    for (int j = 0; j < NI; ++j) {
-      int m = m0 + wm * WM + i * 16 + g;
-      int n = n0 + wn * WN + j * 8 + 2 * t;
-      gemm_store<float>(C, ldc, m, n, M, N, acc[i][j][0], alpha, beta);
-      gemm_store<float>(C, ldc, m, n + 1, M, N, acc[i][j][1], alpha, beta);
-      gemm_store<float>(C, ldc, m + 8, n, M, N, acc[i][j][2], alpha, beta);
-      gemm_store<float>(C, ldc, m + 8, n + 1, M, N, acc[i][j][3], alpha, beta);
-    }
+  // the tile starts at the loader's origin, the block's results at m0, n0
+  gemm_mma_epilogue<float, MI, NI, 4, 16, SPLITK>(C, ldc, acc, ld.m0 + wm * WM + g,
+                                                 ld.n0 + wn * WN + 2 * t, M, N, m0, n0, alpha,
+                                                 beta, flags, slice);
 }
 
 #ifndef GEMM_NO_ENTRY
 extern "C" __global__ void __launch_bounds__(TF_NT, 1)
 KERNEL_NAME(int M, int N, int K, float alpha, const float* __restrict__ A, int lda,
-            const float* __restrict__ B, int ldb, float beta, float* __restrict__ C, int ldc) {
-  gemm_3xtf32_impl<TRANS_A, TRANS_B>(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+            const float* __restrict__ B, int ldb, float beta, float* __restrict__ C, int ldc,
+            unsigned* __restrict__ flags) {
+  gemm_3xtf32_impl<TRANS_A, TRANS_B>(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc, flags);
 }
 #endif

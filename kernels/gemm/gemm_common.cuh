@@ -164,10 +164,26 @@ struct gemm_fast_ab {
   }
 };
 
+// The origin, along one dimension of extent E, of a block's B_-wide tile:
+// a block on C's edge moves its tile back so that it lies inside the matrix
+// and keeps the fast copies for the whole K. The rows it then shares with
+// the block before it are computed twice and stored by that block only
+// (the epilogue stores from the block's own origin o). Unchanged where the
+// matrix is narrower than the tile, or where the dimension is contiguous in
+// memory (aligned) and no 16-byte aligned origin keeps the tile inside.
+template <int B_, int V_>
+__device__ __forceinline__ int gemm_inside_origin(int o, int E, bool aligned) {
+  if (o + B_ <= E || E < B_) return o;
+  int s = E - B_;
+  return aligned && s % V_ != 0 ? o : s;
+}
+
 // The k-tile copies of the DMMA and 3xTF32 kernels: tile kt of A and B into
 // slot st of the shared tiles, with the fast copiers for blocks inside C while
 // whole k tiles remain (FASTLOAD_, 16-byte copies only), the checked loader
-// otherwise.
+// otherwise. With the fast copiers, m0 and n0 are the tile's origin moved
+// inside C (gemm_inside_origin); the block's results start at the origin
+// given to the constructor.
 template <typename T, int TA_, int TB_, int BM_, int BN_, int BK_, int A_LD_, int B_LD_,
           int A_ST_, int B_ST_, int STAGES_, int VEC_, int NT_, int FASTLOAD_>
 struct gemm_ab_loader {
@@ -186,9 +202,15 @@ struct gemm_ab_loader {
                                             int ldb_, int M_, int N_, int K_, int m0_, int n0_,
                                             int tid_)
       : As(As_), Bs(Bs_), A(A_), B(B_), lda(lda_), ldb(ldb_), M(M_), N(N_), K(K_), m0(m0_),
-        n0(n0_), tid(tid_), KT(GEMM_CDIV(K_, BK_)),
-        KF(FAST && m0_ + BM_ <= M_ && n0_ + BN_ <= N_ ? K_ / BK_ : 0),
-        smem(gemm_smem_addr(As_)) {
+        n0(n0_), tid(tid_), KT(GEMM_CDIV(K_, BK_)), KF(0), smem(gemm_smem_addr(As_)) {
+    if (FAST) {
+      // op(A)'s m runs along A's columns unless A is transposed, op(B)'s n
+      // along B's columns when B is
+      constexpr int V = 16 / sizeof(T);
+      m0 = gemm_inside_origin<BM_, V>(m0, M, !TA_);
+      n0 = gemm_inside_origin<BN_, V>(n0, N, TB_);
+      if (m0 + BM_ <= M && n0 + BN_ <= N) KF = K / BK_;
+    }
     if (FAST) fast.init(A, lda, B, ldb, m0, n0, tid);
   }
   // k tiles are copied in order, so the fast copiers only move forward.
@@ -223,15 +245,111 @@ struct gemm_ab_loader {
   }
 };
 
-// ---- epilogue helper ----------------------------------------------------
+// ---- split-K ------------------------------------------------------------
+// With S_ > 1 slices, the blocks of grid row s = blockIdx.y compute a tile's
+// product over k tiles [s * per, (s + 1) * per) and add it to C in slice
+// order: slice 0 applies beta, each later slice waits for the one before to
+// publish (a flag per tile, gemm_split_wait / gemm_split_signal) and adds its
+// part to C. The order is fixed, so the result does not change from run to
+// run. Blocks are dispatched in block-index order, so the slice a block
+// waits for has been dispatched before it and the wait ends.
+struct gemm_k_range {
+  int k0, K;  // first k and number of k of the slice
+};
+template <int BK_, int S_>
+__device__ __forceinline__ gemm_k_range gemm_slice(int K, int s) {
+  if (S_ == 1) return {0, K};
+  int per = GEMM_CDIV(GEMM_CDIV(K, BK_), S_) * BK_;
+  int k0 = min(K, s * per), k1 = min(K, k0 + per);
+  return {k0, k1 - k0};
+}
+// Thread 0 waits until the tile's flag says `slice`; the block follows.
+__device__ __forceinline__ void gemm_split_wait(const unsigned* flag, unsigned slice) {
+  if (threadIdx.x == 0) {
+    unsigned v;
+    do {
+      asm volatile("ld.acquire.gpu.global.u32 %0, [%1];\n" : "=r"(v) : "l"(flag) : "memory");
+    } while (v != slice);
+  }
+  __syncthreads();
+}
+// After every thread's stores, publishes `next` (0 after the last slice, so
+// the flags are zero again for the next call).
+__device__ __forceinline__ void gemm_split_signal(unsigned* flag, unsigned next) {
+  __syncthreads();
+  if (threadIdx.x == 0)
+    asm volatile("st.release.gpu.global.u32 [%0], %1;\n" ::"l"(flag), "r"(next) : "memory");
+}
+// A load that skips L1: an earlier slice on another SM wrote the value.
+__device__ __forceinline__ double gemm_ld_l2(const double* p) {
+  double v;
+  asm volatile("ld.global.cg.f64 %0, [%1];\n" : "=d"(v) : "l"(p) : "memory");
+  return v;
+}
+__device__ __forceinline__ float gemm_ld_l2(const float* p) {
+  float v;
+  asm volatile("ld.global.cg.f32 %0, [%1];\n" : "=f"(v) : "l"(p) : "memory");
+  return v;
+}
+
+// ---- epilogue helpers ---------------------------------------------------
+// C(m, n) as the split-K slices before this one left it, 0 outside [m_lo, M)
+// x [n_lo, N). A later slice loads all its values before it stores any:
+// a load after a store waits for it, and one load-add-store after another
+// costs a slice an L2 round trip per element.
+template <typename T>
+__device__ __forceinline__ T gemm_prior(const T* C, long long ldc, int m, int n, int M, int N,
+                                        int m_lo, int n_lo) {
+  return m < M && n < N && m >= m_lo && n >= n_lo ? gemm_ld_l2(C + (long long)n * ldc + m) : T(0);
+}
+// Stores C(m, n) for m in [m_lo, M), n in [n_lo, N); `add`: a later split-K
+// slice, adding its part to `prior` (gemm_prior).
 template <typename T>
 __device__ __forceinline__ void gemm_store(T* C, long long ldc, int m, int n, int M, int N, T v,
-                                           T alpha, T beta) {
-  if (m < M && n < N) {
+                                           T alpha, T beta, int m_lo = 0, int n_lo = 0,
+                                           bool add = false, T prior = T(0)) {
+  if (m < M && n < N && m >= m_lo && n >= n_lo) {
     T* p = C + (long long)n * ldc + m;
-    if (beta == T(0)) *p = alpha * v;
+    if (add) *p = alpha * v + prior;
+    else if (beta == T(0)) *p = alpha * v;
     else *p = alpha * v + beta * *p;
   }
+}
+
+
+// The epilogue of the mma.sync kernels: accumulator tile acc[MI_][NI_][CR_]
+// in the m16n8 (or m8n8) C fragment layout of a warp whose first fragment
+// row is mb and column nb (both with the lane's offsets: g and 2t), each
+// fragment MM_ rows apart in m and 8 columns in n. Stores C(m, n) for m in
+// [m0, M), n in [n0, N); split-K slices after the first wait for the one
+// before, load every prior value, then store, and all publish the next.
+template <typename T, int MI_, int NI_, int CR_, int MM_, int S_>
+__device__ __forceinline__ void gemm_mma_epilogue(T* C, long long ldc, const T (&acc)[MI_][NI_][CR_],
+                                                  int mb, int nb, int M, int N, int m0, int n0,
+                                                  T alpha, T beta, unsigned* flags, int slice) {
+  unsigned* flag = flags + blockIdx.x;
+  const bool add = S_ > 1 && slice > 0;
+  T prior[MI_][NI_][CR_];
+  if (add) {
+    gemm_split_wait(flag, slice);
+#pragma unroll
+    for (int i = 0; i < MI_; ++i)
+#pragma unroll
+      for (int j = 0; j < NI_; ++j)
+#pragma unroll
+        for (int r = 0; r < CR_; ++r)
+          prior[i][j][r] =
+              gemm_prior(C, ldc, mb + i * MM_ + (r >> 1) * 8, nb + j * 8 + (r & 1), M, N, m0, n0);
+  }
+#pragma unroll
+  for (int i = 0; i < MI_; ++i)
+#pragma unroll
+    for (int j = 0; j < NI_; ++j)
+#pragma unroll
+      for (int r = 0; r < CR_; ++r)
+        gemm_store<T>(C, ldc, mb + i * MM_ + (r >> 1) * 8, nb + j * 8 + (r & 1), M, N, acc[i][j][r],
+                      alpha, beta, m0, n0, add, add ? prior[i][j][r] : T(0));
+  if (S_ > 1) gemm_split_signal(flag, slice + 1 == S_ ? 0 : slice + 1);
 }
 
 #endif

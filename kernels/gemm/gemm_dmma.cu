@@ -59,6 +59,9 @@
 #ifndef MINB           // min blocks per SM for __launch_bounds__ (caps registers)
 #define MINB 1
 #endif
+#ifndef SPLITK         // slices of K, one grid row each, added to C in order
+#define SPLITK 1
+#endif
 #ifndef KERNEL_NAME
 #define KERNEL_NAME gemm_dmma
 #endif
@@ -105,7 +108,8 @@ template <int TA, int TB>
 __device__ __forceinline__ void gemm_dmma_impl(int M, int N, int K, double alpha,
                                                const double* __restrict__ A, int lda,
                                                const double* __restrict__ B, int ldb, double beta,
-                                               double* __restrict__ C, int ldc) {
+                                               double* __restrict__ C, int ldc,
+                                               unsigned* __restrict__ flags) {
   constexpr int NT = DM_NT;
   constexpr int WM = BM / WARPS_M, WN = BN / WARPS_N;
   constexpr int MI = WM / MMA_M, NI = WN / 8;
@@ -128,6 +132,14 @@ __device__ __forceinline__ void gemm_dmma_impl(int M, int N, int K, double alpha
   const int warp = tid >> 5, lane = tid & 31;
   const int wm = warp % WARPS_M, wn = warp / WARPS_M;
   const int g = lane >> 2, t = lane & 3;
+  // A split-K slice is the product over its k range only.
+  const int slice = SPLITK > 1 ? (int)blockIdx.y : 0;
+  {
+    const gemm_k_range kr = gemm_slice<BK, SPLITK>(K, slice);
+    A += TA ? kr.k0 : (long long)kr.k0 * lda;
+    B += TB ? (long long)kr.k0 * ldb : kr.k0;
+    K = kr.K;
+  }
 
   double acc[MI][NI][CR];
 #pragma unroll
@@ -137,7 +149,8 @@ __device__ __forceinline__ void gemm_dmma_impl(int M, int N, int K, double alpha
 #pragma unroll
       for (int r = 0; r < CR; ++r) acc[i][j][r] = 0.0;
 
-  // Blocks inside C copy their whole k tiles with the fast copiers.
+  // Blocks inside C, and edge blocks whose tile moves inside, copy their
+  // whole k tiles with the fast copiers.
   gemm_ab_loader<double, TA, TB, BM, BN, BK, A_LD, B_LD, A_ST, B_ST, STAGES, VEC, NT, FASTLOAD> ld(
       As, Bs, A, lda, B, ldb, M, N, K, m0, n0, tid);
   constexpr bool FAST = decltype(ld)::FAST;
@@ -263,25 +276,17 @@ __device__ __forceinline__ void gemm_dmma_impl(int M, int N, int K, double alpha
   }
   gemm_cp_wait<0>();
 
-#pragma unroll
-  for (int i = 0; i < MI; ++i)
-#pragma unroll
-    for (int j = 0; j < NI; ++j) {
-      int m = m0 + wm * WM + i * MMA_M + g;
-      int n = n0 + wn * WN + j * 8 + 2 * t;
-      gemm_store<double>(C, ldc, m, n, M, N, acc[i][j][0], alpha, beta);
-      gemm_store<double>(C, ldc, m, n + 1, M, N, acc[i][j][1], alpha, beta);
-      if (CR == 4) {
-        gemm_store<double>(C, ldc, m + 8, n, M, N, acc[i][j][CR == 4 ? 2 : 0], alpha, beta);
-        gemm_store<double>(C, ldc, m + 8, n + 1, M, N, acc[i][j][CR == 4 ? 3 : 1], alpha, beta);
-      }
-    }
+  // the tile starts at the loader's origin, the block's results at m0, n0
+  gemm_mma_epilogue<double, MI, NI, CR, MMA_M, SPLITK>(C, ldc, acc, ld.m0 + wm * WM + g,
+                                                 ld.n0 + wn * WN + 2 * t, M, N, m0, n0, alpha,
+                                                 beta, flags, slice);
 }
 
 #ifndef GEMM_NO_ENTRY
 extern "C" __global__ void __launch_bounds__(DM_NT, MINB)
 KERNEL_NAME(int M, int N, int K, double alpha, const double* __restrict__ A, int lda,
-            const double* __restrict__ B, int ldb, double beta, double* __restrict__ C, int ldc) {
-  gemm_dmma_impl<TRANS_A, TRANS_B>(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+            const double* __restrict__ B, int ldb, double beta, double* __restrict__ C, int ldc,
+            unsigned* __restrict__ flags) {
+  gemm_dmma_impl<TRANS_A, TRANS_B>(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc, flags);
 }
 #endif

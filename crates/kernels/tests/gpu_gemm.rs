@@ -107,6 +107,29 @@ fn measured(flavor: Flavor) -> Vec<Config> {
                 ("STAGES", 3),
                 ("VEC", 2),
             ],
+            // K in 4 and 8 slices (empty slices where K has fewer k tiles)
+            &[
+                ("BM", 64),
+                ("BN", 64),
+                ("BK", 16),
+                ("WARPS_M", 2),
+                ("WARPS_N", 2),
+                ("MMA_K", 8),
+                ("STAGES", 4),
+                ("VEC", 2),
+                ("SPLITK", 4),
+            ],
+            &[
+                ("BM", 128),
+                ("BN", 64),
+                ("BK", 8),
+                ("WARPS_M", 2),
+                ("WARPS_N", 2),
+                ("MMA_K", 8),
+                ("STAGES", 4),
+                ("VEC", 1),
+                ("SPLITK", 8),
+            ],
         ],
         // The three multiply-adds, on two tile shapes.
         Flavor::Ddgemm | Flavor::DdgemmSplit => &[
@@ -148,6 +171,16 @@ fn measured(flavor: Flavor) -> Vec<Config> {
                 ("VEC", 4),
             ],
             &[
+                ("BM", 64),
+                ("BN", 64),
+                ("BK", 16),
+                ("WARPS_M", 2),
+                ("WARPS_N", 2),
+                ("STAGES", 3),
+                ("VEC", 4),
+                ("SPLITK", 4),
+            ],
+            &[
                 ("BM", 128),
                 ("BN", 64),
                 ("BK", 32),
@@ -161,9 +194,13 @@ fn measured(flavor: Flavor) -> Vec<Config> {
     sets.iter().map(|pairs| t.config(pairs)).collect()
 }
 
-// The last two: every block inside C and aligned leading dimensions (the
-// fast copies), with an odd number of whole k tiles of 8 and a k tail.
-const SHAPES: [(usize, usize, usize); 9] = [
+// (640, 384, 1000) and (256, 320, 72): every block inside C and aligned
+// leading dimensions (the fast copies), with an odd number of whole k tiles
+// of 8 and a k tail. The last two: edge blocks whose tiles move back inside
+// C to keep the fast copies (rows computed twice, stored once); N = 522 in
+// single precision with B transposed also where the moved tile would not be
+// 16-byte aligned (those blocks keep the checked copies).
+const SHAPES: [(usize, usize, usize); 11] = [
     (1, 1, 1),
     (17, 17, 17),
     (333, 77, 129),
@@ -173,6 +210,8 @@ const SHAPES: [(usize, usize, usize); 9] = [
     (1536, 1536, 1536),
     (640, 384, 1000),
     (256, 320, 72),
+    (300, 200, 96),
+    (1000, 522, 264),
 ];
 
 #[test]

@@ -45,8 +45,8 @@ static int smem_bytes(int ta, int tb) {
 static const char* alg_name() { return "dgemm_dmma"; }
 static void cfg(char* s) {
   sprintf(s, "BM=%d BN=%d BK=%d WARPS_M=%d WARPS_N=%d MMA=m%dn8k%d STAGES=%d VEC=%d GROUP=%d MINB=%d "
-          "KPERM=%d PAD_MN=%d PAD_K=%d", BM, BN, BK, WARPS_M, WARPS_N, MMA_M, MMA_K, STAGES, VEC, GROUP, MINB,
-          KPERM, PAD_MN, PAD_K);
+          "KPERM=%d PAD_MN=%d PAD_K=%d SPLITK=%d", BM, BN, BK, WARPS_M, WARPS_N, MMA_M, MMA_K, STAGES, VEC, GROUP,
+          MINB, KPERM, PAD_MN, PAD_K, SPLITK);
 }
 #elif ALG == 3
 #include "../gemm_3xtf32.cu"
@@ -61,16 +61,27 @@ static int smem_bytes(int ta, int tb) {
 }
 static const char* alg_name() { return "sgemm_3xtf32"; }
 static void cfg(char* s) {
-  sprintf(s, "BM=%d BN=%d BK=%d WARPS_M=%d WARPS_N=%d STAGES=%d VEC=%d GROUP=%d SPLIT=%d FLUSH=%d", BM,
-          BN, BK, WARPS_M, WARPS_N, STAGES, VEC, GROUP, SPLIT, FLUSH);
+  sprintf(s, "BM=%d BN=%d BK=%d WARPS_M=%d WARPS_N=%d STAGES=%d VEC=%d GROUP=%d SPLIT=%d FLUSH=%d SPLITK=%d",
+          BM, BN, BK, WARPS_M, WARPS_N, STAGES, VEC, GROUP, SPLIT, FLUSH, SPLITK);
 }
 #endif
+
+// the tensor-core kernels take split-K flags (zero between calls)
+#ifndef SPLITK
+#define SPLITK 1
+#endif
+#if ALG == 1
+#define FLAGS_ARG
+#else
+#define FLAGS_ARG , split_flags
+#endif
+__device__ unsigned split_flags[1 << 16];
 
 #define WRAP(ta, tb)                                                                            \
   extern "C" __global__ void __launch_bounds__(NTHR, LBMIN)                                     \
       k_##ta##tb(int M, int N, int K, T alpha, const T* __restrict__ A, int lda,                \
                  const T* __restrict__ B, int ldb, T beta, T* __restrict__ C, int ldc) {        \
-    IMPL(ta, tb)(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);                                 \
+    IMPL(ta, tb)(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc FLAGS_ARG);                       \
   }
 WRAP(0, 0)
 WRAP(0, 1)
@@ -132,7 +143,7 @@ static void launch(int l, int M, int N, int K, T alpha, const T* A, int lda, con
                    T beta, T* C, int ldc) {
   int ta = l >> 1, tb = l & 1;
   int gx = ((M + BM - 1) / BM) * ((N + BN - 1) / BN);
-  kernels[l]<<<gx, NTHR, smem_bytes(ta, tb)>>>(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+  kernels[l]<<<dim3(gx, SPLITK), NTHR, smem_bytes(ta, tb)>>>(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
 }
 
 template <typename U>

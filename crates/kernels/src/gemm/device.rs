@@ -21,7 +21,7 @@ use super::dd::{Accuracy, Dd, InputKind};
 use super::reference::{
     compare, compare_dd, device_bytes, host_values, reference, CheckReport, Operands,
 };
-use super::template::{template, GemmKernel};
+use super::template::{template, GemmKernel, SPLIT_FLAGS};
 use super::{Flavor, GemmProblem};
 use crate::routine::{LibError, Result};
 use crate::vendor::cublas::{Cublas, DefaultStreamTimer};
@@ -97,11 +97,16 @@ pub struct GemmRunner<'g> {
     flusher: L2Flusher,
     seed: u64,
     limits: crate::symv::DeviceLimits,
+    /// The split-K flags of the kernels that split K: zero between calls
+    /// (each call's last slice of a tile clears the tile's flag). One
+    /// runner's launches go to one stream, so calls never share them.
+    split_flags: DeviceBuffer,
 }
 
 impl<'g> GemmRunner<'g> {
     pub fn new(gpu: &'g Gpu, cache: ModuleCache) -> Result<GemmRunner<'g>> {
         let target = nvrtc::target_for(gpu.props().compute_capability)?;
+        let split_flags = DeviceBuffer::with_data(gpu, &vec![0u8; 4 * SPLIT_FLAGS])?;
         Ok(GemmRunner {
             gpu,
             cache,
@@ -112,6 +117,7 @@ impl<'g> GemmRunner<'g> {
             flusher: L2Flusher::new(gpu)?,
             seed: rand::random(),
             limits: crate::symv::DeviceLimits::from_props(gpu.props()),
+            split_flags,
         })
     }
 
@@ -357,11 +363,11 @@ impl<'g> GemmRunner<'g> {
             Ok(d) => d,
             Err(why) => return Ok(Err(why)),
         };
-        let gpu = self.gpu;
+        let (gpu, flags) = (self.gpu, self.split_flags.ptr());
         let p = self.data.as_ref().expect("launch_dims checked").problem;
         let (rep, accuracy) = self.check_inputs(kind, |alpha, a, b, beta, c| {
             // SAFETY: the buffers hold the problem's matrices.
-            unsafe { launch(gpu, &loaded, &dims, &p, alpha, a, b, beta, c) }
+            unsafe { launch(gpu, &loaded, &dims, &p, alpha, a, b, beta, c, flags) }
         })?;
         Ok(if rep.passed() {
             Ok((rep, accuracy))
@@ -388,7 +394,7 @@ impl<'g> GemmRunner<'g> {
             Ok(d) => d,
             Err(why) => return Ok(Err(why)),
         };
-        let gpu = self.gpu;
+        let (gpu, flags) = (self.gpu, self.split_flags.ptr());
         let d = self.data.as_ref().expect("launch_dims checked");
         let p = d.problem;
         let mut flusher = timing.flush_l2.then_some(&mut self.flusher);
@@ -403,7 +409,7 @@ impl<'g> GemmRunner<'g> {
                 |c| {
                     let (a, b, cc) = d.ptrs(c);
                     // SAFETY: copy c of the problem's buffers.
-                    unsafe { launch(gpu, &loaded, &dims, &p, alpha, a, b, beta, cc) }
+                    unsafe { launch(gpu, &loaded, &dims, &p, alpha, a, b, beta, cc, flags) }
                         .map_err(|e| hone_gpu::GpuError::Launch(e.to_string()))
                 },
             );
@@ -523,7 +529,9 @@ impl<'g> GemmRunner<'g> {
             .dims_for(&loaded, p)
             .map_err(|i| LibError::Usage(i.reason))?;
         // SAFETY: the caller's guarantees.
-        unsafe { launch(self.gpu, &loaded, &dims, p, alpha, a, b, beta, c) }?;
+        let flags = self.split_flags.ptr();
+        // SAFETY: the caller's guarantees; the flags are the runner's.
+        unsafe { launch(self.gpu, &loaded, &dims, p, alpha, a, b, beta, c, flags) }?;
         Ok(kernel.clone())
     }
 }
@@ -531,7 +539,8 @@ impl<'g> GemmRunner<'g> {
 /// One launch of a loaded kernel with the BLAS argument list.
 ///
 /// # Safety
-/// The pointers must hold `p`'s matrices on `gpu`.
+/// The pointers must hold `p`'s matrices on `gpu`; `flags` the split-K flags
+/// ([`SPLIT_FLAGS`] zero words) where the kernel splits K.
 #[allow(clippy::too_many_arguments)]
 unsafe fn launch(
     gpu: &Gpu,
@@ -543,6 +552,7 @@ unsafe fn launch(
     b: u64,
     beta: Dd,
     c: u64,
+    flags: u64,
 ) -> Result<()> {
     let t = template(loaded.kernel.flavor);
     let f = loaded.module.function(&t.entry)?;
@@ -566,6 +576,9 @@ unsafe fn launch(
     ]);
     args.extend(scalar(beta));
     args.extend([KernelArg::Ptr(c), KernelArg::I32(p.ldc as i32)]);
+    if t.split_k {
+        args.push(KernelArg::Ptr(flags));
+    }
     // SAFETY: the argument list is the templates' BLAS signature; the caller
     // vouches for the pointers.
     unsafe { f.launch(gpu, dims, &args) }?;

@@ -80,7 +80,20 @@ struct Description {
     /// wider words than one element's).
     #[serde(default = "one")]
     c_align: String,
+    /// The kernel splits K (parameter SPLITK) and takes, after the BLAS
+    /// arguments, the split-K flags: [`SPLIT_FLAGS`] words, zero between
+    /// calls.
+    #[serde(default)]
+    split_k: bool,
+    /// Values of parameters that a stored configuration may leave out (those
+    /// added to the template after rules were tuned without them).
+    #[serde(default)]
+    defaults: BTreeMap<String, i64>,
 }
+
+/// Words of split-K flags a runner keeps for the kernels that split K: one
+/// per tile of C (`split_flags` in the templates' expressions).
+pub const SPLIT_FLAGS: usize = 1 << 16;
 
 fn one() -> String {
     "1".to_string()
@@ -103,6 +116,9 @@ pub struct GemmTemplate {
     requires: Vec<(String, IntExpr)>,
     pointer_align: IntExpr,
     c_align: IntExpr,
+    /// Takes the split-K flags after the BLAS arguments.
+    pub split_k: bool,
+    defaults: BTreeMap<String, i64>,
 }
 
 /// One kernel: a template's configuration for one layout.
@@ -157,6 +173,8 @@ impl GemmTemplate {
             requires: exprs(&d.requires),
             pointer_align: parse(flavor.name(), &d.pointer_align),
             c_align: parse(flavor.name(), &d.c_align),
+            split_k: d.split_k,
+            defaults: d.defaults,
         }
     }
 
@@ -252,6 +270,7 @@ impl GemmTemplate {
             "ldc" => Some(p.ldc as i64),
             "TRANS_A" => Some(k.layout.a.define()),
             "TRANS_B" => Some(k.layout.b.define()),
+            "split_flags" => Some(SPLIT_FLAGS as i64),
             other => k.config.get(other).copied(),
         }
     }
@@ -329,14 +348,15 @@ pub fn kernel_of(
     layout: Layout,
     config: &hone_tuner::Config,
 ) -> Result<GemmKernel, String> {
-    let mut ints = Config::new();
+    let t = template(flavor);
+    let mut ints = t.defaults.clone();
     for (name, value) in config.entries() {
         let v = value
             .as_int()
             .ok_or_else(|| format!("{name} = `{value}` is not an integer"))?;
         ints.insert(name.clone(), v);
     }
-    template(flavor).validate(&ints)?;
+    t.validate(&ints)?;
     Ok(GemmKernel {
         flavor,
         layout,
@@ -345,8 +365,10 @@ pub fn kernel_of(
 }
 
 /// `kernel`, or the same kernel with element loads (VEC = 1) when `p`'s
-/// leading dimensions or the pointers do not suit its vector loads: a BLAS
-/// caller may pass any of them and should get an answer, a little slower.
+/// leading dimensions or the pointers do not suit its vector loads, and
+/// without split-K (SPLITK = 1) when C has more tiles than there are split-K
+/// flags: a BLAS caller may pass any problem and should get an answer, a
+/// little slower. `kernel` itself where no variant runs `p` either.
 pub fn fitting(
     kernel: GemmKernel,
     p: &GemmProblem,
@@ -355,16 +377,32 @@ pub fn fitting(
     limits: &dyn Fn(&str) -> Option<i64>,
 ) -> GemmKernel {
     let t = template(kernel.flavor);
-    if t.accepts(&kernel, p).is_ok() && t.aligned(&kernel, a, b, 0).is_ok() {
+    let runs = |k: &GemmKernel| {
+        t.validate(&k.config).is_ok()
+            && t.violations(&k.config, limits).is_empty()
+            && t.accepts(k, p).is_ok()
+            && t.aligned(k, a, b, 0).is_ok()
+    };
+    if runs(&kernel) {
         return kernel;
     }
-    let mut scalar = kernel.clone();
-    scalar.config.insert("VEC".to_string(), 1);
-    if t.validate(&scalar.config).is_ok() && t.violations(&scalar.config, limits).is_empty() {
-        scalar
-    } else {
-        kernel
-    }
+    let with = |pairs: &[(&str, i64)]| {
+        let mut k = kernel.clone();
+        for (name, v) in pairs {
+            if k.config.contains_key(*name) {
+                k.config.insert(name.to_string(), *v);
+            }
+        }
+        k
+    };
+    [
+        with(&[("VEC", 1)]),
+        with(&[("SPLITK", 1)]),
+        with(&[("VEC", 1), ("SPLITK", 1)]),
+    ]
+    .into_iter()
+    .find(|k| runs(k))
+    .unwrap_or(kernel)
 }
 
 #[cfg(test)]
@@ -543,5 +581,46 @@ mod tests {
         assert_eq!(c, k);
         let bad = hone_tuner::Config::new(vec![("BM".into(), hone_tuner::ParamValue::Int(96))]);
         assert!(kernel_of(Flavor::Dgemm, k.layout, &bad).is_err());
+    }
+
+    #[test]
+    fn split_k_launches_a_grid_row_per_slice_and_falls_back_past_the_flags() {
+        let limits = h100();
+        let t = template(Flavor::Dgemm);
+        assert!(t.split_k && !template(Flavor::Sgemm).split_k);
+        let nn = Layout { a: Op::N, b: Op::N };
+        let k = GemmKernel {
+            flavor: Flavor::Dgemm,
+            layout: nn,
+            config: t.config(&[("BM", 64), ("BN", 64), ("SPLITK", 4), ("VEC", 2)]),
+        };
+        let small = GemmProblem::packed(Flavor::Dgemm, nn, 256, 256, 4096);
+        assert_eq!(t.launch(&k, &small).grid, (16, 4, 1));
+        assert_eq!(fitting(k.clone(), &small, 4096, 8192, &limits), k);
+        // 64 x 64 tiles of a 20000 x 20000 C outnumber the flags
+        let big = GemmProblem::packed(Flavor::Dgemm, nn, 20000, 20000, 64);
+        assert!(t.accepts(&k, &big).unwrap_err().contains("split_flags"));
+        let f = fitting(k.clone(), &big, 4096, 8192, &limits);
+        assert_eq!((f.config["SPLITK"], f.config["VEC"]), (1, 2));
+        // with odd leading dimensions too, both fall back
+        let mut odd = big;
+        odd.lda += 1;
+        let f = fitting(k, &odd, 4096, 8192, &limits);
+        assert_eq!((f.config["SPLITK"], f.config["VEC"]), (1, 1));
+    }
+
+    #[test]
+    fn stored_configurations_without_split_k_take_its_default() {
+        let t = template(Flavor::Dgemm);
+        let mut stored = t.config(&[]);
+        stored.remove("SPLITK");
+        let c = hone_tuner::Config::new(
+            stored
+                .iter()
+                .map(|(n, v)| (n.clone(), hone_tuner::ParamValue::Int(*v)))
+                .collect(),
+        );
+        let k = kernel_of(Flavor::Dgemm, Layout { a: Op::N, b: Op::T }, &c).unwrap();
+        assert_eq!(k.config["SPLITK"], 1);
     }
 }

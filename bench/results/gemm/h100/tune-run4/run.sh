@@ -7,7 +7,8 @@
 #   bench/results/gemm/h100/tune-run4/run.sh target/release/hone OUT
 #
 # The rules land in OUT/rules (kernels/gemm/rules/ ships them); OUT/gemm.sqlite
-# resumes an interrupted run. The GPU tests ran first on the same machine:
+# resumes an interrupted run; TUNE_TIMEOUT bounds each job (105 s by
+# default). The GPU tests ran first on the same machine:
 #   cargo test --release -p hone-kernels --test gpu_gemm -- --test-threads 1 \
 #       every_measured_kernel_is_right_in_every_layout_at_odd_shapes
 set -uo pipefail
@@ -18,7 +19,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv > "$OUT/gp
 cp kernels/gemm/rules/*.json "$OUT/rules/"
 for job in dgemm_nn dgemm_nt dgemm_tn dgemm_tt; do
   t0=$(date +%s)
-  timeout 105 "$H" tune "kernels/gemm/tune/$job.toml" --db "$OUT/gemm.sqlite" --reps 10 --warmup 2 \
+  timeout "${TUNE_TIMEOUT:-105}" "$H" tune "kernels/gemm/tune/$job.toml" --db "$OUT/gemm.sqlite" --reps 10 --warmup 2 \
       --check-max 1024 --json > "$OUT/$job.tune.json" 2>> "$OUT/tune.log"; rc=$?
   "$H" rule --db "$OUT/gemm.sqlite" --job "$job" --out-json "$OUT/rules/$job.json" >> "$OUT/rule.log" 2>&1
   echo "$job tune rc=$rc rule rc=$? $(( $(date +%s) - t0 )) s" | tee -a "$OUT/summary.txt"
