@@ -247,12 +247,12 @@ struct gemm_ab_loader {
 
 // ---- split-K ------------------------------------------------------------
 // With S_ > 1 slices, the blocks of grid row s = blockIdx.y compute a tile's
-// product over k tiles [s * per, (s + 1) * per) and add it to C in slice
-// order: slice 0 applies beta, each later slice waits for the one before to
-// publish (a flag per tile, gemm_split_wait / gemm_split_signal) and adds its
-// part to C. The order is fixed, so the result does not change from run to
-// run. Blocks are dispatched in block-index order, so the slice a block
-// waits for has been dispatched before it and the wait ends.
+// product over k tiles [s * per, (s + 1) * per) only. Each writes its
+// partial tile to the workspace and counts itself in the tile's counter; the
+// last to arrive adds the S_ partials in slice order (its own from
+// registers) and stores C. No block waits for another, and the sum's order
+// does not depend on which arrives last, so the result is the same on every
+// run.
 struct gemm_k_range {
   int k0, K;  // first k and number of k of the slice
 };
@@ -263,24 +263,7 @@ __device__ __forceinline__ gemm_k_range gemm_slice(int K, int s) {
   int k0 = min(K, s * per), k1 = min(K, k0 + per);
   return {k0, k1 - k0};
 }
-// Thread 0 waits until the tile's flag says `slice`; the block follows.
-__device__ __forceinline__ void gemm_split_wait(const unsigned* flag, unsigned slice) {
-  if (threadIdx.x == 0) {
-    unsigned v;
-    do {
-      asm volatile("ld.acquire.gpu.global.u32 %0, [%1];\n" : "=r"(v) : "l"(flag) : "memory");
-    } while (v != slice);
-  }
-  __syncthreads();
-}
-// After every thread's stores, publishes `next` (0 after the last slice, so
-// the flags are zero again for the next call).
-__device__ __forceinline__ void gemm_split_signal(unsigned* flag, unsigned next) {
-  __syncthreads();
-  if (threadIdx.x == 0)
-    asm volatile("st.release.gpu.global.u32 [%0], %1;\n" ::"l"(flag), "r"(next) : "memory");
-}
-// A load that skips L1: an earlier slice on another SM wrote the value.
+// A load that skips L1: another SM wrote the value.
 __device__ __forceinline__ double gemm_ld_l2(const double* p) {
   double v;
   asm volatile("ld.global.cg.f64 %0, [%1];\n" : "=d"(v) : "l"(p) : "memory");
@@ -291,55 +274,68 @@ __device__ __forceinline__ float gemm_ld_l2(const float* p) {
   asm volatile("ld.global.cg.f32 %0, [%1];\n" : "=f"(v) : "l"(p) : "memory");
   return v;
 }
+// Split-K: stores the block's E_ accumulators in the workspace (slice-major
+// per tile, element-major per slice, so that a warp's stores and loads are
+// coalesced), then whether this block arrived last for its tile; if so, acc
+// becomes the sum of every slice's part, added in slice order. The tile's
+// counter is back to zero after the last block.
+template <typename T, int E_, int S_>
+__device__ __forceinline__ bool gemm_split_reduce(T (&acc)[E_], T* work, unsigned* counters,
+                                                  int slice) {
+  __shared__ unsigned gemm_split_last;
+  const int nt = blockDim.x, tid = threadIdx.x;
+  T* tile = work + (long long)blockIdx.x * S_ * E_ * nt;
+#pragma unroll
+  for (int e = 0; e < E_; ++e) tile[((long long)slice * E_ + e) * nt + tid] = acc[e];
+  __threadfence();
+  __syncthreads();
+  if (tid == 0) {
+    unsigned before = atomicAdd(counters + blockIdx.x, 1u);
+    gemm_split_last = before == S_ - 1;
+    if (before == S_ - 1) counters[blockIdx.x] = 0;
+  }
+  __syncthreads();
+  if (!gemm_split_last) return false;
+  __threadfence();
+  T sum[E_];
+#pragma unroll
+  for (int e = 0; e < E_; ++e) sum[e] = T(0);
+  for (int s = 0; s < S_; ++s) {
+#pragma unroll
+    for (int e = 0; e < E_; ++e)
+      sum[e] += s == slice ? acc[e] : gemm_ld_l2(tile + ((long long)s * E_ + e) * nt + tid);
+  }
+#pragma unroll
+  for (int e = 0; e < E_; ++e) acc[e] = sum[e];
+  return true;
+}
 
 // ---- epilogue helpers ---------------------------------------------------
-// C(m, n) as the split-K slices before this one left it, 0 outside [m_lo, M)
-// x [n_lo, N). A later slice loads all its values before it stores any:
-// a load after a store waits for it, and one load-add-store after another
-// costs a slice an L2 round trip per element.
-template <typename T>
-__device__ __forceinline__ T gemm_prior(const T* C, long long ldc, int m, int n, int M, int N,
-                                        int m_lo, int n_lo) {
-  return m < M && n < N && m >= m_lo && n >= n_lo ? gemm_ld_l2(C + (long long)n * ldc + m) : T(0);
-}
-// Stores C(m, n) for m in [m_lo, M), n in [n_lo, N); `add`: a later split-K
-// slice, adding its part to `prior` (gemm_prior).
+// Stores C(m, n) for m in [m_lo, M), n in [n_lo, N).
 template <typename T>
 __device__ __forceinline__ void gemm_store(T* C, long long ldc, int m, int n, int M, int N, T v,
-                                           T alpha, T beta, int m_lo = 0, int n_lo = 0,
-                                           bool add = false, T prior = T(0)) {
+                                           T alpha, T beta, int m_lo = 0, int n_lo = 0) {
   if (m < M && n < N && m >= m_lo && n >= n_lo) {
     T* p = C + (long long)n * ldc + m;
-    if (add) *p = alpha * v + prior;
-    else if (beta == T(0)) *p = alpha * v;
+    if (beta == T(0)) *p = alpha * v;
     else *p = alpha * v + beta * *p;
   }
 }
-
 
 // The epilogue of the mma.sync kernels: accumulator tile acc[MI_][NI_][CR_]
 // in the m16n8 (or m8n8) C fragment layout of a warp whose first fragment
 // row is mb and column nb (both with the lane's offsets: g and 2t), each
 // fragment MM_ rows apart in m and 8 columns in n. Stores C(m, n) for m in
-// [m0, M), n in [n0, N); split-K slices after the first wait for the one
-// before, load every prior value, then store, and all publish the next.
+// [m0, M), n in [n0, N); with split-K only the last of a tile's slices does,
+// with the sum of all (gemm_split_reduce).
 template <typename T, int MI_, int NI_, int CR_, int MM_, int S_>
-__device__ __forceinline__ void gemm_mma_epilogue(T* C, long long ldc, const T (&acc)[MI_][NI_][CR_],
+__device__ __forceinline__ void gemm_mma_epilogue(T* C, long long ldc, T (&acc)[MI_][NI_][CR_],
                                                   int mb, int nb, int M, int N, int m0, int n0,
-                                                  T alpha, T beta, unsigned* flags, int slice) {
-  unsigned* flag = flags + blockIdx.x;
-  const bool add = S_ > 1 && slice > 0;
-  T prior[MI_][NI_][CR_];
-  if (add) {
-    gemm_split_wait(flag, slice);
-#pragma unroll
-    for (int i = 0; i < MI_; ++i)
-#pragma unroll
-      for (int j = 0; j < NI_; ++j)
-#pragma unroll
-        for (int r = 0; r < CR_; ++r)
-          prior[i][j][r] =
-              gemm_prior(C, ldc, mb + i * MM_ + (r >> 1) * 8, nb + j * 8 + (r & 1), M, N, m0, n0);
+                                                  T alpha, T beta, unsigned* counters, T* work,
+                                                  int slice) {
+  if (S_ > 1) {
+    T(&flat)[MI_ * NI_ * CR_] = reinterpret_cast<T(&)[MI_ * NI_ * CR_]>(acc);
+    if (!gemm_split_reduce<T, MI_ * NI_ * CR_, S_>(flat, work, counters, slice)) return;
   }
 #pragma unroll
   for (int i = 0; i < MI_; ++i)
@@ -348,8 +344,7 @@ __device__ __forceinline__ void gemm_mma_epilogue(T* C, long long ldc, const T (
 #pragma unroll
       for (int r = 0; r < CR_; ++r)
         gemm_store<T>(C, ldc, mb + i * MM_ + (r >> 1) * 8, nb + j * 8 + (r & 1), M, N, acc[i][j][r],
-                      alpha, beta, m0, n0, add, add ? prior[i][j][r] : T(0));
-  if (S_ > 1) gemm_split_signal(flag, slice + 1 == S_ ? 0 : slice + 1);
+                      alpha, beta, m0, n0);
 }
 
 #endif

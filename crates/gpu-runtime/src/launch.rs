@@ -15,6 +15,14 @@ use crate::nvrtc::ImageKind;
 /// Dynamic shared memory a block gets without raising the function's limit.
 pub const DEFAULT_DYNAMIC_SMEM_LIMIT: u32 = 48 * 1024;
 
+/// Whether a launch must raise the function's dynamic shared-memory limit:
+/// the 48 KiB a block gets without opting in count its static shared memory
+/// too, so 48 KiB of dynamic memory beside 16 bytes of static needs it (the
+/// launch fails with an invalid argument otherwise).
+pub fn needs_smem_opt_in(dynamic: u32, static_bytes: u32) -> bool {
+    dynamic as u64 + static_bytes as u64 > DEFAULT_DYNAMIC_SMEM_LIMIT as u64
+}
+
 /// A device allocation. Must not outlive the [`Gpu`] it was made on.
 pub struct DeviceBuffer {
     ptr: sys::CUdeviceptr,
@@ -280,7 +288,7 @@ impl Function<'_> {
                 dims.shared_mem, props.shared_mem_per_block_optin
             )));
         }
-        if dims.shared_mem > DEFAULT_DYNAMIC_SMEM_LIMIT {
+        if needs_smem_opt_in(dims.shared_mem, info.static_shared_bytes) {
             // SAFETY: the function belongs to a loaded module.
             unsafe {
                 cu::function::set_function_attribute(
@@ -447,6 +455,15 @@ impl Drop for Event {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn static_shared_memory_counts_toward_the_limit_without_opt_in() {
+        // a split-K DGEMM tile: 48 KiB of pipeline stages and 16 static bytes
+        assert!(needs_smem_opt_in(48 * 1024, 16));
+        assert!(!needs_smem_opt_in(48 * 1024, 0));
+        assert!(!needs_smem_opt_in(40 * 1024, 16));
+        assert!(needs_smem_opt_in(64 * 1024, 0));
+    }
 
     #[test]
     fn argument_slots_hold_the_value_in_their_low_bytes() {

@@ -130,6 +130,18 @@ fn measured(flavor: Flavor) -> Vec<Config> {
                 ("VEC", 1),
                 ("SPLITK", 8),
             ],
+            // cuBLAS's tile at N = 256, 16 slices
+            &[
+                ("BM", 32),
+                ("BN", 32),
+                ("BK", 32),
+                ("WARPS_M", 2),
+                ("WARPS_N", 2),
+                ("MMA_K", 8),
+                ("STAGES", 4),
+                ("VEC", 2),
+                ("SPLITK", 16),
+            ],
         ],
         // The three multiply-adds, on two tile shapes.
         Flavor::Ddgemm | Flavor::DdgemmSplit => &[
@@ -200,7 +212,9 @@ fn measured(flavor: Flavor) -> Vec<Config> {
 // C to keep the fast copies (rows computed twice, stored once); N = 522 in
 // single precision with B transposed also where the moved tile would not be
 // 16-byte aligned (those blocks keep the checked copies).
-const SHAPES: [(usize, usize, usize); 11] = [
+// (96, 80, 5000): K much longer than M and N, which the library splits
+// (up to 64 slices) for kernels that do not.
+const SHAPES: [(usize, usize, usize); 12] = [
     (1, 1, 1),
     (17, 17, 17),
     (333, 77, 129),
@@ -212,6 +226,7 @@ const SHAPES: [(usize, usize, usize); 11] = [
     (256, 320, 72),
     (300, 200, 96),
     (1000, 522, 264),
+    (96, 80, 5000),
 ];
 
 #[test]

@@ -66,16 +66,19 @@ static void cfg(char* s) {
 }
 #endif
 
-// the tensor-core kernels take split-K flags (zero between calls)
+// the tensor-core kernels take split-K tile counters (zero between calls)
+// and a workspace
 #ifndef SPLITK
 #define SPLITK 1
 #endif
 #if ALG == 1
 #define FLAGS_ARG
 #else
-#define FLAGS_ARG , split_flags
+#define FLAGS_ARG , split_flags, split_work
 #endif
 __device__ unsigned split_flags[1 << 16];
+__device__ double split_work_raw[1 << 22];  // 32 MiB
+#define split_work reinterpret_cast<T*>(split_work_raw)
 
 #define WRAP(ta, tb)                                                                            \
   extern "C" __global__ void __launch_bounds__(NTHR, LBMIN)                                     \

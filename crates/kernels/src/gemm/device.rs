@@ -21,7 +21,7 @@ use super::dd::{Accuracy, Dd, InputKind};
 use super::reference::{
     compare, compare_dd, device_bytes, host_values, reference, CheckReport, Operands,
 };
-use super::template::{template, GemmKernel, SPLIT_FLAGS};
+use super::template::{template, GemmKernel, SPLIT_FLAGS, SPLIT_WORK_BYTES};
 use super::{Flavor, GemmProblem};
 use crate::routine::{LibError, Result};
 use crate::vendor::cublas::{Cublas, DefaultStreamTimer};
@@ -97,16 +97,19 @@ pub struct GemmRunner<'g> {
     flusher: L2Flusher,
     seed: u64,
     limits: crate::symv::DeviceLimits,
-    /// The split-K flags of the kernels that split K: zero between calls
-    /// (each call's last slice of a tile clears the tile's flag). One
-    /// runner's launches go to one stream, so calls never share them.
-    split_flags: DeviceBuffer,
+    /// The split-K tile counters (zero between calls: the last slice of a
+    /// tile clears its counter) and workspace of the kernels that split K.
+    /// One runner's launches go to one stream, so calls never share them.
+    split: SplitBuffers,
 }
 
 impl<'g> GemmRunner<'g> {
     pub fn new(gpu: &'g Gpu, cache: ModuleCache) -> Result<GemmRunner<'g>> {
         let target = nvrtc::target_for(gpu.props().compute_capability)?;
-        let split_flags = DeviceBuffer::with_data(gpu, &vec![0u8; 4 * SPLIT_FLAGS])?;
+        let split = SplitBuffers {
+            counters: DeviceBuffer::with_data(gpu, &vec![0u8; 4 * SPLIT_FLAGS])?,
+            work: DeviceBuffer::alloc(gpu, SPLIT_WORK_BYTES)?,
+        };
         Ok(GemmRunner {
             gpu,
             cache,
@@ -117,7 +120,7 @@ impl<'g> GemmRunner<'g> {
             flusher: L2Flusher::new(gpu)?,
             seed: rand::random(),
             limits: crate::symv::DeviceLimits::from_props(gpu.props()),
-            split_flags,
+            split,
         })
     }
 
@@ -363,7 +366,7 @@ impl<'g> GemmRunner<'g> {
             Ok(d) => d,
             Err(why) => return Ok(Err(why)),
         };
-        let (gpu, flags) = (self.gpu, self.split_flags.ptr());
+        let (gpu, flags) = (self.gpu, self.split.ptrs());
         let p = self.data.as_ref().expect("launch_dims checked").problem;
         let (rep, accuracy) = self.check_inputs(kind, |alpha, a, b, beta, c| {
             // SAFETY: the buffers hold the problem's matrices.
@@ -394,7 +397,7 @@ impl<'g> GemmRunner<'g> {
             Ok(d) => d,
             Err(why) => return Ok(Err(why)),
         };
-        let (gpu, flags) = (self.gpu, self.split_flags.ptr());
+        let (gpu, flags) = (self.gpu, self.split.ptrs());
         let d = self.data.as_ref().expect("launch_dims checked");
         let p = d.problem;
         let mut flusher = timing.flush_l2.then_some(&mut self.flusher);
@@ -529,18 +532,31 @@ impl<'g> GemmRunner<'g> {
             .dims_for(&loaded, p)
             .map_err(|i| LibError::Usage(i.reason))?;
         // SAFETY: the caller's guarantees.
-        let flags = self.split_flags.ptr();
+        let flags = self.split.ptrs();
         // SAFETY: the caller's guarantees; the flags are the runner's.
         unsafe { launch(self.gpu, &loaded, &dims, p, alpha, a, b, beta, c, flags) }?;
         Ok(kernel.clone())
     }
 }
 
+/// The split-K tile counters and workspace of a runner.
+struct SplitBuffers {
+    counters: DeviceBuffer,
+    work: DeviceBuffer,
+}
+
+impl SplitBuffers {
+    fn ptrs(&self) -> (u64, u64) {
+        (self.counters.ptr(), self.work.ptr())
+    }
+}
+
 /// One launch of a loaded kernel with the BLAS argument list.
 ///
 /// # Safety
-/// The pointers must hold `p`'s matrices on `gpu`; `flags` the split-K flags
-/// ([`SPLIT_FLAGS`] zero words) where the kernel splits K.
+/// The pointers must hold `p`'s matrices on `gpu`; `split` the split-K
+/// counters ([`SPLIT_FLAGS`] zero words) and workspace
+/// ([`SPLIT_WORK_BYTES`]) where the kernel splits K.
 #[allow(clippy::too_many_arguments)]
 unsafe fn launch(
     gpu: &Gpu,
@@ -552,7 +568,7 @@ unsafe fn launch(
     b: u64,
     beta: Dd,
     c: u64,
-    flags: u64,
+    split: (u64, u64),
 ) -> Result<()> {
     let t = template(loaded.kernel.flavor);
     let f = loaded.module.function(&t.entry)?;
@@ -577,7 +593,7 @@ unsafe fn launch(
     args.extend(scalar(beta));
     args.extend([KernelArg::Ptr(c), KernelArg::I32(p.ldc as i32)]);
     if t.split_k {
-        args.push(KernelArg::Ptr(flags));
+        args.extend([KernelArg::Ptr(split.0), KernelArg::Ptr(split.1)]);
     }
     // SAFETY: the argument list is the templates' BLAS signature; the caller
     // vouches for the pointers.

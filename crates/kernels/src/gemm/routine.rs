@@ -241,8 +241,12 @@ impl Session for GemmSession<'_> {
         self.rules.origin().to_string()
     }
 
+    /// The selection of the rule that answers for the problem's variant: its
+    /// own, or its flavor's NN rule (as [`GemmRules::kernel`] picks).
     fn select(&self, problem: &Problem) -> Result<Selection> {
-        self.rules.set().select(&problem.variant, problem.size)
+        let g = gemm_of(problem)?;
+        let variant = self.rules.source_variant(g.flavor, g.layout)?;
+        self.rules.set().select(&variant, problem.size)
     }
 
     fn compare(

@@ -81,8 +81,8 @@ struct Description {
     #[serde(default = "one")]
     c_align: String,
     /// The kernel splits K (parameter SPLITK) and takes, after the BLAS
-    /// arguments, the split-K flags: [`SPLIT_FLAGS`] words, zero between
-    /// calls.
+    /// arguments, the split-K tile counters ([`SPLIT_FLAGS`] words, zero
+    /// between calls) and workspace ([`SPLIT_WORK_BYTES`]).
     #[serde(default)]
     split_k: bool,
     /// Values of parameters that a stored configuration may leave out (those
@@ -91,9 +91,12 @@ struct Description {
     defaults: BTreeMap<String, i64>,
 }
 
-/// Words of split-K flags a runner keeps for the kernels that split K: one
-/// per tile of C (`split_flags` in the templates' expressions).
+/// Words of split-K tile counters a runner keeps for the kernels that split
+/// K: one per tile of C (`split_flags` in the templates' expressions).
 pub const SPLIT_FLAGS: usize = 1 << 16;
+/// Bytes of split-K workspace a runner keeps: every slice's partial tile
+/// (`split_work_bytes` in the templates' expressions).
+pub const SPLIT_WORK_BYTES: usize = 32 << 20;
 
 fn one() -> String {
     "1".to_string()
@@ -116,7 +119,7 @@ pub struct GemmTemplate {
     requires: Vec<(String, IntExpr)>,
     pointer_align: IntExpr,
     c_align: IntExpr,
-    /// Takes the split-K flags after the BLAS arguments.
+    /// Takes the split-K counters and workspace after the BLAS arguments.
     pub split_k: bool,
     defaults: BTreeMap<String, i64>,
 }
@@ -271,6 +274,7 @@ impl GemmTemplate {
             "TRANS_A" => Some(k.layout.a.define()),
             "TRANS_B" => Some(k.layout.b.define()),
             "split_flags" => Some(SPLIT_FLAGS as i64),
+            "split_work_bytes" => Some(SPLIT_WORK_BYTES as i64),
             other => k.config.get(other).copied(),
         }
     }
@@ -383,6 +387,7 @@ pub fn fitting(
             && t.accepts(k, p).is_ok()
             && t.aligned(k, a, b, 0).is_ok()
     };
+    let kernel = split_for_shape(kernel, p, limits);
     if runs(&kernel) {
         return kernel;
     }
@@ -403,6 +408,55 @@ pub fn fitting(
     .into_iter()
     .find(|k| runs(k))
     .unwrap_or(kernel)
+}
+
+/// The rules are tuned on square sizes, where C has tiles enough for every
+/// SM. A C with fewer tiles than the GPU has SMs and a K at least four times
+/// M and N (a product of thin panels) would leave most SMs idle through a
+/// long K loop, so the rule's kernel gets its K split: the most slices (a
+/// power of two among the template's values) that keep tiles x slices within
+/// the SM count and each slice at least 8 k tiles long. Kernels already
+/// split, templates without split-K and other shapes are left as they are.
+fn split_for_shape(
+    kernel: GemmKernel,
+    p: &GemmProblem,
+    limits: &dyn Fn(&str) -> Option<i64>,
+) -> GemmKernel {
+    let t = template(kernel.flavor);
+    let get = |n: &str| kernel.config.get(n).copied();
+    let (Some(1), Some(bm), Some(bn), Some(bk), Some(sms)) = (
+        get("SPLITK"),
+        get("BM"),
+        get("BN"),
+        get("BK"),
+        limits("sm_count"),
+    ) else {
+        return kernel;
+    };
+    let (m, n, k) = (p.m as i64, p.n as i64, p.k as i64);
+    let tiles = cdiv(m, bm) * cdiv(n, bn);
+    if !t.split_k || k < 4 * m.max(n) || tiles >= sms {
+        return kernel;
+    }
+    let k_tiles = cdiv(k, bk);
+    let values = t
+        .params
+        .iter()
+        .find(|(name, _)| name == "SPLITK")
+        .map(|(_, v)| v.clone())
+        .unwrap_or_default();
+    let slices = values
+        .into_iter()
+        .filter(|&s| tiles * s <= sms && k_tiles >= 8 * s)
+        .max()
+        .unwrap_or(1);
+    let mut split = kernel;
+    split.config.insert("SPLITK".to_string(), slices);
+    split
+}
+
+fn cdiv(a: i64, b: i64) -> i64 {
+    (a + b - 1) / b.max(1)
 }
 
 #[cfg(test)]
@@ -607,6 +661,31 @@ mod tests {
         odd.lda += 1;
         let f = fitting(k, &odd, 4096, 8192, &limits);
         assert_eq!((f.config["SPLITK"], f.config["VEC"]), (1, 1));
+    }
+
+    #[test]
+    fn thin_panels_with_a_long_k_get_k_split_and_square_shapes_keep_the_rule() {
+        let limits = h100();
+        let t = template(Flavor::Dgemm);
+        let nn = Layout { a: Op::N, b: Op::N };
+        let k = GemmKernel {
+            flavor: Flavor::Dgemm,
+            layout: nn,
+            config: t.config(&[("BM", 64), ("BN", 128), ("BK", 16), ("VEC", 2)]),
+        };
+        let slices = |m, n, kk| {
+            let p = GemmProblem::packed(Flavor::Dgemm, nn, m, n, kk);
+            fitting(k.clone(), &p, 4096, 8192, &limits).config["SPLITK"]
+        };
+        // 8 tiles on 132 SMs: 16 slices of 64 k tiles
+        assert_eq!(slices(256, 256, 16384), 16);
+        // 2 tiles, and 8 slices of 8 k tiles: 1024 / 16 = 64 k tiles
+        assert_eq!(slices(128, 128, 1024), 8);
+        // square, or tiles enough for the SMs: the rule's kernel as it is
+        assert_eq!(slices(256, 256, 256), 1);
+        assert_eq!(slices(2048, 2048, 16384), 1);
+        // K too short for slices of 8 k tiles
+        assert_eq!(slices(16, 16, 100), 1);
     }
 
     #[test]

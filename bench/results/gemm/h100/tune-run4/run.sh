@@ -25,7 +25,7 @@ for job in dgemm_nn dgemm_nt dgemm_tn dgemm_tt; do
   echo "$job tune rc=$rc rule rc=$? $(( $(date +%s) - t0 )) s" | tee -a "$OUT/summary.txt"
 done
 t0=$(date +%s)
-timeout 150 "$H" bench gemm --rules "$OUT/rules" --variants dgemm_nn,dgemm_nt,dgemm_tn,dgemm_tt \
-    --sizes 256,1024,2048,4096,8192 --plot-sizes 0 --reps 20 --out "$OUT/bench" \
+timeout "${BENCH_TIMEOUT:-150}" "$H" bench gemm --rules "$OUT/rules" --variants dgemm_nn,dgemm_nt,dgemm_tn,dgemm_tt \
+    --sizes "${BENCH_SIZES:-256,1024,2048,4096,8192}" --plot-sizes 0 --reps 20 --out "$OUT/bench" \
     --html "$OUT/bench/gemm.html" > "$OUT/bench.log" 2>&1
 echo "bench rc=$? $(( $(date +%s) - t0 )) s" | tee -a "$OUT/summary.txt"

@@ -10,4 +10,4 @@
 # The GPU tests ran first on the same machine (gpu_gemm_tests.txt):
 #   cargo test --release -p hone-kernels --test gpu_gemm -- --test-threads 1 \
 #       every_measured_kernel_is_right_in_every_layout_at_odd_shapes
-TUNE_TIMEOUT=170 exec "$(dirname "$0")/../tune-run4/run.sh" "$@"
+TUNE_TIMEOUT="${TUNE_TIMEOUT:-170}" exec "$(dirname "$0")/../tune-run4/run.sh" "$@"
