@@ -146,6 +146,36 @@ impl Routine for GemmRoutine {
         "N (square, M = N = K)"
     }
 
+    /// What GEMM users bring besides squares: tall-skinny C (a panel
+    /// update), a rank-256 update of a large C, and products of thin panels
+    /// with K much longer than M and N (the library splits their K).
+    fn other_shapes(&self, variant: &str) -> Vec<Problem> {
+        // Double-double GEMM's benchmark is `hone ddgemm`'s, on squares.
+        let Some((flavor, layout)) = Flavor::parse_variant(variant).filter(|(f, _)| !f.is_dd())
+        else {
+            return Vec::new();
+        };
+        [
+            (8192, 128, 8192),
+            (128, 8192, 8192),
+            (4096, 4096, 256),
+            (256, 256, 16384),
+            (128, 128, 65536),
+        ]
+        .into_iter()
+        .map(|(m, n, k)| {
+            problem_of(&GemmProblem::padded(
+                flavor,
+                layout,
+                m,
+                n,
+                k,
+                super::LD_MULTIPLE,
+            ))
+        })
+        .collect()
+    }
+
     fn default_sizes(&self) -> DefaultSizes {
         DefaultSizes {
             table: vec![256, 512, 1024, 2048, 4096, 8192, 16384],
@@ -306,6 +336,23 @@ impl Session for GemmSession<'_> {
 mod tests {
     use super::*;
     use crate::routine::parse_words;
+
+    #[test]
+    fn other_shapes_cover_tall_skinny_and_long_k_problems_of_the_variant() {
+        let shapes = GemmRoutine.other_shapes("dgemm_tn");
+        assert_eq!(shapes.len(), 5);
+        for p in &shapes {
+            assert_eq!(p.variant, "dgemm_tn");
+            gemm_of(p).unwrap();
+        }
+        let g: Vec<(usize, usize, usize)> = shapes
+            .iter()
+            .map(|p| gemm_of(p).map(|g| (g.m, g.n, g.k)).unwrap())
+            .collect();
+        assert!(g.contains(&(8192, 128, 8192)) && g.contains(&(256, 256, 16384)));
+        assert!(GemmRoutine.other_shapes("zgemm_nn").is_empty());
+        assert!(GemmRoutine.other_shapes("ddgemm_nn").is_empty());
+    }
 
     #[test]
     fn problems_default_to_square_packed_sgemm_nn() {
