@@ -55,6 +55,18 @@ fn site<'a>(v: &'a Value, line: u64, expression: &str, kind: &str) -> &'a Value 
         .unwrap_or_else(|| panic!("no {kind} {expression} on line {line}"))
 }
 
+/// The site's suggestion of `pattern`, verified in the emulator.
+fn verified_fix<'a>(site: &'a Value, pattern: &str) -> &'a Value {
+    let fix = site["suggestions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["pattern"] == pattern)
+        .unwrap_or_else(|| panic!("no {pattern} fix: {site:#}"));
+    assert_eq!(fix["verification"]["verified"], true, "{fix:#}");
+    fix
+}
+
 /// The hone total that each Nsight Compute counter of table.csv stands for.
 fn total(v: &Value, quantity: &str) -> Option<u64> {
     let t = &v["totals"];
@@ -339,13 +351,7 @@ fn a_shared_partial_sum_read_back_each_step_gets_a_register_copy() {
     };
     let load = site(&v, 12, "s[tid]", "load");
     assert!(load["repeated"].is_object(), "{load:#}");
-    let fix = load["suggestions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|f| f["pattern"] == "register-copy")
-        .unwrap_or_else(|| panic!("{:#}", load));
-    assert_eq!(fix["verification"]["verified"], true);
+    let fix = verified_fix(load, "register-copy");
     assert_eq!(fix["changes_layout"], false);
     assert_eq!(fix["before"]["site"]["requests"], 48);
     assert!(
@@ -366,6 +372,25 @@ fn a_shared_partial_sum_read_back_each_step_gets_a_register_copy() {
         .unwrap()
         .iter()
         .all(|f| f["pattern"] != "register-copy"));
+}
+
+#[test]
+fn an_element_of_a_two_dimensional_shared_array_gets_a_register_copy() {
+    let Some(v) = compiled_with_fixes("examples/analyze/column_reduction.json") else {
+        return;
+    };
+    let load = site(&v, 14, "s[ty][tx]", "load");
+    assert!(load["repeated"].is_object(), "{load:#}");
+    let fix = verified_fix(load, "register-copy");
+    // Read once before the loop (32 warps' requests) instead of every step.
+    assert_eq!(fix["before"]["site"]["requests"], 60);
+    assert_eq!(fix["after"]["site"]["requests"], 32);
+    let source = fix["source"].as_str().unwrap();
+    assert!(source.contains("float s_r = s[ty][tx];"), "{source}");
+    assert!(
+        source.contains("s[ty][tx] = s_r = s_r + s[ty + step / 2][tx];"),
+        "{source}"
+    );
 }
 
 #[test]

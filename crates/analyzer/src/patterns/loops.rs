@@ -8,7 +8,7 @@ use hone_ir::{
     Block, Expr, ExprKind, Function, Intrinsic, Span, Stmt, StmtKind, Type, Var, VarId, VarKind,
 };
 
-use crate::walk::{is_pure, strip};
+use crate::walk::{index_root, is_pure, strip};
 
 pub(crate) fn is_loop(s: &Stmt) -> bool {
     matches!(
@@ -48,19 +48,44 @@ pub(crate) fn innermost_loop(body: &Block, path: &Path) -> Option<Path> {
         .find(|p| stmt_at(body, p).is_some_and(is_loop))
 }
 
-/// Whether `e` names an element of `array` (`array[...]`).
-pub(crate) fn indexes(e: &Expr, array: VarId) -> bool {
-    matches!(&strip(e).kind, ExprKind::Index(b, _) if matches!(strip(b).kind, ExprKind::Var(v) if v == array))
+/// `array[i][j]...`, an element (not a row) of a non-volatile array
+/// variable of one or more dimensions, with pure indexes (outermost first).
+pub(crate) fn element_nd<'e>(f: &Function, e: &'e Expr) -> Option<(VarId, Vec<&'e Expr>)> {
+    if matches!(e.ty, Type::Array(..)) {
+        return None;
+    }
+    let mut indices = Vec::new();
+    let mut at = e;
+    while let ExprKind::Index(base, index) = &at.kind {
+        if !is_pure(index) {
+            return None;
+        }
+        indices.push(index.as_ref());
+        at = strip(base);
+    }
+    let ExprKind::Var(array) = at.kind else {
+        return None;
+    };
+    indices.reverse();
+    (!indices.is_empty() && !f.var(array).is_volatile).then_some((array, indices))
 }
 
-/// Whether `the_loop` leaves `array` and the variables of `index` as they
-/// are, so that `array[index]` names one element on every trip: none is
+/// Whether `e` names an element or a row of `array` (`array[...]`, any
+/// number of dimensions).
+pub(crate) fn indexes(e: &Expr, array: VarId) -> bool {
+    matches!(&strip(e).kind, ExprKind::Index(..)) && index_root(e) == Some(array)
+}
+
+/// Whether `the_loop` leaves `array` and the variables of `indices` as they
+/// are, so that `array[i][j]...` names one element on every trip: none is
 /// assigned, incremented or (an index variable) declared in it, no element
 /// is incremented or has its address taken, and it calls no other code and
 /// makes no atomic access (either may write the element).
-pub(crate) fn keeps(the_loop: &Stmt, array: VarId, index: &Expr) -> bool {
+pub(crate) fn keeps(the_loop: &Stmt, array: VarId, indices: &[&Expr]) -> bool {
     let mut index_vars = Vec::new();
-    hone_ir::path::vars_read(index, &mut index_vars);
+    for index in indices {
+        hone_ir::path::vars_read(index, &mut index_vars);
+    }
     let moved = |e: &Expr| matches!(strip(e).kind, ExprKind::Var(v) if index_vars.contains(&v) || v == array);
     let mut kept = true;
     let alone = vec![the_loop.clone()];

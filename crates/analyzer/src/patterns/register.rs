@@ -9,7 +9,7 @@ use hone_emulator::AccessKind;
 use hone_ir::path::{each_expr, find_span, stmt_at};
 use hone_ir::{AddressSpace, Expr, ExprKind, Function, StmtKind, VarKind};
 
-use super::loops::{element, fresh_local, indexes, innermost_loop, keeps};
+use super::loops::{element_nd, fresh_local, indexes, innermost_loop, keeps};
 use super::{Candidate, Ctx};
 use crate::collect::SiteStats;
 use crate::walk::strip;
@@ -36,9 +36,9 @@ fn propose_one(ctx: &Ctx, site: &SiteStats) -> Option<Candidate> {
         ExprKind::Assign { lhs, .. } => strip(lhs).clone(),
         _ => found.clone(),
     };
-    let (array, index) = element(ctx.func, &target)?;
+    let (array, indices) = element_nd(ctx.func, &target)?;
     // The element is the thread's own: its index differs between lanes.
-    if ctx.func.var(array).kind != VarKind::Shared || !ctx.varying.expr(index) {
+    if ctx.func.var(array).kind != VarKind::Shared || !indices.iter().any(|i| ctx.varying.expr(i)) {
         return None;
     }
     let loop_path = innermost_loop(body, &path)?;
@@ -47,7 +47,7 @@ fn propose_one(ctx: &Ctx, site: &SiteStats) -> Option<Candidate> {
     // there (so no thread writes another's), by assignment.
     let text = |f: &Function, e: &Expr| hone_ir::print::print_expr(&ctx.spec.module, f, e);
     let shown = text(ctx.func, &target);
-    let mut safe = keeps(the_loop, array, index);
+    let mut safe = keeps(the_loop, array, &indices);
     each_expr(&vec![the_loop.clone()], &mut |e, _, _| {
         if let ExprKind::Assign { lhs, .. } = &e.kind {
             if indexes(lhs, array) && text(ctx.func, strip(lhs)) != shown {
