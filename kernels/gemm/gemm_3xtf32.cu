@@ -112,12 +112,7 @@ __device__ __forceinline__ void gemm_3xtf32_impl(int M, int N, int K, float alph
   const int g = lane >> 2, t = lane & 3;
   // A split-K slice is the product over its k range only.
   const int slice = SPLITK > 1 ? (int)blockIdx.y : 0;
-  {
-    const gemm_k_range kr = gemm_slice<BK, SPLITK>(K, slice);
-    A += TA ? kr.k0 : (long long)kr.k0 * lda;
-    B += TB ? (long long)kr.k0 * ldb : kr.k0;
-    K = kr.K;
-  }
+  gemm_slice<BK, SPLITK, TA, TB>(A, lda, B, ldb, K, slice);
 
   float acc[MI][NI][4];
 #pragma unroll

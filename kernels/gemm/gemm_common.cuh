@@ -210,8 +210,8 @@ struct gemm_ab_loader {
       m0 = gemm_inside_origin<BM_, V>(m0, M, !TA_);
       n0 = gemm_inside_origin<BN_, V>(n0, N, TB_);
       if (m0 + BM_ <= M && n0 + BN_ <= N) KF = K / BK_;
+      fast.init(A, lda, B, ldb, m0, n0, tid);
     }
-    if (FAST) fast.init(A, lda, B, ldb, m0, n0, tid);
   }
   // k tiles are copied in order, so the fast copiers only move forward.
   __device__ __forceinline__ void load_fast(int st) { fast.copy_next(smem, st, lda, ldb); }
@@ -253,15 +253,16 @@ struct gemm_ab_loader {
 // registers) and stores C. No block waits for another, and the sum's order
 // does not depend on which arrives last, so the result is the same on every
 // run.
-struct gemm_k_range {
-  int k0, K;  // first k and number of k of the slice
-};
-template <int BK_, int S_>
-__device__ __forceinline__ gemm_k_range gemm_slice(int K, int s) {
-  if (S_ == 1) return {0, K};
+// Narrows op(A), op(B) and K to slice s (a run of whole k tiles, empty
+// past the last one).
+template <int BK_, int S_, int TA_, int TB_, typename P>
+__device__ __forceinline__ void gemm_slice(P& A, int lda, P& B, int ldb, int& K, int s) {
+  if (S_ == 1) return;
   int per = GEMM_CDIV(GEMM_CDIV(K, BK_), S_) * BK_;
   int k0 = min(K, s * per), k1 = min(K, k0 + per);
-  return {k0, k1 - k0};
+  A += TA_ ? k0 : (long long)k0 * lda;
+  B += TB_ ? (long long)k0 * ldb : k0;
+  K = k1 - k0;
 }
 // A load that skips L1: another SM wrote the value.
 __device__ __forceinline__ double gemm_ld_l2(const double* p) {
