@@ -87,7 +87,7 @@ __device__ __forceinline__ void gemm_3xtf32_impl(int M, int N, int K, float alph
                                                  const float* __restrict__ A, int lda,
                                                  const float* __restrict__ B, int ldb, float beta,
                                                  float* __restrict__ C, int ldc,
-                                                 unsigned* __restrict__ flags,
+                                                 unsigned* __restrict__ counters,
                                                  float* __restrict__ work) {
   constexpr int NT = TF_NT;
   constexpr int WM = BM / WARPS_M, WN = BN / WARPS_N;
@@ -232,14 +232,14 @@ __device__ __forceinline__ void gemm_3xtf32_impl(int M, int N, int K, float alph
   // the tile starts at the loader's origin, the block's results at m0, n0
   gemm_mma_epilogue<float, MI, NI, 4, 16, SPLITK>(C, ldc, acc, ld.m0 + wm * WM + g,
                                                  ld.n0 + wn * WN + 2 * t, M, N, m0, n0, alpha,
-                                                 beta, flags, work, slice);
+                                                 beta, counters, work, slice);
 }
 
 #ifndef GEMM_NO_ENTRY
 extern "C" __global__ void __launch_bounds__(TF_NT, 1)
 KERNEL_NAME(int M, int N, int K, float alpha, const float* __restrict__ A, int lda,
             const float* __restrict__ B, int ldb, float beta, float* __restrict__ C, int ldc,
-            unsigned* __restrict__ flags, float* __restrict__ work) {
-  gemm_3xtf32_impl<TRANS_A, TRANS_B>(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc, flags, work);
+            unsigned* __restrict__ counters, float* __restrict__ work) {
+  gemm_3xtf32_impl<TRANS_A, TRANS_B>(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc, counters, work);
 }
 #endif

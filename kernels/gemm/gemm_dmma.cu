@@ -109,7 +109,7 @@ __device__ __forceinline__ void gemm_dmma_impl(int M, int N, int K, double alpha
                                                const double* __restrict__ A, int lda,
                                                const double* __restrict__ B, int ldb, double beta,
                                                double* __restrict__ C, int ldc,
-                                               unsigned* __restrict__ flags,
+                                               unsigned* __restrict__ counters,
                                                double* __restrict__ work) {
   constexpr int NT = DM_NT;
   constexpr int WM = BM / WARPS_M, WN = BN / WARPS_N;
@@ -275,14 +275,14 @@ __device__ __forceinline__ void gemm_dmma_impl(int M, int N, int K, double alpha
   // the tile starts at the loader's origin, the block's results at m0, n0
   gemm_mma_epilogue<double, MI, NI, CR, MMA_M, SPLITK>(C, ldc, acc, ld.m0 + wm * WM + g,
                                                  ld.n0 + wn * WN + 2 * t, M, N, m0, n0, alpha,
-                                                 beta, flags, work, slice);
+                                                 beta, counters, work, slice);
 }
 
 #ifndef GEMM_NO_ENTRY
 extern "C" __global__ void __launch_bounds__(DM_NT, MINB)
 KERNEL_NAME(int M, int N, int K, double alpha, const double* __restrict__ A, int lda,
             const double* __restrict__ B, int ldb, double beta, double* __restrict__ C, int ldc,
-            unsigned* __restrict__ flags, double* __restrict__ work) {
-  gemm_dmma_impl<TRANS_A, TRANS_B>(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc, flags, work);
+            unsigned* __restrict__ counters, double* __restrict__ work) {
+  gemm_dmma_impl<TRANS_A, TRANS_B>(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc, counters, work);
 }
 #endif

@@ -74,9 +74,9 @@ static void cfg(char* s) {
 #if ALG == 1
 #define FLAGS_ARG
 #else
-#define FLAGS_ARG , split_flags, split_work
+#define FLAGS_ARG , split_counters, split_work
 #endif
-__device__ unsigned split_flags[1 << 16];
+__device__ unsigned split_counters[1 << 16];
 __device__ double split_work_raw[1 << 22];  // 32 MiB
 #define split_work reinterpret_cast<T*>(split_work_raw)
 

@@ -21,7 +21,7 @@ use super::dd::{Accuracy, Dd, InputKind};
 use super::reference::{
     compare, compare_dd, device_bytes, host_values, reference, CheckReport, Operands,
 };
-use super::template::{template, GemmKernel, SPLIT_FLAGS, SPLIT_WORK_BYTES};
+use super::template::{template, GemmKernel, SPLIT_COUNTERS, SPLIT_WORK_BYTES};
 use super::{Flavor, GemmProblem};
 use crate::routine::{LibError, Result};
 use crate::vendor::cublas::{Cublas, DefaultStreamTimer};
@@ -107,7 +107,7 @@ impl<'g> GemmRunner<'g> {
     pub fn new(gpu: &'g Gpu, cache: ModuleCache) -> Result<GemmRunner<'g>> {
         let target = nvrtc::target_for(gpu.props().compute_capability)?;
         let split = SplitBuffers {
-            counters: DeviceBuffer::with_data(gpu, &vec![0u8; 4 * SPLIT_FLAGS])?,
+            counters: DeviceBuffer::with_data(gpu, &vec![0u8; 4 * SPLIT_COUNTERS])?,
             work: DeviceBuffer::alloc(gpu, SPLIT_WORK_BYTES)?,
         };
         Ok(GemmRunner {
@@ -366,11 +366,11 @@ impl<'g> GemmRunner<'g> {
             Ok(d) => d,
             Err(why) => return Ok(Err(why)),
         };
-        let (gpu, flags) = (self.gpu, self.split.ptrs());
+        let (gpu, split) = (self.gpu, self.split.ptrs());
         let p = self.data.as_ref().expect("launch_dims checked").problem;
         let (rep, accuracy) = self.check_inputs(kind, |alpha, a, b, beta, c| {
             // SAFETY: the buffers hold the problem's matrices.
-            unsafe { launch(gpu, &loaded, &dims, &p, alpha, a, b, beta, c, flags) }
+            unsafe { launch(gpu, &loaded, &dims, &p, alpha, a, b, beta, c, split) }
         })?;
         Ok(if rep.passed() {
             Ok((rep, accuracy))
@@ -397,7 +397,7 @@ impl<'g> GemmRunner<'g> {
             Ok(d) => d,
             Err(why) => return Ok(Err(why)),
         };
-        let (gpu, flags) = (self.gpu, self.split.ptrs());
+        let (gpu, split) = (self.gpu, self.split.ptrs());
         let d = self.data.as_ref().expect("launch_dims checked");
         let p = d.problem;
         let mut flusher = timing.flush_l2.then_some(&mut self.flusher);
@@ -412,7 +412,7 @@ impl<'g> GemmRunner<'g> {
                 |c| {
                     let (a, b, cc) = d.ptrs(c);
                     // SAFETY: copy c of the problem's buffers.
-                    unsafe { launch(gpu, &loaded, &dims, &p, alpha, a, b, beta, cc, flags) }
+                    unsafe { launch(gpu, &loaded, &dims, &p, alpha, a, b, beta, cc, split) }
                         .map_err(|e| hone_gpu::GpuError::Launch(e.to_string()))
                 },
             );
@@ -531,10 +531,9 @@ impl<'g> GemmRunner<'g> {
         let dims = self
             .dims_for(&loaded, p)
             .map_err(|i| LibError::Usage(i.reason))?;
-        // SAFETY: the caller's guarantees.
-        let flags = self.split.ptrs();
-        // SAFETY: the caller's guarantees; the flags are the runner's.
-        unsafe { launch(self.gpu, &loaded, &dims, p, alpha, a, b, beta, c, flags) }?;
+        let split = self.split.ptrs();
+        // SAFETY: the caller's guarantees; the split-K buffers are the runner's.
+        unsafe { launch(self.gpu, &loaded, &dims, p, alpha, a, b, beta, c, split) }?;
         Ok(kernel.clone())
     }
 }
@@ -555,7 +554,7 @@ impl SplitBuffers {
 ///
 /// # Safety
 /// The pointers must hold `p`'s matrices on `gpu`; `split` the split-K
-/// counters ([`SPLIT_FLAGS`] zero words) and workspace
+/// counters ([`SPLIT_COUNTERS`] zero words) and workspace
 /// ([`SPLIT_WORK_BYTES`]) where the kernel splits K.
 #[allow(clippy::too_many_arguments)]
 unsafe fn launch(

@@ -81,7 +81,7 @@ struct Description {
     #[serde(default = "one")]
     c_align: String,
     /// The kernel splits K (parameter SPLITK) and takes, after the BLAS
-    /// arguments, the split-K tile counters ([`SPLIT_FLAGS`] words, zero
+    /// arguments, the split-K tile counters ([`SPLIT_COUNTERS`] words, zero
     /// between calls) and workspace ([`SPLIT_WORK_BYTES`]).
     #[serde(default)]
     split_k: bool,
@@ -92,8 +92,8 @@ struct Description {
 }
 
 /// Words of split-K tile counters a runner keeps for the kernels that split
-/// K: one per tile of C (`split_flags` in the templates' expressions).
-pub const SPLIT_FLAGS: usize = 1 << 16;
+/// K: one per tile of C (`split_counters` in the templates' expressions).
+pub const SPLIT_COUNTERS: usize = 1 << 16;
 /// Bytes of split-K workspace a runner keeps: every slice's partial tile
 /// (`split_work_bytes` in the templates' expressions).
 pub const SPLIT_WORK_BYTES: usize = 32 << 20;
@@ -273,7 +273,7 @@ impl GemmTemplate {
             "ldc" => Some(p.ldc as i64),
             "TRANS_A" => Some(k.layout.a.define()),
             "TRANS_B" => Some(k.layout.b.define()),
-            "split_flags" => Some(SPLIT_FLAGS as i64),
+            "split_counters" => Some(SPLIT_COUNTERS as i64),
             "split_work_bytes" => Some(SPLIT_WORK_BYTES as i64),
             other => k.config.get(other).copied(),
         }
@@ -370,8 +370,8 @@ pub fn kernel_of(
 
 /// `kernel`, or the same kernel with element loads (VEC = 1) when `p`'s
 /// leading dimensions or the pointers do not suit its vector loads, and
-/// without split-K (SPLITK = 1) when C has more tiles than there are split-K
-/// flags: a BLAS caller may pass any problem and should get an answer, a
+/// without split-K (SPLITK = 1) when C's tiles outnumber the split-K
+/// counters or their partial tiles overflow the workspace: a BLAS caller may pass any problem and should get an answer, a
 /// little slower. `kernel` itself where no variant runs `p` either.
 pub fn fitting(
     kernel: GemmKernel,
@@ -424,21 +424,15 @@ fn split_for_shape(
 ) -> GemmKernel {
     let t = template(kernel.flavor);
     let get = |n: &str| kernel.config.get(n).copied();
-    let (Some(1), Some(bm), Some(bn), Some(bk), Some(sms)) = (
-        get("SPLITK"),
-        get("BM"),
-        get("BN"),
-        get("BK"),
-        limits("sm_count"),
-    ) else {
+    let (Some(1), Some(bk), Some(sms)) = (get("SPLITK"), get("BK"), limits("sm_count")) else {
         return kernel;
     };
-    let (m, n, k) = (p.m as i64, p.n as i64, p.k as i64);
-    let tiles = cdiv(m, bm) * cdiv(n, bn);
-    if !t.split_k || k < 4 * m.max(n) || tiles >= sms {
+    // the launch's first grid dimension counts C's tiles
+    let tiles = t.launch(&kernel, p).grid.0 as i64;
+    if !t.split_k || p.k < 4 * p.m.max(p.n) || tiles >= sms {
         return kernel;
     }
-    let k_tiles = cdiv(k, bk);
+    let k_tiles = p.k.div_ceil(bk.max(1) as usize) as i64;
     let values = t
         .params
         .iter()
@@ -453,10 +447,6 @@ fn split_for_shape(
     let mut split = kernel;
     split.config.insert("SPLITK".to_string(), slices);
     split
-}
-
-fn cdiv(a: i64, b: i64) -> i64 {
-    (a + b - 1) / b.max(1)
 }
 
 #[cfg(test)]
@@ -638,7 +628,7 @@ mod tests {
     }
 
     #[test]
-    fn split_k_launches_a_grid_row_per_slice_and_falls_back_past_the_flags() {
+    fn split_k_launches_a_grid_row_per_slice_and_falls_back_past_the_counters() {
         let limits = h100();
         let t = template(Flavor::Dgemm);
         assert!(t.split_k && !template(Flavor::Sgemm).split_k);
@@ -651,9 +641,9 @@ mod tests {
         let small = GemmProblem::packed(Flavor::Dgemm, nn, 256, 256, 4096);
         assert_eq!(t.launch(&k, &small).grid, (16, 4, 1));
         assert_eq!(fitting(k.clone(), &small, 4096, 8192, &limits), k);
-        // 64 x 64 tiles of a 20000 x 20000 C outnumber the flags
+        // 64 x 64 tiles of a 20000 x 20000 C outnumber the counters
         let big = GemmProblem::packed(Flavor::Dgemm, nn, 20000, 20000, 64);
-        assert!(t.accepts(&k, &big).unwrap_err().contains("split_flags"));
+        assert!(t.accepts(&k, &big).unwrap_err().contains("split_counters"));
         let f = fitting(k.clone(), &big, 4096, 8192, &limits);
         assert_eq!((f.config["SPLITK"], f.config["VEC"]), (1, 2));
         // with odd leading dimensions too, both fall back
