@@ -17,15 +17,12 @@ pub(crate) fn is_loop(s: &Stmt) -> bool {
     )
 }
 
-/// `array[index]` with a pure index into a non-volatile array variable.
+/// `array[index]`, [`element_nd`] of a one-dimensional array.
 pub(crate) fn element<'e>(f: &Function, e: &'e Expr) -> Option<(VarId, &'e Expr)> {
-    let ExprKind::Index(base, index) = &e.kind else {
-        return None;
-    };
-    let ExprKind::Var(array) = strip(base).kind else {
-        return None;
-    };
-    (is_pure(index) && !f.var(array).is_volatile).then_some((array, index.as_ref()))
+    match element_nd(f, e)? {
+        (array, indices) if indices.len() == 1 => Some((array, indices[0])),
+        _ => None,
+    }
 }
 
 /// The path of the loop whose own body holds the statement at `path`, so
