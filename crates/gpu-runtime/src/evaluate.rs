@@ -17,7 +17,9 @@ use crate::host::{self, ElemType, HostData, POISON_BYTE};
 use crate::launch::{DeviceBuffer, FunctionInfo, KernelArg, LaunchDims, Module};
 use crate::nvrtc::{self, ImageKind, Target};
 use crate::stats::Stats;
-use crate::template::{Config, Init, KernelTemplate, SIZE_VAR};
+use crate::template::{
+    ArgSpec, Config, Init, KernelTemplate, ReferenceLaunch, ScalarValue, SIZE_VAR,
+};
 use crate::timing::{self, CopyBandwidth, L2Flusher, TimingOptions};
 use hone_ir::Arith;
 
@@ -350,7 +352,7 @@ impl GpuSession {
                 .iter()
                 .zip(&scalars)
                 .map(|(a, s)| match (a, s) {
-                    (crate::template::ArgSpec::Buffer(name), _) => {
+                    (ArgSpec::Buffer(name), _) => {
                         let i = resolved
                             .buffers
                             .iter()
@@ -363,6 +365,9 @@ impl GpuSession {
                 })
                 .collect()
         };
+        let reference = t
+            .reference_launch(&req.config, req.n)
+            .map_err(|e| Failure::Invalid(Invalid::constraint(format!("reference: {e}"))))?;
         let arg_sets: Vec<Vec<KernelArg>> = sets.iter().map(|s| args_for(s)).collect();
 
         let mut max_rel_err = None;
@@ -380,7 +385,10 @@ impl GpuSession {
                 name: "verify",
                 launches: 0,
             });
-            max_rel_err = Some(self.verify(req, &resolved.buffers, &sets[0], &host_inputs)?);
+            max_rel_err = Some(match &reference {
+                Some(r) => self.verify_on_gpu(req, &module, r, &resolved.buffers, &sets[0])?,
+                None => self.verify(req, &resolved.buffers, &sets[0], &host_inputs)?,
+            });
         }
 
         let timing = &req.options.timing;
@@ -417,6 +425,82 @@ impl GpuSession {
             flushed_l2,
             max_rel_err,
         })
+    }
+
+    /// Runs the reference kernel on the inputs in `set` with fresh output
+    /// buffers and compares the variant's outputs with its own.
+    fn verify_on_gpu(
+        &self,
+        req: &EvalRequest,
+        module: &Module,
+        r: &ReferenceLaunch,
+        buffers: &[crate::template::ResolvedBuffer],
+        set: &[DeviceBuffer],
+    ) -> Result<f64, Failure> {
+        let spec = &req.template.spec;
+        let gpu = &self.gpu;
+        let index = |name: &str| {
+            buffers
+                .iter()
+                .position(|b| b.name == name)
+                .expect("validated template")
+        };
+        let mut fresh: Vec<(usize, DeviceBuffer)> = Vec::new();
+        for name in &spec.reference.outputs {
+            let i = index(name);
+            let b = DeviceBuffer::alloc(gpu, buffers[i].len * buffers[i].ty.size())?;
+            b.fill_async(gpu, POISON_BYTE)?;
+            fresh.push((i, b));
+        }
+        let args: Vec<KernelArg> = r
+            .args
+            .iter()
+            .zip(&r.scalars)
+            .map(|(a, s)| match (a, s) {
+                (ArgSpec::Buffer(name), _) => {
+                    let i = index(name);
+                    let buf = fresh
+                        .iter()
+                        .find(|(j, _)| *j == i)
+                        .map_or(&set[i], |(_, b)| b);
+                    KernelArg::Ptr(buf.ptr())
+                }
+                (_, Some((ty, v))) => scalar_arg(*ty, *v),
+                (_, None) => unreachable!("scalar values are given for every scalar"),
+            })
+            .collect();
+        let func = module
+            .function(&r.kernel)
+            .map_err(|e| Failure::Invalid(Invalid::runtime(format!("reference: {e}"))))?;
+        let dims = LaunchDims {
+            grid: r.grid,
+            block: r.block,
+            shared_mem: r.shared_mem,
+        };
+        func.prepare(gpu, &dims)
+            .map_err(|e| Failure::Invalid(Invalid::runtime(format!("reference: {e}"))))?;
+        // SAFETY: the reference's arguments follow the template as the
+        // variant's do, its outputs in buffers of the same lengths.
+        unsafe { func.launch(gpu, &dims, &args) }?;
+        gpu.synchronize()?;
+        let mut worst = 0.0f64;
+        for (i, want_buf) in &fresh {
+            let b = &buffers[*i];
+            let mut want = HostData::zeros(b.ty, b.len);
+            want_buf.download(gpu, want.as_bytes_mut())?;
+            let mut got = HostData::zeros(b.ty, b.len);
+            set[*i].download(gpu, got.as_bytes_mut())?;
+            let cmp = host::compare(&got, &want, spec.tolerance);
+            if !cmp.passed() {
+                return Err(Failure::Invalid(Invalid::wrong_answer(format!(
+                    "{} (against reference kernel `{}`)",
+                    cmp.describe(&b.name, spec.tolerance),
+                    r.kernel
+                ))));
+            }
+            worst = worst.max(cmp.max_rel_err);
+        }
+        Ok(worst)
     }
 
     /// Downloads the reference's outputs and compares them with the CPU reference.
@@ -483,7 +567,18 @@ impl GpuSession {
     }
 }
 
-fn scalar_arg(ty: Arith, v: i64) -> KernelArg {
+fn scalar_arg(ty: Arith, v: ScalarValue) -> KernelArg {
+    let v = match v {
+        ScalarValue::Int(v) => v,
+        ScalarValue::Real(x) => {
+            return match ty {
+                Arith::F32 => KernelArg::F32(x as f32),
+                Arith::F64 => KernelArg::F64(x),
+                // Validated whole.
+                _ => scalar_arg(ty, ScalarValue::Int(x as i64)),
+            };
+        }
+    };
     match ty {
         Arith::I32 => KernelArg::I32(v as i32),
         Arith::U32 => KernelArg::U32(v as u32),
@@ -533,9 +628,16 @@ mod tests {
 
     #[test]
     fn scalars_are_narrowed_to_their_declared_type() {
-        assert_eq!(scalar_arg(Arith::U64, 1 << 40), KernelArg::U64(1 << 40));
-        assert_eq!(scalar_arg(Arith::I32, -3), KernelArg::I32(-3));
-        assert_eq!(scalar_arg(Arith::F32, 2), KernelArg::F32(2.0));
+        let int = ScalarValue::Int;
+        assert_eq!(
+            scalar_arg(Arith::U64, int(1 << 40)),
+            KernelArg::U64(1 << 40)
+        );
+        assert_eq!(scalar_arg(Arith::I32, int(-3)), KernelArg::I32(-3));
+        assert_eq!(scalar_arg(Arith::F32, int(2)), KernelArg::F32(2.0));
+        let real = ScalarValue::Real;
+        assert_eq!(scalar_arg(Arith::F32, real(0.1)), KernelArg::F32(0.1));
+        assert_eq!(scalar_arg(Arith::I32, real(-7.0)), KernelArg::I32(-7));
     }
 
     #[test]

@@ -199,13 +199,16 @@ pub fn compare(got: &HostData, want: &HostData, tolerance: f64) -> Comparison {
         if is_poison(got, i) && !is_poison(want, i) {
             cmp.unwritten += 1;
         }
-        let err = if g == w || (g.is_nan() && w.is_nan() && !is_poison(got, i)) {
-            0.0
-        } else if g.is_finite() && w.is_finite() {
-            (g - w).abs() / w.abs().max(floor)
-        } else {
-            f64::INFINITY
-        };
+        // Poison in both: an element neither the kernel nor a reference
+        // kernel writes.
+        let err =
+            if g == w || (g.is_nan() && w.is_nan() && (!is_poison(got, i) || is_poison(want, i))) {
+                0.0
+            } else if g.is_finite() && w.is_finite() {
+                (g - w).abs() / w.abs().max(floor)
+            } else {
+                f64::INFINITY
+            };
         if err > tolerance {
             cmp.failing += 1;
         }
@@ -255,6 +258,33 @@ mod tests {
             other => panic!("{other:?}"),
         }
         assert_eq!(poisoned(ElemType::I32, 1), HostData::I32(vec![-1]));
+    }
+
+    #[test]
+    fn elements_a_reference_kernel_left_unwritten_may_stay_unwritten() {
+        // A stencil writes the interior only: poison in both outputs agrees.
+        let mut want = poisoned(ElemType::F32, 4);
+        let mut got = poisoned(ElemType::F32, 4);
+        for d in [&mut want, &mut got] {
+            let HostData::F32(v) = d else { unreachable!() };
+            v[1] = 2.0;
+            v[2] = 3.0;
+        }
+        assert!(compare(&got, &want, 0.0).passed());
+        // Left unwritten where the reference wrote it: wrong.
+        let HostData::F32(v) = &mut got else {
+            unreachable!()
+        };
+        v[2] = f32::from_bits(u32::MAX);
+        let cmp = compare(&got, &want, 0.0);
+        assert_eq!((cmp.passed(), cmp.unwritten), (false, 1));
+        // Written where the reference left poison: wrong too.
+        let HostData::F32(v) = &mut got else {
+            unreachable!()
+        };
+        v[2] = 3.0;
+        v[0] = 1.0;
+        assert!(!compare(&got, &want, 0.0).passed());
     }
 
     #[test]

@@ -1,9 +1,12 @@
-//! Built-in CPU references that a template names to have its outputs checked.
+//! References that a template names to have its outputs checked: built-in
+//! CPU computations, or a kernel of the template's own source run on the GPU
+//! with the same inputs (a naive kernel that tuned variants must agree with).
 
 use serde::{Deserialize, Serialize};
 
 use crate::expr::IntExpr;
 use crate::host::HostData;
+use crate::template::ArgSpec;
 
 /// A named CPU computation and the buffers it reads and writes.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -22,6 +25,18 @@ pub enum Builtin {
     Copy,
     /// `out[c * rows + r] = in[r * cols + c]` for a row-major `rows × cols` input.
     Transpose { rows: IntExpr, cols: IntExpr },
+    /// Another `extern "C"` kernel of the template's source, launched on the
+    /// GPU on the variant's inputs with fresh output buffers; the outputs it
+    /// writes are the expected ones. `args` defaults to the template's.
+    Kernel {
+        kernel: String,
+        grid: Vec<IntExpr>,
+        block: Vec<IntExpr>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        shared_mem: Option<IntExpr>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        args: Option<Vec<ArgSpec>>,
+    },
 }
 
 impl Builtin {
@@ -29,13 +44,16 @@ impl Builtin {
         match self {
             Builtin::Copy => "copy",
             Builtin::Transpose { .. } => "transpose",
+            Builtin::Kernel { .. } => "kernel",
         }
     }
 
-    /// (inputs, outputs) the built-in takes.
-    pub fn arity(&self) -> (usize, usize) {
+    /// (inputs, outputs) the built-in takes; `None` for a reference kernel,
+    /// which reads what its arguments name and needs at least one output.
+    pub fn arity(&self) -> Option<(usize, usize)> {
         match self {
-            Builtin::Copy | Builtin::Transpose { .. } => (1, 1),
+            Builtin::Copy | Builtin::Transpose { .. } => Some((1, 1)),
+            Builtin::Kernel { .. } => None,
         }
     }
 
@@ -44,6 +62,21 @@ impl Builtin {
         match self {
             Builtin::Copy => vec![],
             Builtin::Transpose { rows, cols } => vec![rows, cols],
+            Builtin::Kernel {
+                grid,
+                block,
+                shared_mem,
+                args,
+                ..
+            } => grid
+                .iter()
+                .chain(block)
+                .chain(shared_mem)
+                .chain(args.iter().flatten().filter_map(|a| match a {
+                    ArgSpec::Scalar { expr, .. } => Some(expr),
+                    _ => None,
+                }))
+                .collect(),
         }
     }
 
@@ -54,7 +87,9 @@ impl Builtin {
         inputs: &[&HostData],
         outputs: &mut [HostData],
     ) -> Result<(), String> {
-        let (ni, no) = self.arity();
+        let Some((ni, no)) = self.arity() else {
+            return Err("a reference kernel runs on the GPU, not on the host".into());
+        };
         if inputs.len() != ni || outputs.len() != no {
             return Err(format!(
                 "reference `{}` takes {ni} input(s) and {no} output(s), got {} and {}",
@@ -109,6 +144,7 @@ impl Builtin {
                 }
                 Ok(())
             }
+            Builtin::Kernel { .. } => unreachable!("has no arity"),
         }
     }
 }

@@ -34,7 +34,7 @@ use crate::error::{GpuError, Result};
 use crate::expr::IntExpr;
 use crate::host::ElemType;
 use crate::nvrtc::CompileOptions;
-use crate::reference::ReferenceSpec;
+use crate::reference::{Builtin, ReferenceSpec};
 
 /// The variable that names the problem size in expressions.
 pub const SIZE_VAR: &str = "N";
@@ -86,8 +86,9 @@ pub struct BufferSpec {
     pub init: Init,
 }
 
-/// One kernel argument: a buffer's device pointer, or a scalar.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// One kernel argument: a buffer's device pointer, a scalar computed from
+/// the size and the parameters, or a constant (a stencil's coefficients).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum ArgSpec {
     Buffer(String),
@@ -96,6 +97,34 @@ pub enum ArgSpec {
         #[serde(rename = "type")]
         ty: Arith,
     },
+    Constant {
+        value: f64,
+        #[serde(rename = "type")]
+        ty: Arith,
+    },
+}
+
+// Constants are checked finite when a template is validated.
+impl Eq for ArgSpec {}
+
+/// A scalar argument's value.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum ScalarValue {
+    Int(i64),
+    Real(f64),
+}
+
+/// Launch geometry and scalar arguments of a reference kernel.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReferenceLaunch {
+    pub kernel: String,
+    pub grid: (u32, u32, u32),
+    pub block: (u32, u32, u32),
+    pub shared_mem: u32,
+    /// The reference kernel's arguments.
+    pub args: Vec<ArgSpec>,
+    /// Their scalar values (`None` for buffers).
+    pub scalars: Vec<Option<(Arith, ScalarValue)>>,
 }
 
 /// The file format of a template.
@@ -182,6 +211,19 @@ impl Resolved {
     }
 }
 
+/// A constant argument must be finite, and whole for an integer type.
+fn check_constant(a: &ArgSpec) -> std::result::Result<(), String> {
+    if let ArgSpec::Constant { value, ty } = a {
+        if !value.is_finite() {
+            return Err(format!("constant {value} is not finite"));
+        }
+        if !matches!(ty, Arith::F32 | Arith::F64) && value.fract() != 0.0 {
+            return Err(format!("constant {value} is not a whole number for {ty:?}"));
+        }
+    }
+    Ok(())
+}
+
 fn is_identifier(s: &str) -> bool {
     !s.is_empty()
         && !s.starts_with(|c: char| c.is_ascii_digit())
@@ -241,13 +283,54 @@ impl KernelTemplate {
             }
         }
         let buffer = |name: &str| spec.buffers.iter().find(|b| b.name == name);
+        for (i, a) in spec.args.iter().enumerate() {
+            check_constant(a).map_err(|e| GpuError::Template(format!("args[{i}]: {e}")))?;
+        }
         let r = &spec.reference;
-        let (ni, no) = r.builtin.arity();
-        if r.inputs.len() != ni || r.outputs.len() != no {
-            return err(format!(
-                "reference `{}` takes {ni} input(s) and {no} output(s)",
-                r.builtin.name()
-            ));
+        match (&r.builtin, r.builtin.arity()) {
+            (_, Some((ni, no))) => {
+                if r.inputs.len() != ni || r.outputs.len() != no {
+                    return err(format!(
+                        "reference `{}` takes {ni} input(s) and {no} output(s)",
+                        r.builtin.name()
+                    ));
+                }
+            }
+            (
+                Builtin::Kernel {
+                    kernel,
+                    grid,
+                    block,
+                    args,
+                    ..
+                },
+                None,
+            ) => {
+                if !is_identifier(kernel) {
+                    return err(format!("reference kernel `{kernel}` is not a C identifier"));
+                }
+                if r.outputs.is_empty() {
+                    return err("a reference kernel needs at least one output".into());
+                }
+                for (what, dims) in [("grid", grid), ("block", block)] {
+                    if dims.is_empty() || dims.len() > 3 {
+                        return err(format!(
+                            "reference {what} needs 1 to 3 expressions, got {}",
+                            dims.len()
+                        ));
+                    }
+                }
+                for (i, a) in args.iter().flatten().enumerate() {
+                    match a {
+                        ArgSpec::Buffer(name) if !names.contains(name.as_str()) => {
+                            return err(format!("reference argument `{name}` names no buffer"))
+                        }
+                        a => check_constant(a)
+                            .map_err(|e| GpuError::Template(format!("reference args[{i}]: {e}")))?,
+                    }
+                }
+            }
+            (_, None) => unreachable!("only a reference kernel has no arity"),
         }
         for name in &r.inputs {
             match buffer(name) {
@@ -393,19 +476,8 @@ impl KernelTemplate {
                 ));
             }
         }
-        let dims = |field: &str, es: &[IntExpr]| -> std::result::Result<(u32, u32, u32), String> {
-            let mut d = [1u32; 3];
-            for (i, e) in es.iter().enumerate() {
-                let v = eval(field, e)?;
-                d[i] = u32::try_from(v)
-                    .ok()
-                    .filter(|v| *v > 0)
-                    .ok_or_else(|| format!("{field}[{i}] = `{e}` = {v} is not in 1..2^32"))?;
-            }
-            Ok((d[0], d[1], d[2]))
-        };
-        let grid = dims("grid", &self.spec.grid)?;
-        let block = dims("block", &self.spec.block)?;
+        let grid = eval_dims("grid", &self.spec.grid, &env)?;
+        let block = eval_dims("block", &self.spec.block, &env)?;
         let shared_mem = match &self.spec.shared_mem {
             Some(e) => {
                 let v = eval("shared_mem", e)?;
@@ -449,7 +521,27 @@ impl KernelTemplate {
         &self,
         config: &Config,
         n: i64,
-    ) -> std::result::Result<Vec<Option<(Arith, i64)>>, String> {
+    ) -> std::result::Result<Vec<Option<(Arith, ScalarValue)>>, String> {
+        scalar_values(&self.spec.args, config, n)
+    }
+
+    /// Where and with what a reference kernel runs for `config` at size `n`;
+    /// `None` for a CPU reference.
+    pub fn reference_launch(
+        &self,
+        config: &Config,
+        n: i64,
+    ) -> std::result::Result<Option<ReferenceLaunch>, String> {
+        let Builtin::Kernel {
+            kernel,
+            grid,
+            block,
+            shared_mem,
+            args,
+        } = &self.spec.reference.builtin
+        else {
+            return Ok(None);
+        };
         let env = |name: &str| {
             if name == SIZE_VAR {
                 Some(n)
@@ -457,19 +549,72 @@ impl KernelTemplate {
                 config.get(name).copied()
             }
         };
-        self.spec
-            .args
-            .iter()
-            .enumerate()
-            .map(|(i, a)| match a {
-                ArgSpec::Buffer(_) => Ok(None),
-                ArgSpec::Scalar { expr, ty } => expr
+        let grid = eval_dims("reference grid", grid, &env)?;
+        let block = eval_dims("reference block", block, &env)?;
+        let shared_mem = match shared_mem {
+            Some(e) => {
+                let v = e
                     .eval(&env)
-                    .map(|v| Some((*ty, v)))
-                    .map_err(|e| format!("args[{i}]: {e}")),
-            })
-            .collect()
+                    .map_err(|err| format!("reference shared_mem: {err}"))?;
+                u32::try_from(v)
+                    .map_err(|_| format!("reference shared_mem = {v} bytes is out of range"))?
+            }
+            None => 0,
+        };
+        let args = args.clone().unwrap_or_else(|| self.spec.args.clone());
+        let scalars = scalar_values(&args, config, n)?;
+        Ok(Some(ReferenceLaunch {
+            kernel: kernel.clone(),
+            grid,
+            block,
+            shared_mem,
+            args,
+            scalars,
+        }))
     }
+}
+
+/// Evaluates 1 to 3 launch dimensions, each in 1..2^32.
+fn eval_dims(
+    field: &str,
+    es: &[IntExpr],
+    env: &dyn Fn(&str) -> Option<i64>,
+) -> std::result::Result<(u32, u32, u32), String> {
+    let mut d = [1u32; 3];
+    for (i, e) in es.iter().enumerate() {
+        let v = e.eval(env).map_err(|err| format!("{field}: {err}"))?;
+        d[i] = u32::try_from(v)
+            .ok()
+            .filter(|v| *v > 0)
+            .ok_or_else(|| format!("{field}[{i}] = `{e}` = {v} is not in 1..2^32"))?;
+    }
+    Ok((d[0], d[1], d[2]))
+}
+
+/// The scalar values of `args` for `config` at size `n` (`None` for buffers).
+fn scalar_values(
+    args: &[ArgSpec],
+    config: &Config,
+    n: i64,
+) -> std::result::Result<Vec<Option<(Arith, ScalarValue)>>, String> {
+    let env = |name: &str| {
+        if name == SIZE_VAR {
+            Some(n)
+        } else {
+            config.get(name).copied()
+        }
+    };
+    args.iter()
+        .enumerate()
+        .map(|(i, a)| match a {
+            ArgSpec::Buffer(_) => Ok(None),
+            ArgSpec::Scalar { expr, ty } => expr
+                .eval(&env)
+                .map(|v| Some((*ty, ScalarValue::Int(v))))
+                .map_err(|e| format!("args[{i}]: {e}")),
+            ArgSpec::Constant { value, ty } => Ok(Some((*ty, ScalarValue::Real(*value)))),
+        })
+        .collect()
 }
 
 /// The vectorised copy bundled with hone (`kernels/examples/vcopy.json`).
@@ -538,7 +683,10 @@ mod tests {
         // The size-dependent constraint rejects N not divisible by V.
         assert!(t.resolve(&cfg, 1001).unwrap_err().contains("N % V == 0"));
         let args = t.scalar_args(&cfg, 1000).unwrap();
-        assert_eq!(args, vec![None, None, Some((Arith::U64, 1000))]);
+        assert_eq!(
+            args,
+            vec![None, None, Some((Arith::U64, ScalarValue::Int(1000)))]
+        );
     }
 
     #[test]
@@ -584,6 +732,58 @@ mod tests {
         let mut v = spec_json();
         v["typo_field"] = serde_json::json!(1);
         assert!(template(v).unwrap_err().to_string().contains("typo_field"));
+    }
+
+    #[test]
+    fn a_reference_kernel_runs_with_its_own_launch_and_arguments() {
+        let mut v = spec_json();
+        v["args"] = serde_json::json!([
+            "y", "x", {"expr": "N", "type": "u64"}, {"value": 0.25, "type": "f32"}
+        ]);
+        v["reference"] = serde_json::json!({
+            "builtin": "kernel", "kernel": "k_naive",
+            "grid": ["cdiv(N, BS)"], "block": ["BS"],
+            "args": ["y", "x", {"expr": "N", "type": "u64"}],
+            "inputs": [], "outputs": ["y"]
+        });
+        let t = template(v.clone()).unwrap();
+        let cfg: Config = [("BS".to_string(), 128), ("V".to_string(), 4)].into();
+        let r = t.reference_launch(&cfg, 1000).unwrap().unwrap();
+        assert_eq!(
+            (r.kernel.as_str(), r.grid, r.block),
+            ("k_naive", (8, 1, 1), (128, 1, 1))
+        );
+        assert_eq!(r.args.len(), 3);
+        assert_eq!(r.scalars[2], Some((Arith::U64, ScalarValue::Int(1000))));
+        assert_eq!(
+            t.scalar_args(&cfg, 1000).unwrap()[3],
+            Some((Arith::F32, ScalarValue::Real(0.25)))
+        );
+        // A CPU reference has no launch.
+        assert!(template(spec_json())
+            .unwrap()
+            .reference_launch(&cfg, 1000)
+            .unwrap()
+            .is_none());
+
+        let mut bad = v.clone();
+        bad["reference"]["outputs"] = serde_json::json!([]);
+        assert!(template(bad)
+            .unwrap_err()
+            .to_string()
+            .contains("at least one output"));
+        let mut bad = v.clone();
+        bad["reference"]["args"] = serde_json::json!(["nope"]);
+        assert!(template(bad).unwrap_err().to_string().contains("`nope`"));
+        let mut bad = v.clone();
+        bad["reference"]["grid"] = serde_json::json!(["cdiv(N, WIDTH)"]);
+        assert!(template(bad).unwrap_err().to_string().contains("`WIDTH`"));
+        let mut bad = v;
+        bad["args"][3] = serde_json::json!({"value": 0.5, "type": "i32"});
+        assert!(template(bad)
+            .unwrap_err()
+            .to_string()
+            .contains("whole number"));
     }
 
     #[test]

@@ -130,7 +130,7 @@ const PROFILE_SHAPES: usize = 3;
 pub const MAX_PROFILE: usize = 2;
 
 #[derive(Clone, Debug)]
-enum IntRule {
+pub(crate) enum IntRule {
     /// `gridDim[d] * (blockDim[d] - overlap) + offset`
     Extent(usize, i64, i64),
     /// A size not tied to the launch shape.
@@ -139,7 +139,7 @@ enum IntRule {
 }
 
 #[derive(Clone, Debug)]
-enum Factor {
+pub(crate) enum Factor {
     Arg(usize),
     Extent(usize),
 }
@@ -212,29 +212,44 @@ fn profile_shape(ndims: usize, r: usize) -> (Vec<u32>, Vec<u32>) {
     }
 }
 
-/// Launches `first..first + count` of at most `max` (`range`).
-fn derive_with(
-    kernel: &Function,
-    profile: &LaunchData,
-    others: &[LaunchData],
-    range: (usize, usize, usize),
-    keep: Keep,
-    shapes: &dyn Fn(usize, usize) -> (Vec<u32>, Vec<u32>),
-    what: &str,
-) -> Result<(Vec<LaunchData>, Rules), SynthError> {
-    let (first, count, max) = range;
+/// How a profile launch's sizes follow its shape, inferred from its values.
+#[derive(Clone, Debug)]
+pub(crate) struct SizeModel {
+    /// The launch dimensions in use.
+    pub dims: Vec<usize>,
+    /// Per argument: how an integer follows the launch (`None` otherwise).
+    pub ints: Vec<Option<IntRule>>,
+    /// Per buffer: a constant times a product of factors.
+    pub buffers: Vec<(u64, Vec<Factor>)>,
+    pub text: Vec<String>,
+}
+
+/// Threads along dimension `d` of a launch.
+fn extent(c: &LaunchConfig, d: usize) -> i64 {
+    c.grid[d] as i64 * c.block[d] as i64
+}
+
+/// What blocks cover along `d` when neighbours overlap by `o` (temporal
+/// blocking's blocks cover `blockDim - overlap` each).
+fn covered(c: &LaunchConfig, d: usize, o: i64) -> i64 {
+    c.grid[d] as i64 * (c.block[d] as i64 - o)
+}
+
+fn param_names(kernel: &Function) -> Vec<String> {
+    kernel
+        .params
+        .iter()
+        .map(|&p| kernel.var(p).name.clone())
+        .collect()
+}
+
+/// Infers the [`SizeModel`] of `profile`.
+pub(crate) fn infer(kernel: &Function, profile: &LaunchData, keep: Keep) -> SizeModel {
     let cfg = &profile.config;
     let dims: Vec<usize> = (0..3)
         .filter(|&d| cfg.block[d] > 1 || cfg.grid[d] > 1)
         .collect();
-    let extent = |c: &LaunchConfig, d: usize| c.grid[d] as i64 * c.block[d] as i64;
-    // Blocks that overlap (temporal blocking) cover `blockDim - overlap` each.
-    let covered = |c: &LaunchConfig, d: usize, o: i64| c.grid[d] as i64 * (c.block[d] as i64 - o);
-    let names: Vec<String> = kernel
-        .params
-        .iter()
-        .map(|&p| kernel.var(p).name.clone())
-        .collect();
+    let names = param_names(kernel);
 
     // Integer arguments that follow a dimension's extent.
     let mut rules: Vec<Option<IntRule>> = vec![None; profile.args.len()];
@@ -356,6 +371,33 @@ fn derive_with(
         }
     }
 
+    SizeModel {
+        dims,
+        ints: rules,
+        buffers: buffer_rules,
+        text,
+    }
+}
+
+/// Launches `first..first + count` of at most `max` (`range`).
+fn derive_with(
+    kernel: &Function,
+    profile: &LaunchData,
+    others: &[LaunchData],
+    range: (usize, usize, usize),
+    keep: Keep,
+    shapes: &dyn Fn(usize, usize) -> (Vec<u32>, Vec<u32>),
+    what: &str,
+) -> Result<(Vec<LaunchData>, Rules), SynthError> {
+    let (first, count, max) = range;
+    let cfg = &profile.config;
+    let names = param_names(kernel);
+    let SizeModel {
+        dims,
+        ints: rules,
+        buffers: buffer_rules,
+        text,
+    } = infer(kernel, profile, keep);
     let mut out = Vec::new();
     let mut r = first;
     while out.len() < count && r < max {

@@ -38,7 +38,9 @@ pub mod search;
 mod sites;
 mod symbols;
 mod synth;
+pub mod tunable;
 pub mod verify;
+pub mod zchunk;
 
 pub use data::{fill_distinct, fill_random};
 pub use error::SynthError;

@@ -121,6 +121,11 @@ pub struct Synthesis {
 }
 
 impl Synthesis {
+    /// The layout of the dynamic shared memory the emitted kernel takes.
+    pub(crate) fn dynamic_layout(&self) -> Option<&DynShared> {
+        self.dynamic.as_ref()
+    }
+
     /// Bytes of dynamic shared memory to launch the emitted kernel with
     /// (zero when its shared arrays have constant sizes).
     pub fn shared_bytes(
@@ -571,7 +576,7 @@ fn solve_read(
 }
 
 /// The kernel `ak` with its annotations taken out, as a module to run.
-fn original_module(ak: &AnnotatedKernel) -> Module {
+pub(crate) fn original_module(ak: &AnnotatedKernel) -> Module {
     let mut m = ak.module.clone();
     let (fid, _) = m.kernel(&ak.name).expect("kernel in module");
     m.functions[fid.0 as usize] = ak.kernel.clone();

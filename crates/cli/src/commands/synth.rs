@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{anyhow, Result};
 use clap::Args;
 use hone_launch::{Launch, LaunchData};
+use hone_synthesizer::tunable::{tunable, TemplateOptions};
 use hone_synthesizer::{load_file, report, synthesize, Options};
 
 use crate::commands::limits::LimitArgs;
@@ -42,8 +43,144 @@ pub struct SynthArgs {
     /// expression that held only for the profile launches' sizes
     #[arg(long)]
     pub no_refine: bool,
+    /// Also write a tuning template into this folder: the kernel as written and
+    /// the synthesized one, with block shape and planes per thread (z-chunks)
+    /// as parameters, each variant checked in the emulator first
+    /// (`NAME.cu`, `NAME.json`, `NAME.tune.toml`; tune with `hone tune`)
+    #[arg(long, value_name = "DIR")]
+    pub template: Option<PathBuf>,
+    /// The template's name (default: the kernel's, with `_tuned`)
+    #[arg(long, value_name = "NAME", requires = "template")]
+    pub template_name: Option<String>,
+    /// How each argument that sets the problem size follows the size N the
+    /// tuner varies, comma-separated (`nx=N,ny=N,nz=N`)
+    #[arg(
+        long,
+        value_name = "ARG=EXPR,...",
+        value_delimiter = ',',
+        requires = "template"
+    )]
+    pub problem: Vec<String>,
+    /// The naive kernel the annotated one was made from (same parameters): it
+    /// races the synthesized kernel and is the reference the template checks
+    /// against (default: the annotated kernel as written)
+    #[arg(long, value_name = "FILE.cu[:KERNEL]", requires = "template")]
+    pub naive: Option<String>,
+    /// Problem sizes N to tune at, comma-separated
+    #[arg(
+        long,
+        value_name = "N,...",
+        value_delimiter = ',',
+        requires = "template"
+    )]
+    pub sizes: Vec<i64>,
     #[command(flatten)]
     pub limits: LimitArgs,
+}
+
+/// Writes the tuning template of a verified synthesis into `dir`.
+fn write_template(
+    args: &SynthArgs,
+    ak: &hone_synthesizer::AnnotatedKernel,
+    s: &hone_synthesizer::Synthesis,
+    profile: &LaunchData,
+    dir: &Path,
+) -> Result<()> {
+    let mut opts = TemplateOptions {
+        sizes: args.sizes.clone(),
+        ..TemplateOptions::default()
+    };
+    for p in &args.problem {
+        let (arg, expr) = p
+            .split_once('=')
+            .ok_or_else(|| anyhow!("--problem `{p}`: expected ARG=EXPR"))?;
+        opts.problem
+            .insert(arg.trim().to_string(), expr.trim().to_string());
+    }
+    if opts.sizes.is_empty() {
+        return Err(anyhow!(
+            "--template needs --sizes (the problem sizes N to tune at)"
+        ));
+    }
+    let name = args
+        .template_name
+        .clone()
+        .unwrap_or_else(|| format!("{}_tuned", ak.name));
+    let naive = match &args.naive {
+        Some(spec) => {
+            let (file, kernel) = match spec.rsplit_once(':') {
+                Some((f, k)) if !k.contains('/') => (f, Some(k.to_string())),
+                _ => (spec.as_str(), None),
+            };
+            let path = Path::new(file);
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| anyhow!("cannot read {}: {e}", path.display()))?;
+            let parsed = hone_frontend::parse_source(file, &text, &Default::default())?;
+            let kernel = match kernel {
+                Some(k) => k,
+                None => parsed
+                    .module
+                    .functions
+                    .iter()
+                    .find(|f| f.kind == hone_ir::FuncKind::Global)
+                    .map(|f| f.name.clone())
+                    .ok_or_else(|| anyhow!("{file}: no kernel"))?,
+            };
+            parsed.kernel(&kernel, file)?;
+            Some((parsed.module, kernel))
+        }
+        None => None,
+    };
+    let t = tunable(
+        ak,
+        s,
+        naive.as_ref().map(|(m, k)| (m, k.as_str())),
+        profile,
+        &name,
+        &opts,
+    )?;
+    std::fs::create_dir_all(dir).map_err(|e| anyhow!("cannot create {}: {e}", dir.display()))?;
+    let write = |file: String, text: &str| -> Result<()> {
+        let path = dir.join(file);
+        std::fs::write(&path, text).map_err(|e| anyhow!("cannot write {}: {e}", path.display()))
+    };
+    write(format!("{name}.cu"), &t.source)?;
+    write(
+        format!("{name}.json"),
+        &(serde_json::to_string_pretty(&t.template)? + "\n"),
+    )?;
+    write(format!("{name}.tune.toml"), &t.job)?;
+    eprintln!(
+        "tuning template written to {}/{name}.{{cu,json,tune.toml}}:",
+        dir.display()
+    );
+    for v in &t.variants {
+        match (&v.chunked, &v.unchunked_because) {
+            (Some(ind), _) => eprintln!(
+                "  variant {} ({}): chunked along z{}; {} emulator runs bit-equal to the kernel as written",
+                v.variant,
+                v.name,
+                if ind.is_empty() {
+                    String::new()
+                } else {
+                    format!(" (advancing {})", ind.join(", "))
+                },
+                v.checks.len()
+            ),
+            (None, why) => eprintln!(
+                "  variant {} ({}): whole columns only ({}); {} emulator runs bit-equal",
+                v.variant,
+                v.name,
+                why.as_deref().unwrap_or("not chunked"),
+                v.checks.len()
+            ),
+        }
+    }
+    eprintln!(
+        "  tune: hone tune {}/{name}.tune.toml --db {name}.sqlite",
+        dir.display()
+    );
+    Ok(())
 }
 
 /// A profile or verification launch for the annotated kernel: the launch
@@ -92,6 +229,13 @@ pub fn run(args: SynthArgs) -> Result<u8> {
     };
     let s = synthesize(&ak, &profile, &synth_opts)?;
     let emit = s.verified || args.unverified;
+    if let Some(dir) = &args.template {
+        if s.verified {
+            write_template(&args, &ak, &s, &profile[0], dir)?;
+        } else {
+            eprintln!("no tuning template: the synthesized kernel was not verified");
+        }
+    }
     if emit {
         if let Some(out) = &args.output {
             std::fs::write(out, &s.source)

@@ -1,0 +1,459 @@
+//! Z-chunking: a thread that walks a whole column of planes walks one chunk
+//! of it, and a third grid dimension holds the chunks.
+//!
+//! Stencil kernels written one thread per (x, y) column start too few threads
+//! to fill a GPU at moderate sizes (65,536 at 256², a few per SM's worth of
+//! latency hiding); splitting the walk lets the tuner choose how many planes
+//! a thread covers. The kernel's last statement must be a counted loop
+//! `for (k = A; k < B; ++k)` over bounds computed from parameters, values
+//! carried from one iteration to the next must be inductions (`c += xy`)
+//! advanced once per iteration, and the kernel must not use the third
+//! dimension itself. The chunked kernel takes the chunk length as a new last
+//! parameter, `hone_zchunk`, and starts its walk at
+//! `A + blockIdx.z * hone_zchunk`, inductions advanced to match. Values
+//! carried through memory (a register queue kept in an array, shared planes
+//! reused by the next iteration) are not seen here: the emulator's
+//! comparison with the original kernel on several chunk lengths is what
+//! admits the result.
+
+use std::collections::BTreeSet;
+
+use hone_ir::{
+    build, visit, BinaryOp, Builtin, Dim, Expr, ExprKind, Function, Init, Module, Span, Stmt,
+    StmtKind, Type, UnaryOp, Var, VarId, VarKind,
+};
+
+/// The name of the chunk-length parameter the chunked kernel takes last.
+pub const CHUNK_PARAM: &str = "hone_zchunk";
+
+/// A chunked kernel and what the launch needs to know about its walk.
+#[derive(Clone, Debug)]
+pub struct Chunked {
+    pub kernel: Function,
+    /// The walk's first index and its end (exclusive), as the original
+    /// kernel computes them from its parameters.
+    pub first: Expr,
+    pub end: Expr,
+    /// Variables advanced by the chunk's start (`c += (z0 - A) * xy`).
+    pub inductions: Vec<String>,
+}
+
+impl Chunked {
+    /// The number of iterations of the whole walk for the given integer
+    /// parameter values (`None` where a bound is not computable).
+    pub fn trip_count(&self, ints: &dyn Fn(VarId) -> Option<i64>) -> Option<i64> {
+        Some((eval_int(&self.end, ints)? - eval_int(&self.first, ints)?).max(0))
+    }
+
+    /// The walk's length as an expression of the parameters' names, for a
+    /// template's grid (`(nz - 1) - 1`).
+    pub fn trip_text(&self, name: &dyn Fn(VarId) -> Option<String>) -> Option<String> {
+        Some(format!(
+            "({}) - ({})",
+            render_int(&self.end, name)?,
+            render_int(&self.first, name)?
+        ))
+    }
+}
+
+/// Why a kernel cannot be chunked, naming the construct.
+type Refusal = String;
+
+/// Chunks the walk of `f` (of module `m`, for locations).
+pub fn chunk(m: &Module, f: &Function) -> Result<Chunked, Refusal> {
+    let at = |span: Span| m.location(span);
+    let mut third = None;
+    visit::visit_block(&f.body, &mut |e| {
+        if let ExprKind::Builtin(
+            Builtin::ThreadIdx(Dim::Z)
+            | Builtin::BlockIdx(Dim::Z)
+            | Builtin::BlockDim(Dim::Z)
+            | Builtin::GridDim(Dim::Z),
+        ) = e.kind
+        {
+            third.get_or_insert(e.span);
+        }
+    });
+    if let Some(s) = third {
+        return Err(format!(
+            "{}: the kernel uses the third launch dimension, which chunks would take",
+            at(s)
+        ));
+    }
+    let Some(last) = f.body.last() else {
+        return Err(format!("{}: the kernel is empty", at(f.span)));
+    };
+    let StmtKind::For {
+        init,
+        cond,
+        step,
+        body,
+    } = &last.kind
+    else {
+        return Err(format!(
+            "{}: the kernel's last statement is not a `for` loop (the walk to chunk)",
+            at(last.span)
+        ));
+    };
+    let assigned_anywhere = assigned(&f.body);
+    let params: BTreeSet<VarId> = f.params.iter().copied().collect();
+    let param_bound = |e: &Expr| -> bool { bound_of_params(e, &params, &assigned_anywhere) };
+
+    // for (k = A; ...)
+    let (k, first) = match init.as_slice() {
+        [Stmt {
+            kind:
+                StmtKind::Decl {
+                    var,
+                    init: Some(Init::Expr(a)),
+                },
+            ..
+        }] => (*var, a.clone()),
+        [Stmt {
+            kind: StmtKind::Expr(e),
+            ..
+        }] => match &e.kind {
+            ExprKind::Assign { op: None, lhs, rhs } => match build::peel(lhs).kind {
+                ExprKind::Var(v) => (v, (**rhs).clone()),
+                _ => return Err(format!("{}: the loop does not start a counter", at(e.span))),
+            },
+            _ => return Err(format!("{}: the loop does not start a counter", at(e.span))),
+        },
+        _ => {
+            return Err(format!(
+                "{}: the loop's start is not one counter",
+                at(last.span)
+            ))
+        }
+    };
+    let is_k = |e: &Expr| matches!(build::peel(e).kind, ExprKind::Var(v) if v == k);
+    if !f.var(k).ty.scalar().is_some_and(|s| s.is_integer()) {
+        return Err(format!(
+            "{}: the loop counter is not an integer",
+            at(last.span)
+        ));
+    }
+    if !param_bound(&first) {
+        return Err(format!(
+            "{}: the loop's start is not computed from parameters alone",
+            at(first.span)
+        ));
+    }
+    // ...; k < B or k <= B; ...
+    let end = match cond.as_ref().map(|c| (&build::peel(c).kind, c.span)) {
+        Some((ExprKind::Binary(BinaryOp::Lt, a, b), _)) if is_k(a) => (**b).clone(),
+        Some((ExprKind::Binary(BinaryOp::Le, a, b), _)) if is_k(a) => {
+            build::arith(BinaryOp::Add, (**b).clone(), build::lit(1, b.span))
+        }
+        Some((_, span)) => {
+            return Err(format!(
+                "{}: the loop's condition is not `counter < bound`",
+                at(span)
+            ))
+        }
+        None => return Err(format!("{}: the loop has no condition", at(last.span))),
+    };
+    if !param_bound(&end) {
+        return Err(format!(
+            "{}: the loop's bound is not computed from parameters alone",
+            at(end.span)
+        ));
+    }
+    // ...; ++k)
+    let unit_step = step.as_ref().is_some_and(|s| match &s.kind {
+        ExprKind::IncDec {
+            increment: true,
+            target,
+            ..
+        } => is_k(target),
+        ExprKind::Assign {
+            op: Some(BinaryOp::Add),
+            lhs,
+            rhs,
+        } => is_k(lhs) && matches!(build::peel(rhs).kind, ExprKind::IntLit(1)),
+        _ => false,
+    });
+    if !unit_step {
+        return Err(format!(
+            "{}: the loop does not step its counter by one",
+            at(last.span)
+        ));
+    }
+    if let Some(s) = exits(body, false, false) {
+        return Err(format!(
+            "{}: a `break`, `continue` or `return` leaves the walk early",
+            at(s)
+        ));
+    }
+
+    // Values carried from one iteration to the next.
+    let declared_inside = declared(body);
+    let in_loop = assigned(body);
+    if in_loop.contains(&k) {
+        return Err(format!(
+            "{}: the loop body changes its counter",
+            at(last.span)
+        ));
+    }
+    let mut inductions: Vec<(VarId, Expr)> = Vec::new();
+    for &v in &in_loop {
+        if declared_inside.contains(&v) {
+            continue;
+        }
+        let var = f.var(v);
+        let step = body.iter().find_map(|s| match &s.kind {
+            StmtKind::Expr(Expr {
+                kind:
+                    ExprKind::Assign {
+                        op: Some(BinaryOp::Add),
+                        lhs,
+                        rhs,
+                    },
+                ..
+            }) if matches!(build::peel(lhs).kind, ExprKind::Var(x) if x == v) => Some(rhs),
+            _ => None,
+        });
+        let updates = count_assignments(body, v);
+        let ok = var.kind == VarKind::Local
+            && var.ty.scalar().is_some_and(|s| s.is_integer())
+            && updates == 1
+            && step.is_some_and(|e| invariant(e, &in_loop));
+        match step {
+            Some(e) if ok => inductions.push((v, (**e).clone())),
+            _ => {
+                return Err(format!(
+                    "{}: `{}` carries a value from one iteration to the next and is not advanced by a fixed step once per iteration",
+                    at(var.span),
+                    var.name
+                ))
+            }
+        }
+    }
+
+    // The rewrite.
+    let mut g = f.clone();
+    let span = last.span;
+    let new_var = |g: &mut Function, name: &str, kind: VarKind| -> VarId {
+        let id = VarId(g.vars.len() as u32);
+        g.vars.push(Var {
+            name: name.to_string(),
+            ty: Type::INT,
+            kind,
+            is_const: false,
+            is_volatile: false,
+            span,
+        });
+        id
+    };
+    let zc = new_var(&mut g, CHUNK_PARAM, VarKind::Param);
+    g.params.push(zc);
+    let z0 = new_var(&mut g, "hone_z0", VarKind::Local);
+    let zc_e = build::var(zc, &Type::INT, span);
+    let z0_e = build::var(z0, &Type::INT, span);
+    let block_z = build::cast(build::builtin(Builtin::BlockIdx(Dim::Z), span), &Type::INT);
+    let start = build::arith(
+        BinaryOp::Add,
+        first.clone(),
+        build::arith(BinaryOp::Mul, block_z, zc_e.clone()),
+    );
+    let mut before: Vec<Stmt> = vec![Stmt {
+        kind: StmtKind::Decl {
+            var: z0,
+            init: Some(Init::Expr(build::conv(start, &Type::INT))),
+        },
+        span,
+    }];
+    let skipped = build::arith(BinaryOp::Sub, z0_e.clone(), first.clone());
+    let mut names = Vec::new();
+    for (v, step) in &inductions {
+        let ty = g.var(*v).ty.clone();
+        let target = build::var(*v, &ty, span);
+        let advance = build::arith(
+            BinaryOp::Add,
+            target.clone(),
+            build::arith(BinaryOp::Mul, skipped.clone(), step.clone()),
+        );
+        before.push(build::assign_stmt(target, advance, span));
+        names.push(g.var(*v).name.clone());
+    }
+    let k_ty = g.var(k).ty.clone();
+    let k_e = build::var(k, &k_ty, span);
+    let StmtKind::For { init, cond, .. } = &mut g.body.last_mut().expect("checked").kind else {
+        unreachable!("checked above")
+    };
+    *init = vec![match &init[0].kind {
+        StmtKind::Decl { var, .. } => Stmt {
+            kind: StmtKind::Decl {
+                var: *var,
+                init: Some(Init::Expr(build::conv(z0_e.clone(), &k_ty))),
+            },
+            span,
+        },
+        _ => build::assign_stmt(k_e.clone(), z0_e.clone(), span),
+    }];
+    let within = build::compare(BinaryOp::Lt, build::arith(BinaryOp::Sub, k_e, z0_e), zc_e);
+    let old = cond.take().expect("checked");
+    *cond = Some(build::logic(BinaryOp::LogicAnd, old, within));
+    let at_loop = g.body.len() - 1;
+    g.body.splice(at_loop..at_loop, before);
+    Ok(Chunked {
+        kernel: g,
+        first,
+        end,
+        inductions: names,
+    })
+}
+
+/// Variables assigned (or incremented) anywhere in `b`.
+fn assigned(b: &Vec<Stmt>) -> BTreeSet<VarId> {
+    let mut out = BTreeSet::new();
+    visit::visit_block(b, &mut |e| {
+        let target = match &e.kind {
+            ExprKind::Assign { lhs, .. } => lhs,
+            ExprKind::IncDec { target, .. } => target,
+            _ => return,
+        };
+        if let ExprKind::Var(v) = build::peel(target).kind {
+            out.insert(v);
+        }
+    });
+    out
+}
+
+fn count_assignments(b: &Vec<Stmt>, v: VarId) -> usize {
+    let mut n = 0;
+    visit::visit_block(b, &mut |e| {
+        let target = match &e.kind {
+            ExprKind::Assign { lhs, .. } => lhs,
+            ExprKind::IncDec { target, .. } => target,
+            _ => return,
+        };
+        if matches!(build::peel(target).kind, ExprKind::Var(x) if x == v) {
+            n += 1;
+        }
+    });
+    n
+}
+
+/// Variables declared anywhere in `b`.
+fn declared(b: &[Stmt]) -> BTreeSet<VarId> {
+    let mut out = BTreeSet::new();
+    fn walk(b: &[Stmt], out: &mut BTreeSet<VarId>) {
+        for s in b {
+            if let StmtKind::Decl { var, .. } = s.kind {
+                out.insert(var);
+            }
+            if let StmtKind::For { init, .. } = &s.kind {
+                walk(init, out);
+            }
+            for c in visit::child_blocks(s) {
+                walk(c, out);
+            }
+        }
+    }
+    walk(b, &mut out);
+    out
+}
+
+/// The first statement leaving the walk early: a `return`, or a `break`
+/// (`continue`) that belongs to the walk's loop rather than to an inner loop
+/// or switch.
+fn exits(b: &[Stmt], breaks_inner: bool, continues_inner: bool) -> Option<Span> {
+    for s in b {
+        let found = match &s.kind {
+            StmtKind::Return(_) => Some(s.span),
+            StmtKind::Break if !breaks_inner => Some(s.span),
+            StmtKind::Continue if !continues_inner => Some(s.span),
+            StmtKind::For { body, .. }
+            | StmtKind::While { body, .. }
+            | StmtKind::DoWhile { body, .. } => exits(body, true, true),
+            StmtKind::Switch { arms, .. } => arms
+                .iter()
+                .find_map(|a| exits(&a.body, true, continues_inner)),
+            _ => visit::child_blocks(s)
+                .into_iter()
+                .find_map(|c| exits(c, breaks_inner, continues_inner)),
+        };
+        if found.is_some() {
+            return found;
+        }
+    }
+    None
+}
+
+/// An expression of literals and variables that the loop does not assign,
+/// with no memory reads or calls.
+fn invariant(e: &Expr, in_loop: &BTreeSet<VarId>) -> bool {
+    let mut ok = true;
+    visit::visit_expr(e, &mut |x| match &x.kind {
+        ExprKind::Var(v) if in_loop.contains(v) => ok = false,
+        ExprKind::Index(..)
+        | ExprKind::Deref(_)
+        | ExprKind::Call(..)
+        | ExprKind::Intrinsic(..)
+        | ExprKind::Assign { .. }
+        | ExprKind::IncDec { .. }
+        | ExprKind::Global(_) => ok = false,
+        _ => {}
+    });
+    ok
+}
+
+/// Integer arithmetic of literals and parameters the kernel never assigns.
+fn bound_of_params(e: &Expr, params: &BTreeSet<VarId>, assigned: &BTreeSet<VarId>) -> bool {
+    match &e.kind {
+        ExprKind::IntLit(_) => true,
+        ExprKind::Var(v) => params.contains(v) && !assigned.contains(v),
+        ExprKind::Cast { expr, .. } => {
+            e.ty.scalar().is_some_and(|s| s.is_integer()) && bound_of_params(expr, params, assigned)
+        }
+        ExprKind::Unary(UnaryOp::Neg, a) => bound_of_params(a, params, assigned),
+        ExprKind::Binary(BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div, a, b) => {
+            bound_of_params(a, params, assigned) && bound_of_params(b, params, assigned)
+        }
+        _ => false,
+    }
+}
+
+/// Evaluates an expression [`bound_of_params`] admits.
+fn eval_int(e: &Expr, ints: &dyn Fn(VarId) -> Option<i64>) -> Option<i64> {
+    Some(match &e.kind {
+        ExprKind::IntLit(v) => i64::try_from(*v).ok()?,
+        ExprKind::Var(v) => ints(*v)?,
+        ExprKind::Cast { expr, .. } => eval_int(expr, ints)?,
+        ExprKind::Unary(UnaryOp::Neg, a) => eval_int(a, ints)?.checked_neg()?,
+        ExprKind::Binary(op, a, b) => {
+            let (a, b) = (eval_int(a, ints)?, eval_int(b, ints)?);
+            match op {
+                BinaryOp::Add => a.checked_add(b)?,
+                BinaryOp::Sub => a.checked_sub(b)?,
+                BinaryOp::Mul => a.checked_mul(b)?,
+                BinaryOp::Div => a.checked_div(b)?,
+                _ => return None,
+            }
+        }
+        _ => return None,
+    })
+}
+
+/// The text of an expression [`bound_of_params`] admits, parameters named
+/// by `name` (C's truncating division, as the template expressions have).
+fn render_int(e: &Expr, name: &dyn Fn(VarId) -> Option<String>) -> Option<String> {
+    Some(match &e.kind {
+        ExprKind::IntLit(v) => v.to_string(),
+        ExprKind::Var(v) => format!("({})", name(*v)?),
+        ExprKind::Cast { expr, .. } => render_int(expr, name)?,
+        ExprKind::Unary(UnaryOp::Neg, a) => format!("(-{})", render_int(a, name)?),
+        ExprKind::Binary(op, a, b) => {
+            let sym = match op {
+                BinaryOp::Add => "+",
+                BinaryOp::Sub => "-",
+                BinaryOp::Mul => "*",
+                BinaryOp::Div => "/",
+                _ => return None,
+            };
+            format!("({} {sym} {})", render_int(a, name)?, render_int(b, name)?)
+        }
+        _ => return None,
+    })
+}

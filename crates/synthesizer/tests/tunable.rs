@@ -1,0 +1,243 @@
+//! Synthesized kernels as tuning templates: z-chunking of a kernel's walk
+//! (what it accepts and what it refuses, by construct) and the template of
+//! the thesis's sleeve cases with the naive kernels of `examples/synth/`.
+
+mod support;
+
+use hone_ir::Module;
+use hone_synthesizer::tunable::{tunable, TemplateOptions};
+use hone_synthesizer::zchunk::{chunk, CHUNK_PARAM};
+use hone_synthesizer::{synthesize, Options};
+use support::{load_case, CASES};
+
+fn parse(src: &str) -> Module {
+    let p = hone_frontend::parse_source("k.cu", src, &Default::default()).unwrap();
+    assert!(!p.has_errors(), "{:?}", p.diagnostics);
+    p.module
+}
+
+fn chunk_of(src: &str) -> Result<hone_synthesizer::zchunk::Chunked, String> {
+    let m = parse(src);
+    let f = m.functions.iter().find(|f| f.name == "k").unwrap();
+    chunk(&m, f)
+}
+
+#[test]
+fn a_column_walk_with_an_induction_is_chunked() {
+    let c = chunk_of(
+        "__global__ void k(float *a, float *b, int nx, int nz) {
+            int i = blockIdx.x * blockDim.x + threadIdx.x;
+            int c = i;
+            for (int z = 1; z < nz - 1; ++z) {
+                b[c] = a[c] + a[c + nx];
+                c += nx;
+            }
+        }",
+    )
+    .unwrap();
+    assert_eq!(c.inductions, vec!["c".to_string()]);
+    let f = &c.kernel;
+    assert_eq!(f.params.len(), 5);
+    assert_eq!(f.var(*f.params.last().unwrap()).name, CHUNK_PARAM);
+    // The walk's length from the parameters: nz - 2.
+    let nz = f.params[3];
+    assert_eq!(
+        c.trip_count(&|v| (v == nz).then_some(10)),
+        Some(8),
+        "{:?}",
+        c.end
+    );
+    let text = c
+        .trip_text(&|v| (v == nz).then(|| "N".to_string()))
+        .unwrap();
+    assert!(text.contains('N'), "{text}");
+}
+
+#[test]
+fn what_chunking_refuses_is_named() {
+    let cases = [
+        (
+            // A column sum stored after the walk would be stored per chunk.
+            "__global__ void k(float *a, float *s, int nz) {
+                float g = 0.0f;
+                for (int z = 0; z < nz; ++z) { g += a[z * 32 + threadIdx.x]; }
+                s[threadIdx.x] = g;
+            }",
+            "last statement is not a `for` loop",
+        ),
+        (
+            // A register queue: the value carried is not an induction.
+            "__global__ void k(float *a, float *b, int nz) {
+                float prev = 0.0f;
+                for (int z = 0; z < nz; ++z) {
+                    float cur = a[z * 32 + threadIdx.x];
+                    b[z * 32 + threadIdx.x] = cur + prev;
+                    prev = cur;
+                }
+            }",
+            "`prev` carries a value",
+        ),
+        (
+            "__global__ void k(float *a, int nz) {
+                for (int z = 0; z < nz; ++z) {
+                    if (a[z] < 0.0f) break;
+                    a[z] = 1.0f;
+                }
+            }",
+            "leaves the walk early",
+        ),
+        (
+            "__global__ void k(float *a, int nz) {
+                for (int z = blockIdx.z; z < nz; ++z) { a[z] = 1.0f; }
+            }",
+            "third launch dimension",
+        ),
+        (
+            // The bound is read from memory: no launch can size the chunks.
+            "__global__ void k(float *a, int *n) {
+                for (int z = 0; z < n[0]; ++z) { a[z] = 1.0f; }
+            }",
+            "parameters alone",
+        ),
+        (
+            "__global__ void k(float *a, int nz) {
+                for (int z = 0; z < nz; z += 2) { a[z] = 1.0f; }
+            }",
+            "by one",
+        ),
+    ];
+    for (src, want) in cases {
+        let e = chunk_of(src).unwrap_err();
+        assert!(e.contains(want), "{want:?} not in {e:?}");
+        assert!(e.starts_with("k.cu:"), "no location in {e:?}");
+    }
+    // A `break` of an inner loop stays inside it.
+    chunk_of(
+        "__global__ void k(float *a, int nz) {
+            for (int z = 0; z < nz; ++z) {
+                for (int r = 0; r < 4; ++r) { if (r == z) break; a[z * 4 + r] = 1.0f; }
+            }
+        }",
+    )
+    .unwrap();
+}
+
+fn options(problem: &[(&str, &str)], sizes: &[i64]) -> TemplateOptions {
+    TemplateOptions {
+        problem: problem
+            .iter()
+            .map(|(a, e)| (a.to_string(), e.to_string()))
+            .collect(),
+        sizes: sizes.to_vec(),
+        ..TemplateOptions::default()
+    }
+}
+
+#[test]
+fn the_diffusion_sleeve_template_races_the_naive_kernel_chunked() {
+    let case = CASES.iter().find(|c| c.file == "diffusion_sleeve").unwrap();
+    let (ak, profile) = load_case(case);
+    let s = synthesize(&ak, std::slice::from_ref(&profile), &Options::default()).unwrap();
+    assert!(s.verified);
+    let naive = hone_frontend::parse_file(
+        &support::examples_dir().join("diffusion.cu"),
+        &Default::default(),
+    )
+    .unwrap()
+    .module;
+    let opts = options(&[("nx", "N"), ("ny", "N"), ("nz", "N")], &[256, 512]);
+    let t = tunable(
+        &ak,
+        &s,
+        Some((&naive, "diffusion_kernel")),
+        &profile,
+        "diff",
+        &opts,
+    )
+    .unwrap();
+    assert_eq!(t.variants.len(), 2);
+    for v in &t.variants {
+        assert_eq!(v.chunked.as_deref(), Some(&["c".to_string()][..]), "{v:?}");
+        // Two derived launches, four chunk lengths each.
+        assert_eq!(v.checks.len(), 8, "{v:?}");
+    }
+    let spec = &t.template;
+    assert_eq!(spec.kernel, "hone_tuned");
+    assert_eq!(spec.params["HONE_VARIANT"], vec![0, 1]);
+    assert!(spec.params.contains_key("ZCHUNK") && spec.params.contains_key("BY"));
+    // Only `out` is written: it is the output the reference kernel checks.
+    let out = spec.buffers.iter().find(|b| b.name == "out").unwrap();
+    assert_eq!(format!("{:?}", out.init), "Output");
+    assert_eq!(spec.reference.outputs, vec!["out".to_string()]);
+    let template = hone_gpu::template::KernelTemplate::new(spec.clone(), t.source.clone()).unwrap();
+    // At N = 256 with 64 x 2 blocks and 8 planes per thread: 4 x 128 x 32 blocks.
+    let cfg: hone_gpu::template::Config = [
+        ("BX".to_string(), 64),
+        ("BY".to_string(), 2),
+        ("HONE_VARIANT".to_string(), 0),
+        ("ZCHUNK".to_string(), 8),
+    ]
+    .into();
+    let r = template.resolve(&cfg, 256).unwrap();
+    assert_eq!(
+        (r.grid, r.block, r.shared_mem),
+        ((4, 128, 32), (64, 2, 1), 0)
+    );
+    assert_eq!(r.buffers[0].len, 256 * 256 * 256);
+    // The synthesized variant takes its tile and halo of shared memory; whole
+    // columns are one chunk.
+    let mut cfg1 = cfg.clone();
+    cfg1.insert("HONE_VARIANT".into(), 1);
+    cfg1.insert("ZCHUNK".into(), 0);
+    let r = template.resolve(&cfg1, 256).unwrap();
+    assert_eq!((r.grid.2, r.shared_mem), (1, 4 * 66 * 4));
+    // Blocks that do not tile the size are refused at that size.
+    let mut odd = cfg;
+    odd.insert("BX".into(), 128);
+    assert!(template.resolve(&odd, 320).is_err());
+    let reference = template.reference_launch(&cfg1, 256).unwrap().unwrap();
+    assert_eq!(reference.kernel, "diffusion_sleeve_reference");
+    assert_eq!(reference.grid, (4, 128, 1));
+    // The source names every variant and the reference, with C linkage.
+    for name in [
+        "hone_variant_0",
+        "hone_variant_1",
+        "diffusion_sleeve_reference",
+    ] {
+        assert!(
+            t.source
+                .contains(&format!("extern \"C\" __global__ void {name}(")),
+            "{name}"
+        );
+    }
+    assert!(t.job.contains("strategy = { kind = \"exhaustive\" }"));
+    assert!(
+        !t.job.contains("% (BX"),
+        "per-size constraints stay in the template"
+    );
+}
+
+#[test]
+fn himeno_is_tuned_whole_columns_since_its_residual_is_summed_per_column() {
+    let case = CASES.iter().find(|c| c.file == "himeno_sleeve").unwrap();
+    let (ak, profile) = load_case(case);
+    let s = synthesize(&ak, std::slice::from_ref(&profile), &Options::default()).unwrap();
+    let opts = options(&[("nx", "N+2"), ("ny", "N+2"), ("nz", "2*N+2")], &[128]);
+    let t = tunable(&ak, &s, None, &profile, "him", &opts).unwrap();
+    for v in &t.variants {
+        assert!(v.chunked.is_none());
+        let why = v.unchunked_because.as_deref().unwrap();
+        assert!(why.contains("last statement"), "{why}");
+        assert!(!v.checks.is_empty());
+    }
+    assert!(t
+        .template
+        .constraints
+        .iter()
+        .any(|c| c.source() == "HONE_VARIANT != 0 || ZCHUNK == 0"));
+    // The interior follows the grid: nx = gridDim.x * blockDim.x + 2.
+    assert_eq!(t.template.grid[0].source(), "((N+2) - 2) / (BX - 0)");
+    // Problem sizes must be named.
+    let e = tunable(&ak, &s, None, &profile, "him", &options(&[], &[128])).unwrap_err();
+    assert!(e.to_string().contains("--problem nx=EXPR"), "{e}");
+}
