@@ -74,6 +74,15 @@ pub struct SynthArgs {
         requires = "template"
     )]
     pub sizes: Vec<i64>,
+    /// Block extents along x the template tries, comma-separated
+    #[arg(long, value_delimiter = ',', requires = "template", default_values_t = [16, 32, 64, 128, 256])]
+    pub block_x: Vec<i64>,
+    /// Block extents along y the template tries, comma-separated
+    #[arg(long, value_delimiter = ',', requires = "template", default_values_t = [1, 2, 4, 8, 16])]
+    pub block_y: Vec<i64>,
+    /// Planes per thread (z-chunk lengths) the template tries, comma-separated; 0 is the whole walk
+    #[arg(long, value_delimiter = ',', requires = "template", default_values_t = [0, 4, 8, 16, 32, 64])]
+    pub chunks: Vec<i64>,
     #[command(flatten)]
     pub limits: LimitArgs,
 }
@@ -88,6 +97,9 @@ fn write_template(
 ) -> Result<()> {
     let mut opts = TemplateOptions {
         sizes: args.sizes.clone(),
+        block_x: args.block_x.clone(),
+        block_y: args.block_y.clone(),
+        chunks: args.chunks.clone(),
         ..TemplateOptions::default()
     };
     for p in &args.problem {
