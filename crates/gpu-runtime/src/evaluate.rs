@@ -449,7 +449,13 @@ impl GpuSession {
         for name in &spec.reference.outputs {
             let i = index(name);
             let b = DeviceBuffer::alloc(gpu, buffers[i].len * buffers[i].ty.size())?;
-            b.fill_async(gpu, POISON_BYTE)?;
+            // As the variant's: an output it adds into starts at zero.
+            let fill = if buffers[i].init == Init::Zero {
+                0
+            } else {
+                POISON_BYTE
+            };
+            b.fill_async(gpu, fill)?;
             fresh.push((i, b));
         }
         let args: Vec<KernelArg> = r

@@ -341,9 +341,13 @@ impl KernelTemplate {
                 Some(_) => {}
             }
         }
+        // A reference kernel writes fresh buffers, so an output the variant
+        // adds into may start at zero.
+        let kernel_reference = matches!(r.builtin, Builtin::Kernel { .. });
         for name in &r.outputs {
             match buffer(name) {
                 None => return err(format!("reference output `{name}` names no buffer")),
+                Some(b) if kernel_reference && b.init == Init::Zero => {}
                 Some(b) if b.init != Init::Output => {
                     return err(format!(
                         "reference output `{name}` must have init \"output\""

@@ -4,13 +4,16 @@
 //! Stencil kernels written one thread per (x, y) column start too few threads
 //! to fill a GPU at moderate sizes (65,536 at 256², a few per SM's worth of
 //! latency hiding); splitting the walk lets the tuner choose how many planes
-//! a thread covers. The kernel's last statement must be a counted loop
-//! `for (k = A; k < B; ++k)` over bounds computed from parameters, values
+//! a thread covers. The walk is the kernel's last loop, a counted
+//! `for (k = A; k < B; ++k)` over bounds computed from parameters; values
 //! carried from one iteration to the next must be inductions (`c += xy`)
-//! advanced once per iteration, and the kernel must not use the third
-//! dimension itself. The chunked kernel takes the chunk length as a new last
-//! parameter, `hone_zchunk`, and starts its walk at
-//! `A + blockIdx.z * hone_zchunk`, inductions advanced to match. Values
+//! advanced once per iteration, or sums (`g += ss * ss`, from zero) that the
+//! statements after the walk only store (`gosa[i] = g`); the kernel must not
+//! use the third dimension itself. The chunked kernel takes the chunk length
+//! as a new last parameter, `hone_zchunk`, and starts its walk at
+//! `A + blockIdx.z * hone_zchunk`, inductions advanced to match; each chunk
+//! adds its part of a sum into the stored element (`atomicAdd`), so those
+//! outputs must start at zero: [`Chunked::accumulated`] names them. Values
 //! carried through memory (a register queue kept in an array, shared planes
 //! reused by the next iteration) are not seen here: the emulator's
 //! comparison with the original kernel on several chunk lengths is what
@@ -36,6 +39,9 @@ pub struct Chunked {
     pub end: Expr,
     /// Variables advanced by the chunk's start (`c += (z0 - A) * xy`).
     pub inductions: Vec<String>,
+    /// Pointer parameters whose stores of a column's sum became atomic
+    /// additions: the buffers they point to must be zero before a launch.
+    pub accumulated: Vec<String>,
 }
 
 impl Chunked {
@@ -80,9 +86,18 @@ pub fn chunk(m: &Module, f: &Function) -> Result<Chunked, Refusal> {
             at(s)
         ));
     }
-    let Some(last) = f.body.last() else {
-        return Err(format!("{}: the kernel is empty", at(f.span)));
+    let Some(walk_at) = f
+        .body
+        .iter()
+        .rposition(|s| matches!(s.kind, StmtKind::For { .. }))
+    else {
+        return Err(format!(
+            "{}: the kernel has no `for` loop to chunk",
+            at(f.span)
+        ));
     };
+    let last = &f.body[walk_at];
+    let after = &f.body[walk_at + 1..];
     let StmtKind::For {
         init,
         cond,
@@ -90,10 +105,7 @@ pub fn chunk(m: &Module, f: &Function) -> Result<Chunked, Refusal> {
         body,
     } = &last.kind
     else {
-        return Err(format!(
-            "{}: the kernel's last statement is not a `for` loop (the walk to chunk)",
-            at(last.span)
-        ));
+        unreachable!("found as a `for` above")
     };
     let assigned_anywhere = assigned(&f.body);
     let params: BTreeSet<VarId> = f.params.iter().copied().collect();
@@ -196,11 +208,16 @@ pub fn chunk(m: &Module, f: &Function) -> Result<Chunked, Refusal> {
         ));
     }
     let mut inductions: Vec<(VarId, Expr)> = Vec::new();
+    let mut sums: BTreeSet<VarId> = BTreeSet::new();
     for &v in &in_loop {
         if declared_inside.contains(&v) {
             continue;
         }
         let var = f.var(v);
+        if is_sum(f, v, body, &f.body[..walk_at], after) {
+            sums.insert(v);
+            continue;
+        }
         let step = body.iter().find_map(|s| match &s.kind {
             StmtKind::Expr(Expr {
                 kind:
@@ -230,8 +247,80 @@ pub fn chunk(m: &Module, f: &Function) -> Result<Chunked, Refusal> {
         }
     }
 
+    // After the walk: only stores of sums, each at an address the walk does
+    // not change.
+    let mut stores: Vec<(usize, VarId)> = Vec::new();
+    for (i, st) in after.iter().enumerate() {
+        let store = match &st.kind {
+            StmtKind::Expr(Expr {
+                kind: ExprKind::Assign { op: None, lhs, rhs },
+                ..
+            }) => match (&build::peel(lhs).kind, &build::peel(rhs).kind) {
+                (ExprKind::Index(base, idx), ExprKind::Var(acc)) if sums.contains(acc) => {
+                    match build::peel(base).kind {
+                        ExprKind::Var(p)
+                            if params.contains(&p)
+                                && !assigned_anywhere.contains(&p)
+                                && invariant(idx, &in_loop)
+                                && !mentions_any(idx, &sums) =>
+                        {
+                            Some(p)
+                        }
+                        _ => None,
+                    }
+                }
+                _ => None,
+            },
+            _ => None,
+        };
+        match store {
+            Some(p) => stores.push((walk_at + 1 + i, p)),
+            None => {
+                return Err(format!(
+                    "{}: a statement after the walk would run once per chunk (only stores of a sum the walk adds up may follow it)",
+                    at(st.span)
+                ))
+            }
+        }
+    }
+    if let Some(v) = sums
+        .iter()
+        .find(|v| !stores.iter().any(|(i, _)| stored(&f.body[*i], **v)))
+    {
+        let var = f.var(*v);
+        return Err(format!(
+            "{}: `{}` carries a value from one iteration to the next and is not advanced by a fixed step once per iteration",
+            at(var.span),
+            var.name
+        ));
+    }
+
     // The rewrite.
     let mut g = f.clone();
+    let mut accumulated = Vec::new();
+    for (i, p) in &stores {
+        let pointer = g.var(*p).ty.clone();
+        let name = g.var(*p).name.clone();
+        let StmtKind::Expr(e) = &mut g.body[*i].kind else {
+            unreachable!("a store")
+        };
+        let ExprKind::Assign { lhs, rhs, .. } = &e.kind else {
+            unreachable!("a store")
+        };
+        let elem = lhs.ty.clone();
+        let address = build::mk(ExprKind::AddrOf(lhs.clone()), pointer, e.span);
+        *e = build::mk(
+            ExprKind::Intrinsic(
+                hone_ir::Intrinsic::Atomic(hone_ir::AtomicOp::Add),
+                vec![address, build::conv((**rhs).clone(), &elem)],
+            ),
+            elem,
+            e.span,
+        );
+        if !accumulated.contains(&name) {
+            accumulated.push(name);
+        }
+    }
     let span = last.span;
     let new_var = |g: &mut Function, name: &str, kind: VarKind| -> VarId {
         let id = VarId(g.vars.len() as u32);
@@ -278,7 +367,7 @@ pub fn chunk(m: &Module, f: &Function) -> Result<Chunked, Refusal> {
     }
     let k_ty = g.var(k).ty.clone();
     let k_e = build::var(k, &k_ty, span);
-    let StmtKind::For { init, cond, .. } = &mut g.body.last_mut().expect("checked").kind else {
+    let StmtKind::For { init, cond, .. } = &mut g.body[walk_at].kind else {
         unreachable!("checked above")
     };
     *init = vec![match &init[0].kind {
@@ -294,14 +383,81 @@ pub fn chunk(m: &Module, f: &Function) -> Result<Chunked, Refusal> {
     let within = build::compare(BinaryOp::Lt, build::arith(BinaryOp::Sub, k_e, z0_e), zc_e);
     let old = cond.take().expect("checked");
     *cond = Some(build::logic(BinaryOp::LogicAnd, old, within));
-    let at_loop = g.body.len() - 1;
-    g.body.splice(at_loop..at_loop, before);
+    g.body.splice(walk_at..walk_at, before);
     Ok(Chunked {
         kernel: g,
         first,
         end,
         inductions: names,
+        accumulated,
     })
+}
+
+/// `v` is a sum: zero before the walk (declared so, not assigned again),
+/// added to once per iteration at the top of the walk's body (`v += e`, `e`
+/// not reading `v`), read nowhere else in the walk, and read after it.
+fn is_sum(f: &Function, v: VarId, body: &Vec<Stmt>, before: &[Stmt], after: &[Stmt]) -> bool {
+    let var = f.var(v);
+    if var.kind != VarKind::Local || var.ty.scalar().is_none() {
+        return false;
+    }
+    let zero_init = before.iter().any(|s| {
+        matches!(&s.kind, StmtKind::Decl { var, init: Some(Init::Expr(e)) }
+            if *var == v && is_zero(e))
+    });
+    let reassigned = before.iter().any(|s| {
+        let mut hit = false;
+        visit::visit_block(&vec![s.clone()], &mut |e| {
+            if let ExprKind::Assign { lhs, .. } | ExprKind::IncDec { target: lhs, .. } = &e.kind {
+                hit |= matches!(build::peel(lhs).kind, ExprKind::Var(x) if x == v);
+            }
+        });
+        hit
+    });
+    let top_update = body.iter().any(|s| {
+        matches!(&s.kind, StmtKind::Expr(Expr { kind: ExprKind::Assign { op: Some(BinaryOp::Add), lhs, rhs }, .. })
+            if matches!(build::peel(lhs).kind, ExprKind::Var(x) if x == v)
+                && !mentions_any(rhs, &BTreeSet::from([v])))
+    });
+    // Its one update is the only place the walk mentions it.
+    let mut mentions = 0;
+    visit::visit_block(body, &mut |e| {
+        if matches!(e.kind, ExprKind::Var(x) if x == v) {
+            mentions += 1;
+        }
+    });
+    zero_init
+        && !reassigned
+        && top_update
+        && count_assignments(body, v) == 1
+        && mentions == 1
+        && after.iter().any(|s| stored(s, v))
+}
+
+/// `s` is `p[i] = v;`.
+fn stored(s: &Stmt, v: VarId) -> bool {
+    matches!(&s.kind, StmtKind::Expr(Expr { kind: ExprKind::Assign { op: None, lhs, rhs }, .. })
+        if matches!(build::peel(lhs).kind, ExprKind::Index(..))
+            && matches!(build::peel(rhs).kind, ExprKind::Var(x) if x == v))
+}
+
+fn is_zero(e: &Expr) -> bool {
+    match &build::peel(e).kind {
+        ExprKind::IntLit(0) => true,
+        ExprKind::FloatLit(x) => *x == 0.0,
+        ExprKind::Cast { expr, .. } => is_zero(expr),
+        _ => false,
+    }
+}
+
+fn mentions_any(e: &Expr, vars: &BTreeSet<VarId>) -> bool {
+    let mut hit = false;
+    visit::visit_expr(e, &mut |x| {
+        if let ExprKind::Var(v) = x.kind {
+            hit |= vars.contains(&v);
+        }
+    });
+    hit
 }
 
 /// Variables assigned (or incremented) anywhere in `b`.

@@ -54,16 +54,47 @@ fn a_column_walk_with_an_induction_is_chunked() {
 }
 
 #[test]
+fn a_column_sum_stored_after_the_walk_is_added_up_by_the_chunks() {
+    let c = chunk_of(
+        "__global__ void k(float *a, float *s, int nz) {
+            float g = 0.0f;
+            for (int z = 0; z < nz; ++z) { g += a[z * 32 + threadIdx.x]; }
+            s[threadIdx.x] = g;
+        }",
+    )
+    .unwrap();
+    assert_eq!(c.accumulated, vec!["s".to_string()]);
+    let printed = hone_ir::print::print_module(&hone_ir::Module {
+        functions: vec![c.kernel],
+        ..Default::default()
+    });
+    assert!(
+        printed.contains("atomicAdd(&s[threadIdx.x], g);"),
+        "{printed}"
+    );
+}
+
+#[test]
 fn what_chunking_refuses_is_named() {
     let cases = [
         (
-            // A column sum stored after the walk would be stored per chunk.
+            // Anything but a stored sum after the walk would run per chunk.
             "__global__ void k(float *a, float *s, int nz) {
                 float g = 0.0f;
                 for (int z = 0; z < nz; ++z) { g += a[z * 32 + threadIdx.x]; }
                 s[threadIdx.x] = g;
+                s[32 + threadIdx.x] = 1.0f;
             }",
-            "last statement is not a `for` loop",
+            "once per chunk",
+        ),
+        (
+            // A sum that does not start at zero cannot be added up by chunks.
+            "__global__ void k(float *a, float *s, int nz) {
+                float g = 1.0f;
+                for (int z = 0; z < nz; ++z) { g += a[z * 32 + threadIdx.x]; }
+                s[threadIdx.x] = g;
+            }",
+            "`g` carries a value",
         ),
         (
             // A register queue: the value carried is not an induction.
@@ -155,15 +186,21 @@ fn the_diffusion_sleeve_template_races_the_naive_kernel_chunked() {
         &opts,
     )
     .unwrap();
-    assert_eq!(t.variants.len(), 2);
-    for v in &t.variants {
+    // The naive and the synthesized kernel chunked, and the naive one as it is.
+    assert_eq!(t.variants.len(), 3);
+    for v in &t.variants[..2] {
         assert_eq!(v.chunked.as_deref(), Some(&["c".to_string()][..]), "{v:?}");
         // Two derived launches, four chunk lengths each.
         assert_eq!(v.checks.len(), 8, "{v:?}");
     }
+    assert!(t.variants[2].chunked.is_none() && t.variants[2].checks.len() == 2);
     let spec = &t.template;
     assert_eq!(spec.kernel, "hone_tuned");
-    assert_eq!(spec.params["HONE_VARIANT"], vec![0, 1]);
+    assert_eq!(spec.params["HONE_VARIANT"], vec![0, 1, 2]);
+    assert!(spec
+        .constraints
+        .iter()
+        .any(|c| c.source() == "HONE_VARIANT != 2 || ZCHUNK == 0"));
     assert!(spec.params.contains_key("ZCHUNK") && spec.params.contains_key("BY"));
     // Only `out` is written: it is the output the reference kernel checks.
     let out = spec.buffers.iter().find(|b| b.name == "out").unwrap();
@@ -218,23 +255,28 @@ fn the_diffusion_sleeve_template_races_the_naive_kernel_chunked() {
 }
 
 #[test]
-fn himeno_is_tuned_whole_columns_since_its_residual_is_summed_per_column() {
+fn himenos_chunks_add_their_part_of_each_columns_residual() {
     let case = CASES.iter().find(|c| c.file == "himeno_sleeve").unwrap();
     let (ak, profile) = load_case(case);
     let s = synthesize(&ak, std::slice::from_ref(&profile), &Options::default()).unwrap();
     let opts = options(&[("nx", "N+2"), ("ny", "N+2"), ("nz", "2*N+2")], &[128]);
     let t = tunable(&ak, &s, None, &profile, "him", &opts).unwrap();
-    for v in &t.variants {
-        assert!(v.chunked.is_none());
-        let why = v.unchunked_because.as_deref().unwrap();
-        assert!(why.contains("last statement"), "{why}");
-        assert!(!v.checks.is_empty());
+    for v in &t.variants[..2] {
+        assert_eq!(v.chunked.as_deref(), Some(&[][..]), "{v:?}");
+        assert_eq!(v.accumulated, vec!["gosa".to_string()]);
+        assert_eq!(v.checks.len(), 8);
     }
-    assert!(t
+    assert!(t.variants[2].accumulated.is_empty());
+    // The residual starts at zero; the reference kernel writes it whole.
+    let gosa = t
         .template
-        .constraints
+        .buffers
         .iter()
-        .any(|c| c.source() == "HONE_VARIANT != 0 || ZCHUNK == 0"));
+        .find(|b| b.name == "gosa")
+        .unwrap();
+    assert_eq!(format!("{:?}", gosa.init), "Zero");
+    assert!(t.template.description.contains("must be zero"));
+    assert!(t.source.contains("atomicAdd(&gosa["));
     // The interior follows the grid: nx = gridDim.x * blockDim.x + 2.
     assert_eq!(t.template.grid[0].source(), "((N+2) - 2) / (BX - 0)");
     // Problem sizes must be named.

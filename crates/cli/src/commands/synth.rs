@@ -169,13 +169,21 @@ fn write_template(
     for v in &t.variants {
         match (&v.chunked, &v.unchunked_because) {
             (Some(ind), _) => eprintln!(
-                "  variant {} ({}): chunked along z{}; {} emulator runs bit-equal to the kernel as written",
+                "  variant {} ({}): chunked along z{}{}; {} emulator runs agree with the kernel as written",
                 v.variant,
                 v.name,
                 if ind.is_empty() {
                     String::new()
                 } else {
                     format!(" (advancing {})", ind.join(", "))
+                },
+                if v.accumulated.is_empty() {
+                    String::new()
+                } else {
+                    format!(
+                        "; chunks add their column sums into {}, which must be zero before a launch",
+                        v.accumulated.join(", ")
+                    )
                 },
                 v.checks.len()
             ),

@@ -4,6 +4,8 @@
 #define hone_variant_0 hone_tuned
 #elif HONE_VARIANT == 1
 #define hone_variant_1 hone_tuned
+#elif HONE_VARIANT == 2
+#define hone_variant_2 hone_tuned
 #endif
 
 namespace hone_reference {
@@ -84,4 +86,23 @@ extern "C" __global__ void hone_variant_1(float *in, float *out, int nx, int ny,
     }
 }
 } // namespace hone_v1
+
+namespace hone_v2 {
+extern "C" __global__ void hone_variant_2(float *in, float *out, int nx, int ny, int nz, float ce, float cw, float cn, float cs, float ct, float cb, float cc, int hone_zchunk) {
+    int i = blockDim.x * blockIdx.x + threadIdx.x;
+    int j = blockDim.y * blockIdx.y + threadIdx.y;
+    int c = i + j * nx;
+    int xy = nx * ny;
+    for (int k = 0; k < nz; ++k) {
+        int w = i == 0 ? c : c - 1;
+        int e = i == nx - 1 ? c : c + 1;
+        int n = j == 0 ? c : c - nx;
+        int s = j == ny - 1 ? c : c + nx;
+        int b = k == 0 ? c : c - xy;
+        int t = k == nz - 1 ? c : c + xy;
+        out[c] = cc * in[c] + cw * in[w] + ce * in[e] + cs * in[s] + cn * in[n] + cb * in[b] + ct * in[t];
+        c += xy;
+    }
+}
+} // namespace hone_v2
 

@@ -4,6 +4,8 @@
 #define hone_variant_0 hone_tuned
 #elif HONE_VARIANT == 1
 #define hone_variant_1 hone_tuned
+#elif HONE_VARIANT == 2
+#define hone_variant_2 hone_tuned
 #endif
 
 namespace hone_reference {
@@ -31,14 +33,15 @@ extern "C" __global__ void hone_variant_0(float *p, float *a, float *b, float *c
     int xy = nx * ny;
     int n = xy * nz;
     float g = 0.0f;
-    for (int z = 1; z < nz - 1; ++z) {
+    int hone_z0 = 1 + (int)blockIdx.z * hone_zchunk;
+    for (int z = hone_z0; z < nz - 1 && z - hone_z0 < hone_zchunk; ++z) {
         int q = x + y * nx + z * xy;
         float s0 = a[q] * p[q + xy] + a[n + q] * p[q + nx] + a[2 * n + q] * p[q + 1] + b[q] * (p[q + xy + nx] - p[q + xy - nx] - p[q - xy + nx] + p[q - xy - nx]) + b[n + q] * (p[q + nx + 1] - p[q - nx + 1] - p[q + nx - 1] + p[q - nx - 1]) + b[2 * n + q] * (p[q + xy + 1] - p[q - xy + 1] - p[q + xy - 1] + p[q - xy - 1]) + c[q] * p[q - xy] + c[n + q] * p[q - nx] + c[2 * n + q] * p[q - 1] + wrk1[q];
         float ss = (s0 * a[3 * n + q] - p[q]) * bnd[q];
         g += ss * ss;
         wrk2[q] = p[q] + omega * ss;
     }
-    gosa[x + y * nx] = g;
+    atomicAdd(&gosa[x + y * nx], g);
 }
 } // namespace hone_v0
 
@@ -52,7 +55,8 @@ extern "C" __global__ void hone_variant_1(float *p, float *a, float *b, float *c
     float *sb = hone_smem;
     int csb = (threadIdx.y + 1) * (blockDim.x + 2) + threadIdx.x + 1;
     float g = 0.0f;
-    for (int z = 1; z < nz - 1; ++z) {
+    int hone_z0 = 1 + (int)blockIdx.z * hone_zchunk;
+    for (int z = hone_z0; z < nz - 1 && z - hone_z0 < hone_zchunk; ++z) {
         int q = x + y * nx + z * xy;
         sb[csb] = p[q];
         if (threadIdx.x == 0) {
@@ -94,7 +98,25 @@ extern "C" __global__ void hone_variant_1(float *p, float *a, float *b, float *c
         wrk2[q] = sb[csb] + omega * ss;
         __syncthreads();
     }
-    gosa[x + y * nx] = g;
+    atomicAdd(&gosa[x + y * nx], g);
 }
 } // namespace hone_v1
+
+namespace hone_v2 {
+extern "C" __global__ void hone_variant_2(float *p, float *a, float *b, float *c, float *wrk1, float *bnd, float *wrk2, float *gosa, int nx, int ny, int nz, float omega, int hone_zchunk) {
+    int x = blockDim.x * blockIdx.x + threadIdx.x + 1;
+    int y = blockDim.y * blockIdx.y + threadIdx.y + 1;
+    int xy = nx * ny;
+    int n = xy * nz;
+    float g = 0.0f;
+    for (int z = 1; z < nz - 1; ++z) {
+        int q = x + y * nx + z * xy;
+        float s0 = a[q] * p[q + xy] + a[n + q] * p[q + nx] + a[2 * n + q] * p[q + 1] + b[q] * (p[q + xy + nx] - p[q + xy - nx] - p[q - xy + nx] + p[q - xy - nx]) + b[n + q] * (p[q + nx + 1] - p[q - nx + 1] - p[q + nx - 1] + p[q - nx - 1]) + b[2 * n + q] * (p[q + xy + 1] - p[q - xy + 1] - p[q + xy - 1] + p[q - xy - 1]) + c[q] * p[q - xy] + c[n + q] * p[q - nx] + c[2 * n + q] * p[q - 1] + wrk1[q];
+        float ss = (s0 * a[3 * n + q] - p[q]) * bnd[q];
+        g += ss * ss;
+        wrk2[q] = p[q] + omega * ss;
+    }
+    gosa[x + y * nx] = g;
+}
+} // namespace hone_v2
 
