@@ -283,3 +283,84 @@ fn himenos_chunks_add_their_part_of_each_columns_residual() {
     let e = tunable(&ak, &s, None, &profile, "him", &options(&[], &[128])).unwrap_err();
     assert!(e.to_string().contains("--problem nx=EXPR"), "{e}");
 }
+
+/// An example's annotated kernel and profile launch.
+fn example(
+    file: &str,
+) -> (
+    hone_synthesizer::AnnotatedKernel,
+    hone_synthesizer::LaunchData,
+) {
+    let dir = support::examples_dir();
+    let text = std::fs::read_to_string(dir.join(format!("{file}.json"))).unwrap();
+    let kernel = serde_json::from_str::<serde_json::Value>(&text).unwrap()["kernel"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let ak = hone_synthesizer::load_file(
+        &dir.join(format!("{file}.cu")),
+        &kernel,
+        &Default::default(),
+    )
+    .unwrap();
+    let launch = support::launch(&dir.join(format!("{file}.json")), &ak);
+    (ak, launch)
+}
+
+#[test]
+fn the_two_new_stencils_synthesize_verify_and_make_templates() {
+    for (file, naive, kernel, problem) in [
+        ("star13_sleeve", "star13.cu", "star13", "N+4"),
+        ("box27_sleeve", "box27.cu", "box27", "N+2"),
+    ] {
+        let (ak, profile) = example(file);
+        let s = synthesize(&ak, std::slice::from_ref(&profile), &Options::default()).unwrap();
+        assert!(s.verified, "{file}: {:#?}", s.verification.checks);
+        let naive_module =
+            hone_frontend::parse_file(&support::examples_dir().join(naive), &Default::default())
+                .unwrap()
+                .module;
+        let opts = options(&[("nx", problem), ("ny", problem), ("nz", problem)], &[256]);
+        let t = tunable(
+            &ak,
+            &s,
+            Some((&naive_module, kernel)),
+            &profile,
+            file,
+            &opts,
+        )
+        .unwrap();
+        assert_eq!(t.variants.len(), 3, "{file}");
+        assert!(
+            t.variants[..2].iter().all(|v| v.chunked.is_some()),
+            "{file}: {:?}",
+            t.variants
+        );
+    }
+}
+
+#[test]
+fn temporal_blocking_as_written_is_refused_where_its_intermediate_races() {
+    // Diffusion's two-step kernel as written reads halo cells of `mid` that
+    // other threads store, with no barrier between: no reference to check
+    // the race against.
+    let case = CASES.iter().find(|c| c.file == "diffusion_tb").unwrap();
+    let (ak, profile) = load_case(case);
+    let s = synthesize(&ak, std::slice::from_ref(&profile), &Options::default()).unwrap();
+    let opts = options(&[("nx", "N"), ("ny", "N"), ("nz", "N")], &[128]);
+    let e = tunable(&ak, &s, None, &profile, "tb", &opts)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("race on global `mid`"), "{e}");
+    // Himeno's races only through the halo stores: its template races the
+    // kernel as written against the synthesized one, in whole columns.
+    let case = CASES.iter().find(|c| c.file == "himeno_tb").unwrap();
+    let (ak, profile) = load_case(case);
+    let s = synthesize(&ak, std::slice::from_ref(&profile), &Options::default()).unwrap();
+    let opts = options(&[("nx", "N+2"), ("ny", "N+2"), ("nz", "2*N+2")], &[128]);
+    let t = tunable(&ak, &s, None, &profile, "tb", &opts).unwrap();
+    assert_eq!(t.variants.len(), 2);
+    assert!(t.variants.iter().all(|v| v.chunked.is_none()));
+    // The folded intermediate is not an output the reference checks.
+    assert!(!t.template.reference.outputs.contains(&"mid".to_string()));
+}
