@@ -1,0 +1,253 @@
+//! A synthesized kernel as a tuning template: the kernel as the user wrote
+//! it and the synthesized one race each other, each with its block shape
+//! and z-chunk length as parameters, checked on the GPU against the user's
+//! kernel as written.
+//!
+//! What `hone tune` then measures was first run here in the emulator:
+//! every variant, chunked and not, against the original kernel on derived
+//! launches with several chunk lengths, outputs bit-equal and no races.
+//! Problem sizes are named by the caller (`nx = N`), and the rest follows
+//! from how the profile launch's sizes follow its shape
+//! ([`crate::launches`]): which integer arguments the grid covers, how long
+//! each buffer is.
+
+mod problem;
+mod race;
+mod spec;
+mod text;
+
+use std::collections::BTreeMap;
+
+use hone_frontend::FrontendOptions;
+use hone_gpu::template::{KernelTemplate, TemplateSpec};
+use hone_ir::{Function, Module};
+use hone_launch::LaunchData;
+use serde::Serialize;
+
+use crate::emit::DynShared;
+use crate::error::SynthError;
+use crate::launches;
+use crate::sites::AnnotatedKernel;
+use crate::synth::Synthesis;
+
+/// The kernel name every variant takes when its `HONE_VARIANT` is chosen.
+pub const TUNED_KERNEL: &str = "hone_tuned";
+/// A chunk length that no walk reaches: `ZCHUNK = 0` runs whole columns.
+const WHOLE: i64 = 1 << 30;
+
+/// What the template may vary and where it is tuned.
+#[derive(Clone, Debug)]
+pub struct TemplateOptions {
+    /// Each integer argument that sets the problem size, as an expression of
+    /// `N` (`nx` -> `N`, `nz` -> `2 * N + 1`).
+    pub problem: BTreeMap<String, String>,
+    /// Problem sizes `N` to tune at.
+    pub sizes: Vec<i64>,
+    /// Block extents tried along x and y (where the kernel does not fix them).
+    pub block_x: Vec<i64>,
+    pub block_y: Vec<i64>,
+    /// Chunk lengths tried (0: whole columns).
+    pub chunks: Vec<i64>,
+    /// Largest relative difference from the reference kernel accepted.
+    pub tolerance: f64,
+}
+
+impl Default for TemplateOptions {
+    fn default() -> Self {
+        TemplateOptions {
+            problem: BTreeMap::new(),
+            sizes: Vec::new(),
+            block_x: vec![16, 32, 64, 128, 256],
+            block_y: vec![1, 2, 4, 8, 16],
+            chunks: vec![0, 4, 8, 16, 32, 64],
+            tolerance: 1e-5,
+        }
+    }
+}
+
+/// One kernel in the race.
+#[derive(Clone, Debug, Serialize)]
+pub struct VariantReport {
+    pub variant: i64,
+    pub name: String,
+    /// Inductions advanced at a chunk's start, when chunked.
+    pub chunked: Option<Vec<String>>,
+    /// Why it is not chunked.
+    pub unchunked_because: Option<String>,
+    /// Buffers the chunks add their parts of a column's sum into: the
+    /// chunked kernel needs them zero before it runs.
+    pub accumulated: Vec<String>,
+    /// The emulator runs that admitted it.
+    pub checks: Vec<String>,
+}
+
+/// The template: CUDA source, description and tuning job.
+#[derive(Clone, Debug, Serialize)]
+pub struct Tunable {
+    pub source: String,
+    pub template: TemplateSpec,
+    pub job: String,
+    pub variants: Vec<VariantReport>,
+    /// How the profile launch's sizes follow its shape.
+    pub rules: Vec<String>,
+}
+
+/// Builds the template of `ak` and its verified `synthesis`, named `name`
+/// (files `name.cu`, `name.json`, `name.tune.toml`).
+///
+/// `naive`, when given, is the kernel the user started from (the same
+/// parameters, no shared memory): it replaces the annotated kernel as
+/// written both in the race and as the reference.
+pub fn tunable(
+    ak: &AnnotatedKernel,
+    synthesis: &Synthesis,
+    naive: Option<(&Module, &str)>,
+    profile: &LaunchData,
+    name: &str,
+    opts: &TemplateOptions,
+) -> Result<Tunable, SynthError> {
+    if !synthesis.verified {
+        return Err(input(
+            "the synthesized kernel was not verified; a template is made only of verified kernels",
+        ));
+    }
+    let original = crate::synth::original_module(ak);
+    let synthesized = hone_frontend::parse_source(
+        "synthesized.cu",
+        &synthesis.source,
+        &FrontendOptions::default(),
+    )
+    .map_err(|e| input(format!("the synthesized kernel does not read back: {e}")))?
+    .module;
+    if synthesized.kernel(&ak.name).is_none() {
+        return Err(input("the synthesized kernel does not read back"));
+    }
+    let start = Start::new(ak, &original, naive)?;
+    let (launches, _, keep) = launches::derive_suited(&original, &ak.kernel, profile, &[], 2)?;
+    // Temporal blocking writes halo cells from several blocks with the same
+    // value; its folded intermediates are not outputs of the synthesized kernel.
+    let tolerate =
+        crate::verify::needs_tolerance(&original, &ak.name, launches.first().unwrap_or(profile))
+            .map_err(SynthError::Launch)?;
+    let compare = race::Compare {
+        tolerate,
+        folded: &synthesis.folded,
+    };
+    let model = launches::infer(&ak.kernel, profile, keep);
+    let mut shape = problem::Shape::new(ak, &model, keep, opts)?;
+    let written = problem::written(&original, &ak.name, profile)?;
+    let contenders = [
+        race::Contender {
+            label: start.label.to_string(),
+            module: &start.module,
+            dynamic: start.dynamic.as_ref(),
+            chunkable: true,
+        },
+        race::Contender {
+            label: "synthesized".into(),
+            module: &synthesized,
+            dynamic: synthesis.dynamic_layout(),
+            chunkable: true,
+        },
+        // The starting kernel exactly as it is runs too: a chunked walk's
+        // extra bound can cost whole-column speed (fewer loads in flight),
+        // and the race must never end slower than where the user started.
+        race::Contender {
+            label: format!("{}, unchanged", start.label),
+            module: &start.module,
+            dynamic: start.dynamic.as_ref(),
+            chunkable: false,
+        },
+    ];
+    let race = race::run(
+        &contenders,
+        &ak.name,
+        &launches,
+        &original,
+        compare,
+        &mut shape,
+    )?;
+    let source = text::source(&ak.name, &start.module, &race.printed);
+    let spec = spec::spec(spec::Parts {
+        ak,
+        name,
+        start: &start,
+        profile,
+        model: &model,
+        shape: &shape,
+        race: &race,
+        written: &written,
+        folded: &synthesis.folded,
+        opts,
+    })?;
+    let template: TemplateSpec = serde_json::from_value(spec)
+        .map_err(|e| input(format!("the template does not describe itself: {e}")))?;
+    KernelTemplate::new(template.clone(), source.clone())
+        .map_err(|e| input(format!("the template is not valid: {e}")))?;
+    let job = text::job(name, &template, opts);
+    Ok(Tunable {
+        source,
+        template,
+        job,
+        variants: race.reports,
+        rules: model.text,
+    })
+}
+
+fn input(m: impl Into<String>) -> SynthError {
+    SynthError::Input(m.into())
+}
+
+/// The kernel the race starts from and the outputs are checked against,
+/// under the annotated kernel's name so that one launch runs either, in the
+/// form NVRTC compiles (shared arrays sized by the block made dynamic).
+struct Start {
+    module: Module,
+    label: &'static str,
+    dynamic: Option<DynShared>,
+}
+
+impl Start {
+    fn new(
+        ak: &AnnotatedKernel,
+        original: &Module,
+        naive: Option<(&Module, &str)>,
+    ) -> Result<Start, SynthError> {
+        let kernel = &ak.kernel;
+        let (mut module, label) = match naive {
+            Some((m, name)) => {
+                let (_, n) = m.kernel(name).ok_or_else(|| {
+                    input(format!("the naive kernel `{name}` is not in its file"))
+                })?;
+                let same = n.params.len() == kernel.params.len()
+                    && n.params
+                        .iter()
+                        .zip(&kernel.params)
+                        .all(|(&a, &b)| n.var(a).ty == kernel.var(b).ty);
+                if !same {
+                    return Err(input(format!(
+                        "the naive kernel `{name}` does not take the parameters of `{}`",
+                        ak.name
+                    )));
+                }
+                let mut m = m.clone();
+                let (fid, _) = m.kernel(name).expect("found above");
+                m.functions[fid.0 as usize].name = ak.name.clone();
+                (m, "naive")
+            }
+            None => (original.clone(), "as written"),
+        };
+        let (fid, f) = module.kernel(&ak.name).expect("named above");
+        let (f, dynamic, _) = crate::emit::nvrtc_form(f);
+        module.functions[fid.0 as usize] = f;
+        Ok(Start {
+            module,
+            label,
+            dynamic,
+        })
+    }
+
+    fn kernel(&self, name: &str) -> &Function {
+        self.module.kernel(name).expect("named in new").1
+    }
+}

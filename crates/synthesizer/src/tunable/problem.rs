@@ -1,0 +1,152 @@
+//! The problem a template is tuned over: each integer argument as an
+//! expression of `N`, the grid that covers the problem with a block of
+//! `BX x BY`, and the buffers the kernel writes.
+
+use hone_ir::Module;
+use hone_launch::LaunchData;
+
+use super::{input, TemplateOptions};
+use crate::data::fill_random;
+use crate::error::SynthError;
+use crate::launches::{IntRule, Keep, SizeModel};
+use crate::sites::AnnotatedKernel;
+
+/// Launch shape and size expressions of the template.
+pub(super) struct Shape {
+    /// Per kernel parameter: its value as an expression of `N`, for the
+    /// integers that set or follow the problem size.
+    pub arg_expr: Vec<Option<String>>,
+    /// Grid along x and y.
+    pub grid: [String; 2],
+    /// Block along x and y (`BX`, `BY` or `1`).
+    pub block: [String; 2],
+    pub constraints: Vec<String>,
+    /// The launch dimensions in use.
+    pub dims: Vec<usize>,
+    /// The kernel fixes its block size: it is not a parameter.
+    pub fixed_block: bool,
+}
+
+/// The block parameter along `d`.
+pub(super) fn block_param(d: usize) -> &'static str {
+    ["BX", "BY", "BZ"][d]
+}
+
+impl Shape {
+    pub fn new(
+        ak: &AnnotatedKernel,
+        model: &SizeModel,
+        keep: Keep,
+        opts: &TemplateOptions,
+    ) -> Result<Shape, SynthError> {
+        let kernel = &ak.kernel;
+        let names: Vec<String> = kernel
+            .params
+            .iter()
+            .map(|&p| kernel.var(p).name.clone())
+            .collect();
+        for p in opts.problem.keys() {
+            if !names.contains(p) {
+                return Err(input(format!(
+                    "--problem names `{p}`, which is not a parameter of `{}`",
+                    ak.name
+                )));
+            }
+        }
+        let mut arg_expr: Vec<Option<String>> = vec![None; names.len()];
+        for (i, rule) in model.ints.iter().enumerate() {
+            let Some(rule) = rule else { continue };
+            arg_expr[i] = Some(match (opts.problem.get(&names[i]), rule) {
+                (Some(e), _) => format!("({e})"),
+                (None, IntRule::Fixed(v)) => v.to_string(),
+                (None, _) => {
+                    return Err(input(format!(
+                        "`{}` sets the problem size (it follows the launch or sizes a buffer): give it as --problem {}=EXPR of N",
+                        names[i], names[i]
+                    )))
+                }
+            });
+        }
+        // Grid along each dimension in use, from the argument that follows it.
+        let mut grid = ["1".to_string(), "1".to_string()];
+        let mut constraints = Vec::new();
+        for &d in &model.dims {
+            if d > 1 {
+                return Err(input(
+                    "the profile launch uses a third dimension; z-chunking needs it free",
+                ));
+            }
+            let follows = model.ints.iter().enumerate().find_map(|(i, r)| match r {
+                Some(IntRule::Extent(dd, o, off)) if *dd == d => Some((i, *o, *off)),
+                _ => None,
+            });
+            let Some((i, o, off)) = follows else {
+                return Err(input(format!(
+                    "no integer argument follows the launch along {}: the template cannot size its grid",
+                    ["x", "y"][d]
+                )));
+            };
+            let e = arg_expr[i]
+                .clone()
+                .expect("set for launch-following arguments");
+            let covered = format!("({e} - {off})");
+            let per_block = format!("({} - {o})", block_param(d));
+            constraints.push(format!("{covered} % {per_block} == 0"));
+            constraints.push(format!("{covered} / {per_block} >= 1"));
+            grid[d] = format!("{covered} / {per_block}");
+        }
+        let block = [0, 1].map(|d| {
+            if model.dims.contains(&d) {
+                block_param(d).to_string()
+            } else {
+                "1".to_string()
+            }
+        });
+        let fixed_block = keep != Keep::Nothing;
+        let threads = model
+            .dims
+            .iter()
+            .map(|&d| block_param(d))
+            .collect::<Vec<_>>()
+            .join(" * ");
+        if !fixed_block && !threads.is_empty() {
+            constraints.insert(0, format!("{threads} <= 1024"));
+            constraints.insert(1, format!("{threads} >= 32"));
+        }
+        Ok(Shape {
+            arg_expr,
+            grid,
+            block,
+            constraints,
+            dims: model.dims.clone(),
+            fixed_block,
+        })
+    }
+}
+
+/// Which buffers the original kernel writes on the profile launch: its
+/// outputs.
+pub(super) fn written(
+    original: &Module,
+    kernel: &str,
+    profile: &LaunchData,
+) -> Result<Vec<bool>, SynthError> {
+    let mut before = profile.buffers.clone();
+    fill_random(&mut before, 7);
+    let mut after = before.clone();
+    hone_emulator::run(
+        original,
+        kernel,
+        &profile.config,
+        &profile.args,
+        &mut after,
+        &hone_emulator::Options::default(),
+        None,
+    )
+    .map_err(|e| SynthError::Launch(format!("{}: {e}", profile.name)))?;
+    Ok(before
+        .iter()
+        .zip(&after)
+        .map(|(a, b)| a.data != b.data)
+        .collect())
+}

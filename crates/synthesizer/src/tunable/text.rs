@@ -1,0 +1,140 @@
+//! The template's text: the CUDA source of every variant and the
+//! reference, size expressions of shared memory, and the tuning job.
+
+use hone_gpu::template::TemplateSpec;
+use hone_ir::{Builtin, Dim, Expr, ExprKind, Function, Module, Scalar, Type, VarId};
+
+use super::{TemplateOptions, TUNED_KERNEL};
+use crate::emit::DynShared;
+
+/// The source: the reference and every variant in a namespace of its own
+/// (their device functions and types may share names), the chosen variant
+/// named `hone_tuned` by the preprocessor.
+pub(super) fn source(kernel: &str, start: &Module, variants: &[(String, Module)]) -> String {
+    let mut reference = start.clone();
+    let (fid, _) = reference.kernel(kernel).expect("the starting kernel");
+    reference.functions[fid.0 as usize].name = format!("{kernel}_reference");
+    let mut source = format!(
+        "// Tuning template written by hone synth for `{kernel}`: HONE_VARIANT picks the kernel,\n// BX/BY the block and ZCHUNK the planes per thread (0: the whole walk).\n"
+    );
+    for v in 0..variants.len() {
+        source.push_str(&format!(
+            "#{} HONE_VARIANT == {v}\n#define hone_variant_{v} {TUNED_KERNEL}\n",
+            if v == 0 { "if" } else { "elif" }
+        ));
+    }
+    source.push_str("#endif\n\n");
+    let all = std::iter::once(("hone_reference", &reference))
+        .chain(variants.iter().map(|(ns, m)| (ns.as_str(), m)));
+    for (ns, m) in all {
+        source.push_str(&format!("namespace {ns} {{\n"));
+        source.push_str(&hone_gpu::ir_kernel::cuda_source(
+            &hone_ir::print::print_module(m),
+        ));
+        source.push_str(&format!("}} // namespace {ns}\n\n"));
+    }
+    source
+}
+
+/// Bytes of dynamic shared memory as a template expression.
+pub(super) fn shared_text(
+    d: &DynShared,
+    f: &Function,
+    arg_expr: &[Option<String>],
+    block: &[String],
+) -> Option<String> {
+    let size = d.elem.size()?;
+    let parts = d
+        .arrays
+        .iter()
+        .map(|(_, len)| {
+            len_text(
+                len,
+                &|id| {
+                    let i = f.params.iter().position(|&p| p == id)?;
+                    arg_expr[i].clone()
+                },
+                block,
+            )
+        })
+        .collect::<Option<Vec<_>>>()?;
+    Some(format!("{size} * ({})", parts.join(" + ")))
+}
+
+fn len_text(e: &Expr, name: &dyn Fn(VarId) -> Option<String>, block: &[String]) -> Option<String> {
+    Some(match &e.kind {
+        ExprKind::IntLit(v) => v.to_string(),
+        ExprKind::Var(v) => name(*v)?,
+        ExprKind::Builtin(Builtin::BlockDim(d)) => match d {
+            Dim::X => block[0].clone(),
+            Dim::Y => block[1].clone(),
+            Dim::Z => "1".into(),
+        },
+        ExprKind::Cast { expr, .. } => len_text(expr, name, block)?,
+        ExprKind::SizeOf(t) => t.size()?.to_string(),
+        ExprKind::Binary(op, a, b) => {
+            let sym = match op {
+                hone_ir::BinaryOp::Add => "+",
+                hone_ir::BinaryOp::Sub => "-",
+                hone_ir::BinaryOp::Mul => "*",
+                hone_ir::BinaryOp::Div => "/",
+                _ => return None,
+            };
+            format!(
+                "({} {sym} {})",
+                len_text(a, name, block)?,
+                len_text(b, name, block)?
+            )
+        }
+        _ => return None,
+    })
+}
+
+pub(super) fn elem_type(t: &Type) -> Option<&'static str> {
+    match t {
+        Type::Scalar(Scalar::F32) => Some("f32"),
+        Type::Scalar(Scalar::F64) => Some("f64"),
+        Type::Scalar(Scalar::I32) => Some("i32"),
+        Type::Scalar(Scalar::U32) => Some("u32"),
+        _ => None,
+    }
+}
+
+pub(super) fn arith_name(t: &Type) -> Option<&'static str> {
+    match t {
+        Type::Scalar(Scalar::I32) => Some("i32"),
+        Type::Scalar(Scalar::U32) => Some("u32"),
+        Type::Scalar(Scalar::I64) => Some("i64"),
+        Type::Scalar(Scalar::U64) => Some("u64"),
+        Type::Scalar(Scalar::F32) => Some("f32"),
+        Type::Scalar(Scalar::F64) => Some("f64"),
+        _ => None,
+    }
+}
+
+/// The tuning job: every configuration at every size (the space is small),
+/// the best kept per size.
+pub(super) fn job(name: &str, t: &TemplateSpec, opts: &TemplateOptions) -> String {
+    let mut s = format!(
+        "# Tuning job for the template `{name}` written by hone synth:\n#\n#   hone tune {name}.tune.toml --db {name}.sqlite --check-max {}\n#\n# Every configuration is measured at every size and checked against the\n# kernel as written (the reference kernel) at sizes up to --check-max.\n\nname = \"{name}\"\ntop_k = 5\nsizes = {:?}\nstrategy = {{ kind = \"exhaustive\" }}\nconstraints = [\n",
+        opts.sizes.iter().copied().max().unwrap_or(0),
+        opts.sizes
+    );
+    // Those naming N are the template's, checked per size.
+    for c in t
+        .constraints
+        .iter()
+        .filter(|c| !c.variables().contains("N"))
+    {
+        s.push_str(&format!("    \"{}\",\n", c.source()));
+    }
+    s.push_str(&format!(
+        "]\n\n[kernel]\nname = \"{name}\"\ntemplate = \"{name}.json\"\nsources = [\"{name}.cu\"]\n"
+    ));
+    for (p, values) in &t.params {
+        s.push_str(&format!(
+            "\n[[param]]\nname = \"{p}\"\nvalues = {values:?}\n"
+        ));
+    }
+    s
+}
