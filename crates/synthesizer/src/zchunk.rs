@@ -4,7 +4,8 @@
 //! Stencil kernels written one thread per (x, y) column start too few threads
 //! to fill a GPU at moderate sizes (65,536 at 256², a few per SM's worth of
 //! latency hiding); splitting the walk lets the tuner choose how many planes
-//! a thread covers. The walk is the kernel's last loop, a counted
+//! a thread covers. The walk is the kernel's last loop (inside its bounds
+//! check, `if (i < nx && j < ny) { ... }`, if it has one), a counted
 //! `for (k = A; k < B; ++k)` over bounds computed from parameters; values
 //! carried from one iteration to the next must be inductions (`c += xy`)
 //! advanced once per iteration, or sums (`g += ss * ss`, from zero) that the
@@ -86,18 +87,38 @@ pub fn chunk(m: &Module, f: &Function) -> Result<Chunked, Refusal> {
             at(s)
         ));
     }
-    let Some(walk_at) = f
-        .body
-        .iter()
-        .rposition(|s| matches!(s.kind, StmtKind::For { .. }))
-    else {
-        return Err(format!(
-            "{}: the kernel has no `for` loop to chunk",
-            at(f.span)
-        ));
+    // The walk may sit inside the kernel's bounds check
+    // (`if (i < nx && j < ny) { ... for (...) }`): the list holding it is
+    // reached through trailing `if`s without `else`.
+    let mut path: Vec<usize> = Vec::new();
+    let mut preceding: Vec<Stmt> = Vec::new();
+    let mut list = &f.body;
+    let walk_at = loop {
+        if let Some(i) = list
+            .iter()
+            .rposition(|s| matches!(s.kind, StmtKind::For { .. }))
+        {
+            break i;
+        }
+        match list.last().map(|s| &s.kind) {
+            Some(StmtKind::If {
+                then, els: None, ..
+            }) => {
+                preceding.extend(list[..list.len() - 1].iter().cloned());
+                path.push(list.len() - 1);
+                list = then;
+            }
+            _ => {
+                return Err(format!(
+                    "{}: the kernel has no `for` loop to chunk",
+                    at(f.span)
+                ))
+            }
+        }
     };
-    let last = &f.body[walk_at];
-    let after = &f.body[walk_at + 1..];
+    preceding.extend(list[..walk_at].iter().cloned());
+    let last = &list[walk_at];
+    let after = &list[walk_at + 1..];
     let StmtKind::For {
         init,
         cond,
@@ -214,7 +235,7 @@ pub fn chunk(m: &Module, f: &Function) -> Result<Chunked, Refusal> {
             continue;
         }
         let var = f.var(v);
-        if is_sum(f, v, body, &f.body[..walk_at], after) {
+        if is_sum(f, v, body, &preceding, after) {
             sums.insert(v);
             continue;
         }
@@ -285,7 +306,7 @@ pub fn chunk(m: &Module, f: &Function) -> Result<Chunked, Refusal> {
     }
     if let Some(v) = sums
         .iter()
-        .find(|v| !stores.iter().any(|(i, _)| stored(&f.body[*i], **v)))
+        .find(|v| !stores.iter().any(|(i, _)| stored(&list[*i], **v)))
     {
         let var = f.var(*v);
         return Err(format!(
@@ -301,7 +322,7 @@ pub fn chunk(m: &Module, f: &Function) -> Result<Chunked, Refusal> {
     for (i, p) in &stores {
         let pointer = g.var(*p).ty.clone();
         let name = g.var(*p).name.clone();
-        let StmtKind::Expr(e) = &mut g.body[*i].kind else {
+        let StmtKind::Expr(e) = &mut holding(&mut g.body, &path)[*i].kind else {
             unreachable!("a store")
         };
         let ExprKind::Assign { lhs, rhs, .. } = &e.kind else {
@@ -367,7 +388,7 @@ pub fn chunk(m: &Module, f: &Function) -> Result<Chunked, Refusal> {
     }
     let k_ty = g.var(k).ty.clone();
     let k_e = build::var(k, &k_ty, span);
-    let StmtKind::For { init, cond, .. } = &mut g.body[walk_at].kind else {
+    let StmtKind::For { init, cond, .. } = &mut holding(&mut g.body, &path)[walk_at].kind else {
         unreachable!("checked above")
     };
     *init = vec![match &init[0].kind {
@@ -383,7 +404,7 @@ pub fn chunk(m: &Module, f: &Function) -> Result<Chunked, Refusal> {
     let within = build::compare(BinaryOp::Lt, build::arith(BinaryOp::Sub, k_e, z0_e), zc_e);
     let old = cond.take().expect("checked");
     *cond = Some(build::logic(BinaryOp::LogicAnd, old, within));
-    g.body.splice(walk_at..walk_at, before);
+    holding(&mut g.body, &path).splice(walk_at..walk_at, before);
     Ok(Chunked {
         kernel: g,
         first,
@@ -458,6 +479,18 @@ fn mentions_any(e: &Expr, vars: &BTreeSet<VarId>) -> bool {
         }
     });
     hit
+}
+
+/// The statement list `path` leads to through trailing `if`s.
+fn holding<'a>(body: &'a mut Vec<Stmt>, path: &[usize]) -> &'a mut Vec<Stmt> {
+    let mut list = body;
+    for &i in path {
+        match &mut list[i].kind {
+            StmtKind::If { then, .. } => list = then,
+            _ => unreachable!("the path goes through `if`s"),
+        }
+    }
+    list
 }
 
 /// Variables assigned (or incremented) anywhere in `b`.

@@ -75,6 +75,42 @@ fn a_column_sum_stored_after_the_walk_is_added_up_by_the_chunks() {
 }
 
 #[test]
+fn a_walk_inside_the_bounds_check_is_chunked_there() {
+    let c = chunk_of(
+        "__global__ void k(const float *a, float *b, float *s, int nx, int ny, int nz) {
+            int i = blockIdx.x * blockDim.x + threadIdx.x;
+            int j = blockIdx.y * blockDim.y + threadIdx.y;
+            if (i < nx && j < ny) {
+                int c = i + j * nx;
+                float g = 0.0f;
+                for (int z = 0; z < nz; ++z) {
+                    b[c] = 2.0f * a[c];
+                    g += a[c];
+                    c += nx * ny;
+                }
+                s[i + j * nx] = g;
+            }
+        }",
+    )
+    .unwrap();
+    assert_eq!(c.inductions, vec!["c".to_string()]);
+    assert_eq!(c.accumulated, vec!["s".to_string()]);
+    let printed = hone_ir::print::print_module(&hone_ir::Module {
+        functions: vec![c.kernel],
+        ..Default::default()
+    });
+    // The chunk's start is computed inside the check, before the walk.
+    let inside = printed.find("if (i < nx && j < ny) {").unwrap();
+    let start = printed.find("int hone_z0 = ").unwrap();
+    let walk = printed.find("for (int z = hone_z0;").unwrap();
+    assert!(inside < start && start < walk, "{printed}");
+    assert!(
+        printed.contains("atomicAdd(&s[i + j * nx], g);"),
+        "{printed}"
+    );
+}
+
+#[test]
 fn what_chunking_refuses_is_named() {
     let cases = [
         (
@@ -363,4 +399,54 @@ fn temporal_blocking_as_written_is_refused_where_its_intermediate_races() {
     assert!(t.variants.iter().all(|v| v.chunked.is_none()));
     // The folded intermediate is not an output the reference checks.
     assert!(!t.template.reference.outputs.contains(&"mid".to_string()));
+}
+
+#[test]
+fn a_kernel_that_checks_its_bounds_gets_a_grid_that_may_overshoot() {
+    let dir = std::env::temp_dir().join(format!("hone-guarded-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let source = "__global__ void k(const float *in, float *out, int nx, int ny, int nz) {
+        __shared__ float sb[blockDim.x * blockDim.y];
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        int j = blockIdx.y * blockDim.y + threadIdx.y;
+        int t = threadIdx.x + threadIdx.y * blockDim.x;
+        if (i < nx && j < ny) {
+            int c = i + j * nx;
+            for (int z = 0; z < nz; ++z) {
+                sb[t] = in[c];
+                out[c] = 2.0f * __opt__in[c];
+                c += nx * ny;
+            }
+        }
+    }";
+    std::fs::write(
+        dir.join("g.json"),
+        r#"{"source": "g.cu", "kernel": "k", "grid": [3, 2], "block": [4, 5],
+            "args": {"in": {"type": "float", "len": 2400, "init": {"random": 1}},
+                     "out": {"type": "float", "len": 2400}, "nx": 12, "ny": 10, "nz": 20}}"#,
+    )
+    .unwrap();
+    let ak = hone_synthesizer::load_source("g.cu", source, "k", &Default::default()).unwrap();
+    let profile = support::launch(&dir.join("g.json"), &ak);
+    let s = synthesize(&ak, std::slice::from_ref(&profile), &Options::default()).unwrap();
+    assert!(s.verified);
+    let opts = options(&[("nx", "N"), ("ny", "N"), ("nz", "N")], &[100]);
+    let t = tunable(&ak, &s, None, &profile, "g", &opts).unwrap();
+    assert_eq!(t.template.grid[0].source(), "cdiv(((N) - 0), (BX - 0))");
+    assert!(t
+        .template
+        .constraints
+        .iter()
+        .all(|c| !c.source().contains('%')));
+    // N = 100 with 64-wide blocks: two blocks, the second one partly idle.
+    let template = hone_gpu::template::KernelTemplate::new(t.template, t.source).unwrap();
+    let cfg: hone_gpu::template::Config = [
+        ("BX".to_string(), 64),
+        ("BY".to_string(), 1),
+        ("HONE_VARIANT".to_string(), 0),
+        ("ZCHUNK".to_string(), 0),
+    ]
+    .into();
+    assert_eq!(template.resolve(&cfg, 100).unwrap().grid.0, 2);
+    std::fs::remove_dir_all(&dir).ok();
 }

@@ -134,7 +134,19 @@ pub fn tunable(
         folded: &synthesis.folded,
     };
     let model = launches::infer(&ak.kernel, profile, keep);
-    let mut shape = problem::Shape::new(ak, &model, keep, opts)?;
+    let guarded = match launches.first() {
+        Some(l) => problem::guarded(
+            &[
+                (&start.module, start.dynamic.as_ref()),
+                (&synthesized, synthesis.dynamic_layout()),
+            ],
+            &ak.name,
+            l,
+            &model.dims,
+        ),
+        None => [false; 2],
+    };
+    let mut shape = problem::Shape::new(ak, &model, keep, guarded, opts)?;
     let written = problem::written(&original, &ak.name, profile)?;
     let contenders = [
         race::Contender {

@@ -2,11 +2,13 @@
 //! expression of `N`, the grid that covers the problem with a block of
 //! `BX x BY`, and the buffers the kernel writes.
 
-use hone_ir::Module;
+use hone_emulator::{Buffer, KernelArg};
+use hone_ir::{Module, VarId};
 use hone_launch::LaunchData;
 
 use super::{input, TemplateOptions};
 use crate::data::fill_random;
+use crate::emit::DynShared;
 use crate::error::SynthError;
 use crate::launches::{IntRule, Keep, SizeModel};
 use crate::sites::AnnotatedKernel;
@@ -33,10 +35,13 @@ pub(super) fn block_param(d: usize) -> &'static str {
 }
 
 impl Shape {
+    /// `guarded[d]`: the kernels check their bounds along `d`, so the grid
+    /// may overshoot the problem (see [`guarded`]).
     pub fn new(
         ak: &AnnotatedKernel,
         model: &SizeModel,
         keep: Keep,
+        guarded: [bool; 2],
         opts: &TemplateOptions,
     ) -> Result<Shape, SynthError> {
         let kernel = &ak.kernel;
@@ -91,9 +96,13 @@ impl Shape {
                 .expect("set for launch-following arguments");
             let covered = format!("({e} - {off})");
             let per_block = format!("({} - {o})", block_param(d));
-            constraints.push(format!("{covered} % {per_block} == 0"));
-            constraints.push(format!("{covered} / {per_block} >= 1"));
-            grid[d] = format!("{covered} / {per_block}");
+            if guarded[d] {
+                grid[d] = format!("cdiv({covered}, {per_block})");
+            } else {
+                constraints.push(format!("{covered} % {per_block} == 0"));
+                grid[d] = format!("{covered} / {per_block}");
+            }
+            constraints.push(format!("{covered} >= {per_block}"));
         }
         let block = [0, 1].map(|d| {
             if model.dims.contains(&d) {
@@ -122,6 +131,59 @@ impl Shape {
             fixed_block,
         })
     }
+}
+
+/// Per launch dimension: whether every kernel checks its bounds there, seen
+/// by running it with one more block along it than the problem needs (on
+/// `launch`, which the problem fills exactly): no fault, and every buffer as
+/// after the exact launch. A kernel without the check faults or writes past
+/// the problem, and its template's sizes must be multiples of the block.
+pub(super) fn guarded(
+    kernels: &[(&Module, Option<&DynShared>)],
+    kernel: &str,
+    launch: &LaunchData,
+    dims: &[usize],
+) -> [bool; 2] {
+    let run = |m: &Module, dynamic: Option<&DynShared>, grid: [u32; 3]| -> Option<Vec<Buffer>> {
+        // What runs is the kernel as printed and read back, as in the race.
+        let text = hone_ir::print::print_module(m);
+        let parsed = hone_frontend::parse_source("guard.cu", &text, &Default::default()).ok()?;
+        let m = &parsed.module;
+        let f = m.kernel(kernel)?.1;
+        let mut config = launch.config.clone();
+        config.grid = grid;
+        if let Some(d) = dynamic {
+            let ints = |v: VarId| match launch.args.get(f.params.iter().position(|&q| q == v)?) {
+                Some(KernelArg::Int(x)) => Some(*x),
+                _ => None,
+            };
+            config.dynamic_shared_bytes = d.bytes(config.block, config.grid, &ints).ok()?;
+        }
+        let mut buffers = launch.buffers.clone();
+        fill_random(&mut buffers, 0x3000);
+        let report = hone_emulator::run(
+            m,
+            kernel,
+            &config,
+            &launch.args,
+            &mut buffers,
+            &hone_emulator::Options::default(),
+            None,
+        )
+        .ok()?;
+        report.faults.is_empty().then_some(buffers)
+    };
+    let mut out = [false; 2];
+    for &d in dims.iter().filter(|&&d| d < 2) {
+        out[d] = kernels.iter().all(|&(m, dynamic)| {
+            let mut grid = launch.config.grid;
+            let exact = run(m, dynamic, grid);
+            grid[d] += 1;
+            let over = run(m, dynamic, grid);
+            matches!((exact, over), (Some(a), Some(b)) if a.iter().zip(&b).all(|(x, y)| x.data == y.data))
+        });
+    }
+    out
 }
 
 /// Which buffers the original kernel writes on the profile launch: its
