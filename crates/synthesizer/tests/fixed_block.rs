@@ -179,3 +179,32 @@ fn a_kernel_with_fixed_sizes_is_verified_on_other_data_only() {
         );
     }
 }
+
+#[test]
+fn a_template_keeps_the_block_the_kernel_fixes() {
+    let path = hone_testkit::corpus("synth/fixed_block.cu");
+    let ak = load_file(&path, "sleeve_fixed", &Default::default()).unwrap();
+    let profile = launch([3, 2, 1], [8, 4, 1], &["in", "out"], 24 * 8, &[24, 8]);
+    let s = synthesize(&ak, std::slice::from_ref(&profile), &Options::default()).unwrap();
+    let opts = hone_synthesizer::tunable::TemplateOptions {
+        problem: [("nx", "N"), ("ny", "N")]
+            .iter()
+            .map(|(a, e)| (a.to_string(), e.to_string()))
+            .collect(),
+        sizes: vec![64],
+        ..Default::default()
+    };
+    let t = hone_synthesizer::tunable::tunable(&ak, &s, None, &profile, "fixed", &opts).unwrap();
+    // The block is the kernel's 8 x 4, not a parameter to tune.
+    assert_eq!(t.template.params["BX"], vec![8]);
+    assert_eq!(t.template.params["BY"], vec![4]);
+    assert!(!t
+        .template
+        .constraints
+        .iter()
+        .any(|c| c.source().contains("1024")));
+    // No walk to chunk: the kernel as written and the synthesized one race.
+    assert_eq!(t.variants.len(), 2);
+    let why = t.variants[0].unchunked_because.as_deref().unwrap();
+    assert!(why.contains("no `for` loop"), "{why}");
+}
