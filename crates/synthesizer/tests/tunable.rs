@@ -450,3 +450,27 @@ fn a_kernel_that_checks_its_bounds_gets_a_grid_that_may_overshoot() {
     assert_eq!(template.resolve(&cfg, 100).unwrap().grid.0, 2);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn sizes_that_follow_the_launch_by_coincidence_are_refused_by_name() {
+    // nz = 11 lands within one of the 12 threads along x, beside nx = 16.
+    let dir = std::env::temp_dir().join(format!("hone-coincidence-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let text = std::fs::read_to_string(support::examples_dir().join("star13_sleeve.json"))
+        .unwrap()
+        .replace("\"nz\": 20", "\"nz\": 11")
+        .replace("4480", "2464");
+    std::fs::write(dir.join("p.json"), text).unwrap();
+    let (ak, _) = example("star13_sleeve");
+    let profile = support::launch(&dir.join("p.json"), &ak);
+    let s = synthesize(&ak, std::slice::from_ref(&profile), &Options::default()).unwrap();
+    let opts = options(&[("nx", "N+4"), ("ny", "N+4"), ("nz", "N+4")], &[256]);
+    let e = tunable(&ak, &s, None, &profile, "s", &opts)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("nx, nz all follow the profile launch along x"),
+        "{e}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -81,11 +81,27 @@ impl Shape {
                     "the profile launch uses a third dimension; z-chunking needs it free",
                 ));
             }
-            let follows = model.ints.iter().enumerate().find_map(|(i, r)| match r {
-                Some(IntRule::Extent(dd, o, off)) if *dd == d => Some((i, *o, *off)),
-                _ => None,
-            });
-            let Some((i, o, off)) = follows else {
+            let following: Vec<(usize, i64, i64)> = model
+                .ints
+                .iter()
+                .enumerate()
+                .filter_map(|(i, r)| match r {
+                    Some(IntRule::Extent(dd, o, off)) if *dd == d => Some((i, *o, *off)),
+                    _ => None,
+                })
+                .collect();
+            // A size can land within a few of the extent by chance
+            // (`nz = 11` beside 3 blocks of 4); which one sizes the grid is
+            // then not known.
+            if following.len() > 1 {
+                let which: Vec<&str> = following.iter().map(|f| names[f.0].as_str()).collect();
+                return Err(input(format!(
+                    "{} all follow the profile launch along {}: give a profile launch whose sizes are further apart",
+                    which.join(", "),
+                    ["x", "y"][d]
+                )));
+            }
+            let Some(&(i, o, off)) = following.first() else {
                 return Err(input(format!(
                     "no integer argument follows the launch along {}: the template cannot size its grid",
                     ["x", "y"][d]
