@@ -228,6 +228,14 @@ pub fn chunk(m: &Module, f: &Function) -> Result<Chunked, Refusal> {
             at(last.span)
         ));
     }
+    // What changes from one iteration to the next: what the walk assigns,
+    // declares, and its counter.
+    let varying: BTreeSet<VarId> = in_loop
+        .iter()
+        .chain(&declared_inside)
+        .copied()
+        .chain([k])
+        .collect();
     let mut inductions: Vec<(VarId, Expr)> = Vec::new();
     let mut sums: BTreeSet<VarId> = BTreeSet::new();
     for &v in &in_loop {
@@ -255,7 +263,7 @@ pub fn chunk(m: &Module, f: &Function) -> Result<Chunked, Refusal> {
         let ok = var.kind == VarKind::Local
             && var.ty.scalar().is_some_and(|s| s.is_integer())
             && updates == 1
-            && step.is_some_and(|e| invariant(e, &in_loop));
+            && step.is_some_and(|e| invariant(e, &varying));
         match step {
             Some(e) if ok => inductions.push((v, (**e).clone())),
             _ => {
@@ -282,7 +290,7 @@ pub fn chunk(m: &Module, f: &Function) -> Result<Chunked, Refusal> {
                         ExprKind::Var(p)
                             if params.contains(&p)
                                 && !assigned_anywhere.contains(&p)
-                                && invariant(idx, &in_loop)
+                                && invariant(idx, &varying)
                                 && !mentions_any(idx, &sums) =>
                         {
                             Some(p)
@@ -294,6 +302,32 @@ pub fn chunk(m: &Module, f: &Function) -> Result<Chunked, Refusal> {
             },
             _ => None,
         };
+        // One store per buffer, of the buffer's own element type: two would
+        // add both sums into one element, and a conversion rounds per chunk.
+        let store = store.filter(|p| {
+            let same_type = match (&build::peel(match &st.kind {
+                StmtKind::Expr(e) => e,
+                _ => unreachable!("a store"),
+            })
+            .kind,)
+            {
+                (ExprKind::Assign { lhs, rhs, .. },) => {
+                    lhs.ty == build::peel(rhs).ty
+                        && matches!(
+                            lhs.ty.scalar(),
+                            Some(
+                                hone_ir::Scalar::F32
+                                    | hone_ir::Scalar::F64
+                                    | hone_ir::Scalar::I32
+                                    | hone_ir::Scalar::U32
+                                    | hone_ir::Scalar::U64
+                            )
+                        )
+                }
+                _ => false,
+            };
+            same_type && !stores.iter().any(|(_, q)| q == p)
+        });
         match store {
             Some(p) => stores.push((walk_at + 1 + i, p)),
             None => {
@@ -378,10 +412,16 @@ pub fn chunk(m: &Module, f: &Function) -> Result<Chunked, Refusal> {
     for (v, step) in &inductions {
         let ty = g.var(*v).ty.clone();
         let target = build::var(*v, &ty, span);
+        // In the induction's own type, cast where the printed C shows it: a
+        // 64-bit offset must not wrap in `int`.
         let advance = build::arith(
             BinaryOp::Add,
             target.clone(),
-            build::arith(BinaryOp::Mul, skipped.clone(), step.clone()),
+            build::arith(
+                BinaryOp::Mul,
+                build::cast(skipped.clone(), &ty),
+                step.clone(),
+            ),
         );
         before.push(build::assign_stmt(target, advance, span));
         names.push(g.var(*v).name.clone());

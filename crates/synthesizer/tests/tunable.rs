@@ -474,3 +474,57 @@ fn sizes_that_follow_the_launch_by_coincidence_are_refused_by_name() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn a_64_bit_induction_is_advanced_in_64_bits() {
+    let c = chunk_of(
+        "__global__ void k(float *a, int nx, int ny, int nz) {
+            long long c = threadIdx.x;
+            int xy = nx * ny;
+            for (int z = 0; z < nz; ++z) { a[c] = 1.0f; c += xy; }
+        }",
+    )
+    .unwrap();
+    let printed = hone_ir::print::print_module(&hone_ir::Module {
+        functions: vec![c.kernel],
+        ..Default::default()
+    });
+    assert!(
+        printed.contains("(long long)(hone_z0 - 0) * xy"),
+        "{printed}"
+    );
+}
+
+#[test]
+fn an_output_the_kernel_also_reads_is_refused() {
+    let dir = std::env::temp_dir().join(format!("hone-rmw-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let source = "__global__ void k(const float *in, float *out, int nx, int ny, int nz) {
+        __shared__ float sb[blockDim.x * blockDim.y];
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        int j = blockIdx.y * blockDim.y + threadIdx.y;
+        int t = threadIdx.x + threadIdx.y * blockDim.x;
+        int c = i + j * nx;
+        for (int z = 0; z < nz; ++z) {
+            sb[t] = in[c];
+            out[c] = out[c] + 2.0f * __opt__in[c];
+            c += nx * ny;
+        }
+    }";
+    std::fs::write(
+        dir.join("g.json"),
+        r#"{"source": "g.cu", "kernel": "k", "grid": [3, 2], "block": [4, 5],
+            "args": {"in": {"type": "float", "len": 2400, "init": {"random": 1}},
+                     "out": {"type": "float", "len": 2400}, "nx": 12, "ny": 10, "nz": 20}}"#,
+    )
+    .unwrap();
+    let ak = hone_synthesizer::load_source("g.cu", source, "k", &Default::default()).unwrap();
+    let profile = support::launch(&dir.join("g.json"), &ak);
+    let s = synthesize(&ak, std::slice::from_ref(&profile), &Options::default()).unwrap();
+    let opts = options(&[("nx", "N"), ("ny", "N"), ("nz", "N")], &[64]);
+    let e = tunable(&ak, &s, None, &profile, "g", &opts)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("`out` is read as well as written"), "{e}");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -153,7 +153,9 @@ impl Shape {
 /// by running it with one more block along it than the problem needs (on
 /// `launch`, which the problem fills exactly): no fault, and every buffer as
 /// after the exact launch. A kernel without the check faults or writes past
-/// the problem, and its template's sizes must be multiples of the block.
+/// the problem, and its template's sizes must be multiples of the block. The
+/// extra block is wholly outside the problem, so this holds only for kernels
+/// without barriers, whose threads do not depend on one another.
 pub(super) fn guarded(
     kernels: &[(&Module, Option<&DynShared>)],
     kernel: &str,
@@ -189,7 +191,25 @@ pub(super) fn guarded(
         .ok()?;
         report.faults.is_empty().then_some(buffers)
     };
+    // A partial block with a barrier inside the bounds check diverges, and
+    // a synthesized halo copy made by the block's last thread is skipped:
+    // kernels with barriers keep whole blocks.
+    let barrier = kernels.iter().any(|(m, _)| {
+        let mut hit = false;
+        if let Some((_, f)) = m.kernel(kernel) {
+            hone_ir::visit::visit_block(&f.body, &mut |e| {
+                hit |= matches!(
+                    e.kind,
+                    hone_ir::ExprKind::Intrinsic(hone_ir::Intrinsic::SyncThreads, _)
+                );
+            });
+        }
+        hit
+    });
     let mut out = [false; 2];
+    if barrier {
+        return out;
+    }
     for &d in dims.iter().filter(|&&d| d < 2) {
         out[d] = kernels.iter().all(|&(m, dynamic)| {
             let mut grid = launch.config.grid;
@@ -203,28 +223,58 @@ pub(super) fn guarded(
 }
 
 /// Which buffers the original kernel writes on the profile launch: its
-/// outputs.
+/// outputs. A kernel that also reads what it writes (`out[c] += ...`) is
+/// refused: the GPU check starts outputs from a fill that says which
+/// elements were written, so it could not tell such a kernel's results apart.
 pub(super) fn written(
     original: &Module,
     kernel: &str,
     profile: &LaunchData,
 ) -> Result<Vec<bool>, SynthError> {
+    let run = |buffers: &mut Vec<Buffer>| {
+        hone_emulator::run(
+            original,
+            kernel,
+            &profile.config,
+            &profile.args,
+            buffers,
+            &hone_emulator::Options::default(),
+            None,
+        )
+        .map(|_| ())
+        .map_err(|e| SynthError::Launch(format!("{}: {e}", profile.name)))
+    };
     let mut before = profile.buffers.clone();
     fill_random(&mut before, 7);
     let mut after = before.clone();
-    hone_emulator::run(
-        original,
-        kernel,
-        &profile.config,
-        &profile.args,
-        &mut after,
-        &hone_emulator::Options::default(),
-        None,
-    )
-    .map_err(|e| SynthError::Launch(format!("{}: {e}", profile.name)))?;
-    Ok(before
+    run(&mut after)?;
+    let written: Vec<bool> = before
         .iter()
         .zip(&after)
         .map(|(a, b)| a.data != b.data)
-        .collect())
+        .collect();
+    // The same inputs, other starting outputs: the written bytes must not
+    // change.
+    let mut other = profile.buffers.clone();
+    fill_random(&mut other, 8);
+    for (i, b) in other.iter_mut().enumerate() {
+        if !written[i] {
+            b.data.clone_from(&before[i].data);
+        }
+    }
+    run(&mut other)?;
+    for (i, w) in written.iter().enumerate() {
+        if !w {
+            continue;
+        }
+        let (b, a, o) = (&before[i].data, &after[i].data, &other[i].data);
+        let reads = (0..a.len()).any(|k| a[k] != b[k] && o[k] != a[k]);
+        if reads {
+            return Err(input(format!(
+                "`{}` is read as well as written: a template needs outputs the kernel only writes",
+                before[i].name
+            )));
+        }
+    }
+    Ok(written)
 }
