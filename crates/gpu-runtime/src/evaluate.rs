@@ -18,7 +18,7 @@ use crate::launch::{DeviceBuffer, FunctionInfo, KernelArg, LaunchDims, Module};
 use crate::nvrtc::{self, ImageKind, Target};
 use crate::stats::Stats;
 use crate::template::{
-    ArgSpec, Config, Init, KernelTemplate, ReferenceLaunch, ScalarValue, SIZE_VAR,
+    size_env, ArgSpec, Config, Init, KernelTemplate, ReferenceLaunch, ScalarValue,
 };
 use crate::timing::{self, CopyBandwidth, L2Flusher, TimingOptions};
 use hone_ir::Arith;
@@ -385,10 +385,14 @@ impl GpuSession {
                 name: "verify",
                 launches: 0,
             });
-            max_rel_err = Some(match &reference {
-                Some(r) => self.verify_on_gpu(req, &module, r, &resolved.buffers, &sets[0])?,
-                None => self.verify(req, &resolved.buffers, &sets[0], &host_inputs)?,
-            });
+            max_rel_err = Some(self.verify(
+                req,
+                &module,
+                reference.as_ref(),
+                &resolved.buffers,
+                &sets[0],
+                &host_inputs,
+            )?);
         }
 
         let timing = &req.options.timing;
@@ -427,27 +431,58 @@ impl GpuSession {
         })
     }
 
+    /// Compares the variant's outputs in `set` with the reference's: a
+    /// reference kernel run on the GPU (`reference`), or the template's CPU
+    /// built-in on the host inputs.
+    fn verify(
+        &self,
+        req: &EvalRequest,
+        module: &Module,
+        reference: Option<&ReferenceLaunch>,
+        buffers: &[crate::template::ResolvedBuffer],
+        set: &[DeviceBuffer],
+        host_inputs: &[Option<HostData>],
+    ) -> Result<f64, Failure> {
+        let spec = &req.template.spec;
+        let want = match reference {
+            Some(r) => self.reference_kernel_outputs(req, module, r, buffers, set)?,
+            None => builtin_outputs(req, buffers, host_inputs)?,
+        };
+        let against = reference.map_or_else(String::new, |r| {
+            format!(" (against reference kernel `{}`)", r.kernel)
+        });
+        let mut worst = 0.0f64;
+        for (name, want) in spec.reference.outputs.iter().zip(&want) {
+            let i = buffer_index(buffers, name);
+            let mut got = HostData::zeros(buffers[i].ty, buffers[i].len);
+            set[i].download(&self.gpu, got.as_bytes_mut())?;
+            let cmp = host::compare(&got, want, spec.tolerance);
+            if !cmp.passed() {
+                return Err(Failure::Invalid(Invalid::wrong_answer(format!(
+                    "{}{against}",
+                    cmp.describe(name, spec.tolerance)
+                ))));
+            }
+            worst = worst.max(cmp.max_rel_err);
+        }
+        Ok(worst)
+    }
+
     /// Runs the reference kernel on the inputs in `set` with fresh output
-    /// buffers and compares the variant's outputs with its own.
-    fn verify_on_gpu(
+    /// buffers and returns what it wrote, in the reference's output order.
+    fn reference_kernel_outputs(
         &self,
         req: &EvalRequest,
         module: &Module,
         r: &ReferenceLaunch,
         buffers: &[crate::template::ResolvedBuffer],
         set: &[DeviceBuffer],
-    ) -> Result<f64, Failure> {
+    ) -> Result<Vec<HostData>, Failure> {
         let spec = &req.template.spec;
         let gpu = &self.gpu;
-        let index = |name: &str| {
-            buffers
-                .iter()
-                .position(|b| b.name == name)
-                .expect("validated template")
-        };
         let mut fresh: Vec<(usize, DeviceBuffer)> = Vec::new();
         for name in &spec.reference.outputs {
-            let i = index(name);
+            let i = buffer_index(buffers, name);
             let b = DeviceBuffer::alloc(gpu, buffers[i].len * buffers[i].ty.size())?;
             // As the variant's: an output it adds into starts at zero.
             let fill = if buffers[i].init == Init::Zero {
@@ -464,7 +499,7 @@ impl GpuSession {
             .zip(&r.scalars)
             .map(|(a, s)| match (a, s) {
                 (ArgSpec::Buffer(name), _) => {
-                    let i = index(name);
+                    let i = buffer_index(buffers, name);
                     let buf = fresh
                         .iter()
                         .find(|(j, _)| *j == i)
@@ -489,88 +524,56 @@ impl GpuSession {
         // variant's do, its outputs in buffers of the same lengths.
         unsafe { func.launch(gpu, &dims, &args) }?;
         gpu.synchronize()?;
-        let mut worst = 0.0f64;
-        for (i, want_buf) in &fresh {
-            let b = &buffers[*i];
-            let mut want = HostData::zeros(b.ty, b.len);
-            want_buf.download(gpu, want.as_bytes_mut())?;
-            let mut got = HostData::zeros(b.ty, b.len);
-            set[*i].download(gpu, got.as_bytes_mut())?;
-            let cmp = host::compare(&got, &want, spec.tolerance);
-            if !cmp.passed() {
-                return Err(Failure::Invalid(Invalid::wrong_answer(format!(
-                    "{} (against reference kernel `{}`)",
-                    cmp.describe(&b.name, spec.tolerance),
-                    r.kernel
-                ))));
-            }
-            worst = worst.max(cmp.max_rel_err);
-        }
-        Ok(worst)
+        fresh
+            .iter()
+            .map(|(i, b)| {
+                let mut want = HostData::zeros(buffers[*i].ty, buffers[*i].len);
+                b.download(gpu, want.as_bytes_mut())?;
+                Ok(want)
+            })
+            .collect()
     }
+}
 
-    /// Downloads the reference's outputs and compares them with the CPU reference.
-    fn verify(
-        &self,
-        req: &EvalRequest,
-        buffers: &[crate::template::ResolvedBuffer],
-        set: &[DeviceBuffer],
-        host_inputs: &[Option<HostData>],
-    ) -> Result<f64, Failure> {
-        let spec = &req.template.spec;
-        let index = |name: &str| {
-            buffers
-                .iter()
-                .position(|b| b.name == name)
-                .expect("validated template")
-        };
-        let inputs: Vec<&HostData> = spec
-            .reference
-            .inputs
-            .iter()
-            .map(|n| {
-                host_inputs[index(n)]
-                    .as_ref()
-                    .expect("reference inputs are not outputs")
-            })
-            .collect();
-        let mut want: Vec<HostData> = spec
-            .reference
-            .outputs
-            .iter()
-            .map(|n| {
-                let b = &buffers[index(n)];
-                HostData::zeros(b.ty, b.len)
-            })
-            .collect();
-        let n = req.n;
-        let config = &req.config;
-        let env = |name: &str| {
-            if name == SIZE_VAR {
-                Some(n)
-            } else {
-                config.get(name).copied()
-            }
-        };
-        spec.reference
-            .builtin
-            .run(&env, &inputs, &mut want)
-            .map_err(|e| Failure::Invalid(Invalid::runtime(format!("reference: {e}"))))?;
-        let mut worst = 0.0f64;
-        for (name, want) in spec.reference.outputs.iter().zip(&want) {
-            let i = index(name);
-            let mut got = HostData::zeros(buffers[i].ty, buffers[i].len);
-            set[i].download(&self.gpu, got.as_bytes_mut())?;
-            let cmp = host::compare(&got, want, spec.tolerance);
-            if !cmp.passed() {
-                return Err(Failure::Invalid(Invalid::wrong_answer(
-                    cmp.describe(name, spec.tolerance),
-                )));
-            }
-            worst = worst.max(cmp.max_rel_err);
-        }
-        Ok(worst)
-    }
+fn buffer_index(buffers: &[crate::template::ResolvedBuffer], name: &str) -> usize {
+    buffers
+        .iter()
+        .position(|b| b.name == name)
+        .expect("validated template")
+}
+
+/// The template's CPU built-in run on the host inputs: its outputs, in the
+/// reference's output order.
+fn builtin_outputs(
+    req: &EvalRequest,
+    buffers: &[crate::template::ResolvedBuffer],
+    host_inputs: &[Option<HostData>],
+) -> Result<Vec<HostData>, Failure> {
+    let spec = &req.template.spec;
+    let inputs: Vec<&HostData> = spec
+        .reference
+        .inputs
+        .iter()
+        .map(|n| {
+            host_inputs[buffer_index(buffers, n)]
+                .as_ref()
+                .expect("reference inputs are not outputs")
+        })
+        .collect();
+    let mut want: Vec<HostData> = spec
+        .reference
+        .outputs
+        .iter()
+        .map(|n| {
+            let b = &buffers[buffer_index(buffers, n)];
+            HostData::zeros(b.ty, b.len)
+        })
+        .collect();
+    spec.reference
+        .builtin
+        .run(&size_env(&req.config, req.n), &inputs, &mut want)
+        .map_err(|e| Failure::Invalid(Invalid::runtime(format!("reference: {e}"))))?;
+    Ok(want)
 }
 
 fn scalar_arg(ty: Arith, v: ScalarValue) -> KernelArg {

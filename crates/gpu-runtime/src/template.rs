@@ -465,13 +465,7 @@ impl KernelTemplate {
     /// Launch geometry, buffers and work counts of `config` at size `n`.
     pub fn resolve(&self, config: &Config, n: i64) -> std::result::Result<Resolved, String> {
         self.check_config(config)?;
-        let env = |name: &str| {
-            if name == SIZE_VAR {
-                Some(n)
-            } else {
-                config.get(name).copied()
-            }
-        };
+        let env = size_env(config, n);
         let eval = |field: &str, e: &IntExpr| e.eval(&env).map_err(|err| format!("{field}: {err}"));
         for c in &self.spec.constraints {
             if eval("constraint", c)? == 0 {
@@ -546,13 +540,7 @@ impl KernelTemplate {
         else {
             return Ok(None);
         };
-        let env = |name: &str| {
-            if name == SIZE_VAR {
-                Some(n)
-            } else {
-                config.get(name).copied()
-            }
-        };
+        let env = size_env(config, n);
         let grid = eval_dims("reference grid", grid, &env)?;
         let block = eval_dims("reference block", block, &env)?;
         let shared_mem = match shared_mem {
@@ -575,6 +563,17 @@ impl KernelTemplate {
             args,
             scalars,
         }))
+    }
+}
+
+/// The variables of a template's expressions for `config` at size `n`.
+pub fn size_env(config: &Config, n: i64) -> impl Fn(&str) -> Option<i64> + '_ {
+    move |name: &str| {
+        if name == SIZE_VAR {
+            Some(n)
+        } else {
+            config.get(name).copied()
+        }
     }
 }
 
@@ -601,13 +600,7 @@ fn scalar_values(
     config: &Config,
     n: i64,
 ) -> std::result::Result<Vec<Option<(Arith, ScalarValue)>>, String> {
-    let env = |name: &str| {
-        if name == SIZE_VAR {
-            Some(n)
-        } else {
-            config.get(name).copied()
-        }
-    };
+    let env = size_env(config, n);
     args.iter()
         .enumerate()
         .map(|(i, a)| match a {
