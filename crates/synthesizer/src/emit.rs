@@ -23,7 +23,26 @@ pub struct DynShared {
     pub arrays: Vec<(String, Expr)>,
 }
 
+/// The integer `args` passes for parameter `v` of a kernel whose
+/// parameters are `params`.
+pub fn int_arg(params: &[VarId], args: &[hone_emulator::KernelArg], v: VarId) -> Option<i64> {
+    match args.get(params.iter().position(|&p| p == v)?) {
+        Some(hone_emulator::KernelArg::Int(x)) => Some(*x),
+        _ => None,
+    }
+}
+
 impl DynShared {
+    /// Bytes needed for a launch of the kernel with parameters `params`.
+    pub fn launch_bytes(
+        &self,
+        params: &[VarId],
+        config: &hone_emulator::LaunchConfig,
+        args: &[hone_emulator::KernelArg],
+    ) -> Result<u64, String> {
+        self.bytes(config.block, config.grid, &|v| int_arg(params, args, v))
+    }
+
     /// Bytes needed for a launch, from the block and grid shape and the
     /// kernel's integer arguments.
     pub fn bytes(

@@ -134,16 +134,7 @@ impl Synthesis {
         args: &[hone_emulator::KernelArg],
     ) -> Result<u64, String> {
         let Some(d) = &self.dynamic else { return Ok(0) };
-        let ints = |v: hone_ir::VarId| match self
-            .params
-            .iter()
-            .position(|&p| p == v)
-            .and_then(|i| args.get(i))
-        {
-            Some(hone_emulator::KernelArg::Int(x)) => Some(*x),
-            _ => None,
-        };
-        d.bytes(config.block, config.grid, &ints)
+        d.launch_bytes(&self.params, config, args)
     }
 }
 

@@ -3,7 +3,7 @@
 //! other than the profile's, on random data; outputs compared bit for bit;
 //! races looked for in the emitted kernel.
 
-use hone_emulator::{AccessKind, Buffer, FaultKind, KernelArg, Options, Race, Report};
+use hone_emulator::{AccessKind, Buffer, FaultKind, Options, Race, Report};
 use hone_ir::{AddressSpace, Function, Module, Span};
 use serde::Serialize;
 
@@ -142,14 +142,7 @@ pub fn check(
         fill_random(&mut buffers, seed);
         let mut config = launch.config.clone();
         if let Some(d) = subject.dynamic {
-            let ints = |v: hone_ir::VarId| {
-                let p = subject.function.params.iter().position(|&q| q == v)?;
-                match launch.args.get(p) {
-                    Some(KernelArg::Int(x)) => Some(*x),
-                    _ => None,
-                }
-            };
-            match d.bytes(config.block, config.grid, &ints) {
+            match d.launch_bytes(&subject.function.params, &config, &launch.args) {
                 Ok(b) => config.dynamic_shared_bytes = b,
                 Err(e) => {
                     check.problem = Some(e);

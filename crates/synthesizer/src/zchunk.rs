@@ -259,7 +259,7 @@ pub fn chunk(m: &Module, f: &Function) -> Result<Chunked, Refusal> {
             }) if matches!(build::peel(lhs).kind, ExprKind::Var(x) if x == v) => Some(rhs),
             _ => None,
         });
-        let updates = count_assignments(body, v);
+        let updates = targets(body).iter().filter(|&&x| x == v).count();
         let ok = var.kind == VarKind::Local
             && var.ty.scalar().is_some_and(|s| s.is_integer())
             && updates == 1
@@ -457,7 +457,7 @@ pub fn chunk(m: &Module, f: &Function) -> Result<Chunked, Refusal> {
 /// `v` is a sum: zero before the walk (declared so, not assigned again),
 /// added to once per iteration at the top of the walk's body (`v += e`, `e`
 /// not reading `v`), read nowhere else in the walk, and read after it.
-fn is_sum(f: &Function, v: VarId, body: &Vec<Stmt>, before: &[Stmt], after: &[Stmt]) -> bool {
+fn is_sum(f: &Function, v: VarId, body: &Vec<Stmt>, before: &Vec<Stmt>, after: &[Stmt]) -> bool {
     let var = f.var(v);
     if var.kind != VarKind::Local || var.ty.scalar().is_none() {
         return false;
@@ -466,15 +466,7 @@ fn is_sum(f: &Function, v: VarId, body: &Vec<Stmt>, before: &[Stmt], after: &[St
         matches!(&s.kind, StmtKind::Decl { var, init: Some(Init::Expr(e)) }
             if *var == v && is_zero(e))
     });
-    let reassigned = before.iter().any(|s| {
-        let mut hit = false;
-        visit::visit_block(&vec![s.clone()], &mut |e| {
-            if let ExprKind::Assign { lhs, .. } | ExprKind::IncDec { target: lhs, .. } = &e.kind {
-                hit |= matches!(build::peel(lhs).kind, ExprKind::Var(x) if x == v);
-            }
-        });
-        hit
-    });
+    let reassigned = targets(before).contains(&v);
     let top_update = body.iter().any(|s| {
         matches!(&s.kind, StmtKind::Expr(Expr { kind: ExprKind::Assign { op: Some(BinaryOp::Add), lhs, rhs }, .. })
             if matches!(build::peel(lhs).kind, ExprKind::Var(x) if x == v)
@@ -490,7 +482,7 @@ fn is_sum(f: &Function, v: VarId, body: &Vec<Stmt>, before: &[Stmt], after: &[St
     zero_init
         && !reassigned
         && top_update
-        && count_assignments(body, v) == 1
+        && targets(body).iter().filter(|&&x| x == v).count() == 1
         && mentions == 1
         && after.iter().any(|s| stored(s, v))
 }
@@ -535,7 +527,13 @@ fn holding<'a>(body: &'a mut Vec<Stmt>, path: &[usize]) -> &'a mut Vec<Stmt> {
 
 /// Variables assigned (or incremented) anywhere in `b`.
 fn assigned(b: &Vec<Stmt>) -> BTreeSet<VarId> {
-    let mut out = BTreeSet::new();
+    targets(b).into_iter().collect()
+}
+
+/// The variable each assignment and increment in `b` writes, once per
+/// assignment.
+fn targets(b: &Vec<Stmt>) -> Vec<VarId> {
+    let mut out = Vec::new();
     visit::visit_block(b, &mut |e| {
         let target = match &e.kind {
             ExprKind::Assign { lhs, .. } => lhs,
@@ -543,25 +541,10 @@ fn assigned(b: &Vec<Stmt>) -> BTreeSet<VarId> {
             _ => return,
         };
         if let ExprKind::Var(v) = build::peel(target).kind {
-            out.insert(v);
+            out.push(v);
         }
     });
     out
-}
-
-fn count_assignments(b: &Vec<Stmt>, v: VarId) -> usize {
-    let mut n = 0;
-    visit::visit_block(b, &mut |e| {
-        let target = match &e.kind {
-            ExprKind::Assign { lhs, .. } => lhs,
-            ExprKind::IncDec { target, .. } => target,
-            _ => return,
-        };
-        if matches!(build::peel(target).kind, ExprKind::Var(x) if x == v) {
-            n += 1;
-        }
-    });
-    n
 }
 
 /// Variables declared anywhere in `b`.

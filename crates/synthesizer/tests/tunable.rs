@@ -401,10 +401,40 @@ fn temporal_blocking_as_written_is_refused_where_its_intermediate_races() {
     assert!(!t.template.reference.outputs.contains(&"mid".to_string()));
 }
 
+/// The profile launch a launch file's `text` describes for `ak`.
+fn launch_of(text: &str, ak: &hone_synthesizer::AnnotatedKernel) -> hone_synthesizer::LaunchData {
+    let dir = std::env::temp_dir().join(format!(
+        "hone-tunable-{}-{:?}",
+        std::process::id(),
+        std::thread::current().id()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("launch.json"), text).unwrap();
+    let profile = support::launch(&dir.join("launch.json"), ak);
+    std::fs::remove_dir_all(&dir).ok();
+    profile
+}
+
+/// An annotated kernel `k(in, out, nx, ny, nz)` from `source`, with a
+/// profile launch of 3 x 2 blocks of 4 x 5 threads over 12 x 10 x 20 cells.
+fn inline_kernel(
+    source: &str,
+) -> (
+    hone_synthesizer::AnnotatedKernel,
+    hone_synthesizer::LaunchData,
+) {
+    let ak = hone_synthesizer::load_source("g.cu", source, "k", &Default::default()).unwrap();
+    let profile = launch_of(
+        r#"{"source": "g.cu", "kernel": "k", "grid": [3, 2], "block": [4, 5],
+            "args": {"in": {"type": "float", "len": 2400, "init": {"random": 1}},
+                     "out": {"type": "float", "len": 2400}, "nx": 12, "ny": 10, "nz": 20}}"#,
+        &ak,
+    );
+    (ak, profile)
+}
+
 #[test]
 fn a_kernel_that_checks_its_bounds_gets_a_grid_that_may_overshoot() {
-    let dir = std::env::temp_dir().join(format!("hone-guarded-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
     let source = "__global__ void k(const float *in, float *out, int nx, int ny, int nz) {
         __shared__ float sb[blockDim.x * blockDim.y];
         int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -419,15 +449,7 @@ fn a_kernel_that_checks_its_bounds_gets_a_grid_that_may_overshoot() {
             }
         }
     }";
-    std::fs::write(
-        dir.join("g.json"),
-        r#"{"source": "g.cu", "kernel": "k", "grid": [3, 2], "block": [4, 5],
-            "args": {"in": {"type": "float", "len": 2400, "init": {"random": 1}},
-                     "out": {"type": "float", "len": 2400}, "nx": 12, "ny": 10, "nz": 20}}"#,
-    )
-    .unwrap();
-    let ak = hone_synthesizer::load_source("g.cu", source, "k", &Default::default()).unwrap();
-    let profile = support::launch(&dir.join("g.json"), &ak);
+    let (ak, profile) = inline_kernel(source);
     let s = synthesize(&ak, std::slice::from_ref(&profile), &Options::default()).unwrap();
     assert!(s.verified);
     let opts = options(&[("nx", "N"), ("ny", "N"), ("nz", "N")], &[100]);
@@ -448,21 +470,17 @@ fn a_kernel_that_checks_its_bounds_gets_a_grid_that_may_overshoot() {
     ]
     .into();
     assert_eq!(template.resolve(&cfg, 100).unwrap().grid.0, 2);
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
 fn sizes_that_follow_the_launch_by_coincidence_are_refused_by_name() {
     // nz = 11 lands within one of the 12 threads along x, beside nx = 16.
-    let dir = std::env::temp_dir().join(format!("hone-coincidence-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
     let text = std::fs::read_to_string(support::examples_dir().join("star13_sleeve.json"))
         .unwrap()
         .replace("\"nz\": 20", "\"nz\": 11")
         .replace("4480", "2464");
-    std::fs::write(dir.join("p.json"), text).unwrap();
     let (ak, _) = example("star13_sleeve");
-    let profile = support::launch(&dir.join("p.json"), &ak);
+    let profile = launch_of(&text, &ak);
     let s = synthesize(&ak, std::slice::from_ref(&profile), &Options::default()).unwrap();
     let opts = options(&[("nx", "N+4"), ("ny", "N+4"), ("nz", "N+4")], &[256]);
     let e = tunable(&ak, &s, None, &profile, "s", &opts)
@@ -472,7 +490,6 @@ fn sizes_that_follow_the_launch_by_coincidence_are_refused_by_name() {
         e.contains("nx, nz all follow the profile launch along x"),
         "{e}"
     );
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -497,8 +514,6 @@ fn a_64_bit_induction_is_advanced_in_64_bits() {
 
 #[test]
 fn an_output_the_kernel_also_reads_is_refused() {
-    let dir = std::env::temp_dir().join(format!("hone-rmw-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
     let source = "__global__ void k(const float *in, float *out, int nx, int ny, int nz) {
         __shared__ float sb[blockDim.x * blockDim.y];
         int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -511,20 +526,11 @@ fn an_output_the_kernel_also_reads_is_refused() {
             c += nx * ny;
         }
     }";
-    std::fs::write(
-        dir.join("g.json"),
-        r#"{"source": "g.cu", "kernel": "k", "grid": [3, 2], "block": [4, 5],
-            "args": {"in": {"type": "float", "len": 2400, "init": {"random": 1}},
-                     "out": {"type": "float", "len": 2400}, "nx": 12, "ny": 10, "nz": 20}}"#,
-    )
-    .unwrap();
-    let ak = hone_synthesizer::load_source("g.cu", source, "k", &Default::default()).unwrap();
-    let profile = support::launch(&dir.join("g.json"), &ak);
+    let (ak, profile) = inline_kernel(source);
     let s = synthesize(&ak, std::slice::from_ref(&profile), &Options::default()).unwrap();
     let opts = options(&[("nx", "N"), ("ny", "N"), ("nz", "N")], &[64]);
     let e = tunable(&ak, &s, None, &profile, "g", &opts)
         .unwrap_err()
         .to_string();
     assert!(e.contains("`out` is read as well as written"), "{e}");
-    std::fs::remove_dir_all(&dir).ok();
 }

@@ -206,6 +206,18 @@ pub fn tunable(
     })
 }
 
+/// `m` printed and parsed again: what the emulator runs is what the
+/// template's source holds.
+fn read_back(m: &Module, kernel: &str) -> Result<Module, String> {
+    let text = hone_ir::print::print_module(m);
+    let parsed = hone_frontend::parse_source("variant.cu", &text, &FrontendOptions::default())
+        .map_err(|e| format!("the variant does not read back: {e}"))?;
+    if parsed.has_errors() || parsed.module.kernel(kernel).is_none() {
+        return Err("the variant does not read back".into());
+    }
+    Ok(parsed.module)
+}
+
 fn input(m: impl Into<String>) -> SynthError {
     SynthError::Input(m.into())
 }

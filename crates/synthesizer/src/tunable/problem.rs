@@ -2,16 +2,21 @@
 //! expression of `N`, the grid that covers the problem with a block of
 //! `BX x BY`, and the buffers the kernel writes.
 
-use hone_emulator::{Buffer, KernelArg};
-use hone_ir::{Module, VarId};
+use hone_emulator::Buffer;
+use hone_ir::{Function, Module, VarId};
 use hone_launch::LaunchData;
 
-use super::{input, TemplateOptions};
+use super::{input, read_back, TemplateOptions};
 use crate::data::fill_random;
 use crate::emit::DynShared;
 use crate::error::SynthError;
 use crate::launches::{IntRule, Keep, SizeModel};
 use crate::sites::AnnotatedKernel;
+
+/// The expression of `N` that `arg_expr` gives parameter `id` of `f`.
+pub(super) fn param_expr(f: &Function, arg_expr: &[Option<String>], id: VarId) -> Option<String> {
+    arg_expr[f.params.iter().position(|&p| p == id)?].clone()
+}
 
 /// Launch shape and size expressions of the template.
 pub(super) struct Shape {
@@ -163,19 +168,11 @@ pub(super) fn guarded(
     dims: &[usize],
 ) -> [bool; 2] {
     let run = |m: &Module, dynamic: Option<&DynShared>, grid: [u32; 3]| -> Option<Vec<Buffer>> {
-        // What runs is the kernel as printed and read back, as in the race.
-        let text = hone_ir::print::print_module(m);
-        let parsed = hone_frontend::parse_source("guard.cu", &text, &Default::default()).ok()?;
-        let m = &parsed.module;
         let f = m.kernel(kernel)?.1;
         let mut config = launch.config.clone();
         config.grid = grid;
         if let Some(d) = dynamic {
-            let ints = |v: VarId| match launch.args.get(f.params.iter().position(|&q| q == v)?) {
-                Some(KernelArg::Int(x)) => Some(*x),
-                _ => None,
-            };
-            config.dynamic_shared_bytes = d.bytes(config.block, config.grid, &ints).ok()?;
+            config.dynamic_shared_bytes = d.launch_bytes(&f.params, &config, &launch.args).ok()?;
         }
         let mut buffers = launch.buffers.clone();
         fill_random(&mut buffers, 0x3000);
@@ -210,8 +207,17 @@ pub(super) fn guarded(
     if barrier {
         return out;
     }
+    // What runs is each kernel as printed and read back, as in the race.
+    let Ok(kernels) = kernels
+        .iter()
+        .map(|&(m, dynamic)| read_back(m, kernel).map(|m| (m, dynamic)))
+        .collect::<Result<Vec<_>, _>>()
+    else {
+        return out;
+    };
     for &d in dims.iter().filter(|&&d| d < 2) {
-        out[d] = kernels.iter().all(|&(m, dynamic)| {
+        out[d] = kernels.iter().all(|(m, dynamic)| {
+            let (m, dynamic) = (m, *dynamic);
             let mut grid = launch.config.grid;
             let exact = run(m, dynamic, grid);
             grid[d] += 1;

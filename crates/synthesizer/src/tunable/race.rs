@@ -3,15 +3,14 @@
 //! and the template expressions that launch it.
 
 use hone_emulator::{Buffer, KernelArg, LaunchConfig};
-use hone_frontend::FrontendOptions;
 use hone_ir::{Function, Module, Scalar, Type, VarId, VarKind};
 use hone_launch::LaunchData;
 
-use super::problem::Shape;
+use super::problem::{param_expr, Shape};
 use super::text::shared_text;
-use super::{input, VariantReport, WHOLE};
+use super::{input, read_back, VariantReport, WHOLE};
 use crate::data::fill_random;
-use crate::emit::DynShared;
+use crate::emit::{int_arg, DynShared};
 use crate::error::SynthError;
 use crate::zchunk::{self, CHUNK_PARAM};
 
@@ -79,13 +78,9 @@ pub(super) fn run(
             c.chunkable,
             compare,
         )?;
-        let param_expr = |id: VarId| {
-            let i = f.params.iter().position(|&p| p == id)?;
-            shape.arg_expr[i].clone()
-        };
         match &trip {
             Some(trip) => {
-                let Some(trip) = trip(&param_expr) else {
+                let Some(trip) = trip(&|id| param_expr(f, &shape.arg_expr, id)) else {
                     return Err(input(format!(
                         "{}: the walk's length is not an expression of the problem sizes",
                         c.label
@@ -177,14 +172,7 @@ fn variant(
                 _ => None,
             })
             .collect();
-        let trip_of = |l: &LaunchData| {
-            c.trip_count(
-                &|id| match l.args.get(f.params.iter().position(|&p| p == id)?) {
-                    Some(KernelArg::Int(x)) => Some(*x),
-                    _ => None,
-                },
-            )
-        };
+        let trip_of = |l: &LaunchData| c.trip_count(&|id| int_arg(&f.params, &l.args, id));
         match check(
             module,
             &c.kernel,
@@ -258,14 +246,8 @@ fn check(
     let mut m = module.clone();
     let (fid, _) = m.kernel(kernel).ok_or("variant kernel missing")?;
     m.functions[fid.0 as usize] = g.clone();
-    let text = hone_ir::print::print_module(&m);
-    let parsed = hone_frontend::parse_source("variant.cu", &text, &FrontendOptions::default())
-        .map_err(|e| format!("the variant does not read back: {e}"))?;
-    if parsed.has_errors() {
-        return Err("the variant does not read back".into());
-    }
-    let m = parsed.module;
-    let (_, pf) = m.kernel(kernel).ok_or("the variant does not read back")?;
+    let m = read_back(&m, kernel)?;
+    let (_, pf) = m.kernel(kernel).expect("read_back checks the kernel");
     let options = hone_emulator::Options {
         tolerate_same_value_races: compare.tolerate,
         parallel: false,
@@ -296,11 +278,7 @@ fn check(
             let len = if zc == 0 { WHOLE } else { zc };
             config.grid[2] = u32::try_from(((trip + len - 1) / len).max(1)).map_err(|_| "grid")?;
             if let Some(d) = dynamic {
-                let ints = |v: VarId| match l.args.get(pf.params.iter().position(|&q| q == v)?) {
-                    Some(KernelArg::Int(x)) => Some(*x),
-                    _ => None,
-                };
-                config.dynamic_shared_bytes = d.bytes(config.block, config.grid, &ints)?;
+                config.dynamic_shared_bytes = d.launch_bytes(&pf.params, &config, &l.args)?;
             }
             let mut args = l.args.clone();
             args.push(KernelArg::Int(len));

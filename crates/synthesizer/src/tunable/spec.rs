@@ -6,7 +6,7 @@ use hone_launch::LaunchData;
 
 use super::problem::{block_param, Shape};
 use super::race::{chunk_arg, Race};
-use super::text::{arith_name, elem_type, shared_text};
+use super::text::{arith, elem_type, shared_text};
 use super::{input, Start, TemplateOptions, VariantReport, TUNED_KERNEL};
 use crate::error::SynthError;
 use crate::launches::{Factor, SizeModel};
@@ -81,7 +81,7 @@ pub(super) fn spec(p: Parts) -> Result<serde_json::Value, SynthError> {
     for (i, a) in profile.args.iter().enumerate() {
         let param = kernel.var(kernel.params[i]);
         let ty = || {
-            arith_name(&param.ty)
+            arith(&param.ty)
                 .ok_or_else(|| input(format!("argument `{}`: type not supported", param.name)))
         };
         args.push(match a {

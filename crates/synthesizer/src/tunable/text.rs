@@ -1,9 +1,11 @@
 //! The template's text: the CUDA source of every variant and the
 //! reference, size expressions of shared memory, and the tuning job.
 
+use hone_gpu::host::ElemType;
 use hone_gpu::template::TemplateSpec;
-use hone_ir::{Builtin, Dim, Expr, ExprKind, Function, Module, Scalar, Type, VarId};
+use hone_ir::{Arith, Builtin, Dim, Expr, ExprKind, Function, Module, Scalar, Type, VarId};
 
+use super::problem::param_expr;
 use super::{TemplateOptions, TUNED_KERNEL};
 use crate::emit::DynShared;
 
@@ -47,16 +49,7 @@ pub(super) fn shared_text(
     let parts = d
         .arrays
         .iter()
-        .map(|(_, len)| {
-            len_text(
-                len,
-                &|id| {
-                    let i = f.params.iter().position(|&p| p == id)?;
-                    arg_expr[i].clone()
-                },
-                block,
-            )
-        })
+        .map(|(_, len)| len_text(len, &|id| param_expr(f, arg_expr, id), block))
         .collect::<Option<Vec<_>>>()?;
     Some(format!("{size} * ({})", parts.join(" + ")))
 }
@@ -90,26 +83,22 @@ fn len_text(e: &Expr, name: &dyn Fn(VarId) -> Option<String>, block: &[String]) 
     })
 }
 
-pub(super) fn elem_type(t: &Type) -> Option<&'static str> {
-    match t {
-        Type::Scalar(Scalar::F32) => Some("f32"),
-        Type::Scalar(Scalar::F64) => Some("f64"),
-        Type::Scalar(Scalar::I32) => Some("i32"),
-        Type::Scalar(Scalar::U32) => Some("u32"),
-        _ => None,
-    }
+/// The template element type of a buffer of `t`.
+pub(super) fn elem_type(t: &Type) -> Option<ElemType> {
+    Some(match t {
+        Type::Scalar(Scalar::F32) => ElemType::F32,
+        Type::Scalar(Scalar::F64) => ElemType::F64,
+        Type::Scalar(Scalar::I32) => ElemType::I32,
+        Type::Scalar(Scalar::U32) => ElemType::U32,
+        _ => return None,
+    })
 }
 
-pub(super) fn arith_name(t: &Type) -> Option<&'static str> {
-    match t {
-        Type::Scalar(Scalar::I32) => Some("i32"),
-        Type::Scalar(Scalar::U32) => Some("u32"),
-        Type::Scalar(Scalar::I64) => Some("i64"),
-        Type::Scalar(Scalar::U64) => Some("u64"),
-        Type::Scalar(Scalar::F32) => Some("f32"),
-        Type::Scalar(Scalar::F64) => Some("f64"),
-        _ => None,
-    }
+/// The template type of a scalar argument of `t`.
+pub(super) fn arith(t: &Type) -> Option<Arith> {
+    Arith::ALL
+        .into_iter()
+        .find(|a| *t == Type::Scalar(a.scalar()))
 }
 
 /// The tuning job: every configuration at every size (the space is small),
