@@ -425,3 +425,28 @@ fn the_report_says_where_its_counts_come_from() {
         o.stdout
     );
 }
+
+#[test]
+fn values_other_threads_read_or_wrote_in_between_are_not_repeated_traffic() {
+    let Some(v) = compiled("examples/analyze/tile_exchange.json") else {
+        return;
+    };
+    // Stored every trip at the same address, read by the neighbours between.
+    let handed_on = site(&v, 14, "tile[t]", "store");
+    assert_eq!(handed_on["requests"], 16);
+    assert!(handed_on["repeated"].is_null(), "{handed_on:#}");
+    // Loaded every trip at the same addresses, which the neighbours rewrote.
+    for expression in ["tile[(t + 1) % 64]", "tile[(t + 63) % 64]"] {
+        let s = site(&v, 16, expression, "load");
+        assert!(s["repeated"].is_null(), "{s:#}");
+    }
+    // The thread's own element, which no other thread touches: 4 warps, 4
+    // trips, every trip after the first repeats.
+    for kind in ["load", "store"] {
+        let own = site(&v, 17, "own[t]", kind);
+        assert_eq!(own["repeated"]["requests"], 12, "{own:#}");
+    }
+    // Its own tile element, read back after the barrier: what it stored.
+    let read_back = site(&v, 17, "tile[t]", "load");
+    assert_eq!(read_back["repeated"]["requests"], 12, "{read_back:#}");
+}

@@ -14,6 +14,7 @@
 //! or as written.
 
 pub mod alternatives;
+mod exchange;
 pub mod overwrites;
 pub mod places;
 pub mod sass;
@@ -89,7 +90,10 @@ impl CountSource {
 /// Traffic a site repeats: requests of a warp to the very addresses its
 /// previous request at this site touched (an accumulator in memory, a value
 /// reloaded in every iteration), which the compiled code executes because
-/// it cannot prove that no other pointer writes there.
+/// it cannot prove that no other pointer writes there. A site is not
+/// counted so where another thread wrote or read those addresses between a
+/// warp's repeats: values handed between threads are traffic the kernel
+/// needs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Repeated {
     pub requests: u64,
@@ -492,7 +496,7 @@ fn decide(
             s.replace_counts(tally);
         }
         if c == Counted::Kept {
-            if let Some(t) = t.filter(|t| t.once.requests < s.requests) {
+            if let Some(t) = t.filter(|t| t.once.requests < s.requests && !t.exchanged) {
                 s.repeated = Some(Repeated {
                     requests: s.requests - t.once.requests,
                     sectors: s.sectors.saturating_sub(t.once.sectors),

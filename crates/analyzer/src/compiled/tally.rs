@@ -16,6 +16,8 @@ use crate::banks::shared_request;
 use crate::cc11::check_warp;
 use crate::sectors::global_request;
 
+use super::exchange::Exchange;
+
 /// The request counts of one site under one way of executing it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Tally {
@@ -85,6 +87,9 @@ pub struct SiteTallies {
     pub pieces: [u64; 2],
     /// The sites whose accesses this one's were made one with.
     pub partners: BTreeSet<u32>,
+    /// Whether a warp's access repeated addresses whose values another
+    /// thread wrote or read in between (see [`super::exchange`]).
+    pub exchanged: bool,
 }
 
 /// The accesses of a warp, one right after the other, each at the `size`
@@ -140,6 +145,8 @@ pub const PAIR_WIDTHS: [u32; 2] = [8, 16];
 #[derive(Default)]
 struct WarpSite {
     last: Option<u64>,
+    /// When `last` was made, on the exchange's clock.
+    last_at: u64,
     /// `last`, forgotten at each barrier of the warp.
     since_barrier: Option<u64>,
     /// Accesses waiting to be merged, per merge factor.
@@ -166,6 +173,7 @@ pub struct Tallies {
     /// Each warp's accesses that may pair with its next one of the same
     /// space and kind (the compiler moves accesses of other kinds past them).
     chains: HashMap<(u32, bool, AccessKind), Chain>,
+    exchange: Exchange,
     pub sites: BTreeMap<u32, SiteTallies>,
 }
 
@@ -222,6 +230,16 @@ impl Tallies {
         }
         let shared = a.space == AddressSpace::Shared;
         let hash = access_hash(a.size, lanes);
+        let since = self
+            .warps
+            .get(&(a.site, a.warp))
+            .and_then(|s| (s.last == Some(hash)).then_some(s.last_at));
+        let exchanged = self
+            .exchange
+            .access(shared, a.warp, a.kind, a.size, lanes, since);
+        if exchanged {
+            self.sites.entry(a.site).or_default().exchanged = true;
+        }
         let held = self.held.entry((a.warp, shared)).or_default();
         let value = Held {
             site: a.site,
@@ -270,6 +288,7 @@ impl Tallies {
             site.once.add(a.space, a.size, lanes);
         }
         state.last = Some(hash);
+        state.last_at = self.exchange.now;
         if state.since_barrier != Some(hash) {
             site.hoisted.add(a.space, a.size, lanes);
         }
@@ -444,6 +463,7 @@ impl Tallies {
             }
         }
         self.held.clear();
+        self.exchange.clear();
     }
 }
 
