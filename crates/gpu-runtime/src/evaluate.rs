@@ -376,6 +376,16 @@ impl GpuSession {
                 name: "check",
                 launches: 1,
             });
+            // The reference first, on inputs no variant has run on: a variant
+            // that writes where it should not cannot change what it is
+            // compared with.
+            let want = match reference.as_ref() {
+                Some(r) => {
+                    self.reference_kernel_outputs(req, &module, r, &resolved.buffers, &sets[0])?
+                }
+                None => builtin_outputs(req, &resolved.buffers, &host_inputs)?,
+            };
+            let gpu = &self.gpu;
             // SAFETY: the arguments follow the template, whose buffers have
             // the lengths its expressions give; a kernel that reaches past
             // them faults in its own context, which the caller discards.
@@ -385,14 +395,8 @@ impl GpuSession {
                 name: "verify",
                 launches: 0,
             });
-            max_rel_err = Some(self.verify(
-                req,
-                &module,
-                reference.as_ref(),
-                &resolved.buffers,
-                &sets[0],
-                &host_inputs,
-            )?);
+            max_rel_err =
+                Some(self.verify(req, reference.as_ref(), &resolved.buffers, &sets[0], &want)?);
         }
 
         let timing = &req.options.timing;
@@ -431,28 +435,23 @@ impl GpuSession {
         })
     }
 
-    /// Compares the variant's outputs in `set` with the reference's: a
-    /// reference kernel run on the GPU (`reference`), or the template's CPU
-    /// built-in on the host inputs.
+    /// Compares the variant's outputs in `set` with the reference's (`want`,
+    /// from the reference kernel `reference` run on the GPU before the
+    /// variant, or from the template's CPU built-in on the host inputs).
     fn verify(
         &self,
         req: &EvalRequest,
-        module: &Module,
         reference: Option<&ReferenceLaunch>,
         buffers: &[crate::template::ResolvedBuffer],
         set: &[DeviceBuffer],
-        host_inputs: &[Option<HostData>],
+        want: &[HostData],
     ) -> Result<f64, Failure> {
         let spec = &req.template.spec;
-        let want = match reference {
-            Some(r) => self.reference_kernel_outputs(req, module, r, buffers, set)?,
-            None => builtin_outputs(req, buffers, host_inputs)?,
-        };
         let against = reference.map_or_else(String::new, |r| {
             format!(" (against reference kernel `{}`)", r.kernel)
         });
         let mut worst = 0.0f64;
-        for (name, want) in spec.reference.outputs.iter().zip(&want) {
+        for (name, want) in spec.reference.outputs.iter().zip(want) {
             let i = buffer_index(buffers, name);
             let mut got = HostData::zeros(buffers[i].ty, buffers[i].len);
             set[i].download(&self.gpu, got.as_bytes_mut())?;

@@ -9,8 +9,8 @@
 //! `for (k = A; k < B; ++k)` over bounds computed from parameters; values
 //! carried from one iteration to the next must be inductions (`c += xy`)
 //! advanced once per iteration, or sums (`g += ss * ss`, from zero) that the
-//! statements after the walk only store (`gosa[i] = g`); the kernel must not
-//! use the third dimension itself. The chunked kernel takes the chunk length
+//! statements after the walk only store (`gosa[i] = g`); neither the kernel
+//! nor a device function it calls may use the third dimension itself. The chunked kernel takes the chunk length
 //! as a new last parameter, `hone_zchunk`, and starts its walk at
 //! `A + blockIdx.z * hone_zchunk`, inductions advanced to match; each chunk
 //! adds its part of a sum into the stored element (`atomicAdd`), so those
@@ -69,18 +69,31 @@ type Refusal = String;
 /// Chunks the walk of `f` (of module `m`, for locations).
 pub fn chunk(m: &Module, f: &Function) -> Result<Chunked, Refusal> {
     let at = |span: Span| m.location(span);
+    // In the kernel or in a device function it calls, at any depth.
     let mut third = None;
-    visit::visit_block(&f.body, &mut |e| {
-        if let ExprKind::Builtin(
-            Builtin::ThreadIdx(Dim::Z)
-            | Builtin::BlockIdx(Dim::Z)
-            | Builtin::BlockDim(Dim::Z)
-            | Builtin::GridDim(Dim::Z),
-        ) = e.kind
-        {
-            third.get_or_insert(e.span);
-        }
-    });
+    let mut seen: Vec<&Function> = vec![f];
+    let mut i = 0;
+    while let Some(g) = seen.get(i).copied() {
+        visit::visit_block(&g.body, &mut |e| match &e.kind {
+            ExprKind::Builtin(
+                Builtin::ThreadIdx(Dim::Z)
+                | Builtin::BlockIdx(Dim::Z)
+                | Builtin::BlockDim(Dim::Z)
+                | Builtin::GridDim(Dim::Z),
+            ) => {
+                third.get_or_insert(e.span);
+            }
+            ExprKind::Call(id, _) => {
+                if let Some(callee) = m.functions.get(id.0 as usize) {
+                    if !seen.iter().any(|s| std::ptr::eq(*s, callee)) {
+                        seen.push(callee);
+                    }
+                }
+            }
+            _ => {}
+        });
+        i += 1;
+    }
     if let Some(s) = third {
         return Err(format!(
             "{}: the kernel uses the third launch dimension, which chunks would take",

@@ -160,6 +160,15 @@ fn what_chunking_refuses_is_named() {
             "third launch dimension",
         ),
         (
+            // In a device function the kernel calls, two calls deep.
+            "__device__ int plane() { return (int)threadIdx.z; }
+            __device__ int offset(int z) { return z + plane(); }
+            __global__ void k(float *a, int nz) {
+                for (int z = 0; z < nz; ++z) { a[offset(z)] = 1.0f; }
+            }",
+            "third launch dimension",
+        ),
+        (
             // The bound is read from memory: no launch can size the chunks.
             "__global__ void k(float *a, int *n) {
                 for (int z = 0; z < n[0]; ++z) { a[z] = 1.0f; }
@@ -265,9 +274,21 @@ fn the_diffusion_sleeve_template_races_the_naive_kernel_chunked() {
     let r = template.resolve(&cfg1, 256).unwrap();
     assert_eq!((r.grid.2, r.shared_mem), (1, 4 * 66 * 4));
     // Blocks that do not tile the size are refused at that size.
-    let mut odd = cfg;
+    let mut odd = cfg.clone();
     odd.insert("BX".into(), 128);
     assert!(template.resolve(&odd, 320).is_err());
+    // So are grids past the launch limit of 65535 blocks along y or z: one
+    // plane a thread of a 65536-plane walk, or 65536 rows of one-row blocks.
+    let mut thin = cfg.clone();
+    thin.insert("ZCHUNK".into(), 1);
+    assert_eq!(template.resolve(&thin, 65472).unwrap().grid.2, 65472);
+    let e = template.resolve(&thin, 65536).unwrap_err().to_string();
+    assert!(e.contains("65535"), "{e}");
+    let mut flat = cfg;
+    flat.insert("BY".into(), 1);
+    flat.insert("HONE_VARIANT".into(), 2);
+    flat.insert("ZCHUNK".into(), 0);
+    assert!(template.resolve(&flat, 65536).is_err());
     let reference = template.reference_launch(&cfg1, 256).unwrap().unwrap();
     assert_eq!(reference.kernel, "diffusion_sleeve_reference");
     assert_eq!(reference.grid, (4, 128, 1));
@@ -533,4 +554,32 @@ fn an_output_the_kernel_also_reads_is_refused() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("`out` is read as well as written"), "{e}");
+}
+
+#[test]
+fn a_walk_too_short_to_check_chunks_on_stays_whole() {
+    // Three planes: chunks of 1, 2 and 3 would not all split it, so the
+    // chunked kernel's starts would go unchecked.
+    let source = "__global__ void k(const float *in, float *out, int nx, int ny, int nz) {
+        __shared__ float sb[blockDim.x * blockDim.y];
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        int j = blockIdx.y * blockDim.y + threadIdx.y;
+        int t = threadIdx.x + threadIdx.y * blockDim.x;
+        int c = i + j * nx;
+        for (int z = 0; z < 3; ++z) {
+            sb[t] = in[c];
+            out[c] = 2.0f * __opt__in[c];
+            c += nx * ny;
+        }
+    }";
+    let (ak, profile) = inline_kernel(source);
+    let s = synthesize(&ak, std::slice::from_ref(&profile), &Options::default()).unwrap();
+    let opts = options(&[("nx", "N"), ("ny", "N"), ("nz", "N")], &[64]);
+    let t = tunable(&ak, &s, None, &profile, "g", &opts).unwrap();
+    let why = t.variants[0]
+        .unchunked_because
+        .as_deref()
+        .unwrap_or_default();
+    assert!(t.variants[0].chunked.is_none(), "{:?}", t.variants[0]);
+    assert!(why.contains("walk at most 3 planes"), "{why}");
 }

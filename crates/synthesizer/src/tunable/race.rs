@@ -36,6 +36,9 @@ pub(super) struct Race {
     pub shared: Option<String>,
 }
 
+/// The most blocks a launch may have along y or z.
+const GRID_YZ_MAX: u32 = 65535;
+
 /// The chunk length the kernels take: `ZCHUNK`, 0 standing for the whole walk.
 pub(super) fn chunk_arg() -> String {
     format!("(ZCHUNK + (ZCHUNK == 0) * {WHOLE})")
@@ -112,10 +115,17 @@ pub(super) fn run(
         printed.push((format!("hone_v{v}"), m));
         reports.push(report);
     }
+    let grid_z = format!("max(1, {})", grid_z_terms.join(" + "));
+    // The launch limits of the second and third grid dimensions: a short
+    // chunk of a long walk, or a tall problem, must not ask for more blocks.
+    shape
+        .constraints
+        .push(format!("{} <= {GRID_YZ_MAX}", shape.grid[1]));
+    shape.constraints.push(format!("{grid_z} <= {GRID_YZ_MAX}"));
     Ok(Race {
         reports,
         printed,
-        grid_z: format!("max(1, {})", grid_z_terms.join(" + ")),
+        grid_z,
         shared: (!shared_terms.is_empty()).then(|| shared_terms.join(" + ")),
     })
 }
@@ -257,6 +267,17 @@ fn check(
     };
     if launches.is_empty() {
         return Err("no verification launches".into());
+    }
+    // Chunks of 1, 2 and 3 planes split a walk only where it is longer:
+    // with shorter walks the chunk starts would go unchecked.
+    let longest = chunks.iter().copied().max().unwrap_or(0);
+    if longest > 0 {
+        let walk = launches.iter().filter_map(trip_of).max().unwrap_or(0);
+        if walk <= longest {
+            return Err(format!(
+                "the verification launches walk at most {walk} planes, too few to check chunks of up to {longest}"
+            ));
+        }
     }
     let mut done = Vec::new();
     for (i, l) in launches.iter().enumerate() {
