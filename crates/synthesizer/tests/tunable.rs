@@ -436,6 +436,25 @@ fn launch_of(text: &str, ak: &hone_synthesizer::AnnotatedKernel) -> hone_synthes
     profile
 }
 
+/// A kernel whose threads walk their column for `planes` planes, copying
+/// each cell into the block's tile and storing `value` to `out[c]`.
+fn column_walk(planes: &str, value: &str) -> String {
+    format!(
+        "__global__ void k(const float *in, float *out, int nx, int ny, int nz) {{
+        __shared__ float sb[blockDim.x * blockDim.y];
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        int j = blockIdx.y * blockDim.y + threadIdx.y;
+        int t = threadIdx.x + threadIdx.y * blockDim.x;
+        int c = i + j * nx;
+        for (int z = 0; z < {planes}; ++z) {{
+            sb[t] = in[c];
+            out[c] = {value};
+            c += nx * ny;
+        }}
+    }}"
+    )
+}
+
 /// An annotated kernel `k(in, out, nx, ny, nz)` from `source`, with a
 /// profile launch of 3 x 2 blocks of 4 x 5 threads over 12 x 10 x 20 cells.
 fn inline_kernel(
@@ -535,19 +554,7 @@ fn a_64_bit_induction_is_advanced_in_64_bits() {
 
 #[test]
 fn an_output_the_kernel_also_reads_is_refused() {
-    let source = "__global__ void k(const float *in, float *out, int nx, int ny, int nz) {
-        __shared__ float sb[blockDim.x * blockDim.y];
-        int i = blockIdx.x * blockDim.x + threadIdx.x;
-        int j = blockIdx.y * blockDim.y + threadIdx.y;
-        int t = threadIdx.x + threadIdx.y * blockDim.x;
-        int c = i + j * nx;
-        for (int z = 0; z < nz; ++z) {
-            sb[t] = in[c];
-            out[c] = out[c] + 2.0f * __opt__in[c];
-            c += nx * ny;
-        }
-    }";
-    let (ak, profile) = inline_kernel(source);
+    let (ak, profile) = inline_kernel(&column_walk("nz", "out[c] + 2.0f * __opt__in[c]"));
     let s = synthesize(&ak, std::slice::from_ref(&profile), &Options::default()).unwrap();
     let opts = options(&[("nx", "N"), ("ny", "N"), ("nz", "N")], &[64]);
     let e = tunable(&ak, &s, None, &profile, "g", &opts)
@@ -560,19 +567,7 @@ fn an_output_the_kernel_also_reads_is_refused() {
 fn a_walk_too_short_to_check_chunks_on_stays_whole() {
     // Three planes: chunks of 1, 2 and 3 would not all split it, so the
     // chunked kernel's starts would go unchecked.
-    let source = "__global__ void k(const float *in, float *out, int nx, int ny, int nz) {
-        __shared__ float sb[blockDim.x * blockDim.y];
-        int i = blockIdx.x * blockDim.x + threadIdx.x;
-        int j = blockIdx.y * blockDim.y + threadIdx.y;
-        int t = threadIdx.x + threadIdx.y * blockDim.x;
-        int c = i + j * nx;
-        for (int z = 0; z < 3; ++z) {
-            sb[t] = in[c];
-            out[c] = 2.0f * __opt__in[c];
-            c += nx * ny;
-        }
-    }";
-    let (ak, profile) = inline_kernel(source);
+    let (ak, profile) = inline_kernel(&column_walk("3", "2.0f * __opt__in[c]"));
     let s = synthesize(&ak, std::slice::from_ref(&profile), &Options::default()).unwrap();
     let opts = options(&[("nx", "N"), ("ny", "N"), ("nz", "N")], &[64]);
     let t = tunable(&ak, &s, None, &profile, "g", &opts).unwrap();
