@@ -290,7 +290,23 @@ pub fn print_kernel(m: &Module, f: &Function, labels: &dyn Fn(usize) -> String) 
             span: Span::default(),
         }
     });
+    // The types and file-scope variables the kernel may name, so the text
+    // compiles on its own.
     let mut out = String::new();
+    if hone_ir::print::uses_grid_sync(m) {
+        out.push_str("#include <cooperative_groups.h>\n\n");
+    }
+    for st in &m.structs {
+        out.push_str(&hone_ir::print::print_struct(st));
+        out.push('\n');
+    }
+    for g in &m.globals {
+        out.push_str(&hone_ir::print::print_global(m, g));
+        out.push('\n');
+    }
+    if !m.structs.is_empty() || !m.globals.is_empty() {
+        out.push('\n');
+    }
     let deps = callees(m, f);
     for &d in &deps {
         let def = hone_ir::print::print_function(m, m.func(d));

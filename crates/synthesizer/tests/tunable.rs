@@ -578,3 +578,42 @@ fn a_walk_too_short_to_check_chunks_on_stays_whole() {
     assert!(t.variants[0].chunked.is_none(), "{:?}", t.variants[0]);
     assert!(why.contains("walk at most 3 planes"), "{why}");
 }
+
+#[test]
+fn constants_the_launch_sets_are_refused_by_name() {
+    let source = column_walk("nz", "scale * __opt__in[c]");
+    let source = format!("__constant__ float scale;\n{source}");
+    let ak = hone_synthesizer::load_source("g.cu", &source, "k", &Default::default()).unwrap();
+    let profile = launch_of(
+        r#"{"source": "g.cu", "kernel": "k", "grid": [3, 2], "block": [4, 5],
+            "args": {"in": {"type": "float", "len": 2400, "init": {"random": 1}},
+                     "out": {"type": "float", "len": 2400}, "nx": 12, "ny": 10, "nz": 20},
+            "symbols": {"scale": {"init": {"values": [2.0]}}}}"#,
+        &ak,
+    );
+    let s = synthesize(&ak, std::slice::from_ref(&profile), &Options::default()).unwrap();
+    assert!(s.verified);
+    let opts = options(&[("nx", "N"), ("ny", "N"), ("nz", "N")], &[64]);
+    let e = tunable(&ak, &s, None, &profile, "g", &opts)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("the launch sets `scale`"), "{e}");
+    // Initialised in the source, it travels with the kernels' text.
+    let source = source.replace("float scale;", "float scale = 2.0f;");
+    let ak = hone_synthesizer::load_source("g.cu", &source, "k", &Default::default()).unwrap();
+    let mut profile = profile;
+    profile.symbols.clear();
+    let s = synthesize(&ak, std::slice::from_ref(&profile), &Options::default()).unwrap();
+    assert!(s.verified);
+    assert!(
+        s.source.contains("__constant__ float scale = 2.0f;"),
+        "{}",
+        s.source
+    );
+    let t = tunable(&ak, &s, None, &profile, "g", &opts).unwrap();
+    // The reference and the three variants, each in its namespace.
+    assert_eq!(
+        t.source.matches("__constant__ float scale = 2.0f;").count(),
+        4
+    );
+}

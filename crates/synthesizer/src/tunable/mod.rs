@@ -111,6 +111,16 @@ pub fn tunable(
             "the synthesized kernel was not verified; a template is made only of verified kernels",
         ));
     }
+    // What a launch file sets in `__constant__` or `__device__` variables is
+    // not part of a template: the GPU would run both kernels on zeros.
+    if !profile.symbols.is_empty() {
+        let names: Vec<&str> = profile.symbols.iter().map(|(n, _)| n.as_str()).collect();
+        return Err(input(format!(
+            "the launch sets {}, which a template cannot carry to the GPU; initialise {} in the source instead",
+            names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", "),
+            if names.len() == 1 { "it" } else { "them" }
+        )));
+    }
     let original = crate::synth::original_module(ak);
     let synthesized = hone_frontend::parse_source(
         "synthesized.cu",
