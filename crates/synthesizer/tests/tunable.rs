@@ -617,3 +617,40 @@ fn constants_the_launch_sets_are_refused_by_name() {
         4
     );
 }
+
+#[test]
+fn unroll_factors_unroll_the_chunked_walks() {
+    let (ak, profile) = inline_kernel(&column_walk("nz", "2.0f * __opt__in[c]"));
+    let s = synthesize(&ak, std::slice::from_ref(&profile), &Options::default()).unwrap();
+    let mut opts = options(&[("nx", "N"), ("ny", "N"), ("nz", "N")], &[64]);
+    opts.unroll = vec![1, 4];
+    let t = tunable(&ak, &s, None, &profile, "g", &opts).unwrap();
+    assert_eq!(t.template.params["UNROLL"], vec![1, 4]);
+    // The two chunked walks, each right before its loop; not the kernel as
+    // it is, nor the reference.
+    let pragma = "    #pragma unroll UNROLL\n    for (int z = hone_z0;";
+    assert_eq!(
+        t.source.matches("#pragma unroll").count(),
+        2,
+        "{}",
+        t.source
+    );
+    assert_eq!(t.source.matches(pragma).count(), 2, "{}", t.source);
+    assert!(t
+        .template
+        .constraints
+        .iter()
+        .any(|c| c.source() == "HONE_VARIANT != 2 || UNROLL == 1"));
+    assert!(
+        t.job.contains("name = \"UNROLL\"\nvalues = [1, 4]"),
+        "{}",
+        t.job
+    );
+    // Without factors there is no parameter and no pragma.
+    opts.unroll = vec![1];
+    let t = tunable(&ak, &s, None, &profile, "g", &opts).unwrap();
+    assert!(!t.template.params.contains_key("UNROLL"));
+    assert!(!t.source.contains("#pragma"));
+    opts.unroll = vec![0, 2];
+    assert!(tunable(&ak, &s, None, &profile, "g", &opts).is_err());
+}

@@ -83,6 +83,10 @@ pub struct SynthArgs {
     /// Planes per thread (z-chunk lengths) the template tries, comma-separated; 0 is the whole walk
     #[arg(long, value_delimiter = ',', requires = "template", default_values_t = [0, 4, 8, 16, 32, 64])]
     pub chunks: Vec<i64>,
+    /// Unroll factors the template tries on the chunked walks (`#pragma unroll`),
+    /// comma-separated; 1 alone adds no parameter
+    #[arg(long, value_delimiter = ',', requires = "template", default_values_t = [1])]
+    pub unroll: Vec<i64>,
     #[command(flatten)]
     pub limits: LimitArgs,
 }
@@ -100,6 +104,7 @@ fn write_template(
         block_x: args.block_x.clone(),
         block_y: args.block_y.clone(),
         chunks: args.chunks.clone(),
+        unroll: args.unroll.clone(),
         ..TemplateOptions::default()
     };
     for p in &args.problem {

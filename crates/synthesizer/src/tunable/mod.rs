@@ -48,6 +48,9 @@ pub struct TemplateOptions {
     pub block_y: Vec<i64>,
     /// Chunk lengths tried (0: whole columns).
     pub chunks: Vec<i64>,
+    /// Unroll factors tried on the chunked walks (`#pragma unroll UNROLL`);
+    /// `[1]` leaves the walks as they are and adds no parameter.
+    pub unroll: Vec<i64>,
     /// Largest relative difference from the reference kernel accepted.
     pub tolerance: f64,
 }
@@ -60,6 +63,7 @@ impl Default for TemplateOptions {
             block_x: vec![16, 32, 64, 128, 256],
             block_y: vec![1, 2, 4, 8, 16],
             chunks: vec![0, 4, 8, 16, 32, 64],
+            unroll: vec![1],
             tolerance: 1e-5,
         }
     }
@@ -189,7 +193,22 @@ pub fn tunable(
         compare,
         &mut shape,
     )?;
-    let source = text::source(&ak.name, &start.module, &race.printed);
+    let unrolled: Vec<bool> = race.reports.iter().map(|r| r.chunked.is_some()).collect();
+    let unroll = opts.unroll != [1];
+    if unroll {
+        if opts.unroll.iter().any(|&u| u < 1) || opts.unroll.is_empty() {
+            return Err(input("unroll factors are 1 or more"));
+        }
+        // A walk left whole is not unrolled: one of its configurations is enough.
+        let first = opts.unroll[0];
+        for r in race.reports.iter().filter(|r| r.chunked.is_none()) {
+            shape.constraints.push(format!(
+                "HONE_VARIANT != {} || UNROLL == {first}",
+                r.variant
+            ));
+        }
+    }
+    let source = text::source(&ak.name, &start.module, &race.printed, &unrolled, unroll);
     let spec = spec::spec(spec::Parts {
         ak,
         name,

@@ -125,6 +125,9 @@ pub(super) fn spec(p: Parts) -> Result<serde_json::Value, SynthError> {
         params.insert(block_param(d).into(), serde_json::json!(values));
     }
     params.insert("ZCHUNK".into(), serde_json::json!(opts.chunks));
+    if opts.unroll != [1] {
+        params.insert("UNROLL".into(), serde_json::json!(opts.unroll));
+    }
     let reference_shared = match &start.dynamic {
         Some(d) => Some(
             shared_text(d, start.kernel(&ak.name), arg_expr, block).ok_or_else(|| {
@@ -145,8 +148,9 @@ pub(super) fn spec(p: Parts) -> Result<serde_json::Value, SynthError> {
     Ok(serde_json::json!({
         "name": name,
         "description": format!(
-            "`{}` {label} and as synthesized by hone synth, with block shape and z-chunk length, checked against the kernel {label}{zeroed}",
+            "`{}` {label} and as synthesized by hone synth, with block shape, z-chunk length{}, checked against the kernel {label}{zeroed}",
             ak.name,
+            if opts.unroll != [1] { " and unroll factor" } else { "" },
         ),
         "source": format!("{name}.cu"),
         "kernel": TUNED_KERNEL,

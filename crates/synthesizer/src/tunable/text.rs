@@ -8,16 +8,31 @@ use hone_ir::{Arith, Builtin, Dim, Expr, ExprKind, Function, Module, Scalar, Typ
 use super::problem::param_expr;
 use super::{TemplateOptions, TUNED_KERNEL};
 use crate::emit::DynShared;
+use crate::zchunk::CHUNK_PARAM;
 
 /// The source: the reference and every variant in a namespace of its own
 /// (their device functions and types may share names), the chosen variant
 /// named `hone_tuned` by the preprocessor.
-pub(super) fn source(kernel: &str, start: &Module, variants: &[(String, Module)]) -> String {
+///
+/// With `unroll`, the walks of the variants marked in `chunked` are unrolled
+/// `UNROLL` times, a template parameter.
+pub(super) fn source(
+    kernel: &str,
+    start: &Module,
+    variants: &[(String, Module)],
+    chunked: &[bool],
+    unroll: bool,
+) -> String {
     let mut reference = start.clone();
     let (fid, _) = reference.kernel(kernel).expect("the starting kernel");
     reference.functions[fid.0 as usize].name = format!("{kernel}_reference");
     let mut source = format!(
-        "// Tuning template written by hone synth for `{kernel}`: HONE_VARIANT picks the kernel,\n// BX/BY the block and ZCHUNK the planes per thread (0: the whole walk).\n"
+        "// Tuning template written by hone synth for `{kernel}`: HONE_VARIANT picks the kernel,\n// BX/BY the block and ZCHUNK the planes per thread (0: the whole walk){}.\n",
+        if unroll {
+            ",\n// UNROLL the unroll factor of the chunked walks"
+        } else {
+            ""
+        }
     );
     for v in 0..variants.len() {
         source.push_str(&format!(
@@ -26,16 +41,35 @@ pub(super) fn source(kernel: &str, start: &Module, variants: &[(String, Module)]
         ));
     }
     source.push_str("#endif\n\n");
-    let all = std::iter::once(("hone_reference", &reference))
-        .chain(variants.iter().map(|(ns, m)| (ns.as_str(), m)));
-    for (ns, m) in all {
+    let all = std::iter::once(("hone_reference", &reference, false)).chain(
+        variants
+            .iter()
+            .zip(chunked.iter().chain(std::iter::repeat(&false)))
+            .map(|((ns, m), &c)| (ns.as_str(), m, c && unroll)),
+    );
+    for (ns, m, unrolled) in all {
         source.push_str(&format!("namespace {ns} {{\n"));
-        source.push_str(&hone_gpu::ir_kernel::cuda_source(
-            &hone_ir::print::print_module(m),
-        ));
+        let text = hone_gpu::ir_kernel::cuda_source(&hone_ir::print::print_module(m));
+        source.push_str(&if unrolled { unroll_walk(&text) } else { text });
         source.push_str(&format!("}} // namespace {ns}\n\n"));
     }
     source
+}
+
+/// `#pragma unroll UNROLL` before the chunked walk: the one loop whose
+/// header names the chunk length (the IR has no place for a pragma).
+fn unroll_walk(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 32);
+    for line in text.lines() {
+        let trimmed = line.trim_start();
+        if trimmed.starts_with("for (") && trimmed.contains(CHUNK_PARAM) {
+            let indent = &line[..line.len() - trimmed.len()];
+            out.push_str(&format!("{indent}#pragma unroll UNROLL\n"));
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
 }
 
 /// Bytes of dynamic shared memory as a template expression.
