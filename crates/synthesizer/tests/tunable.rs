@@ -654,3 +654,26 @@ fn unroll_factors_unroll_the_chunked_walks() {
     opts.unroll = vec![0, 2];
     assert!(tunable(&ak, &s, None, &profile, "g", &opts).is_err());
 }
+
+#[test]
+fn restrict_declares_the_chunked_kernels_pointers_restrict_by_a_parameter() {
+    let (ak, profile) = inline_kernel(&column_walk("nz", "2.0f * __opt__in[c]"));
+    let s = synthesize(&ak, std::slice::from_ref(&profile), &Options::default()).unwrap();
+    let mut opts = options(&[("nx", "N"), ("ny", "N"), ("nz", "N")], &[64]);
+    opts.restrict = true;
+    let t = tunable(&ak, &s, None, &profile, "g", &opts).unwrap();
+    assert_eq!(t.template.params["RESTRICT"], vec![0, 1]);
+    assert!(t.source.contains(
+        "#if RESTRICT\n#define HONE_RESTRICT __restrict__\n#else\n#define HONE_RESTRICT\n#endif\n"
+    ));
+    // `in` and `out` of the two chunked kernels; the kernel as it is and the
+    // reference keep their declarations.
+    let restricted = "(const float *HONE_RESTRICT in, float *HONE_RESTRICT out,";
+    assert_eq!(t.source.matches(restricted).count(), 2, "{}", t.source);
+    assert_eq!(t.source.matches("(const float *in, float *out,").count(), 2);
+    assert!(t
+        .template
+        .constraints
+        .iter()
+        .any(|c| c.source() == "HONE_VARIANT != 2 || RESTRICT == 0"));
+}

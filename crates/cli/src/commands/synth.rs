@@ -87,6 +87,10 @@ pub struct SynthArgs {
     /// comma-separated; 1 alone adds no parameter
     #[arg(long, value_delimiter = ',', requires = "template", default_values_t = [1])]
     pub unroll: Vec<i64>,
+    /// Also try the chunked kernels with their pointer parameters declared
+    /// `__restrict__` (a RESTRICT parameter; the template's buffers never overlap)
+    #[arg(long, requires = "template")]
+    pub restrict: bool,
     #[command(flatten)]
     pub limits: LimitArgs,
 }
@@ -105,6 +109,7 @@ fn write_template(
         block_y: args.block_y.clone(),
         chunks: args.chunks.clone(),
         unroll: args.unroll.clone(),
+        restrict: args.restrict,
         ..TemplateOptions::default()
     };
     for p in &args.problem {

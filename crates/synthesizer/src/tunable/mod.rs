@@ -51,6 +51,11 @@ pub struct TemplateOptions {
     /// Unroll factors tried on the chunked walks (`#pragma unroll UNROLL`);
     /// `[1]` leaves the walks as they are and adds no parameter.
     pub unroll: Vec<i64>,
+    /// Whether the chunked kernels' pointer parameters may be declared
+    /// `__restrict__` (a `RESTRICT` parameter, 0 or 1): the template's
+    /// buffers never overlap, and with the promise the compiler may keep
+    /// loads in flight across the stores of a walk.
+    pub restrict: bool,
     /// Largest relative difference from the reference kernel accepted.
     pub tolerance: f64,
 }
@@ -64,6 +69,7 @@ impl Default for TemplateOptions {
             block_y: vec![1, 2, 4, 8, 16],
             chunks: vec![0, 4, 8, 16, 32, 64],
             unroll: vec![1],
+            restrict: false,
             tolerance: 1e-5,
         }
     }
@@ -208,7 +214,29 @@ pub fn tunable(
             ));
         }
     }
-    let source = text::source(&ak.name, &start.module, &race.printed, &unrolled, unroll);
+    let mut printed = race.printed.clone();
+    if opts.restrict {
+        for ((_, m), chunked) in printed.iter_mut().zip(&unrolled) {
+            if *chunked {
+                restrict_params(m);
+            }
+        }
+        for r in race.reports.iter().filter(|r| r.chunked.is_none()) {
+            shape
+                .constraints
+                .push(format!("HONE_VARIANT != {} || RESTRICT == 0", r.variant));
+        }
+    }
+    let source = text::source(
+        &ak.name,
+        &start.module,
+        &printed,
+        &text::Marks {
+            chunked: &unrolled,
+            unroll,
+            restrict: opts.restrict,
+        },
+    );
     let spec = spec::spec(spec::Parts {
         ak,
         name,
@@ -233,6 +261,21 @@ pub fn tunable(
         variants: race.reports,
         rules: model.text,
     })
+}
+
+/// Declares the pointer parameters of the kernels of `m` `__restrict__`.
+fn restrict_params(m: &mut Module) {
+    for f in m
+        .functions
+        .iter_mut()
+        .filter(|f| f.kind == hone_ir::FuncKind::Global)
+    {
+        for &p in &f.params.clone() {
+            if let hone_ir::Type::Pointer(pt) = &mut f.vars[p.0 as usize].ty {
+                pt.restrict = true;
+            }
+        }
+    }
 }
 
 /// `m` printed and parsed again: what the emulator runs is what the

@@ -128,6 +128,9 @@ pub(super) fn spec(p: Parts) -> Result<serde_json::Value, SynthError> {
     if opts.unroll != [1] {
         params.insert("UNROLL".into(), serde_json::json!(opts.unroll));
     }
+    if opts.restrict {
+        params.insert("RESTRICT".into(), serde_json::json!([0, 1]));
+    }
     let reference_shared = match &start.dynamic {
         Some(d) => Some(
             shared_text(d, start.kernel(&ak.name), arg_expr, block).ok_or_else(|| {
@@ -150,7 +153,12 @@ pub(super) fn spec(p: Parts) -> Result<serde_json::Value, SynthError> {
         "description": format!(
             "`{}` {label} and as synthesized by hone synth, with block shape, z-chunk length{}, checked against the kernel {label}{zeroed}",
             ak.name,
-            if opts.unroll != [1] { " and unroll factor" } else { "" },
+            match (opts.unroll != [1], opts.restrict) {
+                (true, true) => ", unroll factor and __restrict__ pointers",
+                (true, false) => " and unroll factor",
+                (false, true) => " and __restrict__ pointers",
+                (false, false) => "",
+            },
         ),
         "source": format!("{name}.cu"),
         "kernel": TUNED_KERNEL,

@@ -10,30 +10,39 @@ use super::{TemplateOptions, TUNED_KERNEL};
 use crate::emit::DynShared;
 use crate::zchunk::CHUNK_PARAM;
 
+/// What the source marks in the chunked variants: per variant whether it
+/// is chunked, and whether their walks are unrolled by `UNROLL` and their
+/// pointer parameters restricted by `RESTRICT`.
+pub(super) struct Marks<'a> {
+    pub chunked: &'a [bool],
+    pub unroll: bool,
+    pub restrict: bool,
+}
+
 /// The source: the reference and every variant in a namespace of its own
 /// (their device functions and types may share names), the chosen variant
 /// named `hone_tuned` by the preprocessor.
-///
-/// With `unroll`, the walks of the variants marked in `chunked` are unrolled
-/// `UNROLL` times, a template parameter.
 pub(super) fn source(
     kernel: &str,
     start: &Module,
     variants: &[(String, Module)],
-    chunked: &[bool],
-    unroll: bool,
+    marks: &Marks,
 ) -> String {
     let mut reference = start.clone();
     let (fid, _) = reference.kernel(kernel).expect("the starting kernel");
     reference.functions[fid.0 as usize].name = format!("{kernel}_reference");
     let mut source = format!(
         "// Tuning template written by hone synth for `{kernel}`: HONE_VARIANT picks the kernel,\n// BX/BY the block and ZCHUNK the planes per thread (0: the whole walk){}.\n",
-        if unroll {
-            ",\n// UNROLL the unroll factor of the chunked walks"
-        } else {
-            ""
+        match (marks.unroll, marks.restrict) {
+            (true, true) => ",\n// UNROLL the unroll factor of the chunked walks, RESTRICT whether their pointers are __restrict__",
+            (true, false) => ",\n// UNROLL the unroll factor of the chunked walks",
+            (false, true) => ",\n// RESTRICT whether the chunked kernels' pointers are __restrict__",
+            (false, false) => "",
         }
     );
+    if marks.restrict {
+        source.push_str("#if RESTRICT\n#define HONE_RESTRICT __restrict__\n#else\n#define HONE_RESTRICT\n#endif\n");
+    }
     for v in 0..variants.len() {
         source.push_str(&format!(
             "#{} HONE_VARIANT == {v}\n#define hone_variant_{v} {TUNED_KERNEL}\n",
@@ -44,13 +53,19 @@ pub(super) fn source(
     let all = std::iter::once(("hone_reference", &reference, false)).chain(
         variants
             .iter()
-            .zip(chunked.iter().chain(std::iter::repeat(&false)))
-            .map(|((ns, m), &c)| (ns.as_str(), m, c && unroll)),
+            .zip(marks.chunked.iter().chain(std::iter::repeat(&false)))
+            .map(|((ns, m), &c)| (ns.as_str(), m, c)),
     );
-    for (ns, m, unrolled) in all {
+    for (ns, m, chunked) in all {
         source.push_str(&format!("namespace {ns} {{\n"));
-        let text = hone_gpu::ir_kernel::cuda_source(&hone_ir::print::print_module(m));
-        source.push_str(&if unrolled { unroll_walk(&text) } else { text });
+        let mut text = hone_gpu::ir_kernel::cuda_source(&hone_ir::print::print_module(m));
+        if chunked && marks.unroll {
+            text = unroll_walk(&text);
+        }
+        if chunked && marks.restrict {
+            text = text.replace("__restrict__", "HONE_RESTRICT");
+        }
+        source.push_str(&text);
         source.push_str(&format!("}} // namespace {ns}\n\n"));
     }
     source
