@@ -31,6 +31,7 @@ mod error;
 mod launches;
 mod lockstep;
 pub mod profile;
+pub mod queue;
 mod render;
 pub mod report;
 mod rewrite;

@@ -339,6 +339,24 @@ fn himenos_chunks_add_their_part_of_each_columns_residual() {
     // Problem sizes must be named.
     let e = tunable(&ak, &s, None, &profile, "him", &options(&[], &[128])).unwrap_err();
     assert!(e.to_string().contains("--problem nx=EXPR"), "{e}");
+    // With a register queue, 10 of the 19 reads of `p` a step makes take
+    // what the step before read (the centre and its four in-plane
+    // neighbours from the plane above, the five below from this plane), the
+    // chunks still adding into `gosa`.
+    let mut opts = opts;
+    opts.queue = true;
+    let t = tunable(&ak, &s, None, &profile, "him", &opts).unwrap();
+    let q = &t.variants[3];
+    assert_eq!(q.accumulated, vec!["gosa".to_string()]);
+    assert_eq!(q.checks.len(), 8);
+    assert_eq!(q.queue.len(), 10, "{:?}", q.queue);
+    assert!(q
+        .queue
+        .iter()
+        .all(|(l, s)| l.starts_with("p[") && s.starts_with("p[")));
+    assert!(q
+        .queue
+        .contains(&("p[q - xy]".to_string(), "p[q]".to_string())));
 }
 
 /// An example's annotated kernel and profile launch.
@@ -676,4 +694,68 @@ fn restrict_declares_the_chunked_kernels_pointers_restrict_by_a_parameter() {
         .constraints
         .iter()
         .any(|c| c.source() == "HONE_VARIANT != 2 || RESTRICT == 0"));
+}
+
+#[test]
+fn a_register_queue_passes_the_planes_a_walk_reads_again_to_the_next_step() {
+    let case = CASES.iter().find(|c| c.file == "diffusion_sleeve").unwrap();
+    let (ak, profile) = load_case(case);
+    let s = synthesize(&ak, std::slice::from_ref(&profile), &Options::default()).unwrap();
+    let naive = hone_frontend::parse_file(
+        &support::examples_dir().join("diffusion.cu"),
+        &Default::default(),
+    )
+    .unwrap()
+    .module;
+    let mut opts = options(&[("nx", "N"), ("ny", "N"), ("nz", "N")], &[256]);
+    opts.queue = true;
+    let of = |opts: &TemplateOptions| {
+        tunable(
+            &ak,
+            &s,
+            Some((&naive, "diffusion_kernel")),
+            &profile,
+            "diff",
+            opts,
+        )
+        .unwrap()
+    };
+    let t = of(&opts);
+    // A fourth contender: the naive kernel chunked, with its queue.
+    assert_eq!(t.variants.len(), 4);
+    let q = &t.variants[3];
+    assert_eq!(q.name, "naive, register queue");
+    assert_eq!(q.chunked.as_deref(), Some(&["c".to_string()][..]));
+    assert_eq!(q.checks.len(), 8, "{q:?}");
+    let pairs: Vec<(&str, &str)> = q
+        .queue
+        .iter()
+        .map(|(a, b)| (a.as_str(), b.as_str()))
+        .collect();
+    assert_eq!(pairs, vec![("in[c]", "in[t]"), ("in[b]", "in[c]")]);
+    assert_eq!(t.template.params["HONE_VARIANT"], vec![0, 1, 2, 3]);
+    // Each reuse checks the index it keeps; the source keeps this step's
+    // load for the next step.
+    for part in [
+        "hone_q0k && c == hone_q0i ? hone_q0v : in[c]",
+        "(hone_n0i = t), ((hone_n0k = true), hone_n0v = in[t])",
+        "hone_q1k && b == hone_q1i ? hone_q1v : in[b]",
+        "        hone_q0v = hone_n0v;\n",
+    ] {
+        assert!(t.source.contains(part), "missing {part:?} in\n{}", t.source);
+    }
+    // Without the option, the race is as before.
+    opts.queue = false;
+    assert_eq!(of(&opts).variants.len(), 3);
+}
+
+#[test]
+fn a_walk_that_reads_each_cell_once_gets_no_queue() {
+    let (ak, profile) = inline_kernel(&column_walk("nz", "2.0f * __opt__in[c]"));
+    let s = synthesize(&ak, std::slice::from_ref(&profile), &Options::default()).unwrap();
+    let mut opts = options(&[("nx", "N"), ("ny", "N"), ("nz", "N")], &[64]);
+    opts.queue = true;
+    let t = tunable(&ak, &s, None, &profile, "g", &opts).unwrap();
+    assert_eq!(t.variants.len(), 3, "{:?}", t.variants);
+    assert!(t.variants.iter().all(|v| v.queue.is_empty()));
 }

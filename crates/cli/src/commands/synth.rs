@@ -91,6 +91,11 @@ pub struct SynthArgs {
     /// `__restrict__` (a RESTRICT parameter; the template's buffers never overlap)
     #[arg(long, requires = "template")]
     pub restrict: bool,
+    /// Also race the starting kernel chunked with a register queue along its
+    /// walk: a load that reads what another read one plane earlier takes it
+    /// from a register (found in the emulator, checked at run time)
+    #[arg(long, requires = "template")]
+    pub queue: bool,
     #[command(flatten)]
     pub limits: LimitArgs,
 }
@@ -110,6 +115,7 @@ fn write_template(
         chunks: args.chunks.clone(),
         unroll: args.unroll.clone(),
         restrict: args.restrict,
+        queue: args.queue,
         ..TemplateOptions::default()
     };
     for p in &args.problem {
@@ -205,6 +211,12 @@ fn write_template(
                 v.checks.len()
             ),
         }
+        for (load, source) in &v.queue {
+            eprintln!("    `{load}` takes what `{source}` read a plane earlier, where the index is the same");
+        }
+    }
+    for why in &t.left_out {
+        eprintln!("  not entered: {why}");
     }
     eprintln!(
         "  tune: hone tune {}/{name}.tune.toml --db {name}.sqlite",

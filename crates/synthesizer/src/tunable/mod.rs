@@ -56,6 +56,9 @@ pub struct TemplateOptions {
     /// buffers never overlap, and with the promise the compiler may keep
     /// loads in flight across the stores of a walk.
     pub restrict: bool,
+    /// Whether the starting kernel, chunked, races again with a register
+    /// queue along its walk ([`crate::queue`]).
+    pub queue: bool,
     /// Largest relative difference from the reference kernel accepted.
     pub tolerance: f64,
 }
@@ -70,6 +73,7 @@ impl Default for TemplateOptions {
             chunks: vec![0, 4, 8, 16, 32, 64],
             unroll: vec![1],
             restrict: false,
+            queue: false,
             tolerance: 1e-5,
         }
     }
@@ -89,6 +93,10 @@ pub struct VariantReport {
     pub accumulated: Vec<String>,
     /// The emulator runs that admitted it.
     pub checks: Vec<String>,
+    /// With a register queue along the walk: each load that takes what
+    /// another read a step before, and that other load.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub queue: Vec<(String, String)>,
 }
 
 /// The template: CUDA source, description and tuning job.
@@ -98,6 +106,8 @@ pub struct Tunable {
     pub template: TemplateSpec,
     pub job: String,
     pub variants: Vec<VariantReport>,
+    /// Contenders that did not enter, and why.
+    pub left_out: Vec<String>,
     /// How the profile launch's sizes follow its shape.
     pub rules: Vec<String>,
 }
@@ -174,12 +184,14 @@ pub fn tunable(
             module: &start.module,
             dynamic: start.dynamic.as_ref(),
             chunkable: true,
+            queue: false,
         },
         race::Contender {
             label: "synthesized".into(),
             module: &synthesized,
             dynamic: synthesis.dynamic_layout(),
             chunkable: true,
+            queue: false,
         },
         // The starting kernel exactly as it is runs too: a chunked walk's
         // extra bound can cost whole-column speed (fewer loads in flight),
@@ -189,15 +201,19 @@ pub fn tunable(
             module: &start.module,
             dynamic: start.dynamic.as_ref(),
             chunkable: false,
+            queue: false,
+        },
+        race::Contender {
+            label: format!("{}, register queue", start.label),
+            module: &start.module,
+            dynamic: start.dynamic.as_ref(),
+            chunkable: true,
+            queue: true,
         },
     ];
+    let contenders = &contenders[..if opts.queue { 4 } else { 3 }];
     let race = race::run(
-        &contenders,
-        &ak.name,
-        &launches,
-        &original,
-        compare,
-        &mut shape,
+        contenders, &ak.name, &launches, &original, compare, &mut shape,
     )?;
     let unrolled: Vec<bool> = race.reports.iter().map(|r| r.chunked.is_some()).collect();
     let unroll = opts.unroll != [1];
@@ -259,6 +275,7 @@ pub fn tunable(
         template,
         job,
         variants: race.reports,
+        left_out: race.left_out,
         rules: model.text,
     })
 }
@@ -280,7 +297,7 @@ fn restrict_params(m: &mut Module) {
 
 /// `m` printed and parsed again: what the emulator runs is what the
 /// template's source holds.
-fn read_back(m: &Module, kernel: &str) -> Result<Module, String> {
+pub(crate) fn read_back(m: &Module, kernel: &str) -> Result<Module, String> {
     let text = hone_ir::print::print_module(m);
     let parsed = hone_frontend::parse_source("variant.cu", &text, &FrontendOptions::default())
         .map_err(|e| format!("the variant does not read back: {e}"))?;

@@ -22,6 +22,9 @@ pub(super) struct Contender<'a> {
     pub dynamic: Option<&'a DynShared>,
     /// Whether to try chunking it (the kernel unchanged is not).
     pub chunkable: bool,
+    /// Whether it enters chunked and with a register queue along its walk,
+    /// or not at all.
+    pub queue: bool,
 }
 
 /// The variants that entered, and how the template launches them.
@@ -34,6 +37,8 @@ pub(super) struct Race {
     pub grid_z: String,
     /// Dynamic shared memory, a term per variant that takes some.
     pub shared: Option<String>,
+    /// Contenders that did not enter, and why.
+    pub left_out: Vec<String>,
 }
 
 /// The most blocks a launch may have along y or z.
@@ -58,18 +63,19 @@ pub(super) fn run(
     let mut printed = Vec::new();
     let mut grid_z_terms = Vec::new();
     let mut shared_terms = Vec::new();
-    for (v, c) in contenders.iter().enumerate() {
-        let v = v as i64;
+    let mut left_out = Vec::new();
+    for c in contenders {
+        let v = reports.len() as i64;
         if !c.chunkable && reports.first().is_some_and(|r| r.chunked.is_none()) {
             // Variant 0 is already the kernel unchanged.
-            break;
+            continue;
         }
         let f = c
             .module
             .kernel(kernel)
             .expect("contenders hold the kernel")
             .1;
-        let (kernel_v, report, trip) = variant(
+        let (kernel_v, report, trip) = match variant(
             c.module,
             f,
             v,
@@ -78,9 +84,15 @@ pub(super) fn run(
             original,
             kernel,
             c.dynamic,
-            c.chunkable,
+            (c.chunkable, c.queue),
             compare,
-        )?;
+        )? {
+            Ok(entered) => entered,
+            Err(why) => {
+                left_out.push(format!("{}: {why}", c.label));
+                continue;
+            }
+        };
         match &trip {
             Some(trip) => {
                 let Some(trip) = trip(&|id| param_expr(f, &shape.arg_expr, id)) else {
@@ -127,10 +139,15 @@ pub(super) fn run(
         printed,
         grid_z,
         shared: (!shared_terms.is_empty()).then(|| shared_terms.join(" + ")),
+        left_out,
     })
 }
 
 type TripText = Box<dyn Fn(&dyn Fn(VarId) -> Option<String>) -> Option<String>>;
+
+/// A contender that entered (its kernel, report and walk length), or why it
+/// did not.
+type Entry = Result<(Function, VariantReport, Option<TripText>), String>;
 
 /// How variants are compared with the original kernel.
 #[derive(Clone, Copy)]
@@ -153,9 +170,9 @@ fn variant(
     original: &Module,
     kernel: &str,
     dynamic: Option<&DynShared>,
-    chunkable: bool,
+    (chunkable, queue): (bool, bool),
     compare: Compare,
-) -> Result<(Function, VariantReport, Option<TripText>), SynthError> {
+) -> Result<Entry, SynthError> {
     let mut report = VariantReport {
         variant: v,
         name: label.to_string(),
@@ -163,6 +180,7 @@ fn variant(
         unchunked_because: None,
         accumulated: Vec::new(),
         checks: Vec::new(),
+        queue: Vec::new(),
     };
     let chunked = if chunkable {
         zchunk::chunk(module, f).map_err(|e| report.unchunked_because = Some(e))
@@ -170,6 +188,27 @@ fn variant(
         report.unchunked_because =
             Some("the kernel as it is, in the race beside its chunked form".into());
         Err(())
+    };
+    // A queue is made on the chunked walk, or the contender does not enter.
+    let chunked = match (chunked, queue) {
+        (Ok(mut c), true) => {
+            let first = launches
+                .first()
+                .ok_or_else(|| input("no verification launches"))?;
+            match crate::queue::queue(module, &c.kernel, kernel, first, dynamic) {
+                Ok(q) => {
+                    c.kernel = q.kernel;
+                    report.queue = q.pairs;
+                    Ok(c)
+                }
+                Err(why) => return Ok(Err(why)),
+            }
+        }
+        (Err(()), true) => {
+            let why = report.unchunked_because.take().unwrap_or_default();
+            return Ok(Err(format!("its walk cannot be chunked ({why})")));
+        }
+        (c, false) => c,
     };
     if let Ok(c) = chunked {
         // The buffers behind the accumulated pointer parameters.
@@ -204,8 +243,11 @@ fn variant(
                 report.checks = checks;
                 let chunked = c.clone();
                 let trip: TripText = Box::new(move |name| chunked.trip_text(name));
-                return Ok((c.kernel, report, Some(trip)));
+                return Ok(Ok((c.kernel, report, Some(trip))));
             }
+            // The queue keeps every value it passes on by its index: a
+            // difference from the original kernel is a fault of the queue.
+            Err(e) if queue => return Err(input(format!("{label}: {e}"))),
             Err(e) => report.unchunked_because = Some(e),
         }
     }
@@ -234,7 +276,7 @@ fn variant(
         compare,
     )
     .map_err(|e| SynthError::Input(format!("{label}: {e}")))?;
-    Ok((g, report, None))
+    Ok(Ok((g, report, None)))
 }
 
 /// Runs `g` (a variant of `kernel` in `module`) printed and read back, on
