@@ -164,19 +164,21 @@ fn rewrite(
             nv: local(format!("hone_n{n}v"), &ty),
             nk: local(format!("hone_n{n}k"), &Type::BOOL),
         };
+        // Set before the first step's loads, so no register is read unset.
         let no = || build::mk(ExprKind::BoolLit(false), Type::BOOL, span);
+        let zero = |t: &Type| build::conv(build::lit(0, span), t);
         for (v, init) in [
-            (sl.qi, None),
-            (sl.qv, None),
-            (sl.qk, Some(no())),
-            (sl.ni, None),
-            (sl.nv, None),
-            (sl.nk, Some(no())),
+            (sl.qi, zero(&it)),
+            (sl.qv, zero(&ty)),
+            (sl.qk, no()),
+            (sl.ni, zero(&it)),
+            (sl.nv, zero(&ty)),
+            (sl.nk, no()),
         ] {
             decls.push(Stmt {
                 kind: StmtKind::Decl {
                     var: v,
-                    init: init.map(Init::Expr),
+                    init: Some(Init::Expr(init)),
                 },
                 span,
             });
