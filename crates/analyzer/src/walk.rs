@@ -15,22 +15,7 @@ pub fn index_root(e: &Expr) -> Option<VarId> {
     }
 }
 
-/// True when evaluating `e` has no side effect, so it may be repeated.
-pub fn is_pure(e: &Expr) -> bool {
-    let mut pure = true;
-    visit_expr(e, &mut |x| {
-        if matches!(
-            x.kind,
-            ExprKind::Assign { .. }
-                | ExprKind::IncDec { .. }
-                | ExprKind::Call(..)
-                | ExprKind::Intrinsic(..)
-        ) {
-            pure = false;
-        }
-    });
-    pure
-}
+pub use hone_ir::visit::is_pure;
 
 /// The constant value of an integer literal (through implicit conversions).
 pub fn int_value(e: &Expr) -> Option<i64> {

@@ -108,10 +108,21 @@ fn finish(files: &[PathBuf; 3], db: &Path) -> Rule {
 /// read-only reader sees them (cheap enough to ask between two commits);
 /// none while the database or its tables do not exist yet.
 fn count(db: &Path) -> (usize, i64) {
-    let Ok(conn) = rusqlite::Connection::open_with_flags(
-        db,
-        rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX,
-    ) else {
+    count_on(&mut None, db)
+}
+
+/// [`count`] through `reader`, opened once the database exists and kept:
+/// polling then takes microseconds, so a kill lands within a few commits of
+/// its moment on a machine of any speed.
+fn count_on(reader: &mut Option<rusqlite::Connection>, db: &Path) -> (usize, i64) {
+    if reader.is_none() {
+        *reader = rusqlite::Connection::open_with_flags(
+            db,
+            rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )
+        .ok();
+    }
+    let Some(conn) = reader else {
         return (0, 0);
     };
     conn.query_row(
@@ -201,7 +212,8 @@ fn tuning_killed_fifty_times_keeps_every_commit_and_draws_the_same_rule() {
     eprintln!("kill moments from seed {seed}");
     let mut rng = Lcg(seed);
     // Kill moments: one run in five is killed at a random moment of its
-    // start (opening the database, building the space); the others once a
+    // start (opening the database, building the space; at its first commit
+    // at the latest); the others once a
     // random number of new measurements (at most 1/KILLS of the job) have
     // been committed, or at once when the job is complete
     // (while the rule is fitted and stored). Waiting on commits rather than
@@ -221,17 +233,28 @@ fn tuning_killed_fifty_times_keeps_every_commit_and_draws_the_same_rule() {
         let mut child = tune(&files, &db).stdout(Stdio::null()).spawn().unwrap();
         let mut polled = (0, 0);
         if early {
-            std::thread::sleep(delay);
+            // Within the start: at the random moment, or at the first new
+            // commit if that comes sooner (a fast machine starts quickly).
+            let t = Instant::now();
+            let mut reader = None;
+            while t.elapsed() < delay && child.try_wait().unwrap().is_none() {
+                polled = count_on(&mut reader, &db);
+                if polled.0 > seen.len() {
+                    break;
+                }
+                std::thread::sleep(Duration::from_micros(50));
+            }
             polled = count(&db);
         } else {
             let t = Instant::now();
+            let mut reader = None;
             while child.try_wait().unwrap().is_none() {
-                polled = count(&db);
+                polled = count_on(&mut reader, &db);
                 if polled.0 >= want {
                     break;
                 }
                 assert!(t.elapsed() < Duration::from_secs(60), "no progress");
-                std::thread::sleep(Duration::from_millis(1));
+                std::thread::sleep(Duration::from_micros(50));
             }
         }
         if child.try_wait().unwrap().is_some() {

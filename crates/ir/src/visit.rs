@@ -64,6 +64,19 @@ pub fn visit_expr<'a>(e: &'a Expr, f: &mut dyn FnMut(&'a Expr)) {
     }
 }
 
+/// Whether evaluating `e` has no side effect (no store, call, barrier,
+/// atomic or other intrinsic but a math function), so evaluating it twice is
+/// evaluating it once.
+pub fn is_pure(e: &Expr) -> bool {
+    let mut pure = true;
+    visit_expr(e, &mut |x| match &x.kind {
+        ExprKind::Assign { .. } | ExprKind::IncDec { .. } | ExprKind::Call(..) => pure = false,
+        ExprKind::Intrinsic(i, _) if !matches!(i, crate::Intrinsic::Math(_)) => pure = false,
+        _ => {}
+    });
+    pure
+}
+
 /// The blocks `s` holds directly: an `if`'s arms, a loop's body, a
 /// `switch`'s cases, a nested block.
 pub fn child_blocks(s: &Stmt) -> Vec<&Block> {

@@ -279,7 +279,7 @@ fn walk_loads(f: &Function, walk: &Path) -> Result<Vec<(Span, Expr)>, String> {
             if let ExprKind::Index(base, idx) = &e.kind {
                 if let ExprKind::Var(v) = build::peel(base).kind {
                     if readonly.contains(&v)
-                        && pure(idx)
+                        && visit::is_pure(idx)
                         && e.ty.scalar().is_some()
                         && !loads.iter().any(|(sp, _)| *sp == e.span)
                     {
@@ -342,25 +342,6 @@ fn read_only(f: &Function) -> Vec<VarId> {
         .into_iter()
         .filter(|p| !written.contains(p) && uses.get(p) == bases.get(p))
         .collect()
-}
-
-/// No stores, calls or other side effects: evaluating it twice is evaluating
-/// it once.
-fn pure(e: &Expr) -> bool {
-    let mut ok = true;
-    visit::visit_expr(e, &mut |x| {
-        if matches!(
-            x.kind,
-            ExprKind::Assign { .. }
-                | ExprKind::IncDec { .. }
-                | ExprKind::Call(..)
-                | ExprKind::Comma(..)
-        ) || matches!(&x.kind, ExprKind::Intrinsic(i, _) if !matches!(i, hone_ir::Intrinsic::Math(_)))
-        {
-            ok = false;
-        }
-    });
-    ok
 }
 
 /// How often each load found its address among what its thread's loads at
