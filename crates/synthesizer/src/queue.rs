@@ -329,8 +329,11 @@ fn read_only(f: &Function) -> Vec<VarId> {
                 *bases.entry(v).or_default() += 1;
             }
         }
-        ExprKind::Assign { lhs, .. } | ExprKind::IncDec { target: lhs, .. } => {
-            if let ExprKind::Index(b, _) = &build::peel(lhs).kind {
+        // Stored to, or its element's address taken (an atomic's target).
+        ExprKind::Assign { lhs: target, .. }
+        | ExprKind::IncDec { target, .. }
+        | ExprKind::AddrOf(target) => {
+            if let ExprKind::Index(b, _) = &build::peel(target).kind {
                 if let ExprKind::Var(v) = build::peel(b).kind {
                     written.push(v);
                 }
@@ -436,4 +439,35 @@ fn profile(
     )
     .map_err(|e| format!("{}: {e}", launch.name))?;
     Ok(reuse)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read_only_names(src: &str) -> Vec<String> {
+        let m = hone_frontend::parse_source("k.cu", src, &Default::default())
+            .unwrap()
+            .module;
+        let (_, f) = m.kernel("k").unwrap();
+        read_only(f)
+            .into_iter()
+            .map(|v| f.var(v).name.clone())
+            .collect()
+    }
+
+    #[test]
+    fn only_buffers_the_kernel_reads_by_index_alone_are_read_only() {
+        let names = read_only_names(
+            "__global__ void k(const float *a, float *b, float *c, float *d, int *e, float *g) {
+                int i = threadIdx.x;
+                b[i] = a[i] + a[i + 1];
+                c[i] += 1.0f;
+                float *p = d + 1;
+                atomicAdd(&e[i], 1);
+                b[i] += p[0] + g[2 * i];
+            }",
+        );
+        assert_eq!(names, vec!["a".to_string(), "g".to_string()]);
+    }
 }
