@@ -102,6 +102,18 @@ impl GlobalVar {
 }
 
 impl Var {
+    /// A variable of `kind`, neither `const` nor `volatile`.
+    pub fn new(name: impl Into<String>, ty: Type, kind: VarKind, span: Span) -> Var {
+        Var {
+            name: name.into(),
+            ty,
+            kind,
+            is_const: false,
+            is_volatile: false,
+            span,
+        }
+    }
+
     pub fn space(&self) -> AddressSpace {
         match self.kind {
             VarKind::Param | VarKind::Local => AddressSpace::Local,
@@ -233,6 +245,13 @@ impl Function {
 
     pub fn var(&self, id: VarId) -> &Var {
         &self.vars[id.0 as usize]
+    }
+
+    /// Adds `var` to the function's variables and returns its id.
+    pub fn add_var(&mut self, var: Var) -> VarId {
+        let id = VarId(self.vars.len() as u32);
+        self.vars.push(var);
+        id
     }
 }
 

@@ -68,19 +68,7 @@ pub fn print_module(m: &Module) -> String {
 /// [`print_module`] with directives for a compiler; the text is meant for
 /// NVRTC, not for reading back.
 pub fn print_module_with(m: &Module, opts: PrintOptions) -> String {
-    let mut out = String::new();
-    if uses_grid_sync(m) {
-        // The grid barrier is spelled as cooperative groups spell it.
-        out.push_str("#include <cooperative_groups.h>\n\n");
-    }
-    for st in &m.structs {
-        out.push_str(&print_struct(st));
-        out.push('\n');
-    }
-    for g in &m.globals {
-        out.push_str(&print_global(m, g));
-        out.push('\n');
-    }
+    let mut out = print_prelude(m);
     let mut any_device = false;
     for f in m.functions.iter() {
         if f.kind == crate::FuncKind::Device {
@@ -100,6 +88,26 @@ pub fn print_module_with(m: &Module, opts: PrintOptions) -> String {
                 .with_options(opts)
                 .definition(),
         );
+    }
+    out
+}
+
+/// What a module's functions stand on: the include the grid barrier needs,
+/// the struct definitions and the file-scope variables, each followed by a
+/// newline.
+pub fn print_prelude(m: &Module) -> String {
+    let mut out = String::new();
+    if uses_grid_sync(m) {
+        // The grid barrier is spelled as cooperative groups spell it.
+        out.push_str("#include <cooperative_groups.h>\n\n");
+    }
+    for st in &m.structs {
+        out.push_str(&print_struct(st));
+        out.push('\n');
+    }
+    for g in &m.globals {
+        out.push_str(&print_global(m, g));
+        out.push('\n');
     }
     out
 }

@@ -127,15 +127,12 @@ pub fn nvrtc_form(f: &Function) -> (Function, Option<DynShared>, Option<String>)
         );
     }
     let mut g = f.clone();
-    let smem = VarId(g.vars.len() as u32);
-    g.vars.push(Var {
-        name: "hone_smem".into(),
-        ty: Type::Array(Box::new(t.clone()), ArrayLen::Unsized),
-        kind: VarKind::ExternShared,
-        is_const: false,
-        is_volatile: false,
-        span: f.span,
-    });
+    let smem = g.add_var(Var::new(
+        "hone_smem",
+        Type::Array(Box::new(t.clone()), ArrayLen::Unsized),
+        VarKind::ExternShared,
+        f.span,
+    ));
     let mut arrays = Vec::new();
     let mut offset: Option<Expr> = None;
     for &v in &order {
@@ -292,18 +289,7 @@ pub fn print_kernel(m: &Module, f: &Function, labels: &dyn Fn(usize) -> String) 
     });
     // The types and file-scope variables the kernel may name, so the text
     // compiles on its own.
-    let mut out = String::new();
-    if hone_ir::print::uses_grid_sync(m) {
-        out.push_str("#include <cooperative_groups.h>\n\n");
-    }
-    for st in &m.structs {
-        out.push_str(&hone_ir::print::print_struct(st));
-        out.push('\n');
-    }
-    for g in &m.globals {
-        out.push_str(&hone_ir::print::print_global(m, g));
-        out.push('\n');
-    }
+    let mut out = hone_ir::print::print_prelude(m);
     if !m.structs.is_empty() || !m.globals.is_empty() {
         out.push('\n');
     }

@@ -137,15 +137,12 @@ fn index_of(e: &Expr) -> Option<&Expr> {
 
 fn instrument(ak: &AnnotatedKernel, plan: &Plan) -> Instrumented {
     let mut f = ak.kernel.clone();
-    let probe = VarId(f.vars.len() as u32);
-    f.vars.push(Var {
-        name: "__hone_probe".into(),
-        ty: Type::ptr(Type::Scalar(Scalar::I64)),
-        kind: VarKind::Param,
-        is_const: false,
-        is_volatile: false,
-        span: f.span,
-    });
+    let probe = f.add_var(Var::new(
+        "__hone_probe",
+        Type::ptr(Type::Scalar(Scalar::I64)),
+        VarKind::Param,
+        f.span,
+    ));
     f.params.push(probe);
 
     for (i, rp) in plan.reads.iter().enumerate() {

@@ -143,18 +143,8 @@ fn rewrite(
             continue;
         };
         let n = slots.len();
-        let mut local = |name: String, ty: &Type| {
-            let id = VarId(g.vars.len() as u32);
-            g.vars.push(Var {
-                name,
-                ty: ty.clone(),
-                kind: VarKind::Local,
-                is_const: false,
-                is_volatile: false,
-                span,
-            });
-            id
-        };
+        let mut local =
+            |name: String, ty: &Type| g.add_var(Var::new(name, ty.clone(), VarKind::Local, span));
         let it = idx.ty.clone();
         let sl = Slots {
             qi: local(format!("hone_q{n}i"), &it),
@@ -193,7 +183,6 @@ fn rewrite(
         ));
         slots.insert(*s, sl);
     }
-    let sources: Vec<bool> = (0..loads.len()).map(|i| slots.contains_key(&i)).collect();
     let vars = g.vars.clone();
     let ty_of = |v: VarId| vars[v.0 as usize].ty.clone();
     {
@@ -226,8 +215,7 @@ fn rewrite(
                 );
                 value = build::select(kept, build::var(sl.qv, &ty_of(sl.qv), span), value);
             }
-            if sources[l] {
-                let sl = slots[&l];
+            if let Some(sl) = slots.get(&l) {
                 let set =
                     |v: VarId, x: Expr| build::assign(build::var(v, &ty_of(v), span), x, span);
                 let ty = value.ty.clone();

@@ -391,16 +391,7 @@ pub fn chunk(m: &Module, f: &Function) -> Result<Chunked, Refusal> {
     }
     let span = last.span;
     let new_var = |g: &mut Function, name: &str, kind: VarKind| -> VarId {
-        let id = VarId(g.vars.len() as u32);
-        g.vars.push(Var {
-            name: name.to_string(),
-            ty: Type::INT,
-            kind,
-            is_const: false,
-            is_volatile: false,
-            span,
-        });
-        id
+        g.add_var(Var::new(name, Type::INT, kind, span))
     };
     let zc = new_var(&mut g, CHUNK_PARAM, VarKind::Param);
     g.params.push(zc);

@@ -109,22 +109,16 @@ pub(crate) fn fresh_local(
     span: Span,
     is_const: bool,
 ) -> VarId {
-    let id = VarId(f.vars.len() as u32);
     let mut name = base.to_string();
     let mut k = 2;
     while f.vars.iter().any(|v| v.name == name) {
         name = format!("{base}{k}");
         k += 1;
     }
-    f.vars.push(Var {
-        name,
-        ty: ty.clone(),
-        kind: VarKind::Local,
+    f.add_var(Var {
         is_const,
-        is_volatile: false,
-        span,
-    });
-    id
+        ..Var::new(name, ty.clone(), VarKind::Local, span)
+    })
 }
 
 /// Rewrites the loop at `loop_path` of `f` to use a local variable named

@@ -128,15 +128,7 @@ fn propose_one(ctx: &Ctx, site: &SiteStats) -> Option<Candidate> {
     let tile_ty = Type::Array(Box::new(row_ty.clone()), ArrayLen::Const(u64::from(by)));
     let dst_expr = (**dst).clone();
     let module = ctx.rewrite(|f| {
-        let tile = VarId(f.vars.len() as u32);
-        f.vars.push(Var {
-            name: "tile".into(),
-            ty: tile_ty.clone(),
-            kind: VarKind::Shared,
-            is_const: false,
-            is_volatile: false,
-            span,
-        });
+        let tile = f.add_var(Var::new("tile", tile_ty.clone(), VarKind::Shared, span));
         let tile_var = Expr {
             kind: ExprKind::Var(tile),
             ty: tile_ty.clone(),
@@ -191,14 +183,8 @@ fn propose_one(ctx: &Ctx, site: &SiteStats) -> Option<Candidate> {
                 span,
             },
         );
-        f.vars.push(Var {
-            name: "t".into(),
-            ty: t_init.ty.clone(),
-            kind: VarKind::Local,
-            is_const: false,
-            is_volatile: false,
-            span,
-        });
+        let added = f.add_var(Var::new("t", t_init.ty.clone(), VarKind::Local, span));
+        debug_assert_eq!(added, t_id, "`t` follows `tile`");
         let t_decl = Stmt {
             kind: StmtKind::Decl {
                 var: t_id,
