@@ -332,7 +332,14 @@ fn himenos_chunks_add_their_part_of_each_columns_residual() {
         .find(|b| b.name == "gosa")
         .unwrap();
     assert_eq!(format!("{:?}", gosa.init), "Zero");
-    assert!(t.template.description.contains("must be zero"));
+    // Named once, though both chunked variants add into it.
+    assert!(
+        t.template.description.ends_with(
+            "with block shape and z-chunk length, checked against the kernel as written; chunked variants add column sums into gosa, which must be zero before a launch"
+        ),
+        "{}",
+        t.template.description
+    );
     assert!(t.source.contains("atomicAdd(&gosa["));
     // The interior follows the grid: nx = gridDim.x * blockDim.x + 2.
     assert_eq!(t.template.grid[0].source(), "((N+2) - 2) / (BX - 0)");
@@ -758,4 +765,27 @@ fn a_walk_that_reads_each_cell_once_gets_no_queue() {
     let t = tunable(&ak, &s, None, &profile, "g", &opts).unwrap();
     assert_eq!(t.variants.len(), 3, "{:?}", t.variants);
     assert!(t.variants.iter().all(|v| v.queue.is_empty()));
+}
+
+#[test]
+fn a_queue_whose_chunks_cannot_be_checked_is_left_out_with_the_reason() {
+    // Each step reads the plane above, which the next step reads again, but
+    // three planes are too few to check chunks of up to three on.
+    let source = column_walk("3", "2.0f * __opt__in[c] + in[c + nx * ny]");
+    let (ak, profile) = inline_kernel(&source);
+    let s = synthesize(&ak, std::slice::from_ref(&profile), &Options::default()).unwrap();
+    let mut opts = options(&[("nx", "N"), ("ny", "N"), ("nz", "N")], &[64]);
+    opts.queue = true;
+    let t = tunable(&ak, &s, None, &profile, "g", &opts).unwrap();
+    assert!(
+        t.variants.iter().all(|v| v.queue.is_empty()),
+        "{:?}",
+        t.variants
+    );
+    assert_eq!(t.left_out.len(), 1, "{:?}", t.left_out);
+    assert!(
+        t.left_out[0].contains("register queue") && t.left_out[0].contains("walk at most 3 planes"),
+        "{:?}",
+        t.left_out
+    );
 }

@@ -131,6 +131,9 @@ pub fn tunable(
             "the synthesized kernel was not verified; a template is made only of verified kernels",
         ));
     }
+    if opts.unroll.is_empty() || opts.unroll.iter().any(|&u| u < 1) {
+        return Err(input("unroll factors are 1 or more"));
+    }
     // What a launch file sets in `__constant__` or `__device__` variables is
     // not part of a template: the GPU would run both kernels on zeros.
     if !profile.symbols.is_empty() {
@@ -215,40 +218,31 @@ pub fn tunable(
     let race = race::run(
         contenders, &ak.name, &launches, &original, compare, &mut shape,
     )?;
-    let unrolled: Vec<bool> = race.reports.iter().map(|r| r.chunked.is_some()).collect();
+    let chunked: Vec<bool> = race.reports.iter().map(|r| r.chunked.is_some()).collect();
     let unroll = opts.unroll != [1];
+    // Parameters only chunked walks use: one configuration of each for the
+    // variants left whole.
+    let mut pinned = Vec::new();
     if unroll {
-        if opts.unroll.iter().any(|&u| u < 1) || opts.unroll.is_empty() {
-            return Err(input("unroll factors are 1 or more"));
-        }
-        // A walk left whole is not unrolled: one of its configurations is enough.
-        let first = opts.unroll[0];
-        for r in race.reports.iter().filter(|r| r.chunked.is_none()) {
+        pinned.push(("UNROLL", opts.unroll[0]));
+    }
+    if opts.restrict {
+        pinned.push(("RESTRICT", 0));
+    }
+    for r in race.reports.iter().filter(|r| r.chunked.is_none()) {
+        for (param, value) in &pinned {
             shape.constraints.push(format!(
-                "HONE_VARIANT != {} || UNROLL == {first}",
+                "HONE_VARIANT != {} || {param} == {value}",
                 r.variant
             ));
-        }
-    }
-    let mut printed = race.printed.clone();
-    if opts.restrict {
-        for ((_, m), chunked) in printed.iter_mut().zip(&unrolled) {
-            if *chunked {
-                restrict_params(m);
-            }
-        }
-        for r in race.reports.iter().filter(|r| r.chunked.is_none()) {
-            shape
-                .constraints
-                .push(format!("HONE_VARIANT != {} || RESTRICT == 0", r.variant));
         }
     }
     let source = text::source(
         &ak.name,
         &start.module,
-        &printed,
+        &race.printed,
         &text::Marks {
-            chunked: &unrolled,
+            chunked: &chunked,
             unroll,
             restrict: opts.restrict,
         },
@@ -278,21 +272,6 @@ pub fn tunable(
         left_out: race.left_out,
         rules: model.text,
     })
-}
-
-/// Declares the pointer parameters of the kernels of `m` `__restrict__`.
-fn restrict_params(m: &mut Module) {
-    for f in m
-        .functions
-        .iter_mut()
-        .filter(|f| f.kind == hone_ir::FuncKind::Global)
-    {
-        for &p in &f.params.clone() {
-            if let hone_ir::Type::Pointer(pt) = &mut f.vars[p.0 as usize].ty {
-                pt.restrict = true;
-            }
-        }
-    }
 }
 
 /// `m` printed and parsed again: what the emulator runs is what the

@@ -42,11 +42,14 @@ pub(super) fn spec(p: Parts) -> Result<serde_json::Value, SynthError> {
         opts,
     } = p;
     let kernel = &ak.kernel;
-    let accumulated: Vec<String> = race
+    // Every chunked variant adds into the same outputs: each named once.
+    let mut accumulated: Vec<String> = race
         .reports
         .iter()
         .flat_map(|v: &VariantReport| v.accumulated.clone())
         .collect();
+    accumulated.sort();
+    accumulated.dedup();
     let (grid, block, arg_expr) = (&shape.grid, &shape.block, &shape.arg_expr);
 
     let mut buffers = Vec::new();
@@ -151,13 +154,13 @@ pub(super) fn spec(p: Parts) -> Result<serde_json::Value, SynthError> {
     Ok(serde_json::json!({
         "name": name,
         "description": format!(
-            "`{}` {label} and as synthesized by hone synth, with block shape, z-chunk length{}, checked against the kernel {label}{zeroed}",
+            "`{}` {label} and as synthesized by hone synth, with {}, checked against the kernel {label}{zeroed}",
             ak.name,
             match (opts.unroll != [1], opts.restrict) {
-                (true, true) => ", unroll factor and __restrict__ pointers",
-                (true, false) => " and unroll factor",
-                (false, true) => " and __restrict__ pointers",
-                (false, false) => "",
+                (true, true) => "block shape, z-chunk length, unroll factor and __restrict__ pointers",
+                (true, false) => "block shape, z-chunk length and unroll factor",
+                (false, true) => "block shape, z-chunk length and __restrict__ pointers",
+                (false, false) => "block shape and z-chunk length",
             },
         ),
         "source": format!("{name}.cu"),

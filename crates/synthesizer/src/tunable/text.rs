@@ -58,17 +58,36 @@ pub(super) fn source(
     );
     for (ns, m, chunked) in all {
         source.push_str(&format!("namespace {ns} {{\n"));
-        let mut text = hone_gpu::ir_kernel::cuda_source(&hone_ir::print::print_module(m));
+        let mut text = if chunked && marks.restrict {
+            let mut m = m.clone();
+            restrict_params(&mut m);
+            hone_gpu::ir_kernel::cuda_source(&hone_ir::print::print_module(&m))
+                .replace("__restrict__", "HONE_RESTRICT")
+        } else {
+            hone_gpu::ir_kernel::cuda_source(&hone_ir::print::print_module(m))
+        };
         if chunked && marks.unroll {
             text = unroll_walk(&text);
-        }
-        if chunked && marks.restrict {
-            text = text.replace("__restrict__", "HONE_RESTRICT");
         }
         source.push_str(&text);
         source.push_str(&format!("}} // namespace {ns}\n\n"));
     }
     source
+}
+
+/// Declares the pointer parameters of the kernels of `m` `__restrict__`.
+fn restrict_params(m: &mut Module) {
+    for f in m
+        .functions
+        .iter_mut()
+        .filter(|f| f.kind == hone_ir::FuncKind::Global)
+    {
+        for p in &f.params {
+            if let Type::Pointer(pt) = &mut f.vars[p.0 as usize].ty {
+                pt.restrict = true;
+            }
+        }
+    }
 }
 
 /// `#pragma unroll UNROLL` before the chunked walk: the one loop whose
