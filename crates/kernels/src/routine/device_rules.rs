@@ -1,5 +1,6 @@
-//! Rules per GPU model. The rules built into hone name the GPU they were
-//! tuned on; rules tuned on the user's own GPU (`hone retune ROUTINE`) live
+//! Rules per GPU model. hone carries built-in rules for the GPU models it
+//! was tuned on (a routine lists them, the first serving every other GPU);
+//! rules tuned on the user's own GPU (`hone retune ROUTINE`) live
 //! in the user's cache, one folder per GPU model and routine, and the
 //! commands, the library's sessions and the C and Python interfaces take
 //! them from there. A GPU with no rules of its own runs the built-in ones,
@@ -10,8 +11,15 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-/// The GPU every built-in rule and plan of hone was tuned on.
+/// The GPU every built-in rule and plan of hone was tuned on, and whose
+/// rules serve GPUs that have none of their own.
 pub const BUILT_IN_GPU: &str = "NVIDIA H100 80GB HBM3";
+
+/// Whether `device_name` is the GPU model `model` (names as the driver
+/// reports them, surrounding blanks aside).
+pub fn same_model(device_name: &str, model: &str) -> bool {
+    device_name.trim() == model.trim()
+}
 
 /// A GPU model's name as a folder name: `NVIDIA H100 80GB HBM3` becomes
 /// `nvidia-h100-80gb-hbm3`.
@@ -67,15 +75,16 @@ pub struct Resolved {
     pub notice: Option<String>,
 }
 
-/// Picks the rules of `routine` (whose variants are `variants`, its
-/// built-in rules tuned on `built_in_on`) for the GPU named `device_name`:
-/// the user's, when a complete set was tuned on this GPU model; else the
-/// built-in ones, with a notice when they were tuned on another model.
+/// Picks the rules of `routine` (whose variants are `variants`, with
+/// built-in rules for the GPU models `built_in_on`, the first serving any
+/// other) for the GPU named `device_name`: the user's, when a complete set
+/// was tuned on this GPU model; else the built-in ones, with a notice when
+/// none of them was tuned on this model.
 pub fn resolve(
     routine: &str,
     variants: &[String],
     device_name: &str,
-    built_in_on: &str,
+    built_in_on: &[&str],
 ) -> Resolved {
     resolve_in(
         user_dir(routine, device_name),
@@ -91,7 +100,7 @@ fn resolve_in(
     routine: &str,
     variants: &[String],
     device_name: &str,
-    built_in_on: &str,
+    built_in_on: &[&str],
 ) -> Resolved {
     if let Some(d) = dir.as_ref().filter(|d| complete(d, variants)) {
         return Resolved {
@@ -99,16 +108,17 @@ fn resolve_in(
             notice: None,
         };
     }
-    if device_name.trim() == built_in_on {
+    if built_in_on.iter().any(|m| same_model(device_name, m)) {
         return Resolved {
             dir: None,
             notice: None,
         };
     }
+    let fallback = built_in_on.first().copied().unwrap_or(BUILT_IN_GPU);
     let partial = dir.as_ref().filter(|d| d.is_dir());
     let mut notice = format!(
         "hone: {routine} has no rules tuned on this GPU ({device_name}); it runs the built-in \
-         rules, tuned on the {built_in_on}. `hone retune {routine}` tunes them here (about 15 \
+         rules, tuned on the {fallback}. `hone retune {routine}` tunes them here (about 15 \
          minutes for SYMV) and keeps them in {}",
         dir.as_ref()
             .map(|d| d.display().to_string())
@@ -160,7 +170,8 @@ mod tests {
         let _ = std::fs::remove_dir_all(&root);
         let dir = root.join("nvidia-a100").join("symv");
         let variants = vec!["dsymv_lower".to_string(), "ssymv_lower".to_string()];
-        let on = |name: &str| resolve_in(Some(dir.clone()), "symv", &variants, name, BUILT_IN_GPU);
+        let built_in = [BUILT_IN_GPU, "NVIDIA H200"];
+        let on = |name: &str| resolve_in(Some(dir.clone()), "symv", &variants, name, &built_in);
         // Nothing tuned: the built-in rules, with a notice naming both GPUs.
         let r = on("NVIDIA A100");
         assert_eq!(r.dir, None);
@@ -169,15 +180,19 @@ mod tests {
             n.contains("NVIDIA A100") && n.contains(BUILT_IN_GPU) && n.contains("hone retune symv"),
             "{n}"
         );
-        // On the GPU the built-in rules were tuned on: no notice.
-        let r = on(BUILT_IN_GPU);
-        assert_eq!(
-            r,
-            Resolved {
-                dir: None,
-                notice: None
-            }
-        );
+        // On a GPU that built-in rules were tuned on: no notice.
+        for model in built_in {
+            let r = on(&format!(" {model}"));
+            assert_eq!(
+                r,
+                Resolved {
+                    dir: None,
+                    notice: None
+                }
+            );
+        }
+        // A GPU whose name only starts like one of them is another model.
+        assert!(on("NVIDIA H200 NVL").notice.is_some());
         // An unfinished set is not used, and the notice says it resumes.
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(dir.join("dsymv_lower.json"), "{}").unwrap();

@@ -208,9 +208,10 @@ pub trait Routine: Sync {
     fn retune_files(&self) -> Vec<(&'static str, &'static str)> {
         Vec::new()
     }
-    /// The GPU the built-in rules were tuned on.
-    fn tuned_on(&self) -> &'static str {
-        device_rules::BUILT_IN_GPU
+    /// The GPU models the built-in rules were tuned on, one set each; the
+    /// first one's serve every other GPU.
+    fn tuned_on(&self) -> &'static [&'static str] {
+        &[device_rules::BUILT_IN_GPU]
     }
 }
 

@@ -3,8 +3,10 @@
 //!
 //! [`SymvRules`] holds one rule per precision and storage (the tuner's
 //! intervals of N, each naming a configuration): the ones built into the
-//! crate from `kernels/symv/rules/` ([`SymvRules::bundled`]), or the same four
-//! files from another directory ([`SymvRules::load_dir`]). [`Symv`] owns a
+//! crate, one set per GPU model they were tuned on (`kernels/symv/rules/`
+//! for the H100, which also serves GPUs without a set of their own, and
+//! `kernels/symv/rules/nvidia-h200/`; [`SymvRules::bundled_for`]), or the
+//! same four files from another directory ([`SymvRules::load_dir`]). [`Symv`] owns a
 //! [`SymvRunner`] and the rules; [`Symv::symv`] enqueues the rule's kernel
 //! for the size on the GPU's stream and says which kernel that was.
 
@@ -20,28 +22,66 @@ use super::{
 };
 use crate::routine::rules::RuleSet;
 
-/// Where the bundled rules live, relative to the repository root.
-const RULES_FOLDER: &str = "kernels/symv/rules";
+/// A set of rules built into the crate: the GPU model it was tuned on, the
+/// folder it comes from (relative to the repository root), and each
+/// variant's JSON text.
+struct BuiltIn {
+    gpu: &'static str,
+    folder: &'static str,
+    texts: [(&'static str, &'static str); 4],
+}
 
-/// The rules in `kernels/symv/rules/`, compiled into the crate.
-const BUNDLED: [(&str, &str); 4] = [
-    (
-        "dsymv_lower",
-        include_str!("../../../../kernels/symv/rules/dsymv_lower.json"),
-    ),
-    (
-        "dsymv_upper",
-        include_str!("../../../../kernels/symv/rules/dsymv_upper.json"),
-    ),
-    (
-        "ssymv_lower",
-        include_str!("../../../../kernels/symv/rules/ssymv_lower.json"),
-    ),
-    (
-        "ssymv_upper",
-        include_str!("../../../../kernels/symv/rules/ssymv_upper.json"),
-    ),
+/// The built-in rules, one set per GPU model; the first serves every GPU
+/// that has none of its own.
+const BUILT_IN: [BuiltIn; 2] = [
+    BuiltIn {
+        gpu: crate::routine::device_rules::BUILT_IN_GPU,
+        folder: "kernels/symv/rules",
+        texts: [
+            (
+                "dsymv_lower",
+                include_str!("../../../../kernels/symv/rules/dsymv_lower.json"),
+            ),
+            (
+                "dsymv_upper",
+                include_str!("../../../../kernels/symv/rules/dsymv_upper.json"),
+            ),
+            (
+                "ssymv_lower",
+                include_str!("../../../../kernels/symv/rules/ssymv_lower.json"),
+            ),
+            (
+                "ssymv_upper",
+                include_str!("../../../../kernels/symv/rules/ssymv_upper.json"),
+            ),
+        ],
+    },
+    BuiltIn {
+        gpu: "NVIDIA H200",
+        folder: "kernels/symv/rules/nvidia-h200",
+        texts: [
+            (
+                "dsymv_lower",
+                include_str!("../../../../kernels/symv/rules/nvidia-h200/dsymv_lower.json"),
+            ),
+            (
+                "dsymv_upper",
+                include_str!("../../../../kernels/symv/rules/nvidia-h200/dsymv_upper.json"),
+            ),
+            (
+                "ssymv_lower",
+                include_str!("../../../../kernels/symv/rules/nvidia-h200/ssymv_lower.json"),
+            ),
+            (
+                "ssymv_upper",
+                include_str!("../../../../kernels/symv/rules/nvidia-h200/ssymv_upper.json"),
+            ),
+        ],
+    },
 ];
+
+/// The GPU models with built-in rules, the fallback first.
+pub const BUILT_IN_GPUS: [&str; 2] = [BUILT_IN[0].gpu, BUILT_IN[1].gpu];
 
 /// The precision and storage of a variant name (`dsymv_lower`).
 pub fn parse_variant(name: &str) -> Option<(Precision, Uplo)> {
@@ -124,22 +164,40 @@ pub fn parse_rule(precision: Precision, uplo: Uplo, text: &str, origin: &str) ->
 }
 
 impl SymvRules {
-    /// The rules built into the crate. They are checked by the crate's tests,
-    /// so failing to parse one is a bug in the build, not a user error.
+    /// The rules built into the crate for the GPU models without rules of
+    /// their own (tuned on [`BUILT_IN_GPUS`]`[0]`). They are checked by the
+    /// crate's tests, so failing to parse one is a bug in the build, not a
+    /// user error.
     pub fn bundled() -> SymvRules {
+        SymvRules::built_in(&BUILT_IN[0])
+    }
+
+    /// The built-in rules for the GPU named `device_name`: those tuned on
+    /// its model when hone carries them, else [`SymvRules::bundled`].
+    pub fn bundled_for(device_name: &str) -> SymvRules {
+        let set = BUILT_IN
+            .iter()
+            .find(|b| crate::routine::device_rules::same_model(device_name, b.gpu))
+            .unwrap_or(&BUILT_IN[0]);
+        SymvRules::built_in(set)
+    }
+
+    fn built_in(b: &BuiltIn) -> SymvRules {
         SymvRules {
-            set: RuleSet::bundled(RULES_FOLDER, &BUNDLED, check_config),
+            set: RuleSet::bundled(b.folder, &b.texts, check_config),
         }
     }
 
     /// The rules for `gpu`: those `hone retune symv` tuned on its model when
     /// the user's rules folder holds all four and they can be read, else the
-    /// built-in ones (the user hears once why, when those were tuned on
-    /// another GPU or the folder's cannot be read).
+    /// built-in ones for its model, else the fallback built-in ones (the
+    /// user hears once why, when those were tuned on another GPU or the
+    /// folder's cannot be read).
     pub fn for_device(gpu: &hone_gpu::Gpu) -> Result<SymvRules> {
         let routine = &super::routine::SymvRoutine;
-        let Some(dir) = crate::routine::rules_for_device(routine, &gpu.props().name) else {
-            return Ok(SymvRules::bundled());
+        let name = &gpu.props().name;
+        let Some(dir) = crate::routine::rules_for_device(routine, name) else {
+            return Ok(SymvRules::bundled_for(name));
         };
         // Rules that cannot be read are skipped, and the user hears why.
         Ok(SymvRules::load_dir(&dir).unwrap_or_else(|e| {
@@ -147,7 +205,7 @@ impl SymvRules {
                 "hone: the rules in {} cannot be used ({e}); SYMV runs the built-in rules",
                 dir.display()
             ));
-            SymvRules::bundled()
+            SymvRules::bundled_for(name)
         }))
     }
 
@@ -375,28 +433,48 @@ mod tests {
     }
 
     fn write_bundled(dir: &Path) {
-        for (variant, text) in BUNDLED {
+        for (variant, text) in BUILT_IN[0].texts {
             std::fs::write(dir.join(format!("{variant}.json")), text).unwrap();
         }
     }
 
     #[test]
     fn bundled_rules_parse_and_cover_every_precision_and_storage() {
-        let rules = SymvRules::bundled();
-        for p in Precision::ALL {
-            for u in Uplo::ALL {
-                let rule = rules.rule(p, u);
-                assert_eq!(rule.name, library_name(p, u));
-                assert!(!rule.intervals.is_empty());
-                assert!(rule.lo <= 512 && rule.hi >= 32768, "{}", rule.name);
+        for b in &BUILT_IN {
+            let rules = SymvRules::built_in(b);
+            for p in Precision::ALL {
+                for u in Uplo::ALL {
+                    let rule = rules.rule(p, u);
+                    assert_eq!(rule.name, library_name(p, u));
+                    assert!(!rule.intervals.is_empty());
+                    assert!(rule.lo <= 512 && rule.hi >= 32768, "{}", rule.name);
+                }
             }
         }
     }
 
     #[test]
-    fn every_selectable_kernel_is_valid_on_an_h100() {
+    fn each_built_in_gpu_gets_its_own_rules_and_others_the_first_set() {
+        let h100 = SymvRules::bundled();
+        let h200 = SymvRules::bundled_for("NVIDIA H200");
+        assert_ne!(h100, h200);
+        assert!(h200.origin().ends_with("kernels/symv/rules/nvidia-h200"));
+        assert_eq!(SymvRules::bundled_for(BUILT_IN_GPUS[0]), h100);
+        assert_eq!(SymvRules::bundled_for(" NVIDIA H200 "), h200);
+        assert_eq!(SymvRules::bundled_for("NVIDIA A100-SXM4-80GB"), h100);
+        assert_eq!(SymvRules::bundled_for("NVIDIA H200 NVL"), h100);
+    }
+
+    #[test]
+    fn every_selectable_kernel_is_valid_on_hopper() {
+        // The H100 and the H200 share the SM and its limits.
         let limits = DeviceLimits::h100_sxm();
-        let rules = SymvRules::bundled();
+        for rules in BUILT_IN.iter().map(SymvRules::built_in) {
+            check_selectable(&rules, &limits);
+        }
+    }
+
+    fn check_selectable(rules: &SymvRules, limits: &DeviceLimits) {
         for p in Precision::ALL {
             for u in Uplo::ALL {
                 let kernels = rules.kernels(p, u).unwrap();
@@ -404,9 +482,9 @@ mod tests {
                 for k in kernels {
                     assert_eq!((k.precision, k.uplo), (p, u));
                     let t = symv_template(p, u, k.algorithm);
-                    let violated = t.violations(&k.config, &limits).unwrap();
+                    let violated = t.violations(&k.config, limits).unwrap();
                     assert!(
-                        t.is_valid(&k.config, &limits).unwrap(),
+                        t.is_valid(&k.config, limits).unwrap(),
                         "{}: {} violates {violated:?}",
                         library_name(p, u),
                         k.label()

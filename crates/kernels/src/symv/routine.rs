@@ -133,10 +133,14 @@ impl Routine for SymvRoutine {
         crate::symv::space::retune_files()
     }
 
+    fn tuned_on(&self) -> &'static [&'static str] {
+        &crate::symv::library::BUILT_IN_GPUS
+    }
+
     fn open<'g>(&self, gpu: &'g Gpu, rules_dir: Option<&Path>) -> Result<Box<dyn Session + 'g>> {
         let rules = match rules_dir {
             Some(d) => SymvRules::load_dir(d)?,
-            None => SymvRules::bundled(),
+            None => SymvRules::bundled_for(&gpu.props().name),
         };
         let runner = SymvRunner::new(gpu, ModuleCache::open_default())?;
         let cublas = Cublas::new(gpu)?;
