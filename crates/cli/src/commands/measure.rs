@@ -34,8 +34,15 @@ pub struct Timed {
     pub predicted_before: u64,
     pub predicted_after: u64,
     /// Buffers whose contents differ from the original's on the GPU (after
-    /// the fix's change of layout).
+    /// the fix's change of layout), both compiled without contracting
+    /// multiplies and adds into FMAs, so that every operation rounds once
+    /// as the source says.
     pub differing_buffers: Vec<String>,
+    /// Buffers that agree so compiled but differ as timed: the compiler
+    /// fused other multiply-adds in the two kernels (a legal choice that
+    /// changes the last bits), with the largest relative difference.
+    pub rounding_differs: Vec<String>,
+    pub rounding_max_rel: f64,
 }
 
 /// A fix that was not timed, and why.
@@ -87,20 +94,33 @@ pub fn measure(
     let data = launch.data_within(kernel, max_memory)?;
     let gpu = Gpu::open(0).map_err(|e| anyhow!("--measure: {e}"))?;
     let label = launch_path.display().to_string();
-    let run = |module: &hone_ir::Module, buffers: &mut Vec<Buffer>, stem: &str| -> Result<Stats> {
+    // `exact`: compiled with --fmad=false and launched once, for the
+    // comparison; otherwise compiled as a user would and timed.
+    let launch = |module: &hone_ir::Module,
+                  buffers: &mut Vec<Buffer>,
+                  stem: &str,
+                  exact: bool|
+     -> Result<Option<Stats>> {
         let (_, f) = module
             .kernel(&analysis.kernel)
             .with_context(|| format!("{stem}: no kernel `{}`", analysis.kernel))?;
-        let k = with_symbols(
+        let mut k = with_symbols(
             IrKernel::new(&label, module, f, &data.config, &data.args, buffers)?,
             &data,
             module,
         )?;
-        k.run(&gpu, buffers, stem, None, Some(reps))?
-            .with_context(|| format!("{stem}: no timing"))
+        if exact {
+            k.options.extra.push("--fmad=false".into());
+        }
+        Ok(k.run(&gpu, buffers, stem, None, (!exact).then_some(reps))?)
+    };
+    let run = |module: &hone_ir::Module, buffers: &mut Vec<Buffer>, stem: &str| -> Result<Stats> {
+        launch(module, buffers, stem, false)?.with_context(|| format!("{stem}: no timing"))
     };
     let mut original = data.buffers.clone();
     let base = run(&parsed.module, &mut original, "original")?;
+    let mut original_exact = data.buffers.clone();
+    launch(&parsed.module, &mut original_exact, "original", true)?;
     let mut kernels = vec![Timed {
         pattern: "original".into(),
         title: "the kernel as written".into(),
@@ -112,6 +132,8 @@ pub fn measure(
         predicted_before: 0,
         predicted_after: 0,
         differing_buffers: Vec::new(),
+        rounding_differs: Vec::new(),
+        rounding_max_rel: 0.0,
     }];
     let mut seen = BTreeSet::new();
     let mut skipped = Vec::new();
@@ -144,14 +166,25 @@ pub fn measure(
                 .collect();
             let mut buffers = relay(&data.buffers, &layouts);
             let t = run(&fixed, &mut buffers, s.pattern)?;
+            let mut exact = relay(&data.buffers, &layouts);
+            launch(&fixed, &mut exact, s.pattern, true)?;
             // The original's results in the fix's layout.
             let want = relay(&original, &layouts);
-            let differing_buffers = buffers
-                .iter()
-                .zip(&want)
-                .filter(|(got, want)| difference(got, &want.data).differing > 0)
-                .map(|(b, _)| b.name.clone())
-                .collect();
+            let want_exact = relay(&original_exact, &layouts);
+            let mut differing_buffers = Vec::new();
+            let mut rounding_differs = Vec::new();
+            let mut rounding_max_rel: f64 = 0.0;
+            for (i, b) in exact.iter().enumerate() {
+                if difference(b, &want_exact[i].data).differing > 0 {
+                    differing_buffers.push(b.name.clone());
+                    continue;
+                }
+                let d = difference(&buffers[i], &want[i].data);
+                if d.differing > 0 {
+                    rounding_differs.push(b.name.clone());
+                    rounding_max_rel = rounding_max_rel.max(d.max_rel);
+                }
+            }
             kernels.push(Timed {
                 pattern: s.pattern.into(),
                 title: s.title.clone(),
@@ -163,6 +196,8 @@ pub fn measure(
                 predicted_before: traffic(&s.kernel_before),
                 predicted_after: traffic(&s.kernel_after),
                 differing_buffers,
+                rounding_differs,
+                rounding_max_rel,
             });
         }
     }
@@ -183,8 +218,16 @@ pub fn human(m: &Measurement) -> String {
     for k in &m.kernels {
         let outputs = if k.pattern == "original" {
             String::new()
-        } else if k.differing_buffers.is_empty() {
+        } else if k.differing_buffers.is_empty() && k.rounding_differs.is_empty() {
             ", same outputs as the original on the GPU".to_string()
+        } else if k.differing_buffers.is_empty() {
+            format!(
+                ", same outputs as the original on the GPU when both are compiled without FMA \
+                 contraction; as timed, {} differ in rounding only (the compiler fused other \
+                 multiply-adds; largest relative difference {:.1e})",
+                k.rounding_differs.join(", "),
+                k.rounding_max_rel
+            )
         } else {
             format!(
                 ", OUTPUTS DIFFER from the original's: {}",
@@ -210,4 +253,57 @@ pub fn human(m: &Measurement) -> String {
         o.push_str(&format!("  {:<20} not timed: {}\n", k.pattern, k.reason));
     }
     o
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn timed(pattern: &str, differing: &[&str], rounding: &[&str]) -> Timed {
+        Timed {
+            pattern: pattern.into(),
+            title: String::new(),
+            median_ms: 1.0,
+            q1_ms: 1.0,
+            q3_ms: 1.0,
+            runs: 5,
+            speedup: 1.0,
+            predicted_before: 8,
+            predicted_after: 4,
+            differing_buffers: differing.iter().map(|s| s.to_string()).collect(),
+            rounding_differs: rounding.iter().map(|s| s.to_string()).collect(),
+            rounding_max_rel: 1.2e-7,
+        }
+    }
+
+    #[test]
+    fn outputs_that_differ_only_by_fused_multiply_adds_are_told_apart_from_wrong_ones() {
+        let m = Measurement {
+            device: "GPU".into(),
+            launch: "l.json".into(),
+            kernels: vec![
+                timed("original", &[], &[]),
+                timed("same", &[], &[]),
+                timed("rounding", &[], &["e"]),
+                timed("wrong", &["e"], &[]),
+            ],
+            skipped: Vec::new(),
+        };
+        let text = human(&m);
+        let line = |p: &str| {
+            text.lines()
+                .find(|l| l.trim_start().starts_with(p))
+                .unwrap()
+                .to_string()
+        };
+        assert!(line("same").ends_with("same outputs as the original on the GPU"));
+        let r = line("rounding");
+        assert!(
+            r.contains("without FMA contraction") && r.contains("e differ in rounding only"),
+            "{r}"
+        );
+        assert!(r.contains("1.2e-7"), "{r}");
+        assert!(!r.contains("DIFFER"), "{r}");
+        assert!(line("wrong").ends_with("OUTPUTS DIFFER from the original's: e"));
+    }
 }
