@@ -3,7 +3,29 @@
 
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
+
+/// Elements per piece of work when random data is made or compared in
+/// parallel. Each piece of random data has a seed of its own derived from
+/// the buffer's, so the values do not depend on the number of threads.
+const PIECE: usize = 1 << 16;
+
+fn random_vec<T: Send + Copy + Default>(
+    len: usize,
+    seed: u64,
+    draw: impl Fn(&mut SmallRng) -> T + Sync,
+) -> Vec<T> {
+    let mut v = vec![T::default(); len];
+    v.par_chunks_mut(PIECE).enumerate().for_each(|(p, piece)| {
+        let mut rng =
+            SmallRng::seed_from_u64(seed ^ (p as u64 + 1).wrapping_mul(0xD1B5_4A32_D192_ED03));
+        for x in piece {
+            *x = draw(&mut rng);
+        }
+    });
+    v
+}
 
 /// Element types a template buffer can hold.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -51,12 +73,11 @@ impl HostData {
     /// Uniform random values: floats in [-1, 1), integers in [0, 2^16), so
     /// integer data may serve as small indices or counts.
     pub fn random(ty: ElemType, len: usize, seed: u64) -> HostData {
-        let mut rng = SmallRng::seed_from_u64(seed);
         match ty {
-            ElemType::F32 => HostData::F32((0..len).map(|_| rng.gen_range(-1.0f32..1.0)).collect()),
-            ElemType::F64 => HostData::F64((0..len).map(|_| rng.gen_range(-1.0f64..1.0)).collect()),
-            ElemType::I32 => HostData::I32((0..len).map(|_| rng.gen_range(0..1 << 16)).collect()),
-            ElemType::U32 => HostData::U32((0..len).map(|_| rng.gen_range(0..1 << 16)).collect()),
+            ElemType::F32 => HostData::F32(random_vec(len, seed, |r| r.gen_range(-1.0f32..1.0))),
+            ElemType::F64 => HostData::F64(random_vec(len, seed, |r| r.gen_range(-1.0f64..1.0))),
+            ElemType::I32 => HostData::I32(random_vec(len, seed, |r| r.gen_range(0..1 << 16))),
+            ElemType::U32 => HostData::U32(random_vec(len, seed, |r| r.gen_range(0..1 << 16))),
         }
     }
 
@@ -184,42 +205,66 @@ impl Comparison {
 pub fn compare(got: &HostData, want: &HostData, tolerance: f64) -> Comparison {
     let n = got.len().min(want.len());
     let scale = (0..want.len())
+        .into_par_iter()
         .map(|i| want.get_f64(i).abs())
         .filter(|v| v.is_finite())
-        .fold(0.0f64, f64::max);
+        .reduce(|| 0.0f64, f64::max);
     let floor = (scale * 1e-6).max(f64::MIN_POSITIVE);
-    let mut cmp = Comparison {
-        max_rel_err: 0.0,
-        worst: None,
-        unwritten: 0,
-        failing: got.len().abs_diff(want.len()),
-    };
-    for i in 0..n {
-        let (g, w) = (got.get_f64(i), want.get_f64(i));
-        if is_poison(got, i) && !is_poison(want, i) {
-            cmp.unwritten += 1;
-        }
-        // Poison in both: an element neither the kernel nor a reference
-        // kernel writes.
-        let err =
-            if g == w || (g.is_nan() && w.is_nan() && (!is_poison(got, i) || is_poison(want, i))) {
+    // Each piece as the sequential walk would see it; pieces combine in
+    // index order, so the worst element is the first of the largest errors.
+    let piece = |p: usize| {
+        let mut cmp = Comparison {
+            max_rel_err: 0.0,
+            worst: None,
+            unwritten: 0,
+            failing: 0,
+        };
+        for i in p * PIECE..n.min((p + 1) * PIECE) {
+            let (g, w) = (got.get_f64(i), want.get_f64(i));
+            if is_poison(got, i) && !is_poison(want, i) {
+                cmp.unwritten += 1;
+            }
+            // Poison in both: an element neither the kernel nor a reference
+            // kernel writes.
+            let err = if g == w
+                || (g.is_nan() && w.is_nan() && (!is_poison(got, i) || is_poison(want, i)))
+            {
                 0.0
             } else if g.is_finite() && w.is_finite() {
                 (g - w).abs() / w.abs().max(floor)
             } else {
                 f64::INFINITY
             };
-        if err > tolerance {
-            cmp.failing += 1;
+            if err > tolerance {
+                cmp.failing += 1;
+            }
+            if err > cmp.max_rel_err || (cmp.worst.is_none() && err > tolerance) {
+                cmp.max_rel_err = err;
+                cmp.worst = Some(Mismatch {
+                    index: i,
+                    got: g,
+                    want: w,
+                    rel_err: err,
+                });
+            }
         }
-        if err > cmp.max_rel_err || (cmp.worst.is_none() && err > tolerance) {
-            cmp.max_rel_err = err;
-            cmp.worst = Some(Mismatch {
-                index: i,
-                got: g,
-                want: w,
-                rel_err: err,
-            });
+        cmp
+    };
+    let pieces: Vec<Comparison> = (0..n.div_ceil(PIECE)).into_par_iter().map(piece).collect();
+    let mut cmp = Comparison {
+        max_rel_err: 0.0,
+        worst: None,
+        unwritten: 0,
+        failing: got.len().abs_diff(want.len()),
+    };
+    for c in pieces {
+        cmp.unwritten += c.unwritten;
+        cmp.failing += c.failing;
+        if let Some(w) = c.worst {
+            if c.max_rel_err > cmp.max_rel_err || cmp.worst.is_none() {
+                cmp.max_rel_err = c.max_rel_err;
+                cmp.worst = Some(w);
+            }
         }
     }
     if cmp.failing > 0 && cmp.worst.is_none() {
@@ -300,6 +345,58 @@ mod tests {
             unreachable!()
         };
         assert!(v.iter().all(|x| (0..1 << 16).contains(x)));
+    }
+
+    #[test]
+    fn random_data_does_not_depend_on_the_number_of_threads() {
+        let len = 3 * PIECE + 17;
+        let one = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        for ty in [ElemType::F32, ElemType::F64, ElemType::I32, ElemType::U32] {
+            let serial = one.install(|| HostData::random(ty, len, 11));
+            assert_eq!(serial, HostData::random(ty, len, 11));
+            assert_eq!(serial.len(), len);
+        }
+        // Pieces are not copies of one another.
+        let HostData::F32(v) = HostData::random(ElemType::F32, 2 * PIECE, 5) else {
+            unreachable!()
+        };
+        assert_ne!(v[..PIECE], v[PIECE..]);
+    }
+
+    #[test]
+    fn the_worst_element_is_the_first_of_the_largest_errors_across_pieces() {
+        let len = 4 * PIECE + 3;
+        let HostData::F32(want) = HostData::random(ElemType::F32, len, 9) else {
+            unreachable!()
+        };
+        let mut got = want.clone();
+        // Equal errors in two pieces, a smaller one before them, an
+        // unwritten element and a NaN after.
+        got[10] = want[10] * 1.01;
+        got[PIECE + 5] = want[PIECE + 5] * 1.5;
+        got[3 * PIECE + 1] = want[3 * PIECE + 1] * 1.5;
+        got[4 * PIECE] = f32::from_bits(u32::MAX);
+        got[4 * PIECE + 2] = f32::NAN;
+        let c = compare(
+            &HostData::F32(got.clone()),
+            &HostData::F32(want.clone()),
+            1e-6,
+        );
+        assert_eq!(c.failing, 5);
+        assert_eq!(c.unwritten, 1);
+        assert!(c.max_rel_err.is_infinite());
+        assert_eq!(c.worst.unwrap().index, 4 * PIECE);
+        got[4 * PIECE] = want[4 * PIECE];
+        got[4 * PIECE + 2] = want[4 * PIECE + 2];
+        let c = compare(&HostData::F32(got), &HostData::F32(want), 1e-6);
+        assert_eq!(c.failing, 3);
+        assert_eq!(c.unwritten, 0);
+        let w = c.worst.unwrap();
+        assert_eq!(w.index, PIECE + 5);
+        assert!((c.max_rel_err - 0.5).abs() < 1e-6, "{}", c.max_rel_err);
     }
 
     #[test]
