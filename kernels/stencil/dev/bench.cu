@@ -209,6 +209,12 @@ static DiffCase D;
                   dim3 g(cdiv(D.nx / 4, BX), cdiv(D.ny, BY), cdiv(D.nz, ZC));                                  \
                   diff_zvec<BX, BY, ZC, PF><<<g, dim3(BX, BY)>>>(D.in, D.out, D.nx, D.ny, D.nz, D.k);              \
                 }});
+#define V_XCO(BX, BY, ZC)                                                                                     \
+  vs.push_back({"xco", "BX=" #BX " BY=" #BY " ZCH=" #ZC " (4 x cells, compiler-vectorized)", 1,                    \
+                [] { return D.nx % 4 == 0 && fits_int32(); }, [] {                                            \
+                  dim3 g(cdiv(D.nx / 4, BX), cdiv(D.ny, BY), cdiv(D.nz, ZC));                                  \
+                  diff_xco<BX, BY, ZC><<<g, dim3(BX, BY)>>>(D.in, D.out, D.nx, D.ny, D.nz, D.k);                   \
+                }});
 #define V_SMEM(BX, BY, ZC, PF)                                                                                \
   vs.push_back({"smem", "BX=" #BX " BY=" #BY " ZCH=" #ZC " PF=" #PF, 1, [] { return true; }, [] {                         \
                   dim3 g(cdiv(D.nx, BX), cdiv(D.ny, BY), cdiv(D.nz, ZC));                                      \
@@ -320,6 +326,7 @@ static void run_diffusion(int nx, int ny, int nz, CmpOut* dcmp) {
   std::vector<Variant> vs;
   DIFF_ZREG(V_ZREG)
   DIFF_ZVEC(V_ZVEC)
+  DIFF_XCO(V_XCO)
   DIFF_SMEM(V_SMEM)
   DIFF_TB(V_TB)
   DIFF_ZR(V_ZR)

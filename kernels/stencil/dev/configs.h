@@ -1,5 +1,5 @@
 // Tuning configurations instantiated by bench.cu (and compiled one by one by
-// nvrtc_check.py). Diffusion: zreg (BX, BY, ZCH, RY, PF), zvec (BX, BY, ZCH, PF),
+// nvrtc_check.py). Diffusion: zreg (BX, BY, ZCH, RY, PF), zvec (BX, BY, ZCH, PF), xco (BX, BY, ZCH),
 // smem (BX, BY, ZCH, PF), tb (BX, BY, T, ZCH, PF), zr (BX, BY, RY, ZCH, PF),
 // zr4 (BX, BY, ZCH, PF), tb1 (BX, BY, RY, T, ZCH, PF) with ZCH 0 = whole waves (chosen by the host;
 // a tb1 tile is BX x BY*RY). Himeno: zreg (BX, BY, ZCH,
@@ -7,6 +7,7 @@
 #pragma once
 #define DIFF_ZREG(X) X(32, 4, 64, 1, 1) X(32, 4, 64, 1, 2) X(32, 8, 64, 1, 4) X(64, 4, 64, 1, 2) X(128, 2, 64, 1, 2) X(32, 4, 64, 2, 2) X(32, 4, 32, 4, 1)
 #define DIFF_ZVEC(X) X(32, 4, 64, 1) X(32, 4, 64, 2) X(32, 8, 32, 2) X(64, 2, 64, 2) X(32, 4, 128, 1) X(64, 4, 32, 1)
+#define DIFF_XCO(X) X(32, 4, 8) X(64, 4, 8) X(32, 4, 32) X(64, 2, 32) X(32, 8, 64)
 #define DIFF_SMEM(X) X(32, 8, 64, 1) X(32, 8, 64, 2) X(64, 4, 64, 2) X(32, 16, 32, 3)
 #define DIFF_TB(X) X(32, 32, 2, 64, 1) X(32, 32, 2, 64, 2) X(32, 32, 2, 32, 2) X(64, 16, 2, 64, 2) X(32, 16, 2, 64, 3) X(32, 32, 3, 64, 2) X(32, 32, 4, 64, 2) X(64, 16, 3, 64, 2)
 #define DIFF_ZR(X) X(128, 2, 1, 64, 2) X(128, 2, 1, 0, 2) X(128, 2, 1, 0, 4) X(128, 2, 1, 0, 6) X(128, 2, 1, 128, 4) X(256, 1, 1, 0, 4) X(256, 2, 1, 0, 4) X(64, 4, 1, 0, 4) X(128, 2, 2, 0, 2) X(128, 2, 2, 0, 4) X(128, 4, 1, 0, 8) X(512, 1, 1, 0, 4)

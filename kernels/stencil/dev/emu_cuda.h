@@ -36,6 +36,7 @@ static std::mutex g_atom;
 #define __launch_bounds__(...)
 #define __shared__ static
 #define __restrict__
+#define __builtin_assume(x) ((void)0)
 static void __syncthreads() { g_bar->arrive_and_wait(); }
 template <class T> static T __ldg(const T* p) { return *p; }
 template <class T> static void __stcs(T* p, T v) { *p = v; }

@@ -16,6 +16,7 @@ DIFF = "(const float*, float*, int, int, int, DiffCoef)"
 inst = [("diff_naive", None), ("himeno_naive", None)]
 inst += [("diff_zreg<%d,%d,%d,%d,%d>" % c, DIFF) for c in configs("DIFF_ZREG")]
 inst += [("diff_zvec<%d,%d,%d,%d>" % c, DIFF) for c in configs("DIFF_ZVEC")]
+inst += [("diff_xco<%d,%d,%d>" % c, DIFF) for c in configs("DIFF_XCO")]
 inst += [("diff_smem<%d,%d,%d,%d>" % c, DIFF) for c in configs("DIFF_SMEM")]
 inst += [("diff_tb<%d,%d,%d,%d,%d>" % c, DIFF) for c in configs("DIFF_TB")]
 DIFFZ = "(const float*, float*, int, int, int, int, DiffCoef)"
