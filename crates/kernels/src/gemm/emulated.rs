@@ -169,6 +169,11 @@ impl Routine for EmulatedDgemmRoutine {
         WorkUnit::Flops
     }
 
+    /// No rules: nothing was tuned on any GPU.
+    fn tuned_on(&self) -> &'static [&'static str] {
+        &[]
+    }
+
     fn open<'g>(&self, gpu: &'g Gpu, _rules: Option<&Path>) -> Result<Box<dyn Session + 'g>> {
         Ok(Box::new(EmulatedSession {
             gpu,

@@ -136,6 +136,34 @@ fn resolve_in(
     }
 }
 
+/// What to tell the user once when `routine`, which `hone retune` does not
+/// tune, runs its built-in rules (or plans, with `plans`) on a GPU that none
+/// of them was tuned on; `None` on one of `built_in_on`, or when it has no
+/// built-in rules (`built_in_on` empty).
+pub fn built_in_notice(
+    routine: &str,
+    plans: bool,
+    device_name: &str,
+    built_in_on: &[&str],
+) -> Option<String> {
+    let fallback = *built_in_on.first()?;
+    if built_in_on.iter().any(|m| same_model(device_name, m)) {
+        return None;
+    }
+    let (what, how) = if plans {
+        ("plans", format!("`hone plan {routine}`"))
+    } else {
+        (
+            "rules",
+            "`hone tune` and `hone rule` on its jobs".to_string(),
+        )
+    };
+    Some(format!(
+        "hone: {routine} runs its built-in {what}, tuned on the {fallback}, on this GPU \
+         ({device_name}); {how} tune them here, and --rules DIR (or HONE_RULES_DIR) uses them"
+    ))
+}
+
 /// Prints `notice` on standard error the first time it is given in this
 /// process.
 pub fn notify_once(notice: &str) {
@@ -152,6 +180,27 @@ pub fn notify_once(notice: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn routines_without_retune_say_whose_rules_they_run() {
+        let on = [BUILT_IN_GPU];
+        assert_eq!(built_in_notice("gemm", false, BUILT_IN_GPU, &on), None);
+        let n = built_in_notice("gemm", false, "NVIDIA H200", &on).unwrap();
+        assert!(
+            n.contains("NVIDIA H200") && n.contains(BUILT_IN_GPU) && n.contains("hone rule"),
+            "{n}"
+        );
+        let n = built_in_notice("fft3d", true, "NVIDIA H200", &on).unwrap();
+        assert!(
+            n.contains("built-in plans") && n.contains("hone plan fft3d"),
+            "{n}"
+        );
+        // A routine with nothing tuned has nothing to say.
+        assert_eq!(
+            built_in_notice("dgemm_int8", false, "NVIDIA H200", &[]),
+            None
+        );
+    }
 
     #[test]
     fn slugs_are_folder_names() {

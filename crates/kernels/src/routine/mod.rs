@@ -219,7 +219,8 @@ pub trait Routine: Sync {
 /// otherwise, for a routine that `hone retune` tunes, with the rules tuned
 /// on this GPU model in the user's cache when a complete set is there, and
 /// else the built-in ones (telling the user once when those were tuned on
-/// another GPU). The rules' folder used, if any, comes back too.
+/// another GPU, for every routine). The rules' folder used, if any, comes
+/// back too.
 pub fn open_on_device<'g>(
     routine: &dyn Routine,
     gpu: &'g Gpu,
@@ -229,6 +230,14 @@ pub fn open_on_device<'g>(
         return Ok((routine.open(gpu, Some(d))?, Some(d.to_path_buf())));
     }
     if routine.retune_files().is_empty() {
+        if let Some(n) = device_rules::built_in_notice(
+            routine.name(),
+            routine.plans_per_problem(),
+            &gpu.props().name,
+            routine.tuned_on(),
+        ) {
+            device_rules::notify_once(&n);
+        }
         return Ok((routine.open(gpu, None)?, None));
     }
     let dir = rules_for_device(routine, &gpu.props().name);
