@@ -290,22 +290,24 @@ fn every_kernel_the_bundled_rules_pick_is_right_across_its_intervals() {
     let Some(mut runner) = runner(&gpu) else {
         return;
     };
-    let rules = SymvRules::bundled();
     let mut bad = Vec::new();
     let mut checked = 0;
-    for p in Precision::ALL {
-        for u in Uplo::ALL {
-            let selections = rules.selections(p, u).unwrap();
-            for kernel in rules.kernels(p, u).unwrap() {
-                let mut sizes: Vec<usize> = selections
-                    .iter()
-                    .filter(|s| s.kernel == kernel)
-                    .flat_map(|s| interval_sizes(s.start, s.end))
-                    .collect();
-                sizes.sort_unstable();
-                sizes.dedup();
-                checked += sizes.len();
-                bad.extend(failures(&mut runner, &[kernel], &sizes, &quick(32)));
+    // Every built-in set: each GPU model's kernels run right on any Hopper.
+    for rules in SymvRules::all_bundled() {
+        for p in Precision::ALL {
+            for u in Uplo::ALL {
+                let selections = rules.selections(p, u).unwrap();
+                for kernel in rules.kernels(p, u).unwrap() {
+                    let mut sizes: Vec<usize> = selections
+                        .iter()
+                        .filter(|s| s.kernel == kernel)
+                        .flat_map(|s| interval_sizes(s.start, s.end))
+                        .collect();
+                    sizes.sort_unstable();
+                    sizes.dedup();
+                    checked += sizes.len();
+                    bad.extend(failures(&mut runner, &[kernel], &sizes, &quick(32)));
+                }
             }
         }
     }
@@ -361,7 +363,7 @@ fn the_library_call_is_right_on_the_callers_buffers() {
     let Some(runner) = runner(&gpu) else {
         return;
     };
-    let rules = SymvRules::bundled();
+    let rules = SymvRules::bundled_for(&gpu.props().name);
     let mut symv = Symv::with_runner(runner, rules.clone());
     let mut rng = StdRng::seed_from_u64(0x5e_ed);
     for p in Precision::ALL {

@@ -96,10 +96,10 @@ pub fn measure(
     let label = launch_path.display().to_string();
     // `exact`: compiled with --fmad=false and launched once, for the
     // comparison; otherwise compiled as a user would and timed.
-    let launch = |module: &hone_ir::Module,
-                  buffers: &mut Vec<Buffer>,
-                  stem: &str,
-                  exact: bool|
+    let launch_once = |module: &hone_ir::Module,
+                       buffers: &mut Vec<Buffer>,
+                       stem: &str,
+                       exact: bool|
      -> Result<Option<Stats>> {
         let (_, f) = module
             .kernel(&analysis.kernel)
@@ -115,12 +115,12 @@ pub fn measure(
         Ok(k.run(&gpu, buffers, stem, None, (!exact).then_some(reps))?)
     };
     let run = |module: &hone_ir::Module, buffers: &mut Vec<Buffer>, stem: &str| -> Result<Stats> {
-        launch(module, buffers, stem, false)?.with_context(|| format!("{stem}: no timing"))
+        launch_once(module, buffers, stem, false)?.with_context(|| format!("{stem}: no timing"))
     };
     let mut original = data.buffers.clone();
     let base = run(&parsed.module, &mut original, "original")?;
     let mut original_exact = data.buffers.clone();
-    launch(&parsed.module, &mut original_exact, "original", true)?;
+    launch_once(&parsed.module, &mut original_exact, "original", true)?;
     let mut kernels = vec![Timed {
         pattern: "original".into(),
         title: "the kernel as written".into(),
@@ -167,7 +167,7 @@ pub fn measure(
             let mut buffers = relay(&data.buffers, &layouts);
             let t = run(&fixed, &mut buffers, s.pattern)?;
             let mut exact = relay(&data.buffers, &layouts);
-            launch(&fixed, &mut exact, s.pattern, true)?;
+            launch_once(&fixed, &mut exact, s.pattern, true)?;
             // The original's results in the fix's layout.
             let want = relay(&original, &layouts);
             let want_exact = relay(&original_exact, &layouts);
@@ -180,9 +180,14 @@ pub fn measure(
                     continue;
                 }
                 let d = difference(&buffers[i], &want[i].data);
-                if d.differing > 0 {
+                if d.differing == 0 {
+                    continue;
+                }
+                if rounding_only(b.component(), d.max_rel) {
                     rounding_differs.push(b.name.clone());
                     rounding_max_rel = rounding_max_rel.max(d.max_rel);
+                } else {
+                    differing_buffers.push(b.name.clone());
                 }
             }
             kernels.push(Timed {
@@ -209,6 +214,19 @@ pub fn measure(
     })
 }
 
+/// Whether builds that agree without FMA contraction but differ with it,
+/// by at most `max_rel`, differ as contraction can make them: in floating
+/// point, by a few roundings. Integers, infinities, NaNs and larger
+/// differences (a race, memory read before it is written) are not rounding.
+fn rounding_only(component: hone_ir::Scalar, max_rel: f64) -> bool {
+    let bound = match component {
+        hone_ir::Scalar::F32 => 1e-5,
+        hone_ir::Scalar::F64 => 1e-12,
+        _ => return false,
+    };
+    max_rel.is_finite() && max_rel <= bound
+}
+
 /// The measurement as the human report's closing section.
 pub fn human(m: &Measurement) -> String {
     let mut o = format!(
@@ -229,10 +247,18 @@ pub fn human(m: &Measurement) -> String {
                 k.rounding_max_rel
             )
         } else {
-            format!(
+            let mut text = format!(
                 ", OUTPUTS DIFFER from the original's: {}",
                 k.differing_buffers.join(", ")
-            )
+            );
+            if !k.rounding_differs.is_empty() {
+                text.push_str(&format!(
+                    " ({} differ in rounding only, largest relative difference {:.1e})",
+                    k.rounding_differs.join(", "),
+                    k.rounding_max_rel
+                ));
+            }
+            text
         };
         let predicted = if k.pattern == "original" {
             String::new()
@@ -305,5 +331,29 @@ mod tests {
         assert!(r.contains("1.2e-7"), "{r}");
         assert!(!r.contains("DIFFER"), "{r}");
         assert!(line("wrong").ends_with("OUTPUTS DIFFER from the original's: e"));
+    }
+
+    #[test]
+    fn only_small_finite_float_differences_count_as_rounding() {
+        use hone_ir::Scalar;
+        assert!(rounding_only(Scalar::F32, 1.2e-7));
+        assert!(rounding_only(Scalar::F64, 2e-16));
+        assert!(!rounding_only(Scalar::F32, 1e-3));
+        assert!(!rounding_only(Scalar::F64, 1e-9));
+        assert!(!rounding_only(Scalar::F32, f64::INFINITY));
+        assert!(!rounding_only(Scalar::F32, f64::NAN));
+        assert!(!rounding_only(Scalar::I32, 0.0));
+        let mut both = timed("both", &["out"], &["e"]);
+        both.rounding_max_rel = 3e-7;
+        let text = human(&Measurement {
+            device: "GPU".into(),
+            launch: "l.json".into(),
+            kernels: vec![both],
+            skipped: Vec::new(),
+        });
+        assert!(
+            text.contains("OUTPUTS DIFFER from the original's: out (e differ in rounding only"),
+            "{text}"
+        );
     }
 }

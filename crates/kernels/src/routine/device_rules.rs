@@ -118,7 +118,7 @@ fn resolve_in(
     let partial = dir.as_ref().filter(|d| d.is_dir());
     let mut notice = format!(
         "hone: {routine} has no rules tuned on this GPU ({device_name}); it runs the built-in \
-         rules, tuned on the {fallback}. `hone retune {routine}` tunes them here (about 15 \
+         rules, tuned on the {fallback}. `hone retune {routine}` tunes them here (about 13 \
          minutes for SYMV) and keeps them in {}",
         dir.as_ref()
             .map(|d| d.display().to_string())

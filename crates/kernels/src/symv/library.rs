@@ -182,6 +182,11 @@ impl SymvRules {
         SymvRules::built_in(set)
     }
 
+    /// Every built-in set, the fallback first.
+    pub fn all_bundled() -> Vec<SymvRules> {
+        BUILT_IN.iter().map(SymvRules::built_in).collect()
+    }
+
     fn built_in(b: &BuiltIn) -> SymvRules {
         SymvRules {
             set: RuleSet::bundled(b.folder, &b.texts, check_config),
@@ -457,7 +462,11 @@ mod tests {
     fn each_built_in_gpu_gets_its_own_rules_and_others_the_first_set() {
         let h100 = SymvRules::bundled();
         let h200 = SymvRules::bundled_for("NVIDIA H200");
-        assert_ne!(h100, h200);
+        assert!(Precision::ALL
+            .into_iter()
+            .flat_map(|p| Uplo::ALL.map(move |u| (p, u)))
+            .any(|(p, u)| h100.rule(p, u) != h200.rule(p, u)));
+        assert_eq!(SymvRules::all_bundled(), vec![h100.clone(), h200.clone()]);
         assert!(h200.origin().ends_with("kernels/symv/rules/nvidia-h200"));
         assert_eq!(SymvRules::bundled_for(BUILT_IN_GPUS[0]), h100);
         assert_eq!(SymvRules::bundled_for(" NVIDIA H200 "), h200);
