@@ -326,6 +326,24 @@ fn invalid_counts(db: &TuningDb, job_id: i64) -> Result<BTreeMap<String, usize>>
     Ok(counts)
 }
 
+/// The warning for a job whose every size is above `--check-max`: nothing of
+/// it would be compared with the reference on the GPU.
+fn unchecked_warning(
+    check_max: Option<u64>,
+    sizes: Option<&hone_tuner::job::SizeSpec>,
+) -> Option<String> {
+    let max = check_max?;
+    let sizes = sizes?.sizes();
+    let smallest = sizes.iter().min()?;
+    (*smallest > max).then(|| {
+        format!(
+            "hone tune: warning: every size of the job is above --check-max {max} (the smallest \
+             is {smallest}), so no variant is compared with the reference on the GPU; give \
+             --check-max {smallest} or more to check them"
+        )
+    })
+}
+
 pub fn run(args: TuneArgs) -> Result<u8> {
     if let Some(dir) = &args.slurm.status {
         return slurm::status(dir, args.json);
@@ -351,6 +369,9 @@ pub fn run(args: TuneArgs) -> Result<u8> {
     };
     if args.replay.is_none() {
         spec.measurement = Some(measure.record(&spec));
+    }
+    if let Some(text) = unchecked_warning(args.check_max, spec.sizes.as_ref()) {
+        eprintln!("{text}");
     }
     let shard = match &args.shard {
         Some(s) => parse_shard(s)?,
@@ -704,4 +725,23 @@ fn run_on(
     }
     println!("wall time {wall_s:.1} s; database {}", args.db.display());
     Ok(None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::unchecked_warning;
+    use hone_tuner::job::SizeSpec;
+
+    #[test]
+    fn a_job_whose_sizes_are_all_above_check_max_is_warned_about() {
+        let sizes = SizeSpec::List(vec![512, 256]);
+        let w = unchecked_warning(Some(128), Some(&sizes)).unwrap();
+        assert!(
+            w.contains("--check-max 128") && w.contains("smallest is 256"),
+            "{w}"
+        );
+        assert_eq!(unchecked_warning(Some(256), Some(&sizes)), None);
+        assert_eq!(unchecked_warning(None, Some(&sizes)), None);
+        assert_eq!(unchecked_warning(Some(128), None), None);
+    }
 }
