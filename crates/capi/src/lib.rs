@@ -186,24 +186,28 @@ pub unsafe extern "C" fn hone_create(handle: *mut hone_handle_t, device: c_int) 
             return Err(invalid("the handle pointer is null"));
         }
         let ordinal = u32::try_from(device).map_err(|_| invalid(format!("device {device}")))?;
-        let (rules, gemm_rules) = match std::env::var_os("HONE_RULES_DIR") {
-            Some(dir) if !dir.is_empty() => {
-                let gemm = GemmRules::load_dir(&dir)?;
+        let dir = std::env::var_os("HONE_RULES_DIR").filter(|d| !d.is_empty());
+        // The folder's rules are read before the device is opened, so a bad
+        // folder fails without touching the GPU.
+        let (folder_symv, gemm_rules) = match &dir {
+            Some(dir) => {
+                let gemm = GemmRules::load_dir(dir)?;
                 let gemm = if gemm.variants().is_empty() {
                     GemmRules::bundled()
                 } else {
                     gemm
                 };
-                (SymvRules::load_dir(&dir)?, gemm)
+                (Some(SymvRules::load_dir(dir)?), gemm)
             }
-            _ => (SymvRules::bundled(), GemmRules::bundled()),
+            None => (None, GemmRules::bundled()),
         };
         let opened = Gpu::open(ordinal)?;
         // Without HONE_RULES_DIR, SYMV runs the rules `hone retune symv`
-        // tuned on this GPU model, when there are any.
-        let rules = match std::env::var_os("HONE_RULES_DIR") {
-            Some(dir) if !dir.is_empty() => rules,
-            _ => SymvRules::for_device(&opened)?,
+        // tuned on this GPU model when there are any, else the built-in
+        // ones for this model.
+        let rules = match folder_symv {
+            Some(r) => r,
+            None => SymvRules::for_device(&opened)?,
         };
         let gpu: *mut Gpu = Box::into_raw(Box::new(opened));
         // SAFETY: the Gpu lives until the handle drops, after the Symv that
