@@ -152,11 +152,15 @@ pub(crate) fn parse_string(raw: &str) -> Result<String, String> {
         .ok_or_else(|| {
             format!("unsupported string literal `{raw}` (only plain \"...\" strings)")
         })?;
-    let mut out = String::with_capacity(body.len());
+    // Escapes name bytes, so the text is built as bytes: `\303\277` is the
+    // two bytes of `ÿ`, not two characters. Bytes that are not UTF-8 become
+    // U+FFFD, which prints back as its own three escaped bytes.
+    let mut out: Vec<u8> = Vec::with_capacity(body.len());
     let mut chars = body.chars().peekable();
     while let Some(c) = chars.next() {
         if c != '\\' {
-            out.push(c);
+            let mut buf = [0u8; 4];
+            out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
             continue;
         }
         let Some(first) = chars.next() else {
@@ -181,9 +185,10 @@ pub(crate) fn parse_string(raw: &str) -> Result<String, String> {
         }
         let v = escape_value(&esc)
             .ok_or_else(|| format!("unsupported escape sequence `\\{esc}` in a string literal"))?;
-        out.push(char::from(v as u8));
+        out.push(v as u8);
     }
-    Ok(out)
+    Ok(String::from_utf8(out)
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
 }
 
 fn escape_value(rest: &str) -> Option<u64> {
@@ -274,6 +279,15 @@ mod tests {
         assert_eq!(parse_string(r#""a=%d\n""#), Ok("a=%d\n".to_string()));
         assert_eq!(parse_string(r#""\x41\101\"\\""#), Ok("AA\"\\".to_string()));
         assert_eq!(parse_string(r#""\0""#), Ok("\0".to_string()));
+        // Escapes are bytes: two of them may make one character, and bytes
+        // that are not UTF-8 become U+FFFD, whose bytes read back as itself.
+        assert_eq!(parse_string(r#""\303\277x""#), Ok("ÿx".to_string()));
+        assert_eq!(parse_string(r#""\xc3\xbf""#), Ok("ÿ".to_string()));
+        assert_eq!(parse_string(r#""%\367d""#), Ok("%\u{fffd}d".to_string()));
+        assert_eq!(
+            parse_string(r#""%\357\277\275d""#),
+            Ok("%\u{fffd}d".to_string())
+        );
         assert!(parse_string(r#"u8"x""#).is_err());
         assert!(parse_string(r#""\q""#).is_err());
     }

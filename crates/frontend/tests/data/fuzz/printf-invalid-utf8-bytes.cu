@@ -1,0 +1,1 @@
+__global__ void uses_printf(int x) { printf("%÷÷ \367 \303\277 \357\277\275d\n", x); }
