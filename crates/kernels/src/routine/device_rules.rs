@@ -21,6 +21,11 @@ pub fn same_model(device_name: &str, model: &str) -> bool {
     device_name.trim() == model.trim()
 }
 
+/// Whether `device_name` is one of the models `built_in_on`.
+fn built_in_model(device_name: &str, built_in_on: &[&str]) -> bool {
+    built_in_on.iter().any(|m| same_model(device_name, m))
+}
+
 /// A GPU model's name as a folder name: `NVIDIA H100 80GB HBM3` becomes
 /// `nvidia-h100-80gb-hbm3`.
 pub fn slug(device_name: &str) -> String {
@@ -108,7 +113,7 @@ fn resolve_in(
             notice: None,
         };
     }
-    if built_in_on.iter().any(|m| same_model(device_name, m)) {
+    if built_in_model(device_name, built_in_on) {
         return Resolved {
             dir: None,
             notice: None,
@@ -147,7 +152,7 @@ pub fn built_in_notice(
     built_in_on: &[&str],
 ) -> Option<String> {
     let fallback = *built_in_on.first()?;
-    if built_in_on.iter().any(|m| same_model(device_name, m)) {
+    if built_in_model(device_name, built_in_on) {
         return None;
     }
     let (what, how) = if plans {

@@ -31,53 +31,37 @@ struct BuiltIn {
     texts: [(&'static str, &'static str); 4],
 }
 
+/// The set of rules in `$folder` (relative to the repository root), built
+/// into the crate, for the GPU model `$gpu`.
+macro_rules! built_in {
+    ($gpu:expr, $folder:literal) => {
+        BuiltIn {
+            gpu: $gpu,
+            folder: $folder,
+            texts: [
+                built_in!(@rule $folder, "dsymv_lower"),
+                built_in!(@rule $folder, "dsymv_upper"),
+                built_in!(@rule $folder, "ssymv_lower"),
+                built_in!(@rule $folder, "ssymv_upper"),
+            ],
+        }
+    };
+    (@rule $folder:literal, $variant:literal) => {
+        (
+            $variant,
+            include_str!(concat!("../../../../", $folder, "/", $variant, ".json")),
+        )
+    };
+}
+
 /// The built-in rules, one set per GPU model; the first serves every GPU
 /// that has none of its own.
 const BUILT_IN: [BuiltIn; 2] = [
-    BuiltIn {
-        gpu: crate::routine::device_rules::BUILT_IN_GPU,
-        folder: "kernels/symv/rules",
-        texts: [
-            (
-                "dsymv_lower",
-                include_str!("../../../../kernels/symv/rules/dsymv_lower.json"),
-            ),
-            (
-                "dsymv_upper",
-                include_str!("../../../../kernels/symv/rules/dsymv_upper.json"),
-            ),
-            (
-                "ssymv_lower",
-                include_str!("../../../../kernels/symv/rules/ssymv_lower.json"),
-            ),
-            (
-                "ssymv_upper",
-                include_str!("../../../../kernels/symv/rules/ssymv_upper.json"),
-            ),
-        ],
-    },
-    BuiltIn {
-        gpu: "NVIDIA H200",
-        folder: "kernels/symv/rules/nvidia-h200",
-        texts: [
-            (
-                "dsymv_lower",
-                include_str!("../../../../kernels/symv/rules/nvidia-h200/dsymv_lower.json"),
-            ),
-            (
-                "dsymv_upper",
-                include_str!("../../../../kernels/symv/rules/nvidia-h200/dsymv_upper.json"),
-            ),
-            (
-                "ssymv_lower",
-                include_str!("../../../../kernels/symv/rules/nvidia-h200/ssymv_lower.json"),
-            ),
-            (
-                "ssymv_upper",
-                include_str!("../../../../kernels/symv/rules/nvidia-h200/ssymv_upper.json"),
-            ),
-        ],
-    },
+    built_in!(
+        crate::routine::device_rules::BUILT_IN_GPU,
+        "kernels/symv/rules"
+    ),
+    built_in!("NVIDIA H200", "kernels/symv/rules/nvidia-h200"),
 ];
 
 /// The GPU models with built-in rules, the fallback first.
