@@ -77,10 +77,7 @@ fn the_int8_emulation_kernels_compile() {
         arch: 90,
         kind: hone_gpu::ImageKind::Cubin,
     };
-    let options = hone_gpu::CompileOptions {
-        extra: vec!["--device-int128".to_string()],
-        ..hone_gpu::CompileOptions::default()
-    };
+    let options = hone_gpu::CompileOptions::default();
     for moduli in [8, 14, 16] {
         let crt = hone_kernels::gemm::ozaki::Crt::new(moduli).unwrap();
         let src = hone_kernels::gemm::ozaki::source(&crt);

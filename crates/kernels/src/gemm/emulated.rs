@@ -80,7 +80,7 @@ fn emulated_of(p: &Problem) -> Result<(GemmProblem, usize)> {
     g.validate().map_err(LibError::Usage)?;
     let moduli = dim("moduli")?;
     let crt = Crt::new(moduli).map_err(LibError::Usage)?;
-    crt.bits(g.k).map_err(LibError::Usage)?;
+    crt.target(g.k).map_err(LibError::Usage)?;
     Ok((g, moduli))
 }
 

@@ -13,7 +13,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::dd::{self, Accuracy, Dd};
-use super::ozaki::OzakiGemm;
+use super::ozaki::{OzakiGemm, Phases};
 use super::reference::{at, sample_entries};
 use super::{Flavor, GemmProblem, Layout};
 use crate::routine::report::write_texts;
@@ -45,6 +45,13 @@ pub struct OzakiRow {
     /// cuBLAS DGEMM's time over this one's.
     pub speedup: Option<f64>,
     pub accuracy: Accuracy,
+    /// Where an emulation's time goes (medians of a few runs after the
+    /// timed ones, without flushing L2).
+    #[serde(default)]
+    pub phases: Option<Phases>,
+    /// What ran an emulation's INT8 products.
+    #[serde(default)]
+    pub products: Option<String>,
     pub status: String,
 }
 
@@ -157,6 +164,8 @@ pub fn run(
                 medians_ms: base_ms.clone(),
                 speedup: Some(1.0),
                 accuracy: base_acc,
+                phases: None,
+                products: None,
                 status: "ok".to_string(),
             };
             log(&base);
@@ -175,6 +184,8 @@ pub fn run(
                     tflops: None,
                     speedup: None,
                     accuracy: Accuracy::default(),
+                    phases: None,
+                    products: None,
                     status: "ok".to_string(),
                 };
                 dc.fill_async(gpu, 0xff)?;
@@ -186,6 +197,10 @@ pub fn run(
                         row.tflops = Some(p.flops() / (ms[0] * 1e-3) / 1e12);
                         row.speedup = Some(base_ms[0] / ms[0]);
                         row.medians_ms = ms;
+                        // SAFETY: the buffers hold p's matrices.
+                        row.phases =
+                            Some(unsafe { emu.phases(&p, da.ptr(), db.ptr(), dc.ptr(), 5) }?);
+                        row.products = Some(emu.products_engine());
                     }
                 }
                 log(&row);
@@ -215,11 +230,11 @@ impl OzakiReport {
         let _ = writeln!(s, "Device: {}.\n\ncuBLAS {}.\n", self.device, self.cublas);
         let _ = writeln!(
             s,
-            "Layout {}; inputs (rand - 0.5) exp(phi randn), fresh each size; errors against the exact product on sampled entries; both on the same stream, timed alike.\n",
+            "Layout {}; inputs (rand - 0.5) exp(phi randn), fresh each size; errors against the exact product on sampled entries; both on the same stream, timed alike. An emulation's phases (scaling and slicing both operands, the INT8 products, the reconstruction) are medians of 5 more runs with events between them, L2 not flushed.\n",
             self.options.layout
         );
-        let _ = writeln!(s, "| N | phi | implementation | ms (2nd run) | TFLOP/s | x cuBLAS | median elementwise | max elementwise | normwise | status |");
-        let _ = writeln!(s, "|---|---|---|---|---|---|---|---|---|---|");
+        let _ = writeln!(s, "| N | phi | implementation | ms (2nd run) | TFLOP/s | x cuBLAS | median elementwise | max elementwise | normwise | slice / products / rebuild ms | status |");
+        let _ = writeln!(s, "|---|---|---|---|---|---|---|---|---|---|---|");
         for r in &self.rows {
             let times = match r.medians_ms.as_slice() {
                 [a, b, ..] => format!("{a:.3} ({b:.3})"),
@@ -232,7 +247,7 @@ impl OzakiReport {
             };
             let _ = writeln!(
                 s,
-                "| {} | {} | {} | {} | {} | {} | {:.1e} | {:.1e} | {:.1e} | {} |",
+                "| {} | {} | {} | {} | {} | {} | {:.1e} | {:.1e} | {:.1e} | {} | {} |",
                 r.n,
                 r.phi,
                 r.implementation,
@@ -242,10 +257,29 @@ impl OzakiReport {
                 r.accuracy.elementwise_median,
                 r.accuracy.elementwise_max,
                 r.accuracy.normwise,
+                r.phases
+                    .map(|f| format!(
+                        "{:.3} / {:.3} / {:.3}",
+                        f.slice_ms, f.products_ms, f.reconstruct_ms
+                    ))
+                    .unwrap_or_else(|| "-".to_string()),
                 r.status
             );
         }
         s.push('\n');
+        let mut engines: Vec<String> = self
+            .rows
+            .iter()
+            .filter_map(|r| {
+                r.products
+                    .as_ref()
+                    .map(|e| format!("- N = {}, {}: {e}", r.n, r.implementation))
+            })
+            .collect();
+        engines.dedup();
+        if !engines.is_empty() {
+            let _ = writeln!(s, "INT8 products:\n\n{}\n", engines.join("\n"));
+        }
         s.push_str(footer);
         s
     }

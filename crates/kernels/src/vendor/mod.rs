@@ -1,3 +1,5 @@
-//! The vendor libraries hone's routines are measured against.
+//! The vendor libraries hone's routines are measured against, and the one
+//! whose integer products the INT8 emulation runs on.
 
 pub mod cublas;
+pub mod cublaslt;
