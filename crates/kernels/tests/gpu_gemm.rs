@@ -6,7 +6,7 @@
 //! Each test prints why and returns where the machine has no CUDA device.
 
 use hone_gpu::{Gpu, ModuleCache, TimingOptions};
-use hone_kernels::gemm::dd::InputKind;
+use hone_kernels::gemm::dd::{Dd, InputKind};
 use hone_kernels::gemm::template::{template, GemmKernel};
 use hone_kernels::gemm::{Config, Flavor, GemmProblem, GemmRules, GemmRunner, Layout};
 use hone_kernels::vendor::cublas::Cublas;
@@ -409,6 +409,58 @@ fn the_int8_emulation_is_right_in_every_layout_and_fewer_moduli_are_caught() {
     // SAFETY: refused before any pointer is used.
     let e = unsafe { full.enqueue(&big, 1.0, 16, 16, 0.0, 16) }.unwrap_err();
     assert!(e.to_string().contains("k = 131072"), "{e}");
+}
+
+#[test]
+fn the_int8_double_double_product_is_right_in_every_layout_and_fewer_moduli_are_caught() {
+    let Some(gpu) = gpu() else { return };
+    let mut runner = GemmRunner::new(&gpu, ModuleCache::open_default()).unwrap();
+    let mut full = hone_kernels::gemm::ozaki::OzakiGemm::new_dd(&gpu, 30).unwrap();
+    let mut few = hone_kernels::gemm::ozaki::OzakiGemm::new_dd(&gpu, 12).unwrap();
+    let phi = Some(InputKind::Phi(0.5));
+    for layout in Layout::ALL {
+        for &(m, n, k) in &SHAPES[..6] {
+            let mut p = GemmProblem::packed(Flavor::Ddgemm, layout, m, n, k);
+            if m % 2 == 1 {
+                p.lda += 4;
+                p.ldb += 8;
+                p.ldc += 3;
+            }
+            runner.data(&p, &quick()).unwrap();
+            let (report, accuracy) = runner
+                .check_inputs(phi, |alpha, a, b, beta, c| {
+                    // SAFETY: the runner's buffers hold the problem.
+                    unsafe { full.enqueue_dd(&p, alpha, a, b, beta, c) }
+                })
+                .unwrap();
+            let accuracy = accuracy.unwrap();
+            println!(
+                "int8 double-double, 30 moduli, {p}: {}, normwise {:e}",
+                report.describe(),
+                accuracy.normwise
+            );
+            assert!(report.passed(), "{p}: {}", report.describe());
+            assert!(accuracy.normwise < 1e-28, "{p}: {accuracy:?}");
+        }
+    }
+    let p = GemmProblem::packed(Flavor::Ddgemm, Layout::ALL[0], 256, 256, 256);
+    runner.data(&p, &quick()).unwrap();
+    let (report, _) = runner
+        .check_inputs(phi, |alpha, a, b, beta, c| {
+            // SAFETY: as above.
+            unsafe { few.enqueue_dd(&p, alpha, a, b, beta, c) }
+        })
+        .unwrap();
+    println!("int8 double-double, 12 moduli: {}", report.describe());
+    assert!(
+        !report.passed(),
+        "12 moduli keep too few bits for double-double accuracy"
+    );
+    // An FP64 problem is refused by the double-double product.
+    let fp64 = GemmProblem::packed(Flavor::Dgemm, Layout::ALL[0], 8, 8, 8);
+    // SAFETY: refused before any pointer is used.
+    let e = unsafe { full.enqueue_dd(&fp64, Dd::ZERO, 16, 16, Dd::ZERO, 16) }.unwrap_err();
+    assert!(e.to_string().contains("double-double"), "{e}");
 }
 
 #[test]

@@ -78,9 +78,9 @@ fn the_int8_emulation_kernels_compile() {
         kind: hone_gpu::ImageKind::Cubin,
     };
     let options = hone_gpu::CompileOptions::default();
-    for moduli in [8, 14, 16] {
+    for (moduli, dd) in [(8, false), (14, false), (16, false), (20, true), (32, true)] {
         let crt = hone_kernels::gemm::ozaki::Crt::new(moduli).unwrap();
-        let src = hone_kernels::gemm::ozaki::source(&crt);
+        let src = hone_kernels::gemm::ozaki::source(&crt, dd);
         if let Err(e) = hone_gpu::nvrtc::compile(&src, "ozaki.cu", &options, &target) {
             panic!("{moduli} moduli:\n{e}");
         }

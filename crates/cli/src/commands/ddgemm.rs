@@ -33,6 +33,11 @@ pub struct DdgemmArgs {
     /// about 2^B) (default: phi=0.5, phi=4, ill=40)
     #[arg(long, value_name = "KIND,KIND", value_delimiter = ',')]
     pub kinds: Vec<String>,
+    /// Also the double-double product on the INT8 tensor cores (Ozaki
+    /// scheme II) with these numbers of moduli (1 to 32), on the
+    /// interleaved variants (default: none)
+    #[arg(long, value_name = "L,L", value_delimiter = ',')]
+    pub int8_moduli: Vec<usize>,
     #[command(flatten)]
     pub common: Common,
 }
@@ -72,6 +77,7 @@ pub fn run_cmd(args: DdgemmArgs) -> Result<u8> {
     if !args.kinds.is_empty() {
         options.kinds = args.kinds.iter().map(|k| kind(k)).collect::<Result<_>>()?;
     }
+    options.int8_moduli = args.int8_moduli.clone();
     options.validate().map_err(|e| anyhow!("{e}"))?;
     let rules = match &args.common.rules {
         Some(d) => GemmRules::load_dir(d).map_err(|e| anyhow!("{e}"))?,

@@ -3,23 +3,27 @@
 //! every input kind (normwise and elementwise errors), timed, and set against
 //! the instruction bound: the GPU's FP64 instruction rate, measured in the
 //! same run, over the FP64 instructions that the compiled main loop spends
-//! per multiply-add.
+//! per multiply-add. With `int8_moduli`, the interleaved variants also get
+//! the double-double product on the INT8 tensor cores (Ozaki scheme II,
+//! [`super::ozaki`]), checked and timed on the same problems.
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use hone_gpu::timing::L2Flusher;
 use hone_gpu::{Gpu, ModuleCache, Stats};
 use serde::{Deserialize, Serialize};
 
-use super::dd::{Accuracy, InputKind};
+use super::dd::{Accuracy, Dd, InputKind};
 use super::device::GemmRunner;
 use super::fp64::{self, Fp64Count};
 use super::library::GemmRules;
+use super::ozaki::OzakiGemm;
 use super::template::GemmKernel;
 use super::{Flavor, GemmProblem, LD_MULTIPLE};
 use crate::routine::report::write_texts;
-use crate::routine::{LibError, MeasureOptions, Result};
+use crate::routine::{pass_medians, LibError, MeasureOptions, Result};
 
 /// What to measure.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -29,6 +33,10 @@ pub struct DdReportOptions {
     /// The multiply-adds (the template's MADD) to measure on each tile.
     pub madds: Vec<i64>,
     pub kinds: Vec<InputKind>,
+    /// Moduli counts of the double-double product on the INT8 tensor cores
+    /// (Ozaki scheme II) to measure beside the interleaved variants' kernels.
+    #[serde(default)]
+    pub int8_moduli: Vec<usize>,
     pub measure: MeasureOptions,
 }
 
@@ -50,6 +58,7 @@ impl DdReportOptions {
                 InputKind::Phi(4.0),
                 InputKind::IllConditioned(40),
             ],
+            int8_moduli: Vec::new(),
             measure,
         }
     }
@@ -71,6 +80,11 @@ impl DdReportOptions {
                 "MADD={m}: the multiply-adds are 0 (accurate), 1 (sloppy) and 2 (lazy)"
             )));
         }
+        if let Some(l) = self.int8_moduli.iter().find(|l| !(1..=32).contains(*l)) {
+            return Err(LibError::Usage(format!(
+                "{l} moduli: the INT8 emulation takes 1 to 32"
+            )));
+        }
         if self.sizes.is_empty() || self.sizes.contains(&0) || self.variants.is_empty() {
             return Err(LibError::Usage(
                 "give at least one variant and one positive size".to_string(),
@@ -80,9 +94,13 @@ impl DdReportOptions {
     }
 }
 
+/// The `madd` of rows measured on the INT8 tensor cores.
+pub const INT8_MADD: i64 = -1;
+
 /// The name of a multiply-add.
 pub fn madd_name(madd: i64) -> &'static str {
     match madd {
+        INT8_MADD => "INT8 tensor cores",
         0 => "accurate",
         1 => "sloppy",
         _ => "lazy",
@@ -143,6 +161,8 @@ pub fn run(
     let mut runner = GemmRunner::new(gpu, ModuleCache::open_default())?;
     let mut counts: HashMap<GemmKernel, std::result::Result<Fp64Count, String>> = HashMap::new();
     let mut rows = Vec::new();
+    let mut emulations: HashMap<usize, OzakiGemm<'_>> = HashMap::new();
+    let mut flusher = L2Flusher::new(gpu)?;
     for variant in &options.variants {
         let (flavor, layout) = Flavor::parse_variant(variant).expect("validated");
         for &n in &options.sizes {
@@ -163,6 +183,20 @@ pub fn run(
                         .entry(kernel.clone())
                         .or_insert_with(|| fp64::count(&kernel, arch).map_err(|e| e.to_string())),
                 )?;
+                log(&row);
+                rows.push(row);
+            }
+            if flavor != Flavor::Ddgemm {
+                continue;
+            }
+            for &l in &options.int8_moduli {
+                let emu = match emulations.entry(l) {
+                    std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+                    std::collections::hash_map::Entry::Vacant(e) => {
+                        e.insert(OzakiGemm::new_dd(gpu, l)?)
+                    }
+                };
+                let row = measure_int8(&mut runner, emu, &p, variant, options, &mut flusher)?;
                 log(&row);
                 rows.push(row);
             }
@@ -227,6 +261,66 @@ fn measure(
         }
         Err(why) => row.status = format!("invalid: {}", why.reason),
     }
+    Ok(row)
+}
+
+/// The INT8 emulation on the runner's problem: errors on every input kind
+/// (a check that fails is noted, not fatal: fewer moduli are measured to
+/// show what they cost in accuracy), then the timing.
+fn measure_int8(
+    runner: &mut GemmRunner<'_>,
+    emu: &mut OzakiGemm<'_>,
+    p: &GemmProblem,
+    variant: &str,
+    options: &DdReportOptions,
+    flusher: &mut L2Flusher,
+) -> Result<DdRow> {
+    let l = emu.crt().moduli.len();
+    let mut row = DdRow {
+        variant: variant.to_string(),
+        n: p.m,
+        madd: INT8_MADD,
+        kernel: format!("int8 emulation, {l} moduli"),
+        status: "ok".to_string(),
+        medians_ms: Vec::new(),
+        tflops: None,
+        fp64: None,
+        bound_tflops: None,
+        accuracy: Vec::new(),
+        registers: None,
+        local_bytes: None,
+    };
+    let mut failed = Vec::new();
+    for kind in &options.kinds {
+        let (report, accuracy) = runner.check_inputs(Some(*kind), |alpha, a, b, beta, c| {
+            // SAFETY: the runner's buffers hold the problem.
+            unsafe { emu.enqueue_dd(p, alpha, a, b, beta, c) }
+        })?;
+        if !report.passed() {
+            failed.push(format!("{}: {}", kind.label(), report.describe()));
+        }
+        row.accuracy
+            .push((kind.label(), accuracy.unwrap_or_default()));
+    }
+    if !failed.is_empty() {
+        row.status = format!("outside the double-double check on {}", failed.join("; "));
+    }
+    let gpu = runner.gpu();
+    let (a, b, c) = runner.data(p, &options.measure.timing)?.ptrs(0);
+    let (one, zero) = (Dd::from_f64(1.0), Dd::ZERO);
+    row.medians_ms = pass_medians(
+        gpu,
+        &options.measure.timing,
+        options.measure.timed_runs,
+        1,
+        Some(flusher),
+        // SAFETY: the runner's buffers hold the problem.
+        |_| unsafe { emu.enqueue_dd(p, one, a, b, zero, c) },
+    )?;
+    row.tflops = row
+        .medians_ms
+        .first()
+        .map(|ms| p.flops() / (ms * 1e-3) / 1e12);
     Ok(row)
 }
 
@@ -405,6 +499,7 @@ mod tests {
                 sizes: vec![4096],
                 madds: vec![2],
                 kinds: vec![InputKind::Phi(0.5)],
+                int8_moduli: vec![30],
                 measure: MeasureOptions::default(),
             },
             rows: vec![row],
@@ -423,6 +518,19 @@ mod tests {
         assert_eq!(csv.lines().count(), 2);
         assert!(csv.contains("ddgemm_nn,4096,lazy,"));
         assert!(r.all_ok());
+        // A row of the INT8 emulation: no instruction bound.
+        let mut r = r;
+        let mut int8 = r.rows[0].clone();
+        int8.madd = INT8_MADD;
+        int8.fp64 = None;
+        int8.bound_tflops = None;
+        int8.kernel = "int8 emulation, 30 moduli".to_string();
+        r.rows.push(int8);
+        let md = r.markdown("");
+        assert!(
+            md.contains("| 4096 | INT8 tensor cores | 80.000 (81.000) | 1.718 | - | - | - |"),
+            "{md}"
+        );
     }
 
     #[test]
@@ -441,5 +549,8 @@ mod tests {
         o = DdReportOptions::defaults(MeasureOptions::default());
         o.sizes = vec![0];
         assert!(o.validate().is_err());
+        o = DdReportOptions::defaults(MeasureOptions::default());
+        o.int8_moduli = vec![30, 33];
+        assert!(o.validate().unwrap_err().to_string().contains("33 moduli"));
     }
 }

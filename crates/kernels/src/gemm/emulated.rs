@@ -12,7 +12,7 @@ use hone_gpu::timing::L2Flusher;
 use hone_gpu::{Gpu, ModuleCache};
 
 use super::device::GemmRunner;
-use super::ozaki::{Crt, OzakiGemm, MODULI};
+use super::ozaki::{Crt, OzakiGemm, MAX_FP64_MODULI};
 use super::routine::fill_row;
 use super::{Flavor, GemmProblem, Layout, LD_MULTIPLE};
 use crate::routine::problem::{reject_unknown, size_word};
@@ -138,7 +138,7 @@ impl Routine for EmulatedDgemmRoutine {
             .ok_or_else(|| LibError::Usage("dgemm_int8 needs m=M (n and k default to m)".into()))?;
         let n = size_word(words, "n", max)?.unwrap_or(m);
         let k = size_word(words, "k", max)?.unwrap_or(m);
-        let moduli = size_word(words, "moduli", MODULI.len() as u64)?.unwrap_or(DEFAULT_MODULI);
+        let moduli = size_word(words, "moduli", MAX_FP64_MODULI as u64)?.unwrap_or(DEFAULT_MODULI);
         let g = GemmProblem::packed(Flavor::Dgemm, layout, m as usize, n as usize, k as usize);
         let p = problem_of(&g, moduli);
         emulated_of(&p)?;

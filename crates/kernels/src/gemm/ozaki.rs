@@ -32,18 +32,27 @@
 use std::fmt::Write as _;
 
 use cudarc::cublas::sys as cb;
+use dashu_int::ops::BitTest;
+use dashu_int::{IBig, UBig};
 use hone_gpu::launch::{DeviceBuffer, Event, KernelArg, LaunchDims, Module};
 use hone_gpu::{nvrtc, CompileOptions, Gpu, ModuleCache};
 
-use super::{GemmProblem, Op};
+use super::dd::Dd;
+use super::{Flavor, GemmProblem, Op};
 use crate::routine::{LibError, Result};
 use crate::vendor::cublas::{status, Cublas};
 use crate::vendor::cublaslt::{Int8Batch, Int8Gemm};
 
-/// Pairwise coprime moduli, largest first.
-pub const MODULI: [u32; 16] = [
-    256, 255, 253, 251, 247, 239, 233, 229, 227, 223, 217, 211, 199, 197, 193, 191,
+/// Pairwise coprime moduli, largest first: the composites 256, 255, 253,
+/// 247 and 217 and primes that divide none of them.
+pub const MODULI: [u32; 32] = [
+    256, 255, 253, 251, 247, 239, 233, 229, 227, 223, 217, 211, 199, 197, 193, 191, 181, 179, 173,
+    167, 163, 157, 151, 149, 139, 137, 131, 127, 113, 109, 107, 103,
 ];
+/// The most moduli an FP64 product takes: 16 keep every element below
+/// 2^62, which the FP64 slicing's two-piece split needs, and are more
+/// accurate than FP64 already.
+pub const MAX_FP64_MODULI: usize = 16;
 /// K at most this keeps every 32-bit sum of products of 8-bit residues
 /// (each at most 128^2 in magnitude) exact.
 pub const MAX_K: usize = (1 << 17) - 1;
@@ -55,7 +64,8 @@ pub const NOT_FINITE: i32 = i32::MAX;
 /// reconstruction is rounded from sums accurate to about 2^-40, so a margin
 /// of 2^-16 keeps it from a tie.
 const SUM_MARGIN: f64 = 1.0 / 65536.0;
-/// Relative margin of the norms, which are rounded sums of K squares.
+/// Relative margin of the norms, which are rounded sums of K squares (and,
+/// for double-double elements, leave out the low words).
 const NORM_MARGIN: f64 = 1.0 / 1048576.0;
 
 /// The Chinese-remainder constants of the first `count` moduli.
@@ -63,17 +73,17 @@ const NORM_MARGIN: f64 = 1.0 / 1048576.0;
 pub struct Crt {
     pub moduli: Vec<u32>,
     /// Their product.
-    pub m: u128,
-    /// M / m_l.
-    pub m_l: Vec<u128>,
+    pub m: UBig,
     /// (M / m_l)^-1 mod m_l.
     pub y_l: Vec<u32>,
-    /// (M / m_l) y_l mod M: x = sum r_l w_l mod M for residues r_l of x.
-    pub w_l: Vec<u128>,
+    /// (M / m_l) y_l, below M: x = sum r_l w_l mod M for residues r_l of x.
+    pub w_l: Vec<UBig>,
+    /// 32-bit chunks that hold M.
+    pub chunks: usize,
 }
 
-fn inverse_mod(a: u128, m: u32) -> u32 {
-    let a = (a % m as u128) as i64;
+fn inverse_mod(a: &UBig, m: u32) -> u32 {
+    let a = u32::try_from(&(a % UBig::from(m))).expect("below m") as i64;
     let (mut t, mut new_t, mut r, mut new_r) = (0i64, 1i64, m as i64, a);
     while new_r != 0 {
         let q = r / new_r;
@@ -83,16 +93,24 @@ fn inverse_mod(a: u128, m: u32) -> u32 {
     t.rem_euclid(m as i64) as u32
 }
 
-/// The four 32-bit chunks of `v`, most significant first, as exact doubles.
-fn chunks(v: u128) -> [f64; 4] {
-    [96, 64, 32, 0].map(|s| ((v >> s) as u32) as f64)
+/// The `n` 32-bit chunks of `v`, most significant first, as exact doubles.
+fn chunks(v: &UBig, n: usize) -> Vec<f64> {
+    let mask = UBig::from(u32::MAX);
+    (0..n)
+        .rev()
+        .map(|c| u32::try_from(&((v >> (32 * c)) & &mask)).expect("masked") as f64)
+        .collect()
+}
+
+fn to_f64(v: &UBig) -> f64 {
+    v.to_f64().value()
 }
 
 const MAGIC: f64 = 6755399441055744.0; // 1.5 * 2^52: adding it rounds to an integer
 const TWO32: f64 = 4294967296.0;
 
 impl Crt {
-    /// The constants of `count` moduli (1 to 16; 16 keep 2 M below 2^128).
+    /// The constants of `count` moduli (1 to 32).
     pub fn new(count: usize) -> std::result::Result<Crt, String> {
         if !(1..=MODULI.len()).contains(&count) {
             return Err(format!(
@@ -101,25 +119,23 @@ impl Crt {
             ));
         }
         let moduli = MODULI[..count].to_vec();
-        let m: u128 = moduli.iter().map(|&x| x as u128).product();
-        let m_l: Vec<u128> = moduli.iter().map(|&x| m / x as u128).collect();
-        let y_l: Vec<u32> = moduli
-            .iter()
-            .zip(&m_l)
-            .map(|(&x, &ml)| inverse_mod(ml, x))
-            .collect();
-        // m_l y_l < M 256 < 2^128.
-        let w_l = m_l
-            .iter()
-            .zip(&y_l)
-            .map(|(&ml, &y)| ml * y as u128 % m)
-            .collect();
+        let m: UBig = moduli.iter().map(|&x| UBig::from(x)).product();
+        let mut y_l = Vec::new();
+        let mut w_l = Vec::new();
+        for &x in &moduli {
+            let ml = &m / UBig::from(x);
+            let y = inverse_mod(&ml, x);
+            y_l.push(y);
+            // (M / m_l) y_l < (M / m_l) m_l = M.
+            w_l.push(ml * UBig::from(y));
+        }
+        let chunks = m.bit_len().div_ceil(32);
         Ok(Crt {
             moduli,
             m,
-            m_l,
             y_l,
             w_l,
+            chunks,
         })
     }
 
@@ -134,7 +150,7 @@ impl Crt {
                 "k = {k}: the INT8 emulation takes 1 <= k <= {MAX_K} (its 32-bit sums)"
             ));
         }
-        let half = self.m as f64 / 2.0;
+        let half = to_f64(&self.m) / 2.0;
         let t =
             ((half * (1.0 - SUM_MARGIN)).sqrt() - (k as f64).sqrt() / 2.0) * (1.0 - NORM_MARGIN);
         if t < 1.0 {
@@ -146,47 +162,69 @@ impl Crt {
         Ok(t)
     }
 
-    /// The integer whose residues are `r` (|x| < M / 2).
-    pub fn reconstruct(&self, r: &[i64]) -> i128 {
-        let mut acc: u128 = 0;
-        for (((&x, &ml), &y), &res) in self.moduli.iter().zip(&self.m_l).zip(&self.y_l).zip(r) {
-            let t = (res.rem_euclid(x as i64) as u64 * y as u64) % x as u64;
-            acc += t as u128 * ml;
-            if acc >= self.m {
-                acc -= self.m;
+    /// The integer whose residues are `r` (|x| < M / 2), exactly.
+    pub fn reconstruct(&self, r: &[i64]) -> IBig {
+        let mut acc = UBig::ZERO;
+        for ((&x, w), &res) in self.moduli.iter().zip(&self.w_l).zip(r) {
+            acc += w * UBig::from(res.rem_euclid(x as i64) as u64);
+        }
+        let acc = acc % &self.m;
+        if acc > &self.m >> 1 {
+            IBig::from(acc) - IBig::from(self.m.clone())
+        } else {
+            IBig::from(acc)
+        }
+    }
+
+    /// The chunk sums, the rounded quotient and the chunks of x = S - q M
+    /// for the 32-bit sums `c`, step for step as the GPU's reconstruction
+    /// computes them (each an exact integer).
+    fn chunked(&self, c: &[i32]) -> Vec<f64> {
+        let n = self.chunks;
+        let mut s = vec![0.0f64; n];
+        for ((&md, w), &cl) in self.moduli.iter().zip(&self.w_l).zip(c) {
+            let cl = cl as f64;
+            let q = cl.mul_add(1.0 / md as f64, MAGIC) - MAGIC;
+            let r = (-q).mul_add(md as f64, cl);
+            for (acc, chunk) in s.iter_mut().zip(chunks(w, n)) {
+                *acc = r.mul_add(chunk, *acc);
             }
         }
-        if acc > self.m / 2 {
-            -((self.m - acc) as i128)
-        } else {
-            acc as i128
-        }
+        let mf = to_f64(&self.m);
+        let q = (0..n)
+            .rev()
+            .fold(0.0, |acc, c| {
+                s[c].mul_add(2f64.powi(32 * (n - 1 - c) as i32) / mf, acc)
+            })
+            .round_ties_even();
+        chunks(&self.m, n)
+            .iter()
+            .zip(&s)
+            .map(|(mc, sc)| (-q).mul_add(*mc, *sc))
+            .collect()
     }
 
     /// The value whose residues are the 32-bit sums `c` (|x| below
     /// (M / 2)(1 - 2^-16)), in FP64, step for step as the GPU's
     /// reconstruction computes it.
     pub fn reconstruct_f64(&self, c: &[i32]) -> f64 {
-        let mut s = [0.0f64; 4];
-        for ((&md, &w), &cl) in self.moduli.iter().zip(&self.w_l).zip(c) {
-            let cl = cl as f64;
-            let q = cl.mul_add(1.0 / md as f64, MAGIC) - MAGIC;
-            let r = (-q).mul_add(md as f64, cl);
-            for (acc, chunk) in s.iter_mut().zip(chunks(w)) {
-                *acc = r.mul_add(chunk, *acc);
-            }
-        }
-        let mf = self.m as f64;
-        let f = [96, 64, 32, 0].map(|e| 2f64.powi(e) / mf);
-        let q = s[0]
-            .mul_add(f[0], s[1].mul_add(f[1], s[2].mul_add(f[2], s[3] * f[3])))
-            .round_ties_even();
-        let mc = chunks(self.m);
-        let x: Vec<f64> = (0..4).map(|c| (-q).mul_add(mc[c], s[c])).collect();
-        x[0].mul_add(TWO32, x[1])
-            .mul_add(TWO32, x[2])
-            .mul_add(TWO32, x[3])
+        let x = self.chunked(c);
+        x[1..].iter().fold(x[0], |acc, &xc| acc.mul_add(TWO32, xc))
     }
+
+    /// As [`Crt::reconstruct_f64`], to a double-double (hi, lo).
+    pub fn reconstruct_dd(&self, c: &[i32]) -> (f64, f64) {
+        let x = self.chunked(c);
+        x[1..].iter().fold((x[0], 0.0), |(hi, lo), &xc| {
+            let (s, e) = super::dd::two_sum(hi * TWO32, xc);
+            quick_two_sum(s, e + lo * TWO32)
+        })
+    }
+}
+
+fn quick_two_sum(a: f64, b: f64) -> (f64, f64) {
+    let s = a + b;
+    (s, b - (s - a))
 }
 
 /// x 2^e without overflowing the power of two on the way (CUDA's ldexp).
@@ -313,13 +351,20 @@ pub fn emulate(
     Ok(c)
 }
 
-/// The CUDA of the scaling, slicing and reconstruction kernels for `crt`.
-pub fn source(crt: &Crt) -> String {
+/// The CUDA of the scaling, slicing and reconstruction kernels for `crt`,
+/// for FP64 matrices or (`dd`) double-double ones stored as (hi, lo)
+/// pairs.
+pub fn source(crt: &Crt, dd: bool) -> String {
     let l = crt.moduli.len();
+    let n = crt.chunks;
     let num = |v: f64| format!("{v:e}");
     let list = |v: Vec<String>| v.join(", ");
     let mut s = String::new();
-    let _ = writeln!(s, "#define L {l}");
+    let _ = writeln!(
+        s,
+        "#define L {l}\n#define NCH {n}\n#define DD {}",
+        dd as i32
+    );
     let _ = writeln!(s, "#define NOT_FINITE {NOT_FINITE}");
     let _ = writeln!(
         s,
@@ -331,34 +376,48 @@ pub fn source(crt: &Crt) -> String {
         "__device__ constexpr double INV_MOD[L] = {{{}}};",
         list(crt.moduli.iter().map(|&m| num(1.0 / m as f64)).collect())
     );
-    // 2^26 mod m as a signed residue, for the slicing.
+    // 2^(26 p) mod m as signed residues, for the slicing's pieces.
+    for p in 1..=4 {
+        let _ = writeln!(
+            s,
+            "__device__ constexpr double P{}[L] = {{{}}};",
+            26 * p,
+            list(
+                crt.moduli
+                    .iter()
+                    .map(|&m| {
+                        let r = UBig::from(2u32).pow(26 * p) % UBig::from(m);
+                        let r = u32::try_from(&r).expect("below m") as i64;
+                        (residue(r, m) as i32).to_string()
+                    })
+                    .collect()
+            )
+        );
+    }
+    let w: Vec<Vec<f64>> = crt.w_l.iter().map(|w| chunks(w, n)).collect();
+    let rows: Vec<String> = (0..n)
+        .map(|c| format!("{{{}}}", list(w.iter().map(|wl| num(wl[c])).collect())))
+        .collect();
     let _ = writeln!(
         s,
-        "__device__ constexpr double P26[L] = {{{}}};",
+        "__device__ constexpr double W[NCH][L] = {{{}}};",
+        rows.join(", ")
+    );
+    let mf = to_f64(&crt.m);
+    let _ = writeln!(
+        s,
+        "__device__ constexpr double MCH[NCH] = {{{}}};",
+        list(chunks(&crt.m, n).into_iter().map(num).collect())
+    );
+    let _ = writeln!(
+        s,
+        "__device__ constexpr double FCH[NCH] = {{{}}};",
         list(
-            crt.moduli
-                .iter()
-                .map(|&m| (residue(1 << 26, m) as i32).to_string())
+            (0..n)
+                .map(|c| num(2f64.powi(32 * (n - 1 - c) as i32) / mf))
                 .collect()
         )
     );
-    for c in 0..4 {
-        let _ = writeln!(
-            s,
-            "__device__ constexpr double W{c}[L] = {{{}}};",
-            list(crt.w_l.iter().map(|&w| num(chunks(w)[c])).collect())
-        );
-    }
-    let mf = crt.m as f64;
-    let mc = chunks(crt.m);
-    for (c, chunk) in mc.into_iter().enumerate() {
-        let _ = writeln!(s, "#define MC{c} {}", num(chunk));
-        let _ = writeln!(
-            s,
-            "#define F{c} {}",
-            num(2f64.powi(96 - 32 * c as i32) / mf)
-        );
-    }
     s.push_str(KERNELS);
     s
 }
@@ -373,11 +432,17 @@ const KERNELS: &str = r#"
 #define TWO32 4294967296.0
 #define STAT_ROWS 32
 #define STAT_CHUNK 1024
+#define WORDS (DD ? 2 : 1)
 
-// Element (r, q) of op(X): q is the inner index; `contig` says whether it is
-// the contiguous one in storage.
+// Where element (r, q) of op(X) is stored, in elements: q is the inner
+// index; `contig` says whether it is the contiguous one in storage.
+__device__ __forceinline__ long long ozaki_index(long long ld, int r, int q, int contig) {
+  return contig ? (long long)r * ld + q : (long long)q * ld + r;
+}
+
+// Element (r, q) of op(X), its high word for double-double.
 __device__ __forceinline__ double ozaki_at(const double* X, long long ld, int r, int q, int contig) {
-  return contig ? X[(long long)r * ld + q] : X[(long long)q * ld + r];
+  return X[ozaki_index(ld, r, q, contig) * WORDS];
 }
 
 // The statistics of rows r0..r0+31 over the inner chunk q0..q0+STAT_CHUNK-1,
@@ -465,6 +530,9 @@ extern "C" __global__ void ozaki_shift(const unsigned long long* amax, const dou
   shift[r] = s;
 }
 
+// x rounded to an integer, for |x| < 2^51.
+__device__ __forceinline__ double ozaki_rint(double x) { return (x + MAGIC) - MAGIC; }
+
 // The signed 8-bit residues of the integer d (an exact double, |d| < 2^63)
 // modulo every MOD[l], in FP64 (64-bit integer remainders cost several
 // times more): d = dh 2^26 + dl exactly, t = dh (2^26 mod m) + dl is below
@@ -487,42 +555,106 @@ __device__ __forceinline__ void ozaki_residues(double d, signed char* out, size_
   }
 }
 
+// The integer x (an exact double, |x| < 2^129) as sum_k p[k] 2^(26 k), each
+// |p[k]| <= 2^25 (2^26 for the top one): every step is exact.
+__device__ __forceinline__ void ozaki_pieces(double x, double* p) {
+  p[4] = ozaki_rint(x * 0x1p-104); x = fma(-p[4], 0x1p104, x);
+  p[3] = ozaki_rint(x * 0x1p-78); x = fma(-p[3], 0x1p78, x);
+  p[2] = ozaki_rint(x * 0x1p-52); x = fma(-p[2], 0x1p52, x);
+  p[1] = ozaki_rint(x * 0x1p-26); p[0] = fma(-p[1], 0x1p26, x);
+}
+
+// The residues of the integer hi + tl (double-double elements; both exact
+// integers): their pieces added (each sum below 2^27), then t = sum p[k]
+// (2^(26 k) mod m) below 2^36 and congruent, reduced as above.
+__device__ __forceinline__ void ozaki_residues_dd(double hi, double tl, signed char* out,
+                                                  size_t stride) {
+  double a[5], b[5];
+  ozaki_pieces(hi, a);
+  ozaki_pieces(tl, b);
+#pragma unroll
+  for (int k = 0; k < 5; ++k) a[k] += b[k];
+#pragma unroll
+  for (int l = 0; l < L; ++l) {
+    if (MOD[l] == 256) {
+      out[l * stride] = (signed char)__double2loint(a[0] + MAGIC);
+    } else {
+      const double t = fma(a[4], P104[l], fma(a[3], P78[l], fma(a[2], P52[l], fma(a[1], P26[l], a[0]))));
+      const double q = fma(t, INV_MOD[l], MAGIC) - MAGIC;
+      out[l * stride] = (signed char)__double2loint(fma(-q, (double)MOD[l], t) + MAGIC);
+    }
+  }
+}
+
 // out[l][r][q] (q contiguous, rows padded to Rp, inner to Kp) = the residue
-// modulo MOD[l] of rint(op(X)(r, q) 2^shift[r]). 32 x 32 tiles through
-// shared memory so that reads and writes both coalesce.
+// modulo MOD[l] of rint(op(X)(r, q) 2^shift[r]) (for double-double, of the
+// rounded high word plus the rounded rest). 32 x 32 tiles through shared
+// memory so that reads and writes both coalesce.
 extern "C" __global__ void __launch_bounds__(256) ozaki_slice(const double* X, int ld, int rows,
                                                               int inner, int contig,
                                                               const int* shift, signed char* out,
                                                               int Kp, int Rp) {
   __shared__ double tile[32][33];
+#if DD
+  __shared__ double tail[32][33];
+#endif
   const int r0 = blockIdx.y * 32, q0 = blockIdx.x * 32;
   const int tx = threadIdx.x, ty = threadIdx.y;
   for (int y = ty; y < 32; y += 8) {
     // Contiguous inner index: lanes walk q; else lanes walk r.
     int r = contig ? r0 + y : r0 + tx;
     int q = contig ? q0 + tx : q0 + y;
-    double v = 0.0;
-    if (r < rows && q < inner && shift[r] != NOT_FINITE)
-      v = rint(ldexp(ozaki_at(X, ld, r, q, contig), shift[r]));
+    double v = 0.0, w = 0.0;
+    if (r < rows && q < inner && shift[r] != NOT_FINITE) {
+      const long long at = ozaki_index(ld, r, q, contig) * WORDS;
+      const double h = ldexp(X[at], shift[r]);
+      v = rint(h);
+#if DD
+      w = rint((h - v) + ldexp(X[at + 1], shift[r]));
+#endif
+    }
     if (contig) tile[y][tx] = v;
     else tile[tx][y] = v;
+#if DD
+    if (contig) tail[y][tx] = w;
+    else tail[tx][y] = w;
+#endif
   }
   __syncthreads();
   const size_t plane = (size_t)Kp * Rp;
   for (int y = ty; y < 32; y += 8) {
     int r = r0 + y, q = q0 + tx;
     if (r >= Rp || q >= Kp) continue;
+#if DD
+    ozaki_residues_dd(tile[y][tx], tail[y][tx], out + (size_t)r * Kp + q, plane);
+#else
     ozaki_residues(tile[y][tx], out + (size_t)r * Kp + q, plane);
+#endif
   }
 }
 
-// C = alpha * 2^-(sa[i] + sb[j]) * CRT(Cl[.][i][j]) + beta C, in FP64 (see
-// the module's comment for why every step but the last three is exact).
-extern "C" __global__ void __launch_bounds__(256) ozaki_reconstruct(const int* Cl, int Mp, int Np,
-                                                                    int M, int N,
-                                                                    const int* sa, const int* sb,
-                                                                    double alpha, double beta,
-                                                                    double* C, int ldc) {
+__device__ __forceinline__ void ozaki_dd_add(double ah, double al, double bh, double bl, double& h,
+                                             double& l) {
+  const double s = ah + bh, bb = s - ah;
+  double e = (ah - (s - bb)) + (bh - bb) + (al + bl);
+  h = s + e;
+  l = e - (h - s);
+}
+
+__device__ __forceinline__ void ozaki_dd_mul(double ah, double al, double bh, double bl, double& h,
+                                             double& l) {
+  const double p = ah * bh;
+  const double e = fma(ah, bl, fma(al, bh, fma(ah, bh, -p)));
+  h = p + e;
+  l = e - (h - p);
+}
+
+// C = alpha 2^-(sa[i] + sb[j]) CRT(Cl[.][i][j]) + beta C, in FP64 (see the
+// module's comment for why every step before joining the chunks is exact);
+// double-double C joins the chunks in double-double.
+extern "C" __global__ void __launch_bounds__(256) ozaki_reconstruct(
+    const int* Cl, int Mp, int Np, int M, int N, const int* sa, const int* sb, double alpha_hi,
+    double alpha_lo, double beta_hi, double beta_lo, double* C, int ldc) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= M) return;
   const size_t plane = (size_t)Mp * Np;
@@ -531,30 +663,62 @@ extern "C" __global__ void __launch_bounds__(256) ozaki_reconstruct(const int* C
   for (int j = blockIdx.y; j < N; j += gridDim.y) {
     const size_t at = (size_t)j * Mp + i;
     const int sj = sb[j];
-    double v;
+    double* c = C + ((size_t)j * ldc + i) * WORDS;
     if (si == NOT_FINITE || sj == NOT_FINITE) {
-      v = __longlong_as_double(0x7ff8000000000000ll);
-    } else {
-      double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
-#pragma unroll
-      for (int l = 0; l < L; ++l) {
-        // The 32-bit sum as a double: 2^52 + 2^31 + c, less 2^52 + 2^31.
-        const double c = __hiloint2double(0x43300000, Cl[l * plane + at] ^ 0x80000000) -
-                          4503601774854144.0;
-        const double q = fma(c, INV_MOD[l], MAGIC) - MAGIC;
-        const double r = fma(-q, (double)MOD[l], c);
-        s0 = fma(r, W0[l], s0);
-        s1 = fma(r, W1[l], s1);
-        s2 = fma(r, W2[l], s2);
-        s3 = fma(r, W3[l], s3);
-      }
-      const double q = rint(fma(s0, F0, fma(s1, F1, fma(s2, F2, s3 * F3))));
-      const double x0 = fma(-q, MC0, s0), x1 = fma(-q, MC1, s1);
-      const double x2 = fma(-q, MC2, s2), x3 = fma(-q, MC3, s3);
-      v = ldexp(fma(fma(fma(x0, TWO32, x1), TWO32, x2), TWO32, x3), -(si + sj));
+      const double nan = __longlong_as_double(0x7ff8000000000000ll);
+      c[0] = nan;
+#if DD
+      c[1] = nan;
+#endif
+      continue;
     }
-    double* c = C + (size_t)j * ldc + i;
-    *c = beta == 0.0 ? alpha * v : alpha * v + beta * *c;
+    double S[NCH];
+#pragma unroll
+    for (int k = 0; k < NCH; ++k) S[k] = 0.0;
+#pragma unroll
+    for (int l = 0; l < L; ++l) {
+      // The 32-bit sum as a double: 2^52 + 2^31 + c, less 2^52 + 2^31.
+      const double cl = __hiloint2double(0x43300000, Cl[l * plane + at] ^ 0x80000000) -
+                        4503601774854144.0;
+      const double q = fma(cl, INV_MOD[l], MAGIC) - MAGIC;
+      const double r = fma(-q, (double)MOD[l], cl);
+#pragma unroll
+      for (int k = 0; k < NCH; ++k) S[k] = fma(r, W[k][l], S[k]);
+    }
+    double q = 0.0;
+#pragma unroll
+    for (int k = NCH - 1; k >= 0; --k) q = fma(S[k], FCH[k], q);
+    q = rint(q);
+    double X[NCH];
+#pragma unroll
+    for (int k = 0; k < NCH; ++k) X[k] = fma(-q, MCH[k], S[k]);
+#if DD
+    double hi = X[0], lo = 0.0;
+#pragma unroll
+    for (int k = 1; k < NCH; ++k) {
+      const double a = hi * TWO32, s = a + X[k], bb = s - a;
+      const double e = (a - (s - bb)) + (X[k] - bb) + lo * TWO32;
+      hi = s + e;
+      lo = e - (hi - s);
+    }
+    hi = ldexp(hi, -(si + sj));
+    lo = ldexp(lo, -(si + sj));
+    double h, l;
+    ozaki_dd_mul(alpha_hi, alpha_lo, hi, lo, h, l);
+    if (beta_hi != 0.0 || beta_lo != 0.0) {
+      double bh, bl;
+      ozaki_dd_mul(beta_hi, beta_lo, c[0], c[1], bh, bl);
+      ozaki_dd_add(h, l, bh, bl, h, l);
+    }
+    c[0] = h;
+    c[1] = l;
+#else
+    double v = X[0];
+#pragma unroll
+    for (int k = 1; k < NCH; ++k) v = fma(v, TWO32, X[k]);
+    v = ldexp(v, -(si + sj));
+    *c = beta_hi == 0.0 ? alpha_hi * v : alpha_hi * v + beta_hi * *c;
+#endif
   }
 }
 "#;
@@ -589,21 +753,40 @@ pub struct Phases {
     pub reconstruct_ms: f64,
 }
 
-/// The emulated DGEMM on one GPU, for a number of moduli.
+/// The emulated DGEMM (or double-double GEMM) on one GPU, for a number of
+/// moduli.
 pub struct OzakiGemm<'g> {
     gpu: &'g Gpu,
     crt: Crt,
+    /// Double-double elements as (hi, lo) pairs, else FP64.
+    dd: bool,
     module: Module,
     cublas: Cublas,
     work: Option<Workspace>,
 }
 
 impl<'g> OzakiGemm<'g> {
+    /// The FP64 product with `moduli` moduli (1 to [`MAX_FP64_MODULI`]).
     pub fn new(gpu: &'g Gpu, moduli: usize) -> Result<OzakiGemm<'g>> {
+        if moduli > MAX_FP64_MODULI {
+            return Err(LibError::Usage(format!(
+                "{moduli} moduli: the FP64 emulation takes 1 to {MAX_FP64_MODULI}"
+            )));
+        }
+        OzakiGemm::build(gpu, moduli, false)
+    }
+
+    /// The double-double product ((hi, lo) pairs) with `moduli` moduli
+    /// (1 to 32).
+    pub fn new_dd(gpu: &'g Gpu, moduli: usize) -> Result<OzakiGemm<'g>> {
+        OzakiGemm::build(gpu, moduli, true)
+    }
+
+    fn build(gpu: &'g Gpu, moduli: usize, dd: bool) -> Result<OzakiGemm<'g>> {
         let crt = Crt::new(moduli).map_err(LibError::Usage)?;
         let target = nvrtc::target_for(gpu.props().compute_capability)?;
         let cached = ModuleCache::open_default().compile(
-            &source(&crt),
+            &source(&crt, dd),
             "ozaki.cu",
             &CompileOptions::default(),
             &target,
@@ -616,6 +799,7 @@ impl<'g> OzakiGemm<'g> {
         Ok(OzakiGemm {
             gpu,
             crt,
+            dd,
             module,
             cublas,
             work: None,
@@ -725,6 +909,26 @@ impl<'g> OzakiGemm<'g> {
         c: u64,
     ) -> Result<()> {
         // SAFETY: as the caller promised.
+        unsafe { self.run(p, Dd::from_f64(alpha), a, b, Dd::from_f64(beta), c, None) }
+    }
+
+    /// Enqueues the double-double product ((hi, lo) pairs, column-major,
+    /// BLAS semantics) on the GPU's stream.
+    ///
+    /// # Safety
+    /// `a`, `b`, `c` must hold `p`'s stored double-double matrices on this
+    /// GPU.
+    #[allow(clippy::too_many_arguments)]
+    pub unsafe fn enqueue_dd(
+        &mut self,
+        p: &GemmProblem,
+        alpha: Dd,
+        a: u64,
+        b: u64,
+        beta: Dd,
+        c: u64,
+    ) -> Result<()> {
+        // SAFETY: as the caller promised.
         unsafe { self.run(p, alpha, a, b, beta, c, None) }
     }
 
@@ -752,7 +956,7 @@ impl<'g> OzakiGemm<'g> {
         let mut times: [Vec<f64>; 3] = Default::default();
         for _ in 0..runs.max(1) {
             // SAFETY: as the caller promised.
-            unsafe { self.run(p, 1.0, a, b, 0.0, c, Some(marks)) }?;
+            unsafe { self.run(p, Dd::from_f64(1.0), a, b, Dd::ZERO, c, Some(marks)) }?;
             self.gpu.synchronize()?;
             for (t, w) in times.iter_mut().zip(marks.windows(2)) {
                 t.push(w[1].elapsed_since(w[0])?);
@@ -774,14 +978,29 @@ impl<'g> OzakiGemm<'g> {
     unsafe fn run(
         &mut self,
         p: &GemmProblem,
-        alpha: f64,
+        alpha: Dd,
         a: u64,
         b: u64,
-        beta: f64,
+        beta: Dd,
         c: u64,
         marks: Option<[&Event; 4]>,
     ) -> Result<()> {
         p.validate().map_err(LibError::Usage)?;
+        let want = if self.dd {
+            Flavor::Ddgemm
+        } else {
+            Flavor::Dgemm
+        };
+        if p.flavor != want {
+            return Err(LibError::Usage(format!(
+                "{p}: this emulation takes {} problems",
+                if self.dd {
+                    "double-double ((hi, lo) pairs)"
+                } else {
+                    "FP64"
+                }
+            )));
+        }
         let target = self.crt.target(p.k).map_err(LibError::Usage)?;
         self.workspace(p)?;
         let w = self.work.as_ref().expect("just made");
@@ -912,8 +1131,10 @@ impl<'g> OzakiGemm<'g> {
             KernelArg::I32(p.n as i32),
             KernelArg::Ptr(w.sa.ptr()),
             KernelArg::Ptr(w.sb.ptr()),
-            KernelArg::F64(alpha),
-            KernelArg::F64(beta),
+            KernelArg::F64(alpha.hi),
+            KernelArg::F64(alpha.lo),
+            KernelArg::F64(beta.hi),
+            KernelArg::F64(beta.lo),
             KernelArg::Ptr(c),
             KernelArg::I32(p.ldc as i32),
         ];
@@ -927,33 +1148,64 @@ impl<'g> OzakiGemm<'g> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use dashu_int::ops::UnsignedAbs;
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
 
+    /// A random integer of magnitude below 2^bits, as an IBig.
+    fn random_ibig(rng: &mut StdRng, bits: usize) -> IBig {
+        let mut x = UBig::ZERO;
+        for _ in 0..bits.div_ceil(32) {
+            x = (x << 32) + UBig::from(rng.gen::<u32>());
+        }
+        let x = IBig::from(x >> (bits.div_ceil(32) * 32 - bits));
+        if rng.gen() {
+            -x
+        } else {
+            x
+        }
+    }
+
+    fn residues_of(x: &IBig, moduli: &[u32]) -> Vec<i64> {
+        moduli
+            .iter()
+            .map(|&m| {
+                let r = x % IBig::from(m);
+                i64::try_from(&r).unwrap().rem_euclid(m as i64)
+            })
+            .collect()
+    }
+
     #[test]
     fn crt_constants_invert_and_reconstruct() {
-        let crt = Crt::new(16).unwrap();
-        assert!(crt.m < u128::MAX / 2, "2 M fits");
-        for ((&m, &ml), &y) in crt.moduli.iter().zip(&crt.m_l).zip(&crt.y_l) {
-            assert_eq!((ml % m as u128) * y as u128 % m as u128, 1);
+        for (a, &m) in MODULI.iter().enumerate() {
+            for &n in &MODULI[a + 1..] {
+                let g = (1..=m.min(n)).rev().find(|d| m % d == 0 && n % d == 0);
+                assert_eq!(g, Some(1), "{m} and {n} share a factor");
+            }
         }
         let mut rng = StdRng::seed_from_u64(5);
-        for _ in 0..1000 {
-            let x: i128 = rng.gen_range(-(crt.m as i128 / 2) + 1..crt.m as i128 / 2);
-            let r: Vec<i64> = crt
-                .moduli
-                .iter()
-                .map(|&m| (x.rem_euclid(m as i128)) as i64)
-                .collect();
-            assert_eq!(crt.reconstruct(&r), x);
+        for count in [16, 32] {
+            let crt = Crt::new(count).unwrap();
+            for ((&m, w), &y) in crt.moduli.iter().zip(&crt.w_l).zip(&crt.y_l) {
+                assert!(w < &crt.m && y < m);
+                assert_eq!(u32::try_from(&(w % UBig::from(m))).unwrap(), 1, "{m}");
+            }
+            let bits = crt.m.bit_len() - 2;
+            for _ in 0..1000 {
+                let x = random_ibig(&mut rng, bits);
+                assert_eq!(crt.reconstruct(&residues_of(&x, &crt.moduli)), x);
+            }
         }
+        assert_eq!(Crt::new(32).unwrap().chunks, 8);
+        assert_eq!(Crt::new(16).unwrap().chunks, 4);
         for m in [256, 255, 191] {
             for v in [-1000i64, -129, -128, -1, 0, 1, 127, 128, 1 << 50] {
                 let r = residue(v, m) as i64;
                 assert_eq!((v - r).rem_euclid(m as i64), 0, "{v} mod {m}");
             }
         }
-        assert!(Crt::new(17).is_err() && Crt::new(0).is_err());
+        assert!(Crt::new(33).is_err() && Crt::new(0).is_err());
     }
 
     #[test]
@@ -963,7 +1215,7 @@ mod tests {
             for k in [1, 300, 8192, MAX_K] {
                 let t = crt.target(k).unwrap();
                 let bound = (t + (k as f64).sqrt() / 2.0).powi(2);
-                let half = crt.m as f64 / 2.0;
+                let half = to_f64(&crt.m) / 2.0;
                 assert!(
                     bound <= half * (1.0 - SUM_MARGIN),
                     "{count} moduli, k = {k}"
@@ -979,57 +1231,77 @@ mod tests {
         assert!(Crt::new(1).unwrap().target(1 << 16).is_err());
     }
 
+    /// Any 32-bit sums congruent to x, as the INT8 products leave them.
+    fn sums_for(rng: &mut StdRng, x: &IBig, moduli: &[u32]) -> Vec<i32> {
+        residues_of(x, moduli)
+            .into_iter()
+            .zip(moduli)
+            .map(|(r, &md)| (r + rng.gen_range(-(1i64 << 22)..(1i64 << 22)) * md as i64) as i32)
+            .collect()
+    }
+
     #[test]
     fn the_fp64_reconstruction_gives_the_integer_from_unreduced_sums() {
         let mut rng = StdRng::seed_from_u64(11);
-        for count in [3, 8, 14, 15, 16] {
+        for count in [3, 8, 14, 15, 16, 24, 32] {
             let crt = Crt::new(count).unwrap();
-            let limit = (crt.m as f64 / 2.0 * (1.0 - SUM_MARGIN)) as i128;
+            let limit = IBig::from(&crt.m >> 1) * IBig::from(65535) / IBig::from(65536);
+            let bits = crt.m.bit_len() - 2;
             let near = [
-                limit,
-                -limit,
-                limit - 1,
-                0,
-                1,
-                -1,
-                1 << 60,
-                -(1 << 90) % limit,
+                limit.clone(),
+                -limit.clone(),
+                limit.clone() - IBig::ONE,
+                IBig::ZERO,
+                IBig::ONE,
+                -IBig::ONE,
             ];
-            let random = (0..2000).map(|_| {
-                let e = rng.gen_range(0..(crt.m as f64).log2() as u32 - 1);
-                let x = rng.gen_range(0..=(1i128 << e)).min(limit);
-                if rng.gen() {
-                    -x
-                } else {
-                    x
+            let random: Vec<IBig> = (0..2000)
+                .map(|_| {
+                    let b = rng.gen_range(1..bits);
+                    random_ibig(&mut rng, b)
+                })
+                .collect();
+            for x in near.into_iter().chain(random) {
+                let c = sums_for(&mut rng, &x, &crt.moduli);
+                let want = x.to_f64().value();
+                if count <= MAX_FP64_MODULI {
+                    let got = crt.reconstruct_f64(&c);
+                    assert!(
+                        (got - want).abs() <= want.abs() * 4.0 * f64::EPSILON,
+                        "{count} moduli: {x} became {got:e}"
+                    );
                 }
-            });
-            for x in near
-                .into_iter()
-                .filter(|x| x.abs() <= limit)
-                .chain(random.collect::<Vec<_>>())
-            {
-                // Sums as the INT8 products leave them: any 32-bit value
-                // congruent to x.
-                let c: Vec<i32> = crt
-                    .moduli
-                    .iter()
-                    .map(|&md| {
-                        let r = x.rem_euclid(md as i128) as i64;
-                        let k = rng.gen_range(-(1i64 << 22)..(1i64 << 22));
-                        (r + k * md as i64) as i32
-                    })
-                    .collect();
-                let got = crt.reconstruct_f64(&c);
-                let want = x as f64;
-                assert!(
-                    (got - want).abs() <= want.abs() * 4.0 * f64::EPSILON,
-                    "{count} moduli: {x} became {got:e}"
-                );
+                // Double-double: within a few units of 2^-104 of x.
+                let (hi, lo) = crt.reconstruct_dd(&c);
+                let err = (dd_exact(hi, lo) - x.clone()).unsigned_abs();
+                let bound = (x.clone().unsigned_abs() >> 100) + UBig::ONE;
+                assert!(err <= bound, "{count} moduli: {x} became ({hi:e}, {lo:e})");
                 let r: Vec<i64> = c.iter().map(|&v| v as i64).collect();
                 assert_eq!(crt.reconstruct(&r), x);
             }
         }
+    }
+
+    /// hi + lo exactly, for integers hi and lo.
+    fn dd_exact(hi: f64, lo: f64) -> IBig {
+        let int = |v: f64| {
+            assert_eq!(v, v.trunc(), "{v} is an integer");
+            let m = v.abs();
+            let bits = m.to_bits();
+            let exp = ((bits >> 52) & 0x7ff) as i64 - 1075;
+            let mant = (bits & ((1 << 52) - 1)) | if m == 0.0 { 0 } else { 1 << 52 };
+            let mag = if exp >= 0 {
+                UBig::from(mant) << exp as usize
+            } else {
+                UBig::from(mant >> (-exp) as u64)
+            };
+            if v < 0.0 {
+                -IBig::from(mag)
+            } else {
+                IBig::from(mag)
+            }
+        };
+        int(hi) + int(lo)
     }
 
     #[test]
@@ -1154,13 +1426,76 @@ mod tests {
         }
     }
 
+    /// The double-double slicing's residues, step for step.
+    fn gpu_residues_dd(hi: f64, tl: f64, moduli: &[u32]) -> Vec<i8> {
+        let low = |x: f64| (x + MAGIC).to_bits() as u32 as i32;
+        let rint = |x: f64| (x + MAGIC) - MAGIC;
+        let pieces = |mut x: f64| {
+            let mut p = [0.0; 5];
+            for k in (1..5).rev() {
+                let s = 2f64.powi(26 * k as i32);
+                p[k] = rint(x / s);
+                x = (-p[k]).mul_add(s, x);
+            }
+            p[0] = x;
+            p
+        };
+        let (a, b) = (pieces(hi), pieces(tl));
+        let a: Vec<f64> = a.iter().zip(&b).map(|(x, y)| x + y).collect();
+        moduli
+            .iter()
+            .map(|&m| {
+                if m == 256 {
+                    return low(a[0]) as i8;
+                }
+                let c = |k: u32| {
+                    let r = UBig::from(2u32).pow(26 * k as usize) % UBig::from(m);
+                    residue(u32::try_from(&r).unwrap() as i64, m) as f64
+                };
+                let t = a[4].mul_add(
+                    c(4),
+                    a[3].mul_add(c(3), a[2].mul_add(c(2), a[1].mul_add(c(1), a[0]))),
+                );
+                let q = t.mul_add(1.0 / m as f64, MAGIC) - MAGIC;
+                low((-q).mul_add(m as f64, t)) as i8
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_double_double_residues_equal_the_integer_ones() {
+        let mut rng = StdRng::seed_from_u64(21);
+        for _ in 0..3000 {
+            // A scaled double-double element: hi an integer below 2^125,
+            // the rest an integer below half an ulp of it.
+            let e = rng.gen_range(0..125);
+            let hi = (rng.gen::<f64>() * 2f64.powi(e)).round();
+            let ulp = if hi == 0.0 {
+                1.0
+            } else {
+                2f64.powi((hi.abs().log2().floor() as i32 - 52).max(0))
+            };
+            let tl = ((rng.gen::<f64>() - 0.5) * ulp).round();
+            let hi = if rng.gen() { -hi } else { hi };
+            let x = dd_exact(hi, tl);
+            let want: Vec<i8> = residues_of(&x, &MODULI)
+                .into_iter()
+                .zip(MODULI)
+                .map(|(r, m)| residue(r, m))
+                .collect();
+            assert_eq!(gpu_residues_dd(hi, tl, &MODULI), want, "{hi:e} + {tl:e}");
+        }
+    }
+
     #[test]
     fn the_kernels_are_generated_with_the_constants() {
         let crt = Crt::new(4).unwrap();
-        let s = source(&crt);
+        let s = source(&crt, false);
         assert!(s.contains("#define L 4"));
+        assert!(s.contains("#define DD 0"));
+        assert!(source(&Crt::new(30).unwrap(), true).contains("#define NCH 8"));
         assert!(s.contains("MOD[L] = {256, 255, 253, 251}"));
-        assert!(s.contains("#define MC3 "));
+        assert!(s.contains("MCH[NCH]"));
         for k in [
             "ozaki_stats",
             "ozaki_shift",
