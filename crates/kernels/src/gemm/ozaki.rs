@@ -1286,10 +1286,14 @@ mod tests {
     fn dd_exact(hi: f64, lo: f64) -> IBig {
         let int = |v: f64| {
             assert_eq!(v, v.trunc(), "{v} is an integer");
+            if v == 0.0 {
+                return IBig::ZERO;
+            }
             let m = v.abs();
             let bits = m.to_bits();
             let exp = ((bits >> 52) & 0x7ff) as i64 - 1075;
-            let mant = (bits & ((1 << 52) - 1)) | if m == 0.0 { 0 } else { 1 << 52 };
+            // A nonzero integer: normal, exponent at least -52.
+            let mant = (bits & ((1 << 52) - 1)) | 1 << 52;
             let mag = if exp >= 0 {
                 UBig::from(mant) << exp as usize
             } else {
