@@ -115,6 +115,7 @@ fn without_a_device_run_and_bench_say_so_and_exit_2() {
         vec!["run", "fft", "n=256", "precision=d"],
         vec!["run", "gemm", "m=300", "routine=ddgemm", "layout=tn"],
         vec!["run", "dgemm_int8", "m=300", "moduli=15"],
+        vec!["run", "ddgemm_int8", "m=300", "moduli=auto"],
         vec!["ddgemm", "--out", dir.to_str().unwrap(), "--sizes", "256"],
         vec![
             "plan",

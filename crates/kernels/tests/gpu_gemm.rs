@@ -480,3 +480,28 @@ fn the_emulated_dgemm_routine_checks_and_times_against_cublas() {
     assert!(c.hone.ok() && c.hone.rate.is_some(), "{:?}", c.hone);
     assert!(c.baselines[0].ok(), "{:?}", c.baselines[0]);
 }
+
+#[test]
+fn the_emulated_double_double_routine_checks_and_times_beside_the_cuda_core_kernel() {
+    let Some(gpu) = gpu() else { return };
+    let routine = hone_kernels::routine::find("ddgemm_int8").unwrap();
+    let mut session = routine.open(&gpu, None).unwrap();
+    let words = hone_kernels::routine::parse_words(&[
+        "m=777",
+        "n=300",
+        "k=1000",
+        "layout=tn",
+        "moduli=auto",
+    ])
+    .unwrap();
+    let problem = routine.problem(&words).unwrap();
+    let options = hone_kernels::routine::MeasureOptions {
+        timing: quick(),
+        timed_runs: 1,
+    };
+    let c = session.compare(&problem, &options, &mut |_| {}).unwrap();
+    println!("{:?}\n{:?}", c.hone, c.baselines);
+    assert!(c.hone.ok() && c.hone.rate.is_some(), "{:?}", c.hone);
+    assert_eq!(c.baselines[0].implementation, "hone cuda cores");
+    assert!(c.baselines[0].ok(), "{:?}", c.baselines[0]);
+}

@@ -1,9 +1,14 @@
-//! DGEMM emulated on the INT8 tensor cores ([`super::ozaki`]) as a routine
-//! of the library layer, opt-in beside `gemm`'s native `dgemm`:
-//! `hone run dgemm_int8 m=8192 moduli=15`, `hone bench dgemm_int8`. Each
-//! problem is checked against the FP64 reference with DGEMM's bound and
-//! timed with cuBLAS DGEMM on the same buffers. The number of moduli is the
-//! problem's (accuracy for speed), not a tuned choice: there are no rules.
+//! DGEMM and double-double GEMM emulated on the INT8 tensor cores
+//! ([`super::ozaki`]) as routines of the library layer, opt-in beside
+//! `gemm`'s `dgemm` and `ddgemm`: `hone run dgemm_int8 m=8192 moduli=14`,
+//! `hone run ddgemm_int8 m=4096 moduli=auto`, `hone bench dgemm_int8`. Each
+//! problem is checked against the reference with the flavor's bound (FP64, or
+//! the exact double-double product) and timed beside cuBLAS DGEMM, or beside
+//! hone's CUDA-core double-double kernel (no vendor library computes in
+//! double-double), on the same buffers. The number of moduli is the
+//! problem's (accuracy for speed; `auto` takes the fewest that bound every
+//! entry's error by about sqrt(K) u ||row of op(A)|| ||column of op(B)||),
+//! not a tuned choice: there are no rules.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -11,8 +16,10 @@ use std::path::Path;
 use hone_gpu::timing::L2Flusher;
 use hone_gpu::{Gpu, ModuleCache};
 
+use super::dd::Dd;
 use super::device::GemmRunner;
-use super::ozaki::{Crt, OzakiGemm, MAX_FP64_MODULI};
+use super::library::GemmRules;
+use super::ozaki::{Crt, OzakiGemm, MAX_FP64_MODULI, MODULI};
 use super::routine::fill_row;
 use super::{Flavor, GemmProblem, Layout, LD_MULTIPLE};
 use crate::routine::problem::{reject_unknown, size_word};
@@ -22,88 +29,176 @@ use crate::routine::{
 };
 use crate::vendor::cublas::{Cublas, DefaultStreamTimer};
 
-/// Moduli when a problem names none: FP64-level accuracy up to K = 2^17.
+/// Moduli when an FP64 problem names none: cuBLAS's median error or lower
+/// on the inputs measured, the wide-range ones included.
 pub const DEFAULT_MODULI: u64 = 16;
+/// Moduli when a double-double problem names none: passes the
+/// double-double check on the inputs measured, the wide-range ones
+/// included.
+pub const DEFAULT_DD_MODULI: u64 = 30;
 
-/// The routine's description; see [`Routine`].
-pub struct EmulatedDgemmRoutine;
-
-fn variant(layout: Layout) -> String {
-    format!("dgemm_int8_{}", layout.to_string().to_ascii_lowercase())
+/// The routine's description; see [`Routine`]. One value per precision.
+pub struct EmulatedRoutine {
+    dd: bool,
 }
 
-fn layout_of(variant_name: &str) -> Result<Layout> {
-    Layout::ALL
-        .into_iter()
-        .find(|&l| variant(l) == variant_name)
-        .ok_or_else(|| {
-            LibError::Usage(format!(
-                "unknown variant `{variant_name}` (expected dgemm_int8_nn, _nt, _tn or _tt)"
-            ))
-        })
+impl EmulatedRoutine {
+    /// `dgemm_int8`.
+    pub const DGEMM: EmulatedRoutine = EmulatedRoutine { dd: false };
+    /// `ddgemm_int8`: (hi, lo) pairs.
+    pub const DDGEMM: EmulatedRoutine = EmulatedRoutine { dd: true };
+
+    fn stem(&self) -> &'static str {
+        if self.dd {
+            "ddgemm_int8"
+        } else {
+            "dgemm_int8"
+        }
+    }
+
+    fn flavor(&self) -> Flavor {
+        if self.dd {
+            Flavor::Ddgemm
+        } else {
+            Flavor::Dgemm
+        }
+    }
+
+    fn max_moduli(&self) -> usize {
+        if self.dd {
+            MODULI.len()
+        } else {
+            MAX_FP64_MODULI
+        }
+    }
+
+    fn default_moduli(&self) -> u64 {
+        if self.dd {
+            DEFAULT_DD_MODULI
+        } else {
+            DEFAULT_MODULI
+        }
+    }
+
+    /// The unit roundoff `moduli=auto` aims at.
+    fn unit(&self) -> f64 {
+        if self.dd {
+            2f64.powi(-104)
+        } else {
+            f64::EPSILON / 2.0
+        }
+    }
+
+    fn variant(&self, layout: Layout) -> String {
+        format!(
+            "{}_{}",
+            self.stem(),
+            layout.to_string().to_ascii_lowercase()
+        )
+    }
+
+    fn layout_of(&self, variant_name: &str) -> Result<Layout> {
+        Layout::ALL
+            .into_iter()
+            .find(|&l| self.variant(l) == variant_name)
+            .ok_or_else(|| {
+                LibError::Usage(format!(
+                    "unknown variant `{variant_name}` (expected {0}_nn, _nt, _tn or _tt)",
+                    self.stem()
+                ))
+            })
+    }
+
+    fn problem_of(&self, p: &GemmProblem, moduli: u64) -> Problem {
+        Problem::new(
+            self.variant(p.layout),
+            vec![
+                ("m", p.m as u64),
+                ("n", p.n as u64),
+                ("k", p.k as u64),
+                ("lda", p.lda as u64),
+                ("ldb", p.ldb as u64),
+                ("ldc", p.ldc as u64),
+                ("moduli", moduli),
+            ],
+            (p.m as f64 * p.n as f64 * p.k as f64).cbrt().round() as u64,
+        )
+    }
+
+    /// The GEMM problem and the moduli of a library problem.
+    fn emulated_of(&self, p: &Problem) -> Result<(GemmProblem, usize)> {
+        let layout = self.layout_of(&p.variant)?;
+        let dim = |name: &str| {
+            p.dim(name)
+                .map(|v| v as usize)
+                .ok_or_else(|| LibError::Usage(format!("{p}: no {name}")))
+        };
+        let g = GemmProblem {
+            flavor: self.flavor(),
+            layout,
+            m: dim("m")?,
+            n: dim("n")?,
+            k: dim("k")?,
+            lda: dim("lda")?,
+            ldb: dim("ldb")?,
+            ldc: dim("ldc")?,
+        };
+        g.validate().map_err(LibError::Usage)?;
+        let moduli = dim("moduli")?;
+        if moduli > self.max_moduli() {
+            return Err(LibError::Usage(format!(
+                "moduli={moduli} is out of range (1 to {})",
+                self.max_moduli()
+            )));
+        }
+        let crt = Crt::new(moduli).map_err(LibError::Usage)?;
+        crt.target(g.k).map_err(LibError::Usage)?;
+        Ok((g, moduli))
+    }
+
+    /// The `moduli` word: a count, `auto`, or the default.
+    fn moduli_word(&self, words: &[(String, String)], k: usize) -> Result<u64> {
+        match words.iter().find(|(w, _)| w == "moduli") {
+            Some((_, v)) if v == "auto" => Crt::fewest(k, self.unit(), self.max_moduli())
+                .map(|l| l as u64)
+                .ok_or_else(|| {
+                    LibError::Usage(format!(
+                        "moduli=auto: no count up to {} bounds the errors by sqrt(k) u at k = {k}; \
+                         name one",
+                        self.max_moduli()
+                    ))
+                }),
+            _ => Ok(size_word(words, "moduli", self.max_moduli() as u64)?
+                .unwrap_or(self.default_moduli())),
+        }
+    }
 }
 
-fn problem_of(p: &GemmProblem, moduli: u64) -> Problem {
-    Problem::new(
-        variant(p.layout),
-        vec![
-            ("m", p.m as u64),
-            ("n", p.n as u64),
-            ("k", p.k as u64),
-            ("lda", p.lda as u64),
-            ("ldb", p.ldb as u64),
-            ("ldc", p.ldc as u64),
-            ("moduli", moduli),
-        ],
-        (p.m as f64 * p.n as f64 * p.k as f64).cbrt().round() as u64,
-    )
-}
-
-/// The FP64 GEMM problem and the moduli of a library problem.
-fn emulated_of(p: &Problem) -> Result<(GemmProblem, usize)> {
-    let layout = layout_of(&p.variant)?;
-    let dim = |name: &str| {
-        p.dim(name)
-            .map(|v| v as usize)
-            .ok_or_else(|| LibError::Usage(format!("{p}: no {name}")))
-    };
-    let g = GemmProblem {
-        flavor: Flavor::Dgemm,
-        layout,
-        m: dim("m")?,
-        n: dim("n")?,
-        k: dim("k")?,
-        lda: dim("lda")?,
-        ldb: dim("ldb")?,
-        ldc: dim("ldc")?,
-    };
-    g.validate().map_err(LibError::Usage)?;
-    let moduli = dim("moduli")?;
-    let crt = Crt::new(moduli).map_err(LibError::Usage)?;
-    crt.target(g.k).map_err(LibError::Usage)?;
-    Ok((g, moduli))
-}
-
-impl Routine for EmulatedDgemmRoutine {
+impl Routine for EmulatedRoutine {
     fn name(&self) -> &'static str {
-        "dgemm_int8"
+        self.stem()
     }
 
     fn about(&self) -> &'static str {
-        "DGEMM emulated on the INT8 tensor cores (Ozaki scheme II), opt-in beside gemm's dgemm; \
-         moduli=L trades accuracy for speed"
+        if self.dd {
+            "double-double GEMM ((hi, lo) pairs) emulated on the INT8 tensor cores (Ozaki scheme \
+             II), opt-in beside gemm's ddgemm; moduli=L or auto trades accuracy for speed"
+        } else {
+            "DGEMM emulated on the INT8 tensor cores (Ozaki scheme II), opt-in beside gemm's \
+             dgemm; moduli=L or auto trades accuracy for speed"
+        }
     }
 
     fn variants(&self) -> Vec<String> {
-        Layout::ALL.into_iter().map(variant).collect()
+        Layout::ALL.into_iter().map(|l| self.variant(l)).collect()
     }
 
     fn default_variants(&self) -> Vec<String> {
-        vec![variant(Layout::ALL[0])]
+        vec![self.variant(Layout::ALL[0])]
     }
 
     fn dims(&self) -> &'static [DimHelp] {
-        &[
+        const COMMON: [DimHelp; 4] = [
             DimHelp {
                 name: "m",
                 help: "rows of C (required; n and k default to it)",
@@ -120,11 +215,38 @@ impl Routine for EmulatedDgemmRoutine {
                 name: "layout",
                 help: "op(A) op(B): NN (default), NT, TN or TT",
             },
+        ];
+        const FP64: [DimHelp; 5] = [
+            COMMON[0],
+            COMMON[1],
+            COMMON[2],
+            COMMON[3],
             DimHelp {
                 name: "moduli",
-                help: "moduli of the emulation, 1 to 16 (default 16: FP64 accuracy)",
+                help: "moduli of the emulation, 1 to 16 (default 16), or auto: the fewest that \
+                       bound every entry's error by about sqrt(k) 2^-53 ||row of op(A)|| \
+                       ||column of op(B)|| (14 up to k = 2^17); entries far below that product \
+                       (inputs with a wide exponent range) lose relative accuracy",
             },
-        ]
+        ];
+        const DD: [DimHelp; 5] = [
+            COMMON[0],
+            COMMON[1],
+            COMMON[2],
+            COMMON[3],
+            DimHelp {
+                name: "moduli",
+                help: "moduli of the emulation, 1 to 32 (default 30), or auto: the fewest that \
+                       bound every entry's error by about sqrt(k) 2^-104 ||row of op(A)|| \
+                       ||column of op(B)||; entries far below that product (inputs with a wide \
+                       exponent range) lose relative accuracy",
+            },
+        ];
+        if self.dd {
+            &DD
+        } else {
+            &FP64
+        }
     }
 
     fn problem(&self, words: &[(String, String)]) -> Result<Problem> {
@@ -134,23 +256,24 @@ impl Routine for EmulatedDgemmRoutine {
             None => Layout::ALL[0],
         };
         let max = i32::MAX as u64;
-        let m = size_word(words, "m", max)?
-            .ok_or_else(|| LibError::Usage("dgemm_int8 needs m=M (n and k default to m)".into()))?;
+        let m = size_word(words, "m", max)?.ok_or_else(|| {
+            LibError::Usage(format!("{} needs m=M (n and k default to m)", self.stem()))
+        })?;
         let n = size_word(words, "n", max)?.unwrap_or(m);
         let k = size_word(words, "k", max)?.unwrap_or(m);
-        let moduli = size_word(words, "moduli", MAX_FP64_MODULI as u64)?.unwrap_or(DEFAULT_MODULI);
-        let g = GemmProblem::packed(Flavor::Dgemm, layout, m as usize, n as usize, k as usize);
-        let p = problem_of(&g, moduli);
-        emulated_of(&p)?;
+        let g = GemmProblem::packed(self.flavor(), layout, m as usize, n as usize, k as usize);
+        let moduli = self.moduli_word(words, g.k)?;
+        let p = self.problem_of(&g, moduli);
+        self.emulated_of(&p)?;
         Ok(p)
     }
 
     fn family_problem(&self, variant_name: &str, size: u64) -> Result<Problem> {
-        let layout = layout_of(variant_name)?;
+        let layout = self.layout_of(variant_name)?;
         let s = size as usize;
-        let g = GemmProblem::padded(Flavor::Dgemm, layout, s, s, s, LD_MULTIPLE);
-        let p = problem_of(&g, DEFAULT_MODULI);
-        emulated_of(&p)?;
+        let g = GemmProblem::padded(self.flavor(), layout, s, s, s, LD_MULTIPLE);
+        let p = self.problem_of(&g, self.default_moduli());
+        self.emulated_of(&p)?;
         Ok(p)
     }
 
@@ -174,25 +297,34 @@ impl Routine for EmulatedDgemmRoutine {
         &[]
     }
 
-    fn open<'g>(&self, gpu: &'g Gpu, _rules: Option<&Path>) -> Result<Box<dyn Session + 'g>> {
+    fn open<'g>(&self, gpu: &'g Gpu, rules_dir: Option<&Path>) -> Result<Box<dyn Session + 'g>> {
+        // The double-double baseline is hone's CUDA-core kernel, by its rules.
+        let rules = match rules_dir {
+            Some(d) if self.dd => GemmRules::load_dir(d)?,
+            _ => GemmRules::bundled(),
+        };
         Ok(Box::new(EmulatedSession {
+            routine: EmulatedRoutine { dd: self.dd },
             gpu,
             runner: GemmRunner::new(gpu, ModuleCache::open_default())?,
             cublas: Cublas::new(gpu)?,
             timer: DefaultStreamTimer::new(gpu)?,
             flusher: L2Flusher::new(gpu)?,
             emulations: HashMap::new(),
+            rules,
         }))
     }
 }
 
 struct EmulatedSession<'g> {
+    routine: EmulatedRoutine,
     gpu: &'g Gpu,
     runner: GemmRunner<'g>,
     cublas: Cublas,
     timer: DefaultStreamTimer,
     flusher: L2Flusher,
     emulations: HashMap<usize, OzakiGemm<'g>>,
+    rules: GemmRules,
 }
 
 impl Session for EmulatedSession<'_> {
@@ -207,11 +339,11 @@ impl Session for EmulatedSession<'_> {
     }
 
     fn rules_origin(&self) -> String {
-        "none: the number of moduli is the problem's (moduli=L)".to_string()
+        "none: the number of moduli is the problem's (moduli=L or auto)".to_string()
     }
 
     fn select(&self, problem: &Problem) -> Result<Selection> {
-        let (_, moduli) = emulated_of(problem)?;
+        let (_, moduli) = self.routine.emulated_of(problem)?;
         let config = hone_tuner::Config::new(vec![(
             "MODULI".to_string(),
             hone_tuner::ParamValue::Int(moduli as i64),
@@ -229,12 +361,17 @@ impl Session for EmulatedSession<'_> {
         options: &MeasureOptions,
         log: &mut dyn FnMut(&Row),
     ) -> Result<Comparison> {
-        let (g, moduli) = emulated_of(problem)?;
+        let (g, moduli) = self.routine.emulated_of(problem)?;
         let selection = self.select(problem)?;
         let gpu = self.gpu;
+        let dd = self.routine.dd;
         let emu = match self.emulations.entry(moduli) {
             std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
-            std::collections::hash_map::Entry::Vacant(e) => e.insert(OzakiGemm::new(gpu, moduli)?),
+            std::collections::hash_map::Entry::Vacant(e) => e.insert(if dd {
+                OzakiGemm::new_dd(gpu, moduli)?
+            } else {
+                OzakiGemm::new(gpu, moduli)?
+            }),
         };
         self.runner.data(&g, &options.timing)?;
 
@@ -242,10 +379,17 @@ impl Session for EmulatedSession<'_> {
         hone.kernel = selection.label.clone();
         let check = self.runner.check_with(|alpha, a, b, beta, c| {
             // SAFETY: the runner's buffers hold the problem's matrices.
-            unsafe { emu.enqueue(&g, alpha.hi, a, b, beta.hi, c) }
+            unsafe {
+                if dd {
+                    emu.enqueue_dd(&g, alpha, a, b, beta, c)
+                } else {
+                    emu.enqueue(&g, alpha.hi, a, b, beta.hi, c)
+                }
+            }
         })?;
         if check.passed() {
             let d = self.runner.data(&g, &options.timing)?;
+            let (alpha, beta) = (super::device::ALPHA, super::device::BETA);
             let medians = pass_medians(
                 gpu,
                 &options.timing,
@@ -255,7 +399,13 @@ impl Session for EmulatedSession<'_> {
                 |copy| {
                     let (a, b, c) = d.ptrs(copy);
                     // SAFETY: copy `copy` of the problem's buffers.
-                    unsafe { emu.enqueue(&g, super::device::ALPHA, a, b, super::device::BETA, c) }
+                    unsafe {
+                        if dd {
+                            emu.enqueue_dd(&g, Dd::from_f64(alpha), a, b, Dd::from_f64(beta), c)
+                        } else {
+                            emu.enqueue(&g, alpha, a, b, beta, c)
+                        }
+                    }
                 },
             )?;
             fill_row(&mut hone, Some(&check), None);
@@ -266,16 +416,38 @@ impl Session for EmulatedSession<'_> {
         }
         log(&hone);
 
-        let vendor = super::routine::cublas_row(
-            &mut self.runner,
-            &self.cublas,
-            &mut self.timer,
-            problem,
-            "cublas dgemm",
-            options,
-        )?;
-        log(&vendor);
-        Ok(Comparison::new(problem, &selection, hone, vec![vendor]))
+        let baseline = if dd {
+            // No vendor library computes in double-double: hone's CUDA-core
+            // kernel on the same buffers.
+            let kernel = self.runner.fitting(self.rules.kernel(&g)?);
+            let mut row = Row::new(problem, "hone cuda cores", g.flops());
+            row.kernel = kernel.label();
+            match self.runner.check(&kernel)? {
+                Err(why) => row.invalid(why),
+                Ok(check) => match self
+                    .runner
+                    .time(&kernel, &options.timing, options.timed_runs)?
+                {
+                    Ok(t) => fill_row(&mut row, Some(&check), Some(&t)),
+                    Err(why) => {
+                        fill_row(&mut row, Some(&check), None);
+                        row.invalid(why)
+                    }
+                },
+            }
+            row
+        } else {
+            super::routine::cublas_row(
+                &mut self.runner,
+                &self.cublas,
+                &mut self.timer,
+                problem,
+                "cublas dgemm",
+                options,
+            )?
+        };
+        log(&baseline);
+        Ok(Comparison::new(problem, &selection, hone, vec![baseline]))
     }
 
     fn roof(&mut self, _options: &MeasureOptions) -> Option<Roof> {
@@ -290,7 +462,7 @@ mod tests {
 
     #[test]
     fn problems_carry_the_layout_and_the_moduli() {
-        let r = EmulatedDgemmRoutine;
+        let r = EmulatedRoutine::DGEMM;
         let p = r.problem(&parse_words(&["m=100"]).unwrap()).unwrap();
         assert_eq!(p.variant, "dgemm_int8_nn");
         assert_eq!(p.dim("moduli"), Some(16));
@@ -298,7 +470,7 @@ mod tests {
             .problem(&parse_words(&["m=64", "k=300", "layout=tn", "moduli=14"]).unwrap())
             .unwrap();
         assert_eq!(p.variant, "dgemm_int8_tn");
-        let (g, moduli) = emulated_of(&p).unwrap();
+        let (g, moduli) = r.emulated_of(&p).unwrap();
         assert_eq!((g.m, g.n, g.k, g.lda, moduli), (64, 64, 300, 300, 14));
         for (words, msg) in [
             (vec!["m=3", "moduli=17"], "out of range"),
@@ -312,5 +484,35 @@ mod tests {
         let f = r.family_problem("dgemm_int8_tt", 512).unwrap();
         assert_eq!(f.size, 512);
         assert!(r.family_problem("dgemm_nn", 512).is_err());
+        let auto = r
+            .problem(&parse_words(&["m=64", "k=8192", "moduli=auto"]).unwrap())
+            .unwrap();
+        assert_eq!(auto.dim("moduli"), Some(14));
+    }
+
+    #[test]
+    fn double_double_problems_take_up_to_32_moduli() {
+        let r = EmulatedRoutine::DDGEMM;
+        let p = r.problem(&parse_words(&["m=100"]).unwrap()).unwrap();
+        assert_eq!(p.variant, "ddgemm_int8_nn");
+        assert_eq!(p.dim("moduli"), Some(30));
+        let (g, _) = r.emulated_of(&p).unwrap();
+        assert_eq!(g.flavor, Flavor::Ddgemm);
+        let auto = r
+            .problem(&parse_words(&["m=64", "k=8192", "moduli=auto", "layout=tn"]).unwrap())
+            .unwrap();
+        assert_eq!(
+            (auto.variant.as_str(), auto.dim("moduli")),
+            ("ddgemm_int8_tn", Some(28))
+        );
+        let e = r
+            .problem(&parse_words(&["m=3", "moduli=33"]).unwrap())
+            .unwrap_err();
+        assert!(e.to_string().contains("out of range"), "{e}");
+        let e = EmulatedRoutine::DGEMM
+            .problem(&parse_words(&["m=3", "moduli=30"]).unwrap())
+            .unwrap_err();
+        assert!(e.to_string().contains("1 to 16"), "{e}");
+        assert!(r.family_problem("dgemm_int8_nn", 64).is_err());
     }
 }

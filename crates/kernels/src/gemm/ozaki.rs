@@ -162,6 +162,22 @@ impl Crt {
         Ok(t)
     }
 
+    /// The fewest moduli (at most `max`) for which every entry's error is
+    /// at most about sqrt(k) `unit` ||row of op(A)|| ||column of op(B)||
+    /// (2-norms), the size of the rounding errors of a floating-point dot
+    /// product of length k in that unit: each scaled element is rounded by
+    /// at most one half, at most ||row|| / target in its own units, so the
+    /// error is at most 2 sqrt(k) ||row|| ||column|| / target (and a
+    /// smaller second-order term). `None` when `max` moduli do not reach it.
+    pub fn fewest(k: usize, unit: f64, max: usize) -> Option<usize> {
+        (1..=max.min(MODULI.len())).find(|&l| {
+            Crt::new(l)
+                .ok()
+                .and_then(|c| c.target(k).ok())
+                .is_some_and(|t| 2.0 / t <= unit)
+        })
+    }
+
     /// The integer whose residues are `r` (|x| < M / 2), exactly.
     pub fn reconstruct(&self, r: &[i64]) -> IBig {
         let mut acc = UBig::ZERO;
@@ -1489,6 +1505,20 @@ mod tests {
                 .collect();
             assert_eq!(gpu_residues_dd(hi, tl, &MODULI), want, "{hi:e} + {tl:e}");
         }
+    }
+
+    #[test]
+    fn the_fewest_moduli_follow_the_unit_and_k() {
+        let fp64 = Crt::fewest(8192, f64::EPSILON / 2.0, MAX_FP64_MODULI);
+        let dd = Crt::fewest(8192, 2f64.powi(-104), MODULI.len());
+        assert_eq!((fp64, dd), (Some(14), Some(28)));
+        for (l, unit) in [(14, f64::EPSILON / 2.0), (28, 2f64.powi(-104))] {
+            let t = Crt::new(l).unwrap().target(8192).unwrap();
+            assert!(2.0 / t <= unit);
+            let fewer = Crt::new(l - 1).unwrap().target(8192).unwrap();
+            assert!(2.0 / fewer > unit);
+        }
+        assert_eq!(Crt::fewest(8192, 2f64.powi(-200), MODULI.len()), None);
     }
 
     #[test]

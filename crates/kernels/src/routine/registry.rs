@@ -10,7 +10,8 @@ use super::Routine;
 static ROUTINES: &[&dyn Routine] = &[
     &crate::symv::routine::SymvRoutine,
     &crate::gemm::routine::GemmRoutine,
-    &crate::gemm::emulated::EmulatedDgemmRoutine,
+    &crate::gemm::emulated::EmulatedRoutine::DGEMM,
+    &crate::gemm::emulated::EmulatedRoutine::DDGEMM,
     &crate::fft::routine::FftRoutine,
 ];
 
