@@ -404,6 +404,39 @@ fn the_int8_emulation_is_right_in_every_layout_and_fewer_moduli_are_caught() {
         !report.passed(),
         "6 moduli keep too few bits for FP64 accuracy"
     );
+    // alpha = 0 leaves beta C, even with NaN in A (BLAS semantics); a NaN
+    // row with alpha = 1 gives a NaN row.
+    let p = GemmProblem::packed(Flavor::Dgemm, Layout::ALL[0], 40, 30, 20);
+    let bytes = |v: &[f64]| v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>();
+    let mut a = vec![0.5; 40 * 20];
+    a[3] = f64::NAN;
+    let da = hone_gpu::launch::DeviceBuffer::with_data(&gpu, &bytes(&a)).unwrap();
+    let db = hone_gpu::launch::DeviceBuffer::with_data(&gpu, &bytes(&vec![0.25; 20 * 30])).unwrap();
+    let dc = hone_gpu::launch::DeviceBuffer::with_data(&gpu, &bytes(&vec![3.0; 40 * 30])).unwrap();
+    let read = |d: &hone_gpu::launch::DeviceBuffer| {
+        gpu.synchronize().unwrap();
+        let mut raw = vec![0u8; 8 * 40 * 30];
+        d.download(&gpu, &mut raw).unwrap();
+        raw.chunks(8)
+            .map(|b| f64::from_le_bytes(b.try_into().unwrap()))
+            .collect::<Vec<f64>>()
+    };
+    // SAFETY: the buffers hold p's matrices.
+    unsafe { full.enqueue(&p, 0.0, da.ptr(), db.ptr(), 2.0, dc.ptr()) }.unwrap();
+    assert!(read(&dc).iter().all(|&v| v == 6.0));
+    // SAFETY: as above.
+    unsafe { full.enqueue(&p, 1.0, da.ptr(), db.ptr(), 0.0, dc.ptr()) }.unwrap();
+    let c = read(&dc);
+    for j in 0..30 {
+        for i in 0..40 {
+            let v = c[i + 40 * j];
+            if i == 3 {
+                assert!(v.is_nan(), "({i}, {j}): {v}");
+            } else {
+                assert_eq!(v, 20.0 * 0.5 * 0.25, "({i}, {j})");
+            }
+        }
+    }
     // K beyond the 32-bit sums is refused.
     let big = GemmProblem::packed(Flavor::Dgemm, Layout::ALL[0], 1, 1, 1 << 17);
     // SAFETY: refused before any pointer is used.

@@ -158,6 +158,12 @@ impl EmulatedRoutine {
 
     /// The `moduli` word: a count, `auto`, or the default.
     fn moduli_word(&self, words: &[(String, String)], k: usize) -> Result<u64> {
+        if k > super::ozaki::MAX_K {
+            return Err(LibError::Usage(format!(
+                "k = {k}: the INT8 emulation takes 1 <= k <= {} (its 32-bit sums)",
+                super::ozaki::MAX_K
+            )));
+        }
         match words.iter().find(|(w, _)| w == "moduli") {
             Some((_, v)) if v == "auto" => Crt::fewest(k, self.unit(), self.max_moduli())
                 .map(|l| l as u64)
@@ -475,6 +481,7 @@ mod tests {
         for (words, msg) in [
             (vec!["m=3", "moduli=17"], "out of range"),
             (vec!["m=3", "k=131072"], "k = 131072"),
+            (vec!["m=3", "k=131072", "moduli=auto"], "k = 131072"),
             (vec!["m=3", "precision=s"], "unknown key"),
             (vec!["n=3"], "needs m=M"),
         ] {

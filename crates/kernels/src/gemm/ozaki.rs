@@ -23,11 +23,13 @@
 //! infinity or a NaN makes its row or column of C NaN.
 //!
 //! The reconstruction runs in FP64, exactly: each weight (M / m_l)
-//! ((M / m_l)^-1 mod m_l) mod M is split into four 32-bit chunks, so every
-//! residue times a chunk and every sum of L of them is an integer below
-//! 2^53; the quotient by M is rounded from those sums (the margin above
-//! keeps it away from a tie) and subtracted chunk by chunk, and the four
-//! chunks are joined with three fused multiply-adds.
+//! ((M / m_l)^-1 mod m_l) mod M is split into 32-bit chunks (four for up to
+//! 16 moduli, eight for 32), so every residue times a chunk and every sum of
+//! L of them is an integer below 2^53; the quotient by M is rounded from
+//! those sums (the margin above keeps it away from a tie) and subtracted
+//! chunk by chunk, and the chunks are joined with fused multiply-adds (FP64)
+//! or in double-double. With alpha = 0, C becomes beta C without reading
+//! the products (BLAS semantics: NaNs in A or B do not reach C).
 
 use std::fmt::Write as _;
 
@@ -49,9 +51,9 @@ pub const MODULI: [u32; 32] = [
     256, 255, 253, 251, 247, 239, 233, 229, 227, 223, 217, 211, 199, 197, 193, 191, 181, 179, 173,
     167, 163, 157, 151, 149, 139, 137, 131, 127, 113, 109, 107, 103,
 ];
-/// The most moduli an FP64 product takes: 16 keep every element below
-/// 2^62, which the FP64 slicing's two-piece split needs, and are more
-/// accurate than FP64 already.
+/// The most moduli an FP64 product takes: 16 keep every scaled element
+/// below 2^63 (about 2^62.02 at most), which the FP64 slicing's two-piece
+/// split needs, and are more accurate than FP64 already.
 pub const MAX_FP64_MODULI: usize = 16;
 /// K at most this keeps every 32-bit sum of products of 8-bit residues
 /// (each at most 128^2 in magnitude) exact.
@@ -614,7 +616,8 @@ extern "C" __global__ void __launch_bounds__(256) ozaki_slice(const double* X, i
 #if DD
   __shared__ double tail[32][33];
 #endif
-  const int r0 = blockIdx.y * 32, q0 = blockIdx.x * 32;
+  // Row tiles on grid.x, which is not capped at 65535.
+  const int r0 = blockIdx.x * 32, q0 = blockIdx.y * 32;
   const int tx = threadIdx.x, ty = threadIdx.y;
   for (int y = ty; y < 32; y += 8) {
     // Contiguous inner index: lanes walk q; else lanes walk r.
@@ -674,12 +677,25 @@ extern "C" __global__ void __launch_bounds__(256) ozaki_reconstruct(
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= M) return;
   const size_t plane = (size_t)Mp * Np;
-  const int si = sa[i];
+  const bool scale_only = alpha_hi == 0.0 && alpha_lo == 0.0;
+  const int si = scale_only ? 0 : sa[i];
   // grid.y is capped at 65535: columns beyond it loop.
   for (int j = blockIdx.y; j < N; j += gridDim.y) {
     const size_t at = (size_t)j * Mp + i;
-    const int sj = sb[j];
     double* c = C + ((size_t)j * ldc + i) * WORDS;
+    if (scale_only) {
+      // BLAS: alpha = 0 leaves C = beta C, whatever A and B hold.
+#if DD
+      double h = 0.0, l = 0.0;
+      if (beta_hi != 0.0 || beta_lo != 0.0) ozaki_dd_mul(beta_hi, beta_lo, c[0], c[1], h, l);
+      c[0] = h;
+      c[1] = l;
+#else
+      *c = beta_hi == 0.0 ? 0.0 : beta_hi * *c;
+#endif
+      continue;
+    }
+    const int sj = sb[j];
     if (si == NOT_FINITE || sj == NOT_FINITE) {
       const double nan = __longlong_as_double(0x7ff8000000000000ll);
       c[0] = nan;
@@ -847,11 +863,12 @@ impl<'g> OzakiGemm<'g> {
     pub fn workspace_bytes(&self, p: &GemmProblem) -> usize {
         let (mp, np, kp) = OzakiGemm::padded(p);
         let l = self.crt.moduli.len();
-        let rows = p.m.max(p.n);
-        8 * rows * (1 + cdiv(p.k, STAT_CHUNK))
+        let rows = mp.max(np);
+        8 * rows * (1 + cdiv(kp, STAT_CHUNK))
             + 4 * (mp + np)
             + l * kp * (mp + np)
             + 4 * l * mp * np
+            + crate::vendor::cublaslt::WORKSPACE
     }
 
     fn workspace(&mut self, p: &GemmProblem) -> Result<()> {
@@ -883,9 +900,12 @@ impl<'g> OzakiGemm<'g> {
             c32: alloc(4 * l * mp * np)?,
             products: None,
         };
-        // Padding rows and columns of the slices stay zero.
-        w.a8.fill_async(self.gpu, 0)?;
-        w.b8.fill_async(self.gpu, 0)?;
+        // The slicing writes every element of the padded slices (zeros in
+        // the padding); until then a byte pattern, so that the cuBLASLt
+        // candidates are timed on operands that are not all zero (the
+        // tensor cores draw less power on zeros).
+        w.a8.fill_async(self.gpu, 0x5b)?;
+        w.b8.fill_async(self.gpu, 0xa7)?;
         let shape = Int8Batch {
             m: mp,
             n: np,
@@ -1078,7 +1098,7 @@ impl<'g> OzakiGemm<'g> {
             // SAFETY: reads the statistics above, writes `rows` shifts.
             unsafe { shift.launch(gpu, &dims, &args) }?;
             let dims = LaunchDims {
-                grid: (cdiv(kp, 32) as u32, cdiv(rp, 32) as u32, 1),
+                grid: (cdiv(rp, 32) as u32, cdiv(kp, 32) as u32, 1),
                 block: (32, 8, 1),
                 shared_mem: 0,
             };

@@ -46,7 +46,7 @@ pub struct Int8Gemm {
 }
 
 /// Workspace the candidates may use.
-const WORKSPACE: usize = 32 << 20;
+pub const WORKSPACE: usize = 32 << 20;
 /// Candidates asked of the heuristic.
 const CANDIDATES: usize = 8;
 
