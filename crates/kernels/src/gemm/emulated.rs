@@ -425,23 +425,14 @@ impl Session for EmulatedSession<'_> {
         let baseline = if dd {
             // No vendor library computes in double-double: hone's CUDA-core
             // kernel on the same buffers.
-            let kernel = self.runner.fitting(self.rules.kernel(&g)?);
-            let mut row = Row::new(problem, "hone cuda cores", g.flops());
-            row.kernel = kernel.label();
-            match self.runner.check(&kernel)? {
-                Err(why) => row.invalid(why),
-                Ok(check) => match self
-                    .runner
-                    .time(&kernel, &options.timing, options.timed_runs)?
-                {
-                    Ok(t) => fill_row(&mut row, Some(&check), Some(&t)),
-                    Err(why) => {
-                        fill_row(&mut row, Some(&check), None);
-                        row.invalid(why)
-                    }
-                },
-            }
-            row
+            super::routine::kernel_row(
+                &mut self.runner,
+                &self.rules,
+                &g,
+                problem,
+                "hone cuda cores",
+                options,
+            )?
         } else {
             super::routine::cublas_row(
                 &mut self.runner,

@@ -1320,28 +1320,14 @@ mod tests {
 
     /// hi + lo exactly, for integers hi and lo.
     fn dd_exact(hi: f64, lo: f64) -> IBig {
-        let int = |v: f64| {
-            assert_eq!(v, v.trunc(), "{v} is an integer");
-            if v == 0.0 {
-                return IBig::ZERO;
-            }
-            let m = v.abs();
-            let bits = m.to_bits();
-            let exp = ((bits >> 52) & 0x7ff) as i64 - 1075;
-            // A nonzero integer: normal, exponent at least -52.
-            let mant = (bits & ((1 << 52) - 1)) | 1 << 52;
-            let mag = if exp >= 0 {
-                UBig::from(mant) << exp as usize
-            } else {
-                UBig::from(mant >> (-exp) as u64)
-            };
-            if v < 0.0 {
-                -IBig::from(mag)
-            } else {
-                IBig::from(mag)
-            }
-        };
-        int(hi) + int(lo)
+        let sum = super::super::dd::Dd { hi, lo }.exact();
+        let int = sum.to_int().value();
+        assert_eq!(
+            super::super::dd::Exact::from(int.clone()),
+            sum,
+            "{hi} + {lo}"
+        );
+        int
     }
 
     #[test]

@@ -227,6 +227,32 @@ pub(super) fn fill_row(row: &mut Row, check: Option<&CheckReport>, timed: Option
     }
 }
 
+/// The rules' kernel for `g` (the runner's current problem, fitted to its
+/// leading dimensions and pointers), checked then timed, as the row `name`.
+pub(super) fn kernel_row(
+    runner: &mut GemmRunner<'_>,
+    rules: &GemmRules,
+    g: &GemmProblem,
+    problem: &Problem,
+    name: &str,
+    options: &MeasureOptions,
+) -> Result<Row> {
+    let kernel = runner.fitting(rules.kernel(g)?);
+    let mut row = Row::new(problem, name, g.flops());
+    row.kernel = kernel.label();
+    match runner.check(&kernel)? {
+        Err(why) => row.invalid(why),
+        Ok(check) => match runner.time(&kernel, &options.timing, options.timed_runs)? {
+            Ok(t) => fill_row(&mut row, Some(&check), Some(&t)),
+            Err(why) => {
+                fill_row(&mut row, Some(&check), None);
+                row.invalid(why)
+            }
+        },
+    }
+    Ok(row)
+}
+
 /// cuBLAS on the runner's current problem, checked then timed, as the row
 /// `name`.
 pub(super) fn cublas_row(
@@ -288,23 +314,7 @@ impl Session for GemmSession<'_> {
         let g = gemm_of(problem)?;
         let selection = self.select(problem)?;
         self.runner.data(&g, &options.timing)?;
-        let kernel = self.runner.fitting(self.rules.kernel(&g)?);
-
-        let mut hone = Row::new(problem, "hone", g.flops());
-        hone.kernel = kernel.label();
-        match self.runner.check(&kernel)? {
-            Err(why) => hone.invalid(why),
-            Ok(check) => match self
-                .runner
-                .time(&kernel, &options.timing, options.timed_runs)?
-            {
-                Ok(t) => fill_row(&mut hone, Some(&check), Some(&t)),
-                Err(why) => {
-                    fill_row(&mut hone, Some(&check), None);
-                    hone.invalid(why)
-                }
-            },
-        }
+        let hone = kernel_row(&mut self.runner, &self.rules, &g, problem, "hone", options)?;
         log(&hone);
         let name = match g.flavor {
             Flavor::Dgemm => "cublas dgemm",
