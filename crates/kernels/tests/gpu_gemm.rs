@@ -538,3 +538,168 @@ fn the_emulated_double_double_routine_checks_and_times_beside_the_cuda_core_kern
     assert_eq!(c.baselines[0].implementation, "hone cuda cores");
     assert!(c.baselines[0].ok(), "{:?}", c.baselines[0]);
 }
+
+/// Column-major storage of `rows` x `cols` values `at(r, c)`, transposed
+/// for Op::T, as FP64 words (or (hi, lo) pairs).
+fn stored(
+    op: hone_kernels::gemm::Op,
+    rows: usize,
+    cols: usize,
+    at: impl Fn(usize, usize) -> Dd,
+    dd: bool,
+) -> Vec<u8> {
+    let (sr, sc) = GemmProblem::stored_shape(op, rows, cols);
+    let mut out = Vec::new();
+    for c in 0..sc {
+        for r in 0..sr {
+            let v = match op {
+                hone_kernels::gemm::Op::N => at(r, c),
+                hone_kernels::gemm::Op::T => at(c, r),
+            };
+            out.extend(v.hi.to_le_bytes());
+            if dd {
+                out.extend(v.lo.to_le_bytes());
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn the_fitted_emulation_bounds_every_entry_against_the_magnitudes_or_refuses() {
+    use hone_gpu::launch::DeviceBuffer;
+    use hone_kernels::gemm::dd;
+    use hone_kernels::gemm::ozaki_fit::{fewest_for, ratio_cpu, FittedGemm};
+    use rand::SeedableRng;
+    let Some(gpu) = gpu() else { return };
+    let mut rng = rand::rngs::StdRng::seed_from_u64(rand::random());
+    let cases = [
+        (false, Layout::ALL[0], 0.5),
+        (false, Layout::ALL[2], 2.0),
+        (false, Layout::ALL[1], 3.0),
+        (true, Layout::ALL[0], 0.5),
+        (true, Layout::ALL[3], 1.0),
+    ];
+    let mut fitted = [
+        FittedGemm::new(&gpu, false).unwrap(),
+        FittedGemm::new(&gpu, true).unwrap(),
+    ];
+    for (is_dd, layout, phi) in cases {
+        let (m, n, k) = (70, 53, 611);
+        let flavor = if is_dd { Flavor::Ddgemm } else { Flavor::Dgemm };
+        let p = GemmProblem::packed(flavor, layout, m, n, k);
+        let mut draw = |len: usize| -> Vec<Dd> {
+            (0..len)
+                .map(|_| {
+                    let v = dd::phi_entry(&mut rng, phi);
+                    if is_dd {
+                        v
+                    } else {
+                        Dd::from_f64(v.hi)
+                    }
+                })
+                .collect()
+        };
+        let (opa, opb) = (draw(m * k), draw(k * n));
+        let da =
+            DeviceBuffer::with_data(&gpu, &stored(layout.a, m, k, |i, q| opa[i * k + q], is_dd))
+                .unwrap();
+        let db =
+            DeviceBuffer::with_data(&gpu, &stored(layout.b, k, n, |q, j| opb[q * n + j], is_dd))
+                .unwrap();
+        let words = if is_dd { 2 } else { 1 };
+        let dc = DeviceBuffer::alloc(&gpu, 8 * words * m * n).unwrap();
+        let f = &mut fitted[is_dd as usize];
+        // SAFETY: the buffers hold p's matrices.
+        let l = unsafe {
+            f.enqueue(
+                &p,
+                Dd::from_f64(1.0),
+                da.ptr(),
+                db.ptr(),
+                Dd::ZERO,
+                dc.ptr(),
+            )
+        }
+        .unwrap();
+        let got = f.last().unwrap();
+        let want = ratio_cpu(m, n, k, |i, q| opa[i * k + q].hi, |q, j| opb[q * n + j].hi);
+        let unit = FittedGemm::unit(is_dd);
+        println!(
+            "fit {flavor:?} {layout} phi {phi}: {l} moduli, ratio 2^{:.2} (CPU 2^{:.2})",
+            got.ratio.log2(),
+            want.log2()
+        );
+        // An upper bound of the ratio, and a close one.
+        assert!(
+            got.ratio >= want * (1.0 - 1e-9) && got.ratio <= want * 1.02,
+            "{} against {}",
+            got.ratio,
+            want
+        );
+        assert_eq!(Some(l), fewest_for(k, unit, got.ratio, 32));
+        gpu.synchronize().unwrap();
+        let mut raw = vec![0u8; 8 * words * m * n];
+        dc.download(&gpu, &mut raw).unwrap();
+        let c: Vec<f64> = raw
+            .chunks(8)
+            .map(|b| f64::from_le_bytes(b.try_into().unwrap()))
+            .collect();
+        let mut worst = 0.0f64;
+        for j in 0..n {
+            for i in 0..m {
+                let pairs = (0..k).map(|q| (opa[i * k + q], opb[q * n + j]));
+                let (exact, abs) = dd::exact_entry(Dd::from_f64(1.0), pairs, Dd::ZERO, None);
+                let e = (i + j * m) * words;
+                let v = if is_dd {
+                    Dd {
+                        hi: c[e],
+                        lo: c[e + 1],
+                    }
+                } else {
+                    Dd::from_f64(c[e])
+                };
+                // Less the rounding of the result (a few units for
+                // double-double's join).
+                let err = dd::error(v, &exact) - 4.0 * unit * dd::to_f64(&exact).abs();
+                worst = worst.max(err / ((k as f64).sqrt() * unit * abs));
+            }
+        }
+        println!("  largest error over sqrt(k) u (|A||B|)_ij: {worst:.2e}");
+        assert!(worst <= 1.0, "{flavor:?} {layout} phi {phi}: {worst}");
+    }
+    // Large elements of A meet small ones of B: refused, never computed
+    // with too few moduli.
+    let p = GemmProblem::packed(Flavor::Dgemm, Layout::ALL[0], 4, 3, 2);
+    let tiny = 2f64.powi(-90);
+    let a = stored(
+        p.layout.a,
+        4,
+        2,
+        |_, q| Dd::from_f64(if q == 0 { 1.0 } else { tiny }),
+        false,
+    );
+    let b = stored(
+        p.layout.b,
+        2,
+        3,
+        |q, _| Dd::from_f64(if q == 0 { tiny } else { 1.0 }),
+        false,
+    );
+    let da = DeviceBuffer::with_data(&gpu, &a).unwrap();
+    let db = DeviceBuffer::with_data(&gpu, &b).unwrap();
+    let dc = DeviceBuffer::alloc(&gpu, 8 * 12).unwrap();
+    // SAFETY: the buffers hold p's matrices.
+    let e = unsafe {
+        fitted[0].enqueue(
+            &p,
+            Dd::from_f64(1.0),
+            da.ptr(),
+            db.ptr(),
+            Dd::ZERO,
+            dc.ptr(),
+        )
+    }
+    .unwrap_err();
+    assert!(e.to_string().contains("too wide"), "{e}");
+}

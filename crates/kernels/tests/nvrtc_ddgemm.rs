@@ -78,11 +78,25 @@ fn the_int8_emulation_kernels_compile() {
         kind: hone_gpu::ImageKind::Cubin,
     };
     let options = hone_gpu::CompileOptions::default();
-    for (moduli, dd) in [(8, false), (14, false), (16, false), (20, true), (32, true)] {
+    // 24 FP64 moduli take the five-piece slicing.
+    for (moduli, dd) in [
+        (8, false),
+        (14, false),
+        (16, false),
+        (24, false),
+        (20, true),
+        (32, true),
+    ] {
         let crt = hone_kernels::gemm::ozaki::Crt::new(moduli).unwrap();
         let src = hone_kernels::gemm::ozaki::source(&crt, dd);
         if let Err(e) = hone_gpu::nvrtc::compile(&src, "ozaki.cu", &options, &target) {
             panic!("{moduli} moduli:\n{e}");
+        }
+    }
+    for dd in [false, true] {
+        let src = hone_kernels::gemm::ozaki_fit::fit_source(dd);
+        if let Err(e) = hone_gpu::nvrtc::compile(&src, "ozaki_fit.cu", &options, &target) {
+            panic!("the fit's kernels (double-double {dd}):\n{e}");
         }
     }
 }

@@ -34,10 +34,12 @@ pub struct DdgemmArgs {
     #[arg(long, value_name = "KIND,KIND", value_delimiter = ',')]
     pub kinds: Vec<String>,
     /// Also the double-double product on the INT8 tensor cores (Ozaki
-    /// scheme II) with these numbers of moduli (1 to 32), on the
-    /// interleaved variants (default: none)
+    /// scheme II) with these numbers of moduli (1 to 32), or fit (the
+    /// fewest each input kind needs for an error of at most sqrt(k) 2^-104
+    /// (|A| |B|)_ij in every entry), on the interleaved variants (default:
+    /// none)
     #[arg(long, value_name = "L,L", value_delimiter = ',')]
-    pub int8_moduli: Vec<usize>,
+    pub int8_moduli: Vec<String>,
     #[command(flatten)]
     pub common: Common,
 }
@@ -77,7 +79,18 @@ pub fn run_cmd(args: DdgemmArgs) -> Result<u8> {
     if !args.kinds.is_empty() {
         options.kinds = args.kinds.iter().map(|k| kind(k)).collect::<Result<_>>()?;
     }
-    options.int8_moduli = args.int8_moduli.clone();
+    options.int8_moduli = args
+        .int8_moduli
+        .iter()
+        .map(|w| match w.as_str() {
+            "fit" => Ok(hone_kernels::gemm::dd_report::FIT_MODULI),
+            _ => w
+                .parse::<usize>()
+                .ok()
+                .filter(|&l| l != hone_kernels::gemm::dd_report::FIT_MODULI)
+                .ok_or_else(|| anyhow!("--int8-moduli {w}: expected a count (1 to 32) or fit")),
+        })
+        .collect::<Result<_>>()?;
     options.validate().map_err(|e| anyhow!("{e}"))?;
     let rules = match &args.common.rules {
         Some(d) => GemmRules::load_dir(d).map_err(|e| anyhow!("{e}"))?,

@@ -22,9 +22,11 @@ pub struct OzakiArgs {
     /// Square sizes N (default: 2048, 4096, 8192)
     #[arg(long, value_name = "N,N", value_delimiter = ',')]
     pub sizes: Vec<usize>,
-    /// Numbers of moduli (1 to 16; default 14, 15, 16)
+    /// Numbers of moduli (1 to 32), or fit: the fewest the inputs need for
+    /// an error of at most sqrt(k) 2^-53 (|A| |B|)_ij in every entry
+    /// (default 14, 15, 16, fit)
     #[arg(long, value_name = "L,L", value_delimiter = ',')]
-    pub moduli: Vec<usize>,
+    pub moduli: Vec<String>,
     /// Input spreads phi: entries (rand - 0.5) exp(phi randn) (default 0.5, 4)
     #[arg(long, value_name = "P,P", value_delimiter = ',')]
     pub phi: Vec<f64>,
@@ -36,13 +38,19 @@ pub struct OzakiArgs {
 }
 
 pub fn run_cmd(args: OzakiArgs) -> Result<u8> {
-    let moduli = if args.moduli.is_empty() {
-        vec![14, 15, 16]
+    let words = if args.moduli.is_empty() {
+        vec!["14".into(), "15".into(), "16".into(), "fit".into()]
     } else {
         args.moduli.clone()
     };
-    for &l in &moduli {
+    let fit = words.iter().any(|w| w == "fit");
+    let mut moduli = Vec::new();
+    for w in words.iter().filter(|w| *w != "fit") {
+        let l: usize = w
+            .parse()
+            .map_err(|_| anyhow!("--moduli {w}: expected a count or fit"))?;
         Crt::new(l).map_err(|e| anyhow!("--moduli: {e} (at most {})", MODULI.len()))?;
+        moduli.push(l);
     }
     if let Some(p) = args.phi.iter().find(|p| !(0.0..=50.0).contains(*p)) {
         return Err(anyhow!("--phi {p}: expected 0 to 50"));
@@ -55,6 +63,7 @@ pub fn run_cmd(args: OzakiArgs) -> Result<u8> {
             args.sizes.clone()
         },
         moduli,
+        fit,
         phis: if args.phi.is_empty() {
             vec![0.5, 4.0]
         } else {

@@ -20,6 +20,7 @@ use super::device::GemmRunner;
 use super::fp64::{self, Fp64Count};
 use super::library::GemmRules;
 use super::ozaki::OzakiGemm;
+use super::ozaki_fit::FittedGemm;
 use super::template::GemmKernel;
 use super::{Flavor, GemmProblem, LD_MULTIPLE};
 use crate::routine::report::write_texts;
@@ -80,7 +81,11 @@ impl DdReportOptions {
                 "MADD={m}: the multiply-adds are 0 (accurate), 1 (sloppy) and 2 (lazy)"
             )));
         }
-        if let Some(l) = self.int8_moduli.iter().find(|l| !(1..=32).contains(*l)) {
+        if let Some(l) = self
+            .int8_moduli
+            .iter()
+            .find(|&&l| l != FIT_MODULI && !(1..=32).contains(&l))
+        {
             return Err(LibError::Usage(format!(
                 "{l} moduli: the INT8 emulation takes 1 to 32"
             )));
@@ -93,6 +98,10 @@ impl DdReportOptions {
         Ok(())
     }
 }
+
+/// The entry of `int8_moduli` that fits the moduli to each input kind
+/// ([`super::ozaki_fit`]).
+pub const FIT_MODULI: usize = 0;
 
 /// The `madd` of rows measured on the INT8 tensor cores.
 pub const INT8_MADD: i64 = -1;
@@ -162,6 +171,7 @@ pub fn run(
     let mut counts: HashMap<GemmKernel, std::result::Result<Fp64Count, String>> = HashMap::new();
     let mut rows = Vec::new();
     let mut emulations: HashMap<usize, OzakiGemm<'_>> = HashMap::new();
+    let mut fitted: Option<FittedGemm<'_>> = None;
     let mut flusher = L2Flusher::new(gpu)?;
     for variant in &options.variants {
         let (flavor, layout) = Flavor::parse_variant(variant).expect("validated");
@@ -190,6 +200,21 @@ pub fn run(
                 continue;
             }
             for &l in &options.int8_moduli {
+                if l == FIT_MODULI {
+                    if fitted.is_none() {
+                        fitted = Some(FittedGemm::new(gpu, true)?);
+                    }
+                    let f = fitted.as_mut().expect("just made");
+                    let row = measure_fit(&mut runner, f, &p, variant, options, &mut flusher)
+                        .unwrap_or_else(|e| {
+                            let mut r = int8_row(&p, variant, 0, format!("failed: {e}"));
+                            r.kernel = "int8 emulation, fit".to_string();
+                            r
+                        });
+                    log(&row);
+                    rows.push(row);
+                    continue;
+                }
                 let emu = match emulations.entry(l) {
                     std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
                     std::collections::hash_map::Entry::Vacant(e) => {
@@ -317,22 +342,112 @@ fn measure_int8(
     if !failed.is_empty() {
         row.status = format!("{OUTSIDE_CHECK} on {}", failed.join("; "));
     }
+    time_into(
+        &mut row,
+        runner,
+        p,
+        options,
+        flusher,
+        |alpha, a, b, beta, c| {
+            // SAFETY: the runner's buffers hold the problem.
+            unsafe { emu.enqueue_dd(p, alpha, a, b, beta, c) }
+        },
+    )?;
+    Ok(row)
+}
+
+/// Times C = op(A) op(B) by `run` on the runner's buffers into `row`.
+fn time_into(
+    row: &mut DdRow,
+    runner: &mut GemmRunner<'_>,
+    p: &GemmProblem,
+    options: &DdReportOptions,
+    flusher: &mut L2Flusher,
+    mut run: impl FnMut(Dd, u64, u64, Dd, u64) -> Result<()>,
+) -> Result<()> {
     let gpu = runner.gpu();
     let (a, b, c) = runner.data(p, &options.measure.timing)?.ptrs(0);
-    let (one, zero) = (Dd::from_f64(1.0), Dd::ZERO);
     row.medians_ms = pass_medians(
         gpu,
         &options.measure.timing,
         options.measure.timed_runs,
         1,
         Some(flusher),
-        // SAFETY: the runner's buffers hold the problem.
-        |_| unsafe { emu.enqueue_dd(p, one, a, b, zero, c) },
+        |_| run(Dd::from_f64(1.0), a, b, Dd::ZERO, c),
     )?;
     row.tflops = row
         .medians_ms
         .first()
         .map(|ms| p.flops() / (ms * 1e-3) / 1e12);
+    Ok(())
+}
+
+/// The INT8 emulation with its moduli fitted to each input kind: the
+/// count each kind took (or its refusal, which is the fit's answer for
+/// inputs too wide, not a failure) and its errors, then the timing on the
+/// runner's default inputs.
+fn measure_fit(
+    runner: &mut GemmRunner<'_>,
+    fit: &mut FittedGemm<'_>,
+    p: &GemmProblem,
+    variant: &str,
+    options: &DdReportOptions,
+    flusher: &mut L2Flusher,
+) -> Result<DdRow> {
+    let mut row = int8_row(p, variant, 0, "ok".to_string());
+    let mut took = Vec::new();
+    let mut failed = Vec::new();
+    for kind in &options.kinds {
+        let checked = runner.check_inputs(Some(*kind), |alpha, a, b, beta, c| {
+            // SAFETY: the runner's buffers hold the problem.
+            unsafe { fit.enqueue(p, alpha, a, b, beta, c) }.map(|_| ())
+        });
+        match checked {
+            Ok((report, accuracy)) => {
+                let l = fit.last().map_or(0, |f| f.moduli);
+                took.push(format!("{}: {l}", kind.label()));
+                if !report.passed() {
+                    failed.push(format!("{}: {}", kind.label(), report.describe()));
+                }
+                row.accuracy
+                    .push((kind.label(), accuracy.unwrap_or_default()));
+            }
+            Err(LibError::Usage(why)) if why.contains("too wide") => {
+                took.push(format!("{}: refused", kind.label()));
+                row.accuracy.push((
+                    kind.label(),
+                    Accuracy {
+                        normwise: f64::NAN,
+                        elementwise_max: f64::NAN,
+                        elementwise_median: f64::NAN,
+                        entries: 0,
+                    },
+                ));
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    row.kernel = format!("int8 emulation, fit ({})", took.join(", "));
+    if !failed.is_empty() {
+        row.status = format!("wrong result: {}", failed.join("; "));
+        return Ok(row);
+    }
+    time_into(
+        &mut row,
+        runner,
+        p,
+        options,
+        flusher,
+        |alpha, a, b, beta, c| {
+            // SAFETY: the runner's buffers hold the problem.
+            unsafe { fit.enqueue(p, alpha, a, b, beta, c) }.map(|_| ())
+        },
+    )?;
+    let l = fit.last().map_or(0, |f| f.moduli);
+    row.kernel = format!(
+        "int8 emulation, fit ({}; timed inputs: {l})",
+        took.join(", ")
+    );
     Ok(row)
 }
 

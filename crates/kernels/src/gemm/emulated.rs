@@ -7,8 +7,10 @@
 //! hone's CUDA-core double-double kernel (no vendor library computes in
 //! double-double), on the same buffers. The number of moduli is the
 //! problem's (accuracy for speed; `auto` takes the fewest that bound every
-//! entry's error by about sqrt(K) u ||row of op(A)|| ||column of op(B)||),
-//! not a tuned choice: there are no rules.
+//! entry's error by about sqrt(K) u ||row of op(A)|| ||column of op(B)||;
+//! `fit` measures each call's inputs and takes the fewest that bound it by
+//! sqrt(K) u (|op(A)| |op(B)|)_ij, or refuses, [`super::ozaki_fit`]), not a
+//! tuned choice: there are no rules.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -20,6 +22,7 @@ use super::dd::Dd;
 use super::device::GemmRunner;
 use super::library::GemmRules;
 use super::ozaki::{Crt, OzakiGemm, MAX_FP64_MODULI, MODULI};
+use super::ozaki_fit::FittedGemm;
 use super::routine::fill_row;
 use super::{Flavor, GemmProblem, Layout, LD_MULTIPLE};
 use crate::routine::problem::{reject_unknown, size_word};
@@ -29,6 +32,9 @@ use crate::routine::{
 };
 use crate::vendor::cublas::{Cublas, DefaultStreamTimer};
 
+/// The `moduli` dimension of a problem whose moduli are fitted to each
+/// call's inputs (`moduli=fit`).
+pub const FIT: u64 = 0;
 /// Moduli when an FP64 problem names none: cuBLAS's median error or lower
 /// on the inputs measured, the wide-range ones included.
 pub const DEFAULT_MODULI: u64 = 16;
@@ -125,7 +131,8 @@ impl EmulatedRoutine {
         )
     }
 
-    /// The GEMM problem and the moduli of a library problem.
+    /// The GEMM problem and the moduli of a library problem ([`FIT`] for
+    /// fitted ones).
     fn emulated_of(&self, p: &Problem) -> Result<(GemmProblem, usize)> {
         let layout = self.layout_of(&p.variant)?;
         let dim = |name: &str| {
@@ -145,6 +152,16 @@ impl EmulatedRoutine {
         };
         g.validate().map_err(LibError::Usage)?;
         let moduli = dim("moduli")?;
+        if moduli == FIT as usize {
+            if g.k > super::ozaki::MAX_K {
+                return Err(LibError::Usage(format!(
+                    "k = {}: the INT8 emulation takes 1 <= k <= {}",
+                    g.k,
+                    super::ozaki::MAX_K
+                )));
+            }
+            return Ok((g, moduli));
+        }
         if moduli > self.max_moduli() {
             return Err(LibError::Usage(format!(
                 "moduli={moduli} is out of range (1 to {})",
@@ -156,7 +173,7 @@ impl EmulatedRoutine {
         Ok((g, moduli))
     }
 
-    /// The `moduli` word: a count, `auto`, or the default.
+    /// The `moduli` word: a count, `auto`, `fit` ([`FIT`]) or the default.
     fn moduli_word(&self, words: &[(String, String)], k: usize) -> Result<u64> {
         if k > super::ozaki::MAX_K {
             return Err(LibError::Usage(format!(
@@ -165,6 +182,7 @@ impl EmulatedRoutine {
             )));
         }
         match words.iter().find(|(w, _)| w == "moduli") {
+            Some((_, v)) if v == "fit" => Ok(FIT),
             Some((_, v)) if v == "auto" => Crt::fewest(k, self.unit(), self.max_moduli())
                 .map(|l| l as u64)
                 .ok_or_else(|| {
@@ -188,10 +206,10 @@ impl Routine for EmulatedRoutine {
     fn about(&self) -> &'static str {
         if self.dd {
             "double-double GEMM ((hi, lo) pairs) emulated on the INT8 tensor cores (Ozaki scheme \
-             II), opt-in beside gemm's ddgemm; moduli=L or auto trades accuracy for speed"
+             II), opt-in beside gemm's ddgemm; moduli=L or auto trades accuracy for speed, fit measures the inputs"
         } else {
             "DGEMM emulated on the INT8 tensor cores (Ozaki scheme II), opt-in beside gemm's \
-             dgemm; moduli=L or auto trades accuracy for speed"
+             dgemm; moduli=L or auto trades accuracy for speed, fit measures the inputs"
         }
     }
 
@@ -229,10 +247,13 @@ impl Routine for EmulatedRoutine {
             COMMON[3],
             DimHelp {
                 name: "moduli",
-                help: "moduli of the emulation, 1 to 16 (default 16), or auto: the fewest that \
+                help: "moduli of the emulation, 1 to 32 (default 16); auto: the fewest that \
                        bound every entry's error by about sqrt(k) 2^-53 ||row of op(A)|| \
-                       ||column of op(B)|| (14 up to k = 2^17); entries far below that product \
-                       (inputs with a wide exponent range) lose relative accuracy",
+                       ||column of op(B)|| (14 up to k = 2^17), so entries far below that \
+                       product (inputs with a wide exponent range) lose relative accuracy; \
+                       fit: each call measures its inputs and takes the fewest that bound \
+                       every entry's error by sqrt(k) 2^-53 (|op(A)| |op(B)|)_ij, or refuses \
+                       inputs too wide for 32",
             },
         ];
         const DD: [DimHelp; 5] = [
@@ -242,10 +263,12 @@ impl Routine for EmulatedRoutine {
             COMMON[3],
             DimHelp {
                 name: "moduli",
-                help: "moduli of the emulation, 1 to 32 (default 30), or auto: the fewest that \
+                help: "moduli of the emulation, 1 to 32 (default 30); auto: the fewest that \
                        bound every entry's error by about sqrt(k) 2^-104 ||row of op(A)|| \
-                       ||column of op(B)||; entries far below that product (inputs with a wide \
-                       exponent range) lose relative accuracy",
+                       ||column of op(B)||, so entries far below that product (inputs with a \
+                       wide exponent range) lose relative accuracy; fit: each call measures \
+                       its inputs and takes the fewest that bound every entry's error by \
+                       sqrt(k) 2^-104 (|op(A)| |op(B)|)_ij, or refuses inputs too wide for 32",
             },
         ];
         if self.dd {
@@ -317,6 +340,7 @@ impl Routine for EmulatedRoutine {
             timer: DefaultStreamTimer::new(gpu)?,
             flusher: L2Flusher::new(gpu)?,
             emulations: HashMap::new(),
+            fitted: None,
             rules,
         }))
     }
@@ -330,6 +354,7 @@ struct EmulatedSession<'g> {
     timer: DefaultStreamTimer,
     flusher: L2Flusher,
     emulations: HashMap<usize, OzakiGemm<'g>>,
+    fitted: Option<FittedGemm<'g>>,
     rules: GemmRules,
 }
 
@@ -345,11 +370,21 @@ impl Session for EmulatedSession<'_> {
     }
 
     fn rules_origin(&self) -> String {
-        "none: the number of moduli is the problem's (moduli=L or auto)".to_string()
+        "none: the number of moduli is the problem's (moduli=L, auto or fit)".to_string()
     }
 
     fn select(&self, problem: &Problem) -> Result<Selection> {
         let (_, moduli) = self.routine.emulated_of(problem)?;
+        if moduli == FIT as usize {
+            return Ok(Selection::for_problem(
+                problem,
+                hone_tuner::Config::new(vec![(
+                    "MODULI".to_string(),
+                    hone_tuner::ParamValue::Str("fit".to_string()),
+                )]),
+                "moduli fitted to the inputs".to_string(),
+            ));
+        }
         let config = hone_tuner::Config::new(vec![(
             "MODULI".to_string(),
             hone_tuner::ParamValue::Int(moduli as i64),
@@ -371,13 +406,20 @@ impl Session for EmulatedSession<'_> {
         let selection = self.select(problem)?;
         let gpu = self.gpu;
         let dd = self.routine.dd;
-        let emu = match self.emulations.entry(moduli) {
-            std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
-            std::collections::hash_map::Entry::Vacant(e) => e.insert(if dd {
-                OzakiGemm::new_dd(gpu, moduli)?
-            } else {
-                OzakiGemm::new(gpu, moduli)?
-            }),
+        let mut engine = if moduli == FIT as usize {
+            if self.fitted.is_none() {
+                self.fitted = Some(FittedGemm::new(gpu, dd)?);
+            }
+            Engine::Fit(self.fitted.as_mut().expect("just made"))
+        } else {
+            Engine::Fixed(match self.emulations.entry(moduli) {
+                std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+                std::collections::hash_map::Entry::Vacant(e) => e.insert(if dd {
+                    OzakiGemm::new_dd(gpu, moduli)?
+                } else {
+                    OzakiGemm::new(gpu, moduli)?
+                }),
+            })
         };
         self.runner.data(&g, &options.timing)?;
 
@@ -385,40 +427,51 @@ impl Session for EmulatedSession<'_> {
         hone.kernel = selection.label.clone();
         let check = self.runner.check_with(|alpha, a, b, beta, c| {
             // SAFETY: the runner's buffers hold the problem's matrices.
-            unsafe {
-                if dd {
-                    emu.enqueue_dd(&g, alpha, a, b, beta, c)
-                } else {
-                    emu.enqueue(&g, alpha.hi, a, b, beta.hi, c)
-                }
+            unsafe { engine.enqueue(&g, dd, alpha, a, b, beta, c) }
+        });
+        let check = match check {
+            // The fit refused these inputs: say so on the row.
+            Err(LibError::Usage(why)) if matches!(engine, Engine::Fit(_)) => {
+                hone.invalid(why);
+                None
             }
-        })?;
-        if check.passed() {
-            let d = self.runner.data(&g, &options.timing)?;
-            let (alpha, beta) = (super::device::ALPHA, super::device::BETA);
-            let medians = pass_medians(
-                gpu,
-                &options.timing,
-                options.timed_runs,
-                d.copies() as u32,
-                Some(&mut self.flusher),
-                |copy| {
-                    let (a, b, c) = d.ptrs(copy);
-                    // SAFETY: copy `copy` of the problem's buffers.
-                    unsafe {
-                        if dd {
-                            emu.enqueue_dd(&g, Dd::from_f64(alpha), a, b, Dd::from_f64(beta), c)
-                        } else {
-                            emu.enqueue(&g, alpha, a, b, beta, c)
+            other => Some(other?),
+        };
+        if let Engine::Fit(f) = &engine {
+            if let Some(last) = f.last() {
+                hone.kernel = format!(
+                    "fit: {} moduli (inputs' ratio 2^{:.1})",
+                    last.moduli,
+                    last.ratio.log2()
+                );
+            }
+        }
+        match check {
+            Some(check) if check.passed() => {
+                let d = self.runner.data(&g, &options.timing)?;
+                let (alpha, beta) = (super::device::ALPHA, super::device::BETA);
+                let medians = pass_medians(
+                    gpu,
+                    &options.timing,
+                    options.timed_runs,
+                    d.copies() as u32,
+                    Some(&mut self.flusher),
+                    |copy| {
+                        let (a, b, c) = d.ptrs(copy);
+                        // SAFETY: copy `copy` of the problem's buffers.
+                        unsafe {
+                            engine.enqueue(&g, dd, Dd::from_f64(alpha), a, b, Dd::from_f64(beta), c)
                         }
-                    }
-                },
-            )?;
-            fill_row(&mut hone, Some(&check), None);
-            hone.timed(WorkUnit::Flops, medians);
-        } else {
-            fill_row(&mut hone, Some(&check), None);
-            hone.invalid(format!("wrong result: {}", check.describe()));
+                    },
+                )?;
+                fill_row(&mut hone, Some(&check), None);
+                hone.timed(WorkUnit::Flops, medians);
+            }
+            Some(check) => {
+                fill_row(&mut hone, Some(&check), None);
+                hone.invalid(format!("wrong result: {}", check.describe()));
+            }
+            None => {}
         }
         log(&hone);
 
@@ -452,6 +505,37 @@ impl Session for EmulatedSession<'_> {
     }
 }
 
+/// What computes a problem: a fixed number of moduli, or the fit.
+enum Engine<'a, 'g> {
+    Fixed(&'a mut OzakiGemm<'g>),
+    Fit(&'a mut FittedGemm<'g>),
+}
+
+impl Engine<'_, '_> {
+    /// # Safety
+    /// `a`, `b`, `c` must hold `g`'s stored matrices on the GPU.
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn enqueue(
+        &mut self,
+        g: &GemmProblem,
+        dd: bool,
+        alpha: Dd,
+        a: u64,
+        b: u64,
+        beta: Dd,
+        c: u64,
+    ) -> Result<()> {
+        // SAFETY: as the caller promised.
+        unsafe {
+            match self {
+                Engine::Fixed(e) if dd => e.enqueue_dd(g, alpha, a, b, beta, c),
+                Engine::Fixed(e) => e.enqueue(g, alpha.hi, a, b, beta.hi, c),
+                Engine::Fit(f) => f.enqueue(g, alpha, a, b, beta, c).map(|_| ()),
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -470,7 +554,8 @@ mod tests {
         let (g, moduli) = r.emulated_of(&p).unwrap();
         assert_eq!((g.m, g.n, g.k, g.lda, moduli), (64, 64, 300, 300, 14));
         for (words, msg) in [
-            (vec!["m=3", "moduli=17"], "out of range"),
+            (vec!["m=3", "moduli=33"], "out of range"),
+            (vec!["m=3", "k=131072", "moduli=fit"], "k = 131072"),
             (vec!["m=3", "k=131072"], "k = 131072"),
             (vec!["m=3", "k=131072", "moduli=auto"], "k = 131072"),
             (vec!["m=3", "precision=s"], "unknown key"),
@@ -507,10 +592,17 @@ mod tests {
             .problem(&parse_words(&["m=3", "moduli=33"]).unwrap())
             .unwrap_err();
         assert!(e.to_string().contains("out of range"), "{e}");
-        let e = EmulatedRoutine::DGEMM
+        for r in [EmulatedRoutine::DGEMM, EmulatedRoutine::DDGEMM] {
+            let fit = r
+                .problem(&parse_words(&["m=64", "moduli=fit"]).unwrap())
+                .unwrap();
+            assert_eq!(fit.dim("moduli"), Some(FIT));
+            assert_eq!(r.emulated_of(&fit).unwrap().1, FIT as usize);
+        }
+        let wide = EmulatedRoutine::DGEMM
             .problem(&parse_words(&["m=3", "moduli=30"]).unwrap())
-            .unwrap_err();
-        assert!(e.to_string().contains("1 to 16"), "{e}");
+            .unwrap();
+        assert_eq!(wide.dim("moduli"), Some(30));
         assert!(r.family_problem("dgemm_int8_nn", 64).is_err());
     }
 }

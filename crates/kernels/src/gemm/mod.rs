@@ -31,6 +31,7 @@ pub mod emulated;
 pub mod fp64;
 pub mod library;
 pub mod ozaki;
+pub mod ozaki_fit;
 pub mod ozaki_report;
 pub mod reference;
 pub mod routine;

@@ -51,10 +51,13 @@ pub const MODULI: [u32; 32] = [
     256, 255, 253, 251, 247, 239, 233, 229, 227, 223, 217, 211, 199, 197, 193, 191, 181, 179, 173,
     167, 163, 157, 151, 149, 139, 137, 131, 127, 113, 109, 107, 103,
 ];
-/// The most moduli an FP64 product takes: 16 keep every scaled element
-/// below 2^63 (about 2^62.02 at most), which the FP64 slicing's two-piece
-/// split needs, and are more accurate than FP64 already.
-pub const MAX_FP64_MODULI: usize = 16;
+/// The most moduli an FP64 product takes: all of them. Up to 16 keep every
+/// scaled element below 2^63 (about 2^62.02 at most) and the slicing splits
+/// it in two 26-bit pieces; more (for inputs whose exponent range needs
+/// them, see [`super::ozaki_fit`]) take the double-double slicing's five.
+pub const MAX_FP64_MODULI: usize = MODULI.len();
+/// The most moduli the FP64 slicing's two-piece split serves.
+const TWO_PIECE_MODULI: usize = 16;
 /// K at most this keeps every 32-bit sum of products of 8-bit residues
 /// (each at most 128^2 in magnitude) exact.
 pub const MAX_K: usize = (1 << 17) - 1;
@@ -259,13 +262,14 @@ pub fn ldexp(mut x: f64, mut e: i32) -> f64 {
 }
 
 /// The signed 8-bit residue of v modulo m: in [-m/2, m/2).
-pub fn residue(v: i64, m: u32) -> i8 {
-    let mut r = v % m as i64;
-    if r >= (m as i64 + 1) / 2 {
-        r -= m as i64;
+pub fn residue(v: i128, m: u32) -> i8 {
+    let m = m as i128;
+    let mut r = v % m;
+    if r >= (m + 1) / 2 {
+        r -= m;
     }
-    if r < -(m as i64 / 2) {
-        r += m as i64;
+    if r < -(m / 2) {
+        r += m;
     }
     r as i8
 }
@@ -314,11 +318,11 @@ pub fn norm(x: impl Iterator<Item = f64> + Clone) -> f64 {
 }
 
 /// x 2^s, rounded to the nearest integer (ties to even).
-pub fn scaled(x: f64, s: i32) -> i64 {
+pub fn scaled(x: f64, s: i32) -> i128 {
     if s == NOT_FINITE {
         return 0;
     }
-    ldexp(x, s).round_ties_even() as i64
+    ldexp(x, s).round_ties_even() as i128
 }
 
 /// The whole emulation on the CPU, step for step as the GPU does it, for
@@ -338,10 +342,10 @@ pub fn emulate(
     let sb: Vec<i32> = (0..n)
         .map(|j| shift(norm((0..k).map(|q| b(q, j))), target))
         .collect();
-    let ai: Vec<i64> = (0..m * k)
+    let ai: Vec<i128> = (0..m * k)
         .map(|e| scaled(a(e / k, e % k), sa[e / k]))
         .collect();
-    let bi: Vec<i64> = (0..k * n)
+    let bi: Vec<i128> = (0..k * n)
         .map(|e| scaled(b(e % k, e / k), sb[e / k]))
         .collect();
     let mut c = vec![0.0; m * n];
@@ -380,8 +384,9 @@ pub fn source(crt: &Crt, dd: bool) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "#define L {l}\n#define NCH {n}\n#define DD {}",
-        dd as i32
+        "#define L {l}\n#define NCH {n}\n#define DD {}\n#define FIVE_PIECES {}",
+        dd as i32,
+        (dd || l > TWO_PIECE_MODULI) as i32
     );
     let _ = writeln!(s, "#define NOT_FINITE {NOT_FINITE}");
     let _ = writeln!(
@@ -406,7 +411,7 @@ pub fn source(crt: &Crt, dd: bool) -> String {
                     .map(|&m| {
                         let r = UBig::from(2u32).pow(26 * p) % UBig::from(m);
                         let r = u32::try_from(&r).expect("below m") as i64;
-                        (residue(r, m) as i32).to_string()
+                        (residue(r as i128, m) as i32).to_string()
                     })
                     .collect()
             )
@@ -443,7 +448,7 @@ pub fn source(crt: &Crt, dd: bool) -> String {
 /// Rows of the statistics kernels' blocks and the inner-index chunk each
 /// block reduces.
 const STAT_ROWS: usize = 32;
-const STAT_CHUNK: usize = 1024;
+pub(super) const STAT_CHUNK: usize = 1024;
 
 const KERNELS: &str = r#"
 #define MAGIC 6755399441055744.0
@@ -469,7 +474,8 @@ __device__ __forceinline__ double ozaki_at(const double* X, long long ld, int r,
 // walk the chunk. pass 0 reduces max |x| (atomicMax on the bits, which order
 // non-negative doubles and put NaN above infinity); pass 1 sums the squares
 // of x 2^-e, e the exponent of the row's largest, into partial[chunk][row]
-// (summed in order later, so that the shifts do not vary between runs).
+// (summed in order later, so that the shifts do not vary between runs);
+// pass 2 sums |x| 2^-e the same way (for the fit of the moduli).
 extern "C" __global__ void __launch_bounds__(256) ozaki_stats(const double* X, int ld, int rows,
                                                               int inner, int contig, int pass,
                                                               unsigned long long* amax,
@@ -486,7 +492,8 @@ extern "C" __global__ void __launch_bounds__(256) ozaki_stats(const double* X, i
       if (pass) frexp(__longlong_as_double((long long)amax[r]), &e);
       for (int q = q0 + ty; q < q1; q += 8) {
         double v = fabs(ozaki_at(X, ld, r, q, 0));
-        acc = pass ? fma(ldexp(v, -e), ldexp(v, -e), acc) : (v > acc || v != v ? v : acc);
+        acc = pass == 1 ? fma(ldexp(v, -e), ldexp(v, -e), acc)
+              : pass == 2 ? acc + ldexp(v, -e) : (v > acc || v != v ? v : acc);
       }
     }
     red[ty][tx] = acc;
@@ -508,7 +515,8 @@ extern "C" __global__ void __launch_bounds__(256) ozaki_stats(const double* X, i
       double acc = 0.0;
       for (int q = q0 + tx; q < q1; q += 32) {
         double v = fabs(ozaki_at(X, ld, r, q, 1));
-        acc = pass ? fma(ldexp(v, -e), ldexp(v, -e), acc) : (v > acc || v != v ? v : acc);
+        acc = pass == 1 ? fma(ldexp(v, -e), ldexp(v, -e), acc)
+              : pass == 2 ? acc + ldexp(v, -e) : (v > acc || v != v ? v : acc);
       }
       for (int o = 16; o > 0; o >>= 1) {
         double w = __shfl_xor_sync(0xffffffffu, acc, o);
@@ -646,6 +654,8 @@ extern "C" __global__ void __launch_bounds__(256) ozaki_slice(const double* X, i
     if (r >= Rp || q >= Kp) continue;
 #if DD
     ozaki_residues_dd(tile[y][tx], tail[y][tx], out + (size_t)r * Kp + q, plane);
+#elif FIVE_PIECES
+    ozaki_residues_dd(tile[y][tx], 0.0, out + (size_t)r * Kp + q, plane);
 #else
     ozaki_residues(tile[y][tx], out + (size_t)r * Kp + q, plane);
 #endif
@@ -757,6 +767,124 @@ extern "C" __global__ void __launch_bounds__(256) ozaki_reconstruct(
 
 fn cdiv(a: usize, b: usize) -> usize {
     a.div_ceil(b)
+}
+
+/// op(X) as the scaling kernels read it: its stored matrix, leading
+/// dimension, rows, and whether the inner index is the contiguous one.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Operand {
+    pub ptr: u64,
+    pub ld: usize,
+    pub rows: usize,
+    pub contig: bool,
+}
+
+impl Operand {
+    /// op(A) (rows of A's product) and op(B) (its columns) of `p` at `a`
+    /// and `b`.
+    pub(super) fn pair(p: &GemmProblem, a: u64, b: u64) -> [Operand; 2] {
+        [
+            Operand {
+                ptr: a,
+                ld: p.lda,
+                rows: p.m,
+                contig: p.layout.a == Op::T,
+            },
+            Operand {
+                ptr: b,
+                ld: p.ldb,
+                rows: p.n,
+                contig: p.layout.b == Op::N,
+            },
+        ]
+    }
+}
+
+/// One thread per row, in blocks of 256.
+pub(super) fn per_row(rows: usize) -> LaunchDims {
+    LaunchDims {
+        grid: (cdiv(rows, 256) as u32, 1, 1),
+        block: (256, 1, 1),
+        shared_mem: 0,
+    }
+}
+
+/// Pass `pass` of `ozaki_stats` over `x`'s rows of `k` elements.
+///
+/// # Safety
+/// `x` must hold its matrix; `amax` at least `rows` 64-bit words and
+/// `partial` `rows` x ceil(k / STAT_CHUNK) doubles.
+pub(super) unsafe fn stats_pass(
+    module: &Module,
+    gpu: &Gpu,
+    x: Operand,
+    k: usize,
+    pass: i32,
+    amax: u64,
+    partial: u64,
+) -> Result<()> {
+    let dims = LaunchDims {
+        grid: (
+            cdiv(x.rows, STAT_ROWS) as u32,
+            cdiv(k, STAT_CHUNK) as u32,
+            1,
+        ),
+        block: (32, 8, 1),
+        shared_mem: 0,
+    };
+    let args = [
+        KernelArg::Ptr(x.ptr),
+        KernelArg::I32(x.ld as i32),
+        KernelArg::I32(x.rows as i32),
+        KernelArg::I32(k as i32),
+        KernelArg::I32(x.contig as i32),
+        KernelArg::I32(pass),
+        KernelArg::Ptr(amax),
+        KernelArg::Ptr(partial),
+    ];
+    // SAFETY: as the caller promised.
+    unsafe { module.function("ozaki_stats")?.launch(gpu, &dims, &args) }?;
+    Ok(())
+}
+
+/// `kernel` (`ozaki_slice` or `ozaki_fit_magnitudes`) over `x`'s 32 x 32
+/// tiles, padded to rp x kp, with one value per row (`per_row`) and its
+/// output.
+///
+/// # Safety
+/// `x` must hold its matrix, `per_row` `rows` values and `out` what the
+/// kernel writes for rp x kp elements.
+#[allow(clippy::too_many_arguments)]
+pub(super) unsafe fn tiles(
+    module: &Module,
+    gpu: &Gpu,
+    kernel: &str,
+    x: Operand,
+    k: usize,
+    per_row: u64,
+    out: u64,
+    kp: usize,
+    rp: usize,
+) -> Result<()> {
+    let dims = LaunchDims {
+        grid: (cdiv(rp, 32) as u32, cdiv(kp, 32) as u32, 1),
+        block: (32, 8, 1),
+        shared_mem: 0,
+    };
+    let args = [
+        KernelArg::Ptr(x.ptr),
+        KernelArg::I32(x.ld as i32),
+        KernelArg::I32(x.rows as i32),
+        KernelArg::I32(k as i32),
+        KernelArg::I32(x.contig as i32),
+        KernelArg::Ptr(per_row),
+        KernelArg::Ptr(out),
+        KernelArg::I32(kp as i32),
+        KernelArg::I32(rp as i32),
+    ];
+    // SAFETY: as the caller promised.
+    unsafe { module.function(kernel)?.launch(gpu, &dims, &args) }?;
+    Ok(())
 }
 
 /// Scratch of one problem shape: row statistics, shifts, residue slices
@@ -1049,72 +1177,51 @@ impl<'g> OzakiGemm<'g> {
             Ok(())
         };
         mark(0)?;
-        let stats = self.module.function("ozaki_stats")?;
         let shift = self.module.function("ozaki_shift")?;
-        let slice = self.module.function("ozaki_slice")?;
         let rebuild = self.module.function("ozaki_reconstruct")?;
         let chunks = cdiv(p.k, STAT_CHUNK);
-        // (matrix, ld, rows, inner index contiguous, shifts, slices, padded rows)
-        let sides = [
-            (a, p.lda, p.m, p.layout.a == Op::T, &w.sa, &w.a8, mp),
-            (b, p.ldb, p.n, p.layout.b == Op::N, &w.sb, &w.b8, np),
-        ];
-        for (x, ld, rows, contig, s, out, rp) in sides {
+        let [op_a, op_b] = Operand::pair(p, a, b);
+        for (x, s, out, rp) in [(op_a, &w.sa, &w.a8, mp), (op_b, &w.sb, &w.b8, np)] {
             w.amax.fill_async(gpu, 0)?;
-            let dims = LaunchDims {
-                grid: (cdiv(rows, STAT_ROWS) as u32, chunks as u32, 1),
-                block: (32, 8, 1),
-                shared_mem: 0,
-            };
             for pass in 0..2 {
-                let args = [
-                    KernelArg::Ptr(x),
-                    KernelArg::I32(ld as i32),
-                    KernelArg::I32(rows as i32),
-                    KernelArg::I32(p.k as i32),
-                    KernelArg::I32(contig as i32),
-                    KernelArg::I32(pass),
-                    KernelArg::Ptr(w.amax.ptr()),
-                    KernelArg::Ptr(w.partial.ptr()),
-                ];
-                // SAFETY: reads op(X)'s rows x k elements; writes `rows`
-                // maxima and `rows` x `chunks` partial sums, the buffers'
-                // sizes.
-                unsafe { stats.launch(gpu, &dims, &args) }?;
+                // SAFETY: the statistics buffers hold `rows` maxima and
+                // `rows` x `chunks` partial sums.
+                unsafe {
+                    stats_pass(
+                        &self.module,
+                        gpu,
+                        x,
+                        p.k,
+                        pass,
+                        w.amax.ptr(),
+                        w.partial.ptr(),
+                    )
+                }?;
             }
-            let dims = LaunchDims {
-                grid: (cdiv(rows, 256) as u32, 1, 1),
-                block: (256, 1, 1),
-                shared_mem: 0,
-            };
             let args = [
                 KernelArg::Ptr(w.amax.ptr()),
                 KernelArg::Ptr(w.partial.ptr()),
-                KernelArg::I32(rows as i32),
+                KernelArg::I32(x.rows as i32),
                 KernelArg::I32(chunks as i32),
                 KernelArg::F64(target),
                 KernelArg::Ptr(s.ptr()),
             ];
             // SAFETY: reads the statistics above, writes `rows` shifts.
-            unsafe { shift.launch(gpu, &dims, &args) }?;
-            let dims = LaunchDims {
-                grid: (cdiv(rp, 32) as u32, cdiv(kp, 32) as u32, 1),
-                block: (32, 8, 1),
-                shared_mem: 0,
-            };
-            let args = [
-                KernelArg::Ptr(x),
-                KernelArg::I32(ld as i32),
-                KernelArg::I32(rows as i32),
-                KernelArg::I32(p.k as i32),
-                KernelArg::I32(contig as i32),
-                KernelArg::Ptr(s.ptr()),
-                KernelArg::Ptr(out.ptr()),
-                KernelArg::I32(kp as i32),
-                KernelArg::I32(rp as i32),
-            ];
+            unsafe { shift.launch(gpu, &per_row(x.rows), &args) }?;
             // SAFETY: writes L slices of rp x kp bytes, the buffer's size.
-            unsafe { slice.launch(gpu, &dims, &args) }?;
+            unsafe {
+                tiles(
+                    &self.module,
+                    gpu,
+                    "ozaki_slice",
+                    x,
+                    p.k,
+                    s.ptr(),
+                    out.ptr(),
+                    kp,
+                    rp,
+                )
+            }?;
         }
         mark(1)?;
         let l = self.crt.moduli.len();
@@ -1237,7 +1344,7 @@ mod tests {
         assert_eq!(Crt::new(16).unwrap().chunks, 4);
         for m in [256, 255, 191] {
             for v in [-1000i64, -129, -128, -1, 0, 1, 127, 128, 1 << 50] {
-                let r = residue(v, m) as i64;
+                let r = residue(v as i128, m) as i64;
                 assert_eq!((v - r).rem_euclid(m as i64), 0, "{v} mod {m}");
             }
         }
@@ -1300,13 +1407,11 @@ mod tests {
             for x in near.into_iter().chain(random) {
                 let c = sums_for(&mut rng, &x, &crt.moduli);
                 let want = x.to_f64().value();
-                if count <= MAX_FP64_MODULI {
-                    let got = crt.reconstruct_f64(&c);
-                    assert!(
-                        (got - want).abs() <= want.abs() * 4.0 * f64::EPSILON,
-                        "{count} moduli: {x} became {got:e}"
-                    );
-                }
+                let got = crt.reconstruct_f64(&c);
+                assert!(
+                    (got - want).abs() <= want.abs() * 4.0 * f64::EPSILON,
+                    "{count} moduli: {x} became {got:e}"
+                );
                 // Double-double: within a few units of 2^-104 of x.
                 let (hi, lo) = crt.reconstruct_dd(&c);
                 let err = (dd_exact(hi, lo) - x.clone()).unsigned_abs();
@@ -1378,7 +1483,7 @@ mod tests {
         // Subnormal rows scale up without overflowing on the way.
         let tiny = norm([5e-324, 0.0].into_iter());
         assert_eq!(tiny, 5e-324);
-        assert_eq!(scaled(5e-324, shift(tiny, 2f64.powi(61))), 1i64 << 61);
+        assert_eq!(scaled(5e-324, shift(tiny, 2f64.powi(61))), 1i128 << 61);
     }
 
     #[test]
@@ -1447,7 +1552,7 @@ mod tests {
             // Only integers a double holds exactly reach the slicing.
             let d = v as f64;
             let exact = d as i64;
-            let want: Vec<i8> = MODULI.iter().map(|&m| residue(exact, m)).collect();
+            let want: Vec<i8> = MODULI.iter().map(|&m| residue(exact as i128, m)).collect();
             assert_eq!(gpu_residues(d, &MODULI), want, "{exact}");
         }
     }
@@ -1476,7 +1581,7 @@ mod tests {
                 }
                 let c = |k: u32| {
                     let r = UBig::from(2u32).pow(26 * k as usize) % UBig::from(m);
-                    residue(u32::try_from(&r).unwrap() as i64, m) as f64
+                    residue(u32::try_from(&r).unwrap() as i128, m) as f64
                 };
                 let t = a[4].mul_add(
                     c(4),
@@ -1507,7 +1612,7 @@ mod tests {
             let want: Vec<i8> = residues_of(&x, &MODULI)
                 .into_iter()
                 .zip(MODULI)
-                .map(|(r, m)| residue(r, m))
+                .map(|(r, m)| residue(r as i128, m))
                 .collect();
             assert_eq!(gpu_residues_dd(hi, tl, &MODULI), want, "{hi:e} + {tl:e}");
         }

@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use super::dd::{self, Accuracy, Dd};
 use super::ozaki::{OzakiGemm, Phases};
+use super::ozaki_fit::FittedGemm;
 use super::reference::{at, sample_entries};
 use super::{Flavor, GemmProblem, Layout};
 use crate::routine::report::write_texts;
@@ -27,6 +28,9 @@ pub struct OzakiOptions {
     pub sizes: Vec<usize>,
     /// Moduli counts to measure.
     pub moduli: Vec<usize>,
+    /// Also the emulation with its moduli fitted to the inputs.
+    #[serde(default)]
+    pub fit: bool,
     /// Input spreads: entries (rand - 0.5) exp(phi randn).
     pub phis: Vec<f64>,
     pub measure: MeasureOptions,
@@ -45,6 +49,11 @@ pub struct OzakiRow {
     /// cuBLAS DGEMM's time over this one's.
     pub speedup: Option<f64>,
     pub accuracy: Accuracy,
+    /// max over the checked entries of |error_ij| / (sqrt(k) 2^-53
+    /// (|A| |B|)_ij): at most 1 (and the result's rounding) where the
+    /// moduli were fitted.
+    #[serde(default)]
+    pub bound: f64,
     /// Where an emulation's time goes (medians of a few runs after the
     /// timed ones, without flushing L2).
     #[serde(default)]
@@ -74,15 +83,17 @@ fn operands(p: &GemmProblem, phi: f64, seed: u64) -> (Vec<f64>, Vec<f64>) {
     (gen(ra, ca, p.lda, seed), gen(rb, cb, p.ldb, seed ^ 0xb))
 }
 
-/// The errors of `c` on `entries` against the exact product.
+/// The errors of `c` on `entries` against the exact product, and the
+/// largest against sqrt(k) 2^-53 (|A| |B|)_ij.
 fn accuracy(
     p: &GemmProblem,
     a: &[f64],
     b: &[f64],
     c: &[f64],
     entries: &[(usize, usize)],
-) -> Accuracy {
-    let measured: Vec<(f64, f64)> = entries
+) -> (Accuracy, f64) {
+    let unit = (p.k as f64).sqrt() * f64::EPSILON / 2.0;
+    let measured: Vec<(f64, f64, f64)> = entries
         .par_iter()
         .map(|&(i, j)| {
             let pairs = (0..p.k).map(|q| {
@@ -91,19 +102,33 @@ fn accuracy(
                     Dd::from_f64(at(b, p.layout.b, p.ldb, q, j)),
                 )
             });
-            let (exact, _) = dd::exact_entry(Dd::from_f64(1.0), pairs, Dd::ZERO, None);
+            let (exact, abs) = dd::exact_entry(Dd::from_f64(1.0), pairs, Dd::ZERO, None);
             let got = c[i + j * p.ldc];
-            if !got.is_finite() {
-                return (f64::INFINITY, dd::to_f64(&exact).abs());
-            }
-            (
-                dd::error(Dd::from_f64(got), &exact),
-                dd::to_f64(&exact).abs(),
-            )
+            let err = if got.is_finite() {
+                dd::error(Dd::from_f64(got), &exact)
+            } else {
+                f64::INFINITY
+            };
+            let against = if abs > 0.0 {
+                err / (unit * abs)
+            } else if err == 0.0 {
+                0.0
+            } else {
+                f64::INFINITY
+            };
+            (err, dd::to_f64(&exact).abs(), against)
         })
         .collect();
-    let (errors, magnitudes): (Vec<f64>, Vec<f64>) = measured.into_iter().unzip();
-    dd::accuracy(&errors, &magnitudes)
+    let bound = measured.iter().fold(0.0f64, |m, r| m.max(r.2));
+    let (errors, magnitudes): (Vec<f64>, Vec<f64>) =
+        measured.into_iter().map(|(e, m, _)| (e, m)).unzip();
+    (dd::accuracy(&errors, &magnitudes), bound)
+}
+
+/// An emulation the report measures.
+enum Emulation<'g> {
+    Fixed(OzakiGemm<'g>),
+    Fit(FittedGemm<'g>),
 }
 
 /// Measures the report on `gpu`.
@@ -112,7 +137,10 @@ pub fn run(
     options: &OzakiOptions,
     log: &mut dyn FnMut(&OzakiRow),
 ) -> Result<OzakiReport> {
-    if options.sizes.is_empty() || options.moduli.is_empty() || options.phis.is_empty() {
+    if options.sizes.is_empty()
+        || (options.moduli.is_empty() && !options.fit)
+        || options.phis.is_empty()
+    {
         return Err(LibError::Usage(
             "give at least one size, moduli count and phi".to_string(),
         ));
@@ -122,8 +150,11 @@ pub fn run(
     let mut emulations = options
         .moduli
         .iter()
-        .map(|&l| OzakiGemm::new(gpu, l))
+        .map(|&l| OzakiGemm::new(gpu, l).map(Emulation::Fixed))
         .collect::<Result<Vec<_>>>()?;
+    if options.fit {
+        emulations.push(Emulation::Fit(FittedGemm::new(gpu, false)?));
+    }
     let mut flusher = L2Flusher::new(gpu)?;
     let timing = &options.measure.timing;
     let mut rows = Vec::new();
@@ -153,7 +184,7 @@ pub fn run(
             };
             vendor()?;
             let c = fetch(&dc)?;
-            let base_acc = accuracy(&p, &a, &b, &c, &entries);
+            let (base_acc, base_bound) = accuracy(&p, &a, &b, &c, &entries);
             let base_ms = time(&mut vendor)?;
             let base = OzakiRow {
                 n,
@@ -164,6 +195,7 @@ pub fn run(
                 medians_ms: base_ms.clone(),
                 speedup: Some(1.0),
                 accuracy: base_acc,
+                bound: base_bound,
                 phases: None,
                 products: None,
                 status: "ok".to_string(),
@@ -171,38 +203,73 @@ pub fn run(
             log(&base);
             rows.push(base);
             for emu in emulations.iter_mut() {
-                let l = emu.crt().moduli.len();
-                let mut run_emu = || -> Result<()> {
-                    unsafe { emu.enqueue(&p, 1.0, da.ptr(), db.ptr(), 0.0, dc.ptr()) }
+                let mut run_emu = || -> Result<usize> {
+                    // SAFETY: the buffers hold p's matrices.
+                    unsafe {
+                        match emu {
+                            Emulation::Fixed(e) => e
+                                .enqueue(&p, 1.0, da.ptr(), db.ptr(), 0.0, dc.ptr())
+                                .map(|_| e.crt().moduli.len()),
+                            Emulation::Fit(f) => f.enqueue(
+                                &p,
+                                Dd::from_f64(1.0),
+                                da.ptr(),
+                                db.ptr(),
+                                Dd::ZERO,
+                                dc.ptr(),
+                            ),
+                        }
+                    }
                 };
                 let mut row = OzakiRow {
                     n,
                     phi,
-                    implementation: format!("int8 emulation, {l} moduli"),
-                    moduli: Some(l),
+                    implementation: String::new(),
+                    moduli: None,
                     medians_ms: Vec::new(),
                     tflops: None,
                     speedup: None,
                     accuracy: Accuracy::default(),
+                    bound: 0.0,
                     phases: None,
                     products: None,
                     status: "ok".to_string(),
                 };
                 dc.fill_async(gpu, 0xff)?;
-                match run_emu().and_then(|_| fetch(&dc)) {
+                let first = run_emu();
+                if let Ok(l) = first {
+                    row.moduli = Some(l);
+                }
+                match first.and_then(|_| fetch(&dc)) {
                     Err(e) => row.status = format!("failed: {e}"),
                     Ok(c) => {
-                        row.accuracy = accuracy(&p, &a, &b, &c, &entries);
-                        let ms = time(&mut run_emu)?;
+                        (row.accuracy, row.bound) = accuracy(&p, &a, &b, &c, &entries);
+                        let ms = time(&mut || run_emu().map(|_| ()))?;
                         row.tflops = Some(p.flops() / (ms[0] * 1e-3) / 1e12);
                         row.speedup = Some(base_ms[0] / ms[0]);
                         row.medians_ms = ms;
+                        let l = row.moduli.expect("ran");
+                        let fixed = match emu {
+                            Emulation::Fixed(e) => e,
+                            Emulation::Fit(f) => f.emulation(l)?,
+                        };
                         // SAFETY: the buffers hold p's matrices.
                         row.phases =
-                            Some(unsafe { emu.phases(&p, da.ptr(), db.ptr(), dc.ptr(), 5) }?);
-                        row.products = Some(emu.products_engine());
+                            Some(unsafe { fixed.phases(&p, da.ptr(), db.ptr(), dc.ptr(), 5) }?);
+                        row.products = Some(fixed.products_engine());
                     }
                 }
+                row.implementation = match (&*emu, row.moduli) {
+                    (Emulation::Fixed(_), Some(l)) => format!("int8 emulation, {l} moduli"),
+                    (Emulation::Fixed(e), None) => {
+                        format!("int8 emulation, {} moduli", e.crt().moduli.len())
+                    }
+                    (Emulation::Fit(f), Some(l)) => format!(
+                        "int8 emulation, fit: {l} moduli (ratio 2^{:.1})",
+                        f.last().map_or(f64::NAN, |x| x.ratio.log2())
+                    ),
+                    (Emulation::Fit(_), None) => "int8 emulation, fit".to_string(),
+                };
                 log(&row);
                 rows.push(row);
             }
@@ -230,11 +297,11 @@ impl OzakiReport {
         let _ = writeln!(s, "Device: {}.\n\ncuBLAS {}.\n", self.device, self.cublas);
         let _ = writeln!(
             s,
-            "Layout {}; inputs (rand - 0.5) exp(phi randn), fresh each size; errors against the exact product on sampled entries; both on the same stream, timed alike. An emulation's phases (scaling and slicing both operands, the INT8 products, the reconstruction) are medians of 5 more runs with events between them, L2 not flushed.\n",
+            "Layout {}; inputs (rand - 0.5) exp(phi randn), fresh each size; errors against the exact product on sampled entries; both on the same stream, timed alike. An emulation's phases (scaling and slicing both operands, the INT8 products, the reconstruction) are medians of 5 more runs with events between them, L2 not flushed; a fitted emulation's time also holds the fit (the norms, a BF16 product of the magnitudes, the largest ratio read back), which its phases leave out. `max err / bound` is the largest |error_ij| / (sqrt(k) 2^-53 (|A| |B|)_ij) over the checked entries: the fit keeps it at most 1 besides the result's own rounding.\n",
             self.options.layout
         );
-        let _ = writeln!(s, "| N | phi | implementation | ms (2nd run) | TFLOP/s | x cuBLAS | median elementwise | max elementwise | normwise | slice / products / rebuild ms | status |");
-        let _ = writeln!(s, "|---|---|---|---|---|---|---|---|---|---|---|");
+        let _ = writeln!(s, "| N | phi | implementation | ms (2nd run) | TFLOP/s | x cuBLAS | median elementwise | max elementwise | normwise | max err / bound | slice / products / rebuild ms | status |");
+        let _ = writeln!(s, "|---|---|---|---|---|---|---|---|---|---|---|---|");
         for r in &self.rows {
             let times = match r.medians_ms.as_slice() {
                 [a, b, ..] => format!("{a:.3} ({b:.3})"),
@@ -247,7 +314,7 @@ impl OzakiReport {
             };
             let _ = writeln!(
                 s,
-                "| {} | {} | {} | {} | {} | {} | {:.1e} | {:.1e} | {:.1e} | {} | {} |",
+                "| {} | {} | {} | {} | {} | {} | {:.1e} | {:.1e} | {:.1e} | {:.1e} | {} | {} |",
                 r.n,
                 r.phi,
                 r.implementation,
@@ -257,6 +324,7 @@ impl OzakiReport {
                 r.accuracy.elementwise_median,
                 r.accuracy.elementwise_max,
                 r.accuracy.normwise,
+                r.bound,
                 r.phases
                     .map(|f| format!(
                         "{:.3} / {:.3} / {:.3}",
@@ -315,10 +383,13 @@ mod tests {
         }
         let entries: Vec<(usize, usize)> =
             (0..10).flat_map(|j| (0..20).map(move |i| (i, j))).collect();
-        let good = accuracy(&p, &a, &b, &c, &entries);
+        let (good, good_bound) = accuracy(&p, &a, &b, &c, &entries);
         assert!(good.elementwise_median < 1e-14, "{good:?}");
+        // An FP64 sum of 30 terms errs by at most 30 u (|A| |B|)_ij.
+        assert!(good_bound <= 30f64.sqrt(), "{good_bound}");
         c[5] *= 1.0 + 1e-6;
-        let bad = accuracy(&p, &a, &b, &c, &entries);
+        let (bad, bad_bound) = accuracy(&p, &a, &b, &c, &entries);
         assert!(bad.elementwise_max > 1e-7, "{bad:?}");
+        assert!(bad_bound > 1e3, "{bad_bound}");
     }
 }
