@@ -511,6 +511,8 @@ fn the_emulated_dgemm_routine_checks_and_times_against_cublas() {
     let c = session.compare(&problem, &options, &mut |_| {}).unwrap();
     println!("{:?}\n{:?}", c.hone, c.baselines);
     assert!(c.hone.ok() && c.hone.rate.is_some(), "{:?}", c.hone);
+    // No moduli named: fitted to the inputs.
+    assert!(c.hone.kernel.starts_with("fit: "), "{}", c.hone.kernel);
     assert!(c.baselines[0].ok(), "{:?}", c.baselines[0]);
 }
 

@@ -85,7 +85,8 @@ fn the_int8_emulation_kernels_compile() {
         (16, false),
         (24, false),
         (20, true),
-        (32, true),
+        (34, false),
+        (34, true),
     ] {
         let crt = hone_kernels::gemm::ozaki::Crt::new(moduli).unwrap();
         let src = hone_kernels::gemm::ozaki::source(&crt, dd);

@@ -34,7 +34,7 @@ pub struct DdgemmArgs {
     #[arg(long, value_name = "KIND,KIND", value_delimiter = ',')]
     pub kinds: Vec<String>,
     /// Also the double-double product on the INT8 tensor cores (Ozaki
-    /// scheme II) with these numbers of moduli (1 to 32), or fit (the
+    /// scheme II) with these numbers of moduli (1 to 34), or fit (the
     /// fewest each input kind needs for an error of at most sqrt(k) 2^-104
     /// (|A| |B|)_ij in every entry), on the interleaved variants (default:
     /// none)
@@ -88,7 +88,7 @@ pub fn run_cmd(args: DdgemmArgs) -> Result<u8> {
                 .parse::<usize>()
                 .ok()
                 .filter(|&l| l != hone_kernels::gemm::dd_report::FIT_MODULI)
-                .ok_or_else(|| anyhow!("--int8-moduli {w}: expected a count (1 to 32) or fit")),
+                .ok_or_else(|| anyhow!("--int8-moduli {w}: expected a count (1 to 34) or fit")),
         })
         .collect::<Result<_>>()?;
     options.validate().map_err(|e| anyhow!("{e}"))?;

@@ -22,7 +22,7 @@ pub struct OzakiArgs {
     /// Square sizes N (default: 2048, 4096, 8192)
     #[arg(long, value_name = "N,N", value_delimiter = ',')]
     pub sizes: Vec<usize>,
-    /// Numbers of moduli (1 to 32), or fit: the fewest the inputs need for
+    /// Numbers of moduli (1 to 34), or fit: the fewest the inputs need for
     /// an error of at most sqrt(k) 2^-53 (|A| |B|)_ij in every entry
     /// (default 14, 15, 16, fit)
     #[arg(long, value_name = "L,L", value_delimiter = ',')]

@@ -19,7 +19,7 @@ use super::dd::{Accuracy, Dd, InputKind};
 use super::device::GemmRunner;
 use super::fp64::{self, Fp64Count};
 use super::library::GemmRules;
-use super::ozaki::OzakiGemm;
+use super::ozaki::{OzakiGemm, MODULI};
 use super::ozaki_fit::FittedGemm;
 use super::template::GemmKernel;
 use super::{Flavor, GemmProblem, LD_MULTIPLE};
@@ -84,10 +84,11 @@ impl DdReportOptions {
         if let Some(l) = self
             .int8_moduli
             .iter()
-            .find(|&&l| l != FIT_MODULI && !(1..=32).contains(&l))
+            .find(|&&l| l != FIT_MODULI && !(1..=MODULI.len()).contains(&l))
         {
             return Err(LibError::Usage(format!(
-                "{l} moduli: the INT8 emulation takes 1 to 32"
+                "{l} moduli: the INT8 emulation takes 1 to {}",
+                MODULI.len()
             )));
         }
         if self.sizes.is_empty() || self.sizes.contains(&0) || self.variants.is_empty() {
@@ -686,7 +687,7 @@ mod tests {
         o.sizes = vec![0];
         assert!(o.validate().is_err());
         o = DdReportOptions::defaults(MeasureOptions::default());
-        o.int8_moduli = vec![30, 33];
-        assert!(o.validate().unwrap_err().to_string().contains("33 moduli"));
+        o.int8_moduli = vec![30, 35];
+        assert!(o.validate().unwrap_err().to_string().contains("35 moduli"));
     }
 }

@@ -35,13 +35,10 @@ use crate::vendor::cublas::{Cublas, DefaultStreamTimer};
 /// The `moduli` dimension of a problem whose moduli are fitted to each
 /// call's inputs (`moduli=fit`).
 pub const FIT: u64 = 0;
-/// Moduli when an FP64 problem names none: cuBLAS's median error or lower
-/// on the inputs measured, the wide-range ones included.
-pub const DEFAULT_MODULI: u64 = 16;
-/// Moduli when a double-double problem names none: passes the
-/// double-double check on the inputs measured, the wide-range ones
-/// included.
-pub const DEFAULT_DD_MODULI: u64 = 30;
+/// Moduli when a problem names none: fitted to each call's inputs, so
+/// that every entry's error is bounded by sqrt(k) u (|op(A)| |op(B)|)_ij
+/// or the call is refused; never a result less accurate than that.
+pub const DEFAULT_MODULI: u64 = FIT;
 
 /// The routine's description; see [`Routine`]. One value per precision.
 pub struct EmulatedRoutine {
@@ -79,11 +76,7 @@ impl EmulatedRoutine {
     }
 
     fn default_moduli(&self) -> u64 {
-        if self.dd {
-            DEFAULT_DD_MODULI
-        } else {
-            DEFAULT_MODULI
-        }
+        DEFAULT_MODULI
     }
 
     /// The unit roundoff `moduli=auto` aims at.
@@ -247,13 +240,13 @@ impl Routine for EmulatedRoutine {
             COMMON[3],
             DimHelp {
                 name: "moduli",
-                help: "moduli of the emulation, 1 to 32 (default 16); auto: the fewest that \
-                       bound every entry's error by about sqrt(k) 2^-53 ||row of op(A)|| \
-                       ||column of op(B)|| (14 up to k = 2^17), so entries far below that \
-                       product (inputs with a wide exponent range) lose relative accuracy; \
-                       fit: each call measures its inputs and takes the fewest that bound \
-                       every entry's error by sqrt(k) 2^-53 (|op(A)| |op(B)|)_ij, or refuses \
-                       inputs too wide for 32",
+                help: "moduli of the emulation: fit (the default) measures each call's \
+                       inputs and takes the fewest that bound every entry's error by sqrt(k) \
+                       2^-53 (|op(A)| |op(B)|)_ij, or refuses inputs too wide for 34; a count \
+                       (1 to 34) or auto (the fewest that bound it by about sqrt(k) 2^-53 \
+                       ||row of op(A)|| ||column of op(B)||, 14 up to k = 2^17) skip the \
+                       measurement, and entries far below that product (inputs with a wide \
+                       exponent range) lose relative accuracy",
             },
         ];
         const DD: [DimHelp; 5] = [
@@ -263,12 +256,13 @@ impl Routine for EmulatedRoutine {
             COMMON[3],
             DimHelp {
                 name: "moduli",
-                help: "moduli of the emulation, 1 to 32 (default 30); auto: the fewest that \
-                       bound every entry's error by about sqrt(k) 2^-104 ||row of op(A)|| \
-                       ||column of op(B)||, so entries far below that product (inputs with a \
-                       wide exponent range) lose relative accuracy; fit: each call measures \
-                       its inputs and takes the fewest that bound every entry's error by \
-                       sqrt(k) 2^-104 (|op(A)| |op(B)|)_ij, or refuses inputs too wide for 32",
+                help: "moduli of the emulation: fit (the default) measures each call's \
+                       inputs and takes the fewest that bound every entry's error by sqrt(k) \
+                       2^-104 (|op(A)| |op(B)|)_ij, or refuses inputs too wide for 34; a count \
+                       (1 to 34) or auto (the fewest that bound it by about sqrt(k) 2^-104 \
+                       ||row of op(A)|| ||column of op(B)||) skip the measurement, and entries \
+                       far below that product (inputs with a wide exponent range) lose \
+                       relative accuracy",
             },
         ];
         if self.dd {
@@ -546,7 +540,7 @@ mod tests {
         let r = EmulatedRoutine::DGEMM;
         let p = r.problem(&parse_words(&["m=100"]).unwrap()).unwrap();
         assert_eq!(p.variant, "dgemm_int8_nn");
-        assert_eq!(p.dim("moduli"), Some(16));
+        assert_eq!(p.dim("moduli"), Some(FIT));
         let p = r
             .problem(&parse_words(&["m=64", "k=300", "layout=tn", "moduli=14"]).unwrap())
             .unwrap();
@@ -554,7 +548,7 @@ mod tests {
         let (g, moduli) = r.emulated_of(&p).unwrap();
         assert_eq!((g.m, g.n, g.k, g.lda, moduli), (64, 64, 300, 300, 14));
         for (words, msg) in [
-            (vec!["m=3", "moduli=33"], "out of range"),
+            (vec!["m=3", "moduli=35"], "out of range"),
             (vec!["m=3", "k=131072", "moduli=fit"], "k = 131072"),
             (vec!["m=3", "k=131072"], "k = 131072"),
             (vec!["m=3", "k=131072", "moduli=auto"], "k = 131072"),
@@ -578,7 +572,7 @@ mod tests {
         let r = EmulatedRoutine::DDGEMM;
         let p = r.problem(&parse_words(&["m=100"]).unwrap()).unwrap();
         assert_eq!(p.variant, "ddgemm_int8_nn");
-        assert_eq!(p.dim("moduli"), Some(30));
+        assert_eq!(p.dim("moduli"), Some(FIT));
         let (g, _) = r.emulated_of(&p).unwrap();
         assert_eq!(g.flavor, Flavor::Ddgemm);
         let auto = r
@@ -589,7 +583,7 @@ mod tests {
             ("ddgemm_int8_tn", Some(28))
         );
         let e = r
-            .problem(&parse_words(&["m=3", "moduli=33"]).unwrap())
+            .problem(&parse_words(&["m=3", "moduli=35"]).unwrap())
             .unwrap_err();
         assert!(e.to_string().contains("out of range"), "{e}");
         for r in [EmulatedRoutine::DGEMM, EmulatedRoutine::DDGEMM] {

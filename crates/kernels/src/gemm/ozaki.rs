@@ -24,7 +24,7 @@
 //!
 //! The reconstruction runs in FP64, exactly: each weight (M / m_l)
 //! ((M / m_l)^-1 mod m_l) mod M is split into 32-bit chunks (four for up to
-//! 16 moduli, eight for 32), so every residue times a chunk and every sum of
+//! 16 moduli, eight for 34), so every residue times a chunk and every sum of
 //! L of them is an integer below 2^53; the quotient by M is rounded from
 //! those sums (the margin above keeps it away from a tie) and subtracted
 //! chunk by chunk, and the chunks are joined with fused multiply-adds (FP64)
@@ -46,10 +46,12 @@ use crate::vendor::cublas::{status, Cublas};
 use crate::vendor::cublaslt::{Int8Batch, Int8Gemm};
 
 /// Pairwise coprime moduli, largest first: the composites 256, 255, 253,
-/// 247 and 217 and primes that divide none of them.
-pub const MODULI: [u32; 32] = [
+/// 247 and 217 and primes that divide none of them. 34 keep M below
+/// 2^256 (eight 32-bit chunks) and every scaled element below 2^126 (the
+/// five 26-bit pieces of the slicing).
+pub const MODULI: [u32; 34] = [
     256, 255, 253, 251, 247, 239, 233, 229, 227, 223, 217, 211, 199, 197, 193, 191, 181, 179, 173,
-    167, 163, 157, 151, 149, 139, 137, 131, 127, 113, 109, 107, 103,
+    167, 163, 157, 151, 149, 139, 137, 131, 127, 113, 109, 107, 103, 101, 97,
 ];
 /// The most moduli an FP64 product takes: all of them. Up to 16 keep every
 /// scaled element below 2^63 (about 2^62.02 at most) and the slicing splits
@@ -115,7 +117,7 @@ const MAGIC: f64 = 6755399441055744.0; // 1.5 * 2^52: adding it rounds to an int
 const TWO32: f64 = 4294967296.0;
 
 impl Crt {
-    /// The constants of `count` moduli (1 to 32).
+    /// The constants of `count` moduli (1 to 34).
     pub fn new(count: usize) -> std::result::Result<Crt, String> {
         if !(1..=MODULI.len()).contains(&count) {
             return Err(format!(
@@ -474,37 +476,56 @@ __device__ __forceinline__ double ozaki_at(const double* X, long long ld, int r,
 // walk the chunk. pass 0 reduces max |x| (atomicMax on the bits, which order
 // non-negative doubles and put NaN above infinity); pass 1 sums the squares
 // of x 2^-e, e the exponent of the row's largest, into partial[chunk][row]
-// (summed in order later, so that the shifts do not vary between runs);
-// pass 2 sums |x| 2^-e the same way (for the fit of the moduli).
+// (summed in order later, so that the shifts do not vary between runs)
+// and, where l1 is given, the sums of |x| 2^-e into l1 the same way (for
+// the fit of the moduli).
+// One element |x| = v into the statistics: the largest (pass 0), or the
+// squares and magnitudes of x 2^-e.
+__device__ __forceinline__ void ozaki_stat_step(int pass, double v, int e, double& acc,
+                                                double& acc1) {
+  if (pass) {
+    const double x = ldexp(v, -e);
+    acc = fma(x, x, acc);
+    acc1 += x;
+  } else {
+    acc = v > acc || v != v ? v : acc;
+  }
+}
+
 extern "C" __global__ void __launch_bounds__(256) ozaki_stats(const double* X, int ld, int rows,
                                                               int inner, int contig, int pass,
                                                               unsigned long long* amax,
-                                                              double* partial) {
-  __shared__ double red[8][33];
+                                                              double* partial, double* l1) {
+  __shared__ double red[8][33], red1[8][33];
   const int r0 = blockIdx.x * STAT_ROWS, q0 = blockIdx.y * STAT_CHUNK;
   const int q1 = min(inner, q0 + STAT_CHUNK);
   const int tx = threadIdx.x, ty = threadIdx.y;
   if (!contig) {
     const int r = r0 + tx;
-    double acc = 0.0;
+    double acc = 0.0, acc1 = 0.0;
     if (r < rows) {
       int e = 0;
       if (pass) frexp(__longlong_as_double((long long)amax[r]), &e);
       for (int q = q0 + ty; q < q1; q += 8) {
-        double v = fabs(ozaki_at(X, ld, r, q, 0));
-        acc = pass == 1 ? fma(ldexp(v, -e), ldexp(v, -e), acc)
-              : pass == 2 ? acc + ldexp(v, -e) : (v > acc || v != v ? v : acc);
+        const double v = fabs(ozaki_at(X, ld, r, q, 0));
+        ozaki_stat_step(pass, v, e, acc, acc1);
       }
     }
     red[ty][tx] = acc;
+    red1[ty][tx] = acc1;
     __syncthreads();
     if (ty == 0 && r < rows) {
       for (int y = 1; y < 8; ++y) {
-        double o = red[y][tx];
+        const double o = red[y][tx];
         acc = pass ? acc + o : (o > acc || o != o ? o : acc);
+        acc1 += red1[y][tx];
       }
-      if (pass) partial[(size_t)blockIdx.y * rows + r] = acc;
-      else atomicMax(&amax[r], (unsigned long long)__double_as_longlong(acc));
+      if (pass) {
+        partial[(size_t)blockIdx.y * rows + r] = acc;
+        if (l1) l1[(size_t)blockIdx.y * rows + r] = acc1;
+      } else {
+        atomicMax(&amax[r], (unsigned long long)__double_as_longlong(acc));
+      }
     }
   } else {
     for (int y = ty; y < STAT_ROWS; y += 8) {
@@ -512,19 +533,23 @@ extern "C" __global__ void __launch_bounds__(256) ozaki_stats(const double* X, i
       if (r >= rows) break;
       int e = 0;
       if (pass) frexp(__longlong_as_double((long long)amax[r]), &e);
-      double acc = 0.0;
+      double acc = 0.0, acc1 = 0.0;
       for (int q = q0 + tx; q < q1; q += 32) {
-        double v = fabs(ozaki_at(X, ld, r, q, 1));
-        acc = pass == 1 ? fma(ldexp(v, -e), ldexp(v, -e), acc)
-              : pass == 2 ? acc + ldexp(v, -e) : (v > acc || v != v ? v : acc);
+        const double v = fabs(ozaki_at(X, ld, r, q, 1));
+        ozaki_stat_step(pass, v, e, acc, acc1);
       }
       for (int o = 16; o > 0; o >>= 1) {
-        double w = __shfl_xor_sync(0xffffffffu, acc, o);
+        const double w = __shfl_xor_sync(0xffffffffu, acc, o);
         acc = pass ? acc + w : (w > acc || w != w ? w : acc);
+        acc1 += __shfl_xor_sync(0xffffffffu, acc1, o);
       }
       if (tx == 0) {
-        if (pass) partial[(size_t)blockIdx.y * rows + r] = acc;
-        else atomicMax(&amax[r], (unsigned long long)__double_as_longlong(acc));
+        if (pass) {
+          partial[(size_t)blockIdx.y * rows + r] = acc;
+          if (l1) l1[(size_t)blockIdx.y * rows + r] = acc1;
+        } else {
+          atomicMax(&amax[r], (unsigned long long)__double_as_longlong(acc));
+        }
       }
     }
   }
@@ -809,19 +834,48 @@ pub(super) fn per_row(rows: usize) -> LaunchDims {
     }
 }
 
-/// Pass `pass` of `ozaki_stats` over `x`'s rows of `k` elements.
+/// Where the statistics of one operand go: its rows' largest magnitudes,
+/// and per chunk of the inner index the sums of their scaled squares and
+/// (where `l1` is not 0) of their scaled magnitudes.
+#[derive(Clone, Copy)]
+pub(super) struct Stats<'a> {
+    pub amax: &'a DeviceBuffer,
+    pub partial: &'a DeviceBuffer,
+    pub l1: Option<&'a DeviceBuffer>,
+}
+
+/// Both passes of `ozaki_stats` over `x`'s rows of `k` elements: the
+/// largest magnitudes, then the sums.
 ///
 /// # Safety
-/// `x` must hold its matrix; `amax` at least `rows` 64-bit words and
-/// `partial` `rows` x ceil(k / STAT_CHUNK) doubles.
-pub(super) unsafe fn stats_pass(
+/// `x` must hold its matrix; `amax` at least `rows` 64-bit words,
+/// `partial` (and `l1`) `rows` x ceil(k / STAT_CHUNK) doubles.
+pub(super) unsafe fn statistics(
+    module: &Module,
+    gpu: &Gpu,
+    x: Operand,
+    k: usize,
+    at: Stats<'_>,
+) -> Result<()> {
+    at.amax.fill_async(gpu, 0)?;
+    for pass in 0..2 {
+        // SAFETY: as the caller promised.
+        unsafe { stats_pass(module, gpu, x, k, pass, at) }?;
+    }
+    Ok(())
+}
+
+/// Pass `pass` of `ozaki_stats` (see [`statistics`]).
+///
+/// # Safety
+/// As [`statistics`].
+unsafe fn stats_pass(
     module: &Module,
     gpu: &Gpu,
     x: Operand,
     k: usize,
     pass: i32,
-    amax: u64,
-    partial: u64,
+    at: Stats<'_>,
 ) -> Result<()> {
     let dims = LaunchDims {
         grid: (
@@ -839,8 +893,9 @@ pub(super) unsafe fn stats_pass(
         KernelArg::I32(k as i32),
         KernelArg::I32(x.contig as i32),
         KernelArg::I32(pass),
-        KernelArg::Ptr(amax),
-        KernelArg::Ptr(partial),
+        KernelArg::Ptr(at.amax.ptr()),
+        KernelArg::Ptr(at.partial.ptr()),
+        KernelArg::Ptr(at.l1.map_or(0, |b| b.ptr())),
     ];
     // SAFETY: as the caller promised.
     unsafe { module.function("ozaki_stats")?.launch(gpu, &dims, &args) }?;
@@ -937,7 +992,7 @@ impl<'g> OzakiGemm<'g> {
     }
 
     /// The double-double product ((hi, lo) pairs) with `moduli` moduli
-    /// (1 to 32).
+    /// (1 to 34).
     pub fn new_dd(gpu: &'g Gpu, moduli: usize) -> Result<OzakiGemm<'g>> {
         OzakiGemm::build(gpu, moduli, true)
     }
@@ -1073,7 +1128,18 @@ impl<'g> OzakiGemm<'g> {
         c: u64,
     ) -> Result<()> {
         // SAFETY: as the caller promised.
-        unsafe { self.run(p, Dd::from_f64(alpha), a, b, Dd::from_f64(beta), c, None) }
+        unsafe {
+            self.run(
+                p,
+                Dd::from_f64(alpha),
+                a,
+                b,
+                Dd::from_f64(beta),
+                c,
+                None,
+                None,
+            )
+        }
     }
 
     /// Enqueues the double-double product ((hi, lo) pairs, column-major,
@@ -1093,7 +1159,34 @@ impl<'g> OzakiGemm<'g> {
         c: u64,
     ) -> Result<()> {
         // SAFETY: as the caller promised.
-        unsafe { self.run(p, alpha, a, b, beta, c, None) }
+        unsafe { self.run(p, alpha, a, b, beta, c, None, None) }
+    }
+
+    /// As [`OzakiGemm::enqueue_dd`] (or `enqueue` for FP64, taking the
+    /// high words of alpha and beta), with the statistics of op(A) and
+    /// op(B) already measured (by the fit, on the same matrices).
+    ///
+    /// # Safety
+    /// As [`OzakiGemm::enqueue_dd`]; `measured` must hold the statistics
+    /// of `a` and `b` for `p`.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) unsafe fn enqueue_measured(
+        &mut self,
+        p: &GemmProblem,
+        alpha: Dd,
+        a: u64,
+        b: u64,
+        beta: Dd,
+        c: u64,
+        measured: [Stats<'_>; 2],
+    ) -> Result<()> {
+        let (alpha, beta) = if self.dd {
+            (alpha, beta)
+        } else {
+            (Dd::from_f64(alpha.hi), Dd::from_f64(beta.hi))
+        };
+        // SAFETY: as the caller promised.
+        unsafe { self.run(p, alpha, a, b, beta, c, None, Some(measured)) }
     }
 
     /// Runs the product `runs` times with events between its phases and
@@ -1120,7 +1213,7 @@ impl<'g> OzakiGemm<'g> {
         let mut times: [Vec<f64>; 3] = Default::default();
         for _ in 0..runs.max(1) {
             // SAFETY: as the caller promised.
-            unsafe { self.run(p, Dd::from_f64(1.0), a, b, Dd::ZERO, c, Some(marks)) }?;
+            unsafe { self.run(p, Dd::from_f64(1.0), a, b, Dd::ZERO, c, Some(marks), None) }?;
             self.gpu.synchronize()?;
             for (t, w) in times.iter_mut().zip(marks.windows(2)) {
                 t.push(w[1].elapsed_since(w[0])?);
@@ -1148,6 +1241,7 @@ impl<'g> OzakiGemm<'g> {
         beta: Dd,
         c: u64,
         marks: Option<[&Event; 4]>,
+        measured: Option<[Stats<'_>; 2]>,
     ) -> Result<()> {
         p.validate().map_err(LibError::Usage)?;
         let want = if self.dd {
@@ -1181,26 +1275,25 @@ impl<'g> OzakiGemm<'g> {
         let rebuild = self.module.function("ozaki_reconstruct")?;
         let chunks = cdiv(p.k, STAT_CHUNK);
         let [op_a, op_b] = Operand::pair(p, a, b);
-        for (x, s, out, rp) in [(op_a, &w.sa, &w.a8, mp), (op_b, &w.sb, &w.b8, np)] {
-            w.amax.fill_async(gpu, 0)?;
-            for pass in 0..2 {
-                // SAFETY: the statistics buffers hold `rows` maxima and
-                // `rows` x `chunks` partial sums.
-                unsafe {
-                    stats_pass(
-                        &self.module,
-                        gpu,
-                        x,
-                        p.k,
-                        pass,
-                        w.amax.ptr(),
-                        w.partial.ptr(),
-                    )
-                }?;
-            }
+        let own = Stats {
+            amax: &w.amax,
+            partial: &w.partial,
+            l1: None,
+        };
+        let sides = [(op_a, &w.sa, &w.a8, mp), (op_b, &w.sb, &w.b8, np)];
+        for (side, (x, s, out, rp)) in sides.into_iter().enumerate() {
+            let st = match measured {
+                Some(m) => m[side],
+                None => {
+                    // SAFETY: the statistics buffers hold `rows` maxima and
+                    // `rows` x `chunks` partial sums.
+                    unsafe { statistics(&self.module, gpu, x, p.k, own) }?;
+                    own
+                }
+            };
             let args = [
-                KernelArg::Ptr(w.amax.ptr()),
-                KernelArg::Ptr(w.partial.ptr()),
+                KernelArg::Ptr(st.amax.ptr()),
+                KernelArg::Ptr(st.partial.ptr()),
                 KernelArg::I32(x.rows as i32),
                 KernelArg::I32(chunks as i32),
                 KernelArg::F64(target),
@@ -1328,7 +1421,7 @@ mod tests {
             }
         }
         let mut rng = StdRng::seed_from_u64(5);
-        for count in [16, 32] {
+        for count in [16, 32, 34] {
             let crt = Crt::new(count).unwrap();
             for ((&m, w), &y) in crt.moduli.iter().zip(&crt.w_l).zip(&crt.y_l) {
                 assert!(w < &crt.m && y < m);
@@ -1340,7 +1433,10 @@ mod tests {
                 assert_eq!(crt.reconstruct(&residues_of(&x, &crt.moduli)), x);
             }
         }
-        assert_eq!(Crt::new(32).unwrap().chunks, 8);
+        assert_eq!(Crt::new(34).unwrap().chunks, 8);
+        // The five-piece slicing takes scaled elements below 2^129.
+        let t = Crt::new(MODULI.len()).unwrap().target(1).unwrap();
+        assert!(t + 0.5 < 2f64.powi(126), "{t:e}");
         assert_eq!(Crt::new(16).unwrap().chunks, 4);
         for m in [256, 255, 191] {
             for v in [-1000i64, -129, -128, -1, 0, 1, 127, 128, 1 << 50] {
@@ -1348,7 +1444,7 @@ mod tests {
                 assert_eq!((v - r).rem_euclid(m as i64), 0, "{v} mod {m}");
             }
         }
-        assert!(Crt::new(33).is_err() && Crt::new(0).is_err());
+        assert!(Crt::new(35).is_err() && Crt::new(0).is_err());
     }
 
     #[test]
@@ -1386,7 +1482,7 @@ mod tests {
     #[test]
     fn the_fp64_reconstruction_gives_the_integer_from_unreduced_sums() {
         let mut rng = StdRng::seed_from_u64(11);
-        for count in [3, 8, 14, 15, 16, 24, 32] {
+        for count in [3, 8, 14, 15, 16, 24, 32, 34] {
             let crt = Crt::new(count).unwrap();
             let limit = IBig::from(&crt.m >> 1) * IBig::from(65535) / IBig::from(65536);
             let bits = crt.m.bit_len() - 2;

@@ -12,7 +12,7 @@
 //! |error_ij| <= sqrt(k) u (|op(A)| |op(B)|)_ij
 //!
 //! holds for every entry (u = 2^-53, or 2^-104 for double-double), besides
-//! the rounding of the result itself. Where no count up to 32 reaches it,
+//! the rounding of the result itself. Where no count up to 34 reaches it,
 //! the product is refused with the target it would need; it is never
 //! computed with too few.
 //!
@@ -24,14 +24,14 @@
 //! P_ij = (||a_i||_1 ||b_j||_2 + ||a_i||_2 ||b_j||_1) / (|A| |B|)_ij.
 //! The GPU measures the largest P_ij: the norms in FP64, and a lower bound
 //! of |A| |B| from one BF16 tensor-core product of the magnitudes, each
-//! scaled by its row's or column's largest power of two and rounded toward
-//! zero (its FP32 sums of non-negative terms err by less than
-//! (k + 8) 2^-22 of themselves). Magnitudes below 2^-60 of their row's
-//! largest are raised to 2^-60, so that a product of two non-zero
-//! elements never vanishes in FP32: a zero in the lower bound means that
-//! no pair of non-zero elements meets, and the emulation computes that
-//! entry exactly. The raise adds less than k 2^-58 to the scaled sum,
-//! which is taken off again.
+//! scaled so that its row's or column's largest is just below 2^50, and
+//! rounded toward zero (the FP32 sums of non-negative terms, at most
+//! k 2^100, err by less than (k + 8) 2^-22 of themselves). Non-zero
+//! magnitudes below 2^-63 are raised to 2^-63, so that a product of two
+//! non-zero elements never vanishes in FP32: a zero in the lower bound
+//! means that no pair of non-zero elements meets, and the emulation
+//! computes that entry exactly. The raise adds less than k 2^-12 to a sum
+//! whose terms reach 2^100, which is taken off again.
 
 use std::collections::HashMap;
 
@@ -41,7 +41,7 @@ use hone_gpu::{nvrtc, CompileOptions, Gpu, ModuleCache};
 
 use super::dd::Dd;
 use super::ozaki::{
-    per_row, source, stats_pass, tiles, Crt, Operand, OzakiGemm, MAX_K, MODULI, STAT_CHUNK,
+    per_row, source, statistics, tiles, Crt, Operand, OzakiGemm, Stats, MAX_K, MODULI, STAT_CHUNK,
 };
 use super::{Flavor, GemmProblem};
 use crate::routine::{LibError, Result};
@@ -133,8 +133,8 @@ extern "C" __global__ void ozaki_fit_norm(const double* partial, int rows, int c
 }
 
 // out[r][q] (q contiguous, padded to Rp x Kp with zeros) = the BF16 bits of
-// |op(X)(r, q)| 2^-e rounded toward zero, e the exponent of the row's
-// largest; non-zero magnitudes below 2^-60 become 2^-60 (bits 0x2180), rows
+// |op(X)(r, q)| 2^(50 - e) rounded toward zero, e the exponent of the row's
+// largest; non-zero magnitudes below 2^-63 become 2^-63 (bits 0x2000), rows
 // holding an infinity or a NaN become zero.
 extern "C" __global__ void __launch_bounds__(256) ozaki_fit_magnitudes(
     const double* X, int ld, int rows, int inner, int contig, const unsigned long long* amax,
@@ -151,9 +151,9 @@ extern "C" __global__ void __launch_bounds__(256) ozaki_fit_magnitudes(
       if (isfinite(a) && a != 0.0) {
         int e;
         frexp(a, &e);
-        const double v = ldexp(fabs(ozaki_at(X, ld, r, q, contig)), -e);
+        const double v = ldexp(fabs(ozaki_at(X, ld, r, q, contig)), 50 - e);
         bits = (unsigned short)(__float_as_uint(__double2float_rz(v)) >> 16);
-        if (v > 0.0 && bits < 0x2180) bits = 0x2180;
+        if (v > 0.0 && bits < 0x2000) bits = 0x2000;
       }
     }
     if (contig) tile[y][tx] = bits;
@@ -169,8 +169,8 @@ extern "C" __global__ void __launch_bounds__(256) ozaki_fit_magnitudes(
 // The largest P_ij = (a1_i b2_j + a2_i b1_j) / lower bound of (|A||B|)_ij
 // over the m x n entries, into *worst (atomicMax on the bits of a
 // non-negative double). S is the BF16 product (FP32, column-major, Mp
-// rows); entries whose row or column is zero or not finite, or whose S is
-// zero, do not count.
+// rows) in units of 2^-100 of the norms'; entries whose row or column is
+// zero or not finite, or whose S is zero, do not count.
 extern "C" __global__ void __launch_bounds__(256) ozaki_fit_ratio(
     const float* S, int Mp, int M, int N, int K, const double* a1, const double* a2,
     const double* b1, const double* b2, unsigned long long* worst) {
@@ -185,8 +185,9 @@ extern "C" __global__ void __launch_bounds__(256) ozaki_fit_ratio(
       if (!(y1 > 0.0 && y1 <= 1e300)) continue;
       const double s = S[(size_t)j * Mp + i];
       if (s == 0.0) continue;
-      const double lower = s * (1.0 - (K + 8.0) * 0x1p-22) - K * 0x1p-58;
-      const double p = lower > 0.0 ? (x1 * y2 + x2 * y1) / lower : __longlong_as_double(0x7ff0000000000000ll);
+      const double lower = s * (1.0 - (K + 8.0) * 0x1p-22) - K * 0x1p-12;
+      const double p = lower > 0.0 ? (x1 * y2 + x2 * y1) * 0x1p100 / lower
+                                   : __longlong_as_double(0x7ff0000000000000ll);
       w = p > w ? p : w;
     }
   }
@@ -217,8 +218,10 @@ fn cdiv(a: usize, b: usize) -> usize {
 /// Scratch of one padded shape.
 struct FitWorkspace {
     key: (usize, usize, usize),
-    amax: DeviceBuffer,
-    partial: DeviceBuffer,
+    /// The statistics of op(A) and op(B), which the emulation reuses.
+    amax: [DeviceBuffer; 2],
+    partial: [DeviceBuffer; 2],
+    l1: DeviceBuffer,
     /// 1- and 2-norms of the rows of op(A) and columns of op(B).
     norms: [DeviceBuffer; 4],
     a16: DeviceBuffer,
@@ -262,7 +265,11 @@ impl<'g> OzakiFit<'g> {
     pub fn workspace_bytes(p: &GemmProblem) -> usize {
         let (mp, np, kp) = padded(p);
         let rows = mp.max(np);
-        8 * rows * (1 + cdiv(kp, STAT_CHUNK)) + 16 * (mp + np) + 2 * kp * (mp + np) + 4 * mp * np
+        8 * (mp + np) * (1 + cdiv(kp, STAT_CHUNK))
+            + 8 * rows * cdiv(kp, STAT_CHUNK)
+            + 16 * (mp + np)
+            + 2 * kp * (mp + np)
+            + 4 * mp * np
     }
 
     fn workspace(&mut self, p: &GemmProblem) -> Result<()> {
@@ -282,8 +289,12 @@ impl<'g> OzakiFit<'g> {
         let alloc = |bytes: usize| DeviceBuffer::alloc(self.gpu, bytes.max(8));
         self.work = Some(FitWorkspace {
             key: (mp, np, kp),
-            amax: alloc(8 * rows)?,
-            partial: alloc(8 * rows * cdiv(kp, STAT_CHUNK))?,
+            amax: [alloc(8 * mp)?, alloc(8 * np)?],
+            partial: [
+                alloc(8 * mp * cdiv(kp, STAT_CHUNK))?,
+                alloc(8 * np * cdiv(kp, STAT_CHUNK))?,
+            ],
+            l1: alloc(8 * rows * cdiv(kp, STAT_CHUNK))?,
             norms: [
                 alloc(8 * mp)?,
                 alloc(8 * mp)?,
@@ -322,33 +333,23 @@ impl<'g> OzakiFit<'g> {
         let norm = self.module.function("ozaki_fit_norm")?;
         let chunks = cdiv(p.k, STAT_CHUNK);
         let [op_a, op_b] = Operand::pair(p, a, b);
-        for (x, at, out, rp) in [(op_a, 0, &w.a16, mp), (op_b, 2, &w.b16, np)] {
-            w.amax.fill_async(gpu, 0)?;
-            for pass in 0..3 {
-                // SAFETY: the statistics buffers hold `rows` maxima and
-                // `rows` x `chunks` partial sums.
-                unsafe {
-                    stats_pass(
-                        &self.module,
-                        gpu,
-                        x,
-                        p.k,
-                        pass,
-                        w.amax.ptr(),
-                        w.partial.ptr(),
-                    )
-                }?;
-                if pass == 0 {
-                    continue;
-                }
-                // Pass 1 gives the 2-norm, pass 2 the 1-norm.
-                let dest = &w.norms[at + (pass == 1) as usize];
+        for (side, x, out, rp) in [(0, op_a, &w.a16, mp), (1, op_b, &w.b16, np)] {
+            let st = Stats {
+                amax: &w.amax[side],
+                partial: &w.partial[side],
+                l1: Some(&w.l1),
+            };
+            // SAFETY: the statistics buffers hold `rows` maxima and `rows`
+            // x `chunks` partial sums.
+            unsafe { statistics(&self.module, gpu, x, p.k, st) }?;
+            // The 1- and 2-norms of op(A)'s rows, then of op(B)'s columns.
+            for (root, sums) in [(0, &w.l1), (1, &w.partial[side])] {
                 let args = [
-                    KernelArg::Ptr(w.partial.ptr()),
+                    KernelArg::Ptr(sums.ptr()),
                     KernelArg::I32(x.rows as i32),
                     KernelArg::I32(chunks as i32),
-                    KernelArg::I32((pass == 1) as i32),
-                    KernelArg::Ptr(dest.ptr()),
+                    KernelArg::I32(root),
+                    KernelArg::Ptr(w.norms[2 * side + root as usize].ptr()),
                 ];
                 // SAFETY: reads the partial sums, writes `rows` norms.
                 unsafe { norm.launch(gpu, &per_row(x.rows), &args) }?;
@@ -361,7 +362,7 @@ impl<'g> OzakiFit<'g> {
                     "ozaki_fit_magnitudes",
                     x,
                     p.k,
-                    w.amax.ptr(),
+                    w.amax[side].ptr(),
                     out.ptr(),
                     kp,
                     rp,
@@ -506,8 +507,9 @@ impl<'g> FittedGemm<'g> {
                 Err(LibError::Usage(format!(
                     "{p}: the inputs' exponent range is too wide for the INT8 emulation: bounding \
                      every entry's error by sqrt(k) {unit:e} (|A| |B|)_ij needs scaled rows of \
-                     2-norm 2^{:.1}, and {max} moduli give 2^{most}; refused (use the native \
-                     routine)",
+                     2-norm 2^{:.1}, and {max} moduli give 2^{most}; refused. Use the native \
+                     routine, or name a count (moduli={max} bounds each entry's error by about \
+                     sqrt(k) {unit:e} ||row of op(A)|| ||column of op(B)|| instead)",
                     needed_log2_target(p.k, unit, ratio)
                 )))
             }
@@ -531,24 +533,41 @@ impl<'g> FittedGemm<'g> {
         beta: Dd,
         c: u64,
     ) -> Result<usize> {
-        let moduli = if alpha.hi == 0.0 && alpha.lo == 0.0 {
-            self.last.map_or(MODULI.len(), |f| f.moduli)
-        } else {
+        let fitted = alpha.hi != 0.0 || alpha.lo != 0.0;
+        let moduli = if fitted {
             // SAFETY: as the caller promised.
             let f = unsafe { self.choose(p, a, b) }?;
             self.last = Some(f);
             f.moduli
+        } else {
+            self.last.map_or(MODULI.len(), |f| f.moduli)
         };
         let dd = self.dd;
-        let emu = self.emulation(moduli)?;
-        // SAFETY: as the caller promised.
-        unsafe {
-            if dd {
-                emu.enqueue_dd(p, alpha, a, b, beta, c)
-            } else {
-                emu.enqueue(p, alpha.hi, a, b, beta.hi, c)
+        if !self.by_count.contains_key(&moduli) {
+            self.emulation(moduli)?;
+        }
+        let emu = self.by_count.get_mut(&moduli).expect("just made");
+        match (&self.fit.work, fitted) {
+            // The fit measured these matrices' statistics: reuse them.
+            (Some(w), true) => {
+                let side = |s: usize| Stats {
+                    amax: &w.amax[s],
+                    partial: &w.partial[s],
+                    l1: None,
+                };
+                // SAFETY: as the caller promised; the statistics are a's
+                // and b's for p.
+                unsafe { emu.enqueue_measured(p, alpha, a, b, beta, c, [side(0), side(1)]) }?
             }
-        }?;
+            // SAFETY: as the caller promised.
+            _ => unsafe {
+                if dd {
+                    emu.enqueue_dd(p, alpha, a, b, beta, c)
+                } else {
+                    emu.enqueue(p, alpha.hi, a, b, beta.hi, c)
+                }
+            }?,
+        }
         Ok(moduli)
     }
 }

@@ -1,6 +1,5 @@
 #!/bin/bash
-# Build here: cargo build --release -p hone-cli; cargo test --release -p hone-kernels --test gpu_gemm --no-run;
-# copy target/release/hone and the gpu_gemm test binary, stripped and gzipped, to .devrun/fit/ with this script; run it on the GPU machine (outputs under $OUT).
+# As run2/run.sh, from .devrun/fit/ (before the fit shared its statistics with the emulation, with 32 moduli at most).
 # The fitted moduli: GPU tests, hone ozaki with fit rows, the double-double report with a fit row, the routines with moduli=fit.
 cd "$(dirname "$0")"
 for f in hone gpu_gemm; do [ -x $f ] || { gunzip -kf $f.gz; chmod +x $f; }; done
