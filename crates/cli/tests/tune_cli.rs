@@ -515,6 +515,9 @@ fn bad_input_is_reported_with_exit_code_2() {
     let r = tune(&job, &rec, &props, &db, &["--shard", "2/2"]);
     assert_eq!(r.code, 2);
     assert!(r.stderr.contains("--shard `2/2`"), "{}", r.stderr);
+    let r = tune(&job, &rec, &props, &db, &["--replay-pace", "100000"]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("--replay-pace 100000"), "{}", r.stderr);
     let r = hone(&["tune", s(&dir.join("missing.toml")), "--db", s(&db)]);
     assert_eq!(r.code, 2);
     assert!(r.stderr.contains("missing.toml"), "{}", r.stderr);

@@ -2,7 +2,8 @@
 //! one job: every measurement a reader saw committed before a kill is still
 //! in the database after it, and the job resumed to its end draws the rule
 //! of an uninterrupted run. Measurements come from a replayed recording, so
-//! no GPU is needed.
+//! no GPU is needed, paced at half a millisecond each so that the kills land
+//! among the commits however loaded the machine is.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -84,6 +85,8 @@ fn tune(files: &[PathBuf; 3], db: &Path) -> Command {
         .arg(&files[2])
         .arg("--device-props")
         .arg(&files[1])
+        .arg("--replay-pace")
+        .arg("0.5")
         .arg("--db")
         .arg(db)
         .arg("--json")

@@ -333,6 +333,8 @@ pub struct ReplayEvaluator {
     pub calls: usize,
     /// Calls for points the recording lacks.
     pub misses: usize,
+    /// How long each answer takes, as a measurement on the GPU would.
+    pace: Option<std::time::Duration>,
 }
 
 impl ReplayEvaluator {
@@ -346,7 +348,15 @@ impl ReplayEvaluator {
             table,
             calls: 0,
             misses: 0,
+            pace: None,
         }
+    }
+
+    /// Each answer waits `pace` first, as a measurement would take time
+    /// (to rehearse progress, interruption and resumption at a real pace).
+    pub fn with_pace(mut self, pace: std::time::Duration) -> Self {
+        self.pace = Some(pace);
+        self
     }
 
     pub fn lookup(&self, config: &Config, key: &ProblemKey) -> Option<&Measurement> {
@@ -357,6 +367,9 @@ impl ReplayEvaluator {
 impl Evaluator for ReplayEvaluator {
     fn evaluate(&mut self, config: &Config, key: &ProblemKey) -> Result<Measurement, Stop> {
         self.calls += 1;
+        if let Some(pace) = self.pace {
+            std::thread::sleep(pace);
+        }
         Ok(match self.lookup(config, key) {
             Some(m) => m.clone(),
             None => {

@@ -51,6 +51,10 @@ pub struct TuneArgs {
     /// recording: a JSON object of integers, or a device as `hone tune --json` prints it
     #[arg(long, value_name = "FILE", requires = "replay")]
     pub device_props: Option<PathBuf>,
+    /// Milliseconds each replayed measurement takes, as one on the GPU
+    /// would (to rehearse progress, interruption and resumption)
+    #[arg(long, value_name = "MS", requires = "replay")]
+    pub replay_pace: Option<f64>,
     /// Timed runs per measurement (the median is kept)
     #[arg(long, default_value_t = 30)]
     pub reps: u32,
@@ -384,7 +388,14 @@ pub fn run(args: TuneArgs) -> Result<u8> {
                 bail!("--compare-memcpy needs the GPU, not a replay");
             }
             let (recording, device) = recorded_run(path, &spec.name, args.device_props.as_deref())?;
-            vec![(Backend::Replay(ReplayEvaluator::new(&recording)), device)]
+            let mut eval = ReplayEvaluator::new(&recording);
+            if let Some(ms) = args.replay_pace {
+                if !(0.0..=60_000.0).contains(&ms) {
+                    bail!("--replay-pace {ms}: expected 0 to 60000 milliseconds");
+                }
+                eval = eval.with_pace(std::time::Duration::from_secs_f64(ms / 1000.0));
+            }
+            vec![(Backend::Replay(eval), device)]
         }
         (None, devices) => {
             if args.compare_memcpy && spec.kernel.library.is_some() {
