@@ -32,8 +32,8 @@ use crate::routine::{
 };
 use crate::vendor::cublas::{Cublas, DefaultStreamTimer};
 
-/// The `moduli` dimension of a problem whose moduli are fitted to each
-/// call's inputs (`moduli=fit`).
+/// The count that stands for moduli fitted to each call's inputs
+/// (`moduli=fit`); such problems carry no `moduli` dimension.
 pub const FIT: u64 = 0;
 /// Moduli when a problem names none: fitted to each call's inputs, so
 /// that every entry's error is bounded by sqrt(k) u (|op(A)| |op(B)|)_ij
@@ -108,18 +108,23 @@ impl EmulatedRoutine {
             })
     }
 
+    /// The library problem of `p` with `moduli` ([`FIT`]: no `moduli`
+    /// dimension, as a problem that names none reads).
     fn problem_of(&self, p: &GemmProblem, moduli: u64) -> Problem {
+        let mut dims = vec![
+            ("m", p.m as u64),
+            ("n", p.n as u64),
+            ("k", p.k as u64),
+            ("lda", p.lda as u64),
+            ("ldb", p.ldb as u64),
+            ("ldc", p.ldc as u64),
+        ];
+        if moduli != FIT {
+            dims.push(("moduli", moduli));
+        }
         Problem::new(
             self.variant(p.layout),
-            vec![
-                ("m", p.m as u64),
-                ("n", p.n as u64),
-                ("k", p.k as u64),
-                ("lda", p.lda as u64),
-                ("ldb", p.ldb as u64),
-                ("ldc", p.ldc as u64),
-                ("moduli", moduli),
-            ],
+            dims,
             (p.m as f64 * p.n as f64 * p.k as f64).cbrt().round() as u64,
         )
     }
@@ -144,7 +149,7 @@ impl EmulatedRoutine {
             ldc: dim("ldc")?,
         };
         g.validate().map_err(LibError::Usage)?;
-        let moduli = dim("moduli")?;
+        let moduli = p.dim("moduli").map_or(FIT as usize, |v| v as usize);
         if moduli == FIT as usize {
             if g.k > super::ozaki::MAX_K {
                 return Err(LibError::Usage(format!(
@@ -540,7 +545,7 @@ mod tests {
         let r = EmulatedRoutine::DGEMM;
         let p = r.problem(&parse_words(&["m=100"]).unwrap()).unwrap();
         assert_eq!(p.variant, "dgemm_int8_nn");
-        assert_eq!(p.dim("moduli"), Some(FIT));
+        assert_eq!(p.dim("moduli"), None);
         let p = r
             .problem(&parse_words(&["m=64", "k=300", "layout=tn", "moduli=14"]).unwrap())
             .unwrap();
@@ -572,7 +577,7 @@ mod tests {
         let r = EmulatedRoutine::DDGEMM;
         let p = r.problem(&parse_words(&["m=100"]).unwrap()).unwrap();
         assert_eq!(p.variant, "ddgemm_int8_nn");
-        assert_eq!(p.dim("moduli"), Some(FIT));
+        assert_eq!(p.dim("moduli"), None);
         let (g, _) = r.emulated_of(&p).unwrap();
         assert_eq!(g.flavor, Flavor::Ddgemm);
         let auto = r
@@ -590,7 +595,7 @@ mod tests {
             let fit = r
                 .problem(&parse_words(&["m=64", "moduli=fit"]).unwrap())
                 .unwrap();
-            assert_eq!(fit.dim("moduli"), Some(FIT));
+            assert_eq!(fit.dim("moduli"), None);
             assert_eq!(r.emulated_of(&fit).unwrap().1, FIT as usize);
         }
         let wide = EmulatedRoutine::DGEMM
