@@ -122,7 +122,7 @@ impl From<LibError> for Failure {
         match e {
             LibError::Gpu(g) => g.into(),
             LibError::Usage(m) => Failure(HONE_STATUS_INVALID_VALUE, m),
-            LibError::Rule(m) => Failure(HONE_STATUS_NOT_SUPPORTED, m),
+            LibError::Rule(m) | LibError::Refused(m) => Failure(HONE_STATUS_NOT_SUPPORTED, m),
             other => Failure(HONE_STATUS_EXECUTION_FAILED, other.to_string()),
         }
     }

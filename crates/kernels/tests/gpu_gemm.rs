@@ -574,7 +574,9 @@ fn the_fitted_emulation_bounds_every_entry_against_the_magnitudes_or_refuses() {
     use hone_kernels::gemm::ozaki_fit::{fewest_for, ratio_cpu, FittedGemm};
     use rand::SeedableRng;
     let Some(gpu) = gpu() else { return };
-    let mut rng = rand::rngs::StdRng::seed_from_u64(rand::random());
+    let seed: u64 = rand::random();
+    println!("inputs from seed {seed}");
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
     let cases = [
         (false, Layout::ALL[0], 0.5),
         (false, Layout::ALL[2], 2.0),
@@ -639,7 +641,10 @@ fn the_fitted_emulation_bounds_every_entry_against_the_magnitudes_or_refuses() {
             got.ratio,
             want
         );
-        assert_eq!(Some(l), fewest_for(k, unit, got.ratio, 32));
+        assert_eq!(
+            Some(l),
+            fewest_for(k, unit, got.ratio, hone_kernels::gemm::ozaki::MODULI.len())
+        );
         gpu.synchronize().unwrap();
         let mut raw = vec![0u8; 8 * words * m * n];
         dc.download(&gpu, &mut raw).unwrap();
@@ -647,6 +652,33 @@ fn the_fitted_emulation_bounds_every_entry_against_the_magnitudes_or_refuses() {
             .chunks(8)
             .map(|b| f64::from_le_bytes(b.try_into().unwrap()))
             .collect();
+        // The statistics the fit handed over give what the emulation's own
+        // give, bit for bit.
+        let own = DeviceBuffer::alloc(&gpu, 8 * words * m * n).unwrap();
+        let e = f.emulation(l).unwrap();
+        // SAFETY: the buffers hold p's matrices.
+        unsafe {
+            if is_dd {
+                e.enqueue_dd(
+                    &p,
+                    Dd::from_f64(1.0),
+                    da.ptr(),
+                    db.ptr(),
+                    Dd::ZERO,
+                    own.ptr(),
+                )
+            } else {
+                e.enqueue(&p, 1.0, da.ptr(), db.ptr(), 0.0, own.ptr())
+            }
+        }
+        .unwrap();
+        gpu.synchronize().unwrap();
+        let mut raw_own = vec![0u8; 8 * words * m * n];
+        own.download(&gpu, &mut raw_own).unwrap();
+        assert!(
+            raw == raw_own,
+            "{flavor:?} {layout}: the shared statistics differ"
+        );
         let mut worst = 0.0f64;
         for j in 0..n {
             for i in 0..m {
@@ -670,29 +702,98 @@ fn the_fitted_emulation_bounds_every_entry_against_the_magnitudes_or_refuses() {
         println!("  largest error over sqrt(k) u (|A||B|)_ij: {worst:.2e}");
         assert!(worst <= 1.0, "{flavor:?} {layout} phi {phi}: {worst}");
     }
-    // Large elements of A meet small ones of B: refused, never computed
-    // with too few moduli.
+    // Large elements of A meet small ones of B, or elements so far apart
+    // that their scaled product underflows: refused, never computed with
+    // too few moduli.
     let p = GemmProblem::packed(Flavor::Dgemm, Layout::ALL[0], 4, 3, 2);
-    let tiny = 2f64.powi(-90);
-    let a = stored(
-        p.layout.a,
-        4,
-        2,
-        |_, q| Dd::from_f64(if q == 0 { 1.0 } else { tiny }),
-        false,
-    );
-    let b = stored(
-        p.layout.b,
-        2,
-        3,
-        |q, _| Dd::from_f64(if q == 0 { tiny } else { 1.0 }),
-        false,
-    );
-    let da = DeviceBuffer::with_data(&gpu, &a).unwrap();
-    let db = DeviceBuffer::with_data(&gpu, &b).unwrap();
     let dc = DeviceBuffer::alloc(&gpu, 8 * 12).unwrap();
+    for (big, tiny, small_b) in [(1.0, 2f64.powi(-90), 2f64.powi(-90)), (1e300, 1e-300, 0.0)] {
+        let a = stored(
+            p.layout.a,
+            4,
+            2,
+            |_, q| Dd::from_f64(if q == 0 { big } else { tiny }),
+            false,
+        );
+        let b = stored(
+            p.layout.b,
+            2,
+            3,
+            |q, _| Dd::from_f64(if q == 0 { small_b } else { 1.0 }),
+            false,
+        );
+        let da = DeviceBuffer::with_data(&gpu, &a).unwrap();
+        let db = DeviceBuffer::with_data(&gpu, &b).unwrap();
+        // SAFETY: the buffers hold p's matrices.
+        let e = unsafe {
+            fitted[0].enqueue(
+                &p,
+                Dd::from_f64(1.0),
+                da.ptr(),
+                db.ptr(),
+                Dd::ZERO,
+                dc.ptr(),
+            )
+        }
+        .unwrap_err();
+        assert!(
+            matches!(e, hone_kernels::routine::LibError::Refused(_))
+                && e.to_string().contains("too wide"),
+            "{e}"
+        );
+        assert!(fitted[0].last().is_none());
+    }
+    // A row holding a NaN gives a NaN row and leaves the others bounded;
+    // alpha = 0 gives beta C without reading A or B.
+    let (m, n, k) = (20, 10, 50);
+    let p = GemmProblem::packed(Flavor::Dgemm, Layout::ALL[0], m, n, k);
+    let opa: Vec<f64> = (0..m * k)
+        .map(|e| {
+            if e == 3 * k + 7 {
+                f64::NAN
+            } else {
+                dd::phi_entry(&mut rng, 1.0).hi
+            }
+        })
+        .collect();
+    let opb: Vec<f64> = (0..k * n)
+        .map(|_| dd::phi_entry(&mut rng, 1.0).hi)
+        .collect();
+    let da = DeviceBuffer::with_data(
+        &gpu,
+        &stored(p.layout.a, m, k, |i, q| Dd::from_f64(opa[i * k + q]), false),
+    )
+    .unwrap();
+    let db = DeviceBuffer::with_data(
+        &gpu,
+        &stored(p.layout.b, k, n, |q, j| Dd::from_f64(opb[q * n + j]), false),
+    )
+    .unwrap();
+    let three: Vec<u8> = (0..m * n).flat_map(|_| 3.0f64.to_le_bytes()).collect();
+    let dc = DeviceBuffer::with_data(&gpu, &three).unwrap();
+    let read = |d: &DeviceBuffer| -> Vec<f64> {
+        gpu.synchronize().unwrap();
+        let mut raw = vec![0u8; 8 * m * n];
+        d.download(&gpu, &mut raw).unwrap();
+        raw.chunks(8)
+            .map(|b| f64::from_le_bytes(b.try_into().unwrap()))
+            .collect()
+    };
     // SAFETY: the buffers hold p's matrices.
-    let e = unsafe {
+    unsafe {
+        fitted[0].enqueue(
+            &p,
+            Dd::ZERO,
+            da.ptr(),
+            db.ptr(),
+            Dd::from_f64(2.0),
+            dc.ptr(),
+        )
+    }
+    .unwrap();
+    assert!(read(&dc).iter().all(|&v| v == 6.0));
+    // SAFETY: as above.
+    unsafe {
         fitted[0].enqueue(
             &p,
             Dd::from_f64(1.0),
@@ -702,6 +803,21 @@ fn the_fitted_emulation_bounds_every_entry_against_the_magnitudes_or_refuses() {
             dc.ptr(),
         )
     }
-    .unwrap_err();
-    assert!(e.to_string().contains("too wide"), "{e}");
+    .unwrap();
+    let c = read(&dc);
+    for j in 0..n {
+        for i in 0..m {
+            let v = c[i + j * m];
+            if i == 3 {
+                assert!(v.is_nan(), "({i}, {j}): {v}");
+                continue;
+            }
+            let pairs =
+                (0..k).map(|q| (Dd::from_f64(opa[i * k + q]), Dd::from_f64(opb[q * n + j])));
+            let (exact, abs) = dd::exact_entry(Dd::from_f64(1.0), pairs, Dd::ZERO, None);
+            let unit = f64::EPSILON / 2.0;
+            let err = dd::error(Dd::from_f64(v), &exact) - unit * dd::to_f64(&exact).abs();
+            assert!(err <= (k as f64).sqrt() * unit * abs, "({i}, {j}): {v}");
+        }
+    }
 }

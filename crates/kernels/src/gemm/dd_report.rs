@@ -413,7 +413,7 @@ fn measure_fit(
                 row.accuracy
                     .push((kind.label(), accuracy.unwrap_or_default()));
             }
-            Err(LibError::Usage(why)) if why.contains("too wide") => {
+            Err(LibError::Refused(_)) => {
                 took.push(format!("{}: refused", kind.label()));
                 row.accuracy.push((
                     kind.label(),

@@ -430,7 +430,7 @@ impl Session for EmulatedSession<'_> {
         });
         let check = match check {
             // The fit refused these inputs: say so on the row.
-            Err(LibError::Usage(why)) if matches!(engine, Engine::Fit(_)) => {
+            Err(LibError::Refused(why)) => {
                 hone.invalid(why);
                 None
             }
@@ -438,11 +438,7 @@ impl Session for EmulatedSession<'_> {
         };
         if let Engine::Fit(f) = &engine {
             if let Some(last) = f.last() {
-                hone.kernel = format!(
-                    "fit: {} moduli (inputs' ratio 2^{:.1})",
-                    last.moduli,
-                    last.ratio.log2()
-                );
+                hone.kernel = format!("fit: {} moduli ({})", last.moduli, last.describe());
             }
         }
         match check {

@@ -231,8 +231,8 @@ impl Crt {
     /// (M / 2)(1 - 2^-16)), in FP64, step for step as the GPU's
     /// reconstruction computes it.
     pub fn reconstruct_f64(&self, c: &[i32]) -> f64 {
-        let x = self.chunked(c);
-        x[1..].iter().fold(x[0], |acc, &xc| acc.mul_add(TWO32, xc))
+        let (hi, lo) = self.reconstruct_dd(c);
+        hi + lo
     }
 
     /// As [`Crt::reconstruct_f64`], to a double-double (hi, lo).
@@ -276,31 +276,11 @@ pub fn residue(v: i128, m: u32) -> i8 {
     r as i8
 }
 
-/// The shift s that brings a row of 2-norm `norm` to at most `target`:
-/// the largest with norm 2^s <= target; 0 for a zero row and
-/// [`NOT_FINITE`] for a row that holds an infinity or a NaN.
-pub fn shift(norm: f64, target: f64) -> i32 {
-    if !norm.is_finite() {
-        return NOT_FINITE;
-    }
-    if norm == 0.0 {
-        return 0;
-    }
-    let mut s = target.log2().floor() as i32 - norm.log2().floor() as i32;
-    while ldexp(norm, s) > target {
-        s -= 1;
-    }
-    while ldexp(norm, s + 1) <= target {
-        s += 1;
-    }
-    s
-}
-
-/// The 2-norm of `x` the way the GPU computes it (which sums in another
-/// order): the largest magnitude's
-/// exponent e first, then the squares of x 2^-e (each at most 1), summed in
-/// order, so that neither overflows nor the sum underflows.
-pub fn norm(x: impl Iterator<Item = f64> + Clone) -> f64 {
+/// The shift of a row the way the GPU computes it: the largest s with
+/// ||x|| 2^s <= target, the norm kept as sqrt(sum) 2^e so that it may
+/// exceed the largest double; 0 for a zero row, [`NOT_FINITE`] for one
+/// holding an infinity or a NaN.
+pub fn row_shift(x: impl Iterator<Item = f64> + Clone, target: f64) -> i32 {
     let amax = x.clone().fold(0.0f64, |m, v| {
         if v.abs() > m || v.is_nan() {
             v.abs()
@@ -309,14 +289,21 @@ pub fn norm(x: impl Iterator<Item = f64> + Clone) -> f64 {
         }
     });
     if !amax.is_finite() {
-        return amax;
+        return NOT_FINITE;
     }
     if amax == 0.0 {
-        return 0.0;
+        return 0;
     }
     let e = amax.log2().floor() as i32 + 1;
-    let sum: f64 = x.map(|v| ldexp(v, -e).powi(2)).sum();
-    ldexp(sum.sqrt(), e)
+    let root = x.map(|v| ldexp(v, -e).powi(2)).sum::<f64>().sqrt();
+    let mut s = target.log2().floor() as i32 - root.log2().floor() as i32 - e;
+    while ldexp(root, s + e) > target {
+        s -= 1;
+    }
+    while ldexp(root, s + e + 1) <= target {
+        s += 1;
+    }
+    s
 }
 
 /// x 2^s, rounded to the nearest integer (ties to even).
@@ -339,10 +326,10 @@ pub fn emulate(
 ) -> std::result::Result<Vec<f64>, String> {
     let target = crt.target(k)?;
     let sa: Vec<i32> = (0..m)
-        .map(|i| shift(norm((0..k).map(|q| a(i, q))), target))
+        .map(|i| row_shift((0..k).map(|q| a(i, q)), target))
         .collect();
     let sb: Vec<i32> = (0..n)
-        .map(|j| shift(norm((0..k).map(|q| b(q, j))), target))
+        .map(|j| row_shift((0..k).map(|q| b(q, j)), target))
         .collect();
     let ai: Vec<i128> = (0..m * k)
         .map(|e| scaled(a(e / k, e % k), sa[e / k]))
@@ -556,7 +543,8 @@ extern "C" __global__ void __launch_bounds__(256) ozaki_stats(const double* X, i
 }
 
 // shift[r]: the largest s with norm(r) 2^s <= target; 0 for a zero row,
-// NOT_FINITE for a row holding an infinity or a NaN.
+// NOT_FINITE for a row holding an infinity or a NaN. (The root of the
+// scaled sum of squares is at most sqrt(k), so s + e stays small.)
 extern "C" __global__ void ozaki_shift(const unsigned long long* amax, const double* partial,
                                        int rows, int chunks, double target, int* shift) {
   const int r = blockIdx.x * blockDim.x + threadIdx.x;
@@ -574,10 +562,11 @@ extern "C" __global__ void ozaki_shift(const unsigned long long* amax, const dou
   frexp(a, &e);
   double sum = 0.0;
   for (int c = 0; c < chunks; ++c) sum += partial[(size_t)c * rows + r];
-  const double norm = ldexp(sqrt(sum), e);
-  int s = ilogb(target) - ilogb(norm);
-  while (ldexp(norm, s) > target) --s;
-  while (ldexp(norm, s + 1) <= target) ++s;
+  // norm = root 2^e, kept apart: it may exceed the largest double.
+  const double root = sqrt(sum);
+  int s = ilogb(target) - ilogb(root) - e;
+  while (ldexp(root, s + e) > target) --s;
+  while (ldexp(root, s + e + 1) <= target) ++s;
   shift[r] = s;
 }
 
@@ -759,7 +748,8 @@ extern "C" __global__ void __launch_bounds__(256) ozaki_reconstruct(
     double X[NCH];
 #pragma unroll
     for (int k = 0; k < NCH; ++k) X[k] = fma(-q, MCH[k], S[k]);
-#if DD
+    // The chunks joined in double-double, so that an FP64 result is rounded
+    // once.
     double hi = X[0], lo = 0.0;
 #pragma unroll
     for (int k = 1; k < NCH; ++k) {
@@ -768,6 +758,7 @@ extern "C" __global__ void __launch_bounds__(256) ozaki_reconstruct(
       hi = s + e;
       lo = e - (hi - s);
     }
+#if DD
     hi = ldexp(hi, -(si + sj));
     lo = ldexp(lo, -(si + sj));
     double h, l;
@@ -780,10 +771,7 @@ extern "C" __global__ void __launch_bounds__(256) ozaki_reconstruct(
     c[0] = h;
     c[1] = l;
 #else
-    double v = X[0];
-#pragma unroll
-    for (int k = 1; k < NCH; ++k) v = fma(v, TWO32, X[k]);
-    v = ldexp(v, -(si + sj));
+    const double v = ldexp(hi + lo, -(si + sj));
     *c = beta_hi == 0.0 ? alpha_hi * v : alpha_hi * v + beta_hi * *c;
 #endif
   }
@@ -1023,6 +1011,12 @@ impl<'g> OzakiGemm<'g> {
 
     pub fn crt(&self) -> &Crt {
         &self.crt
+    }
+
+    /// Frees the scratch of the last shape (the next call allocates it
+    /// again), keeping the compiled kernels.
+    pub fn release(&mut self) {
+        self.work = None;
     }
 
     /// What ran the last shape's INT8 products.
@@ -1275,6 +1269,9 @@ impl<'g> OzakiGemm<'g> {
         let rebuild = self.module.function("ozaki_reconstruct")?;
         let chunks = cdiv(p.k, STAT_CHUNK);
         let [op_a, op_b] = Operand::pair(p, a, b);
+        // alpha = 0: C = beta C by the reconstruction alone, which then
+        // reads neither the shifts nor the products.
+        let scale_only = alpha.hi == 0.0 && alpha.lo == 0.0;
         let own = Stats {
             amax: &w.amax,
             partial: &w.partial,
@@ -1282,6 +1279,9 @@ impl<'g> OzakiGemm<'g> {
         };
         let sides = [(op_a, &w.sa, &w.a8, mp), (op_b, &w.sb, &w.b8, np)];
         for (side, (x, s, out, rp)) in sides.into_iter().enumerate() {
+            if scale_only {
+                break;
+            }
             let st = match measured {
                 Some(m) => m[side],
                 None => {
@@ -1319,7 +1319,9 @@ impl<'g> OzakiGemm<'g> {
         mark(1)?;
         let l = self.crt.moduli.len();
         let (one, zero) = (1i32, 0i32);
-        if let Some(g) = &w.products {
+        if scale_only {
+            // No products to compute.
+        } else if let Some(g) = &w.products {
             // SAFETY: planned for these slices and products.
             unsafe { g.run(w.a8.ptr(), w.b8.ptr(), w.c32.ptr()) }?;
         } else {
@@ -1503,9 +1505,10 @@ mod tests {
             for x in near.into_iter().chain(random) {
                 let c = sums_for(&mut rng, &x, &crt.moduli);
                 let want = x.to_f64().value();
+                // Rounded once: within half a unit.
                 let got = crt.reconstruct_f64(&c);
                 assert!(
-                    (got - want).abs() <= want.abs() * 4.0 * f64::EPSILON,
+                    (got - want).abs() <= want.abs() * (0.5 * f64::EPSILON + 2f64.powi(-100)),
                     "{count} moduli: {x} became {got:e}"
                 );
                 // Double-double: within a few units of 2^-104 of x.
@@ -1572,14 +1575,26 @@ mod tests {
                 }
             }
         }
-        assert_eq!(shift(0.0, 10.0), 0);
-        assert_eq!(shift(f64::INFINITY, 10.0), NOT_FINITE);
-        assert_eq!(shift(3.0, 12.0), 2);
-        assert_eq!(shift(3.0, 11.99), 1);
+        let one = |v: f64, t: f64| row_shift([v, 0.0].into_iter(), t);
+        assert_eq!(one(0.0, 10.0), 0);
+        assert_eq!(one(f64::INFINITY, 10.0), NOT_FINITE);
+        assert_eq!(one(f64::NAN, 10.0), NOT_FINITE);
+        assert_eq!(one(3.0, 12.0), 2);
+        assert_eq!(one(3.0, 11.99), 1);
         // Subnormal rows scale up without overflowing on the way.
-        let tiny = norm([5e-324, 0.0].into_iter());
-        assert_eq!(tiny, 5e-324);
-        assert_eq!(scaled(5e-324, shift(tiny, 2f64.powi(61))), 1i128 << 61);
+        assert_eq!(scaled(5e-324, one(5e-324, 2f64.powi(61))), 1i128 << 61);
+        // A row whose 2-norm exceeds the largest double still gets a shift
+        // that brings it to the target.
+        let big = [1.5e308, -1.5e308, 1.0];
+        let t = 2f64.powi(61);
+        let s = row_shift(big.into_iter(), t);
+        assert_ne!(s, NOT_FINITE);
+        let scaled_norm = big
+            .iter()
+            .map(|&v| (ldexp(v, s) / t).powi(2))
+            .sum::<f64>()
+            .sqrt();
+        assert!(scaled_norm <= 1.0 && scaled_norm > 0.5, "{scaled_norm}");
     }
 
     #[test]

@@ -112,8 +112,13 @@ pub fn ratio_cpu(
                 continue;
             };
             let abs: f64 = (0..k).map(|q| (a(i, q) / am * b(q, j) / bm).abs()).sum();
+            // A pair of non-zero elements whose scaled product underflows
+            // leaves the entry unbounded, as on the GPU.
+            let meets = (0..k).any(|q| a(i, q) != 0.0 && b(q, j) != 0.0);
             if abs > 0.0 {
                 worst = worst.max((a1 * b2 + a2 * b1) / abs);
+            } else if meets {
+                worst = f64::INFINITY;
             }
         }
     }
@@ -151,9 +156,12 @@ extern "C" __global__ void __launch_bounds__(256) ozaki_fit_magnitudes(
       if (isfinite(a) && a != 0.0) {
         int e;
         frexp(a, &e);
-        const double v = ldexp(fabs(ozaki_at(X, ld, r, q, contig)), 50 - e);
+        // Raised by whether x is zero, not v: v underflows for elements
+        // over 2^1100 below their row's largest.
+        const double x = fabs(ozaki_at(X, ld, r, q, contig));
+        const double v = ldexp(x, 50 - e);
         bits = (unsigned short)(__float_as_uint(__double2float_rz(v)) >> 16);
-        if (v > 0.0 && bits < 0x2000) bits = 0x2000;
+        if (x > 0.0 && bits < 0x2000) bits = 0x2000;
       }
     }
     if (contig) tile[y][tx] = bits;
@@ -438,6 +446,17 @@ pub struct Fitted {
     pub ratio: f64,
 }
 
+impl Fitted {
+    /// The inputs' ratio in words, for labels.
+    pub fn describe(&self) -> String {
+        if self.ratio > 0.0 {
+            format!("inputs' ratio 2^{:.1}", self.ratio.log2())
+        } else {
+            "no pair of non-zero elements meets".to_string()
+        }
+    }
+}
+
 /// The emulated product with its moduli fitted to each call's inputs.
 pub struct FittedGemm<'g> {
     gpu: &'g Gpu,
@@ -499,12 +518,13 @@ impl<'g> FittedGemm<'g> {
         match fewest_for(p.k, unit, ratio, max) {
             Some(moduli) => Ok(Fitted { moduli, ratio }),
             None => {
+                self.last = None;
                 let most = Crt::new(max)
                     .ok()
                     .and_then(|c| c.target(p.k).ok())
                     .map(|t| format!("{:.1}", t.log2()))
                     .unwrap_or_else(|| "-".into());
-                Err(LibError::Usage(format!(
+                Err(LibError::Refused(format!(
                     "{p}: the inputs' exponent range is too wide for the INT8 emulation: bounding \
                      every entry's error by sqrt(k) {unit:e} (|A| |B|)_ij needs scaled rows of \
                      2-norm 2^{:.1}, and {max} moduli give 2^{most}; refused. Use the native \
@@ -540,10 +560,21 @@ impl<'g> FittedGemm<'g> {
             self.last = Some(f);
             f.moduli
         } else {
-            self.last.map_or(MODULI.len(), |f| f.moduli)
+            // C = beta C: any emulation scales C alone; the one in use, or
+            // the fewest moduli that bound the errors against the norms.
+            let unit = FittedGemm::unit(self.dd);
+            match self.by_count.keys().next() {
+                Some(&l) => l,
+                None => Crt::fewest(p.k.min(MAX_K), unit, MODULI.len()).unwrap_or(MODULI.len()),
+            }
         };
         let dd = self.dd;
         if !self.by_count.contains_key(&moduli) {
+            // One count's scratch at a time: inputs that need other counts
+            // on later calls do not pile up device memory.
+            for e in self.by_count.values_mut() {
+                e.release();
+            }
             self.emulation(moduli)?;
         }
         let emu = self.by_count.get_mut(&moduli).expect("just made");
@@ -632,24 +663,19 @@ mod tests {
         assert!(ratio > 2f64.powi(88), "{ratio:e}");
         assert_eq!(fewest_for(k, f64::EPSILON / 2.0, ratio, MODULI.len()), None);
         assert!(needed_log2_target(k, f64::EPSILON / 2.0, ratio) > 140.0);
-        assert_eq!(fewest_for(k, 1.0, f64::INFINITY, 32), None);
-        // Disjoint supports and zero rows do not count.
-        let a = |_: usize, q: usize| if q == 0 { 1.0 } else { 0.0 };
+        // Elements so far apart that their scaled product underflows are
+        // not taken for a zero entry.
+        let a = |_: usize, q: usize| if q == 0 { 1e300 } else { 1e-300 };
         let b = |q: usize, _: usize| if q == 0 { 0.0 } else { 1.0 };
-        assert_eq!(ratio_cpu(1, 1, k, a, b), 0.0);
-        assert_eq!(fewest_for(k, f64::EPSILON / 2.0, 0.0, 32), Some(1));
-    }
-
-    #[test]
-    fn the_fit_kernels_are_in_the_fit_module() {
-        let text = fit_source(false);
-        for k in [
-            "ozaki_stats",
-            "ozaki_fit_norm",
-            "ozaki_fit_magnitudes",
-            "ozaki_fit_ratio",
-        ] {
-            assert!(text.contains(k));
-        }
+        assert_eq!(ratio_cpu(1, 1, k, a, b), f64::INFINITY);
+        assert_eq!(fewest_for(k, 1.0, f64::INFINITY, MODULI.len()), None);
+        // Disjoint supports and zero rows do not count, and the emulation
+        // computes those entries exactly with the fewest moduli.
+        let a = |i: usize, q: usize| if q == 0 && i < 2 { 1.5 } else { 0.0 };
+        let b = |q: usize, _: usize| if q == 0 { 0.0 } else { 1.0e-200 };
+        assert_eq!(ratio_cpu(3, 2, k, a, b), 0.0);
+        let l = fewest_for(k, f64::EPSILON / 2.0, 0.0, MODULI.len()).unwrap();
+        let c = emulate(&Crt::new(l).unwrap(), 3, 2, k, a, b).unwrap();
+        assert!(c.iter().all(|&v| v == 0.0), "{c:?}");
     }
 }

@@ -265,8 +265,8 @@ pub fn run(
                         format!("int8 emulation, {} moduli", e.crt().moduli.len())
                     }
                     (Emulation::Fit(f), Some(l)) => format!(
-                        "int8 emulation, fit: {l} moduli (ratio 2^{:.1})",
-                        f.last().map_or(f64::NAN, |x| x.ratio.log2())
+                        "int8 emulation, fit: {l} moduli ({})",
+                        f.last().map_or(String::new(), |x| x.describe())
                     ),
                     (Emulation::Fit(_), None) => "int8 emulation, fit".to_string(),
                 };

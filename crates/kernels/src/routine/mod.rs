@@ -114,6 +114,10 @@ pub enum LibError {
     /// Anything else the routine reports (vendor library, kernel set-up).
     #[error("{0}")]
     Routine(String),
+    /// Inputs the routine cannot compute to its stated accuracy: nothing
+    /// was computed (for example moduli fitted to inputs too wide).
+    #[error("{0}")]
+    Refused(String),
     #[error("{path}: {source}")]
     Io {
         path: std::path::PathBuf,
