@@ -21,8 +21,8 @@ use hone_gpu::{Gpu, ModuleCache};
 use super::dd::Dd;
 use super::device::GemmRunner;
 use super::library::GemmRules;
-use super::ozaki::{Crt, OzakiGemm, MAX_FP64_MODULI, MODULI};
-use super::ozaki_fit::FittedGemm;
+use super::ozaki::{Crt, MAX_FP64_MODULI, MODULI};
+use super::ozaki_fit::{Emulation, FittedGemm};
 use super::routine::fill_row;
 use super::{Flavor, GemmProblem, Layout, LD_MULTIPLE};
 use crate::routine::problem::{reject_unknown, size_word};
@@ -79,13 +79,9 @@ impl EmulatedRoutine {
         DEFAULT_MODULI
     }
 
-    /// The unit roundoff `moduli=auto` aims at.
+    /// The unit roundoff `moduli=auto` aims at, as the fit does.
     fn unit(&self) -> f64 {
-        if self.dd {
-            2f64.powi(-104)
-        } else {
-            f64::EPSILON / 2.0
-        }
+        FittedGemm::unit(self.dd)
     }
 
     fn variant(&self, layout: Layout) -> String {
@@ -339,7 +335,6 @@ impl Routine for EmulatedRoutine {
             timer: DefaultStreamTimer::new(gpu)?,
             flusher: L2Flusher::new(gpu)?,
             emulations: HashMap::new(),
-            fitted: None,
             rules,
         }))
     }
@@ -352,8 +347,8 @@ struct EmulatedSession<'g> {
     cublas: Cublas,
     timer: DefaultStreamTimer,
     flusher: L2Flusher,
-    emulations: HashMap<usize, OzakiGemm<'g>>,
-    fitted: Option<FittedGemm<'g>>,
+    /// By moduli, [`FIT`] for the fitted one.
+    emulations: HashMap<usize, Emulation<'g>>,
     rules: GemmRules,
 }
 
@@ -405,20 +400,13 @@ impl Session for EmulatedSession<'_> {
         let selection = self.select(problem)?;
         let gpu = self.gpu;
         let dd = self.routine.dd;
-        let mut engine = if moduli == FIT as usize {
-            if self.fitted.is_none() {
-                self.fitted = Some(FittedGemm::new(gpu, dd)?);
-            }
-            Engine::Fit(self.fitted.as_mut().expect("just made"))
-        } else {
-            Engine::Fixed(match self.emulations.entry(moduli) {
-                std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
-                std::collections::hash_map::Entry::Vacant(e) => e.insert(if dd {
-                    OzakiGemm::new_dd(gpu, moduli)?
-                } else {
-                    OzakiGemm::new(gpu, moduli)?
-                }),
-            })
+        let emu = match self.emulations.entry(moduli) {
+            std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+            std::collections::hash_map::Entry::Vacant(e) => e.insert(Emulation::new(
+                gpu,
+                dd,
+                (moduli != FIT as usize).then_some(moduli),
+            )?),
         };
         self.runner.data(&g, &options.timing)?;
 
@@ -426,7 +414,7 @@ impl Session for EmulatedSession<'_> {
         hone.kernel = selection.label.clone();
         let check = self.runner.check_with(|alpha, a, b, beta, c| {
             // SAFETY: the runner's buffers hold the problem's matrices.
-            unsafe { engine.enqueue(&g, dd, alpha, a, b, beta, c) }
+            unsafe { emu.enqueue(&g, alpha, a, b, beta, c) }.map(|_| ())
         });
         let check = match check {
             // The fit refused these inputs: say so on the row.
@@ -436,7 +424,7 @@ impl Session for EmulatedSession<'_> {
             }
             other => Some(other?),
         };
-        if let Engine::Fit(f) = &engine {
+        if let Emulation::Fit(f) = &*emu {
             if let Some(last) = f.last() {
                 hone.kernel = format!("fit: {} moduli ({})", last.moduli, last.describe());
             }
@@ -454,9 +442,8 @@ impl Session for EmulatedSession<'_> {
                     |copy| {
                         let (a, b, c) = d.ptrs(copy);
                         // SAFETY: copy `copy` of the problem's buffers.
-                        unsafe {
-                            engine.enqueue(&g, dd, Dd::from_f64(alpha), a, b, Dd::from_f64(beta), c)
-                        }
+                        unsafe { emu.enqueue(&g, Dd::from_f64(alpha), a, b, Dd::from_f64(beta), c) }
+                            .map(|_| ())
                     },
                 )?;
                 fill_row(&mut hone, Some(&check), None);
@@ -497,37 +484,6 @@ impl Session for EmulatedSession<'_> {
 
     fn roof(&mut self, _options: &MeasureOptions) -> Option<Roof> {
         None
-    }
-}
-
-/// What computes a problem: a fixed number of moduli, or the fit.
-enum Engine<'a, 'g> {
-    Fixed(&'a mut OzakiGemm<'g>),
-    Fit(&'a mut FittedGemm<'g>),
-}
-
-impl Engine<'_, '_> {
-    /// # Safety
-    /// `a`, `b`, `c` must hold `g`'s stored matrices on the GPU.
-    #[allow(clippy::too_many_arguments)]
-    unsafe fn enqueue(
-        &mut self,
-        g: &GemmProblem,
-        dd: bool,
-        alpha: Dd,
-        a: u64,
-        b: u64,
-        beta: Dd,
-        c: u64,
-    ) -> Result<()> {
-        // SAFETY: as the caller promised.
-        unsafe {
-            match self {
-                Engine::Fixed(e) if dd => e.enqueue_dd(g, alpha, a, b, beta, c),
-                Engine::Fixed(e) => e.enqueue(g, alpha.hi, a, b, beta.hi, c),
-                Engine::Fit(f) => f.enqueue(g, alpha, a, b, beta, c).map(|_| ()),
-            }
-        }
     }
 }
 

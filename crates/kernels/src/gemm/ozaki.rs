@@ -778,7 +778,7 @@ extern "C" __global__ void __launch_bounds__(256) ozaki_reconstruct(
 }
 "#;
 
-fn cdiv(a: usize, b: usize) -> usize {
+pub(super) fn cdiv(a: usize, b: usize) -> usize {
     a.div_ceil(b)
 }
 
@@ -1032,7 +1032,7 @@ impl<'g> OzakiGemm<'g> {
     }
 
     /// The padded sizes of `p`'s slices: (Mp, Np, Kp).
-    fn padded(p: &GemmProblem) -> (usize, usize, usize) {
+    pub(super) fn padded(p: &GemmProblem) -> (usize, usize, usize) {
         (cdiv(p.m, 16) * 16, cdiv(p.n, 16) * 16, cdiv(p.k, 16) * 16)
     }
 
@@ -1156,15 +1156,16 @@ impl<'g> OzakiGemm<'g> {
         unsafe { self.run(p, alpha, a, b, beta, c, None, None) }
     }
 
-    /// As [`OzakiGemm::enqueue_dd`] (or `enqueue` for FP64, taking the
-    /// high words of alpha and beta), with the statistics of op(A) and
-    /// op(B) already measured (by the fit, on the same matrices).
+    /// [`OzakiGemm::enqueue_dd`] or, for an FP64 emulation,
+    /// [`OzakiGemm::enqueue`] with the high words of alpha and beta; with
+    /// `measured`, the statistics of op(A) and op(B) already measured (by
+    /// the fit, on the same matrices).
     ///
     /// # Safety
     /// As [`OzakiGemm::enqueue_dd`]; `measured` must hold the statistics
     /// of `a` and `b` for `p`.
     #[allow(clippy::too_many_arguments)]
-    pub(super) unsafe fn enqueue_measured(
+    pub(super) unsafe fn enqueue_flavor(
         &mut self,
         p: &GemmProblem,
         alpha: Dd,
@@ -1172,7 +1173,7 @@ impl<'g> OzakiGemm<'g> {
         b: u64,
         beta: Dd,
         c: u64,
-        measured: [Stats<'_>; 2],
+        measured: Option<[Stats<'_>; 2]>,
     ) -> Result<()> {
         let (alpha, beta) = if self.dd {
             (alpha, beta)
@@ -1180,7 +1181,7 @@ impl<'g> OzakiGemm<'g> {
             (Dd::from_f64(alpha.hi), Dd::from_f64(beta.hi))
         };
         // SAFETY: as the caller promised.
-        unsafe { self.run(p, alpha, a, b, beta, c, None, Some(measured)) }
+        unsafe { self.run(p, alpha, a, b, beta, c, None, measured) }
     }
 
     /// Runs the product `runs` times with events between its phases and

@@ -41,7 +41,8 @@ use hone_gpu::{nvrtc, CompileOptions, Gpu, ModuleCache};
 
 use super::dd::Dd;
 use super::ozaki::{
-    per_row, source, statistics, tiles, Crt, Operand, OzakiGemm, Stats, MAX_K, MODULI, STAT_CHUNK,
+    cdiv, per_row, source, statistics, tiles, Crt, Operand, OzakiGemm, Stats, MAX_K, MODULI,
+    STAT_CHUNK,
 };
 use super::{Flavor, GemmProblem};
 use crate::routine::{LibError, Result};
@@ -219,10 +220,6 @@ pub fn fit_source(dd: bool) -> String {
     format!("{}{FIT_KERNELS}", source(&crt, dd))
 }
 
-fn cdiv(a: usize, b: usize) -> usize {
-    a.div_ceil(b)
-}
-
 /// Scratch of one padded shape.
 struct FitWorkspace {
     key: (usize, usize, usize),
@@ -271,7 +268,7 @@ impl<'g> OzakiFit<'g> {
 
     /// Device bytes of the scratch for `p`.
     pub fn workspace_bytes(p: &GemmProblem) -> usize {
-        let (mp, np, kp) = padded(p);
+        let (mp, np, kp) = OzakiGemm::padded(p);
         let rows = mp.max(np);
         8 * (mp + np) * (1 + cdiv(kp, STAT_CHUNK))
             + 8 * rows * cdiv(kp, STAT_CHUNK)
@@ -281,7 +278,7 @@ impl<'g> OzakiFit<'g> {
     }
 
     fn workspace(&mut self, p: &GemmProblem) -> Result<()> {
-        let (mp, np, kp) = padded(p);
+        let (mp, np, kp) = OzakiGemm::padded(p);
         if self.work.as_ref().is_some_and(|w| w.key == (mp, np, kp)) {
             return Ok(());
         }
@@ -336,7 +333,7 @@ impl<'g> OzakiFit<'g> {
         }
         self.workspace(p)?;
         let w = self.work.as_ref().expect("just made");
-        let (mp, np, kp) = padded(p);
+        let (mp, np, kp) = OzakiGemm::padded(p);
         let gpu = self.gpu;
         let norm = self.module.function("ozaki_fit_norm")?;
         let chunks = cdiv(p.k, STAT_CHUNK);
@@ -432,10 +429,6 @@ impl<'g> OzakiFit<'g> {
         w.worst.download(gpu, &mut raw)?;
         Ok(f64::from_le_bytes(raw))
     }
-}
-
-fn padded(p: &GemmProblem) -> (usize, usize, usize) {
-    (cdiv(p.m, 16) * 16, cdiv(p.n, 16) * 16, cdiv(p.k, 16) * 16)
 }
 
 /// What the last fitted product took.
@@ -568,7 +561,6 @@ impl<'g> FittedGemm<'g> {
                 None => Crt::fewest(p.k.min(MAX_K), unit, MODULI.len()).unwrap_or(MODULI.len()),
             }
         };
-        let dd = self.dd;
         if !self.by_count.contains_key(&moduli) {
             // One count's scratch at a time: inputs that need other counts
             // on later calls do not pile up device memory.
@@ -578,28 +570,64 @@ impl<'g> FittedGemm<'g> {
             self.emulation(moduli)?;
         }
         let emu = self.by_count.get_mut(&moduli).expect("just made");
-        match (&self.fit.work, fitted) {
-            // The fit measured these matrices' statistics: reuse them.
-            (Some(w), true) => {
-                let side = |s: usize| Stats {
-                    amax: &w.amax[s],
-                    partial: &w.partial[s],
-                    l1: None,
-                };
-                // SAFETY: as the caller promised; the statistics are a's
-                // and b's for p.
-                unsafe { emu.enqueue_measured(p, alpha, a, b, beta, c, [side(0), side(1)]) }?
-            }
-            // SAFETY: as the caller promised.
-            _ => unsafe {
-                if dd {
-                    emu.enqueue_dd(p, alpha, a, b, beta, c)
-                } else {
-                    emu.enqueue(p, alpha.hi, a, b, beta.hi, c)
-                }
-            }?,
-        }
+        // The fit measured these matrices' statistics: the emulation reuses
+        // them.
+        let measured = match (&self.fit.work, fitted) {
+            (Some(w), true) => Some([0, 1].map(|s| Stats {
+                amax: &w.amax[s],
+                partial: &w.partial[s],
+                l1: None,
+            })),
+            _ => None,
+        };
+        // SAFETY: as the caller promised; the statistics are a's and b's
+        // for p.
+        unsafe { emu.enqueue_flavor(p, alpha, a, b, beta, c, measured) }?;
         Ok(moduli)
+    }
+}
+
+/// An emulated product: a fixed number of moduli, or fitted per call.
+pub enum Emulation<'g> {
+    Fixed(OzakiGemm<'g>),
+    Fit(FittedGemm<'g>),
+}
+
+impl<'g> Emulation<'g> {
+    /// FP64 (`dd` false) or double-double products with `moduli` moduli,
+    /// or fitted to each call's inputs (`None`).
+    pub fn new(gpu: &'g Gpu, dd: bool, moduli: Option<usize>) -> Result<Emulation<'g>> {
+        Ok(match (moduli, dd) {
+            (Some(l), true) => Emulation::Fixed(OzakiGemm::new_dd(gpu, l)?),
+            (Some(l), false) => Emulation::Fixed(OzakiGemm::new(gpu, l)?),
+            (None, _) => Emulation::Fit(FittedGemm::new(gpu, dd)?),
+        })
+    }
+
+    /// Enqueues C = alpha op(A) op(B) + beta C (FP64 products take the high
+    /// words of alpha and beta); returns the moduli it took.
+    ///
+    /// # Safety
+    /// `a`, `b`, `c` must hold `p`'s stored matrices on this GPU.
+    #[allow(clippy::too_many_arguments)]
+    pub unsafe fn enqueue(
+        &mut self,
+        p: &GemmProblem,
+        alpha: Dd,
+        a: u64,
+        b: u64,
+        beta: Dd,
+        c: u64,
+    ) -> Result<usize> {
+        // SAFETY: as the caller promised.
+        unsafe {
+            match self {
+                Emulation::Fixed(e) => e
+                    .enqueue_flavor(p, alpha, a, b, beta, c, None)
+                    .map(|_| e.crt().moduli.len()),
+                Emulation::Fit(f) => f.enqueue(p, alpha, a, b, beta, c),
+            }
+        }
     }
 }
 

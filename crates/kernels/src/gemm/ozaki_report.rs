@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use super::dd::{self, Accuracy, Dd};
 use super::ozaki::{OzakiGemm, Phases};
-use super::ozaki_fit::FittedGemm;
+use super::ozaki_fit::{Emulation, FittedGemm};
 use super::reference::{at, sample_entries};
 use super::{Flavor, GemmProblem, Layout};
 use crate::routine::report::write_texts;
@@ -125,12 +125,6 @@ fn accuracy(
     (dd::accuracy(&errors, &magnitudes), bound)
 }
 
-/// An emulation the report measures.
-enum Emulation<'g> {
-    Fixed(OzakiGemm<'g>),
-    Fit(FittedGemm<'g>),
-}
-
 /// Measures the report on `gpu`.
 pub fn run(
     gpu: &Gpu,
@@ -206,19 +200,14 @@ pub fn run(
                 let mut run_emu = || -> Result<usize> {
                     // SAFETY: the buffers hold p's matrices.
                     unsafe {
-                        match emu {
-                            Emulation::Fixed(e) => e
-                                .enqueue(&p, 1.0, da.ptr(), db.ptr(), 0.0, dc.ptr())
-                                .map(|_| e.crt().moduli.len()),
-                            Emulation::Fit(f) => f.enqueue(
-                                &p,
-                                Dd::from_f64(1.0),
-                                da.ptr(),
-                                db.ptr(),
-                                Dd::ZERO,
-                                dc.ptr(),
-                            ),
-                        }
+                        emu.enqueue(
+                            &p,
+                            Dd::from_f64(1.0),
+                            da.ptr(),
+                            db.ptr(),
+                            Dd::ZERO,
+                            dc.ptr(),
+                        )
                     }
                 };
                 let mut row = OzakiRow {
