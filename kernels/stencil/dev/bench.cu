@@ -245,9 +245,9 @@ static int wave_zch(long cols, int nz, int slots, int halo) {
   }
   return best;
 }
-template <class K> static int slots_of(K kern, int threads) {
+template <class K> static int slots_of(K kern, int threads, size_t smem = 0) {
   int n = 0;
-  if (!OK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kern, threads, 0))) n = 1;
+  if (!OK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kern, threads, smem))) n = 1;
   return std::max(n, 1) * g_sms;
 }
 static bool fits_int32() { return (size_t)D.nx * D.ny * D.nz < (1ull << 31); }
@@ -293,6 +293,30 @@ static bool fits_int32() { return (size_t)D.nx * D.ny * D.nz < (1ull << 31); }
                   }});                                                                                            \
   }
 
+#define V_TBV(V, BY, RY, T, ZC, PF)                                                                               \
+  {                                                                                                               \
+    constexpr int W = 32 * V, HH = BY * RY, HX = (T + V - 1) / V * V;                                             \
+    constexpr size_t SM = (size_t)T * 2 * BY * 2 * W * 4;                                                         \
+    OK(cudaFuncSetAttribute(diff_tbv<V, BY, RY, T, PF>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)SM));   \
+    const long gxs = D.nx <= W ? 1 : cdiv(D.nx, W - 2 * HX), gys = D.ny <= HH ? 1 : cdiv(D.ny, HH - 2 * T);       \
+    const int zch = ZC > 0 ? ZC                                                                                   \
+                           : wave_zch(gxs * gys, D.nz, slots_of(diff_tbv<V, BY, RY, T, PF>, 32 * BY, SM), 2 * T);     \
+    vs.push_back({"tbv",                                                                                          \
+                  "V=" #V " BY=" #BY " RY=" #RY " T=" #T " ZCH=" + std::to_string(zch) +                          \
+                      (ZC > 0 ? "" : " (waves)") + " PF=" #PF,                                                    \
+                  T, [] { return D.nx % V == 0 && fits_int32(); }, [zch, gxs, gys] {                               \
+                    dim3 g(gxs, gys, cdiv(D.nz, zch));                                                            \
+                    diff_tbv<V, BY, RY, T, PF><<<g, dim3(32, BY), SM>>>(D.in, D.out, D.nx, D.ny, D.nz, zch, D.k);     \
+                  }});                                                                                            \
+  }
+#define V_CX(BX, BY, CX, CONTIG, ZC)                                                                              \
+  vs.push_back({"cx",                                                                                             \
+                "BX=" #BX " BY=" #BY " CX=" #CX " ZCH=" #ZC + std::string(CONTIG ? " contiguous" : " strided"), 1, \
+                [] { return (!CONTIG || D.nx % CX == 0) && fits_int32(); }, [] {                                 \
+                  dim3 g(cdiv(D.nx, BX * CX), cdiv(D.ny, BY), cdiv(D.nz, ZC));                                    \
+                  diff_cx<BX, BY, CX, CONTIG><<<g, dim3(BX, BY)>>>(D.in, D.out, D.nx, D.ny, D.nz, ZC, D.k);       \
+                }});
+
 static void naive_diff(float* in, float* out) {
   diff_naive<<<dim3(D.nx / 32, D.ny / 8), dim3(32, 8)>>>(in, out, D.nx, D.ny, D.nz, D.k.ce, D.k.cw, D.k.cn, D.k.cs,
                                                           D.k.ct, D.k.cb, D.k.cc);
@@ -332,6 +356,8 @@ static void run_diffusion(int nx, int ny, int nz, CmpOut* dcmp) {
   DIFF_ZR(V_ZR)
   DIFF_ZR4(V_ZR4)
   DIFF_TB1(V_TB1)
+  DIFF_TBV(V_TBV)
+  DIFF_CX(V_CX)
   for (auto& v : vs) {
     if (!v.applicable()) continue;
     std::string detail;

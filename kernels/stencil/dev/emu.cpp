@@ -107,6 +107,53 @@ int main() {
   TB1(8, 8, 1, 2, 4, 1, ref2) TB1(16, 4, 2, 2, 13, 2, ref2) TB1(12, 5, 2, 3, 3, 3, ref3) TB1(8, 6, 1, 2, 1, 2, ref2)
   TB1(12, 6, 2, 4, 5, 2, ref4) TB1(16, 5, 2, 4, 13, 1, ref4) TB1(8, 4, 1, 1, 3, 2, ref) TB1(64, 4, 4, 3, 20, 3, ref3)
 
+  // ---- register temporal blocking and x-coarsening, also where tiles overlap in x (nx > 32 V)
+  {
+    const int mx = 136, my = 21, mz = 9;
+    const size_t M = (size_t)mx * my * mz;
+    std::vector<float> src(M), r[5], o(M);
+    for (auto& v : src) v = U(rng);
+    r[0] = src;
+    for (int s = 1; s <= 4; ++s) {
+      r[s].assign(M, 0.f);
+      launch({(unsigned)cdiv(mx, 8), (unsigned)cdiv(my, 3), 1}, {8, 3, 1}, [&] {
+        int i = blockIdx.x * 8 + threadIdx.x, j = blockIdx.y * 3 + threadIdx.y;
+        if (i < mx && j < my)
+          diff_naive(r[s - 1].data(), r[s].data(), mx, my, mz, k.ce, k.cw, k.cn, k.cs, k.ct, k.cb, k.cc);
+      });
+    }
+    for (int pass = 0; pass < 2; ++pass) {
+      const int X = pass ? mx : nx, Y = pass ? my : ny, Z = pass ? mz : nz;
+      const std::vector<float>& I = pass ? src : in;
+      std::vector<float>* R = pass ? r : nullptr;
+      const std::vector<float>* Rs[5] = {&in, &ref, &ref2, &ref3, &ref4};
+      auto want = [&](int t) -> const std::vector<float>& { return pass ? R[t] : *Rs[t]; };
+#define TBV(V, BY, RY, T, ZC, PF)                                                                                  \
+  {                                                                                                                \
+    constexpr int W = 32 * V, HH = BY * RY, HX = (T + V - 1) / V * V;                                              \
+    o.assign(I.size(), NAN);                                                                                       \
+    const unsigned gx = X <= W ? 1 : cdiv(X, W - 2 * HX), gy = Y <= HH ? 1 : cdiv(Y, HH - 2 * T);                  \
+    launch({gx, gy, (unsigned)cdiv(Z, ZC)}, {32, BY, 1},                                                           \
+           [&] { diff_tbv<V, BY, RY, T, PF>(I.data(), o.data(), X, Y, Z, ZC, k); });                               \
+    char name[96];                                                                                                 \
+    snprintf(name, sizeof name, "diff_tbv<%d,%d,%d,%d,%d> %dx%dx%d zch %d", V, BY, RY, T, PF, X, Y, Z, ZC);        \
+    report(name, want(T), o);                                                                                      \
+  }
+      TBV(4, 3, 2, 2, 4, 1) TBV(2, 3, 3, 2, 5, 2) TBV(1, 4, 2, 2, 3, 1) TBV(1, 3, 3, 3, 13, 2) TBV(4, 3, 2, 1, 2, 1)
+      TBV(2, 2, 3, 2, 1, 2) TBV(1, 5, 2, 4, 4, 1) TBV(4, 4, 2, 3, 6, 2)
+#define CXK(BX, BY, CX, CONTIG, ZC)                                                                                 \
+  {                                                                                                                \
+    o.assign(I.size(), NAN);                                                                                       \
+    launch({(unsigned)cdiv(X, BX * CX), (unsigned)cdiv(Y, BY), (unsigned)cdiv(Z, ZC)}, {BX, BY, 1},                \
+           [&] { diff_cx<BX, BY, CX, CONTIG>(I.data(), o.data(), X, Y, Z, ZC, k); });                              \
+    char name[96];                                                                                                 \
+    snprintf(name, sizeof name, "diff_cx<%d,%d,%d,%d> %dx%dx%d zch %d", BX, BY, CX, CONTIG, X, Y, Z, ZC);          \
+    report(name, want(1), o);                                                                                      \
+  }
+      CXK(8, 3, 4, 1, 4) CXK(8, 3, 4, 0, 5) CXK(16, 2, 2, 0, 13) CXK(4, 4, 2, 1, 3)
+    }
+  }
+
   // ---- Himeno
   const int hx = 19, hy = 12, hz = 11;
   const size_t n = (size_t)hx * hy * hz;

@@ -21,9 +21,15 @@ struct dim3 {
   unsigned x, y, z;
   dim3(unsigned a = 1, unsigned b = 1, unsigned c = 1) : x(a), y(b), z(c) {}
 };
+struct float2 {
+  float x, y;
+};
 struct float4 {
   float x, y, z, w;
 };
+// Dynamic shared memory: one block runs at a time.
+static std::vector<float> g_dyn_smem(1 << 16);
+#define HONE_DYNAMIC_SHARED(T, name) T* name = reinterpret_cast<T*>(g_dyn_smem.data())
 static thread_local dim3 threadIdx;
 static dim3 blockIdx, blockDim, gridDim;
 static std::barrier<>* g_bar;
@@ -70,6 +76,11 @@ static float __shfl_down_sync(unsigned, float v, int d) { return emu_shfl(v, d);
 
 static std::string g_emu_error;
 // Grid-stride helper kernels run as one thread (their loops cover all cells).
+static void emu_launch(dim3 g, dim3 b, const char* name, const std::function<void()>& body);
+// With dynamic shared memory (g_dyn_smem, sized by cudaFuncSetAttribute).
+static void emu_launch(dim3 g, dim3 b, size_t, const char* name, const std::function<void()>& body) {
+  emu_launch(g, b, name, body);
+}
 static void emu_launch(dim3 g, dim3 b, const char* name, const std::function<void()>& body) {
   if (!strcmp(name, "fill_rand") || !strcmp(name, "compare") || !strcmp(name, "copy4")) g = b = dim3(1);
   if (b.x * b.y * b.z > 1024) g_emu_error = std::string("block too large for ") + name;
@@ -146,6 +157,11 @@ static cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t a, cudaEvent_t b)
 }
 template <class K> static cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* n, K, int, size_t) {
   *n = 1;
+  return cudaSuccess;
+}
+enum cudaFuncAttribute { cudaFuncAttributeMaxDynamicSharedMemorySize };
+template <class K> static cudaError_t cudaFuncSetAttribute(K, cudaFuncAttribute, int bytes) {
+  if ((size_t)bytes > g_dyn_smem.size() * sizeof(float)) g_dyn_smem.resize(bytes / sizeof(float) + 1);
   return cudaSuccess;
 }
 struct cudaDeviceProp {

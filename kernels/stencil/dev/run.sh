@@ -26,7 +26,7 @@ if ! nvcc -O3 -arch=sm_90 -lineinfo -std=c++17 -Xptxas -v bench.cu -o bench > "$
 fi
 echo "build seconds: $(( $(date +%s) - t0 ))" | tee -a "$OUT/device.txt"
 grep -E 'spill stores' "$OUT/build.log" | grep -v ' 0 bytes spill stores' | head -5
-timeout 60 ./bench "$OUT" "$REPS" "${CASES[@]}" > "$OUT/log.txt" 2>&1
+timeout 200 ./bench "$OUT" "$REPS" "${CASES[@]}" > "$OUT/log.txt" 2>&1
 rc=$?
 grep -E '^device|^copy|check .*(FAILED|ERROR|SKIPPED)|CUDA error' "$OUT/log.txt"
 [ -f "$OUT/results.md" ] && sed -n '/Best per case/,$p' "$OUT/results.md"

@@ -4,6 +4,11 @@
 // Pure device code (no host headers), so NVRTC compiles it as it is.
 #pragma once
 
+// A kernel's dynamic shared memory (the CPU emulation defines its own).
+#ifndef HONE_DYNAMIC_SHARED
+#define HONE_DYNAMIC_SHARED(T, name) extern __shared__ __align__(16) T name[]
+#endif
+
 // ---------------------------------------------------------------- diffusion
 // Semantics of examples/synth/diffusion.cu: out = cc*c + cw*w + ce*e + cs*s +
 // cn*n + cb*b + ct*t, summed in that order (so that FMA contraction matches the
@@ -15,6 +20,20 @@ struct DiffCoef {
 __device__ __forceinline__ float diff_point(const DiffCoef& k, float c, float w, float e, float s,
                                             float n, float b, float t) {
   return k.cc * c + k.cw * w + k.ce * e + k.cs * s + k.cn * n + k.cb * b + k.ct * t;
+}
+
+// The naive kernel's cell c = (i, j, z), its neighbours' indices chosen as
+// the example chooses them.
+__device__ __forceinline__ float diff_cell(const DiffCoef& k, const float* __restrict__ in, int c, int i, int j,
+                                           int z, int nx, int ny, int nz) {
+  const int xy = nx * ny;
+  const int w = (i == 0) ? c : c - 1;
+  const int e = (i == nx - 1) ? c : c + 1;
+  const int n = (j == 0) ? c : c - nx;
+  const int s = (j == ny - 1) ? c : c + nx;
+  const int b = (z == 0) ? c : c - xy;
+  const int t = (z == nz - 1) ? c : c + xy;
+  return diff_point(k, in[c], in[w], in[e], in[s], in[n], in[b], in[t]);
 }
 
 // The naive kernel, exactly as in the example (one thread per (i, j) column).
@@ -159,13 +178,7 @@ __global__ void __launch_bounds__(BX* BY) diff_xco(const float* __restrict__ in0
 #pragma unroll
     for (int v = 0; v < 4; ++v) {
       const int i = i0 + v, c = c0 + v;
-      const int w = (i == 0) ? c : c - 1;
-      const int e = (i == nx - 1) ? c : c + 1;
-      const int n = (j == 0) ? c : c - nx;
-      const int s = (j == ny - 1) ? c : c + nx;
-      const int b = (z == 0) ? c : c - xy;
-      const int t = (z == nz - 1) ? c : c + xy;
-      out[c] = diff_point(k, in[c], in[w], in[e], in[s], in[n], in[b], in[t]);
+      out[c] = diff_cell(k, in, c, i, j, z, nx, ny, nz);
     }
     c0 += xy;
   }
@@ -493,6 +506,198 @@ __global__ void __launch_bounds__(BX* BY, 2048 / (BX * BY)) diff_tb1(const float
       }
     }
     __syncthreads();
+  }
+}
+
+// Vectors of V floats (V = 1, 2, 4) loaded and stored as one access.
+template <int V> struct VecOf;
+template <> struct VecOf<1> { using type = float; };
+template <> struct VecOf<2> { using type = float2; };
+template <> struct VecOf<4> { using type = float4; };
+template <int V> __device__ __forceinline__ void load_vec(float (&d)[V], const float* p) {
+  using T = typename VecOf<V>::type;
+  const T x = __ldg(reinterpret_cast<const T*>(p));
+  const float* f = reinterpret_cast<const float*>(&x);
+#pragma unroll
+  for (int e = 0; e < V; ++e) d[e] = f[e];
+}
+// STREAM: a streaming store (__stcs), for output that is not read again.
+template <int V, bool STREAM = false> __device__ __forceinline__ void store_vec(float* p, const float (&d)[V]) {
+  using T = typename VecOf<V>::type;
+  T x;
+  float* f = reinterpret_cast<float*>(&x);
+#pragma unroll
+  for (int e = 0; e < V; ++e) f[e] = d[e];
+  if (STREAM)
+    __stcs(reinterpret_cast<T*>(p), x);
+  else
+    *reinterpret_cast<T*>(p) = x;
+}
+
+// Temporal blocking in registers: a warp is one row segment of 32 V cells,
+// a thread owns V x cells of RY consecutive rows (BY warps stacked in y), and
+// every level keeps its three newest planes in registers. x neighbours cross
+// lanes by shuffles, y neighbours are the thread's own rows except at its
+// first and last row, which come from the warps above and below through
+// shared memory (only those edge rows are stored there). One barrier per
+// step, as diff_tb1 (double buffering by the plane's parity). Tiles overlap
+// by HX = T rounded up to whole vectors in x and T rows in y, and not at all
+// along an axis the tile covers whole. nx % V == 0.
+template <int V, int BY, int RY, int T, int PF>
+__global__ void __launch_bounds__(32 * BY) diff_tbv(const float* __restrict__ in, float* __restrict__ out, int nx,
+                                                    int ny, int nz, int zch, DiffCoef k) {
+  constexpr int W = 32 * V, H = BY * RY, HX = (T + V - 1) / V * V;
+  static_assert(T >= 1 && PF >= 1 && 2 * T < H && 2 * HX < W, "tile too small for T sweeps");
+  // level s's first (e = 0) and last (e = 1) rows of each warp, planes of parity b
+  HONE_DYNAMIC_SHARED(float, shd);
+  const int lane = threadIdx.x, w = threadIdx.y;
+  auto edge = [&](int s, int b, int wy, int e) { return shd + (((s * 2 + b) * BY + wy) * 2 + e) * W + lane * V; };
+  const int hx = nx <= W ? 0 : HX, hy = ny <= H ? 0 : T;
+  const int gx = (int)blockIdx.x * (W - 2 * hx) - hx + lane * V;
+  const int cx = min(max(gx, 0), nx - V);
+  const int xy = nx * ny;
+  const int z0 = blockIdx.z * zch;
+  const int z1 = min(nz, z0 + zch);
+  const int zs = max(0, z0 - T);
+  const int zlast = min(nz - 1, z1 - 1 + T);
+  const bool ew = gx == 0, ee = gx + V - 1 == nx - 1;
+  const bool xout = lane * V >= hx && lane * V < W - hx && gx < nx;
+  int base[RY];
+  bool en[RY], es[RY], store[RY];
+#pragma unroll
+  for (int r = 0; r < RY; ++r) {
+    const int ly = w * RY + r;
+    const int gy = (int)blockIdx.y * (H - 2 * hy) - hy + ly;
+    base[r] = cx + min(max(gy, 0), ny - 1) * nx;
+    en[r] = gy == 0;
+    es[r] = gy == ny - 1;
+    store[r] = xout && ly >= hy && ly < H - hy && gy < ny;
+  }
+  float q[T][3][RY][V];
+#pragma unroll
+  for (int s = 0; s < T; ++s)
+#pragma unroll
+    for (int d = 0; d < 3; ++d)
+#pragma unroll
+      for (int r = 0; r < RY; ++r)
+#pragma unroll
+        for (int e = 0; e < V; ++e) q[s][d][r][e] = 0.0f;
+  float pre[PF][RY][V];
+#pragma unroll
+  for (int d = 0; d < PF; ++d)
+#pragma unroll
+    for (int r = 0; r < RY; ++r) load_vec<V>(pre[d][r], in + min(zs + d, zlast) * xy + base[r]);
+  for (int zl = zs; zl < z1 + T; ++zl) {
+    const int zn = min(zl + PF, zlast) * xy;
+#pragma unroll
+    for (int r = 0; r < RY; ++r) {
+#pragma unroll
+      for (int e = 0; e < V; ++e) {
+        q[0][0][r][e] = q[0][1][r][e];
+        q[0][1][r][e] = q[0][2][r][e];
+        q[0][2][r][e] = pre[0][r][e];
+      }
+#pragma unroll
+      for (int d = 0; d < PF - 1; ++d)
+#pragma unroll
+        for (int e = 0; e < V; ++e) pre[d][r][e] = pre[d + 1][r][e];
+      load_vec<V>(pre[PF - 1][r], in + zn + base[r]);
+    }
+    store_vec<V>(edge(0, zl & 1, w, 0), q[0][2][0]);
+    store_vec<V>(edge(0, zl & 1, w, 1), q[0][2][RY - 1]);
+#pragma unroll
+    for (int s = 1; s <= T; ++s) {
+      const int p = zl - s;
+      float val[RY][V];
+#pragma unroll
+      for (int r = 0; r < RY; ++r) {
+        const float(&c)[V] = q[s - 1][1][r];
+        float nr[V], sr[V];
+        if (r > 0) {
+#pragma unroll
+          for (int e = 0; e < V; ++e) nr[e] = q[s - 1][1][r - 1][e];
+        } else if (w > 0) {
+          const float* src = edge(s - 1, p & 1, w - 1, 1);
+#pragma unroll
+          for (int e = 0; e < V; ++e) nr[e] = src[e];
+        } else {
+#pragma unroll
+          for (int e = 0; e < V; ++e) nr[e] = c[e];
+        }
+        if (r < RY - 1) {
+#pragma unroll
+          for (int e = 0; e < V; ++e) sr[e] = q[s - 1][1][r + 1][e];
+        } else if (w < BY - 1) {
+          const float* src = edge(s - 1, p & 1, w + 1, 0);
+#pragma unroll
+          for (int e = 0; e < V; ++e) sr[e] = src[e];
+        } else {
+#pragma unroll
+          for (int e = 0; e < V; ++e) sr[e] = c[e];
+        }
+        const float wl = __shfl_up_sync(0xffffffffu, c[V - 1], 1);
+        const float er = __shfl_down_sync(0xffffffffu, c[0], 1);
+#pragma unroll
+        for (int e = 0; e < V; ++e) {
+          const float we = e > 0 ? c[e - 1] : (ew ? c[0] : wl);
+          const float ea = e < V - 1 ? c[e + 1] : (ee ? c[V - 1] : er);
+          const float n = en[r] ? c[e] : nr[e];
+          const float so = es[r] ? c[e] : sr[e];
+          const float b = p == 0 ? c[e] : q[s - 1][0][r][e];
+          const float t = p == nz - 1 ? c[e] : q[s - 1][2][r][e];
+          val[r][e] = diff_point(k, c[e], we, ea, so, n, b, t);
+        }
+      }
+      if (s < T) {
+#pragma unroll
+        for (int r = 0; r < RY; ++r)
+#pragma unroll
+          for (int e = 0; e < V; ++e) {
+            q[s][0][r][e] = q[s][1][r][e];
+            q[s][1][r][e] = q[s][2][r][e];
+            q[s][2][r][e] = val[r][e];
+          }
+        store_vec<V>(edge(s, p & 1, w, 0), val[0]);
+        store_vec<V>(edge(s, p & 1, w, 1), val[RY - 1]);
+      } else if (p >= z0 && p < z1) {
+#pragma unroll
+        for (int r = 0; r < RY; ++r)
+          if (store[r]) store_vec<V, true>(out + p * xy + base[r], val[r]);
+      }
+    }
+    __syncthreads();
+  }
+}
+
+// The naive kernel's body for CX x cells per thread, z-chunked, with
+// __restrict__ pointers and the walk unrolled by 4: what a source-to-source
+// x-coarsening of the naive kernel writes. CONTIG: a thread's cells are
+// adjacent (the alignment stated, nx % CX == 0, so that the compiler may
+// merge them into one wide access); otherwise BX apart (each access of a warp
+// stays one contiguous row segment).
+template <int BX, int BY, int CX, bool CONTIG>
+__global__ void __launch_bounds__(BX* BY) diff_cx(const float* __restrict__ in0, float* __restrict__ out0, int nx,
+                                                  int ny, int nz, int zch, DiffCoef k) {
+  const float* __restrict__ in = CONTIG ? static_cast<const float*>(__builtin_assume_aligned(in0, 4 * CX)) : in0;
+  float* __restrict__ out = CONTIG ? static_cast<float*>(__builtin_assume_aligned(out0, 4 * CX)) : out0;
+  if (CONTIG) __builtin_assume(nx % CX == 0);
+  const int j = blockIdx.y * BY + threadIdx.y;
+  const int z0 = blockIdx.z * zch;
+  const int xy = nx * ny;
+  const int i0 = CONTIG ? ((int)blockIdx.x * BX + (int)threadIdx.x) * CX : (int)blockIdx.x * BX * CX + (int)threadIdx.x;
+  if (j >= ny) return;
+  int c0 = i0 + j * nx + z0 * xy;
+#pragma unroll 4
+  for (int z = z0; z < nz && z - z0 < zch; ++z) {
+#pragma unroll
+    for (int v = 0; v < CX; ++v) {
+      const int i = i0 + (CONTIG ? v : v * BX);
+      const int c = c0 + (CONTIG ? v : v * BX);
+      if (i < nx) {
+        out[c] = diff_cell(k, in, c, i, j, z, nx, ny, nz);
+      }
+    }
+    c0 += xy;
   }
 }
 
