@@ -165,9 +165,9 @@ pub struct Mismatch {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Comparison {
     /// Largest |got - want| / max(|want|, floor) over all elements, where the
-    /// floor (1e-6 of the largest reference magnitude) keeps elements near
-    /// zero from dominating. Infinite where an element is NaN or differs in
-    /// NaN-ness or infinity.
+    /// floor ([`floor_fraction`] of the largest reference magnitude) keeps
+    /// elements near zero from dominating. Infinite where an element is NaN
+    /// or differs in NaN-ness or infinity.
     pub max_rel_err: f64,
     pub worst: Option<Mismatch>,
     /// Elements that still hold the poison pattern (never written).
@@ -209,7 +209,7 @@ pub fn compare(got: &HostData, want: &HostData, tolerance: f64) -> Comparison {
         .map(|i| want.get_f64(i).abs())
         .filter(|v| v.is_finite())
         .reduce(|| 0.0f64, f64::max);
-    let floor = (scale * 1e-6).max(f64::MIN_POSITIVE);
+    let floor = (scale * floor_fraction(want.elem_type(), tolerance)).max(f64::MIN_POSITIVE);
     // Each piece as the sequential walk would see it; pieces combine in
     // index order, so the worst element is the first of the largest errors.
     let piece = |p: usize| {
@@ -271,6 +271,31 @@ pub fn compare(got: &HostData, want: &HostData, tolerance: f64) -> Comparison {
         cmp.max_rel_err = f64::INFINITY;
     }
     cmp
+}
+
+/// Rounding a float result may carry, in units in the last place of the
+/// output's largest magnitude, when its terms cancel: a stencil or a sum
+/// whose terms are of the output's size leaves an element near zero with the
+/// terms' rounding, which no relative tolerance of that element covers.
+const ROUNDING_ULPS: f64 = 64.0;
+
+/// The floor of the relative error's denominator, as a fraction of the
+/// largest reference magnitude: 1e-6, or where the element type's precision
+/// is coarser, enough that an element below it may differ by
+/// [`ROUNDING_ULPS`] units of the largest magnitude's last place (64 ulps of
+/// f32 are 3.8e-6 of it: with `tolerance` 1e-5, an f32 element below 0.38 of
+/// the largest is held to 3.8e-6 of the largest, not to 1e-5 of itself).
+pub fn floor_fraction(ty: ElemType, tolerance: f64) -> f64 {
+    let eps = match ty {
+        ElemType::F32 => f32::EPSILON as f64 / 2.0,
+        ElemType::F64 => f64::EPSILON / 2.0,
+        ElemType::I32 | ElemType::U32 => 0.0,
+    };
+    if tolerance > 0.0 {
+        (ROUNDING_ULPS * eps / tolerance).clamp(1e-6, 1.0)
+    } else {
+        1e-6
+    }
 }
 
 fn is_poison(d: &HostData, i: usize) -> bool {
@@ -383,7 +408,7 @@ mod tests {
         let c = compare(
             &HostData::F32(got.clone()),
             &HostData::F32(want.clone()),
-            1e-6,
+            1e-3,
         );
         assert_eq!(c.failing, 5);
         assert_eq!(c.unwritten, 1);
@@ -391,7 +416,7 @@ mod tests {
         assert_eq!(c.worst.unwrap().index, 4 * PIECE);
         got[4 * PIECE] = want[4 * PIECE];
         got[4 * PIECE + 2] = want[4 * PIECE + 2];
-        let c = compare(&HostData::F32(got), &HostData::F32(want), 1e-6);
+        let c = compare(&HostData::F32(got), &HostData::F32(want), 1e-3);
         assert_eq!(c.failing, 3);
         assert_eq!(c.unwritten, 0);
         let w = c.worst.unwrap();
@@ -434,6 +459,36 @@ mod tests {
         assert!(c
             .describe("y", 1e-4)
             .starts_with("wrong answer: max rel err"));
+    }
+
+    #[test]
+    fn f32_rounding_where_terms_cancel_passes_and_a_wrong_value_does_not() {
+        // A Jacobi-style output: values of order 4, one element near zero
+        // whose terms cancelled, computed in another order (1e-7 apart).
+        let want = HostData::F32(vec![4.0, -3.5, 2.0, 3.0e-7]);
+        let close = HostData::F32(vec![4.0, -3.5, 2.0, 2.0e-7]);
+        let c = compare(&close, &want, 1e-5);
+        assert!(c.passed(), "{c:?}");
+        // Far beyond rounding: a wrong neighbour, say.
+        let wrong = HostData::F32(vec![4.0, -3.5, 2.0, 0.01]);
+        assert!(!compare(&wrong, &want, 1e-5).passed());
+        // Large elements are still held to the relative tolerance.
+        let off = HostData::F32(vec![4.0001, -3.5, 2.0, 3.0e-7]);
+        assert!(!compare(&off, &want, 1e-5).passed());
+        // f64 keeps the 1e-6 floor: the same near-zero difference fails.
+        let want64 = HostData::F64(vec![4.0, -3.5, 2.0, 3.0e-7]);
+        let close64 = HostData::F64(vec![4.0, -3.5, 2.0, 2.0e-7]);
+        assert!(!compare(&close64, &want64, 1e-5).passed());
+    }
+
+    #[test]
+    fn the_floor_follows_the_element_type_and_the_tolerance() {
+        assert_eq!(floor_fraction(ElemType::F64, 1e-5), 1e-6);
+        assert_eq!(floor_fraction(ElemType::I32, 1e-5), 1e-6);
+        assert_eq!(floor_fraction(ElemType::F32, 0.0), 1e-6);
+        let f = floor_fraction(ElemType::F32, 1e-5);
+        assert!((f - 64.0 * 2f64.powi(-24) / 1e-5).abs() < 1e-12, "{f}");
+        assert_eq!(floor_fraction(ElemType::F32, 1e-7), 1.0);
     }
 
     #[test]
