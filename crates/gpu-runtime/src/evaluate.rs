@@ -455,7 +455,7 @@ impl GpuSession {
             let i = buffer_index(buffers, name);
             let mut got = HostData::zeros(buffers[i].ty, buffers[i].len);
             set[i].download(&self.gpu, got.as_bytes_mut())?;
-            let cmp = host::compare(&got, want, spec.tolerance);
+            let cmp = host::compare_with_rounding(&got, want, spec.tolerance, spec.rounding_ulps);
             if !cmp.passed() {
                 return Err(Failure::Invalid(Invalid::wrong_answer(format!(
                     "{}{against}",

@@ -201,15 +201,29 @@ impl Comparison {
     }
 }
 
-/// Compares `got` with `want` element by element.
+/// Compares `got` with `want` element by element, elements near zero
+/// against a floor of 1e-6 of the largest reference magnitude.
 pub fn compare(got: &HostData, want: &HostData, tolerance: f64) -> Comparison {
+    compare_with_rounding(got, want, tolerance, 0.0)
+}
+
+/// As [`compare`], and an element may also differ by `rounding_ulps` units
+/// in the last place of the largest reference magnitude (see
+/// [`floor_fraction`]).
+pub fn compare_with_rounding(
+    got: &HostData,
+    want: &HostData,
+    tolerance: f64,
+    rounding_ulps: f64,
+) -> Comparison {
     let n = got.len().min(want.len());
     let scale = (0..want.len())
         .into_par_iter()
         .map(|i| want.get_f64(i).abs())
         .filter(|v| v.is_finite())
         .reduce(|| 0.0f64, f64::max);
-    let floor = (scale * floor_fraction(want.elem_type(), tolerance)).max(f64::MIN_POSITIVE);
+    let floor =
+        (scale * floor_fraction(want.elem_type(), tolerance, rounding_ulps)).max(f64::MIN_POSITIVE);
     // Each piece as the sequential walk would see it; pieces combine in
     // index order, so the worst element is the first of the largest errors.
     let piece = |p: usize| {
@@ -273,26 +287,23 @@ pub fn compare(got: &HostData, want: &HostData, tolerance: f64) -> Comparison {
     cmp
 }
 
-/// Rounding a float result may carry, in units in the last place of the
-/// output's largest magnitude, when its terms cancel: a stencil or a sum
-/// whose terms are of the output's size leaves an element near zero with the
-/// terms' rounding, which no relative tolerance of that element covers.
-const ROUNDING_ULPS: f64 = 64.0;
-
 /// The floor of the relative error's denominator, as a fraction of the
-/// largest reference magnitude: 1e-6, or where the element type's precision
-/// is coarser, enough that an element below it may differ by
-/// [`ROUNDING_ULPS`] units of the largest magnitude's last place (64 ulps of
-/// f32 are 3.8e-6 of it: with `tolerance` 1e-5, an f32 element below 0.38 of
-/// the largest is held to 3.8e-6 of the largest, not to 1e-5 of itself).
-pub fn floor_fraction(ty: ElemType, tolerance: f64) -> f64 {
-    let eps = match ty {
-        ElemType::F32 => f32::EPSILON as f64 / 2.0,
-        ElemType::F64 => f64::EPSILON / 2.0,
+/// largest reference magnitude: 1e-6, or, with `rounding_ulps` > 0, enough
+/// that an element below it may differ by that many units in the last place
+/// (of the element type) of the largest magnitude. That is the rounding a
+/// result keeps where terms of the output's size cancel (a stencil summed in
+/// another order), which no tolerance relative to the element itself
+/// covers: with 16 ulps and `tolerance` 1e-5, an f32 element below 0.19 of
+/// the largest is held to 1.9e-6 of the largest. Integers keep the 1e-6
+/// floor; the fraction is at most 1.
+pub fn floor_fraction(ty: ElemType, tolerance: f64, rounding_ulps: f64) -> f64 {
+    let ulp = match ty {
+        ElemType::F32 => f32::EPSILON as f64,
+        ElemType::F64 => f64::EPSILON,
         ElemType::I32 | ElemType::U32 => 0.0,
     };
-    if tolerance > 0.0 {
-        (ROUNDING_ULPS * eps / tolerance).clamp(1e-6, 1.0)
+    if tolerance > 0.0 && rounding_ulps > 0.0 {
+        (rounding_ulps * ulp / tolerance).clamp(1e-6, 1.0)
     } else {
         1e-6
     }
@@ -408,7 +419,7 @@ mod tests {
         let c = compare(
             &HostData::F32(got.clone()),
             &HostData::F32(want.clone()),
-            1e-3,
+            1e-6,
         );
         assert_eq!(c.failing, 5);
         assert_eq!(c.unwritten, 1);
@@ -416,7 +427,7 @@ mod tests {
         assert_eq!(c.worst.unwrap().index, 4 * PIECE);
         got[4 * PIECE] = want[4 * PIECE];
         got[4 * PIECE + 2] = want[4 * PIECE + 2];
-        let c = compare(&HostData::F32(got), &HostData::F32(want), 1e-3);
+        let c = compare(&HostData::F32(got), &HostData::F32(want), 1e-6);
         assert_eq!(c.failing, 3);
         assert_eq!(c.unwritten, 0);
         let w = c.worst.unwrap();
@@ -462,33 +473,43 @@ mod tests {
     }
 
     #[test]
-    fn f32_rounding_where_terms_cancel_passes_and_a_wrong_value_does_not() {
-        // A Jacobi-style output: values of order 4, one element near zero
-        // whose terms cancelled, computed in another order (1e-7 apart).
-        let want = HostData::F32(vec![4.0, -3.5, 2.0, 3.0e-7]);
-        let close = HostData::F32(vec![4.0, -3.5, 2.0, 2.0e-7]);
-        let c = compare(&close, &want, 1e-5);
-        assert!(c.passed(), "{c:?}");
-        // Far beyond rounding: a wrong neighbour, say.
-        let wrong = HostData::F32(vec![4.0, -3.5, 2.0, 0.01]);
-        assert!(!compare(&wrong, &want, 1e-5).passed());
-        // Large elements are still held to the relative tolerance.
-        let off = HostData::F32(vec![4.0001, -3.5, 2.0, 3.0e-7]);
-        assert!(!compare(&off, &want, 1e-5).passed());
-        // f64 keeps the 1e-6 floor: the same near-zero difference fails.
-        let want64 = HostData::F64(vec![4.0, -3.5, 2.0, 3.0e-7]);
-        let close64 = HostData::F64(vec![4.0, -3.5, 2.0, 2.0e-7]);
-        assert!(!compare(&close64, &want64, 1e-5).passed());
+    fn f32_rounding_where_terms_cancel_passes_only_when_asked_for() {
+        // Values of order 4 (ulp 4.8e-7): 16 ulps of the largest are 7.6e-6.
+        let want = HostData::F32(vec![4.0, -3.5, 2.0, 3.0e-6, 0.5]);
+        // An element near zero whose cancelling terms were summed in another
+        // order: 6e-6 apart, 12.6 ulps of the largest.
+        let close = HostData::F32(vec![4.0, -3.5, 2.0, 9.0e-6, 0.5]);
+        assert!(!compare(&close, &want, 1e-5).passed());
+        assert!(compare_with_rounding(&close, &want, 1e-5, 16.0).passed());
+        // 20 ulps of the largest: beyond the 16 allowed.
+        let far = HostData::F32(vec![
+            4.0,
+            -3.5,
+            2.0,
+            3.0e-6 + 20.0 * 4.0 * f32::EPSILON,
+            0.5,
+        ]);
+        assert!(!compare_with_rounding(&far, &want, 1e-5, 16.0).passed());
+        // An element at 1/8 of the largest, 6e-6 off (1.2e-5 of itself):
+        // within 16 ulps of the largest, so let through, as the floor says.
+        let mid = HostData::F32(vec![4.0, -3.5, 2.0, 3.0e-6, 0.500006]);
+        assert!(compare_with_rounding(&mid, &want, 1e-5, 16.0).passed());
+        assert!(!compare(&mid, &want, 1e-5).passed());
+        // Above the floor (0.19 of the largest) the relative tolerance holds.
+        let large = HostData::F32(vec![4.0, -3.5, 2.0001, 3.0e-6, 0.5]);
+        assert!(!compare_with_rounding(&large, &want, 1e-5, 16.0).passed());
     }
 
     #[test]
-    fn the_floor_follows_the_element_type_and_the_tolerance() {
-        assert_eq!(floor_fraction(ElemType::F64, 1e-5), 1e-6);
-        assert_eq!(floor_fraction(ElemType::I32, 1e-5), 1e-6);
-        assert_eq!(floor_fraction(ElemType::F32, 0.0), 1e-6);
-        let f = floor_fraction(ElemType::F32, 1e-5);
-        assert!((f - 64.0 * 2f64.powi(-24) / 1e-5).abs() < 1e-12, "{f}");
-        assert_eq!(floor_fraction(ElemType::F32, 1e-7), 1.0);
+    fn the_floor_follows_the_element_type_the_tolerance_and_the_ulps() {
+        assert_eq!(floor_fraction(ElemType::F32, 1e-5, 0.0), 1e-6);
+        assert_eq!(floor_fraction(ElemType::I32, 1e-5, 16.0), 1e-6);
+        assert_eq!(floor_fraction(ElemType::F32, 0.0, 16.0), 1e-6);
+        let f = floor_fraction(ElemType::F32, 1e-5, 16.0);
+        assert!((f - 16.0 * 2f64.powi(-23) / 1e-5).abs() < 1e-12, "{f}");
+        // f64's ulp is far below the 1e-6 floor.
+        assert_eq!(floor_fraction(ElemType::F64, 1e-5, 16.0), 1e-6);
+        assert_eq!(floor_fraction(ElemType::F32, 1e-7, 16.0), 1.0);
     }
 
     #[test]

@@ -161,6 +161,12 @@ pub struct TemplateSpec {
     /// Largest relative error accepted against the reference.
     #[serde(default)]
     pub tolerance: f64,
+    /// Units in the last place of the largest reference magnitude by which
+    /// an element near zero may also differ (0: none; see
+    /// [`crate::host::floor_fraction`]): for outputs where terms cancel and
+    /// the variants sum them in other orders.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub rounding_ulps: f64,
     #[serde(default)]
     pub fast_math: bool,
     /// Further NVRTC options.
@@ -358,6 +364,12 @@ impl KernelTemplate {
         }
         if spec.tolerance.is_nan() || spec.tolerance < 0.0 {
             return err(format!("tolerance {} must be >= 0", spec.tolerance));
+        }
+        if !spec.rounding_ulps.is_finite() || spec.rounding_ulps < 0.0 {
+            return err(format!(
+                "rounding_ulps {} must be finite and >= 0",
+                spec.rounding_ulps
+            ));
         }
         let known: BTreeSet<String> = spec
             .params
@@ -626,6 +638,10 @@ pub fn bundled_vcopy() -> KernelTemplate {
     .expect("the bundled vcopy template is valid (tested)")
 }
 
+fn is_zero(x: &f64) -> bool {
+    *x == 0.0
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -695,6 +711,18 @@ mod tests {
         assert!(t.check_config(&extra).unwrap_err().contains("`W`"));
         let zero_grid: Config = [("BS".to_string(), 64), ("V".to_string(), 1)].into();
         assert!(t.resolve(&zero_grid, 0).unwrap_err().contains("grid[0]"));
+    }
+
+    #[test]
+    fn rounding_ulps_default_to_none_and_must_be_finite_and_non_negative() {
+        assert_eq!(template(spec_json()).unwrap().spec.rounding_ulps, 0.0);
+        let mut v = spec_json();
+        v["rounding_ulps"] = serde_json::json!(16.0);
+        assert_eq!(template(v).unwrap().spec.rounding_ulps, 16.0);
+        let mut v = spec_json();
+        v["rounding_ulps"] = serde_json::json!(-1.0);
+        let e = template(v).unwrap_err().to_string();
+        assert!(e.contains("rounding_ulps -1"), "{e}");
     }
 
     #[test]

@@ -61,6 +61,11 @@ pub struct TemplateOptions {
     pub queue: bool,
     /// Largest relative difference from the reference kernel accepted.
     pub tolerance: f64,
+    /// Units in the last place of the output's largest magnitude by which an
+    /// element near zero may also differ: the variants sum a stencil's terms
+    /// in other orders (queued loads, unrolled walks, chunk sums), and where
+    /// terms of the output's size cancel, the element keeps their rounding.
+    pub rounding_ulps: f64,
 }
 
 impl Default for TemplateOptions {
@@ -75,6 +80,7 @@ impl Default for TemplateOptions {
             restrict: false,
             queue: false,
             tolerance: 1e-5,
+            rounding_ulps: 16.0,
         }
     }
 }

@@ -184,6 +184,7 @@ pub(super) fn spec(p: Parts) -> Result<serde_json::Value, SynthError> {
             "outputs": outputs,
         },
         "tolerance": opts.tolerance,
+        "rounding_ulps": opts.rounding_ulps,
         "sizes": opts.sizes,
     }))
 }
