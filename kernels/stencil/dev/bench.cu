@@ -250,6 +250,12 @@ template <class K> static int slots_of(K kern, int threads, size_t smem = 0) {
   if (!OK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kern, threads, smem))) n = 1;
   return std::max(n, 1) * g_sms;
 }
+// The most dynamic shared memory one block may ask for on this device.
+static size_t smem_optin() {
+  int v = 0;
+  if (!OK(cudaDeviceGetAttribute(&v, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0))) v = 48 << 10;
+  return (size_t)v;
+}
 static bool fits_int32() { return (size_t)D.nx * D.ny * D.nz < (1ull << 31); }
 
 // ZC = 0: the chunk length from wave_zch
@@ -304,7 +310,7 @@ static bool fits_int32() { return (size_t)D.nx * D.ny * D.nz < (1ull << 31); }
     vs.push_back({"tbv",                                                                                          \
                   "V=" #V " BY=" #BY " RY=" #RY " T=" #T " ZCH=" + std::to_string(zch) +                          \
                       (ZC > 0 ? "" : " (waves)") + " PF=" #PF,                                                    \
-                  T, [] { return D.nx % V == 0 && fits_int32(); }, [zch, gxs, gys] {                               \
+                  T, [] { return D.nx % V == 0 && fits_int32() && SM <= smem_optin(); }, [zch, gxs, gys] {                               \
                     dim3 g(gxs, gys, cdiv(D.nz, zch));                                                            \
                     diff_tbv<V, BY, RY, T, PF><<<g, dim3(32, BY), SM>>>(D.in, D.out, D.nx, D.ny, D.nz, zch, D.k);     \
                   }});                                                                                            \

@@ -141,6 +141,7 @@ int main() {
   }
       TBV(4, 3, 2, 2, 4, 1) TBV(2, 3, 3, 2, 5, 2) TBV(1, 4, 2, 2, 3, 1) TBV(1, 3, 3, 3, 13, 2) TBV(4, 3, 2, 1, 2, 1)
       TBV(2, 2, 3, 2, 1, 2) TBV(1, 5, 2, 4, 4, 1) TBV(4, 4, 2, 3, 6, 2)
+      TBV(1, 11, 2, 2, 4, 1) TBV(2, 4, 3, 3, 5, 1)  // a tile covering y whole; V = 2 with T = 3
 #define CXK(BX, BY, CX, CONTIG, ZC)                                                                                 \
   {                                                                                                                \
     o.assign(I.size(), NAN);                                                                                       \

@@ -159,6 +159,11 @@ template <class K> static cudaError_t cudaOccupancyMaxActiveBlocksPerMultiproces
   *n = 1;
   return cudaSuccess;
 }
+enum cudaDeviceAttr { cudaDevAttrMaxSharedMemoryPerBlockOptin };
+static cudaError_t cudaDeviceGetAttribute(int* v, cudaDeviceAttr, int) {
+  *v = 227 << 10;
+  return cudaSuccess;
+}
 enum cudaFuncAttribute { cudaFuncAttributeMaxDynamicSharedMemorySize };
 template <class K> static cudaError_t cudaFuncSetAttribute(K, cudaFuncAttribute, int bytes) {
   if ((size_t)bytes > g_dyn_smem.size() * sizeof(float)) g_dyn_smem.resize(bytes / sizeof(float) + 1);
