@@ -174,3 +174,45 @@ fn wrong_annotation_is_bad_input_with_its_place() {
         o.stderr
     );
 }
+
+#[test]
+fn the_template_states_the_rounding_its_check_allows() {
+    let dir = scratch("rounding");
+    let synth = |tdir: &std::path::Path, extra: &[&str]| {
+        let mut args = vec![
+            "synth",
+            "examples/synth/diffusion_sleeve.cu",
+            "--launch",
+            "examples/synth/diffusion_sleeve.json",
+            "-o",
+        ];
+        let out = tdir.join("k.cu");
+        let (out, t) = (out.to_str().unwrap().to_string(), tdir.to_str().unwrap());
+        args.push(&out);
+        args.extend(["--template", t, "--naive", "examples/synth/diffusion.cu"]);
+        args.extend(["--problem", "nx=N,ny=N,nz=N", "--sizes", "64"]);
+        args.extend(extra);
+        hone(&args)
+    };
+    let spec = |tdir: &std::path::Path| -> Value {
+        let f = std::fs::read_dir(tdir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .find(|p| p.extension().is_some_and(|e| e == "json"))
+            .unwrap();
+        serde_json::from_str(&std::fs::read_to_string(f).unwrap()).unwrap()
+    };
+    let a = dir.join("default");
+    let o = synth(&a, &[]);
+    assert_eq!(o.code, 0, "{}\n{}", o.stdout, o.stderr);
+    assert_eq!(spec(&a)["rounding_ulps"], 16.0);
+    // 0: the relative tolerance alone, and the field is left out.
+    let b = dir.join("none");
+    let o = synth(&b, &["--rounding-ulps", "0"]);
+    assert_eq!(o.code, 0, "{}\n{}", o.stdout, o.stderr);
+    assert!(spec(&b).get("rounding_ulps").is_none(), "{}", spec(&b));
+    let c = dir.join("negative");
+    let o = synth(&c, &["--rounding-ulps=-1"]);
+    assert_ne!(o.code, 0);
+    assert!(o.stderr.contains("rounding ulps"), "{}", o.stderr);
+}

@@ -96,6 +96,12 @@ pub struct SynthArgs {
     /// from a register (found in the emulator, checked at run time)
     #[arg(long, requires = "template")]
     pub queue: bool,
+    /// Units in the last place of the output's largest magnitude by which an
+    /// element near zero may differ from the naive kernel's when the template
+    /// is tuned (its variants sum terms in other orders); 0 checks within the
+    /// relative tolerance alone
+    #[arg(long, requires = "template", default_value_t = 16.0)]
+    pub rounding_ulps: f64,
     #[command(flatten)]
     pub limits: LimitArgs,
 }
@@ -116,6 +122,7 @@ fn write_template(
         unroll: args.unroll.clone(),
         restrict: args.restrict,
         queue: args.queue,
+        rounding_ulps: args.rounding_ulps,
         ..TemplateOptions::default()
     };
     for p in &args.problem {

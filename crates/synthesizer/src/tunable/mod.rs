@@ -140,6 +140,12 @@ pub fn tunable(
     if opts.unroll.is_empty() || opts.unroll.iter().any(|&u| u < 1) {
         return Err(input("unroll factors are 1 or more"));
     }
+    if !opts.rounding_ulps.is_finite() || opts.rounding_ulps < 0.0 {
+        return Err(input(format!(
+            "rounding ulps are finite and 0 or more, not {}",
+            opts.rounding_ulps
+        )));
+    }
     // What a launch file sets in `__constant__` or `__device__` variables is
     // not part of a template: the GPU would run both kernels on zeros.
     if !profile.symbols.is_empty() {
