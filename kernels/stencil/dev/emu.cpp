@@ -125,9 +125,9 @@ int main() {
     for (int pass = 0; pass < 2; ++pass) {
       const int X = pass ? mx : nx, Y = pass ? my : ny, Z = pass ? mz : nz;
       const std::vector<float>& I = pass ? src : in;
-      std::vector<float>* R = pass ? r : nullptr;
-      const std::vector<float>* Rs[5] = {&in, &ref, &ref2, &ref3, &ref4};
-      auto want = [&](int t) -> const std::vector<float>& { return pass ? R[t] : *Rs[t]; };
+      // t sweeps of the naive kernel from I
+      const std::vector<float>* first[5] = {&in, &ref, &ref2, &ref3, &ref4};
+      auto want = [&](int t) -> const std::vector<float>& { return pass ? r[t] : *first[t]; };
 #define TBV(V, BY, RY, T, ZC, PF)                                                                                  \
   {                                                                                                                \
     constexpr int W = 32 * V, HH = BY * RY, HX = (T + V - 1) / V * V;                                              \
