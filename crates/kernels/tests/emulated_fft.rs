@@ -89,6 +89,38 @@ fn passes_compute_the_transform_in_the_emulator() {
                 ..base
             },
         ),
+        // Skewed rows (one element skipped after every 16) in the plane
+        // pass, where the columns read the rows too, and in X's line pass.
+        (
+            FftProblem {
+                precision: Precision::Single,
+                n: [48, 8, 3],
+                batch: 1,
+                direction: Direction::Forward,
+                in_place: false,
+                real: false,
+            },
+            FftConfig {
+                skew: true,
+                plane_threads: 96,
+                ..FftConfig::uniform(4, 4, 2, 4)
+            },
+        ),
+        (
+            FftProblem {
+                precision: Precision::Double,
+                n: [64, 6, 5],
+                batch: 1,
+                direction: Direction::Inverse,
+                in_place: true,
+                real: false,
+            },
+            FftConfig {
+                skew: true,
+                plane: false,
+                ..FftConfig::uniform(8, 4, 3, 4)
+            },
+        ),
         // Line passes only, computed twiddles, radix at most 4, inverse, in place.
         (
             FftProblem {
@@ -313,6 +345,22 @@ fn real_passes_compute_the_real_transforms_in_the_emulator() {
         (
             problem(Precision::Double, [40, 3, 2], 1, Direction::Forward),
             FftConfig::uniform(4, 2, 2, 2),
+        ),
+        // Skewed rows (m = 32 and 40: the split reads across the skips).
+        (
+            problem(Precision::Single, [64, 3, 2], 1, Direction::Forward),
+            FftConfig {
+                skew: true,
+                ..FftConfig::uniform(4, 4, 3, 4)
+            },
+        ),
+        (
+            problem(Precision::Double, [80, 3, 1], 2, Direction::Inverse),
+            FftConfig {
+                skew: true,
+                pad: 0,
+                ..FftConfig::uniform(8, 2, 2, 2)
+            },
         ),
         // Odd halves (9 = 3 x 3, and 7), several elements a thread.
         (

@@ -80,6 +80,14 @@ fn plans_and_cufft_match_the_oracle() {
             plane_threads: 256,
             ..FftConfig::uniform(8, 8, 4, 16)
         },
+        // Skewed rows, read across the cluster by the columns.
+        FftConfig {
+            cluster: 8,
+            plane_threads: 256,
+            skew: true,
+            pad: 0,
+            ..FftConfig::uniform(8, 8, 4, 16)
+        },
     ];
     check_plans(&mut r, problems(), &configs);
 }

@@ -38,6 +38,7 @@ fn generated_passes_compile_with_nvrtc() {
                 let c = FftConfig {
                     twiddle,
                     plane,
+                    skew: plane,
                     ..FftConfig::uniform(rmax, 16, 4, 16)
                 };
                 kernels.extend(passes(&p, &c, &limits).expect("a plan"));

@@ -28,6 +28,21 @@ use super::radix::{Emitter, COMPLEX_HELPERS};
 use super::{Direction, Twiddle};
 use crate::precision::Precision;
 
+/// The elements a row of `n` grows by when it skips one after every 16.
+///
+/// A thread's first stage writes its butterfly's outputs `r` elements
+/// apart, so with lanes walking one row the writes of 16 lanes fall on
+/// `32 / r` banks of 8-byte elements or fewer; skipping one element every
+/// 16 spreads them over all banks, and consecutive elements stay
+/// conflict-free.
+pub fn skew_extra(n: u32, skew: bool) -> u32 {
+    if skew {
+        n.div_ceil(16)
+    } else {
+        0
+    }
+}
+
 /// The entry point of every pass kernel.
 pub const ENTRY: &str = "fft_pass";
 
@@ -271,6 +286,9 @@ pub struct LinePass {
     pub threads: u32,
     /// Padding of each line's row in shared memory, in elements.
     pub pad: u32,
+    /// Rows of a contiguous line pass skip one element after every 16
+    /// ([`skew_extra`]).
+    pub skew: bool,
 }
 
 /// A pass over axes 0 and 1 of `planes` planes of `n0 x n1` elements, one
@@ -289,6 +307,8 @@ pub struct PlanePass {
     /// Threads per block; a multiple of both a block's rows and columns.
     pub threads: u32,
     pub pad: u32,
+    /// The rows skip one element after every 16 ([`skew_extra`]).
+    pub skew: bool,
     pub cluster: u32,
     /// `__launch_bounds__`'s minimum blocks per SM (0: none).
     pub min_blocks: u32,
@@ -303,6 +323,11 @@ impl PlanePass {
     /// Columns of the plane per block in the Y sweep.
     pub fn columns(&self) -> u32 {
         self.n0 / self.cluster
+    }
+
+    /// The elements a row takes in shared memory.
+    pub fn row(&self) -> u32 {
+        self.n0 + self.pad + skew_extra(self.n0, self.skew)
     }
 }
 
@@ -323,6 +348,16 @@ pub struct RealPass {
     pub lines: u32,
     pub threads: u32,
     pub pad: u32,
+    /// The rows skip one element after every 16 ([`skew_extra`]).
+    pub skew: bool,
+}
+
+impl RealPass {
+    /// The elements a line's row takes in shared memory: the spectrum's
+    /// `m + 1`, padding and skew.
+    pub fn row(&self) -> u32 {
+        self.m + 1 + self.pad + skew_extra(self.m + 1, self.skew)
+    }
 }
 
 /// Either kind, with what every pass has.
@@ -375,11 +410,13 @@ impl PassKernel {
         let elem = 2 * self.precision.size() as u64;
         match &self.shape {
             PassShape::Line(l) if l.radices.len() < 2 => 0,
-            PassShape::Line(l) => l.lines as u64 * (l.n + l.pad) as u64 * elem,
+            PassShape::Line(l) => {
+                l.lines as u64 * (l.n + l.pad + skew_extra(l.n, l.skew)) as u64 * elem
+            }
             // The line is split (or formed) in shared memory.
-            PassShape::Real(r) => r.lines as u64 * (r.m + 1 + r.pad) as u64 * elem,
+            PassShape::Real(r) => r.lines as u64 * r.row() as u64 * elem,
             PassShape::Plane(p) => {
-                let rows = p.rows() as u64 * (p.n0 + p.pad) as u64;
+                let rows = p.rows() as u64 * p.row() as u64;
                 let columns = if p.cluster > 1 {
                     p.columns() as u64 * (p.n1 + p.pad) as u64
                 } else {
@@ -456,7 +493,7 @@ impl PassKernel {
                         live: None,
                     },
                     dst: Access::Shared {
-                        address: format!("sm[t * {} + {{n}}]", p.n0 + p.pad),
+                        address: format!("sm[t * {} + SKEW({{n}})]", p.row()),
                     },
                     scratch: shared_rows(),
                     first_barrier: BLOCK_BARRIER,
@@ -532,12 +569,22 @@ impl PassKernel {
             "extern \"C\" __global__ void __launch_bounds__({bounds}){cluster} {ENTRY}(\
              const cplx* __restrict__ in, cplx* __restrict__ out, const cplx* __restrict__ tw) {{"
         );
+        let skew = match &self.shape {
+            PassShape::Line(l) => l.skew,
+            PassShape::Plane(p) => p.skew,
+            PassShape::Real(r) => r.skew,
+        };
+        code.push_str(if skew {
+            "#define SKEW(n) ((n) + ((n) >> 4))\n"
+        } else {
+            "#define SKEW(n) (n)\n"
+        });
         code.push_str("  extern __shared__ cplx sm[];\n  (void)tw; (void)sm;\n");
         code.push_str("  const int tid = threadIdx.x;\n");
         let sweeps = self.sweeps();
         match &self.shape {
             PassShape::Line(l) => {
-                let rowlen = l.n + l.pad;
+                let rowlen = l.n + l.pad + skew_extra(l.n, l.skew);
                 if l.stride == 1 {
                     let _ = writeln!(
                         code,
@@ -562,7 +609,7 @@ impl PassKernel {
                         span = l.n as u64 * l.stride
                     );
                 }
-                let _ = writeln!(code, "#define SROW(n) (t * {rowlen} + (n))");
+                let _ = writeln!(code, "#define SROW(n) (t * {rowlen} + SKEW(n))");
                 sweeps[0].emit(&mut code, self.direction, self.twiddle, "  ");
                 code.push_str("#undef SROW\n");
             }
@@ -580,13 +627,13 @@ impl PassKernel {
                      const long long base = (long long)(blockIdx.x / {c}) * {};",
                     p.n0 as u64 * p.n1 as u64
                 );
-                let row = p.n0 + p.pad;
+                let row = p.row();
                 let rows = p.rows();
                 // Sweep A: this block's rows (axis 0), p fastest.
                 let _ = writeln!(
                     code,
                     "  {{\n    const int p = tid % {tp};\n    const int t = tid / {tp};\n\
-                     #define SROW(n) (t * {row} + (n))",
+                     #define SROW(n) (t * {row} + SKEW(n))",
                     tp = p.threads / rows
                 );
                 sweeps[0].emit(&mut code, self.direction, self.twiddle, "    ");
@@ -600,10 +647,10 @@ impl PassKernel {
                 let col = if c > 1 {
                     format!(
                         "(((cplx*)__cluster_map_shared_rank((void*)sm, (n) / {rows}))\
-                         [((n) % {rows}) * {row} + x])"
+                         [((n) % {rows}) * {row} + SKEW(x)])"
                     )
                 } else {
-                    format!("sm[(n) * {row} + x]")
+                    format!("sm[(n) * {row} + SKEW(x)]")
                 };
                 let _ = writeln!(
                     code,
@@ -642,7 +689,7 @@ impl PassKernel {
             outer = r.outer,
             m1 = m + 1
         );
-        let _ = writeln!(code, "#define SROW(n) (t * {} + (n))", m + 1 + r.pad);
+        let _ = writeln!(code, "#define SROW(n) (t * {} + SKEW(n))", r.row());
         // A line of one complex element has no stage: it is its own transform.
         let copy = |code: &mut String, from: &str, to: &str| {
             let _ = writeln!(

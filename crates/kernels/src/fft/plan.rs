@@ -9,6 +9,7 @@
 //! | `Ea` | elements per thread and line on axis a (threads per line = length / Ea) |
 //! | `La` | lines per block of axis a's line pass |
 //! | `PAD` | padding of each line in shared memory, elements (bank conflicts) |
+//! | `SK` | rows walked by the lanes of a warp (X's line pass, a real transform's X pass, the plane pass's rows) skip one element after every 16 (bank conflicts of the first stage's writes); 0 when absent |
 //! | `TW` | twiddles computed (0) or read from a table (1) |
 //! | `PLANE` | axes X and Y in one pass when a plane fits one block (0: never) |
 //! | `PT` | threads per block of a plane pass (rounded to a multiple of both lengths) |
@@ -22,7 +23,7 @@
 
 use hone_tuner::{Config, ParamValue};
 
-use super::codegen::{LinePass, PassKernel, PassShape, PlanePass, RealPass};
+use super::codegen::{skew_extra, LinePass, PassKernel, PassShape, PlanePass, RealPass};
 use super::radix::radices;
 use super::{FftProblem, Twiddle};
 
@@ -72,6 +73,8 @@ pub struct AxisParams {
 pub struct FftConfig {
     pub axes: [AxisParams; 3],
     pub pad: u32,
+    /// Rows that lanes walk skip an element after every 16.
+    pub skew: bool,
     pub twiddle: Twiddle,
     pub plane: bool,
     pub plane_threads: u32,
@@ -101,6 +104,7 @@ impl Default for FftConfig {
                 strided,
             ],
             pad: 1,
+            skew: false,
             twiddle: Twiddle::Table,
             plane: true,
             plane_threads: 512,
@@ -129,6 +133,7 @@ impl FftConfig {
             let axis = |n: &str| AXES.iter().position(|a| *a == n);
             match name.as_str() {
                 "PAD" => f.pad = small(0, 64)?,
+                "SK" => f.skew = small(0, 1)? == 1,
                 "TW" => {
                     f.twiddle = if small(0, 1)? == 1 {
                         Twiddle::Table
@@ -165,6 +170,10 @@ impl FftConfig {
             entries.push((format!("L{name}"), v(a.lines)));
         }
         entries.push(("PAD".into(), v(self.pad)));
+        // Absent means 0, so the plans made before it keep their keys.
+        if self.skew {
+            entries.push(("SK".into(), v(1)));
+        }
         entries.push(("TW".into(), v((self.twiddle == Twiddle::Table) as u32)));
         entries.push(("PLANE".into(), v(self.plane as u32)));
         entries.push(("PT".into(), v(self.plane_threads)));
@@ -266,8 +275,11 @@ fn line_pass(
     // Lines beyond the data only waste threads.
     let span = if stride == 1 { outer } else { stride };
     let uses_shared = rs.len() > 1;
-    let lines = lines_per_block(ap.lines, span, threads, n, c.pad, elem, uses_shared, limits);
-    check_line(n, threads, c.pad, elem, uses_shared, limits)?;
+    // Lanes walk a row only on the contiguous axis.
+    let skew = c.skew && stride == 1;
+    let pad = c.pad + skew_extra(n, skew);
+    let lines = lines_per_block(ap.lines, span, threads, n, pad, elem, uses_shared, limits);
+    check_line(n, threads, pad, elem, uses_shared, limits)?;
     Ok(Some(LinePass {
         n,
         radices: rs,
@@ -276,6 +288,7 @@ fn line_pass(
         lines,
         threads,
         pad: c.pad,
+        skew,
     }))
 }
 
@@ -349,8 +362,9 @@ fn real_passes(
     let outer = p.real_values() / p.n[0] as u64;
     // A line's row in shared memory holds the spectrum's m + 1 elements:
     // one more than the line, as one more element of padding.
-    let lines = lines_per_block(ap.lines, outer, threads, m, c.pad + 1, elem, true, limits);
-    check_line(m, threads, c.pad + 1, elem, true, limits)?;
+    let pad = c.pad + 1 + skew_extra(m + 1, c.skew);
+    let lines = lines_per_block(ap.lines, outer, threads, m, pad, elem, true, limits);
+    check_line(m, threads, pad, elem, true, limits)?;
     let x = kernel(
         p,
         c,
@@ -361,6 +375,7 @@ fn real_passes(
             lines,
             threads,
             pad: c.pad,
+            skew: c.skew,
         }),
     );
     let mut others = Vec::new();
@@ -398,10 +413,11 @@ fn plane_pass(
         }
         let (rows, cols) = (n1 / k, n0 / k);
         // A cluster's blocks keep their columns where their rows were.
+        let row = (n0 + c.pad + skew_extra(n0, c.skew)) as u64;
         let held = if k > 1 {
-            (rows as u64 * (n0 + c.pad) as u64).max(cols as u64 * (n1 + c.pad) as u64)
+            (rows as u64 * row).max(cols as u64 * (n1 + c.pad) as u64)
         } else {
-            rows as u64 * (n0 + c.pad) as u64
+            rows as u64 * row
         };
         let fits = held * elem <= limits.shared_bytes;
         let step = lcm(rows, cols);
@@ -427,6 +443,7 @@ fn plane_pass(
         planes,
         threads,
         pad: c.pad,
+        skew: c.skew,
         cluster,
         min_blocks: c.min_blocks,
     }))
@@ -499,5 +516,41 @@ mod tests {
             ..small
         };
         assert_eq!(passes(&flat, &c, &l).unwrap().len(), 1);
+    }
+
+    #[test]
+    fn skew_grows_the_rows_lanes_walk_and_no_others() {
+        let l = BlockLimits::h100();
+        let p = FftProblem::cube(Precision::Double, 240);
+        let c = FftConfig {
+            plane: false,
+            pad: 1,
+            ..FftConfig::uniform(16, 16, 2, 4)
+        };
+        let skewed = FftConfig { skew: true, ..c };
+        assert_eq!(FftConfig::from_config(&skewed.to_config()).unwrap(), skewed);
+        assert!(!c.to_config().key().contains("SK"), "old keys stay");
+        let plain = passes(&p, &c, &l).unwrap();
+        let sk = passes(&p, &skewed, &l).unwrap();
+        // X: 2 rows of 240 + 1 + 15 double complex numbers.
+        assert_eq!(plain[0].shared_bytes(), 2 * 241 * 16);
+        assert_eq!(sk[0].shared_bytes(), 2 * 256 * 16);
+        assert!(sk[0]
+            .source()
+            .contains("#define SKEW(n) ((n) + ((n) >> 4))"));
+        // Y and Z: lanes take different lines, nothing changes.
+        assert_eq!(plain[1..], sk[1..]);
+        assert!(sk[1].source().contains("#define SKEW(n) (n)"));
+        // A plane pass's rows, and a real transform's X pass (m + 1 = 121).
+        let plane = FftConfig {
+            plane: true,
+            ..skewed
+        };
+        let q = FftProblem::cube(Precision::Single, 64);
+        let k = &passes(&q, &plane, &l).unwrap()[0];
+        assert!(matches!(&k.shape, PassShape::Plane(pp) if pp.row() == 64 + 1 + 4));
+        let r = FftProblem { real: true, ..p };
+        let k = &passes(&r, &skewed, &l).unwrap()[0];
+        assert!(matches!(&k.shape, PassShape::Real(rp) if rp.row() == 121 + 1 + 8));
     }
 }

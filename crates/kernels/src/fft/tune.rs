@@ -30,6 +30,8 @@ pub struct TuneSpace {
     /// Lines per block of the Y and Z passes.
     pub lines: Vec<u32>,
     pub pad: Vec<u32>,
+    /// Rows skewed (`SK`) or not.
+    pub skew: Vec<bool>,
     pub twiddle: Vec<Twiddle>,
     pub plane_threads: Vec<u32>,
     /// Blocks per cluster of a plane pass.
@@ -46,6 +48,7 @@ impl Default for TuneSpace {
             xlines: vec![1, 2, 4, 8],
             lines: vec![8, 16, 32],
             pad: vec![0, 1],
+            skew: vec![false, true],
             twiddle: vec![Twiddle::Table, Twiddle::Computed],
             plane_threads: vec![256, 512, 1024],
             clusters: vec![1, 2, 4, 8],
@@ -124,28 +127,30 @@ impl<'g> FftRunner<'g> {
             };
             // Phase 2: padding and twiddles on the winners.
             let mut phase2: Option<(f64, FftConfig)> = None;
-            for &pad in &space.pad {
-                for &twiddle in &space.twiddle {
-                    let c = FftConfig {
-                        pad,
-                        twiddle,
-                        ..config
-                    };
-                    let Ok(ks) = passes(p, &c, &limits) else {
-                        continue;
-                    };
-                    let mut total = 0.0;
-                    let mut ok = true;
-                    self.prepare(&ks)?;
-                    for k in &ks {
-                        match self.timed(k, timing, &mut timed)? {
-                            Some(ms) => total += ms,
-                            None => ok = false,
-                        }
+            let finishes = space
+                .pad
+                .iter()
+                .flat_map(|&pad| space.twiddle.iter().map(move |&twiddle| (pad, twiddle)));
+            for (pad, twiddle) in finishes {
+                let c = FftConfig {
+                    pad,
+                    twiddle,
+                    ..config
+                };
+                let Ok(ks) = passes(p, &c, &limits) else {
+                    continue;
+                };
+                let mut total = 0.0;
+                let mut ok = true;
+                self.prepare(&ks)?;
+                for k in &ks {
+                    match self.timed(k, timing, &mut timed)? {
+                        Some(ms) => total += ms,
+                        None => ok = false,
                     }
-                    if ok && phase2.as_ref().is_none_or(|(t, _)| total < *t) {
-                        phase2 = Some((total, c));
-                    }
+                }
+                if ok && phase2.as_ref().is_none_or(|(t, _)| total < *t) {
+                    phase2 = Some((total, c));
                 }
             }
             if let Some((t, c)) = phase2 {
@@ -257,13 +262,16 @@ fn slots(p: &FftProblem, start: &FftConfig, space: &TuneSpace, plane: bool) -> V
                 for &pt in &space.plane_threads {
                     for &cl in &space.clusters {
                         for &mb in &space.min_blocks {
-                            let mut c = *start;
-                            c.axes[0].rmax = rx;
-                            c.axes[1].rmax = ry;
-                            c.plane_threads = pt;
-                            c.cluster = cl;
-                            c.min_blocks = mb;
-                            candidates.push(c);
+                            for &skew in &space.skew {
+                                let mut c = *start;
+                                c.axes[0].rmax = rx;
+                                c.axes[1].rmax = ry;
+                                c.plane_threads = pt;
+                                c.cluster = cl;
+                                c.min_blocks = mb;
+                                c.skew = skew;
+                                candidates.push(c);
+                            }
                         }
                     }
                 }
@@ -287,17 +295,22 @@ fn slots(p: &FftProblem, start: &FftConfig, space: &TuneSpace, plane: bool) -> V
         } else {
             &space.lines
         };
+        // Skew changes only the contiguous axis's pass.
+        let skews: &[bool] = if axis == 0 { &space.skew } else { &[false] };
         let mut candidates = Vec::new();
         for &rmax in &space.rmax {
             for &ept in &space.ept {
                 for &l in lines {
-                    let mut c = *start;
-                    c.axes[axis] = AxisParams {
-                        rmax,
-                        ept,
-                        lines: l,
-                    };
-                    candidates.push(c);
+                    for &skew in skews {
+                        let mut c = *start;
+                        c.axes[axis] = AxisParams {
+                            rmax,
+                            ept,
+                            lines: l,
+                        };
+                        c.skew = skew;
+                        candidates.push(c);
+                    }
                 }
             }
         }
@@ -318,6 +331,7 @@ fn merge(start: &FftConfig, chosen: &[Option<FftConfig>], plane: bool) -> Option
         c.plane_threads = w.plane_threads;
         c.cluster = w.cluster;
         c.min_blocks = w.min_blocks;
+        c.skew = w.skew;
         slot = 1;
     }
     // Line slots follow in axis order, skipping axes of length 1: each
@@ -328,6 +342,10 @@ fn merge(start: &FftConfig, chosen: &[Option<FftConfig>], plane: bool) -> Option
             if w.axes[a] != start.axes[a] {
                 c.axes[a] = w.axes[a];
             }
+        }
+        // Only X's slot varies the skew.
+        if w.skew != start.skew {
+            c.skew = w.skew;
         }
     }
     Some(c)
@@ -352,7 +370,10 @@ mod tests {
         let l = BlockLimits::h100();
         let base_passes = passes(&p, &base, &l).unwrap();
         for (i, slot) in line_slots.iter().enumerate() {
-            assert_eq!(slot.candidates.len(), 2 * 3 * if i == 0 { 4 } else { 3 });
+            assert_eq!(
+                slot.candidates.len(),
+                2 * 3 * if i == 0 { 4 * 2 } else { 3 }
+            );
             for c in &slot.candidates {
                 let ks = passes(&p, c, &l).unwrap();
                 for (j, k) in ks.iter().enumerate() {
@@ -376,6 +397,6 @@ mod tests {
         let small = FftProblem::cube(Precision::Single, 64);
         let plane = slots(&small, &FftConfig::default(), &s, true);
         assert_eq!(plane.len(), 2);
-        assert_eq!(plane[0].candidates.len(), 144);
+        assert_eq!(plane[0].candidates.len(), 144 * 2);
     }
 }
