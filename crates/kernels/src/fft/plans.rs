@@ -4,6 +4,11 @@
 //! along which an interval rule could interpolate). A shape without a plan
 //! runs the default configuration. A real transform without a plan of its
 //! own takes the complex plan of its shape, whose Y and Z passes it shares.
+//!
+//! The built-in plans are the H100's (`kernels/fft/plans/`), which serve
+//! every GPU without plans of its own, and the H200's
+//! (`kernels/fft/plans/nvidia-h200/`, every variant but `dzfft3d`, which
+//! keeps the H100's); [`FftPlans::bundled_for`] picks by the device's name.
 
 use std::path::Path;
 
@@ -32,6 +37,25 @@ const BUILT_IN: [(&str, &str); 4] = [
         include_str!("../../../../kernels/fft/plans/dzfft3d.json"),
     ),
 ];
+
+/// The H200's plans: the variants planned on it.
+const BUILT_IN_H200: [(&str, &str); 3] = [
+    (
+        "cfft3d",
+        include_str!("../../../../kernels/fft/plans/nvidia-h200/cfft3d.json"),
+    ),
+    (
+        "zfft3d",
+        include_str!("../../../../kernels/fft/plans/nvidia-h200/zfft3d.json"),
+    ),
+    (
+        "scfft3d",
+        include_str!("../../../../kernels/fft/plans/nvidia-h200/scfft3d.json"),
+    ),
+];
+
+/// The GPU models with built-in plans, the fallback first.
+pub const BUILT_IN_GPUS: [&str; 2] = [crate::routine::device_rules::BUILT_IN_GPU, "NVIDIA H200"];
 
 /// The plans of both precisions, complex and real.
 #[derive(Debug, Clone)]
@@ -94,6 +118,30 @@ impl FftPlans {
             real_double: Some(get("dzfft3d")),
             origin: "built-in plans (kernels/fft/plans/)".to_string(),
         }
+    }
+
+    /// The built-in plans for the GPU named `device_name`: its model's
+    /// where hone carries them, variant by variant, else
+    /// [`FftPlans::bundled`]'s.
+    pub fn bundled_for(device_name: &str) -> FftPlans {
+        let mut out = FftPlans::bundled();
+        if !crate::routine::device_rules::same_model(device_name, BUILT_IN_GPUS[1]) {
+            return out;
+        }
+        for (v, text) in BUILT_IN_H200 {
+            let plans = parse(v, text, &format!("built-in nvidia-h200/{v}.json"))
+                .expect("built-in plans parse");
+            match v {
+                "cfft3d" => out.single = plans,
+                "zfft3d" => out.double = plans,
+                "scfft3d" => out.real_single = Some(plans),
+                _ => unreachable!("the H200's variants are listed above"),
+            }
+        }
+        out.origin =
+            "built-in plans for the NVIDIA H200 (kernels/fft/plans/nvidia-h200/, dzfft3d the H100's)"
+                .to_string();
+        out
     }
 
     /// Plans from `DIR/VARIANT.json` (`cfft3d`, `zfft3d`, `scfft3d`,
@@ -232,6 +280,41 @@ pub fn save(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_h200_gets_its_own_plans_and_the_h100_s_where_it_has_none() {
+        let h100 = FftPlans::bundled_for(crate::routine::device_rules::BUILT_IN_GPU);
+        let other = FftPlans::bundled_for("NVIDIA A100-SXM4-80GB");
+        let h200 = FftPlans::bundled_for(" NVIDIA H200 ");
+        let p = FftProblem::cube(Precision::Single, 256);
+        assert_eq!(h100.config(&p), other.config(&p));
+        assert_eq!(h100.config(&p), FftPlans::bundled().config(&p));
+        let (c, origin) = h200.config(&p);
+        assert_eq!(origin, "tuned");
+        assert!(
+            c.skew,
+            "the H200's 256^3 plan skews its rows: {}",
+            c.label()
+        );
+        assert_ne!(c, h100.config(&p).0);
+        assert!(h200.origin().contains("nvidia-h200"));
+        // Double-precision real transforms keep the H100's plans there.
+        let dz = FftProblem {
+            real: true,
+            ..FftProblem::cube(Precision::Double, 256)
+        };
+        assert_eq!(h200.config(&dz), h100.config(&dz));
+        let sc = FftProblem { real: true, ..p };
+        assert_ne!(h200.config(&sc), h100.config(&sc));
+        let sorted = |mut v: Vec<[u32; 3]>| {
+            v.sort();
+            v
+        };
+        assert_eq!(
+            sorted(h200.shapes(Precision::Double)),
+            sorted(h100.shapes(Precision::Double))
+        );
+    }
 
     #[test]
     fn built_in_plans_parse_and_unknown_shapes_get_the_default() {

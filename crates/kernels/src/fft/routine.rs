@@ -282,6 +282,10 @@ impl Routine for FftRoutine {
         WorkUnit::Bytes
     }
 
+    fn tuned_on(&self) -> &'static [&'static str] {
+        &super::plans::BUILT_IN_GPUS
+    }
+
     fn plans_per_problem(&self) -> bool {
         true
     }
@@ -313,7 +317,7 @@ impl Routine for FftRoutine {
     fn open<'g>(&self, gpu: &'g Gpu, rules_dir: Option<&Path>) -> Result<Box<dyn Session + 'g>> {
         let plans = match rules_dir {
             Some(d) => FftPlans::load_dir(d)?,
-            None => FftPlans::bundled(),
+            None => FftPlans::bundled_for(&gpu.props().name),
         };
         Ok(Box::new(FftSession {
             runner: FftRunner::new(gpu, ModuleCache::open_default())?,
