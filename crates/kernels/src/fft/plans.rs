@@ -146,9 +146,15 @@ impl FftPlans {
 
     /// Plans from `DIR/VARIANT.json` (`cfft3d`, `zfft3d`, `scfft3d`,
     /// `dzfft3d`); a missing file leaves that variant with the built-in
-    /// plans.
+    /// plans ([`FftPlans::bundled`]'s).
     pub fn load_dir(dir: &Path) -> Result<FftPlans> {
-        let mut out = FftPlans::bundled();
+        FftPlans::load_dir_over(dir, FftPlans::bundled())
+    }
+
+    /// As [`FftPlans::load_dir`], a missing file leaving that variant with
+    /// `base`'s plans (the built-in ones of the GPU at hand).
+    pub fn load_dir_over(dir: &Path, base: FftPlans) -> Result<FftPlans> {
+        let mut out = base;
         for p in [Precision::Single, Precision::Double] {
             if let Some(plans) = read_file(dir, variant_of(p))? {
                 match p {
@@ -359,6 +365,13 @@ mod tests {
             plans.shapes(Precision::Single),
             FftPlans::bundled().shapes(Precision::Single)
         );
+        // Over an H200's built-in plans, it keeps the H200's.
+        let h200 = FftPlans::bundled_for("NVIDIA H200");
+        let over = FftPlans::load_dir_over(&dir, h200.clone()).unwrap();
+        assert_eq!(over.config(&p), (c, "tuned"));
+        let s256 = FftProblem::cube(Precision::Single, 256);
+        assert_eq!(over.config(&s256), h200.config(&s256));
+        assert_ne!(over.config(&s256), plans.config(&s256));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -316,7 +316,7 @@ impl Routine for FftRoutine {
 
     fn open<'g>(&self, gpu: &'g Gpu, rules_dir: Option<&Path>) -> Result<Box<dyn Session + 'g>> {
         let plans = match rules_dir {
-            Some(d) => FftPlans::load_dir(d)?,
+            Some(d) => FftPlans::load_dir_over(d, FftPlans::bundled_for(&gpu.props().name))?,
             None => FftPlans::bundled_for(&gpu.props().name),
         };
         Ok(Box::new(FftSession {

@@ -393,10 +393,28 @@ mod tests {
             (m.axes[0].lines, m.axes[2].rmax, m.axes[1]),
             (8, 8, base.axes[1])
         );
+        assert!(!m.skew);
+        // X's winner brings its skew; a Y or Z winner cannot have one.
+        let w0_skewed = FftConfig { skew: true, ..w0 };
+        let m = merge(&base, &[Some(w0_skewed), Some(base), Some(w2)], false).unwrap();
+        assert!(m.skew && m.axes[0].lines == 8 && m.axes[2].rmax == 8);
+        assert!(line_slots[1..]
+            .iter()
+            .all(|s| s.candidates.iter().all(|c| !c.skew)));
+        assert!(line_slots[0].candidates.iter().any(|c| c.skew));
         assert!(merge(&base, &[Some(w0), None, Some(w2)], false).is_none());
         let small = FftProblem::cube(Precision::Single, 64);
         let plane = slots(&small, &FftConfig::default(), &s, true);
         assert_eq!(plane.len(), 2);
         assert_eq!(plane[0].candidates.len(), 144 * 2);
+        // The plane slot's winner brings its skew.
+        let start = FftConfig::default();
+        let pw = FftConfig {
+            skew: true,
+            plane_threads: 256,
+            ..start
+        };
+        let m = merge(&start, &[Some(pw), Some(start)], true).unwrap();
+        assert!(m.skew && m.plane_threads == 256);
     }
 }
