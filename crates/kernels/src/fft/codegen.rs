@@ -291,6 +291,13 @@ pub struct LinePass {
     pub skew: bool,
 }
 
+impl LinePass {
+    /// The elements a line's row takes in shared memory.
+    pub fn row(&self) -> u32 {
+        self.n + self.pad + skew_extra(self.n, self.skew)
+    }
+}
+
 /// A pass over axes 0 and 1 of `planes` planes of `n0 x n1` elements, one
 /// plane per cluster of `cluster` blocks (1: one block). Each block of a
 /// cluster holds `n1 / cluster` rows of the plane in its shared memory and
@@ -410,9 +417,7 @@ impl PassKernel {
         let elem = 2 * self.precision.size() as u64;
         match &self.shape {
             PassShape::Line(l) if l.radices.len() < 2 => 0,
-            PassShape::Line(l) => {
-                l.lines as u64 * (l.n + l.pad + skew_extra(l.n, l.skew)) as u64 * elem
-            }
+            PassShape::Line(l) => l.lines as u64 * l.row() as u64 * elem,
             // The line is split (or formed) in shared memory.
             PassShape::Real(r) => r.lines as u64 * r.row() as u64 * elem,
             PassShape::Plane(p) => {
@@ -584,7 +589,7 @@ impl PassKernel {
         let sweeps = self.sweeps();
         match &self.shape {
             PassShape::Line(l) => {
-                let rowlen = l.n + l.pad + skew_extra(l.n, l.skew);
+                let rowlen = l.row();
                 if l.stride == 1 {
                     let _ = writeln!(
                         code,

@@ -315,9 +315,10 @@ impl Routine for FftRoutine {
     }
 
     fn open<'g>(&self, gpu: &'g Gpu, rules_dir: Option<&Path>) -> Result<Box<dyn Session + 'g>> {
+        let built_in = FftPlans::bundled_for(&gpu.props().name);
         let plans = match rules_dir {
-            Some(d) => FftPlans::load_dir_over(d, FftPlans::bundled_for(&gpu.props().name))?,
-            None => FftPlans::bundled_for(&gpu.props().name),
+            Some(d) => FftPlans::load_dir_over(d, built_in)?,
+            None => built_in,
         };
         Ok(Box::new(FftSession {
             runner: FftRunner::new(gpu, ModuleCache::open_default())?,

@@ -127,30 +127,28 @@ impl<'g> FftRunner<'g> {
             };
             // Phase 2: padding and twiddles on the winners.
             let mut phase2: Option<(f64, FftConfig)> = None;
-            let finishes = space
-                .pad
-                .iter()
-                .flat_map(|&pad| space.twiddle.iter().map(move |&twiddle| (pad, twiddle)));
-            for (pad, twiddle) in finishes {
-                let c = FftConfig {
-                    pad,
-                    twiddle,
-                    ..config
-                };
-                let Ok(ks) = passes(p, &c, &limits) else {
-                    continue;
-                };
-                let mut total = 0.0;
-                let mut ok = true;
-                self.prepare(&ks)?;
-                for k in &ks {
-                    match self.timed(k, timing, &mut timed)? {
-                        Some(ms) => total += ms,
-                        None => ok = false,
+            for &pad in &space.pad {
+                for &twiddle in &space.twiddle {
+                    let c = FftConfig {
+                        pad,
+                        twiddle,
+                        ..config
+                    };
+                    let Ok(ks) = passes(p, &c, &limits) else {
+                        continue;
+                    };
+                    let mut total = 0.0;
+                    let mut ok = true;
+                    self.prepare(&ks)?;
+                    for k in &ks {
+                        match self.timed(k, timing, &mut timed)? {
+                            Some(ms) => total += ms,
+                            None => ok = false,
+                        }
                     }
-                }
-                if ok && phase2.as_ref().is_none_or(|(t, _)| total < *t) {
-                    phase2 = Some((total, c));
+                    if ok && phase2.as_ref().is_none_or(|(t, _)| total < *t) {
+                        phase2 = Some((total, c));
+                    }
                 }
             }
             if let Some((t, c)) = phase2 {
