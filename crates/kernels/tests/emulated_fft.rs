@@ -153,6 +153,31 @@ fn passes_compute_the_transform_in_the_emulator() {
                 ..FftConfig::uniform(16, 2, 4, 4)
             },
         ),
+        // Strided passes with their lines interleaved in shared memory:
+        // plain on Y (odd length, guarded lines), positions swapped in
+        // pairs on Z (even length, radix-4 stages).
+        (
+            FftProblem {
+                precision: Precision::Single,
+                n: [10, 27, 16],
+                batch: 1,
+                direction: Direction::Forward,
+                in_place: false,
+                real: false,
+            },
+            interleaved(FftConfig::uniform(4, 4, 2, 4), 1, 2),
+        ),
+        (
+            FftProblem {
+                precision: Precision::Double,
+                n: [6, 32, 25],
+                batch: 2,
+                direction: Direction::Inverse,
+                in_place: true,
+                real: false,
+            },
+            interleaved(FftConfig::uniform(8, 2, 2, 4), 2, 1),
+        ),
         // Threads per line that leave some stages short of work.
         (
             FftProblem {
@@ -183,6 +208,15 @@ fn passes_compute_the_transform_in_the_emulator() {
             assert!(plane, "{p}: a plane pass was expected");
         }
     }
+}
+
+/// `c` as line passes only, Y's and Z's lines laid out in shared memory
+/// as `y` and `z` say.
+fn interleaved(c: FftConfig, y: u32, z: u32) -> FftConfig {
+    let mut c = FftConfig { plane: false, ..c };
+    c.axes[1].interleave = y;
+    c.axes[2].interleave = z;
+    c
 }
 
 /// One pass of a plan in the emulator on `(src, dst)` (the same buffer for

@@ -54,6 +54,9 @@ fn problems() -> Vec<FftProblem> {
         p(D, [1, 1, 1], 2, F, false),
         p(S, [256, 256, 256], 1, F, false),
         p(D, [512, 512, 64], 1, I, false),
+        // Planes split over clusters of 3 and 5 blocks.
+        p(S, [243, 81, 3], 1, I, false),
+        p(D, [250, 50, 2], 1, F, true),
     ]
 }
 
@@ -70,7 +73,7 @@ fn plans_and_cufft_match_the_oracle() {
             ..FftConfig::uniform(8, 4, 2, 32)
         },
         FftConfig::uniform(4, 8, 1, 8),
-        // Plane passes over clusters of 2 and 8 blocks where the plane allows.
+        // Plane passes over clusters of 2, 8, 3 and 5 blocks where the plane allows.
         FftConfig {
             cluster: 2,
             ..FftConfig::uniform(16, 16, 4, 16)
@@ -87,6 +90,26 @@ fn plans_and_cufft_match_the_oracle() {
             skew: true,
             pad: 0,
             ..FftConfig::uniform(8, 8, 4, 16)
+        },
+        FftConfig {
+            cluster: 3,
+            skew: true,
+            ..FftConfig::uniform(16, 8, 4, 16)
+        },
+        FftConfig {
+            cluster: 5,
+            plane_threads: 1024,
+            ..FftConfig::uniform(8, 4, 4, 8)
+        },
+        // Line passes whose lines are interleaved in shared memory.
+        {
+            let mut c = FftConfig {
+                plane: false,
+                ..FftConfig::uniform(16, 8, 2, 8)
+            };
+            c.axes[1].interleave = 1;
+            c.axes[2].interleave = 2;
+            c
         },
     ];
     check_plans(&mut r, problems(), &configs);

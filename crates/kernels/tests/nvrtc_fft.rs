@@ -35,12 +35,15 @@ fn generated_passes_compile_with_nvrtc() {
                     },
                     ..FftProblem::cube(precision, n)
                 };
-                let c = FftConfig {
+                let mut c = FftConfig {
                     twiddle,
                     plane,
                     skew: plane,
                     ..FftConfig::uniform(rmax, 16, 4, 16)
                 };
+                // Both interleaved layouts of the strided passes.
+                c.axes[1].interleave = 1;
+                c.axes[2].interleave = 2;
                 kernels.extend(passes(&p, &c, &limits).expect("a plan"));
                 // The real transforms of the even lengths, both directions.
                 if n % 2 == 0 {

@@ -289,6 +289,10 @@ pub struct LinePass {
     /// Rows of a contiguous line pass skip one element after every 16
     /// ([`skew_extra`]).
     pub skew: bool,
+    /// A strided pass's layout in shared memory: 0 a row per line, 1 the
+    /// lines interleaved, 2 interleaved with positions swapped in pairs
+    /// (the plan's `Ia`).
+    pub interleave: u32,
 }
 
 impl LinePass {
@@ -614,7 +618,12 @@ impl PassKernel {
                         span = l.n as u64 * l.stride
                     );
                 }
-                let _ = writeln!(code, "#define SROW(n) (t * {rowlen} + SKEW(n))");
+                let srow = match l.interleave {
+                    0 => format!("(t * {rowlen} + SKEW(n))"),
+                    1 => format!("((n) * {} + t)", l.lines),
+                    _ => format!("((((n) & ~1) | (__popc(n) & 1)) * {} + t)", l.lines),
+                };
+                let _ = writeln!(code, "#define SROW(n) {srow}");
                 sweeps[0].emit(&mut code, self.direction, self.twiddle, "  ");
                 code.push_str("#undef SROW\n");
             }

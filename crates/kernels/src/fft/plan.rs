@@ -8,6 +8,7 @@
 //! | `Ra` | the largest radix of a stage on axis a (the radix sequence, largest first): 4, 8, 16 |
 //! | `Ea` | elements per thread and line on axis a (threads per line = length / Ea) |
 //! | `La` | lines per block of axis a's line pass |
+//! | `Ia` | a strided pass's lines in shared memory: 0 a row per line; 1 interleaved (element n of line t at n La + t), so the lanes that take neighbouring lines touch neighbouring words; 2 interleaved with each pair of positions swapped when their index has an odd bit count (power-of-two strides of a stage land in both halves of a wavefront; even lengths); 0 when absent |
 //! | `PAD` | padding of each line in shared memory, elements (bank conflicts) |
 //! | `SK` | rows walked by the lanes of a warp (X's line pass, a real transform's X pass, the plane pass's rows) skip one element after every 16 (bank conflicts of the first stage's writes); 0 when absent |
 //! | `TW` | twiddles computed (0) or read from a table (1) |
@@ -66,6 +67,8 @@ pub struct AxisParams {
     pub ept: u32,
     /// Lines per block.
     pub lines: u32,
+    /// How a strided pass lays its lines out in shared memory (`Ia`).
+    pub interleave: u32,
 }
 
 /// The tuned parameters of a plan.
@@ -93,6 +96,7 @@ impl Default for FftConfig {
             rmax: 16,
             ept: 16,
             lines: 16,
+            interleave: 0,
         };
         FftConfig {
             axes: [
@@ -151,6 +155,7 @@ impl FftConfig {
                         "R" => a.rmax = small(2, 16)?,
                         "E" => a.ept = small(1, 256)?,
                         "L" => a.lines = small(1, 1024)?,
+                        "I" => a.interleave = small(0, 2)?,
                         _ => return Err(format!("unknown FFT parameter `{name}`")),
                     }
                 }
@@ -168,6 +173,10 @@ impl FftConfig {
             entries.push((format!("R{name}"), v(a.rmax)));
             entries.push((format!("E{name}"), v(a.ept)));
             entries.push((format!("L{name}"), v(a.lines)));
+            // Absent means 0, so the plans made before it keep their keys.
+            if a.interleave > 0 {
+                entries.push((format!("I{name}"), v(a.interleave)));
+            }
         }
         entries.push(("PAD".into(), v(self.pad)));
         // Absent means 0, so the plans made before it keep their keys.
@@ -185,7 +194,12 @@ impl FftConfig {
     /// The same radix and elements per thread on every axis, `xlines`
     /// lines per block on X and `lines` on Y and Z; the rest as default.
     pub fn uniform(rmax: u32, ept: u32, xlines: u32, lines: u32) -> FftConfig {
-        let a = |lines| AxisParams { rmax, ept, lines };
+        let a = |lines| AxisParams {
+            rmax,
+            ept,
+            lines,
+            interleave: 0,
+        };
         FftConfig {
             axes: [a(xlines), a(lines), a(lines)],
             ..FftConfig::default()
@@ -275,9 +289,18 @@ fn line_pass(
     // Lines beyond the data only waste threads.
     let span = if stride == 1 { outer } else { stride };
     let uses_shared = rs.len() > 1;
-    // Lanes walk a row only on the contiguous axis.
+    // Lanes walk a row only on the contiguous axis; they cross lines only
+    // on the others.
     let skew = c.skew && stride == 1;
-    let pad = c.pad + skew_extra(n, skew);
+    let interleave = match ap.interleave {
+        _ if stride == 1 => 0,
+        // Swapping pairs needs every pair whole.
+        2 if n % 2 == 1 => 1,
+        i => i,
+    };
+    // Interleaved lines are padded by their layout, not by PAD.
+    let pad_asked = if interleave > 0 { 0 } else { c.pad };
+    let pad = pad_asked + skew_extra(n, skew);
     let lines = lines_per_block(ap.lines, span, threads, n, pad, elem, uses_shared, limits);
     check_line(n, threads, pad, elem, uses_shared, limits)?;
     Ok(Some(LinePass {
@@ -287,8 +310,9 @@ fn line_pass(
         outer,
         lines,
         threads,
-        pad: c.pad,
+        pad: pad_asked,
         skew,
+        interleave,
     }))
 }
 
@@ -403,8 +427,10 @@ fn plane_pass(
         return Ok(None);
     }
     let elem = 2 * p.precision.size() as u64;
+    // Any cluster up to the portable limit whose blocks take equal shares
+    // of rows and columns: 3 for 243, 5 for 250, not only powers of two.
     let clusters: Vec<u32> = match c.cluster {
-        0 => vec![1, 2, 4, 8],
+        0 => (1..=MAX_CLUSTER).collect(),
         k => vec![k],
     };
     let Some((cluster, step)) = clusters.into_iter().find_map(|k| {
@@ -516,6 +542,58 @@ mod tests {
             ..small
         };
         assert_eq!(passes(&flat, &c, &l).unwrap().len(), 1);
+    }
+
+    #[test]
+    fn interleaved_lines_change_only_strided_passes() {
+        let l = BlockLimits::h100();
+        let p = FftProblem::cube(Precision::Single, 243);
+        let c = FftConfig {
+            plane: false,
+            ..FftConfig::uniform(16, 8, 2, 8)
+        };
+        assert!(!c.to_config().key().contains("IY"), "old keys stay");
+        let mut il = c;
+        for a in &mut il.axes {
+            a.interleave = 2;
+        }
+        assert_eq!(FftConfig::from_config(&il.to_config()).unwrap(), il);
+        let plain = passes(&p, &c, &l).unwrap();
+        let ks = passes(&p, &il, &l).unwrap();
+        // X is contiguous: unchanged.
+        assert_eq!(plain[0], ks[0]);
+        for (a, b) in plain[1..].iter().zip(&ks[1..]) {
+            let (PassShape::Line(a), PassShape::Line(b)) = (&a.shape, &b.shape) else {
+                panic!("line passes expected");
+            };
+            // An odd length cannot swap pairs: plain interleaving, no PAD.
+            assert_eq!((a.interleave, b.interleave, a.pad, b.pad), (0, 1, 1, 0));
+        }
+        assert!(ks[1].source().contains("#define SROW(n) ((n) * 8 + t)"));
+        assert_eq!(ks[1].shared_bytes(), 8 * 243 * 8);
+        let even = FftProblem::cube(Precision::Single, 64);
+        assert!(passes(&even, &il, &l).unwrap()[2]
+            .source()
+            .contains("__popc(n) & 1"));
+    }
+
+    #[test]
+    fn odd_planes_split_over_clusters_of_their_factors() {
+        let l = BlockLimits::h100();
+        let c = FftConfig::default();
+        // 243^2 single complex numbers are 472 KB: 3 blocks of 81 rows.
+        let p = FftProblem::cube(Precision::Single, 243);
+        let ps = passes(&p, &c, &l).unwrap();
+        assert_eq!(ps.len(), 2);
+        assert_eq!(ps[0].cluster(), 3);
+        assert!(matches!(&ps[0].shape, PassShape::Plane(pp) if pp.rows() == 81));
+        assert!(ps[0].shared_bytes() <= l.shared_bytes);
+        // 250^2 double complex numbers: 5 blocks of 50 rows.
+        let q = FftProblem::cube(Precision::Double, 250);
+        assert_eq!(passes(&q, &c, &l).unwrap()[0].cluster(), 5);
+        // No factor of 243 up to 8 splits its double plane small enough.
+        let d = FftProblem::cube(Precision::Double, 243);
+        assert_eq!(passes(&d, &c, &l).unwrap().len(), 3);
     }
 
     #[test]

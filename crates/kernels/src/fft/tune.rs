@@ -16,7 +16,7 @@ use hone_gpu::TimingOptions;
 
 use super::codegen::{PassKernel, PassShape};
 use super::device::{FftRunner, ReadyPlan};
-use super::plan::{passes, AxisParams, FftConfig};
+use super::plan::{passes, AxisParams, FftConfig, MAX_CLUSTER};
 use super::{FftProblem, Twiddle};
 use crate::routine::{LibError, Result};
 
@@ -29,6 +29,8 @@ pub struct TuneSpace {
     pub xlines: Vec<u32>,
     /// Lines per block of the Y and Z passes.
     pub lines: Vec<u32>,
+    /// Shared-memory layouts of the Y and Z passes (`Ia`).
+    pub interleave: Vec<u32>,
     pub pad: Vec<u32>,
     /// Rows skewed (`SK`) or not.
     pub skew: Vec<bool>,
@@ -47,11 +49,12 @@ impl Default for TuneSpace {
             ept: vec![4, 8, 16],
             xlines: vec![1, 2, 4, 8],
             lines: vec![8, 16, 32],
+            interleave: vec![0, 1, 2],
             pad: vec![0, 1],
             skew: vec![false, true],
             twiddle: vec![Twiddle::Table, Twiddle::Computed],
             plane_threads: vec![256, 512, 1024],
-            clusters: vec![1, 2, 4, 8],
+            clusters: (1..=MAX_CLUSTER).collect(),
             min_blocks: vec![0, 2, 3],
         }
     }
@@ -293,21 +296,26 @@ fn slots(p: &FftProblem, start: &FftConfig, space: &TuneSpace, plane: bool) -> V
         } else {
             &space.lines
         };
-        // Skew changes only the contiguous axis's pass.
+        // Skew changes only the contiguous axis's pass, the layout of
+        // interleaved lines only the strided ones'.
         let skews: &[bool] = if axis == 0 { &space.skew } else { &[false] };
+        let layouts: &[u32] = if axis == 0 { &[0] } else { &space.interleave };
         let mut candidates = Vec::new();
         for &rmax in &space.rmax {
             for &ept in &space.ept {
                 for &l in lines {
                     for &skew in skews {
-                        let mut c = *start;
-                        c.axes[axis] = AxisParams {
-                            rmax,
-                            ept,
-                            lines: l,
-                        };
-                        c.skew = skew;
-                        candidates.push(c);
+                        for &interleave in layouts {
+                            let mut c = *start;
+                            c.axes[axis] = AxisParams {
+                                rmax,
+                                ept,
+                                lines: l,
+                                interleave,
+                            };
+                            c.skew = skew;
+                            candidates.push(c);
+                        }
                     }
                 }
             }
@@ -368,9 +376,11 @@ mod tests {
         let l = BlockLimits::h100();
         let base_passes = passes(&p, &base, &l).unwrap();
         for (i, slot) in line_slots.iter().enumerate() {
+            // Radices and elements per thread, then X's lines and skew, or
+            // Y's and Z's lines and layouts.
             assert_eq!(
                 slot.candidates.len(),
-                2 * 3 * if i == 0 { 4 * 2 } else { 3 }
+                2 * 3 * if i == 0 { 4 * 2 } else { 3 * 3 }
             );
             for c in &slot.candidates {
                 let ks = passes(&p, c, &l).unwrap();
@@ -381,12 +391,14 @@ mod tests {
                 }
             }
         }
-        // Winners merge into one configuration.
+        // Winners merge into one configuration, each axis's layout with it.
         let mut w0 = base;
         w0.axes[0].lines = 8;
         let mut w2 = base;
         w2.axes[2].rmax = 8;
+        w2.axes[2].interleave = 2;
         let m = merge(&base, &[Some(w0), Some(base), Some(w2)], false).unwrap();
+        assert_eq!(m.axes[2].interleave, 2);
         assert_eq!(
             (m.axes[0].lines, m.axes[2].rmax, m.axes[1]),
             (8, 8, base.axes[1])
@@ -404,7 +416,8 @@ mod tests {
         let small = FftProblem::cube(Precision::Single, 64);
         let plane = slots(&small, &FftConfig::default(), &s, true);
         assert_eq!(plane.len(), 2);
-        assert_eq!(plane[0].candidates.len(), 144 * 2);
+        // 2 x 2 radices, 3 block sizes, 8 clusters, 3 register limits, skew or not.
+        assert_eq!(plane[0].candidates.len(), 2 * 2 * 3 * 8 * 3 * 2);
         // The plane slot's winner brings its skew.
         let start = FftConfig::default();
         let pw = FftConfig {
