@@ -178,6 +178,38 @@ fn passes_compute_the_transform_in_the_emulator() {
             },
             interleaved(FftConfig::uniform(8, 2, 2, 4), 2, 1),
         ),
+        // Twiddles as powers of each butterfly's first, in a plane pass
+        // (the second sweep's table after the first's) and radix-16 lines.
+        (
+            FftProblem {
+                precision: Precision::Double,
+                n: [16, 48, 3],
+                batch: 1,
+                direction: Direction::Inverse,
+                in_place: false,
+                real: false,
+            },
+            FftConfig {
+                twiddle: Twiddle::Powers,
+                plane_threads: 96,
+                ..FftConfig::uniform(16, 4, 2, 4)
+            },
+        ),
+        (
+            FftProblem {
+                precision: Precision::Single,
+                n: [256, 6, 5],
+                batch: 1,
+                direction: Direction::Forward,
+                in_place: false,
+                real: false,
+            },
+            FftConfig {
+                twiddle: Twiddle::Powers,
+                plane: false,
+                ..FftConfig::uniform(16, 16, 1, 2)
+            },
+        ),
         // Threads per line that leave some stages short of work.
         (
             FftProblem {

@@ -101,10 +101,12 @@ fn plans_and_cufft_match_the_oracle() {
             plane_threads: 1024,
             ..FftConfig::uniform(8, 4, 4, 8)
         },
-        // Line passes whose lines are interleaved in shared memory.
+        // Line passes whose lines are interleaved in shared memory, twiddles
+        // as powers of each butterfly's first.
         {
             let mut c = FftConfig {
                 plane: false,
+                twiddle: Twiddle::Powers,
                 ..FftConfig::uniform(16, 8, 2, 8)
             };
             c.axes[1].interleave = 1;

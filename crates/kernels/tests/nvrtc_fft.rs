@@ -24,9 +24,11 @@ fn generated_passes_compile_with_nvrtc() {
     let mut kernels = Vec::new();
     for precision in [Precision::Single, Precision::Double] {
         for n in [64u32, 243, 256, 250] {
-            for (rmax, twiddle, plane) in
-                [(16, Twiddle::Table, true), (8, Twiddle::Computed, false)]
-            {
+            for (rmax, twiddle, plane) in [
+                (16, Twiddle::Table, true),
+                (8, Twiddle::Computed, false),
+                (16, Twiddle::Powers, false),
+            ] {
                 let p = FftProblem {
                     direction: if rmax == 8 {
                         Direction::Inverse

@@ -107,14 +107,19 @@ fn shared_rows() -> Access {
 
 /// The twiddles of a sweep's stages as a table, forward direction:
 /// stage s (span Ns > 1, radix r) holds exp(-2 pi i q k / (Ns r)) at
-/// k (r - 1) + q - 1.
-pub fn twiddle_table(radices: &[u32]) -> Vec<(f64, f64)> {
+/// k (r - 1) + q - 1; with `Powers`, only q = 1, at k.
+pub fn twiddle_table(radices: &[u32], twiddle: Twiddle) -> Vec<(f64, f64)> {
     let mut out = Vec::new();
     let mut ns = 1u64;
     for &r in radices {
         if ns > 1 {
+            let qs = if twiddle == Twiddle::Powers {
+                2
+            } else {
+                r as u64
+            };
             for k in 0..ns {
-                for q in 1..r as u64 {
+                for q in 1..qs {
                     let a = -2.0 * std::f64::consts::PI * (q * k) as f64 / (ns * r as u64) as f64;
                     out.push((a.cos(), a.sin()));
                 }
@@ -127,8 +132,8 @@ pub fn twiddle_table(radices: &[u32]) -> Vec<(f64, f64)> {
 
 impl Sweep {
     /// The number of table entries the sweep's twiddles take.
-    pub fn table_len(&self) -> usize {
-        twiddle_table(&self.radices).len()
+    pub fn table_len(&self, twiddle: Twiddle) -> usize {
+        twiddle_table(&self.radices, twiddle).len()
     }
 
     fn emit(&self, code: &mut String, direction: Direction, twiddle: Twiddle, indent: &str) {
@@ -174,13 +179,26 @@ impl Sweep {
                 };
                 let _ = writeln!(code, "{i}      v[b][{q}] = {load};");
             }
-            if ns > 1 {
+            if ns > 1 && twiddle == Twiddle::Powers {
+                let _ = writeln!(
+                    code,
+                    "{i}      const cplx w1 = twiddle_table(tw, {table} + k);\n\
+                     {i}      cplx wq = w1;"
+                );
+                for q in 1..r {
+                    if q > 1 {
+                        let _ = writeln!(code, "{i}      wq = cmul(wq, w1);");
+                    }
+                    let _ = writeln!(code, "{i}      v[b][{q}] = cmul(v[b][{q}], wq);");
+                }
+                table += ns as usize;
+            } else if ns > 1 {
                 for q in 1..r {
                     let w = match twiddle {
                         Twiddle::Computed => {
                             format!("twiddle_computed({q} * k, {})", ns * r)
                         }
-                        Twiddle::Table => {
+                        _ => {
                             format!("twiddle_table(tw, {table} + k * {} + {})", r - 1, q - 1)
                         }
                     };
@@ -534,7 +552,7 @@ impl PassKernel {
                     } else {
                         BLOCK_BARRIER
                     },
-                    table_offset: a.table_len(),
+                    table_offset: a.table_len(self.twiddle),
                 };
                 vec![a, b]
             }
@@ -542,11 +560,11 @@ impl PassKernel {
     }
 
     /// The forward twiddles of every sweep, in the order the kernel reads
-    /// them (uploaded as the kernel's table when `twiddle` is `Table`).
+    /// them (uploaded as the kernel's table unless they are computed).
     pub fn table(&self) -> Vec<(f64, f64)> {
         self.sweeps()
             .iter()
-            .flat_map(|s| twiddle_table(&s.radices))
+            .flat_map(|s| twiddle_table(&s.radices, self.twiddle))
             .collect()
     }
 

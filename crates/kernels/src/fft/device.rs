@@ -199,7 +199,7 @@ impl<'g> FftRunner<'g> {
                 f.prepare(self.gpu, &dims(k)?)
                     .map_err(|e| Invalid::constraint(e.to_string()))?;
                 let table = match k.twiddle {
-                    Twiddle::Table => {
+                    Twiddle::Table | Twiddle::Powers => {
                         let t: Vec<f64> = k.table().iter().flat_map(|&(c, s)| [c, s]).collect();
                         let t = if t.is_empty() { vec![0.0, 0.0] } else { t };
                         let bytes = k.precision.to_bytes(&t);

@@ -89,6 +89,10 @@ pub enum Twiddle {
     /// A table computed on the host in double precision, read through the
     /// read-only cache.
     Table,
+    /// A butterfly's first twiddle from the table, the others its powers
+    /// by complex products: one load instead of r - 1, for an error that
+    /// grows with the power (at most 15 products).
+    Powers,
 }
 
 /// The largest length per axis: a line must fit one block's shared memory

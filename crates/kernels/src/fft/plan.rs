@@ -11,7 +11,7 @@
 //! | `Ia` | a strided pass's lines in shared memory: 0 a row per line; 1 interleaved (element n of line t at n La + t), so the lanes that take neighbouring lines touch neighbouring words; 2 interleaved with each pair of positions swapped when their index has an odd bit count (power-of-two strides of a stage land in both halves of a wavefront; even lengths); 0 when absent |
 //! | `PAD` | padding of each line in shared memory, elements (bank conflicts) |
 //! | `SK` | rows walked by the lanes of a warp (X's line pass, a real transform's X pass, the plane pass's rows) skip one element after every 16 (bank conflicts of the first stage's writes); 0 when absent |
-//! | `TW` | twiddles computed (0) or read from a table (1) |
+//! | `TW` | twiddles computed (0), read from a table (1), or the first of each butterfly read and the others its powers (2) |
 //! | `PLANE` | axes X and Y in one pass when a plane fits one block (0: never) |
 //! | `PT` | threads per block of a plane pass (rounded to a multiple of both lengths) |
 //! | `CL` | blocks per cluster of a plane pass (0: the fewest that hold a plane) |
@@ -139,10 +139,10 @@ impl FftConfig {
                 "PAD" => f.pad = small(0, 64)?,
                 "SK" => f.skew = small(0, 1)? == 1,
                 "TW" => {
-                    f.twiddle = if small(0, 1)? == 1 {
-                        Twiddle::Table
-                    } else {
-                        Twiddle::Computed
+                    f.twiddle = match small(0, 2)? {
+                        0 => Twiddle::Computed,
+                        1 => Twiddle::Table,
+                        _ => Twiddle::Powers,
                     }
                 }
                 "PLANE" => f.plane = small(0, 1)? == 1,
@@ -183,7 +183,12 @@ impl FftConfig {
         if self.skew {
             entries.push(("SK".into(), v(1)));
         }
-        entries.push(("TW".into(), v((self.twiddle == Twiddle::Table) as u32)));
+        let tw = match self.twiddle {
+            Twiddle::Computed => 0,
+            Twiddle::Table => 1,
+            Twiddle::Powers => 2,
+        };
+        entries.push(("TW".into(), v(tw)));
         entries.push(("PLANE".into(), v(self.plane as u32)));
         entries.push(("PT".into(), v(self.plane_threads)));
         entries.push(("CL".into(), v(self.cluster)));
@@ -571,6 +576,16 @@ mod tests {
         }
         assert!(ks[1].source().contains("#define SROW(n) ((n) * 8 + t)"));
         assert_eq!(ks[1].shared_bytes(), 8 * 243 * 8);
+        // Powers of each butterfly's first twiddle: one entry per butterfly
+        // of a stage after the first (243 = 9 9 3: spans 9 and 81).
+        let pw = FftConfig {
+            twiddle: Twiddle::Powers,
+            ..il
+        };
+        assert!(pw.to_config().key().contains("TW=2"));
+        assert_eq!(FftConfig::from_config(&pw.to_config()).unwrap(), pw);
+        assert_eq!(passes(&p, &pw, &l).unwrap()[1].table().len(), 9 + 81);
+        assert_eq!(ks[1].table().len(), 9 * 8 + 81 * 2);
         let even = FftProblem::cube(Precision::Single, 64);
         assert!(passes(&even, &il, &l).unwrap()[2]
             .source()

@@ -52,7 +52,7 @@ impl Default for TuneSpace {
             interleave: vec![0, 1, 2],
             pad: vec![0, 1],
             skew: vec![false, true],
-            twiddle: vec![Twiddle::Table, Twiddle::Computed],
+            twiddle: vec![Twiddle::Table, Twiddle::Computed, Twiddle::Powers],
             plane_threads: vec![256, 512, 1024],
             clusters: (1..=MAX_CLUSTER).collect(),
             min_blocks: vec![0, 2, 3],
