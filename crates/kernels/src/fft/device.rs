@@ -463,6 +463,22 @@ impl<'g> FftRunner<'g> {
         Ok(self.vendor.as_ref().expect("just planned"))
     }
 
+    /// Checks `plan` and cuFFT on the same fresh inputs; cuFFT's check is
+    /// `None` when cuFFT cannot run the problem.
+    pub fn check_beside_vendor(&mut self, plan: &ReadyPlan) -> Result<(Checked, Option<Checked>)> {
+        let seed = self.seed;
+        let ours = self.check(plan)?;
+        let after = self.seed;
+        self.seed = seed;
+        let vendor = match self.check_vendor() {
+            Ok(v) => Some(v),
+            Err(LibError::Gpu(e)) if e.is_sticky() => return Err(e.into()),
+            Err(_) => None,
+        };
+        self.seed = after;
+        Ok((ours, vendor))
+    }
+
     /// Checks cuFFT on the current problem.
     pub fn check_vendor(&mut self) -> Result<Checked> {
         self.vendor_plan()?;
