@@ -179,7 +179,8 @@ fn passes_compute_the_transform_in_the_emulator() {
             interleaved(FftConfig::uniform(8, 2, 2, 4), 2, 1),
         ),
         // Twiddles as powers of each butterfly's first, in a plane pass
-        // (the second sweep's table after the first's) and radix-16 lines.
+        // (radix 4: the second sweep's table after the first's) and radix-16
+        // lines.
         (
             FftProblem {
                 precision: Precision::Double,
@@ -192,7 +193,7 @@ fn passes_compute_the_transform_in_the_emulator() {
             FftConfig {
                 twiddle: Twiddle::Powers,
                 plane_threads: 96,
-                ..FftConfig::uniform(16, 4, 2, 4)
+                ..FftConfig::uniform(4, 4, 2, 4)
             },
         ),
         (

@@ -61,6 +61,16 @@ fn generated_passes_compile_with_nvrtc() {
             }
         }
     }
+    // Planes over clusters that are not powers of two.
+    for (precision, n, cluster) in [(Precision::Single, 243, 3), (Precision::Double, 250, 5)] {
+        let c = FftConfig {
+            cluster,
+            ..FftConfig::default()
+        };
+        let ks = passes(&FftProblem::cube(precision, n), &c, &limits).expect("a plan");
+        assert_eq!(ks[0].cluster(), cluster);
+        kernels.extend(ks);
+    }
     kernels.dedup();
     assert!(kernels.len() > 20);
     for k in &kernels {

@@ -473,7 +473,12 @@ impl<'g> FftRunner<'g> {
         let vendor = match self.check_vendor() {
             Ok(v) => Some(v),
             Err(LibError::Gpu(e)) if e.is_sticky() => return Err(e.into()),
-            Err(_) => None,
+            // cuFFT reports faults as its own errors: a poisoned context
+            // shows on the next driver call.
+            Err(_) => {
+                self.gpu.synchronize()?;
+                None
+            }
         };
         self.seed = after;
         Ok((ours, vendor))

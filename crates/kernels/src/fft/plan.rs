@@ -14,7 +14,7 @@
 //! | `TW` | twiddles computed (0), read from a table (1), or the first of each butterfly read and the others its powers (2) |
 //! | `PLANE` | axes X and Y in one pass when a plane fits one block (0: never) |
 //! | `PT` | threads per block of a plane pass (rounded to a multiple of both lengths) |
-//! | `CL` | blocks per cluster of a plane pass (0: the fewest that hold a plane) |
+//! | `CL` | blocks per cluster of a plane pass: 0 the fewest of 1, 2, 4 or 8 that hold a plane; otherwise any size up to 8 that splits the plane's rows and columns evenly |
 //! | `MB` | blocks of a plane pass to fit one SM at once (0: no register limit asked) |
 //!
 //! The passes: a plane pass over X and Y then a line pass over Z when
@@ -432,10 +432,11 @@ fn plane_pass(
         return Ok(None);
     }
     let elem = 2 * p.precision.size() as u64;
-    // Any cluster up to the portable limit whose blocks take equal shares
-    // of rows and columns: 3 for 243, 5 for 250, not only powers of two.
+    // Left to the plan, a power of two (as plans have always read `CL=0`);
+    // named, any size up to the portable limit whose blocks take equal
+    // shares of rows and columns (3 for 243, 5 for 250).
     let clusters: Vec<u32> = match c.cluster {
-        0 => (1..=MAX_CLUSTER).collect(),
+        0 => vec![1, 2, 4, 8],
         k => vec![k],
     };
     let Some((cluster, step)) = clusters.into_iter().find_map(|k| {
@@ -596,19 +597,24 @@ mod tests {
     fn odd_planes_split_over_clusters_of_their_factors() {
         let l = BlockLimits::h100();
         let c = FftConfig::default();
-        // 243^2 single complex numbers are 472 KB: 3 blocks of 81 rows.
+        let named = |cluster| FftConfig { cluster, ..c };
+        // 243^2 single complex numbers are 472 KB: 3 blocks of 81 rows. A
+        // cluster left to the plan is a power of two, as it always was.
         let p = FftProblem::cube(Precision::Single, 243);
-        let ps = passes(&p, &c, &l).unwrap();
+        assert_eq!(passes(&p, &c, &l).unwrap().len(), 3);
+        let ps = passes(&p, &named(3), &l).unwrap();
         assert_eq!(ps.len(), 2);
         assert_eq!(ps[0].cluster(), 3);
         assert!(matches!(&ps[0].shape, PassShape::Plane(pp) if pp.rows() == 81));
         assert!(ps[0].shared_bytes() <= l.shared_bytes);
         // 250^2 double complex numbers: 5 blocks of 50 rows.
         let q = FftProblem::cube(Precision::Double, 250);
-        assert_eq!(passes(&q, &c, &l).unwrap()[0].cluster(), 5);
-        // No factor of 243 up to 8 splits its double plane small enough.
+        assert_eq!(passes(&q, &named(5), &l).unwrap()[0].cluster(), 5);
+        // 3 blocks cannot hold 243^2 double complex numbers.
         let d = FftProblem::cube(Precision::Double, 243);
-        assert_eq!(passes(&d, &c, &l).unwrap().len(), 3);
+        assert_eq!(passes(&d, &named(3), &l).unwrap().len(), 3);
+        // A cluster that does not divide the plane gives no plane pass.
+        assert_eq!(passes(&p, &named(4), &l).unwrap().len(), 3);
     }
 
     #[test]

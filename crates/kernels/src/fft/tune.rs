@@ -106,15 +106,24 @@ impl<'g> FftRunner<'g> {
         // Each structure's best configuration and its phase-2 alternatives
         // in order of time.
         let mut structures: Vec<(f64, FftConfig, Vec<TimedConfig>)> = Vec::new();
+        let has_plane_pass =
+            |ks: &[PassKernel]| ks.iter().any(|k| matches!(k.shape, PassShape::Plane(_)));
         for plane in [false, true] {
-            let start = FftConfig { plane, ..base };
-            let Ok(shape) = passes(p, &start, &limits) else {
+            // The plane structure starts from the first cluster that holds a
+            // plane: the plan's own choice, else one the space names.
+            let starts = std::iter::once(0).chain(space.clusters.iter().copied());
+            let Some((start, shape)) = starts
+                .map(|cluster| FftConfig {
+                    plane,
+                    cluster,
+                    ..base
+                })
+                .filter_map(|c| passes(p, &c, &limits).ok().map(|ks| (c, ks)))
+                .find(|(_, ks)| !plane || has_plane_pass(ks))
+            else {
                 continue;
             };
-            let has_plane = shape.iter().any(|k| matches!(k.shape, PassShape::Plane(_)));
-            if plane && !has_plane {
-                continue;
-            }
+            let has_plane = has_plane_pass(&shape);
             // Phase 1: each slot's own parameters, padding and twiddles fixed.
             let slots = slots(p, &start, space, has_plane);
             let kernels: Vec<Vec<Option<PassKernel>>> = slots
@@ -213,7 +222,12 @@ impl<'g> FftRunner<'g> {
                 check.error,
                 vendor.map_or(f64::NAN, |v| v.error)
             ));
+            let same = passes(p, &plan.config, &limits).ok();
             for (predicted, c) in alternatives {
+                // A choice that changes no kernel is the same plan.
+                if passes(p, &c, &limits).ok() == same {
+                    continue;
+                }
                 let Ok(other) = self.plan(p, &c)? else {
                     continue;
                 };
