@@ -73,17 +73,18 @@ fn emulate(p: &FftProblem, c: &FftConfig) -> (f64, usize, bool) {
 #[test]
 fn passes_compute_the_transform_in_the_emulator() {
     let base = FftConfig::default();
+    let problem = |precision, n, batch, direction, in_place| FftProblem {
+        precision,
+        n,
+        batch,
+        direction,
+        in_place,
+        real: false,
+    };
     let cases: Vec<(FftProblem, FftConfig)> = vec![
         // Mixed radices on every axis, out of place, table twiddles, plane pass.
         (
-            FftProblem {
-                precision: Precision::Single,
-                n: [12, 10, 7],
-                batch: 2,
-                direction: Direction::Forward,
-                in_place: false,
-                real: false,
-            },
+            problem(Precision::Single, [12, 10, 7], 2, Direction::Forward, false),
             FftConfig {
                 plane_threads: 64,
                 ..base
@@ -92,14 +93,7 @@ fn passes_compute_the_transform_in_the_emulator() {
         // Skewed rows (one element skipped after every 16) in the plane
         // pass, where the columns read the rows too, and in X's line pass.
         (
-            FftProblem {
-                precision: Precision::Single,
-                n: [48, 8, 3],
-                batch: 1,
-                direction: Direction::Forward,
-                in_place: false,
-                real: false,
-            },
+            problem(Precision::Single, [48, 8, 3], 1, Direction::Forward, false),
             FftConfig {
                 skew: true,
                 plane_threads: 96,
@@ -107,14 +101,7 @@ fn passes_compute_the_transform_in_the_emulator() {
             },
         ),
         (
-            FftProblem {
-                precision: Precision::Double,
-                n: [64, 6, 5],
-                batch: 1,
-                direction: Direction::Inverse,
-                in_place: true,
-                real: false,
-            },
+            problem(Precision::Double, [64, 6, 5], 1, Direction::Inverse, true),
             FftConfig {
                 skew: true,
                 plane: false,
@@ -123,14 +110,7 @@ fn passes_compute_the_transform_in_the_emulator() {
         ),
         // Line passes only, computed twiddles, radix at most 4, inverse, in place.
         (
-            FftProblem {
-                precision: Precision::Double,
-                n: [16, 9, 8],
-                batch: 1,
-                direction: Direction::Inverse,
-                in_place: true,
-                real: false,
-            },
+            problem(Precision::Double, [16, 9, 8], 1, Direction::Inverse, true),
             FftConfig {
                 plane: false,
                 twiddle: Twiddle::Computed,
@@ -140,14 +120,7 @@ fn passes_compute_the_transform_in_the_emulator() {
         ),
         // Lines per block that do not divide the lines (guards), one stage per pass.
         (
-            FftProblem {
-                precision: Precision::Single,
-                n: [5, 6, 3],
-                batch: 3,
-                direction: Direction::Forward,
-                in_place: false,
-                real: false,
-            },
+            problem(Precision::Single, [5, 6, 3], 3, Direction::Forward, false),
             FftConfig {
                 plane: false,
                 ..FftConfig::uniform(16, 2, 4, 4)
@@ -157,39 +130,24 @@ fn passes_compute_the_transform_in_the_emulator() {
         // plain on Y (odd length, guarded lines), positions swapped in
         // pairs on Z (even length, radix-4 stages).
         (
-            FftProblem {
-                precision: Precision::Single,
-                n: [10, 27, 16],
-                batch: 1,
-                direction: Direction::Forward,
-                in_place: false,
-                real: false,
-            },
+            problem(
+                Precision::Single,
+                [10, 27, 16],
+                1,
+                Direction::Forward,
+                false,
+            ),
             interleaved(FftConfig::uniform(4, 4, 2, 4), 1, 2),
         ),
         (
-            FftProblem {
-                precision: Precision::Double,
-                n: [6, 32, 25],
-                batch: 2,
-                direction: Direction::Inverse,
-                in_place: true,
-                real: false,
-            },
+            problem(Precision::Double, [6, 32, 25], 2, Direction::Inverse, true),
             interleaved(FftConfig::uniform(8, 2, 2, 4), 2, 1),
         ),
         // Twiddles as powers of each butterfly's first, in a plane pass
         // (radix 4: the second sweep's table after the first's) and radix-16
         // lines.
         (
-            FftProblem {
-                precision: Precision::Double,
-                n: [16, 48, 3],
-                batch: 1,
-                direction: Direction::Inverse,
-                in_place: false,
-                real: false,
-            },
+            problem(Precision::Double, [16, 48, 3], 1, Direction::Inverse, false),
             FftConfig {
                 twiddle: Twiddle::Powers,
                 plane_threads: 96,
@@ -197,14 +155,7 @@ fn passes_compute_the_transform_in_the_emulator() {
             },
         ),
         (
-            FftProblem {
-                precision: Precision::Single,
-                n: [256, 6, 5],
-                batch: 1,
-                direction: Direction::Forward,
-                in_place: false,
-                real: false,
-            },
+            problem(Precision::Single, [256, 6, 5], 1, Direction::Forward, false),
             FftConfig {
                 twiddle: Twiddle::Powers,
                 plane: false,
@@ -213,14 +164,7 @@ fn passes_compute_the_transform_in_the_emulator() {
         ),
         // Threads per line that leave some stages short of work.
         (
-            FftProblem {
-                precision: Precision::Double,
-                n: [32, 14, 1],
-                batch: 1,
-                direction: Direction::Forward,
-                in_place: false,
-                real: false,
-            },
+            problem(Precision::Double, [32, 14, 1], 1, Direction::Forward, false),
             FftConfig {
                 plane: false,
                 pad: 2,

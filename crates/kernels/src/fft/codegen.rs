@@ -179,32 +179,31 @@ impl Sweep {
                 };
                 let _ = writeln!(code, "{i}      v[b][{q}] = {load};");
             }
-            if ns > 1 && twiddle == Twiddle::Powers {
-                let _ = writeln!(
-                    code,
-                    "{i}      const cplx w1 = twiddle_table(tw, {table} + k);\n\
-                     {i}      cplx wq = w1;"
-                );
-                for q in 1..r {
-                    if q > 1 {
-                        let _ = writeln!(code, "{i}      wq = cmul(wq, w1);");
+            if ns > 1 {
+                if twiddle == Twiddle::Powers {
+                    let _ = writeln!(
+                        code,
+                        "{i}      const cplx w1 = twiddle_table(tw, {table} + k);\n\
+                         {i}      cplx wq = w1;"
+                    );
+                    for q in 1..r {
+                        if q > 1 {
+                            let _ = writeln!(code, "{i}      wq = cmul(wq, w1);");
+                        }
+                        let _ = writeln!(code, "{i}      v[b][{q}] = cmul(v[b][{q}], wq);");
                     }
-                    let _ = writeln!(code, "{i}      v[b][{q}] = cmul(v[b][{q}], wq);");
-                }
-                table += ns as usize;
-            } else if ns > 1 {
-                for q in 1..r {
-                    let w = match twiddle {
-                        Twiddle::Computed => {
+                    table += ns as usize;
+                } else {
+                    for q in 1..r {
+                        let w = if twiddle == Twiddle::Computed {
                             format!("twiddle_computed({q} * k, {})", ns * r)
-                        }
-                        _ => {
+                        } else {
                             format!("twiddle_table(tw, {table} + k * {} + {})", r - 1, q - 1)
-                        }
-                    };
-                    let _ = writeln!(code, "{i}      v[b][{q}] = cmul(v[b][{q}], {w});");
+                        };
+                        let _ = writeln!(code, "{i}      v[b][{q}] = cmul(v[b][{q}], {w});");
+                    }
+                    table += (ns * (r - 1)) as usize;
                 }
-                table += (ns * (r - 1)) as usize;
             }
             let mut e = Emitter::new(direction.sign(), &format!("{i}      "));
             let names: Vec<String> = (0..r).map(|q| format!("v[b][{q}]")).collect();

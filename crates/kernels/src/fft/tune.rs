@@ -150,8 +150,10 @@ impl<'g> FftRunner<'g> {
             let Some(mut config) = merge(&start, &chosen, has_plane) else {
                 continue;
             };
-            // Phase 2: padding and twiddles on the winners.
+            // Phase 2: padding and twiddles on the winners, each distinct
+            // set of kernels once (padding does not reach every pass).
             let mut phase2: Vec<TimedConfig> = Vec::new();
+            let mut distinct = HashSet::new();
             for &pad in &space.pad {
                 for &twiddle in &space.twiddle {
                     let c = FftConfig {
@@ -171,7 +173,7 @@ impl<'g> FftRunner<'g> {
                             None => ok = false,
                         }
                     }
-                    if ok {
+                    if ok && distinct.insert(ks) {
                         phase2.push((total, c));
                     }
                 }
@@ -222,12 +224,7 @@ impl<'g> FftRunner<'g> {
                 check.error,
                 vendor.map_or(f64::NAN, |v| v.error)
             ));
-            let same = passes(p, &plan.config, &limits).ok();
             for (predicted, c) in alternatives {
-                // A choice that changes no kernel is the same plan.
-                if passes(p, &c, &limits).ok() == same {
-                    continue;
-                }
                 let Ok(other) = self.plan(p, &c)? else {
                     continue;
                 };
