@@ -59,10 +59,10 @@ fn emulate(p: &FftProblem, c: &FftConfig) -> (f64, usize, bool) {
         plane |= matches!(k.shape, PassShape::Plane(_));
         match pass_sides(p, i, ks.len()) {
             (Side::Input, Side::Output) if !p.in_place => {
-                emulate_pass(k, &mut input, Some(&mut output), p.precision);
+                emulate_pass(k, &mut input, Some(&mut output));
                 assert_eq!(values(p.precision, &input), held, "the input is kept");
             }
-            _ => emulate_pass(k, &mut output, None, p.precision),
+            _ => emulate_pass(k, &mut output, None),
         }
     }
     let got = from_interleaved(&values(p.precision, &output));
@@ -187,6 +187,49 @@ fn passes_compute_the_transform_in_the_emulator() {
     }
 }
 
+/// Forming a butterfly's twiddles as powers of a single-precision first
+/// twiddle multiplies its rounding by the power; the wide powers (first
+/// twiddle and powers in double) are as accurate as the table, in a plane
+/// pass and in line passes.
+#[test]
+fn wide_powers_are_as_accurate_as_the_table_in_single_precision() {
+    let p = FftProblem {
+        precision: Precision::Single,
+        n: [256, 16, 16],
+        batch: 1,
+        direction: Direction::Forward,
+        in_place: false,
+        real: false,
+    };
+    for plane in [true, false] {
+        let err = |twiddle| {
+            let c = FftConfig {
+                twiddle,
+                plane,
+                plane_threads: 256,
+                ..FftConfig::uniform(16, 16, 1, 4)
+            };
+            let (e, _, has_plane) = emulate(&p, &c);
+            assert_eq!(has_plane, plane);
+            e
+        };
+        let (table, powers, wide) = (
+            err(Twiddle::Table),
+            err(Twiddle::Powers),
+            err(Twiddle::WidePowers),
+        );
+        eprintln!("plane {plane}: table {table:.3e} powers {powers:.3e} wide {wide:.3e}");
+        assert!(
+            wide <= 1.05 * table,
+            "wide {wide:.3e} against the table's {table:.3e}"
+        );
+        assert!(
+            powers > 1.2 * wide,
+            "powers {powers:.3e} against wide {wide:.3e}"
+        );
+    }
+}
+
 /// `c` as line passes only, Y's and Z's lines laid out in shared memory
 /// as `y` and `z` say.
 fn interleaved(c: FftConfig, y: u32, z: u32) -> FftConfig {
@@ -202,7 +245,6 @@ fn emulate_pass(
     k: &hone_kernels::fft::codegen::PassKernel,
     src: &mut Buffer,
     dst: Option<&mut Buffer>,
-    p: Precision,
 ) {
     let source = format!("{PRELUDE}{}", k.source());
     let parsed =
@@ -222,7 +264,7 @@ fn emulate_pass(
     let mut buffers = vec![
         src.clone(),
         dst.as_deref().cloned().unwrap_or_else(|| src.clone()),
-        buffer(p, "tw", &table),
+        buffer(k.table_precision(), "tw", &table),
     ];
     let cfg =
         LaunchConfig::linear(k.grid() as u32, k.block()).with_dynamic_shared(k.shared_bytes());
@@ -304,11 +346,9 @@ fn emulate_real(p: &FftProblem, c: &FftConfig) -> f64 {
         );
         // The buffers the library gives each pass.
         match pass_sides(p, i, ks.len()) {
-            (Side::Input, Side::Output) => {
-                emulate_pass(k, &mut input, Some(&mut output), p.precision)
-            }
-            (Side::Input, Side::Input) => emulate_pass(k, &mut input, None, p.precision),
-            (Side::Output, Side::Output) => emulate_pass(k, &mut output, None, p.precision),
+            (Side::Input, Side::Output) => emulate_pass(k, &mut input, Some(&mut output)),
+            (Side::Input, Side::Input) => emulate_pass(k, &mut input, None),
+            (Side::Output, Side::Output) => emulate_pass(k, &mut output, None),
             (Side::Output, Side::Input) => unreachable!("no pass writes its input"),
         }
     }

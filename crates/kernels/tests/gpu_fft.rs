@@ -113,6 +113,11 @@ fn plans_and_cufft_match_the_oracle() {
             c.axes[2].interleave = 2;
             c
         },
+        // The same powers formed in double precision, in a plane pass.
+        FftConfig {
+            twiddle: Twiddle::WidePowers,
+            ..FftConfig::uniform(16, 8, 4, 16)
+        },
     ];
     check_plans(&mut r, problems(), &configs);
 }

@@ -28,6 +28,7 @@ fn generated_passes_compile_with_nvrtc() {
                 (16, Twiddle::Table, true),
                 (8, Twiddle::Computed, false),
                 (16, Twiddle::Powers, false),
+                (16, Twiddle::WidePowers, true),
             ] {
                 let p = FftProblem {
                     direction: if rmax == 8 {

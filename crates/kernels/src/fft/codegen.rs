@@ -107,17 +107,13 @@ fn shared_rows() -> Access {
 
 /// The twiddles of a sweep's stages as a table, forward direction:
 /// stage s (span Ns > 1, radix r) holds exp(-2 pi i q k / (Ns r)) at
-/// k (r - 1) + q - 1; with `Powers`, only q = 1, at k.
+/// k (r - 1) + q - 1; with powers, only q = 1, at k.
 pub fn twiddle_table(radices: &[u32], twiddle: Twiddle) -> Vec<(f64, f64)> {
     let mut out = Vec::new();
     let mut ns = 1u64;
     for &r in radices {
         if ns > 1 {
-            let qs = if twiddle == Twiddle::Powers {
-                2
-            } else {
-                r as u64
-            };
+            let qs = if twiddle.powers() { 2 } else { r as u64 };
             for k in 0..ns {
                 for q in 1..qs {
                     let a = -2.0 * std::f64::consts::PI * (q * k) as f64 / (ns * r as u64) as f64;
@@ -191,6 +187,22 @@ impl Sweep {
                             let _ = writeln!(code, "{i}      wq = cmul(wq, w1);");
                         }
                         let _ = writeln!(code, "{i}      v[b][{q}] = cmul(v[b][{q}], wq);");
+                    }
+                    table += ns as usize;
+                } else if twiddle == Twiddle::WidePowers {
+                    let _ = writeln!(
+                        code,
+                        "{i}      const double2 w1 = twiddle_wide(tw, {table} + k);\n\
+                         {i}      double2 wq = w1;"
+                    );
+                    for q in 1..r {
+                        if q > 1 {
+                            let _ = writeln!(code, "{i}      wq = dcmul(wq, w1);");
+                        }
+                        let _ = writeln!(
+                            code,
+                            "{i}      v[b][{q}] = cmul(v[b][{q}], mk((real)wq.x, (real)wq.y));"
+                        );
                     }
                     table += ns as usize;
                 } else {
@@ -284,6 +296,18 @@ fn preamble(precision: Precision, direction: Direction) -> String {
          __device__ __forceinline__ cplx twiddle_table(const cplx* __restrict__ tw, int i) {{\n\
          \x20 const cplx w = __ldg(&tw[i]);\n\
          \x20 return mk(w.x, {sign_neg} * w.y);\n\
+         }}\n\
+         // A table of double-precision twiddles, whatever the transform's.\n\
+         __device__ __forceinline__ double2 twiddle_wide(const double2* __restrict__ tw, int i) {{\n\
+         \x20 double2 w = __ldg(&tw[i]);\n\
+         \x20 w.y = {sign_neg} * w.y;\n\
+         \x20 return w;\n\
+         }}\n\
+         __device__ __forceinline__ double2 dcmul(double2 a, double2 w) {{\n\
+         \x20 double2 c;\n\
+         \x20 c.x = fma(a.x, w.x, -a.y * w.y);\n\
+         \x20 c.y = fma(a.x, w.y, a.y * w.x);\n\
+         \x20 return c;\n\
          }}\n",
         sign_neg = -sign
     )
@@ -567,6 +591,16 @@ impl PassKernel {
             .collect()
     }
 
+    /// The precision the table is uploaded in: double for wide powers,
+    /// otherwise the transform's.
+    pub fn table_precision(&self) -> Precision {
+        if self.twiddle == Twiddle::WidePowers {
+            Precision::Double
+        } else {
+            self.precision
+        }
+    }
+
     /// The kernel's CUDA source; its entry is [`ENTRY`]`(in, out, tw)`.
     pub fn source(&self) -> String {
         let mut code = preamble(self.precision, self.direction);
@@ -590,10 +624,14 @@ impl PassKernel {
             1 => String::new(),
             c => format!(" __cluster_dims__({c}, 1, 1)"),
         };
+        let tw_type = match self.table_precision() {
+            Precision::Double => "double2",
+            Precision::Single => "float2",
+        };
         let _ = writeln!(
             code,
             "extern \"C\" __global__ void __launch_bounds__({bounds}){cluster} {ENTRY}(\
-             const cplx* __restrict__ in, cplx* __restrict__ out, const cplx* __restrict__ tw) {{"
+             const cplx* __restrict__ in, cplx* __restrict__ out, const {tw_type}* __restrict__ tw) {{"
         );
         let skew = match &self.shape {
             PassShape::Line(l) => l.skew,

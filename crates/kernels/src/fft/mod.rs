@@ -93,6 +93,20 @@ pub enum Twiddle {
     /// by complex products: one load instead of r - 1, for an error that
     /// grows with the power (at most 15 products).
     Powers,
+    /// As `Powers`, with the first twiddle stored and its powers formed in
+    /// double precision, each rounded to the transform's: one 16-byte load
+    /// per butterfly at the table's accuracy in single precision (the
+    /// single-precision first twiddle's rounding, multiplied by the power,
+    /// is what makes `Powers` less accurate). In double precision the same
+    /// arithmetic as `Powers`.
+    WidePowers,
+}
+
+impl Twiddle {
+    /// Whether a butterfly reads one table entry and forms the rest.
+    pub fn powers(self) -> bool {
+        matches!(self, Twiddle::Powers | Twiddle::WidePowers)
+    }
 }
 
 /// The largest length per axis: a line must fit one block's shared memory

@@ -11,7 +11,7 @@
 //! | `Ia` | a strided pass's lines in shared memory: 0 a row per line; 1 interleaved (element n of line t at n La + t), so the lanes that take neighbouring lines touch neighbouring words; 2 interleaved with each pair of positions swapped when their index has an odd bit count (power-of-two strides of a stage land in both halves of a wavefront; even lengths); 0 when absent |
 //! | `PAD` | padding of each line in shared memory, elements (bank conflicts) |
 //! | `SK` | rows walked by the lanes of a warp (X's line pass, a real transform's X pass, the plane pass's rows) skip one element after every 16 (bank conflicts of the first stage's writes); 0 when absent |
-//! | `TW` | twiddles computed (0), read from a table (1), or the first of each butterfly read and the others its powers (2) |
+//! | `TW` | twiddles computed (0), read from a table (1), or the first of each butterfly read and the others its powers (2), or the same with the first twiddle and its powers in double precision (3: a single-precision transform at the table's accuracy) |
 //! | `PLANE` | axes X and Y in one pass when a plane fits one block (0: never) |
 //! | `PT` | threads per block of a plane pass (rounded to a multiple of both lengths) |
 //! | `CL` | blocks per cluster of a plane pass: 0 the fewest of 1, 2, 4 or 8 that hold a plane; otherwise any size up to 8 that splits the plane's rows and columns evenly |
@@ -139,10 +139,11 @@ impl FftConfig {
                 "PAD" => f.pad = small(0, 64)?,
                 "SK" => f.skew = small(0, 1)? == 1,
                 "TW" => {
-                    f.twiddle = match small(0, 2)? {
+                    f.twiddle = match small(0, 3)? {
                         0 => Twiddle::Computed,
                         1 => Twiddle::Table,
-                        _ => Twiddle::Powers,
+                        2 => Twiddle::Powers,
+                        _ => Twiddle::WidePowers,
                     }
                 }
                 "PLANE" => f.plane = small(0, 1)? == 1,
@@ -187,6 +188,7 @@ impl FftConfig {
             Twiddle::Computed => 0,
             Twiddle::Table => 1,
             Twiddle::Powers => 2,
+            Twiddle::WidePowers => 3,
         };
         entries.push(("TW".into(), v(tw)));
         entries.push(("PLANE".into(), v(self.plane as u32)));
@@ -586,6 +588,17 @@ mod tests {
         assert!(pw.to_config().key().contains("TW=2"));
         assert_eq!(FftConfig::from_config(&pw.to_config()).unwrap(), pw);
         assert_eq!(passes(&p, &pw, &l).unwrap()[1].table().len(), 9 + 81);
+        // The wide powers: the same entries, uploaded in double precision.
+        let wide = FftConfig {
+            twiddle: Twiddle::WidePowers,
+            ..il
+        };
+        assert!(wide.to_config().key().contains("TW=3"));
+        assert_eq!(FftConfig::from_config(&wide.to_config()).unwrap(), wide);
+        let wk = &passes(&p, &wide, &l).unwrap()[1];
+        assert_eq!(wk.table(), passes(&p, &pw, &l).unwrap()[1].table());
+        assert_eq!(wk.table_precision(), Precision::Double);
+        assert!(wk.source().contains("const double2* __restrict__ tw"));
         assert_eq!(ks[1].table().len(), 9 * 8 + 81 * 2);
         let even = FftProblem::cube(Precision::Single, 64);
         assert!(passes(&even, &il, &l).unwrap()[2]

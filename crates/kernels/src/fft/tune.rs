@@ -18,6 +18,7 @@ use super::codegen::{PassKernel, PassShape};
 use super::device::{Checked, FftRunner, ReadyPlan};
 use super::plan::{passes, AxisParams, FftConfig, MAX_CLUSTER};
 use super::{FftProblem, Twiddle};
+use crate::precision::Precision;
 use crate::routine::{LibError, Result};
 
 /// The candidate values of each parameter.
@@ -57,7 +58,12 @@ impl Default for TuneSpace {
             interleave: vec![0, 1, 2],
             pad: vec![0, 1],
             skew: vec![false, true],
-            twiddle: vec![Twiddle::Table, Twiddle::Computed, Twiddle::Powers],
+            twiddle: vec![
+                Twiddle::Table,
+                Twiddle::Computed,
+                Twiddle::Powers,
+                Twiddle::WidePowers,
+            ],
             plane_threads: vec![256, 512, 1024],
             clusters: (1..=MAX_CLUSTER).collect(),
             min_blocks: vec![0, 2, 3],
@@ -156,6 +162,11 @@ impl<'g> FftRunner<'g> {
             let mut distinct = HashSet::new();
             for &pad in &space.pad {
                 for &twiddle in &space.twiddle {
+                    // In double precision wide powers are the same
+                    // arithmetic as powers.
+                    if twiddle == Twiddle::WidePowers && p.precision == Precision::Double {
+                        continue;
+                    }
                     let c = FftConfig {
                         pad,
                         twiddle,
