@@ -189,10 +189,11 @@ fn passes_compute_the_transform_in_the_emulator() {
 
 /// Forming a butterfly's twiddles as powers of a single-precision first
 /// twiddle multiplies its rounding by the power; the wide powers (first
-/// twiddle and powers in double) are as accurate as the table, in a plane
-/// pass and in line passes.
+/// twiddle and powers in double) are as accurate as the table, and the
+/// corrected powers (each corrected by the first twiddle's stored rounding)
+/// nearly so, in a plane pass and in line passes.
 #[test]
-fn wide_powers_are_as_accurate_as_the_table_in_single_precision() {
+fn wide_and_corrected_powers_are_near_the_tables_accuracy_in_single_precision() {
     let p = FftProblem {
         precision: Precision::Single,
         n: [256, 16, 16],
@@ -213,12 +214,15 @@ fn wide_powers_are_as_accurate_as_the_table_in_single_precision() {
             assert_eq!(has_plane, plane);
             e
         };
-        let (table, powers, wide) = (
+        let (table, powers, wide, corrected) = (
             err(Twiddle::Table),
             err(Twiddle::Powers),
             err(Twiddle::WidePowers),
+            err(Twiddle::CorrectedPowers),
         );
-        eprintln!("plane {plane}: table {table:.3e} powers {powers:.3e} wide {wide:.3e}");
+        eprintln!(
+            "plane {plane}: table {table:.3e} powers {powers:.3e} wide {wide:.3e} corrected {corrected:.3e}"
+        );
         assert!(
             wide <= 1.05 * table,
             "wide {wide:.3e} against the table's {table:.3e}"
@@ -226,6 +230,14 @@ fn wide_powers_are_as_accurate_as_the_table_in_single_precision() {
         assert!(
             powers > 1.2 * wide,
             "powers {powers:.3e} against wide {wide:.3e}"
+        );
+        assert!(
+            corrected <= 1.15 * table,
+            "corrected {corrected:.3e} against the table's {table:.3e}"
+        );
+        assert!(
+            powers > 1.2 * corrected,
+            "powers {powers:.3e} against corrected {corrected:.3e}"
         );
     }
 }

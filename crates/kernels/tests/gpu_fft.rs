@@ -113,9 +113,15 @@ fn plans_and_cufft_match_the_oracle() {
             c.axes[2].interleave = 2;
             c
         },
-        // The same powers formed in double precision, in a plane pass.
+        // The same powers formed in double precision, in a plane pass,
+        // and corrected by the first twiddle's rounding, in line passes.
         FftConfig {
             twiddle: Twiddle::WidePowers,
+            ..FftConfig::uniform(16, 8, 4, 16)
+        },
+        FftConfig {
+            twiddle: Twiddle::CorrectedPowers,
+            plane: false,
             ..FftConfig::uniform(16, 8, 4, 16)
         },
     ];

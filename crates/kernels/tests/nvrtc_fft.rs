@@ -29,6 +29,7 @@ fn generated_passes_compile_with_nvrtc() {
                 (8, Twiddle::Computed, false),
                 (16, Twiddle::Powers, false),
                 (16, Twiddle::WidePowers, true),
+                (16, Twiddle::CorrectedPowers, false),
             ] {
                 let p = FftProblem {
                     direction: if rmax == 8 {

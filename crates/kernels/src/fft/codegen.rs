@@ -107,8 +107,10 @@ fn shared_rows() -> Access {
 
 /// The twiddles of a sweep's stages as a table, forward direction:
 /// stage s (span Ns > 1, radix r) holds exp(-2 pi i q k / (Ns r)) at
-/// k (r - 1) + q - 1; with powers, only q = 1, at k.
-pub fn twiddle_table(radices: &[u32], twiddle: Twiddle) -> Vec<(f64, f64)> {
+/// k (r - 1) + q - 1; with powers, only q = 1, at k; with corrected
+/// powers, w = exp(-2 pi i k / (Ns r)) at 2 k and its relative rounding
+/// error in single precision, (w - fl(w)) / fl(w), at 2 k + 1.
+pub fn twiddle_table(radices: &[u32], twiddle: Twiddle, precision: Precision) -> Vec<(f64, f64)> {
     let mut out = Vec::new();
     let mut ns = 1u64;
     for &r in radices {
@@ -117,7 +119,11 @@ pub fn twiddle_table(radices: &[u32], twiddle: Twiddle) -> Vec<(f64, f64)> {
             for k in 0..ns {
                 for q in 1..qs {
                     let a = -2.0 * std::f64::consts::PI * (q * k) as f64 / (ns * r as u64) as f64;
-                    out.push((a.cos(), a.sin()));
+                    let w = (a.cos(), a.sin());
+                    out.push(w);
+                    if twiddle == Twiddle::CorrectedPowers {
+                        out.push(rounding_correction(w, precision));
+                    }
                 }
             }
         }
@@ -126,10 +132,23 @@ pub fn twiddle_table(radices: &[u32], twiddle: Twiddle) -> Vec<(f64, f64)> {
     out
 }
 
+/// c with w = fl(w) (1 + c), fl rounding to `precision`: zero in double
+/// precision, where the host holds w no wider than the device.
+fn rounding_correction((x, y): (f64, f64), precision: Precision) -> (f64, f64) {
+    if precision == Precision::Double {
+        return (0.0, 0.0);
+    }
+    let (fx, fy) = (x as f32 as f64, y as f32 as f64);
+    let (dx, dy) = (x - fx, y - fy);
+    // (dx + i dy) / (fx + i fy).
+    let m = fx * fx + fy * fy;
+    ((dx * fx + dy * fy) / m, (dy * fx - dx * fy) / m)
+}
+
 impl Sweep {
     /// The number of table entries the sweep's twiddles take.
     pub fn table_len(&self, twiddle: Twiddle) -> usize {
-        twiddle_table(&self.radices, twiddle).len()
+        twiddle_table(&self.radices, twiddle, Precision::Double).len()
     }
 
     fn emit(&self, code: &mut String, direction: Direction, twiddle: Twiddle, indent: &str) {
@@ -205,6 +224,23 @@ impl Sweep {
                         );
                     }
                     table += ns as usize;
+                } else if twiddle == Twiddle::CorrectedPowers {
+                    let _ = writeln!(
+                        code,
+                        "{i}      const cplx w1 = twiddle_table(tw, {table} + 2 * k);\n\
+                         {i}      const cplx c1 = twiddle_table(tw, {table} + 2 * k + 1);\n\
+                         {i}      cplx wq = w1;"
+                    );
+                    for q in 1..r {
+                        if q > 1 {
+                            let _ = writeln!(code, "{i}      wq = cmul(wq, w1);");
+                        }
+                        let _ = writeln!(
+                            code,
+                            "{i}      v[b][{q}] = cmul(v[b][{q}], corrected(wq, c1, {q}));"
+                        );
+                    }
+                    table += 2 * ns as usize;
                 } else {
                     for q in 1..r {
                         let w = if twiddle == Twiddle::Computed {
@@ -302,6 +338,12 @@ fn preamble(precision: Precision, direction: Direction) -> String {
          \x20 double2 w = __ldg(&tw[i]);\n\
          \x20 w.y = {sign_neg} * w.y;\n\
          \x20 return w;\n\
+         }}\n\
+         // p (1 + q c): a power p of a rounded twiddle, corrected to first\n\
+         // order by the twiddle's relative rounding c.\n\
+         __device__ __forceinline__ cplx corrected(cplx p, cplx c, int q) {{\n\
+         \x20 const cplx t = cmul(p, c);\n\
+         \x20 return mk(fma((real)q, t.x, p.x), fma((real)q, t.y, p.y));\n\
          }}\n\
          __device__ __forceinline__ double2 dcmul(double2 a, double2 w) {{\n\
          \x20 double2 c;\n\
@@ -587,7 +629,7 @@ impl PassKernel {
     pub fn table(&self) -> Vec<(f64, f64)> {
         self.sweeps()
             .iter()
-            .flat_map(|s| twiddle_table(&s.radices, self.twiddle))
+            .flat_map(|s| twiddle_table(&s.radices, self.twiddle, self.precision))
             .collect()
     }
 

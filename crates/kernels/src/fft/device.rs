@@ -199,7 +199,10 @@ impl<'g> FftRunner<'g> {
                 f.prepare(self.gpu, &dims(k)?)
                     .map_err(|e| Invalid::constraint(e.to_string()))?;
                 let table = match k.twiddle {
-                    Twiddle::Table | Twiddle::Powers | Twiddle::WidePowers => {
+                    Twiddle::Table
+                    | Twiddle::Powers
+                    | Twiddle::WidePowers
+                    | Twiddle::CorrectedPowers => {
                         let t: Vec<f64> = k.table().iter().flat_map(|&(c, s)| [c, s]).collect();
                         let t = if t.is_empty() { vec![0.0, 0.0] } else { t };
                         let bytes = k.table_precision().to_bytes(&t);

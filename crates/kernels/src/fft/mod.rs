@@ -100,12 +100,30 @@ pub enum Twiddle {
     /// is what makes `Powers` less accurate). In double precision the same
     /// arithmetic as `Powers`.
     WidePowers,
+    /// As `Powers`, with the first twiddle's rounding error stored beside
+    /// it as a relative correction c (w = fl(w) (1 + c)), so that each
+    /// power P_q is corrected to first order, P_q (1 + q c), in the
+    /// transform's precision: two entries per butterfly and a few more
+    /// products, no double-precision arithmetic. The correction is the
+    /// single-precision rounding; in double precision it is zero (the host
+    /// has no wider type to measure a double's rounding against), so the
+    /// arithmetic is that of `Powers`.
+    CorrectedPowers,
 }
 
 impl Twiddle {
-    /// Whether a butterfly reads one table entry and forms the rest.
+    /// Whether a butterfly reads its first twiddle and forms the rest.
     pub fn powers(self) -> bool {
-        matches!(self, Twiddle::Powers | Twiddle::WidePowers)
+        matches!(
+            self,
+            Twiddle::Powers | Twiddle::WidePowers | Twiddle::CorrectedPowers
+        )
+    }
+
+    /// Whether the variant does better than `Powers` only in single
+    /// precision (planning skips it in double).
+    pub fn single_only(self) -> bool {
+        matches!(self, Twiddle::WidePowers | Twiddle::CorrectedPowers)
     }
 }
 

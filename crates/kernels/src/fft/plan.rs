@@ -11,7 +11,7 @@
 //! | `Ia` | a strided pass's lines in shared memory: 0 a row per line; 1 interleaved (element n of line t at n La + t), so the lanes that take neighbouring lines touch neighbouring words; 2 interleaved with each pair of positions swapped when their index has an odd bit count (power-of-two strides of a stage land in both halves of a wavefront; even lengths); 0 when absent |
 //! | `PAD` | padding of each line in shared memory, elements (bank conflicts) |
 //! | `SK` | rows walked by the lanes of a warp (X's line pass, a real transform's X pass, the plane pass's rows) skip one element after every 16 (bank conflicts of the first stage's writes); 0 when absent |
-//! | `TW` | twiddles computed (0), read from a table (1), or the first of each butterfly read and the others its powers (2), or the same with the first twiddle and its powers in double precision (3: a single-precision transform at the table's accuracy) |
+//! | `TW` | twiddles computed (0), read from a table (1), or the first of each butterfly read and the others its powers (2), or the same with the first twiddle and its powers in double precision (3: a single-precision transform at the table's accuracy), or with each power corrected by the first twiddle's single-precision rounding, stored beside it (4) |
 //! | `PLANE` | axes X and Y in one pass when a plane fits one block (0: never) |
 //! | `PT` | threads per block of a plane pass (rounded to a multiple of both lengths) |
 //! | `CL` | blocks per cluster of a plane pass: 0 the fewest of 1, 2, 4 or 8 that hold a plane; otherwise any size up to 8 that splits the plane's rows and columns evenly |
@@ -139,11 +139,12 @@ impl FftConfig {
                 "PAD" => f.pad = small(0, 64)?,
                 "SK" => f.skew = small(0, 1)? == 1,
                 "TW" => {
-                    f.twiddle = match small(0, 3)? {
+                    f.twiddle = match small(0, 4)? {
                         0 => Twiddle::Computed,
                         1 => Twiddle::Table,
                         2 => Twiddle::Powers,
-                        _ => Twiddle::WidePowers,
+                        3 => Twiddle::WidePowers,
+                        _ => Twiddle::CorrectedPowers,
                     }
                 }
                 "PLANE" => f.plane = small(0, 1)? == 1,
@@ -189,6 +190,7 @@ impl FftConfig {
             Twiddle::Table => 1,
             Twiddle::Powers => 2,
             Twiddle::WidePowers => 3,
+            Twiddle::CorrectedPowers => 4,
         };
         entries.push(("TW".into(), v(tw)));
         entries.push(("PLANE".into(), v(self.plane as u32)));
@@ -599,6 +601,25 @@ mod tests {
         assert_eq!(wk.table(), passes(&p, &pw, &l).unwrap()[1].table());
         assert_eq!(wk.table_precision(), Precision::Double);
         assert!(wk.source().contains("const double2* __restrict__ tw"));
+        // The corrected powers: each butterfly's twiddle and its correction.
+        let corrected = FftConfig {
+            twiddle: Twiddle::CorrectedPowers,
+            ..il
+        };
+        assert!(corrected.to_config().key().contains("TW=4"));
+        assert_eq!(
+            FftConfig::from_config(&corrected.to_config()).unwrap(),
+            corrected
+        );
+        let ck = passes(&p, &corrected, &l).unwrap()[1].table();
+        assert_eq!(ck.len(), 2 * (9 + 81));
+        let w = ck[2 * 9 + 2 * 5];
+        let c = ck[2 * 9 + 2 * 5 + 1];
+        let (fx, fy) = (w.0 as f32 as f64, w.1 as f32 as f64);
+        // fl(w) (1 + c) is w to double precision's rounding.
+        let back = (fx + fx * c.0 - fy * c.1, fy + fx * c.1 + fy * c.0);
+        assert!((back.0 - w.0).abs() < 1e-15 && (back.1 - w.1).abs() < 1e-15);
+        assert!(c.0.abs() + c.1.abs() > 0.0);
         assert_eq!(ks[1].table().len(), 9 * 8 + 81 * 2);
         let even = FftProblem::cube(Precision::Single, 64);
         assert!(passes(&even, &il, &l).unwrap()[2]

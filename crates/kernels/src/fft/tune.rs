@@ -63,6 +63,7 @@ impl Default for TuneSpace {
                 Twiddle::Computed,
                 Twiddle::Powers,
                 Twiddle::WidePowers,
+                Twiddle::CorrectedPowers,
             ],
             plane_threads: vec![256, 512, 1024],
             clusters: (1..=MAX_CLUSTER).collect(),
@@ -162,9 +163,9 @@ impl<'g> FftRunner<'g> {
             let mut distinct = HashSet::new();
             for &pad in &space.pad {
                 for &twiddle in &space.twiddle {
-                    // In double precision wide powers are the same
-                    // arithmetic as powers.
-                    if twiddle == Twiddle::WidePowers && p.precision == Precision::Double {
+                    // In double precision these are the arithmetic of
+                    // powers.
+                    if twiddle.single_only() && p.precision == Precision::Double {
                         continue;
                     }
                     let c = FftConfig {
@@ -190,6 +191,20 @@ impl<'g> FftRunner<'g> {
                 }
             }
             phase2.sort_by(|a, b| a.0.total_cmp(&b.0));
+            let tried: Vec<String> = phase2
+                .iter()
+                .map(|(t, c)| {
+                    format!(
+                        "PAD={} TW={} {t:.4}",
+                        c.pad,
+                        c.to_config().get_int("TW").unwrap_or(-1)
+                    )
+                })
+                .collect();
+            log(&format!(
+                "{p}: padding and twiddles, ms predicted: {}",
+                tried.join(", ")
+            ));
             if let Some(&(t, c)) = phase2.first() {
                 config = c;
                 log(&format!(
