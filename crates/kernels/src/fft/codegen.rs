@@ -24,6 +24,7 @@
 
 use std::fmt::Write as _;
 
+use super::exact::{self, Dd};
 use super::radix::{Emitter, COMPLEX_HELPERS};
 use super::{Direction, Twiddle};
 use crate::precision::Precision;
@@ -108,8 +109,8 @@ fn shared_rows() -> Access {
 /// The twiddles of a sweep's stages as a table, forward direction:
 /// stage s (span Ns > 1, radix r) holds exp(-2 pi i q k / (Ns r)) at
 /// k (r - 1) + q - 1; with powers, only q = 1, at k; with corrected
-/// powers, w = exp(-2 pi i k / (Ns r)) at 2 k and its relative rounding
-/// error in single precision, (w - fl(w)) / fl(w), at 2 k + 1.
+/// powers, w = exp(-2 pi i k / (Ns r)) at 2 k, correctly rounded, and its
+/// relative rounding error in `precision`, (w - fl(w)) / fl(w), at 2 k + 1.
 pub fn twiddle_table(radices: &[u32], twiddle: Twiddle, precision: Precision) -> Vec<(f64, f64)> {
     let mut out = Vec::new();
     let mut ns = 1u64;
@@ -118,11 +119,14 @@ pub fn twiddle_table(radices: &[u32], twiddle: Twiddle, precision: Precision) ->
             let qs = if twiddle.powers() { 2 } else { r as u64 };
             for k in 0..ns {
                 for q in 1..qs {
-                    let a = -2.0 * std::f64::consts::PI * (q * k) as f64 / (ns * r as u64) as f64;
-                    let w = (a.cos(), a.sin());
-                    out.push(w);
                     if twiddle == Twiddle::CorrectedPowers {
-                        out.push(rounding_correction(w, precision));
+                        let (re, im) = exact::twiddle(q * k, ns * r as u64);
+                        out.push((re.hi, im.hi));
+                        out.push(rounding_correction(re, im, precision));
+                    } else {
+                        let a =
+                            -2.0 * std::f64::consts::PI * (q * k) as f64 / (ns * r as u64) as f64;
+                        out.push((a.cos(), a.sin()));
                     }
                 }
             }
@@ -132,14 +136,15 @@ pub fn twiddle_table(radices: &[u32], twiddle: Twiddle, precision: Precision) ->
     out
 }
 
-/// c with w = fl(w) (1 + c), fl rounding to `precision`: zero in double
-/// precision, where the host holds w no wider than the device.
-fn rounding_correction((x, y): (f64, f64), precision: Precision) -> (f64, f64) {
-    if precision == Precision::Double {
-        return (0.0, 0.0);
-    }
-    let (fx, fy) = (x as f32 as f64, y as f32 as f64);
-    let (dx, dy) = (x - fx, y - fy);
+/// c with w = fl(w) (1 + c), w = re + i im to double-double accuracy and fl
+/// rounding to `precision`.
+fn rounding_correction(re: Dd, im: Dd, precision: Precision) -> (f64, f64) {
+    let round = |x: f64| match precision {
+        Precision::Single => x as f32 as f64,
+        Precision::Double => x,
+    };
+    let (fx, fy) = (round(re.hi), round(im.hi));
+    let (dx, dy) = ((re.hi - fx) + re.lo, (im.hi - fy) + im.lo);
     // (dx + i dy) / (fx + i fy).
     let m = fx * fx + fy * fy;
     ((dx * fx + dy * fy) / m, (dy * fx - dx * fy) / m)

@@ -18,6 +18,7 @@
 //!   measure and its bound;
 //! - [`device`]: compiling, checking and timing plans, cuFFT on the same
 //!   buffers;
+//! - [`exact`]: twiddle factors in double-double arithmetic;
 //! - [`tune`]: planning by measurement, one pass at a time;
 //! - [`plans`]: the tuned plans per shape that the library call uses;
 //! - [`routine`]: the FFT in the library layer (`hone run fft`, `hone bench
@@ -26,6 +27,7 @@
 pub mod codegen;
 pub mod cufft;
 pub mod device;
+pub mod exact;
 pub mod plan;
 pub mod plans;
 pub mod radix;
@@ -101,13 +103,11 @@ pub enum Twiddle {
     /// arithmetic as `Powers`.
     WidePowers,
     /// As `Powers`, with the first twiddle's rounding error stored beside
-    /// it as a relative correction c (w = fl(w) (1 + c)), so that each
-    /// power P_q is corrected to first order, P_q (1 + q c), in the
-    /// transform's precision: two entries per butterfly and a few more
-    /// products, no double-precision arithmetic. The correction is the
-    /// single-precision rounding; in double precision it is zero (the host
-    /// has no wider type to measure a double's rounding against), so the
-    /// arithmetic is that of `Powers`.
+    /// it as a relative correction c (w = fl(w) (1 + c), measured against
+    /// the twiddle in double-double arithmetic), so that each power P_q is
+    /// corrected to first order, P_q (1 + q c), in the transform's
+    /// precision: two entries per butterfly and a few more products, no
+    /// arithmetic wider than the transform's.
     CorrectedPowers,
 }
 
@@ -123,7 +123,7 @@ impl Twiddle {
     /// Whether the variant does better than `Powers` only in single
     /// precision (planning skips it in double).
     pub fn single_only(self) -> bool {
-        matches!(self, Twiddle::WidePowers | Twiddle::CorrectedPowers)
+        self == Twiddle::WidePowers
     }
 }
 

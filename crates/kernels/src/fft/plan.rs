@@ -11,7 +11,7 @@
 //! | `Ia` | a strided pass's lines in shared memory: 0 a row per line; 1 interleaved (element n of line t at n La + t), so the lanes that take neighbouring lines touch neighbouring words; 2 interleaved with each pair of positions swapped when their index has an odd bit count (power-of-two strides of a stage land in both halves of a wavefront; even lengths); 0 when absent |
 //! | `PAD` | padding of each line in shared memory, elements (bank conflicts) |
 //! | `SK` | rows walked by the lanes of a warp (X's line pass, a real transform's X pass, the plane pass's rows) skip one element after every 16 (bank conflicts of the first stage's writes); 0 when absent |
-//! | `TW` | twiddles computed (0), read from a table (1), or the first of each butterfly read and the others its powers (2), or the same with the first twiddle and its powers in double precision (3: a single-precision transform at the table's accuracy), or with each power corrected by the first twiddle's single-precision rounding, stored beside it (4) |
+//! | `TW` | twiddles computed (0), read from a table (1), or the first of each butterfly read and the others its powers (2), or the same with the first twiddle and its powers in double precision (3: a single-precision transform at the table's accuracy), or with each power corrected by the first twiddle's rounding in the transform's precision, stored beside it (4) |
 //! | `PLANE` | axes X and Y in one pass when a plane fits one block (0: never) |
 //! | `PT` | threads per block of a plane pass (rounded to a multiple of both lengths) |
 //! | `CL` | blocks per cluster of a plane pass: 0 the fewest of 1, 2, 4 or 8 that hold a plane; otherwise any size up to 8 that splits the plane's rows and columns evenly |

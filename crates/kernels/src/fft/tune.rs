@@ -163,7 +163,7 @@ impl<'g> FftRunner<'g> {
             let mut distinct = HashSet::new();
             for &pad in &space.pad {
                 for &twiddle in &space.twiddle {
-                    // In double precision these are the arithmetic of
+                    // In double precision wide powers are the arithmetic of
                     // powers.
                     if twiddle.single_only() && p.precision == Precision::Double {
                         continue;
