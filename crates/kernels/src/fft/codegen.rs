@@ -109,8 +109,10 @@ fn shared_rows() -> Access {
 /// The twiddles of a sweep's stages as a table, forward direction:
 /// stage s (span Ns > 1, radix r) holds exp(-2 pi i q k / (Ns r)) at
 /// k (r - 1) + q - 1; with powers, only q = 1, at k; with corrected
-/// powers, w = exp(-2 pi i k / (Ns r)) at 2 k, correctly rounded, and its
-/// relative rounding error in `precision`, (w - fl(w)) / fl(w), at 2 k + 1.
+/// powers, w = exp(-2 pi i k / (Ns r)) at 2 k, rounded from its
+/// double-double value (to double, then by the upload to `precision`), and
+/// its relative rounding error in `precision`, (w - fl(w)) / fl(w), at
+/// 2 k + 1.
 pub fn twiddle_table(radices: &[u32], twiddle: Twiddle, precision: Precision) -> Vec<(f64, f64)> {
     let mut out = Vec::new();
     let mut ns = 1u64;
@@ -151,7 +153,8 @@ fn rounding_correction(re: Dd, im: Dd, precision: Precision) -> (f64, f64) {
 }
 
 impl Sweep {
-    /// The number of table entries the sweep's twiddles take.
+    /// The number of table entries the sweep's twiddles take (the same in
+    /// every precision).
     pub fn table_len(&self, twiddle: Twiddle) -> usize {
         twiddle_table(&self.radices, twiddle, Precision::Double).len()
     }
