@@ -203,52 +203,49 @@ impl Sweep {
                 let _ = writeln!(code, "{i}      v[b][{q}] = {load};");
             }
             if ns > 1 {
-                if twiddle == Twiddle::Powers {
-                    let _ = writeln!(
-                        code,
-                        "{i}      const cplx w1 = twiddle_table(tw, {table} + k);\n\
-                         {i}      cplx wq = w1;"
-                    );
+                if twiddle.powers() {
+                    // The first twiddle's load, the product forming each
+                    // next power, a power as the butterfly applies it
+                    // (`{q}` its exponent), and table entries per butterfly.
+                    let (first, product, applied, entries) = match twiddle {
+                        Twiddle::WidePowers => (
+                            format!(
+                                "const double2 w1 = twiddle_wide(tw, {table} + k);\n\
+                                 {i}      double2 wq = w1;"
+                            ),
+                            "dcmul",
+                            "mk((real)wq.x, (real)wq.y)",
+                            1,
+                        ),
+                        Twiddle::CorrectedPowers => (
+                            format!(
+                                "const cplx w1 = twiddle_table(tw, {table} + 2 * k);\n\
+                                 {i}      const cplx c1 = twiddle_table(tw, {table} + 2 * k + 1);\n\
+                                 {i}      cplx wq = w1;"
+                            ),
+                            "cmul",
+                            "corrected(wq, c1, {q})",
+                            2,
+                        ),
+                        _ => (
+                            format!(
+                                "const cplx w1 = twiddle_table(tw, {table} + k);\n\
+                                 {i}      cplx wq = w1;"
+                            ),
+                            "cmul",
+                            "wq",
+                            1,
+                        ),
+                    };
+                    let _ = writeln!(code, "{i}      {first}");
                     for q in 1..r {
                         if q > 1 {
-                            let _ = writeln!(code, "{i}      wq = cmul(wq, w1);");
+                            let _ = writeln!(code, "{i}      wq = {product}(wq, w1);");
                         }
-                        let _ = writeln!(code, "{i}      v[b][{q}] = cmul(v[b][{q}], wq);");
+                        let w = applied.replace("{q}", &q.to_string());
+                        let _ = writeln!(code, "{i}      v[b][{q}] = cmul(v[b][{q}], {w});");
                     }
-                    table += ns as usize;
-                } else if twiddle == Twiddle::WidePowers {
-                    let _ = writeln!(
-                        code,
-                        "{i}      const double2 w1 = twiddle_wide(tw, {table} + k);\n\
-                         {i}      double2 wq = w1;"
-                    );
-                    for q in 1..r {
-                        if q > 1 {
-                            let _ = writeln!(code, "{i}      wq = dcmul(wq, w1);");
-                        }
-                        let _ = writeln!(
-                            code,
-                            "{i}      v[b][{q}] = cmul(v[b][{q}], mk((real)wq.x, (real)wq.y));"
-                        );
-                    }
-                    table += ns as usize;
-                } else if twiddle == Twiddle::CorrectedPowers {
-                    let _ = writeln!(
-                        code,
-                        "{i}      const cplx w1 = twiddle_table(tw, {table} + 2 * k);\n\
-                         {i}      const cplx c1 = twiddle_table(tw, {table} + 2 * k + 1);\n\
-                         {i}      cplx wq = w1;"
-                    );
-                    for q in 1..r {
-                        if q > 1 {
-                            let _ = writeln!(code, "{i}      wq = cmul(wq, w1);");
-                        }
-                        let _ = writeln!(
-                            code,
-                            "{i}      v[b][{q}] = cmul(v[b][{q}], corrected(wq, c1, {q}));"
-                        );
-                    }
-                    table += 2 * ns as usize;
+                    table += entries * ns as usize;
                 } else {
                     for q in 1..r {
                         let w = if twiddle == Twiddle::Computed {
