@@ -112,6 +112,28 @@ pub enum Twiddle {
 }
 
 impl Twiddle {
+    /// Every mode, in the order of its `TW` value.
+    const ALL: [Twiddle; 5] = [
+        Twiddle::Computed,
+        Twiddle::Table,
+        Twiddle::Powers,
+        Twiddle::WidePowers,
+        Twiddle::CorrectedPowers,
+    ];
+
+    /// The `TW` value of a plan that names this mode.
+    pub fn code(self) -> u32 {
+        Twiddle::ALL
+            .iter()
+            .position(|&t| t == self)
+            .expect("every mode is listed") as u32
+    }
+
+    /// The mode a plan's `TW` value names.
+    pub fn from_code(code: u32) -> Option<Twiddle> {
+        Twiddle::ALL.get(code as usize).copied()
+    }
+
     /// Whether a butterfly reads its first twiddle and forms the rest.
     pub fn powers(self) -> bool {
         matches!(

@@ -139,13 +139,7 @@ impl FftConfig {
                 "PAD" => f.pad = small(0, 64)?,
                 "SK" => f.skew = small(0, 1)? == 1,
                 "TW" => {
-                    f.twiddle = match small(0, 4)? {
-                        0 => Twiddle::Computed,
-                        1 => Twiddle::Table,
-                        2 => Twiddle::Powers,
-                        3 => Twiddle::WidePowers,
-                        _ => Twiddle::CorrectedPowers,
-                    }
+                    f.twiddle = Twiddle::from_code(small(0, 4)?).expect("in range");
                 }
                 "PLANE" => f.plane = small(0, 1)? == 1,
                 "PT" => f.plane_threads = small(32, 1024)?,
@@ -185,14 +179,7 @@ impl FftConfig {
         if self.skew {
             entries.push(("SK".into(), v(1)));
         }
-        let tw = match self.twiddle {
-            Twiddle::Computed => 0,
-            Twiddle::Table => 1,
-            Twiddle::Powers => 2,
-            Twiddle::WidePowers => 3,
-            Twiddle::CorrectedPowers => 4,
-        };
-        entries.push(("TW".into(), v(tw)));
+        entries.push(("TW".into(), v(self.twiddle.code())));
         entries.push(("PLANE".into(), v(self.plane as u32)));
         entries.push(("PT".into(), v(self.plane_threads)));
         entries.push(("CL".into(), v(self.cluster)));

@@ -193,13 +193,7 @@ impl<'g> FftRunner<'g> {
             phase2.sort_by(|a, b| a.0.total_cmp(&b.0));
             let tried: Vec<String> = phase2
                 .iter()
-                .map(|(t, c)| {
-                    format!(
-                        "PAD={} TW={} {t:.4}",
-                        c.pad,
-                        c.to_config().get_int("TW").unwrap_or(-1)
-                    )
-                })
+                .map(|(t, c)| format!("PAD={} TW={} {t:.4}", c.pad, c.twiddle.code()))
                 .collect();
             log(&format!(
                 "{p}: padding and twiddles, ms predicted: {}",
