@@ -121,14 +121,10 @@ pub fn twiddle_table(radices: &[u32], twiddle: Twiddle, precision: Precision) ->
             let qs = if twiddle.powers() { 2 } else { r as u64 };
             for k in 0..ns {
                 for q in 1..qs {
+                    let (re, im) = exact::twiddle(q * k, ns * r as u64);
+                    out.push((re.hi, im.hi));
                     if twiddle == Twiddle::CorrectedPowers {
-                        let (re, im) = exact::twiddle(q * k, ns * r as u64);
-                        out.push((re.hi, im.hi));
                         out.push(rounding_correction(re, im, precision));
-                    } else {
-                        let a =
-                            -2.0 * std::f64::consts::PI * (q * k) as f64 / (ns * r as u64) as f64;
-                        out.push((a.cos(), a.sin()));
                     }
                 }
             }

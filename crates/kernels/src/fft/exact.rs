@@ -37,7 +37,7 @@ fn quick_two_sum(a: f64, b: f64) -> Dd {
 }
 
 impl Dd {
-    fn from_f64(x: f64) -> Dd {
+    pub fn from_f64(x: f64) -> Dd {
         Dd { hi: x, lo: 0.0 }
     }
 
@@ -65,6 +65,27 @@ impl Dd {
         let q1 = self.hi / d;
         let r = (-q1).mul_add(d, self.hi) + self.lo;
         quick_two_sum(q1, r / d)
+    }
+}
+
+impl std::ops::Neg for Dd {
+    type Output = Dd;
+    fn neg(self) -> Dd {
+        Dd::neg(self)
+    }
+}
+
+impl std::ops::Add for Dd {
+    type Output = Dd;
+    fn add(self, y: Dd) -> Dd {
+        Dd::add(self, y)
+    }
+}
+
+impl std::ops::Mul for Dd {
+    type Output = Dd;
+    fn mul(self, y: Dd) -> Dd {
+        Dd::mul(self, y)
     }
 }
 

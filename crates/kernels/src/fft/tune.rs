@@ -460,6 +460,7 @@ mod tests {
     fn a_plan_is_worse_only_than_a_vendor_that_passed() {
         let c = |error: f64| Checked {
             error,
+            oracle_error: error,
             bound: 1e-5,
             input_kept: true,
         };
