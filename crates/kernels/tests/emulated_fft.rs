@@ -471,14 +471,17 @@ fn real_passes_compute_the_real_transforms_in_the_emulator() {
 }
 
 /// Double-precision plans with their constants and table twiddles rounded
-/// from double-double values err less than the double-precision oracle
-/// itself (rustfft, twiddles from `f64::cos` of rounded angles), both
-/// measured in double-double at sampled points. With twiddles and
-/// butterfly constants from `f64::sin_cos`, hone's errors were 1.2-2.1x
-/// these and matched the oracle's closely enough to hide it: at 243 x 9 x
-/// 3, 6.3e-16 against the exact transform but 3.4e-16 against the oracle.
+/// from double-double values err about 2 units of roundoff (u = 2^-53),
+/// measured in double-double at sampled points: 1.9-2.9 u here, less than
+/// the double-precision oracle itself (rustfft, 2.9-5.8 u, its twiddles
+/// from `f64::cos` of rounded angles). With twiddles and butterfly
+/// constants from `f64::sin_cos`, hone's plans erred 3.5-5.7 u at these
+/// shapes with the table, and their errors matched the oracle's closely
+/// enough to hide it: at 243 x 9 x 3, 5.7 u against the exact transform but
+/// 3.1 u against the oracle.
 #[test]
-fn double_precision_plans_err_less_than_the_double_oracle() {
+fn double_precision_plans_err_about_two_units_of_roundoff() {
+    let u = f64::EPSILON / 2.0;
     for (n, ept) in [([250u32, 10, 4], 8), ([243, 9, 3], 8), ([240, 6, 4], 4)] {
         let p = FftProblem {
             precision: Precision::Double,
@@ -490,7 +493,7 @@ fn double_precision_plans_err_less_than_the_double_oracle() {
         };
         let x = random(p.elements() as usize, 11);
         let oracle = transform(&p, &x);
-        let theirs = exact_rms_relative(&p, Signal::Complex(&x), &oracle, 3);
+        let theirs = exact_rms_relative(&p, Signal::Complex(&x), &oracle, 3) / u;
         for twiddle in [Twiddle::Table, Twiddle::CorrectedPowers] {
             let c = FftConfig {
                 twiddle,
@@ -498,12 +501,9 @@ fn double_precision_plans_err_less_than_the_double_oracle() {
                 ..FftConfig::uniform(16, ept, 1, 4)
             };
             let got = run_passes(&p, &c, &x);
-            let ours = exact_rms_relative(&p, Signal::Complex(&x), &got, 3);
-            eprintln!("{p} {twiddle:?}: {ours:.3e}, the oracle {theirs:.3e}");
-            assert!(
-                ours < 0.9 * theirs,
-                "{p} {twiddle:?}: {ours:.3e} against the oracle's {theirs:.3e}"
-            );
+            let ours = exact_rms_relative(&p, Signal::Complex(&x), &got, 3) / u;
+            eprintln!("{p} {twiddle:?}: {ours:.2} u, the oracle {theirs:.2} u");
+            assert!(ours < 3.2, "{p} {twiddle:?}: {ours:.2} u");
         }
     }
 }

@@ -331,11 +331,18 @@ impl<'g> FftRunner<'g> {
             .ok_or_else(|| LibError::Routine("no problem allocated".into()))?;
         let p = d.problem;
         // Input, its copy as held, the oracle's result and scratch, the
-        // result read back, a whole spectrum for a complex-to-real one: six
-        // double-precision complex arrays and bytes.
+        // result read back: five double-precision complex arrays and bytes;
+        // in double precision a complex-to-real check adds the whole
+        // spectrum, and the exact measure its sums.
+        let exact = match p.precision {
+            Precision::Single => 0,
+            Precision::Double => {
+                reference::exact_host_bytes(&p) + if p.real { host_elements(&p) * 16 } else { 0 }
+            }
+        };
         need_host(
             p,
-            host_elements(&p) * 112,
+            host_elements(&p) * 96 + exact,
             "checking against the CPU oracle",
         )?;
         self.seed = self.seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
@@ -502,13 +509,25 @@ impl<'g> FftRunner<'g> {
         Ok(self.vendor.as_ref().expect("just planned"))
     }
 
+    /// Where the next check's random inputs (and, in double precision,
+    /// its sampled outputs) come from; [`FftRunner::rewind_inputs`] with it
+    /// gives a later check the same ones.
+    pub fn input_state(&self) -> u64 {
+        self.seed
+    }
+
+    /// The next check takes the inputs of the check made at `state`.
+    pub fn rewind_inputs(&mut self, state: u64) {
+        self.seed = state;
+    }
+
     /// Checks `plan` and cuFFT on the same fresh inputs; cuFFT's check is
     /// `None` when cuFFT cannot run the problem.
     pub fn check_beside_vendor(&mut self, plan: &ReadyPlan) -> Result<(Checked, Option<Checked>)> {
-        let seed = self.seed;
+        let seed = self.input_state();
         let ours = self.check(plan)?;
         let after = self.seed;
-        self.seed = seed;
+        self.rewind_inputs(seed);
         let vendor = match self.check_vendor() {
             Ok(v) => Some(v),
             Err(LibError::Gpu(e)) if e.is_sticky() => return Err(e.into()),
