@@ -173,7 +173,7 @@ fn cadd(a: Cdd, b: Cdd) -> Cdd {
     (a.0 + b.0, a.1 + b.1)
 }
 
-/// Host bytes [`exact_rms_relative`] holds for `p`: its sums along x.
+/// Host bytes [`ExactSamples::new`] holds for `p`: its sums along x.
 pub fn exact_host_bytes(p: &FftProblem) -> u64 {
     let lines = p.n[1] as u64 * p.n[2] as u64;
     lines * SAMPLES[0].min(p.n[0] as usize) as u64 * std::mem::size_of::<Cdd>() as u64
@@ -181,128 +181,153 @@ pub fn exact_host_bytes(p: &FftProblem) -> u64 {
 
 /// The RMS relative error of `got` at output points sampled at random
 /// (from `seed`), against the transform computed there in double-double
-/// arithmetic with twiddles to about 106 bits.
-///
-/// A double-precision transform errs by a few units in the last place;
-/// so does the double-precision oracle, whose twiddles come from
-/// `f64::cos` of rounded angles like those of most FFTs, so its errors
-/// partly match (or mask) theirs. Measured against it, two accurate
-/// transforms differ mostly in how much their errors look like the
-/// oracle's. This measure has no error of its own at that scale; its
-/// sampling varies it by about 1/sqrt(2 points), 1-2% here.
+/// arithmetic ([`ExactSamples`]).
 pub fn exact_rms_relative(
     p: &FftProblem,
     input: Signal<'_>,
     got: &[Complex<f64>],
     seed: u64,
 ) -> f64 {
-    use rand::seq::index::sample;
-    let [nx, ny, nz] = p.n.map(|v| v as usize);
-    let points = nx * ny * nz;
-    let real_in = matches!(input, Signal::Real(_));
-    let real_out = p.real && p.direction == Direction::Inverse;
-    let out_nx = if real_in { nx / 2 + 1 } else { nx };
-    let mut rng = rand::rngs::StdRng::seed_from_u64(seed ^ 0xdd5a_3b1e);
-    let mut pick = |n: usize, k: usize| -> Vec<usize> {
-        let mut v = sample(&mut rng, n, k.min(n)).into_vec();
-        v.sort_unstable();
-        v
-    };
-    let (kx, ky, kz) = (
-        pick(out_nx, SAMPLES[0]),
-        pick(ny, SAMPLES[1]),
-        pick(nz, SAMPLES[2]),
-    );
-    let batches: Vec<usize> = if p.batch > 1 {
-        vec![0, p.batch as usize - 1]
-    } else {
-        vec![0]
-    };
-    let table = |n: usize| -> Vec<Cdd> {
-        (0..n as u64)
-            .map(|j| {
-                let (c, s) = twiddle(j, n as u64);
-                match p.direction {
-                    Direction::Forward => (c, s),
-                    Direction::Inverse => (c, -s),
-                }
-            })
-            .collect()
-    };
-    let (tx, ty, tz) = (table(nx), table(ny), table(nz));
-    let zero = (Dd::from_f64(0.0), Dd::from_f64(0.0));
-    let (mut num, mut den) = (0.0, 0.0);
-    for &b in &batches {
-        let value = |i: usize| -> (f64, f64) {
-            match input {
-                Signal::Complex(x) => (x[b * points + i].re, x[b * points + i].im),
-                Signal::Real(x) => (x[b * points + i], 0.0),
-            }
+    ExactSamples::new(p, input, seed).rms_relative(got)
+}
+
+/// A transform at output points sampled at random, computed in
+/// double-double arithmetic with twiddles to about 106 bits.
+///
+/// A double-precision transform errs by a few units in the last place;
+/// so does the double-precision oracle, whose twiddles come from
+/// `f64::cos` of rounded angles like those of most FFTs, so its errors
+/// partly match (or mask) theirs. Measured against it, two accurate
+/// transforms differ mostly in how much their errors look like the
+/// oracle's. These values have no error of their own at that scale. The
+/// points form a grid (the sums along x cost a pass over the input for
+/// each x sample), and the error's size varies with the frequency, so the
+/// measure varies by 2-4% from one draw of points to another.
+pub struct ExactSamples {
+    /// Index into the output, exact value.
+    points: Vec<(usize, Cdd)>,
+    /// A complex-to-real output: real parts only.
+    real_out: bool,
+}
+
+impl ExactSamples {
+    pub fn new(p: &FftProblem, input: Signal<'_>, seed: u64) -> ExactSamples {
+        use rand::seq::index::sample;
+        let [nx, ny, nz] = p.n.map(|v| v as usize);
+        let points = nx * ny * nz;
+        let real_in = matches!(input, Signal::Real(_));
+        let real_out = p.real && p.direction == Direction::Inverse;
+        let out_nx = if real_in { nx / 2 + 1 } else { nx };
+        let mut rng = rand::rngs::StdRng::seed_from_u64(seed ^ 0xdd5a_3b1e);
+        let mut pick = |n: usize, k: usize| -> Vec<usize> {
+            let mut v = sample(&mut rng, n, k.min(n)).into_vec();
+            v.sort_unstable();
+            v
         };
-        // Along x: a[line * kx.len() + i] for each sampled kx[i].
-        let mut a = vec![zero; ny * nz * kx.len()];
-        a.par_chunks_mut(kx.len())
-            .enumerate()
-            .for_each(|(line, out)| {
-                for (o, &k) in out.iter_mut().zip(&kx) {
-                    let mut acc = zero;
-                    for j in 0..nx {
-                        let (re, im) = value(line * nx + j);
-                        let x = (Dd::from_f64(re), Dd::from_f64(im));
-                        acc = cadd(acc, cmul(x, tx[(j * k) % nx]));
+        let (kx, ky, kz) = (
+            pick(out_nx, SAMPLES[0]),
+            pick(ny, SAMPLES[1]),
+            pick(nz, SAMPLES[2]),
+        );
+        let batches: Vec<usize> = if p.batch > 1 {
+            vec![0, p.batch as usize - 1]
+        } else {
+            vec![0]
+        };
+        let table = |n: usize| -> Vec<Cdd> {
+            (0..n as u64)
+                .map(|j| {
+                    let (c, s) = twiddle(j, n as u64);
+                    match p.direction {
+                        Direction::Forward => (c, s),
+                        Direction::Inverse => (c, -s),
                     }
-                    *o = acc;
+                })
+                .collect()
+        };
+        let (tx, ty, tz) = (table(nx), table(ny), table(nz));
+        let zero = (Dd::from_f64(0.0), Dd::from_f64(0.0));
+        let mut out = Vec::new();
+        for &b in &batches {
+            let value = |i: usize| -> (f64, f64) {
+                match input {
+                    Signal::Complex(x) => (x[b * points + i].re, x[b * points + i].im),
+                    Signal::Real(x) => (x[b * points + i], 0.0),
                 }
-            });
-        // Along y, then z, at every sampled (kx, ky), then each kz.
-        let pairs: Vec<(usize, usize)> = (0..kx.len())
-            .flat_map(|i| (0..ky.len()).map(move |j| (i, j)))
-            .collect();
-        let sums: Vec<(f64, f64)> = pairs
-            .par_iter()
-            .map(|&(i, j)| {
-                let by_z: Vec<Cdd> = (0..nz)
-                    .map(|z| {
+            };
+            // Along x: a[line * kx.len() + i] for each sampled kx[i].
+            let mut a = vec![zero; ny * nz * kx.len()];
+            a.par_chunks_mut(kx.len())
+                .enumerate()
+                .for_each(|(line, out)| {
+                    for (o, &k) in out.iter_mut().zip(&kx) {
                         let mut acc = zero;
-                        for y in 0..ny {
-                            acc = cadd(
-                                acc,
-                                cmul(a[(z * ny + y) * kx.len() + i], ty[(y * ky[j]) % ny]),
-                            );
+                        for j in 0..nx {
+                            let (re, im) = value(line * nx + j);
+                            let x = (Dd::from_f64(re), Dd::from_f64(im));
+                            acc = cadd(acc, cmul(x, tx[(j * k) % nx]));
                         }
-                        acc
-                    })
-                    .collect();
-                let (mut num, mut den) = (0.0, 0.0);
-                for &k in &kz {
-                    let mut want = zero;
-                    for (z, v) in by_z.iter().enumerate() {
-                        want = cadd(want, cmul(*v, tz[(z * k) % nz]));
+                        *o = acc;
                     }
-                    let at = b * out_nx * ny * nz + (k * ny + ky[j]) * out_nx + kx[i];
-                    let g = got[at];
-                    let dr = (g.re - want.0.hi) - want.0.lo;
-                    let di = if real_out {
-                        0.0
-                    } else {
-                        (g.im - want.1.hi) - want.1.lo
-                    };
-                    num += dr * dr + di * di;
-                    den +=
-                        want.0.hi * want.0.hi + if real_out { 0.0 } else { want.1.hi * want.1.hi };
-                }
-                (num, den)
-            })
-            .collect();
-        for (n, d) in sums {
-            num += n;
-            den += d;
+                });
+            // Along y, then z, at every sampled (kx, ky), then each kz.
+            let pairs: Vec<(usize, usize)> = (0..kx.len())
+                .flat_map(|i| (0..ky.len()).map(move |j| (i, j)))
+                .collect();
+            let found: Vec<Vec<(usize, Cdd)>> = pairs
+                .par_iter()
+                .map(|&(i, j)| {
+                    let by_z: Vec<Cdd> = (0..nz)
+                        .map(|z| {
+                            let mut acc = zero;
+                            for y in 0..ny {
+                                acc = cadd(
+                                    acc,
+                                    cmul(a[(z * ny + y) * kx.len() + i], ty[(y * ky[j]) % ny]),
+                                );
+                            }
+                            acc
+                        })
+                        .collect();
+                    kz.iter()
+                        .map(|&k| {
+                            let mut want = zero;
+                            for (z, v) in by_z.iter().enumerate() {
+                                want = cadd(want, cmul(*v, tz[(z * k) % nz]));
+                            }
+                            let at = b * out_nx * ny * nz + (k * ny + ky[j]) * out_nx + kx[i];
+                            (at, want)
+                        })
+                        .collect()
+                })
+                .collect();
+            out.extend(found.into_iter().flatten());
+        }
+        ExactSamples {
+            points: out,
+            real_out,
         }
     }
-    if den == 0.0 {
-        num.sqrt()
-    } else {
-        (num / den).sqrt()
+
+    /// sqrt(sum |got - exact|^2 / sum |exact|^2) over the points.
+    pub fn rms_relative(&self, got: &[Complex<f64>]) -> f64 {
+        let (mut num, mut den) = (0.0, 0.0);
+        for &(at, want) in &self.points {
+            let g = got[at];
+            let dr = (g.re - want.0.hi) - want.0.lo;
+            num += dr * dr;
+            den += want.0.hi * want.0.hi;
+            if !self.real_out {
+                let di = (g.im - want.1.hi) - want.1.lo;
+                num += di * di;
+                den += want.1.hi * want.1.hi;
+            }
+        }
+        if den == 0.0 {
+            num.sqrt()
+        } else {
+            (num / den).sqrt()
+        }
     }
 }
 
