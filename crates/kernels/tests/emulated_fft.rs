@@ -13,7 +13,6 @@ use hone_kernels::fft::reference::{
 };
 use hone_kernels::fft::{Direction, FftProblem, Twiddle};
 use hone_kernels::precision::Precision;
-use rustfft::num_complex::Complex;
 
 const PRELUDE: &str = "#define __ldg(p) (*(p))\n\
     #define sincospif(x, s, c) do { *(s) = sinf(3.14159265358979323846f * (x)); *(c) = cosf(3.14159265358979323846f * (x)); } while (0)\n\
@@ -35,9 +34,11 @@ fn values(p: Precision, b: &Buffer) -> Vec<f64> {
     }
 }
 
-/// Runs the plan of `p` under `c` pass by pass and returns the RMS error.
+/// Runs the plan of `p` under `c` pass by pass and returns the RMS error,
+/// the number of passes and whether one is a plane pass.
 fn emulate(p: &FftProblem, c: &FftConfig) -> (f64, usize, bool) {
     let ks = passes(p, c, &BlockLimits::h100()).expect("a plan");
+    let plane = ks.iter().any(|k| matches!(k.shape, PassShape::Plane(_)));
     let x = random(p.elements() as usize, 11);
     let held: Vec<f64> = to_interleaved(&x)
         .iter()
@@ -49,16 +50,24 @@ fn emulate(p: &FftProblem, c: &FftConfig) -> (f64, usize, bool) {
             }
         })
         .collect();
-    let mut input = buffer(p.precision, "in", &held);
+    let got = from_interleaved(&run_passes(p, c, &held));
+    let want = transform(p, &from_interleaved(&held));
+    (rms_relative(&got, &want), ks.len(), plane)
+}
+
+/// The output of `p`'s plan under `c` for the input `held` (interleaved,
+/// as the device holds it), run pass by pass; an out-of-place plan must
+/// keep its input.
+fn run_passes(p: &FftProblem, c: &FftConfig, held: &[f64]) -> Vec<f64> {
+    let ks = passes(p, c, &BlockLimits::h100()).expect("a plan");
+    let mut input = buffer(p.precision, "in", held);
     let start = if p.in_place {
-        held.clone()
+        held.to_vec()
     } else {
         vec![f64::NAN; held.len()]
     };
     let mut output = buffer(p.precision, "out", &start);
-    let mut plane = false;
     for (i, k) in ks.iter().enumerate() {
-        plane |= matches!(k.shape, PassShape::Plane(_));
         match pass_sides(p, i, ks.len()) {
             (Side::Input, Side::Output) if !p.in_place => {
                 emulate_pass(k, &mut input, Some(&mut output));
@@ -67,9 +76,7 @@ fn emulate(p: &FftProblem, c: &FftConfig) -> (f64, usize, bool) {
             _ => emulate_pass(k, &mut output, None),
         }
     }
-    let got = from_interleaved(&values(p.precision, &output));
-    let want = transform(p, &from_interleaved(&held));
-    (rms_relative(&got, &want), ks.len(), plane)
+    values(p.precision, &output)
 }
 
 #[test]
@@ -500,25 +507,10 @@ fn double_precision_plans_err_about_two_units_of_roundoff() {
                 plane: false,
                 ..FftConfig::uniform(16, ept, 1, 4)
             };
-            let got = run_passes(&p, &c, &x);
+            let got = from_interleaved(&run_passes(&p, &c, &to_interleaved(&x)));
             let ours = exact_rms_relative(&p, Signal::Complex(&x), &got, 3) / u;
             eprintln!("{p} {twiddle:?}: {ours:.2} u, the oracle {theirs:.2} u");
             assert!(ours < 3.2, "{p} {twiddle:?}: {ours:.2} u");
         }
     }
-}
-
-/// The output of `p`'s plan under `c` for the input `x`, out of place.
-fn run_passes(p: &FftProblem, c: &FftConfig, x: &[Complex<f64>]) -> Vec<Complex<f64>> {
-    let ks = passes(p, c, &BlockLimits::h100()).expect("a plan");
-    let held = to_interleaved(x);
-    let mut input = buffer(p.precision, "in", &held);
-    let mut output = buffer(p.precision, "out", &vec![f64::NAN; held.len()]);
-    for (i, k) in ks.iter().enumerate() {
-        match pass_sides(p, i, ks.len()) {
-            (Side::Input, Side::Output) => emulate_pass(k, &mut input, Some(&mut output)),
-            _ => emulate_pass(k, &mut output, None),
-        }
-    }
-    from_interleaved(&values(p.precision, &output))
 }
