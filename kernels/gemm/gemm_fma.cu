@@ -42,6 +42,9 @@
 #ifndef MINB           // min blocks per SM for __launch_bounds__
 #define MINB 1
 #endif
+#ifndef SPLITK         // slices of K, one grid row each, summed in order by the last
+#define SPLITK 1        // block of each tile (gemm_split_reduce)
+#endif
 #ifndef KERNEL_NAME
 #define KERNEL_NAME gemm_fma
 #endif
@@ -60,7 +63,9 @@ struct __attribute__((aligned(16))) fma_v16 {
 template <typename T, int TA, int TB>
 __device__ __forceinline__ void gemm_fma_impl(int M, int N, int K, T alpha, const T* __restrict__ A,
                                               int lda, const T* __restrict__ B, int ldb, T beta,
-                                              T* __restrict__ C, int ldc) {
+                                              T* __restrict__ C, int ldc,
+                                              unsigned* __restrict__ counters,
+                                              T* __restrict__ work) {
   constexpr int NT = FMA_NT;
   constexpr int TR = BM / TM, TCn = BN / TN;
   constexpr int VE = 16 / (int)sizeof(T);
@@ -83,6 +88,9 @@ __device__ __forceinline__ void gemm_fma_impl(int M, int N, int K, T alpha, cons
   int tmi, tni;
   gemm_tile_index<GROUP>(gm, gn, tmi, tni);
   const int m0 = tmi * BM, n0 = tni * BN;
+  // A split-K slice is the product over its k range only.
+  const int slice = SPLITK > 1 ? (int)blockIdx.y : 0;
+  gemm_slice<BK, SPLITK, TA, TB>(A, lda, B, ldb, K, slice);
 
   int tr, tc;
   if (TR % 8 == 0 && TCn % 4 == 0) {
@@ -203,6 +211,10 @@ __device__ __forceinline__ void gemm_fma_impl(int M, int N, int K, T alpha, cons
     __syncthreads();
   }
 
+  if (SPLITK > 1) {
+    T(&flat)[TM * TN] = reinterpret_cast<T(&)[TM * TN]>(acc);
+    if (!gemm_split_reduce<T, TM * TN, SPLITK>(flat, work, counters, slice)) return;
+  }
 #pragma unroll
   for (int j = 0; j < TN; ++j) {
     int n = n0 + (j / VE) * TCn * VE + tc * VE + (j % VE);
@@ -217,7 +229,8 @@ __device__ __forceinline__ void gemm_fma_impl(int M, int N, int K, T alpha, cons
 #ifndef GEMM_NO_ENTRY
 extern "C" __global__ void __launch_bounds__(FMA_NT, MINB)
 KERNEL_NAME(int M, int N, int K, PREC alpha, const PREC* __restrict__ A, int lda,
-            const PREC* __restrict__ B, int ldb, PREC beta, PREC* __restrict__ C, int ldc) {
-  gemm_fma_impl<PREC, TRANS_A, TRANS_B>(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+            const PREC* __restrict__ B, int ldb, PREC beta, PREC* __restrict__ C, int ldc,
+            unsigned* __restrict__ counters, PREC* __restrict__ work) {
+  gemm_fma_impl<PREC, TRANS_A, TRANS_B>(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc, counters, work);
 }
 #endif

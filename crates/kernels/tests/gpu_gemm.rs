@@ -61,6 +61,34 @@ fn measured(flavor: Flavor) -> Vec<Config> {
                 ("TN", 4),
                 ("VEC", 1),
             ],
+            // K in 4 and 64 slices (empty slices where K has fewer k
+            // tiles), and the one-warp 32 x 32 tile
+            &[
+                ("BM", 64),
+                ("BN", 64),
+                ("BK", 16),
+                ("TM", 4),
+                ("TN", 8),
+                ("VEC", 4),
+                ("SPLITK", 4),
+            ],
+            &[
+                ("BM", 32),
+                ("BN", 64),
+                ("BK", 16),
+                ("TM", 4),
+                ("TN", 8),
+                ("VEC", 1),
+                ("SPLITK", 64),
+            ],
+            &[
+                ("BM", 32),
+                ("BN", 32),
+                ("BK", 16),
+                ("TM", 4),
+                ("TN", 8),
+                ("VEC", 4),
+            ],
         ],
         Flavor::Dgemm => &[
             &[

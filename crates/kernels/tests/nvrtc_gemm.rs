@@ -1,6 +1,6 @@
-//! The tensor-core GEMM templates (DGEMM, 3xTF32) compile with NVRTC for
-//! sm_90 with every kernel their bundled rules pick, in the rules' layouts,
-//! also with K split in 64 slices, and DGEMM's main loop for blocks inside C issues few instructions besides
+//! The tensor-core GEMM templates (DGEMM, 3xTF32) and the FP32 FMA one
+//! (SGEMM) compile with NVRTC for sm_90 with every kernel their bundled rules
+//! pick, in the rules' layouts, also with K split in 64 slices, and DGEMM's main loop for blocks inside C issues few instructions besides
 //! its tensor instructions: cuBLAS's DGEMM executes 6.4 per DMMA on an H100
 //! (bench/results/gemm/h100/pipeline/), hone's did 19 before its copies
 //! stopped recomputing and checking every address. No GPU needed; without
@@ -36,7 +36,7 @@ fn cubin(kernel: &GemmKernel, extra: &[(&str, i64)]) -> Vec<u8> {
 }
 
 #[test]
-fn every_tensor_core_kernel_the_rules_pick_compiles() {
+fn every_kernel_the_rules_pick_compiles_also_split() {
     if !support::nvrtc_or_skip() {
         return;
     }
@@ -44,7 +44,7 @@ fn every_tensor_core_kernel_the_rules_pick_compiles() {
     let mut kernels = BTreeMap::new();
     for variant in Flavor::all_variants() {
         let (flavor, layout) = Flavor::parse_variant(&variant).unwrap();
-        if !matches!(flavor, Flavor::Dgemm | Flavor::Sgemm3xTf32) {
+        if !matches!(flavor, Flavor::Dgemm | Flavor::Sgemm3xTf32 | Flavor::Sgemm) {
             continue;
         }
         let Ok(selections) = rules.set().selections(&variant) else {
@@ -59,6 +59,26 @@ fn every_tensor_core_kernel_the_rules_pick_compiles() {
         }
     }
     assert!(kernels.len() >= 8, "{} kernels", kernels.len());
+    // the smallest FMA tiles, one warp each, which the tuning jobs sieve
+    let sgemm = template(Flavor::Sgemm);
+    for (bm, bn, tm, tn) in [(32, 32, 4, 8), (32, 64, 4, 8), (64, 32, 8, 4)] {
+        for layout in Layout::ALL {
+            let config = sgemm.config(&[
+                ("BM", bm),
+                ("BN", bn),
+                ("BK", 16),
+                ("TM", tm),
+                ("TN", tn),
+                ("VEC", 4),
+            ]);
+            let k = GemmKernel {
+                flavor: Flavor::Sgemm,
+                layout,
+                config,
+            };
+            kernels.insert((k.label(), k.layout.to_string()), k);
+        }
+    }
     for k in kernels.values() {
         assert!(!cubin(k, &[]).is_empty());
         // as the library splits it for thin panels with a long K

@@ -53,6 +53,30 @@ const BUNDLED: &[(&str, &str)] = &[
     ),
 ];
 
+/// The GPU model with built-in rules of its own for some variants (SGEMM's
+/// four layouts); its other variants, and every GPU without rules of its
+/// own, take [`BUNDLED`], tuned on the fallback model.
+pub const H200: &str = "NVIDIA H200";
+const H200_FOLDER: &str = "kernels/gemm/rules/nvidia-h200";
+const H200_BUNDLED: &[(&str, &str)] = &[
+    (
+        "sgemm_nn",
+        include_str!("../../../../kernels/gemm/rules/nvidia-h200/sgemm_nn.json"),
+    ),
+    (
+        "sgemm_nt",
+        include_str!("../../../../kernels/gemm/rules/nvidia-h200/sgemm_nt.json"),
+    ),
+    (
+        "sgemm_tn",
+        include_str!("../../../../kernels/gemm/rules/nvidia-h200/sgemm_tn.json"),
+    ),
+    (
+        "sgemm_tt",
+        include_str!("../../../../kernels/gemm/rules/nvidia-h200/sgemm_tt.json"),
+    ),
+];
+
 fn check_config(variant: &str, config: &TunerConfig) -> std::result::Result<(), String> {
     let (flavor, layout) =
         Flavor::parse_variant(variant).ok_or_else(|| format!("`{variant}` is not GEMM"))?;
@@ -70,6 +94,18 @@ impl GemmRules {
         GemmRules {
             set: RuleSet::bundled(RULES_FOLDER, BUNDLED, check_config),
         }
+    }
+
+    /// The built-in rules for the GPU named `device_name`: those tuned on
+    /// its model for the variants hone carries them for, the fallback
+    /// model's for the rest.
+    pub fn bundled_for(device_name: &str) -> GemmRules {
+        let mut rules = GemmRules::bundled();
+        if crate::routine::device_rules::same_model(device_name, H200) {
+            let own = RuleSet::bundled(H200_FOLDER, H200_BUNDLED, check_config);
+            rules.set.replace_from(own);
+        }
+        rules
     }
 
     /// `VARIANT.json` for each variant that has one in `dir` (layouts and
@@ -242,6 +278,45 @@ mod tests {
                 let p = GemmProblem::packed(flavor, layout, n, n, n);
                 assert_eq!(rules.kernel(&p).unwrap().flavor, flavor);
             }
+        }
+    }
+
+    #[test]
+    fn an_h200_takes_its_own_sgemm_rules_and_the_fallback_for_the_rest() {
+        let fallback = GemmRules::bundled();
+        let h200 = GemmRules::bundled_for(" NVIDIA H200 ");
+        let limits = DeviceLimits::h100_sxm();
+        for layout in Layout::ALL {
+            let v = Flavor::Sgemm.variant(layout);
+            assert_eq!(h200.source_variant(Flavor::Sgemm, layout).unwrap(), v);
+            assert!(h200.set().rule(&v).unwrap() != fallback.set().rule("sgemm_nn").unwrap());
+            for k in h200.kernels(Flavor::Sgemm, layout).unwrap() {
+                let violated = template(Flavor::Sgemm).violations(&k.config, &|n| limits.get(n));
+                assert!(violated.is_empty(), "{v} {}: {violated:?}", k.label());
+            }
+            // small C is split, large C is not
+            let at = |n| {
+                h200.kernel(&GemmProblem::packed(Flavor::Sgemm, layout, n, n, n))
+                    .unwrap()
+            };
+            assert!(at(256).config["SPLITK"] > 1, "{v}");
+            assert_eq!(at(8192).config["SPLITK"], 1, "{v}");
+        }
+        for v in fallback
+            .variants()
+            .iter()
+            .filter(|v| !v.starts_with("sgemm_"))
+        {
+            assert_eq!(h200.set().rule(v).unwrap(), fallback.set().rule(v).unwrap());
+        }
+        assert!(h200.origin().contains("nvidia-h200"), "{}", h200.origin());
+        // other models, the fallback's own included, take the fallback
+        for other in [
+            crate::routine::device_rules::BUILT_IN_GPU,
+            "NVIDIA H200 NVL",
+            "NVIDIA A100-SXM4-80GB",
+        ] {
+            assert_eq!(GemmRules::bundled_for(other), fallback);
         }
     }
 

@@ -85,7 +85,33 @@ impl Routine for GemmRoutine {
     }
 
     fn default_variants(&self) -> Vec<String> {
-        GemmRules::bundled().variants()
+        GemmRules::bundled_for(super::library::H200).variants()
+    }
+
+    fn built_in_notice(&self, device_name: &str) -> Option<String> {
+        let own = GemmRules::bundled_for(device_name);
+        let fallback = GemmRules::bundled();
+        if own == fallback {
+            return crate::routine::device_rules::built_in_notice(
+                self.name(),
+                false,
+                device_name,
+                self.tuned_on(),
+            );
+        }
+        let theirs: Vec<String> = own
+            .variants()
+            .into_iter()
+            .filter(|v| own.set().rule(v).ok() != fallback.set().rule(v).ok())
+            .collect();
+        Some(format!(
+            "hone: gemm runs built-in rules tuned on this GPU model ({}) for {}, and those tuned on \
+             the {} for the other variants; `hone tune` and `hone rule` on their jobs tune them \
+             here, and --rules DIR (or HONE_RULES_DIR) uses them",
+            device_name.trim(),
+            theirs.join(", "),
+            crate::routine::device_rules::BUILT_IN_GPU
+        ))
     }
 
     fn dims(&self) -> &'static [DimHelp] {
@@ -190,7 +216,7 @@ impl Routine for GemmRoutine {
     fn open<'g>(&self, gpu: &'g Gpu, rules_dir: Option<&Path>) -> Result<Box<dyn Session + 'g>> {
         let rules = match rules_dir {
             Some(d) => GemmRules::load_dir(d)?,
-            None => GemmRules::bundled(),
+            None => GemmRules::bundled_for(&gpu.props().name),
         };
         Ok(Box::new(GemmSession {
             runner: GemmRunner::new(gpu, ModuleCache::open_default())?,
@@ -346,6 +372,31 @@ impl Session for GemmSession<'_> {
 mod tests {
     use super::*;
     use crate::routine::parse_words;
+
+    #[test]
+    fn the_notice_names_whose_rules_each_variant_runs() {
+        use crate::routine::device_rules::BUILT_IN_GPU;
+        assert_eq!(GemmRoutine.built_in_notice(BUILT_IN_GPU), None);
+        let n = GemmRoutine.built_in_notice("NVIDIA H200").unwrap();
+        assert!(
+            n.contains("sgemm_nn, sgemm_nt, sgemm_tn, sgemm_tt")
+                && !n.contains("dgemm")
+                && n.contains(BUILT_IN_GPU),
+            "{n}"
+        );
+        let n = GemmRoutine
+            .built_in_notice("NVIDIA A100-SXM4-80GB")
+            .unwrap();
+        assert!(
+            n.contains("tuned on the") && n.contains(BUILT_IN_GPU),
+            "{n}"
+        );
+        let defaults = GemmRoutine.default_variants();
+        assert!(
+            defaults.contains(&"sgemm_tt".to_string())
+                && defaults.contains(&"dgemm_nn".to_string())
+        );
+    }
 
     #[test]
     fn other_shapes_cover_tall_skinny_and_long_k_problems_of_the_variant() {

@@ -415,8 +415,9 @@ pub fn fitting(
 /// M and N (a product of thin panels) would leave most SMs idle through a
 /// long K loop, so the rule's kernel gets its K split: the most slices (a
 /// power of two among the template's values) that keep tiles x slices within
-/// the SM count and each slice at least 8 k tiles long. Kernels already
-/// split, templates without split-K and other shapes are left as they are.
+/// the SM count and each slice at least 8 k tiles long (a kernel the rule
+/// already splits keeps its slices where that gives fewer). Templates
+/// without split-K and other shapes are left as they are.
 fn split_for_shape(
     kernel: GemmKernel,
     p: &GemmProblem,
@@ -424,7 +425,7 @@ fn split_for_shape(
 ) -> GemmKernel {
     let t = template(kernel.flavor);
     let get = |n: &str| kernel.config.get(n).copied();
-    let (Some(1), Some(bk), Some(sms)) = (get("SPLITK"), get("BK"), limits("sm_count")) else {
+    let (Some(ruled), Some(bk), Some(sms)) = (get("SPLITK"), get("BK"), limits("sm_count")) else {
         return kernel;
     };
     // the launch's first grid dimension counts C's tiles
@@ -443,7 +444,8 @@ fn split_for_shape(
         .into_iter()
         .filter(|&s| tiles * s <= sms && k_tiles >= 8 * s)
         .max()
-        .unwrap_or(1);
+        .unwrap_or(1)
+        .max(ruled);
     let mut split = kernel;
     split.config.insert("SPLITK".to_string(), slices);
     split
@@ -631,14 +633,14 @@ mod tests {
     fn split_k_launches_a_grid_row_per_slice_and_falls_back_past_the_counters() {
         let limits = h100();
         let t = template(Flavor::Dgemm);
-        assert!(t.split_k && !template(Flavor::Sgemm).split_k);
+        assert!(t.split_k && template(Flavor::Sgemm).split_k && !template(Flavor::Ddgemm).split_k);
         let nn = Layout { a: Op::N, b: Op::N };
         let k = GemmKernel {
             flavor: Flavor::Dgemm,
             layout: nn,
             config: t.config(&[("BM", 64), ("BN", 64), ("SPLITK", 4), ("VEC", 2)]),
         };
-        let small = GemmProblem::packed(Flavor::Dgemm, nn, 256, 256, 4096);
+        let small = GemmProblem::packed(Flavor::Dgemm, nn, 256, 256, 512);
         assert_eq!(t.launch(&k, &small).grid, (16, 4, 1));
         assert_eq!(fitting(k.clone(), &small, 4096, 8192, &limits), k);
         // 64 x 64 tiles of a 20000 x 20000 C outnumber the counters
@@ -676,6 +678,29 @@ mod tests {
         assert_eq!(slices(2048, 2048, 16384), 1);
         // K too short for slices of 8 k tiles
         assert_eq!(slices(16, 16, 100), 1);
+        // a kernel the rule already splits (small square C) gets more
+        // slices for a long K, and keeps its own elsewhere
+        let s = template(Flavor::Sgemm);
+        let split = GemmKernel {
+            flavor: Flavor::Sgemm,
+            layout: nn,
+            config: s.config(&[
+                ("BM", 64),
+                ("BN", 64),
+                ("BK", 8),
+                ("TM", 4),
+                ("TN", 8),
+                ("SPLITK", 2),
+            ]),
+        };
+        let sgemm_slices = |m, n, kk| {
+            let p = GemmProblem::packed(Flavor::Sgemm, nn, m, n, kk);
+            fitting(split.clone(), &p, 4096, 8192, &limits).config["SPLITK"]
+        };
+        // 16 tiles on 132 SMs: 8 slices of 256 k tiles
+        assert_eq!(sgemm_slices(256, 256, 16384), 8);
+        assert_eq!(sgemm_slices(256, 256, 256), 2);
+        assert_eq!(sgemm_slices(16, 16, 100), 2);
     }
 
     #[test]

@@ -217,6 +217,16 @@ pub trait Routine: Sync {
     fn tuned_on(&self) -> &'static [&'static str] {
         &[device_rules::BUILT_IN_GPU]
     }
+    /// What the user hears once when the built-in rules run on the GPU
+    /// named `device_name` (`None`: they were tuned on it).
+    fn built_in_notice(&self, device_name: &str) -> Option<String> {
+        device_rules::built_in_notice(
+            self.name(),
+            self.plans_per_problem(),
+            device_name,
+            self.tuned_on(),
+        )
+    }
 }
 
 /// Opens `routine` on `gpu`: with the rules in `rules_dir` when given;
@@ -234,12 +244,7 @@ pub fn open_on_device<'g>(
         return Ok((routine.open(gpu, Some(d))?, Some(d.to_path_buf())));
     }
     if routine.retune_files().is_empty() {
-        if let Some(n) = device_rules::built_in_notice(
-            routine.name(),
-            routine.plans_per_problem(),
-            &gpu.props().name,
-            routine.tuned_on(),
-        ) {
+        if let Some(n) = routine.built_in_notice(&gpu.props().name) {
             device_rules::notify_once(&n);
         }
         return Ok((routine.open(gpu, None)?, None));

@@ -112,6 +112,19 @@ impl RuleSet {
         }
     }
 
+    /// Takes `other`'s rule for every variant it has (built-in rules of
+    /// one GPU model over the fallback model's); the origin names both.
+    pub fn replace_from(&mut self, other: RuleSet) {
+        let variants: Vec<&str> = other.rules.keys().map(String::as_str).collect();
+        self.origin = format!(
+            "{} ({} for {})",
+            self.origin,
+            other.origin,
+            variants.join(", ")
+        );
+        self.rules.extend(other.rules);
+    }
+
     /// Reads `VARIANT.json` for every variant from `dir`. Errors name the file.
     pub fn load_dir<S: AsRef<str>>(
         dir: impl AsRef<Path>,
