@@ -323,6 +323,21 @@ static bool fits_int32() { return (size_t)D.nx * D.ny * D.nz < (1ull << 31); }
                   diff_cx<BX, BY, CX, CONTIG><<<g, dim3(BX, BY)>>>(D.in, D.out, D.nx, D.ny, D.nz, ZC, D.k);       \
                 }});
 
+#define V_XV(BX, BY, U, EXPL, ZC)                                                                               \
+  vs.push_back({"xv", "BX=" #BX " BY=" #BY " U=" #U " EXPL=" #EXPL " ZCH=" #ZC, 1,                                 \
+                [] { return D.nx % 4 == 0 && fits_int32(); }, [] {                                                \
+                  dim3 g(cdiv(D.nx / 4, BX), cdiv(D.ny, BY), cdiv(D.nz, ZC));                                    \
+                  diff_xv<BX, BY, U, EXPL><<<g, dim3(BX, BY)>>>(D.in, D.out, D.nx, D.ny, D.nz, ZC, D.k);         \
+                }});
+
+// ONLY=name,name,... runs only those variants (all when unset).
+static bool selected(const std::string& name) {
+  const char* only = getenv("ONLY");
+  if (!only || !*only) return true;
+  const std::string list = std::string(",") + only + ",";
+  return list.find("," + name + ",") != std::string::npos;
+}
+
 static void naive_diff(float* in, float* out) {
   diff_naive<<<dim3(D.nx / 32, D.ny / 8), dim3(32, 8)>>>(in, out, D.nx, D.ny, D.nz, D.k.ce, D.k.cw, D.k.cn, D.k.cs,
                                                           D.k.ct, D.k.cb, D.k.cc);
@@ -364,8 +379,9 @@ static void run_diffusion(int nx, int ny, int nz, CmpOut* dcmp) {
   DIFF_TB1(V_TB1)
   DIFF_TBV(V_TBV)
   DIFF_CX(V_CX)
+  DIFF_XV(V_XV)
   for (auto& v : vs) {
-    if (!v.applicable()) continue;
+    if (!v.applicable() || !selected(v.name)) continue;
     std::string detail;
     // same summation order as naive: bit-equal unless FMA contraction differs
     // output preset to NaN bits: a cell not written cannot pass

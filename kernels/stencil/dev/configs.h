@@ -1,7 +1,7 @@
 // Tuning configurations instantiated by bench.cu (and compiled one by one by
 // nvrtc_check.py). Diffusion: zreg (BX, BY, ZCH, RY, PF), zvec (BX, BY, ZCH, PF), xco (BX, BY, ZCH),
 // smem (BX, BY, ZCH, PF), tb (BX, BY, T, ZCH, PF), zr (BX, BY, RY, ZCH, PF),
-// zr4 (BX, BY, ZCH, PF), tb1 (BX, BY, RY, T, ZCH, PF), tbv (V, BY, RY, T, ZCH, PF), cx (BX, BY, CX, CONTIG, ZCH) with ZCH 0 = whole waves (chosen by the host;
+// zr4 (BX, BY, ZCH, PF), tb1 (BX, BY, RY, T, ZCH, PF), tbv (V, BY, RY, T, ZCH, PF), cx (BX, BY, CX, CONTIG, ZCH), xv (BX, BY, U, EXPL, ZCH) with ZCH 0 = whole waves (chosen by the host;
 // a tb1 tile is BX x BY*RY). Himeno: zreg (BX, BY, ZCH,
 // UNR), smem (BX, BY, ZCH), tb2 (BX, BY, ZCH). PF = planes loaded ahead.
 #pragma once
@@ -15,6 +15,7 @@
 #define DIFF_TB1(X) X(32, 16, 1, 2, 64, 3) X(32, 32, 1, 2, 0, 2) X(64, 16, 1, 2, 0, 2) X(64, 8, 2, 2, 0, 2) X(64, 16, 2, 2, 0, 2) X(32, 16, 2, 2, 0, 2) X(64, 16, 2, 3, 0, 2) X(64, 8, 2, 3, 0, 2) X(32, 16, 2, 4, 0, 2) X(64, 8, 2, 2, 0, 3) X(64, 16, 2, 2, 64, 2)
 #define DIFF_TBV(X) X(4, 12, 2, 2, 0, 1) X(4, 16, 2, 2, 0, 1) X(4, 16, 2, 2, 0, 2) X(4, 24, 2, 2, 0, 1) X(4, 10, 3, 2, 0, 1) X(4, 12, 2, 3, 0, 1) X(4, 16, 2, 3, 0, 1) X(4, 16, 3, 3, 0, 1) X(4, 16, 2, 4, 0, 1) X(2, 16, 2, 2, 0, 2) X(2, 24, 2, 2, 0, 2) X(2, 32, 2, 2, 0, 1) X(2, 32, 2, 3, 0, 1) X(4, 8, 2, 2, 0, 2) X(4, 16, 2, 2, 64, 1)
 #define DIFF_CX(X) X(64, 4, 4, 1, 8) X(32, 4, 4, 1, 8) X(64, 4, 2, 1, 8) X(64, 4, 4, 0, 8) X(32, 8, 4, 0, 8) X(64, 4, 2, 0, 8) X(32, 4, 4, 1, 16) X(64, 2, 4, 1, 32) X(32, 4, 4, 1, 64)
+#define DIFF_XV(X) X(64, 4, 1, 0, 8) X(64, 4, 4, 0, 8) X(64, 4, 1, 1, 8) X(64, 4, 4, 1, 8) X(64, 4, 4, 2, 8) X(32, 4, 4, 1, 32) X(32, 4, 4, 2, 32) X(32, 8, 4, 1, 16) X(32, 8, 4, 2, 16) X(64, 2, 4, 1, 32) X(64, 2, 4, 2, 32) X(32, 4, 1, 2, 64) X(32, 4, 4, 1, 64) X(128, 2, 4, 1, 8) X(128, 2, 4, 2, 16)
 #define HIM_ZREG(X) X(32, 4, 32, 1) X(32, 8, 32, 1) X(64, 4, 32, 1) X(128, 2, 32, 1) X(32, 4, 16, 1) X(32, 4, 64, 2) X(64, 4, 64, 2)
 #define HIM_SMEM(X) X(32, 4, 32) X(32, 8, 32) X(64, 4, 64)
 #define HIM_TB2(X) X(32, 16, 64) X(32, 16, 32) X(64, 8, 64) X(32, 32, 64)

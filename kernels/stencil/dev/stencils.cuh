@@ -949,3 +949,65 @@ __global__ void __launch_bounds__(BX* BY) himeno_tb2(HimenoArgs A) {
   }
   block_add_gosa<BX * BY>(g, A.gosa);
 }
+
+// ------------------------------------------------------------ diffusion, xv
+// What a mechanical x-vectorization of the naive kernel can write: a thread
+// takes 4 consecutive x cells (nx % 4 == 0) in the z-chunked walk; each
+// step tests whether every select of the naive body takes its interior arm
+// for all 4 cells and every row of 4 it loads is 16-byte aligned. If so
+// (fast path) the rows load as float4 (EXPL = 1; EXPL = 2 also keeps each
+// row's last float4 and its index, so a row loaded one plane earlier is
+// reused when the index matches) or as scalars the compiler may merge
+// (EXPL = 0); otherwise the naive body runs once per cell.
+__device__ __forceinline__ float4 xv_ld4(const float* __restrict__ p) { return *reinterpret_cast<const float4*>(p); }
+template <int BX, int BY, int U, int EXPL>
+__global__ void __launch_bounds__(BX* BY) diff_xv(const float* __restrict__ in, float* __restrict__ out, int nx,
+                                                  int ny, int nz, int zch, DiffCoef k) {
+  const int i0 = ((int)blockIdx.x * BX + (int)threadIdx.x) * 4;
+  const int j = (int)blockIdx.y * BY + (int)threadIdx.y;
+  const int xy = nx * ny;
+  const int z0 = (int)blockIdx.z * zch;
+  int c = i0 + j * nx + z0 * xy;
+  int qi0 = -1, qi1 = -1;  // EXPL 2: indices of the kept rows (centre, above)
+  float4 qv0 = {0, 0, 0, 0}, qv1 = qv0;
+#pragma unroll U
+  for (int z = z0; z < nz && z - z0 < zch; ++z) {
+    bool fast = i0 + 3 < nx && j < ny;
+#pragma unroll
+    for (int v = 0; v < 4; ++v) fast = fast && i0 + v != 0 && i0 + v != nx - 1;
+    fast = fast && j != 0 && j != ny - 1 && z != 0 && z != nz - 1;
+    fast = fast && (c & 3) == 0 && ((c - nx) & 3) == 0 && ((c + nx) & 3) == 0 && ((c - xy) & 3) == 0 &&
+           ((c + xy) & 3) == 0;
+    if (fast) {
+      if (EXPL == 0) {
+#pragma unroll
+        for (int v = 0; v < 4; ++v)
+          out[c + v] = diff_point(k, in[c + v], in[c + v - 1], in[c + v + 1], in[c + v + nx], in[c + v - nx],
+                                  in[c + v - xy], in[c + v + xy]);
+      } else {
+        float4 C, B;
+        if (EXPL == 2) {
+          C = qi1 == c ? qv1 : xv_ld4(in + c);
+          B = qi0 == c - xy ? qv0 : xv_ld4(in + c - xy);
+        } else {
+          C = xv_ld4(in + c);
+          B = xv_ld4(in + c - xy);
+        }
+        const float4 N = xv_ld4(in + c - nx), S = xv_ld4(in + c + nx), T = xv_ld4(in + c + xy);
+        const float W = in[c - 1], E = in[c + 4];
+        float4 o;
+        o.x = diff_point(k, C.x, W, C.y, S.x, N.x, B.x, T.x);
+        o.y = diff_point(k, C.y, C.x, C.z, S.y, N.y, B.y, T.y);
+        o.z = diff_point(k, C.z, C.y, C.w, S.z, N.z, B.z, T.z);
+        o.w = diff_point(k, C.w, C.z, E, S.w, N.w, B.w, T.w);
+        *reinterpret_cast<float4*>(out + c) = o;
+        if (EXPL == 2) qi0 = c, qv0 = C, qi1 = c + xy, qv1 = T;
+      }
+    } else {
+#pragma unroll
+      for (int v = 0; v < 4; ++v)
+        if (i0 + v < nx && j < ny) out[c + v] = diff_cell(k, in, c + v, i0 + v, j, z, nx, ny, nz);
+    }
+    c += xy;
+  }
+}
