@@ -25,6 +25,7 @@ inst += [("diff_zr4<%d,%d,%d>" % (c[0], c[1], c[3]), DIFFZ) for c in configs("DI
 inst += [("diff_tb1<%d,%d,%d,%d,%d>" % (c[0], c[1], c[2], c[3], c[5]), DIFFZ) for c in configs("DIFF_TB1")]
 inst += [("diff_tbv<%d,%d,%d,%d,%d>" % (c[0], c[1], c[2], c[3], c[5]), DIFFZ) for c in configs("DIFF_TBV")]
 inst += [("diff_cx<%d,%d,%d,%s>" % (c[0], c[1], c[2], "true" if c[3] else "false"), DIFFZ) for c in configs("DIFF_CX")]
+inst += [("diff_xv<%d,%d,%d,%d>" % c[:4], DIFFZ) for c in configs("DIFF_XV")]
 inst += [("himeno_zreg<%d,%d,%d,%d>" % c, "(HimenoArgs)") for c in configs("HIM_ZREG")]
 inst += [("himeno_smem<%d,%d,%d>" % c, "(HimenoArgs)") for c in configs("HIM_SMEM")]
 inst += [("himeno_tb2<%d,%d,%d>" % c, "(HimenoArgs)") for c in configs("HIM_TB2")]
