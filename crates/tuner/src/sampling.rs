@@ -49,6 +49,10 @@ pub struct Curves {
     pub samples: Vec<Vec<(u64, f64)>>,
     /// Per kernel, its d-spline (`None` with fewer than three valid sizes).
     pub splines: Vec<Option<DSpline>>,
+    /// Per kernel, the sizes where it could not run (a launch requirement
+    /// the size breaks, a failure, a wrong result).
+    #[serde(default)]
+    pub invalid: Vec<Vec<u64>>,
 }
 
 impl Curves {
@@ -59,6 +63,7 @@ impl Curves {
             kernels,
             samples: vec![Vec::new(); n],
             splines: vec![None; n],
+            invalid: vec![Vec::new(); n],
         }
     }
 
@@ -90,8 +95,10 @@ impl Curves {
         // Sample order stays size-major, as when sizes were measured one by one.
         for (i, &size) in sizes.iter().enumerate() {
             for (k, ms) in measured.iter().enumerate() {
-                if let Some(Measurement::Ok(t)) = ms.get(i) {
-                    self.samples[k].push((size, t.median_s.ln()));
+                match ms.get(i) {
+                    Some(Measurement::Ok(t)) => self.samples[k].push((size, t.median_s.ln())),
+                    Some(Measurement::Invalid { .. }) => self.invalid[k].push(size),
+                    None => {}
                 }
             }
         }
@@ -129,15 +136,55 @@ impl Curves {
         self.grid = grid;
     }
 
-    /// Predicted log times, `[kernel][grid point]`; kernels without a curve are +inf.
+    /// Predicted log times, `[kernel][grid point]`; kernels without a curve are +inf,
+    /// and so is a kernel at a size where it may not run: one whose nearest
+    /// measured sizes (below and above, or the one there is) include one
+    /// where it could not run. The curve is fitted on the valid sizes only
+    /// and would otherwise carry the kernel across a size where it fails
+    /// (a split kernel whose workspace stops fitting as C grows).
     pub fn predictions(&self) -> Vec<Vec<f64>> {
         self.splines
             .iter()
-            .map(|s| match s {
-                Some(s) => s.values.clone(),
+            .enumerate()
+            .map(|(k, s)| match s {
+                Some(s) => {
+                    let mut v = s.values.clone();
+                    for (i, x) in v.iter_mut().enumerate() {
+                        if !self.may_run(k, self.grid.point(i)) {
+                            *x = f64::INFINITY;
+                        }
+                    }
+                    v
+                }
                 None => vec![f64::INFINITY; self.grid.len()],
             })
             .collect()
+    }
+
+    /// Whether kernel `k` may run at size `n`: the measured sizes nearest to
+    /// `n` on each side (or at `n`) were all valid.
+    fn may_run(&self, k: usize, n: u64) -> bool {
+        let bad = self.invalid.get(k).map(Vec::as_slice).unwrap_or(&[]);
+        if bad.is_empty() {
+            return true;
+        }
+        let statuses = self.samples[k]
+            .iter()
+            .map(|s| (s.0, true))
+            .chain(bad.iter().map(|&b| (b, false)));
+        // (size, valid) of the nearest measurement on each side; a size
+        // measured both ways counts as invalid
+        let mut below: Option<(u64, bool)> = None;
+        let mut above: Option<(u64, bool)> = None;
+        for (size, ok) in statuses {
+            if size <= n && below.is_none_or(|b| size > b.0 || (size == b.0 && !ok)) {
+                below = Some((size, ok));
+            }
+            if size >= n && above.is_none_or(|a| size < a.0 || (size == a.0 && !ok)) {
+                above = Some((size, ok));
+            }
+        }
+        below.is_none_or(|b| b.1) && above.is_none_or(|a| a.1)
     }
 
     /// The selection rule from the current curves.
@@ -190,6 +237,7 @@ impl Curves {
             kernels: self.kernels.clone(),
             samples,
             splines,
+            invalid: self.invalid.clone(),
         })
     }
 
@@ -580,7 +628,7 @@ pub fn agreement_within(
 mod tests {
     use super::*;
     use crate::config::Config;
-    use crate::measure::{FnEvaluator, Timing};
+    use crate::measure::{FnEvaluator, InvalidKind, Timing};
 
     #[test]
     fn spacing_functions() {
@@ -646,21 +694,55 @@ mod tests {
         );
     }
 
-    #[test]
-    fn a_window_cuts_the_fits_and_keeps_the_samples_inside() {
+    /// The three kernels sampled at `sizes`, fitted on the integers 100..=10000.
+    fn fixed_over_integers(sizes: &[u64], ev: &mut dyn Evaluator) -> SamplingResult {
         let grid = Grid::integers(100, 10_000);
-        let sizes = linear_spaced(100, 10_000, 12);
-        let fixed = sample_fixed(
+        sample_fixed(
             "t",
             kernels(),
             &Family::default(),
-            &sizes,
+            sizes,
             grid,
             None,
             0.0,
-            &mut FnEvaluator(crossing),
+            ev,
         )
-        .unwrap();
+        .unwrap()
+    }
+
+    #[test]
+    fn a_kernel_is_not_chosen_past_a_size_where_it_could_not_run() {
+        // Kernel 1, the fastest from N = 3000 on, cannot run from N = 6000
+        // on (a split kernel whose workspace stops fitting); its curve,
+        // fitted on the sizes where it ran, would carry it on.
+        let capped = |c: &Config, n: u64| {
+            if c.get_int("K") == Some(1) && n >= 6000 {
+                Measurement::invalid(InvalidKind::Constraint, "workspace")
+            } else {
+                crossing(c, n)
+            }
+        };
+        let sizes = [100, 1000, 2000, 3500, 5000, 8000, 10_000];
+        let fitted = fixed_over_integers(&sizes, &mut FnEvaluator(capped));
+        assert_eq!(fitted.curves.invalid[1], vec![8000, 10_000]);
+        let rule = &fitted.rule;
+        assert_eq!(rule.select_index(4000), 1, "{}", rule.to_table());
+        // between the last size where it ran and the first where it did
+        // not, and beyond, another kernel
+        for n in [5100, 6000, 9000, 10_000] {
+            assert_ne!(rule.select_index(n), 1, "N = {n}: {}", rule.to_table());
+        }
+        // without the failures the fit would keep it there
+        let mut ok_only = fitted.curves.clone();
+        ok_only.invalid = vec![Vec::new(); 3];
+        let old = ok_only.rule("t", 0.0).unwrap();
+        assert_eq!(old.select_index(9000), 1, "{}", old.to_table());
+    }
+
+    #[test]
+    fn a_window_cuts_the_fits_and_keeps_the_samples_inside() {
+        let sizes = linear_spaced(100, 10_000, 12);
+        let fixed = fixed_over_integers(&sizes, &mut FnEvaluator(crossing));
         let c = &fixed.curves;
         let w = c.window(2000, 5000).unwrap();
         assert_eq!((w.grid.lo, w.grid.hi, w.grid.step), (2000, 5000, 1));
