@@ -171,7 +171,7 @@ fn handle_mut<'a>(handle: hone_handle_t) -> Result<&'a mut hone_handle, Failure>
 /// Creates a handle on CUDA device `device` with the rules built into hone
 /// (or, when the environment variable `HONE_RULES_DIR` names a directory,
 /// the rules there: SYMV's four, and the GEMM variants' `VARIANT.json`
-/// where present, the built-in GEMM rules otherwise). Without
+/// where present, the built-in GEMM rules for this GPU model otherwise). Without
 /// `HONE_RULES_DIR`, SYMV takes the rules `hone retune symv` tuned on this
 /// GPU model when they are there, and says once on standard error when the
 /// built-in rules it runs were tuned on another GPU. `*handle` is set on
@@ -189,19 +189,19 @@ pub unsafe extern "C" fn hone_create(handle: *mut hone_handle_t, device: c_int) 
         let dir = std::env::var_os("HONE_RULES_DIR").filter(|d| !d.is_empty());
         // The folder's rules are read before the device is opened, so a bad
         // folder fails without touching the GPU.
-        let (folder_symv, gemm_rules) = match &dir {
+        let (folder_symv, folder_gemm) = match &dir {
             Some(dir) => {
                 let gemm = GemmRules::load_dir(dir)?;
-                let gemm = if gemm.variants().is_empty() {
-                    GemmRules::bundled()
-                } else {
-                    gemm
-                };
+                let gemm = (!gemm.variants().is_empty()).then_some(gemm);
                 (Some(SymvRules::load_dir(dir)?), gemm)
             }
-            None => (None, GemmRules::bundled()),
+            None => (None, None),
         };
         let opened = Gpu::open(ordinal)?;
+        // GEMM without rules of the folder's: the built-in ones for this
+        // GPU model (an H200 has SGEMM rules of its own).
+        let gemm_rules =
+            folder_gemm.unwrap_or_else(|| GemmRules::bundled_for(&opened.props().name));
         // Without HONE_RULES_DIR, SYMV runs the rules `hone retune symv`
         // tuned on this GPU model when there are any, else the built-in
         // ones for this model.

@@ -66,16 +66,12 @@ static void cfg(char* s) {
 }
 #endif
 
-// the tensor-core kernels take split-K tile counters (zero between calls)
-// and a workspace
+// every kernel takes split-K tile counters (zero between calls) and a
+// workspace
 #ifndef SPLITK
 #define SPLITK 1
 #endif
-#if ALG == 1
-#define FLAGS_ARG
-#else
 #define FLAGS_ARG , split_counters, split_work
-#endif
 __device__ unsigned split_counters[1 << 16];
 __device__ double split_work_raw[1 << 22];  // 32 MiB
 #define split_work reinterpret_cast<T*>(split_work_raw)

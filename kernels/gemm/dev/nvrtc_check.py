@@ -61,7 +61,9 @@ for fname, kname, dt, p in CASES:
             dC, ldc = dev(C0)
             grid = (-(-M // p["BM"]) * -(-N // p["BN"]),)
             fn(grid, (nt,), (np.int32(M), np.int32(N), np.int32(K), dt(1.5), dA, np.int32(lda), dB,
-                             np.int32(ldb), dt(-0.5), dC, np.int32(ldc)), shared_mem=sm)
+                             np.int32(ldb), dt(-0.5), dC, np.int32(ldc),
+                             # split-K counters and workspace: unused with SPLITK = 1
+                             np.uint64(0), np.uint64(0)), shared_mem=sm)
             cp.cuda.runtime.deviceSynchronize()
             err = float(np.abs(cp.asnumpy(dC[:M, :]) - ref).max() / np.abs(ref).max())
             ok = err < (1e-5 if dt == np.float32 else 1e-13)
