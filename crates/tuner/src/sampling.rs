@@ -142,23 +142,31 @@ impl Curves {
     /// where it could not run. The curve is fitted on the valid sizes only
     /// and would otherwise carry the kernel across a size where it fails
     /// (a split kernel whose workspace stops fitting as C grows).
+    /// Where no kernel may run, the curves stand as fitted.
     pub fn predictions(&self) -> Vec<Vec<f64>> {
-        self.splines
+        let fitted: Vec<Vec<f64>> = self
+            .splines
             .iter()
-            .enumerate()
-            .map(|(k, s)| match s {
-                Some(s) => {
-                    let mut v = s.values.clone();
-                    for (i, x) in v.iter_mut().enumerate() {
-                        if !self.may_run(k, self.grid.point(i)) {
-                            *x = f64::INFINITY;
-                        }
-                    }
-                    v
-                }
+            .map(|s| match s {
+                Some(s) => s.values.clone(),
                 None => vec![f64::INFINITY; self.grid.len()],
             })
-            .collect()
+            .collect();
+        let mut out = fitted.clone();
+        for i in 0..self.grid.len() {
+            let n = self.grid.point(i);
+            for (k, curve) in out.iter_mut().enumerate() {
+                if !self.may_run(k, n) {
+                    curve[i] = f64::INFINITY;
+                }
+            }
+            if out.iter().all(|c| !c[i].is_finite()) {
+                for (c, f) in out.iter_mut().zip(&fitted) {
+                    c[i] = f[i];
+                }
+            }
+        }
+        out
     }
 
     /// Whether kernel `k` may run at size `n`: the measured sizes nearest to
@@ -737,6 +745,11 @@ mod tests {
         ok_only.invalid = vec![Vec::new(); 3];
         let old = ok_only.rule("t", 0.0).unwrap();
         assert_eq!(old.select_index(9000), 1, "{}", old.to_table());
+        // where no kernel may run, the fitted curves choose as before
+        let mut none_runs = fitted.curves.clone();
+        none_runs.invalid = vec![vec![8000, 10_000]; 3];
+        let far = none_runs.rule("t", 0.0).unwrap();
+        assert_eq!(far.select_index(9000), 1, "{}", far.to_table());
     }
 
     #[test]
