@@ -47,7 +47,8 @@ extern "C" {
 // Creates a handle on CUDA device `device` with the rules built into hone
 // (or, when the environment variable `HONE_RULES_DIR` names a directory,
 // the rules there: SYMV's four, and the GEMM variants' `VARIANT.json`
-// where present, the built-in GEMM rules for this GPU model otherwise). Without
+// when it holds any (a layout without one takes its flavor's NN rule), the
+// built-in GEMM rules for this GPU model when it holds none). Without
 // `HONE_RULES_DIR`, SYMV takes the rules `hone retune symv` tuned on this
 // GPU model when they are there, and says once on standard error when the
 // built-in rules it runs were tuned on another GPU. `*handle` is set on

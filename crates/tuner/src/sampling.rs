@@ -8,7 +8,7 @@
 
 use crate::dspline::{self, DSpline, Grid};
 use crate::key::Family;
-use crate::measure::{run_tasks, Evaluator, Measurement, Stop, StopAt, Task};
+use crate::measure::{run_tasks, Evaluator, InvalidKind, Measurement, Stop, StopAt, Task};
 use crate::rule::{pointwise_best, Rule, RuleError, RuleKernel};
 use serde::{Deserialize, Serialize};
 
@@ -97,17 +97,27 @@ impl Curves {
             for (k, ms) in measured.iter().enumerate() {
                 match ms.get(i) {
                     Some(Measurement::Ok(t)) => self.samples[k].push((size, t.median_s.ln())),
-                    Some(Measurement::Invalid { .. }) => self.invalid[k].push(size),
-                    None => {}
+                    // a point a replayed recording lacks says nothing of
+                    // whether the kernel runs there
+                    Some(Measurement::Invalid { kind, .. }) if *kind != InvalidKind::Missing => {
+                        self.invalid[k].push(size)
+                    }
+                    _ => {}
                 }
             }
         }
         Ok(self.kernels.len() * sizes.len())
     }
 
-    /// Distinct sizes measured so far, ascending.
+    /// Distinct sizes measured so far (where some kernel ran or could not), ascending.
     pub fn sizes(&self) -> Vec<u64> {
-        let mut v: Vec<u64> = self.samples.iter().flatten().map(|s| s.0).collect();
+        let mut v: Vec<u64> = self
+            .samples
+            .iter()
+            .flatten()
+            .map(|s| s.0)
+            .chain(self.invalid.iter().flatten().copied())
+            .collect();
         v.sort_unstable();
         v.dedup();
         v
@@ -240,12 +250,42 @@ impl Curves {
                     .collect()
             })
             .collect();
+        // The sizes inside where a kernel could not run, and the nearest
+        // measured size on each side outside where that one is such a size:
+        // the cut curves then hide a kernel where the whole ones do.
+        let invalid = (0..self.kernels.len())
+            .map(|k| {
+                let bad = self.invalid.get(k).map(Vec::as_slice).unwrap_or(&[]);
+                let statuses: Vec<(u64, bool)> = self.samples[k]
+                    .iter()
+                    .map(|s| (s.0, true))
+                    .chain(bad.iter().map(|&b| (b, false)))
+                    .collect();
+                let nearest_invalid = |outside: &dyn Fn(u64) -> bool, key: &dyn Fn(u64) -> u64| {
+                    statuses
+                        .iter()
+                        .filter(|s| outside(s.0))
+                        .min_by_key(|s| (key(s.0), s.1))
+                        .filter(|s| !s.1)
+                        .map(|s| s.0)
+                };
+                let mut v: Vec<u64> = bad
+                    .iter()
+                    .copied()
+                    .filter(|n| (grid.lo..=grid.hi).contains(n))
+                    .collect();
+                v.extend(nearest_invalid(&|n| n < grid.lo, &|n| grid.lo - n));
+                v.extend(nearest_invalid(&|n| n > grid.hi, &|n| n - grid.hi));
+                v.sort_unstable();
+                v
+            })
+            .collect();
         Some(Curves {
             grid,
             kernels: self.kernels.clone(),
             samples,
             splines,
-            invalid: self.invalid.clone(),
+            invalid,
         })
     }
 
@@ -745,6 +785,21 @@ mod tests {
         ok_only.invalid = vec![Vec::new(); 3];
         let old = ok_only.rule("t", 0.0).unwrap();
         assert_eq!(old.select_index(9000), 1, "{}", old.to_table());
+        // a cut of the curves keeps the nearest failure outside it
+        let w = fitted.curves.window(2000, 5000).unwrap();
+        assert_eq!(w.invalid[1], vec![8000]);
+        assert!(w.invalid[0].is_empty());
+        // a point a replayed recording lacks is no failure
+        let gappy = |c: &Config, n: u64| {
+            if c.get_int("K") == Some(0) && n == 2000 {
+                Measurement::invalid(InvalidKind::Missing, "not recorded")
+            } else {
+                crossing(c, n)
+            }
+        };
+        let replayed = fixed_over_integers(&sizes, &mut FnEvaluator(gappy));
+        assert!(replayed.curves.invalid[0].is_empty());
+        assert!(replayed.curves.sizes().contains(&2000));
         // where no kernel may run, the fitted curves choose as before
         let mut none_runs = fitted.curves.clone();
         none_runs.invalid = vec![vec![8000, 10_000]; 3];

@@ -28,8 +28,8 @@ typedef PREC T;
 static int smem_bytes(int, int) { return FMA_SMEM_BYTES; }
 static const char* alg_name() { return sizeof(PREC) == 4 ? "sgemm_fma" : "dgemm_fma"; }
 static void cfg(char* s) {
-  sprintf(s, "BM=%d BN=%d BK=%d TM=%d TN=%d VEC=%d PAD=%d GROUP=%d MINB=%d", BM, BN, BK, TM, TN, VEC,
-          PAD, GROUP, MINB);
+  sprintf(s, "BM=%d BN=%d BK=%d TM=%d TN=%d VEC=%d PAD=%d GROUP=%d MINB=%d SPLITK=%d", BM, BN, BK, TM, TN,
+          VEC, PAD, GROUP, MINB, SPLITK);
 }
 #elif ALG == 2
 #include "../gemm_dmma.cu"
