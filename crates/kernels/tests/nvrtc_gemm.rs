@@ -12,6 +12,7 @@ use std::collections::BTreeMap;
 use hone_gpu::nvrtc::{self, ImageKind};
 use hone_gpu::sass::{disassemble, find_nvdisasm, loops};
 use hone_gpu::{CompileOptions, Target};
+use hone_kernels::gemm::library::H200;
 use hone_kernels::gemm::template::{template, GemmKernel};
 use hone_kernels::gemm::{Flavor, GemmProblem, GemmRules, Layout};
 
@@ -40,22 +41,24 @@ fn every_kernel_the_rules_pick_compiles_also_split() {
     if !support::nvrtc_or_skip() {
         return;
     }
-    let rules = GemmRules::bundled();
     let mut kernels = BTreeMap::new();
-    for variant in Flavor::all_variants() {
-        let (flavor, layout) = Flavor::parse_variant(&variant).unwrap();
-        if !matches!(flavor, Flavor::Dgemm | Flavor::Sgemm3xTf32 | Flavor::Sgemm) {
-            continue;
-        }
-        let Ok(selections) = rules.set().selections(&variant) else {
-            continue;
-        };
-        for s in selections {
-            let n = (s.start as usize).max(64);
-            let k = rules
-                .kernel(&GemmProblem::packed(flavor, layout, n, n, n))
-                .unwrap();
-            kernels.insert((k.label(), k.layout.to_string()), k);
+    // the fallback rules and those of the models with rules of their own
+    for rules in [GemmRules::bundled(), GemmRules::bundled_for(H200)] {
+        for variant in Flavor::all_variants() {
+            let (flavor, layout) = Flavor::parse_variant(&variant).unwrap();
+            if !matches!(flavor, Flavor::Dgemm | Flavor::Sgemm3xTf32 | Flavor::Sgemm) {
+                continue;
+            }
+            let Ok(selections) = rules.set().selections(&variant) else {
+                continue;
+            };
+            for s in selections {
+                let n = (s.start as usize).max(64);
+                let k = rules
+                    .kernel(&GemmProblem::packed(flavor, layout, n, n, n))
+                    .unwrap();
+                kernels.insert((k.label(), k.layout.to_string()), k);
+            }
         }
     }
     assert!(kernels.len() >= 8, "{} kernels", kernels.len());
