@@ -182,27 +182,25 @@ impl Curves {
     /// Whether kernel `k` may run at size `n`: the measured sizes nearest to
     /// `n` on each side (or at `n`) were all valid.
     fn may_run(&self, k: usize, n: u64) -> bool {
-        let bad = self.invalid.get(k).map(Vec::as_slice).unwrap_or(&[]);
-        if bad.is_empty() {
+        if self.invalid.get(k).is_none_or(Vec::is_empty) {
             return true;
         }
-        let statuses = self.samples[k]
+        [true, false]
+            .into_iter()
+            .all(|below| self.nearest(k, n, below).is_none_or(|s| s.1))
+    }
+
+    /// Kernel `k`'s measured size nearest to `n` among those at or below it
+    /// (`below`) or at or above it, with whether the kernel ran there; a size
+    /// measured both ways counts as one where it could not.
+    fn nearest(&self, k: usize, n: u64, below: bool) -> Option<(u64, bool)> {
+        let bad = self.invalid.get(k).map(Vec::as_slice).unwrap_or(&[]);
+        self.samples[k]
             .iter()
             .map(|s| (s.0, true))
-            .chain(bad.iter().map(|&b| (b, false)));
-        // (size, valid) of the nearest measurement on each side; a size
-        // measured both ways counts as invalid
-        let mut below: Option<(u64, bool)> = None;
-        let mut above: Option<(u64, bool)> = None;
-        for (size, ok) in statuses {
-            if size <= n && below.is_none_or(|b| size > b.0 || (size == b.0 && !ok)) {
-                below = Some((size, ok));
-            }
-            if size >= n && above.is_none_or(|a| size < a.0 || (size == a.0 && !ok)) {
-                above = Some((size, ok));
-            }
-        }
-        below.is_none_or(|b| b.1) && above.is_none_or(|a| a.1)
+            .chain(bad.iter().map(|&b| (b, false)))
+            .filter(|&(size, _)| if below { size <= n } else { size >= n })
+            .min_by_key(|&(size, ok)| (size.abs_diff(n), ok))
     }
 
     /// The selection rule from the current curves.
@@ -256,26 +254,18 @@ impl Curves {
         let invalid = (0..self.kernels.len())
             .map(|k| {
                 let bad = self.invalid.get(k).map(Vec::as_slice).unwrap_or(&[]);
-                let statuses: Vec<(u64, bool)> = self.samples[k]
-                    .iter()
-                    .map(|s| (s.0, true))
-                    .chain(bad.iter().map(|&b| (b, false)))
-                    .collect();
-                let nearest_invalid = |outside: &dyn Fn(u64) -> bool, key: &dyn Fn(u64) -> u64| {
-                    statuses
-                        .iter()
-                        .filter(|s| outside(s.0))
-                        .min_by_key(|s| (key(s.0), s.1))
-                        .filter(|s| !s.1)
-                        .map(|s| s.0)
-                };
                 let mut v: Vec<u64> = bad
                     .iter()
                     .copied()
                     .filter(|n| (grid.lo..=grid.hi).contains(n))
                     .collect();
-                v.extend(nearest_invalid(&|n| n < grid.lo, &|n| grid.lo - n));
-                v.extend(nearest_invalid(&|n| n > grid.hi, &|n| n - grid.hi));
+                let outside = [
+                    grid.lo
+                        .checked_sub(1)
+                        .and_then(|n| self.nearest(k, n, true)),
+                    self.nearest(k, grid.hi + 1, false),
+                ];
+                v.extend(outside.into_iter().flatten().filter(|s| !s.1).map(|s| s.0));
                 v.sort_unstable();
                 v
             })
