@@ -77,6 +77,15 @@ const H200_BUNDLED: &[(&str, &str)] = &[
     ),
 ];
 
+/// The folder and texts of the built-in rules tuned on the GPU model named
+/// `device_name`, where hone carries some.
+fn own_bundled(
+    device_name: &str,
+) -> Option<(&'static str, &'static [(&'static str, &'static str)])> {
+    crate::routine::device_rules::same_model(device_name, H200)
+        .then_some((H200_FOLDER, H200_BUNDLED))
+}
+
 fn check_config(variant: &str, config: &TunerConfig) -> std::result::Result<(), String> {
     let (flavor, layout) =
         Flavor::parse_variant(variant).ok_or_else(|| format!("`{variant}` is not GEMM"))?;
@@ -101,11 +110,20 @@ impl GemmRules {
     /// model's for the rest.
     pub fn bundled_for(device_name: &str) -> GemmRules {
         let mut rules = GemmRules::bundled();
-        if crate::routine::device_rules::same_model(device_name, H200) {
-            let own = RuleSet::bundled(H200_FOLDER, H200_BUNDLED, check_config);
-            rules.set.replace_from(own);
+        if let Some((folder, texts)) = own_bundled(device_name) {
+            rules
+                .set
+                .replace_from(RuleSet::bundled(folder, texts, check_config));
         }
         rules
+    }
+
+    /// The variants whose built-in rules were tuned on the GPU model named
+    /// `device_name` (none where the fallback model's serve every variant).
+    pub fn own_variants(device_name: &str) -> Vec<&'static str> {
+        own_bundled(device_name)
+            .map(|(_, texts)| texts.iter().map(|t| t.0).collect())
+            .unwrap_or_default()
     }
 
     /// `VARIANT.json` for each variant that has one in `dir` (layouts and

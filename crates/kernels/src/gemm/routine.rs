@@ -91,9 +91,8 @@ impl Routine for GemmRoutine {
     }
 
     fn built_in_notice(&self, device_name: &str) -> Option<String> {
-        let own = GemmRules::bundled_for(device_name);
-        let fallback = GemmRules::bundled();
-        if own == fallback {
+        let theirs = GemmRules::own_variants(device_name);
+        if theirs.is_empty() {
             return crate::routine::device_rules::built_in_notice(
                 self.name(),
                 false,
@@ -101,11 +100,6 @@ impl Routine for GemmRoutine {
                 self.tuned_on(),
             );
         }
-        let theirs: Vec<String> = own
-            .variants()
-            .into_iter()
-            .filter(|v| own.set().rule(v).ok() != fallback.set().rule(v).ok())
-            .collect();
         Some(format!(
             "hone: gemm runs built-in rules tuned on this GPU model ({}) for {}, and those tuned on \
              the {} for the other variants; `hone tune` and `hone rule` on their jobs tune them \
