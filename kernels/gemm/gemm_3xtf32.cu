@@ -4,8 +4,10 @@
 // C = alpha*op(A)*op(B) + beta*C, column-major, op by TRANS_A / TRANS_B.
 // mma.sync.m16n8k8 tf32, STAGES-deep cp.async pipeline; shared-memory tiles
 // keep the global layout (no transpose) and are padded against bank
-// conflicts.
+// conflicts. With WGMMA = 1 the template is gemm_3xtf32_wg.cu's kernel
+// instead (the two files are one template, sgemm_3xtf32.json).
 #include "gemm_common.cuh"
+#if !defined(WGMMA) || WGMMA == 0
 
 #ifndef TRANS_A
 #define TRANS_A 0
@@ -243,3 +245,4 @@ KERNEL_NAME(int M, int N, int K, float alpha, const float* __restrict__ A, int l
   gemm_3xtf32_impl<TRANS_A, TRANS_B>(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc, counters, work);
 }
 #endif
+#endif  // !WGMMA

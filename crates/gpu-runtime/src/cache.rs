@@ -171,6 +171,7 @@ mod tests {
         Target {
             arch: 90,
             kind: ImageKind::Cubin,
+            arch_specific: false,
         }
     }
 
@@ -227,6 +228,7 @@ mod tests {
         let ptx = Target {
             arch: 90,
             kind: ImageKind::Ptx,
+            arch_specific: false,
         };
         assert_ne!(base, ModuleCache::key("src", &args, &ptx, (13, 0)));
         // Field boundaries matter: moving a byte between fields changes the key.

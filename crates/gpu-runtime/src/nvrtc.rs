@@ -34,15 +34,32 @@ pub struct Target {
     /// Architecture number: 90 for compute capability 9.0.
     pub arch: u32,
     pub kind: ImageKind,
+    /// The architecture-specific target (`sm_90a`): its features (wgmma)
+    /// run on that one architecture only, never on a later one.
+    #[serde(default)]
+    pub arch_specific: bool,
 }
 
 impl Target {
-    /// The `--gpu-architecture` option: `sm_90` yields a cubin, `compute_90` PTX.
+    /// The `--gpu-architecture` option: `sm_90` yields a cubin, `compute_90`
+    /// PTX, `sm_90a` a cubin with the architecture-specific features.
     pub fn arch_option(&self) -> String {
+        let suffix = if self.arch_specific { "a" } else { "" };
         match self.kind {
-            ImageKind::Cubin => format!("--gpu-architecture=sm_{}", self.arch),
-            ImageKind::Ptx => format!("--gpu-architecture=compute_{}", self.arch),
+            ImageKind::Cubin => format!("--gpu-architecture=sm_{}{suffix}", self.arch),
+            ImageKind::Ptx => format!("--gpu-architecture=compute_{}{suffix}", self.arch),
         }
+    }
+
+    /// This target with its architecture-specific features, where the
+    /// device runs them: machine code for its own architecture only (PTX for
+    /// an older one would be compiled by the driver for this device, which
+    /// the specific features do not survive).
+    pub fn specific(&self) -> Option<Target> {
+        (self.kind == ImageKind::Cubin).then_some(Target {
+            arch_specific: true,
+            ..*self
+        })
     }
 }
 
@@ -151,6 +168,7 @@ pub fn choose_target(compute_capability: (u32, u32), supported: &[u32]) -> Resul
         return Ok(Target {
             arch,
             kind: ImageKind::Cubin,
+            arch_specific: false,
         });
     }
     supported
@@ -161,6 +179,7 @@ pub fn choose_target(compute_capability: (u32, u32), supported: &[u32]) -> Resul
         .map(|a| Target {
             arch: a,
             kind: ImageKind::Ptx,
+            arch_specific: false,
         })
         .ok_or_else(|| {
             GpuError::Library(format!(
@@ -264,7 +283,8 @@ mod tests {
             t,
             Target {
                 arch: 90,
-                kind: ImageKind::Cubin
+                kind: ImageKind::Cubin,
+                arch_specific: false,
             }
         );
         assert_eq!(t.arch_option(), "--gpu-architecture=sm_90");
@@ -277,7 +297,8 @@ mod tests {
             t,
             Target {
                 arch: 100,
-                kind: ImageKind::Ptx
+                kind: ImageKind::Ptx,
+                arch_specific: false,
             }
         );
         assert_eq!(t.arch_option(), "--gpu-architecture=compute_100");
@@ -294,6 +315,7 @@ mod tests {
         let target = Target {
             arch: 90,
             kind: ImageKind::Cubin,
+            arch_specific: false,
         };
         let mut a = CompileOptions::with_defines([("VEC", 4), ("BLOCK_SIZE", 256)]);
         a.extra = vec!["--restrict".into(), "--extra-device-vectorization".into()];
@@ -315,6 +337,7 @@ mod tests {
         let target = Target {
             arch: 90,
             kind: ImageKind::Cubin,
+            arch_specific: false,
         };
         let opts = CompileOptions::with_defines([("1BAD", 1)]);
         assert!(matches!(
@@ -333,6 +356,7 @@ mod tests {
         let target = Target {
             arch: 90,
             kind: ImageKind::Cubin,
+            arch_specific: false,
         };
         let result = compile(
             "extern \"C\" __global__ void k(float* p) { p[threadIdx.x] = 1.0f; }",

@@ -67,6 +67,7 @@ pub fn listings(module: &Module, arch: u32) -> Result<Listings> {
     let target = Target {
         arch,
         kind: ImageKind::Cubin,
+        arch_specific: false,
     };
     let options = CompileOptions {
         extra: vec!["-lineinfo".to_string()],

@@ -180,6 +180,7 @@ mod tests {
         let target = Target {
             arch: 90,
             kind: crate::nvrtc::ImageKind::Cubin,
+            arch_specific: false,
         };
         let c = compile_variant(&v.template, &cache, target, (13, 0), &v.config);
         let err = c.result.unwrap_err();

@@ -344,6 +344,7 @@ mod tests {
         let target = crate::nvrtc::Target {
             arch: 90,
             kind: crate::nvrtc::ImageKind::Ptx,
+            arch_specific: false,
         };
         let m = nvrtc::compile(READ_KERNEL, "r.cu", &CompileOptions::default(), &target).unwrap();
         let ptx = String::from_utf8_lossy(&m.image);

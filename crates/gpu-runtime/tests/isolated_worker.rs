@@ -207,6 +207,7 @@ fn sweep_records_uncompilable_variants_and_keeps_order() {
     let target = Target {
         arch: 90,
         kind: ImageKind::Cubin,
+        arch_specific: false,
     };
     let mut seen = 0;
     let results = sweep(

@@ -100,6 +100,7 @@ fn main() -> ExitCode {
     let target = Target {
         arch: args.arch,
         kind: ImageKind::Cubin,
+        arch_specific: false,
     };
     let limits = DeviceLimits::h100_sxm();
     let mut failures = 0;

@@ -76,6 +76,7 @@ fn the_int8_emulation_kernels_compile() {
     let target = hone_gpu::Target {
         arch: 90,
         kind: hone_gpu::ImageKind::Cubin,
+        arch_specific: false,
     };
     let options = hone_gpu::CompileOptions::default();
     // 24 FP64 moduli take the five-piece slicing.

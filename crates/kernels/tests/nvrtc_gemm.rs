@@ -22,10 +22,12 @@ fn cubin(kernel: &GemmKernel, extra: &[(&str, i64)]) -> Vec<u8> {
     let t = template(kernel.flavor);
     let mut defines = t.defines(kernel);
     defines.extend(extra.iter().map(|(k, v)| (k.to_string(), *v)));
-    let target = Target {
+    let device = Target {
         arch: 90,
         kind: ImageKind::Cubin,
+        arch_specific: false,
     };
+    let target = t.target(kernel, &device).unwrap_or_else(|e| panic!("{e}"));
     nvrtc::compile(
         &t.source(),
         t.file,
@@ -88,6 +90,48 @@ fn every_kernel_the_rules_pick_compiles_also_split() {
         let mut split = k.clone();
         split.config.insert("SPLITK".to_string(), 64);
         assert!(!cubin(&split, &[]).is_empty());
+    }
+}
+
+/// The warpgroup-MMA 3xTF32 kernels compile for sm_90a in every layout,
+/// split or not, and their main loop is the 12 wgmmas of a k tile (three
+/// products of four k steps).
+#[test]
+fn wgmma_3xtf32_kernels_compile_with_their_warpgroup_mmas() {
+    if !support::nvrtc_or_skip() {
+        return;
+    }
+    let nvdisasm = find_nvdisasm();
+    let t = template(Flavor::Sgemm3xTf32);
+    for (bm, bn, stages, flush) in [(128, 128, 3, 4), (64, 128, 4, 2), (192, 64, 3, 4)] {
+        for layout in Layout::ALL {
+            for splitk in [1, 8] {
+                let config = t.config(&[
+                    ("WGMMA", 1),
+                    ("BM", bm),
+                    ("BN", bn),
+                    ("BK", 32),
+                    ("STAGES", stages),
+                    ("FLUSH", flush),
+                    ("SPLITK", splitk),
+                ]);
+                t.validate(&config).unwrap();
+                let k = GemmKernel {
+                    flavor: Flavor::Sgemm3xTf32,
+                    layout,
+                    config,
+                };
+                let image = cubin(&k, &[]);
+                if let Some(nvdisasm) = &nvdisasm {
+                    let sass = disassemble(nvdisasm, &image).unwrap();
+                    let mmas = sass
+                        .lines()
+                        .filter(|l| l.contains(&format!("HGMMA.64x{bn}x8.F32.TF32")))
+                        .count();
+                    assert_eq!(mmas, 12, "{} {layout}", k.label());
+                }
+            }
+        }
     }
 }
 

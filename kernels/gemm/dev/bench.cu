@@ -1,7 +1,8 @@
 // Standalone check + benchmark harness for the hone GEMM kernel templates.
 // Build one executable per algorithm/config, e.g.
 //   nvcc -O3 -arch=sm_90 -DALG=3 -DBM=128 -DBN=128 ... bench.cu -lcublas -o b
-// ALG 1 = gemm_fma.cu (PREC float or double), 2 = gemm_dmma.cu, 3 = gemm_3xtf32.cu.
+// ALG 1 = gemm_fma.cu (PREC float or double), 2 = gemm_dmma.cu, 3 = gemm_3xtf32.cu,
+// 4 = gemm_3xtf32_wg.cu (build with ARCHFLAGS="-gencode arch=compute_90a,code=sm_90a").
 // All four layouts are instantiated from the same template (wrappers below).
 // Usage: ./b [check|time|both] [N list...]
 #include <cublas_v2.h>
@@ -63,6 +64,19 @@ static const char* alg_name() { return "sgemm_3xtf32"; }
 static void cfg(char* s) {
   sprintf(s, "BM=%d BN=%d BK=%d WARPS_M=%d WARPS_N=%d STAGES=%d VEC=%d GROUP=%d SPLIT=%d FLUSH=%d SPLITK=%d",
           BM, BN, BK, WARPS_M, WARPS_N, STAGES, VEC, GROUP, SPLIT, FLUSH, SPLITK);
+}
+#elif ALG == 4
+#define WGMMA 1
+#include "../gemm_3xtf32_wg.cu"
+typedef float T;
+#define NTHR WG_NT
+#define LBMIN 1
+#define VEC 4
+#define IMPL(ta, tb) gemm_3xtf32_wg_impl<ta, tb>
+static int smem_bytes(int, int) { return WG_SMEM_BYTES; }
+static const char* alg_name() { return "sgemm_3xtf32_wg"; }
+static void cfg(char* s) {
+  sprintf(s, "BM=%d BN=%d STAGES=%d GROUP=%d FLUSH=%d SPLITK=%d", BM, BN, STAGES, GROUP, FLUSH, SPLITK);
 }
 #endif
 
@@ -166,6 +180,17 @@ static double err_vs(const T* dC, int M, int N, int ldc, const double* dR, bool*
       md = std::max(md, std::fabs(cv - rv));
       mr = std::max(mr, std::fabs(rv));
     }
+  if (getenv("DUMP") && md > 1e-4 * mr) {
+    int shown = 0;
+    for (int j = 0; j < N && shown < 12; ++j)
+      for (int i = 0; i < M && shown < 12; ++i) {
+        double cv = (double)c[(size_t)j * ldc + i], rv = r[(size_t)j * M + i];
+        if (!(std::fabs(cv - rv) <= 1e-4 * mr)) {
+          printf("  bad C(%d,%d) = %g, expected %g\n", i, j, cv, rv);
+          ++shown;
+        }
+      }
+  }
   return md / (mr > 0 ? mr : 1.0);
 }
 

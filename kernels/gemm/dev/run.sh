@@ -10,7 +10,7 @@ LOG=$OUT/log.txt
 { date -u; nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader; nvcc --version | tail -1; } | tee -a "$LOG"
 # build in parallel
 grep -v '^\s*#' "$CFG" | grep -v '^\s*$' | while read -r name alg flags; do
-  echo "nvcc -O3 -arch=sm_90 -std=c++17 -DALG=$alg $flags bench.cu -lcublas -o build/$name > build/$name.log 2>&1 || echo BUILD-FAIL $name"
+  echo "nvcc -O3 ${ARCHFLAGS:--arch=sm_90} -std=c++17 -DALG=$alg $flags bench.cu -lcublas -o build/$name > build/$name.log 2>&1 || echo BUILD-FAIL $name"
 done > build/cmds.sh
 t0=$(date +%s)
 xargs -P 16 -I{} bash -c '{}' < build/cmds.sh | tee -a "$LOG"

@@ -159,8 +159,9 @@ impl<'g> GemmRunner<'g> {
                 let t = template(k.flavor);
                 let start = std::time::Instant::now();
                 let options = CompileOptions::with_defines(t.defines(k));
+                let target = t.target(k, target).map_err(Invalid::compile)?;
                 cache
-                    .compile(&t.source(), t.file, &options, target, nvrtc_version)
+                    .compile(&t.source(), t.file, &options, &target, nvrtc_version)
                     .map(|m| (m, start.elapsed().as_secs_f64() * 1e3))
                     .map_err(|e| Invalid::compile(e.to_string()))
             })

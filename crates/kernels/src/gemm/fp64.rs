@@ -65,6 +65,7 @@ pub fn count(kernel: &GemmKernel, arch: u32) -> Result<Fp64Count, GpuError> {
     let target = Target {
         arch,
         kind: nvrtc::ImageKind::Cubin,
+        arch_specific: false,
     };
     let m = nvrtc::compile(
         &t.source(),

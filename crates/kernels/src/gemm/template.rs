@@ -12,7 +12,7 @@
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
-use hone_gpu::IntExpr;
+use hone_gpu::{IntExpr, Target};
 use serde::Deserialize;
 
 use super::{Config, Flavor, GemmProblem, Layout};
@@ -36,7 +36,12 @@ const FILES: [(Flavor, &str, &str, &str); 5] = [
     (
         Flavor::Sgemm3xTf32,
         include_str!("../../../../kernels/gemm/sgemm_3xtf32.json"),
-        include_str!("../../../../kernels/gemm/gemm_3xtf32.cu"),
+        // one template in two files, WGMMA choosing the half that compiles
+        concat!(
+            include_str!("../../../../kernels/gemm/gemm_3xtf32.cu"),
+            "\n#line 1 \"gemm_3xtf32_wg.cu\"\n",
+            include_str!("../../../../kernels/gemm/gemm_3xtf32_wg.cu")
+        ),
         "gemm_3xtf32.cu",
     ),
     (
@@ -89,6 +94,11 @@ struct Description {
     /// added to the template after rules were tuned without them).
     #[serde(default)]
     defaults: BTreeMap<String, i64>,
+    /// The architecture (90 for sm_90a) whose specific features a
+    /// configuration uses, 0 for none: such a kernel is compiled for that
+    /// architecture alone and runs on no other.
+    #[serde(default = "zero")]
+    arch_specific: String,
 }
 
 /// Words of split-K tile counters a runner keeps for the kernels that split
@@ -100,6 +110,10 @@ pub const SPLIT_WORK_BYTES: usize = 32 << 20;
 
 fn one() -> String {
     "1".to_string()
+}
+
+fn zero() -> String {
+    "0".to_string()
 }
 
 /// A GEMM template, parsed.
@@ -122,6 +136,7 @@ pub struct GemmTemplate {
     /// Takes the split-K counters and workspace after the BLAS arguments.
     pub split_k: bool,
     defaults: BTreeMap<String, i64>,
+    arch_specific: IntExpr,
 }
 
 /// One kernel: a template's configuration for one layout.
@@ -178,6 +193,27 @@ impl GemmTemplate {
             c_align: parse(flavor.name(), &d.c_align),
             split_k: d.split_k,
             defaults: d.defaults,
+            arch_specific: parse(flavor.name(), &d.arch_specific),
+        }
+    }
+
+    /// What kernel `k` is compiled for on a device whose own target is
+    /// `device`: that target, or the architecture-specific one where the
+    /// configuration uses such features (refused on any other architecture).
+    pub fn target(&self, k: &GemmKernel, device: &Target) -> Result<Target, String> {
+        let env = |name: &str| k.config.get(name).copied();
+        let arch = self.arch_specific.eval(&env).map_err(|e| e.to_string())?;
+        if arch == 0 {
+            return Ok(*device);
+        }
+        match device.specific() {
+            Some(t) if i64::from(t.arch) == arch => Ok(t),
+            _ => Err(format!(
+                "{} runs on sm_{arch} only (it uses that architecture's own instructions), \
+                 the device is sm_{}",
+                k.label(),
+                device.arch
+            )),
         }
     }
 
@@ -557,6 +593,71 @@ mod tests {
             assert!(t.validate(&c).is_ok(), "{f}: {:?}", t.validate(&c));
             assert_eq!(t.violations(&c, &limits), Vec::<String>::new(), "{f} {c:?}");
         }
+    }
+
+    /// The warpgroup-MMA 3xTF32 kernels: valid on an H100 in the tile
+    /// shapes measured, launched with a warpgroup per 64 rows and their
+    /// swizzled stages, and compiled for sm_90a, which no other GPU runs.
+    #[test]
+    fn wgmma_kernels_need_sm_90_and_its_specific_target() {
+        let limits = h100();
+        let t = template(Flavor::Sgemm3xTf32);
+        let wg = |bm: i64, bn: i64, stages: i64| {
+            t.config(&[
+                ("WGMMA", 1),
+                ("BM", bm),
+                ("BN", bn),
+                ("BK", 32),
+                ("STAGES", stages),
+                ("FLUSH", 4),
+            ])
+        };
+        for (bm, bn, stages) in [(128, 128, 3), (64, 128, 4), (128, 64, 4), (192, 64, 3)] {
+            let c = wg(bm, bn, stages);
+            assert_eq!(t.violations(&c, &limits), Vec::<String>::new(), "{c:?}");
+            let k = GemmKernel {
+                flavor: Flavor::Sgemm3xTf32,
+                layout: Layout { a: Op::N, b: Op::T },
+                config: c,
+            };
+            let p = GemmProblem::packed(Flavor::Sgemm3xTf32, k.layout, 1000, 333, 129);
+            let d = t.launch(&k, &p);
+            assert_eq!(d.block, ((bm / 64 * 128) as u32, 1, 1));
+            assert_eq!(d.shared_mem as i64, stages * (2 * bm + 2 * bn) * 128 + 1024);
+            // any leading dimension: the kernel loads element by element where it must
+            assert!(t.accepts(&k, &GemmProblem { lda: 1001, ..p }).is_ok());
+            let sm90 = Target {
+                arch: 90,
+                kind: hone_gpu::ImageKind::Cubin,
+                arch_specific: false,
+            };
+            let specific = t.target(&k, &sm90).unwrap();
+            assert!(specific.arch_specific);
+            assert_eq!(specific.arch_option(), "--gpu-architecture=sm_90a");
+            for other in [
+                Target { arch: 100, ..sm90 },
+                Target { arch: 80, ..sm90 },
+                Target {
+                    kind: hone_gpu::ImageKind::Ptx,
+                    ..sm90
+                },
+            ] {
+                let e = t.target(&k, &other).unwrap_err();
+                assert!(e.contains("runs on sm_90 only"), "{e}");
+            }
+            let mma = GemmKernel {
+                config: t.config(&[("BK", 32), ("VEC", 4)]),
+                ..k.clone()
+            };
+            assert_eq!(t.target(&mma, &sm90).unwrap(), sm90);
+        }
+        // 128 x 128 tiles need all the registers of an SM: no third warpgroup
+        assert!(!t.violations(&wg(192, 128, 3), &limits).is_empty());
+        // four 128 x 128 stages do not fit in shared memory
+        assert!(!t.violations(&wg(128, 128, 4), &limits).is_empty());
+        // the mma.sync kernel keeps its own flush and tiles
+        let odd = t.config(&[("BK", 32), ("VEC", 4), ("FLUSH", 4)]);
+        assert!(!t.violations(&odd, &limits).is_empty());
     }
 
     #[test]

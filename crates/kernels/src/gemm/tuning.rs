@@ -113,6 +113,15 @@ impl Tunable for GemmTune {
                 };
             }
             let options = CompileOptions::with_defines(t.defines(k));
+            let target = match t.target(k, &target) {
+                Ok(target) => target,
+                Err(e) => {
+                    return Compiled {
+                        result: Err(Invalid::compile(e)),
+                        cache_hit: None,
+                    }
+                }
+            };
             match cache.compile(&t.source(), t.file, &options, &target, nvrtc_version) {
                 Ok(m) => Compiled {
                     result: Ok(()),
