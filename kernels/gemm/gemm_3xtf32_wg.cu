@@ -316,10 +316,8 @@ __device__ __forceinline__ void gemm_3xtf32_wg_impl(int M, int N, int K, float a
     }
     // every warpgroup is done with tile kt - 1: its slot takes tile kt + STAGES - 1
     __syncthreads();
-#ifndef WG_NOLOAD  // (a measurement of the MMAs alone: wrong results)
     if (kt + STAGES - 1 < KT) store(kt + STAGES - 1);
     if (kt + STAGES < KT) load(kt + STAGES);
-#endif
     wg_proxy_fence();
   }
   wg_wait<0>();

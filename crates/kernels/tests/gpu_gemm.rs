@@ -229,9 +229,54 @@ fn measured(flavor: Flavor) -> Vec<Config> {
                 ("STAGES", 3),
                 ("VEC", 1),
             ],
+            // the warpgroup-MMA kernels (sm_90 only: left out elsewhere)
+            &[
+                ("WGMMA", 1),
+                ("BM", 128),
+                ("BN", 128),
+                ("BK", 32),
+                ("STAGES", 3),
+                ("FLUSH", 4),
+            ],
+            &[
+                ("WGMMA", 1),
+                ("BM", 64),
+                ("BN", 128),
+                ("BK", 32),
+                ("STAGES", 4),
+                ("FLUSH", 2),
+                ("SPLITK", 4),
+            ],
+            &[
+                ("WGMMA", 1),
+                ("BM", 192),
+                ("BN", 64),
+                ("BK", 32),
+                ("STAGES", 3),
+                ("FLUSH", 4),
+            ],
         ],
     };
     sets.iter().map(|pairs| t.config(pairs)).collect()
+}
+
+/// The measured configurations that `gpu` runs: the warpgroup-MMA kernels
+/// need sm_90.
+fn runnable(gpu: &Gpu, flavor: Flavor) -> Vec<Config> {
+    let sm90 = gpu.props().compute_capability == (9, 0);
+    let all = measured(flavor);
+    let n = all.len();
+    let kept: Vec<Config> = all
+        .into_iter()
+        .filter(|c| sm90 || c.get("WGMMA") != Some(&1))
+        .collect();
+    if kept.len() < n {
+        println!(
+            "{flavor}: {} warpgroup-MMA kernels left out (sm_90 only)",
+            n - kept.len()
+        );
+    }
+    kept
 }
 
 // (640, 384, 1000) and (256, 320, 72): every block inside C and aligned
@@ -264,7 +309,7 @@ fn every_measured_kernel_is_right_in_every_layout_at_odd_shapes() {
     let cublas = Cublas::new(&gpu).unwrap();
     for flavor in Flavor::ALL {
         for layout in Layout::ALL {
-            let kernels: Vec<GemmKernel> = measured(flavor)
+            let kernels: Vec<GemmKernel> = runnable(&gpu, flavor)
                 .into_iter()
                 .map(|config| GemmKernel {
                     flavor,
@@ -301,10 +346,18 @@ fn every_measured_kernel_is_right_in_every_layout_at_odd_shapes() {
 #[test]
 fn every_kernel_the_rules_pick_is_right_at_its_interval_bounds() {
     let Some(gpu) = gpu() else { return };
-    let rules = GemmRules::bundled();
+    // the fallback rules, and this GPU model's own where hone has them
+    let own = GemmRules::bundled_for(&gpu.props().name);
+    let mut sets = vec![GemmRules::bundled()];
+    if own != sets[0] {
+        sets.push(own);
+    }
     let mut runner = GemmRunner::new(&gpu, ModuleCache::open_default()).unwrap();
     let mut checked = 0;
-    for variant in Flavor::all_variants() {
+    for (rules, variant) in sets
+        .iter()
+        .flat_map(|r| Flavor::all_variants().into_iter().map(move |v| (r, v)))
+    {
         let Ok(selections) = rules.set().selections(&variant) else {
             println!("no bundled rule for {variant}");
             continue;

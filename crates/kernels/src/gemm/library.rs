@@ -54,8 +54,9 @@ const BUNDLED: &[(&str, &str)] = &[
 ];
 
 /// The GPU model with built-in rules of its own for some variants (SGEMM's
-/// four layouts); its other variants, and every GPU without rules of its
-/// own, take [`BUNDLED`], tuned on the fallback model.
+/// and 3xTF32 SGEMM's four layouts, the latter with the warpgroup-MMA
+/// kernels that only sm_90 runs); its other variants, and every GPU without
+/// rules of its own, take [`BUNDLED`], tuned on the fallback model.
 pub const H200: &str = "NVIDIA H200";
 const H200_FOLDER: &str = "kernels/gemm/rules/nvidia-h200";
 const H200_BUNDLED: &[(&str, &str)] = &[
@@ -74,6 +75,22 @@ const H200_BUNDLED: &[(&str, &str)] = &[
     (
         "sgemm_tt",
         include_str!("../../../../kernels/gemm/rules/nvidia-h200/sgemm_tt.json"),
+    ),
+    (
+        "sgemm_3xtf32_nn",
+        include_str!("../../../../kernels/gemm/rules/nvidia-h200/sgemm_3xtf32_nn.json"),
+    ),
+    (
+        "sgemm_3xtf32_nt",
+        include_str!("../../../../kernels/gemm/rules/nvidia-h200/sgemm_3xtf32_nt.json"),
+    ),
+    (
+        "sgemm_3xtf32_tn",
+        include_str!("../../../../kernels/gemm/rules/nvidia-h200/sgemm_3xtf32_tn.json"),
+    ),
+    (
+        "sgemm_3xtf32_tt",
+        include_str!("../../../../kernels/gemm/rules/nvidia-h200/sgemm_3xtf32_tt.json"),
     ),
 ];
 
@@ -300,7 +317,7 @@ mod tests {
     }
 
     #[test]
-    fn an_h200_takes_its_own_sgemm_rules_and_the_fallback_for_the_rest() {
+    fn an_h200_takes_its_own_sgemm_and_3xtf32_rules_and_the_fallback_for_the_rest() {
         let fallback = GemmRules::bundled();
         let h200 = GemmRules::bundled_for(" NVIDIA H200 ");
         let limits = DeviceLimits::h100_sxm();
@@ -319,6 +336,20 @@ mod tests {
             };
             assert!(at(256).config["SPLITK"] > 1, "{v}");
             assert_eq!(at(8192).config["SPLITK"], 1, "{v}");
+            // 3xTF32 on the warpgroup MMAs for large C, on mma.sync for small
+            let v = Flavor::Sgemm3xTf32.variant(layout);
+            assert_eq!(h200.source_variant(Flavor::Sgemm3xTf32, layout).unwrap(), v);
+            let t = template(Flavor::Sgemm3xTf32);
+            for k in h200.kernels(Flavor::Sgemm3xTf32, layout).unwrap() {
+                let violated = t.violations(&k.config, &|n| limits.get(n));
+                assert!(violated.is_empty(), "{v} {}: {violated:?}", k.label());
+            }
+            let at = |n| {
+                h200.kernel(&GemmProblem::packed(Flavor::Sgemm3xTf32, layout, n, n, n))
+                    .unwrap()
+            };
+            assert_eq!(at(4096).config["WGMMA"], 1, "{v}");
+            assert_eq!(at(256).config["WGMMA"], 0, "{v}");
         }
         for v in fallback
             .variants()

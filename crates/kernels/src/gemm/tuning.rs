@@ -207,11 +207,20 @@ mod tests {
             let valid = space.enumerate();
             assert!(valid.len() >= 8, "{v}: {} valid", valid.len());
             // Every configuration is a kernel of the template, with vector
-            // loads where the template has them.
+            // loads where the template has them (the warpgroup-MMA kernels
+            // load element by element only where they must, whatever VEC).
             let target = GemmTune::target(&v).unwrap();
             for c in valid.configs() {
                 let k = GemmTune::kernel_of(target, &c).unwrap();
-                assert!(k.config.get("VEC").is_none_or(|&v| v > 1), "{v}");
+                let wgmma = k.config.get("WGMMA") == Some(&1);
+                assert!(wgmma || k.config.get("VEC").is_none_or(|&v| v > 1), "{v}");
+            }
+            if target.0 == Flavor::Sgemm3xTf32 {
+                let wgmma = valid
+                    .configs()
+                    .filter(|c| GemmTune::kernel_of(target, c).unwrap().config["WGMMA"] == 1)
+                    .count();
+                assert!(wgmma >= 6, "{v}: {wgmma} warpgroup-MMA kernels");
             }
             println!("{v}: {} configurations", valid.len());
         }

@@ -10,8 +10,9 @@
 #   bench/results/gemm/h200/3xtf32-wgmma/run.sh target/release/hone OUT
 #
 # On the GPU machine (nvcc for the harness). JOBS picks the layouts to tune (default all four),
-# BENCH=0 skips the benchmark, HARNESS=0 the harness; OUT/gemm.sqlite resumes an interrupted
-# run, so the work can be split over several calls with the database carried between them.
+# BENCH=0 skips the benchmark, HARNESS=0 the harness, BUILTIN=1 benchmarks the rules built into
+# hone instead of OUT/rules; OUT/gemm.sqlite resumes an interrupted run, so the work can be
+# split over several calls with the database carried between them.
 set -uo pipefail
 H="${1:?usage: run.sh HONE OUT}"
 OUT="${2:?usage: run.sh HONE OUT}"
@@ -36,7 +37,9 @@ for l in ${JOBS:-nn nt tn tt}; do
 done
 if [ "${BENCH:-1}" = 1 ]; then
   t0=$(date +%s)
-  timeout "${BENCH_TIMEOUT:-200}" "$H" bench gemm --rules "$OUT/rules" \
+  rules=(--rules "$OUT/rules")
+  [ "${BUILTIN:-0}" = 1 ] && rules=()
+  timeout "${BENCH_TIMEOUT:-300}" "$H" bench gemm "${rules[@]}" \
       --variants sgemm_3xtf32_nn,sgemm_3xtf32_nt,sgemm_3xtf32_tn,sgemm_3xtf32_tt \
       --sizes 256,1024,2048,4096,8192 --plot-sizes 0 --reps 10 --out "$OUT/bench" > "$OUT/bench.log" 2>&1
   echo "bench rc=$? $(( $(date +%s) - t0 )) s" | tee -a "$OUT/summary.txt"
