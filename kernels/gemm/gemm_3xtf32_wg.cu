@@ -9,7 +9,7 @@
 // (the only layout wgmma accepts for tf32) with the 128-byte swizzle, so that
 // every layout of A and B ends in the same shared-memory form (a transposing
 // layout is transposed 4 x 4 in registers). The MMAs are asynchronous: a
-// warpgroup issues a k tile's 12 wgmmas, then stores the tile after next while
+// warpgroup issues a k tile's 12 wgmmas, then stores the tile STAGES - 1 ahead while
 // they run. The tensor cores' FP32 accumulation truncates, so each FLUSH
 // k tiles' products go into a separate accumulator that is then added to the
 // result with FP32 adds (the error then stays below cuBLAS SGEMM's).
@@ -31,7 +31,7 @@
 #ifndef BN             // the wgmma's N: 64 or 128
 #define BN 128
 #endif
-#ifndef STAGES         // shared-memory k tiles (>= 3: a tile is stored two tiles ahead)
+#ifndef STAGES         // shared-memory k tiles (>= 3: a tile is stored STAGES - 1 tiles ahead)
 #define STAGES 3
 #endif
 #ifndef GROUP
@@ -237,7 +237,7 @@ __device__ __forceinline__ void gemm_3xtf32_wg_impl(int M, int N, int K, float a
                                                     unsigned* __restrict__ counters,
                                                     float* __restrict__ work) {
   static_assert(BM % 64 == 0 && BM <= 192 && (BN == 64 || BN == 128), "tile shape");
-  static_assert(STAGES >= 3, "a k tile is stored two tiles ahead of the MMAs");
+  static_assert(STAGES >= 3, "a k tile is stored at least two tiles ahead of the MMAs");
   constexpr int NT = WG_NT;
   constexpr int A_TILE = BM * 128, B_TILE = BN * 128;
   constexpr int STAGE = 2 * A_TILE + 2 * B_TILE;

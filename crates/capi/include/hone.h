@@ -51,8 +51,9 @@ extern "C" {
 // built-in GEMM rules for this GPU model when it holds none). Without
 // `HONE_RULES_DIR`, SYMV takes the rules `hone retune symv` tuned on this
 // GPU model when they are there, and says once on standard error when the
-// built-in rules it runs were tuned on another GPU. `*handle` is set on
-// success.
+// built-in rules it runs were tuned on another GPU; each GEMM variant that
+// `hone retune gemm` tuned on this GPU model takes its rule in place of the
+// built-in one. `*handle` is set on success.
 //
 // # Safety
 // `handle` must be a valid pointer to write to.

@@ -175,8 +175,9 @@ fn handle_mut<'a>(handle: hone_handle_t) -> Result<&'a mut hone_handle, Failure>
 /// built-in GEMM rules for this GPU model when it holds none). Without
 /// `HONE_RULES_DIR`, SYMV takes the rules `hone retune symv` tuned on this
 /// GPU model when they are there, and says once on standard error when the
-/// built-in rules it runs were tuned on another GPU. `*handle` is set on
-/// success.
+/// built-in rules it runs were tuned on another GPU; each GEMM variant that
+/// `hone retune gemm` tuned on this GPU model takes its rule in place of the
+/// built-in one. `*handle` is set on success.
 ///
 /// # Safety
 /// `handle` must be a valid pointer to write to.
@@ -200,9 +201,19 @@ pub unsafe extern "C" fn hone_create(handle: *mut hone_handle_t, device: c_int) 
         };
         let opened = Gpu::open(ordinal)?;
         // GEMM without rules of the folder's: the built-in ones for this
-        // GPU model (an H200 has SGEMM rules of its own).
-        let gemm_rules =
-            folder_gemm.unwrap_or_else(|| GemmRules::bundled_for(&opened.props().name));
+        // GPU model (an H200 has some of its own), each variant that
+        // `hone retune gemm` tuned on this model taking its rule instead.
+        let gemm_rules = folder_gemm.unwrap_or_else(|| {
+            let (rules, retuned) = GemmRules::for_device(&opened.props().name);
+            if let (Some(dir), Some(why)) = (&retuned.dir, &retuned.unreadable) {
+                hone_kernels::routine::device_rules::notify_once(&format!(
+                    "hone: the GEMM rules in {} cannot be used ({why}); GEMM runs the built-in \
+                     rules",
+                    dir.display()
+                ));
+            }
+            rules
+        });
         // Without HONE_RULES_DIR, SYMV runs the rules `hone retune symv`
         // tuned on this GPU model when there are any, else the built-in
         // ones for this model.

@@ -162,12 +162,17 @@ fn retune_names_what_it_cannot_retune_and_needs_a_gpu_for_the_rest() {
         "{}",
         o.stderr
     );
+    let o = hone(&["retune", "gemm", "--variants", "zgemm_nn"]);
+    assert_eq!(o.code, 2);
+    assert!(o.stderr.contains("no variant `zgemm_nn`"), "{}", o.stderr);
     let dir = std::env::temp_dir().join(format!("hone-retune-cli-{}", std::process::id()));
-    let o = hone(&["retune", "symv", "--out", dir.to_str().unwrap()]);
-    assert_eq!(o.code, 2, "{}", o.stderr);
-    assert!(o.stderr.contains("no CUDA device"), "{}", o.stderr);
-    assert!(
-        !dir.exists(),
-        "nothing is written before the device is there"
-    );
+    for routine in ["symv", "gemm"] {
+        let o = hone(&["retune", routine, "--out", dir.to_str().unwrap()]);
+        assert_eq!(o.code, 2, "{}", o.stderr);
+        assert!(o.stderr.contains("no CUDA device"), "{}", o.stderr);
+        assert!(
+            !dir.exists(),
+            "nothing is written before the device is there"
+        );
+    }
 }

@@ -18,7 +18,8 @@ use hone_kernels::routine::registry::find;
 
 #[derive(Args)]
 pub struct RetuneArgs {
-    /// The routine (`hone routines` lists them; SYMV is retuned this way)
+    /// The routine (`hone routines` lists them; SYMV and GEMM are retuned
+    /// this way)
     pub routine: String,
     /// Where the rules (VARIANT.json), the jobs and the tuning database go;
     /// default: the user's rules folder for this GPU model
@@ -137,6 +138,9 @@ pub fn run(args: RetuneArgs) -> Result<u8> {
         if args.device != 0 {
             line.extend(["--devices".into(), args.device.to_string()]);
         }
+        if let Some(max) = routine.retune_check_max() {
+            line.extend(["--check-max".into(), max.to_string()]);
+        }
         let tune = TuneLine::try_parse_from(&line).map_err(|e| anyhow!("{e}"))?;
         let code = super::tune::run(tune.args).map_err(|e| {
             let text = format!("{e:#}");
@@ -181,7 +185,19 @@ pub fn run(args: RetuneArgs) -> Result<u8> {
         started.elapsed().as_secs_f64(),
         dir.display()
     );
-    if !done {
+    if args.out.is_none() && routine.merges_retuned_rules() {
+        println!(
+            "On this GPU model, `hone run {0}` and `hone bench {0}`, the library and the C and \
+             Python interfaces use them from now on, each in place of its variant's built-in \
+             rule{1}.",
+            routine.name(),
+            if done {
+                ""
+            } else {
+                " (the built-in rules serve the variants not tuned here)"
+            }
+        );
+    } else if !done {
         println!(
             "The folder does not hold every variant's rule yet, so the built-in rules still \
              serve: `hone retune {}` tunes the rest.",

@@ -2,7 +2,7 @@
 //! for each problem chosen by the tuner's rules (one per flavor and layout,
 //! `kernels/gemm/rules/VARIANT.json`).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use hone_gpu::{Gpu, ModuleCache};
 use hone_tuner::Config as TunerConfig;
@@ -103,6 +103,31 @@ fn own_bundled(
         .then_some((H200_FOLDER, H200_BUNDLED))
 }
 
+/// Where `hone retune gemm` keeps the rules it tunes on the GPU model named
+/// `device_name` (`None` without a home folder).
+pub fn retuned_dir(device_name: &str) -> Option<PathBuf> {
+    crate::routine::device_rules::user_dir("gemm", device_name)
+}
+
+/// The variants with a rule (`VARIANT.json`) in `dir`, in variant order.
+pub fn retuned_variants(dir: &Path) -> Vec<String> {
+    Flavor::all_variants()
+        .into_iter()
+        .filter(|v| dir.join(format!("{v}.json")).is_file())
+        .collect()
+}
+
+/// What [`GemmRules::for_device`] took from the user's folder.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Retuned {
+    /// The folder, where there are rules in it.
+    pub dir: Option<PathBuf>,
+    /// The variants whose rules came from it.
+    pub variants: Vec<String>,
+    /// Why its rules were not used, where they could not be read.
+    pub unreadable: Option<String>,
+}
+
 fn check_config(variant: &str, config: &TunerConfig) -> std::result::Result<(), String> {
     let (flavor, layout) =
         Flavor::parse_variant(variant).ok_or_else(|| format!("`{variant}` is not GEMM"))?;
@@ -133,6 +158,49 @@ impl GemmRules {
                 .replace_from(RuleSet::bundled(folder, texts, check_config));
         }
         rules
+    }
+
+    /// The rules the GPU named `device_name` runs when no folder is given:
+    /// the built-in ones for its model, each variant that `hone retune gemm`
+    /// tuned on this model (in the user's folder, [`retuned_dir`]) replacing
+    /// its built-in rule. The folder comes back with the variants it served;
+    /// a folder whose rules cannot be read is left out, with why.
+    pub fn for_device(device_name: &str) -> (GemmRules, Retuned) {
+        GemmRules::retuned_over_bundled(device_name, retuned_dir(device_name))
+    }
+
+    /// [`GemmRules::for_device`] with the user's folder `dir`.
+    pub fn retuned_over_bundled(device_name: &str, dir: Option<PathBuf>) -> (GemmRules, Retuned) {
+        let rules = GemmRules::bundled_for(device_name);
+        let Some(dir) = dir else {
+            return (rules, Retuned::default());
+        };
+        let variants = retuned_variants(&dir);
+        if variants.is_empty() {
+            return (rules, Retuned::default());
+        }
+        match GemmRules::load_dir(&dir) {
+            Ok(user) => {
+                let mut merged = rules;
+                merged.set.replace_from(user.set);
+                (
+                    merged,
+                    Retuned {
+                        dir: Some(dir),
+                        variants,
+                        unreadable: None,
+                    },
+                )
+            }
+            Err(e) => (
+                rules,
+                Retuned {
+                    dir: Some(dir),
+                    variants: Vec::new(),
+                    unreadable: Some(e.to_string()),
+                },
+            ),
+        }
     }
 
     /// The variants whose built-in rules were tuned on the GPU model named
@@ -367,6 +435,97 @@ mod tests {
         ] {
             assert_eq!(GemmRules::bundled_for(other), fallback);
         }
+    }
+
+    /// The fallback rules serve every GPU: none of their kernels may need
+    /// one architecture's own instructions (the warpgroup-MMA kernels that
+    /// only sm_90 runs belong to that model's rules).
+    #[test]
+    fn the_fallback_rules_run_on_every_architecture() {
+        let sm80 = hone_gpu::Target {
+            arch: 80,
+            kind: hone_gpu::ImageKind::Cubin,
+            arch_specific: false,
+        };
+        let rules = GemmRules::bundled();
+        let mut kernels = 0;
+        for v in rules.variants() {
+            let (flavor, layout) = Flavor::parse_variant(&v).unwrap();
+            for k in rules.kernels(flavor, layout).unwrap() {
+                template(flavor).target(&k, &sm80).unwrap();
+                kernels += 1;
+            }
+        }
+        assert!(kernels >= 10, "{kernels}");
+        // while the H200's own rules do pick some
+        let h200 = GemmRules::bundled_for(H200);
+        let specific = Layout::ALL
+            .into_iter()
+            .flat_map(|l| h200.kernels(Flavor::Sgemm3xTf32, l).unwrap())
+            .filter(|k| template(Flavor::Sgemm3xTf32).target(k, &sm80).is_err())
+            .count();
+        assert!(specific >= 4, "{specific}");
+    }
+
+    /// `hone retune gemm`'s rules replace the built-in ones variant by
+    /// variant; unreadable ones are left out with why.
+    #[test]
+    fn retuned_rules_replace_the_built_in_ones_variant_by_variant() {
+        let dir = std::env::temp_dir().join(format!("hone-gemm-retuned-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        // no folder, or an empty one: the built-in rules
+        for d in [None, Some(dir.clone())] {
+            let (rules, retuned) = GemmRules::retuned_over_bundled(H200, d);
+            assert_eq!(rules, GemmRules::bundled_for(H200));
+            assert_eq!(retuned, Retuned::default());
+        }
+        std::fs::create_dir_all(&dir).unwrap();
+        // a DGEMM rule tuned here: the H100's SGEMM NN rule's kernels would
+        // not do, so take the H100's DGEMM TT rule as the one "tuned" for NN
+        let text = std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../kernels/gemm/rules/dgemm_tt.json"),
+        )
+        .unwrap();
+        std::fs::write(
+            dir.join("dgemm_nn.json"),
+            text.replace("dgemm_tt", "dgemm_nn"),
+        )
+        .unwrap();
+        let (rules, retuned) = GemmRules::retuned_over_bundled(H200, Some(dir.clone()));
+        assert_eq!(retuned.variants, vec!["dgemm_nn".to_string()]);
+        assert_eq!(retuned.dir.as_deref(), Some(dir.as_path()));
+        let built_in = GemmRules::bundled_for(H200);
+        let tt = built_in.set().rule("dgemm_tt").unwrap();
+        assert_eq!(
+            rules.set().rule("dgemm_nn").unwrap().intervals,
+            tt.intervals
+        );
+        assert_ne!(built_in.set().rule("dgemm_nn").unwrap(), tt);
+        for v in ["sgemm_nn", "sgemm_3xtf32_tt", "dgemm_nt", "ddgemm_tn"] {
+            assert_eq!(
+                rules.set().rule(v).unwrap(),
+                built_in.set().rule(v).unwrap()
+            );
+        }
+        assert!(
+            rules.origin().contains(&dir.display().to_string()),
+            "{}",
+            rules.origin()
+        );
+        // a damaged file: the built-in rules, and why
+        std::fs::write(dir.join("sgemm_nn.json"), "{ not a rule").unwrap();
+        let (rules, retuned) = GemmRules::retuned_over_bundled(H200, Some(dir.clone()));
+        assert_eq!(rules, built_in);
+        assert!(retuned.variants.is_empty());
+        assert!(
+            retuned
+                .unreadable
+                .as_deref()
+                .unwrap_or("")
+                .contains("sgemm_nn.json"),
+            "{retuned:?}"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

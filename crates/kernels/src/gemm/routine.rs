@@ -8,7 +8,7 @@ use std::path::Path;
 use hone_gpu::{Gpu, ModuleCache};
 
 use super::device::{GemmRunner, Timed};
-use super::library::GemmRules;
+use super::library::{GemmRules, Retuned};
 use super::reference::CheckReport;
 use super::{Flavor, GemmProblem, Layout};
 use crate::routine::problem::{reject_unknown, size_word};
@@ -90,24 +90,24 @@ impl Routine for GemmRoutine {
         GemmRules::bundled().variants()
     }
 
+    fn retune_files(&self) -> Vec<(&'static str, &'static str)> {
+        super::tuning::retune_files()
+    }
+
+    fn merges_retuned_rules(&self) -> bool {
+        true
+    }
+
+    /// A CPU reference product at N = 4096 takes longer than timing all of
+    /// a sieve's kernels there: every kernel is checked at N = 256 and 1024
+    /// (beta = 0 and beta != 0), and the larger sizes timed
+    /// on device-filled inputs.
+    fn retune_check_max(&self) -> Option<u64> {
+        Some(1024)
+    }
+
     fn built_in_notice(&self, device_name: &str) -> Option<String> {
-        let theirs = GemmRules::own_variants(device_name);
-        if theirs.is_empty() {
-            return crate::routine::device_rules::built_in_notice(
-                self.name(),
-                false,
-                device_name,
-                self.tuned_on(),
-            );
-        }
-        Some(format!(
-            "hone: gemm runs built-in rules tuned on this GPU model ({}) for {}, and those tuned on \
-             the {} for the other variants; `hone tune` and `hone rule` on their jobs tune them \
-             here, and --rules DIR (or HONE_RULES_DIR) uses them",
-            device_name.trim(),
-            theirs.join(", "),
-            crate::routine::device_rules::BUILT_IN_GPU
-        ))
+        notice(device_name, &GemmRules::for_device(device_name).1)
     }
 
     fn dims(&self) -> &'static [DimHelp] {
@@ -212,7 +212,7 @@ impl Routine for GemmRoutine {
     fn open<'g>(&self, gpu: &'g Gpu, rules_dir: Option<&Path>) -> Result<Box<dyn Session + 'g>> {
         let rules = match rules_dir {
             Some(d) => GemmRules::load_dir(d)?,
-            None => GemmRules::bundled_for(&gpu.props().name),
+            None => GemmRules::for_device(&gpu.props().name).0,
         };
         Ok(Box::new(GemmSession {
             runner: GemmRunner::new(gpu, ModuleCache::open_default())?,
@@ -299,6 +299,73 @@ pub(super) fn cublas_row(
 }
 
 /// 2 m n k of a problem with those dimensions.
+/// What the user hears once about whose rules GEMM runs on the GPU named
+/// `device_name`, given what came from the folder of `hone retune gemm`
+/// (`None`: every variant's rules were tuned on this model).
+fn notice(device_name: &str, retuned: &Retuned) -> Option<String> {
+    let model = device_name.trim();
+    let fallback = crate::routine::device_rules::BUILT_IN_GPU;
+    let mut parts = Vec::new();
+    if let (Some(dir), Some(why)) = (&retuned.dir, &retuned.unreadable) {
+        parts.push(format!(
+            "the rules in {} cannot be used ({why}), so none tuned here",
+            dir.display()
+        ));
+    }
+    if let Some(dir) = retuned
+        .dir
+        .as_ref()
+        .filter(|_| !retuned.variants.is_empty())
+    {
+        if retuned.variants.len() == Flavor::all_variants().len() {
+            return None;
+        }
+        parts.push(format!(
+            "the rules `hone retune gemm` tuned on this GPU model for {} (in {})",
+            retuned.variants.join(", "),
+            dir.display()
+        ));
+    }
+    let own: Vec<&str> = GemmRules::own_variants(device_name)
+        .into_iter()
+        .filter(|v| !retuned.variants.iter().any(|r| r == v))
+        .collect();
+    if !own.is_empty() {
+        parts.push(format!(
+            "built-in rules tuned on this GPU model ({model}) for {}",
+            own.join(", ")
+        ));
+    }
+    let on_fallback = crate::routine::device_rules::same_model(device_name, fallback);
+    if parts.is_empty() {
+        return (!on_fallback).then(|| {
+            format!(
+                "hone: gemm runs its built-in rules, tuned on the {fallback}, on this GPU \
+                 ({model}); `hone retune gemm` tunes them here (--variants V,V for some), each \
+                 variant's replacing its built-in rule"
+            )
+        });
+    }
+    if on_fallback {
+        parts.push("the built-in ones for the other variants".to_string());
+    } else {
+        parts.push(format!(
+            "those tuned on the {fallback} for the other variants (`hone retune gemm --variants \
+             V,V` tunes them here)"
+        ));
+    }
+    Some(format!("hone: gemm runs {}", join_list(&parts)))
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn join_list(parts: &[String]) -> String {
+    match parts {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
 fn problem_flops(p: &Problem) -> f64 {
     let d = |n: &str| p.dim(n).unwrap_or(0) as f64;
     2.0 * d("m") * d("n") * d("k")
@@ -387,6 +454,40 @@ mod tests {
             n.contains("tuned on the") && n.contains(BUILT_IN_GPU),
             "{n}"
         );
+        // with rules `hone retune gemm` tuned on this model
+        let dir = std::path::PathBuf::from("/home/u/.cache/hone/rules/nvidia-h200/gemm");
+        let retuned = Retuned {
+            dir: Some(dir.clone()),
+            variants: vec!["dgemm_nn".to_string(), "sgemm_nn".to_string()],
+            unreadable: None,
+        };
+        let n = notice("NVIDIA H200", &retuned).unwrap();
+        assert!(
+            n.contains("retune gemm` tuned on this GPU model for dgemm_nn, sgemm_nn (in /home/u")
+                && n.contains("(NVIDIA H200) for sgemm_nt, sgemm_tn, sgemm_tt, sgemm_3xtf32_nn")
+                && n.contains(BUILT_IN_GPU),
+            "{n}"
+        );
+        let n = notice(BUILT_IN_GPU, &retuned).unwrap();
+        assert!(
+            n.contains("for dgemm_nn, sgemm_nn")
+                && n.ends_with("the built-in ones for the other variants"),
+            "{n}"
+        );
+        let n = notice("NVIDIA A100-SXM4-80GB", &Retuned::default()).unwrap();
+        assert!(n.contains("`hone retune gemm` tunes them here"), "{n}");
+        let unreadable = Retuned {
+            dir: Some(dir),
+            variants: Vec::new(),
+            unreadable: Some("dgemm_nn.json: bad".to_string()),
+        };
+        let n = notice(BUILT_IN_GPU, &unreadable).unwrap();
+        assert!(n.contains("cannot be used (dgemm_nn.json: bad)"), "{n}");
+        let all = Retuned {
+            variants: Flavor::all_variants(),
+            ..retuned
+        };
+        assert_eq!(notice("NVIDIA A100-SXM4-80GB", &all), None);
         let defaults = GemmRoutine.default_variants();
         assert!(
             defaults.contains(&"sgemm_nn".to_string())

@@ -209,10 +209,12 @@ impl GemmTemplate {
         match device.specific() {
             Some(t) if i64::from(t.arch) == arch => Ok(t),
             _ => Err(format!(
-                "{} runs on sm_{arch} only (it uses that architecture's own instructions), \
-                 the device is sm_{}",
+                "{} runs on sm_{arch} only (it uses that architecture's own instructions); \
+                 this device's code is compiled for {}",
                 k.label(),
-                device.arch
+                device
+                    .arch_option()
+                    .trim_start_matches("--gpu-architecture=")
             )),
         }
     }

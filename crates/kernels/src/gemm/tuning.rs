@@ -173,9 +173,68 @@ impl Tunable for GemmTune {
     }
 }
 
+/// `tune/VARIANT.toml` for every variant with its text (`library` names the
+/// template's space, so the jobs need no other file): what `hone retune gemm`
+/// writes out and runs.
+pub fn retune_files() -> Vec<(&'static str, &'static str)> {
+    macro_rules! jobs {
+        ($($v:literal),* $(,)?) => {
+            vec![$((
+                concat!("tune/", $v, ".toml"),
+                include_str!(concat!("../../../../kernels/gemm/tune/", $v, ".toml")),
+            )),*]
+        };
+    }
+    jobs![
+        "sgemm_nn",
+        "sgemm_nt",
+        "sgemm_tn",
+        "sgemm_tt",
+        "dgemm_nn",
+        "dgemm_nt",
+        "dgemm_tn",
+        "dgemm_tt",
+        "sgemm_3xtf32_nn",
+        "sgemm_3xtf32_nt",
+        "sgemm_3xtf32_tn",
+        "sgemm_3xtf32_tt",
+        "ddgemm_nn",
+        "ddgemm_nt",
+        "ddgemm_tn",
+        "ddgemm_tt",
+        "ddgemm_split_nn",
+        "ddgemm_split_nt",
+        "ddgemm_split_tn",
+        "ddgemm_split_tt",
+    ]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_variant_has_its_retune_job() {
+        let files = retune_files();
+        let mut variants: Vec<String> = files
+            .iter()
+            .map(|(path, text)| {
+                let v = path
+                    .strip_prefix("tune/")
+                    .and_then(|p| p.strip_suffix(".toml"))
+                    .unwrap()
+                    .to_string();
+                let spec = hone_tuner::JobSpec::from_toml(text, path).unwrap();
+                assert_eq!(spec.name, v);
+                assert_eq!(spec.kernel.library.as_deref(), Some(v.as_str()));
+                v
+            })
+            .collect();
+        variants.sort();
+        let mut all = Flavor::all_variants();
+        all.sort();
+        assert_eq!(variants, all);
+    }
 
     #[test]
     fn every_variant_is_a_target_with_the_templates_space() {

@@ -212,6 +212,18 @@ pub trait Routine: Sync {
     fn retune_files(&self) -> Vec<(&'static str, &'static str)> {
         Vec::new()
     }
+    /// Whether the rules `hone retune` tunes replace the built-in ones
+    /// variant by variant (the routine's `open` without a folder merges
+    /// them and its notice says which ran), rather than once every
+    /// variant's rule is there.
+    fn merges_retuned_rules(&self) -> bool {
+        false
+    }
+    /// The largest size `hone retune` checks against the CPU reference
+    /// (`hone tune --check-max`); `None`: the tuner's default.
+    fn retune_check_max(&self) -> Option<u64> {
+        None
+    }
     /// The GPU models the built-in rules were tuned on, one set each; the
     /// first one's serve every other GPU.
     fn tuned_on(&self) -> &'static [&'static str] {
@@ -243,7 +255,7 @@ pub fn open_on_device<'g>(
     if let Some(d) = rules_dir {
         return Ok((routine.open(gpu, Some(d))?, Some(d.to_path_buf())));
     }
-    if routine.retune_files().is_empty() {
+    if routine.retune_files().is_empty() || routine.merges_retuned_rules() {
         if let Some(n) = routine.built_in_notice(&gpu.props().name) {
             device_rules::notify_once(&n);
         }
