@@ -305,18 +305,39 @@ const SHAPES: [(usize, usize, usize); 12] = [
 #[test]
 fn every_measured_kernel_is_right_in_every_layout_at_odd_shapes() {
     let Some(gpu) = gpu() else { return };
-    let mut runner = GemmRunner::new(&gpu, ModuleCache::open_default()).unwrap();
-    let cublas = Cublas::new(&gpu).unwrap();
+    check_at_odd_shapes(&gpu, &|_| true);
+}
+
+/// The warpgroup-MMA kernels alone (sm_90), split-K among them.
+#[test]
+fn the_warpgroup_mma_kernels_are_right_in_every_layout_at_odd_shapes() {
+    let Some(gpu) = gpu() else { return };
+    if gpu.props().compute_capability != (9, 0) {
+        println!("skipped: the warpgroup-MMA kernels run on sm_90 only");
+        return;
+    }
+    check_at_odd_shapes(&gpu, &|c| c.get("WGMMA") == Some(&1));
+}
+
+/// Checks the measured kernels that `gpu` runs and `keep` takes against the
+/// CPU reference (and cuBLAS) on every shape of [`SHAPES`].
+fn check_at_odd_shapes(gpu: &Gpu, keep: &dyn Fn(&Config) -> bool) {
+    let mut runner = GemmRunner::new(gpu, ModuleCache::open_default()).unwrap();
+    let cublas = Cublas::new(gpu).unwrap();
     for flavor in Flavor::ALL {
         for layout in Layout::ALL {
-            let kernels: Vec<GemmKernel> = runnable(&gpu, flavor)
+            let kernels: Vec<GemmKernel> = runnable(gpu, flavor)
                 .into_iter()
+                .filter(|c| keep(c))
                 .map(|config| GemmKernel {
                     flavor,
                     layout,
                     config,
                 })
                 .collect();
+            if kernels.is_empty() {
+                continue;
+            }
             runner.prepare_kernels(&kernels).unwrap();
             for &(m, n, k) in &SHAPES {
                 let mut p = GemmProblem::packed(flavor, layout, m, n, k);
