@@ -223,6 +223,7 @@ mod tests {
                 sizes: vec![1024],
                 chart_sizes: vec![256, 1024],
                 measure: MeasureOptions::default(),
+                other_shapes: true,
             },
             comparisons,
             other_shapes: Vec::new(),

@@ -100,6 +100,10 @@ pub struct BenchArgs {
     /// Measure nothing: write the reports of a recorded run (its ROUTINE.json)
     #[arg(long, value_name = "JSON", conflicts_with_all = ["variants", "sizes"])]
     pub from: Option<PathBuf>,
+    /// Leave out the table of the routine's other shapes (GEMM's tall-skinny
+    /// and long-K problems), which takes most of a short benchmark's time
+    #[arg(long)]
+    pub no_other_shapes: bool,
     #[command(flatten)]
     pub common: Common,
 }
@@ -210,7 +214,7 @@ pub fn bench(args: BenchArgs) -> Result<u8> {
         return rerender(&args, json);
     }
     let routine = find(&args.routine).map_err(message)?;
-    let options = BenchOptions::for_routine(
+    let mut options = BenchOptions::for_routine(
         routine,
         &args.family.variants,
         &args.family.sizes,
@@ -218,6 +222,7 @@ pub fn bench(args: BenchArgs) -> Result<u8> {
         args.common.measure(),
     )
     .map_err(message)?;
+    options.other_shapes = !args.no_other_shapes;
     let gpu = Gpu::open(args.common.device).map_err(message)?;
     let (mut session, _) =
         open_on_device(routine, &gpu, args.common.rules.as_deref()).map_err(message)?;

@@ -17,6 +17,13 @@ pub struct BenchOptions {
     /// More sizes measured for the charts' curves only.
     pub chart_sizes: Vec<u64>,
     pub measure: MeasureOptions,
+    /// Also measure the routine's other shapes ([`Routine::other_shapes`]).
+    #[serde(default = "yes")]
+    pub other_shapes: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 /// Everything one benchmark run measured.
@@ -112,6 +119,7 @@ impl BenchOptions {
             sizes,
             chart_sizes: hone_tuner::sampling::log_spaced(lo, hi, chart_count),
             measure,
+            other_shapes: true,
         })
     }
 }
@@ -160,8 +168,10 @@ pub fn run_bench(
         for problem in family_problems(routine, variant, &sizes)? {
             comparisons.push(session.compare(&problem, &options.measure, log)?);
         }
-        for problem in routine.other_shapes(variant) {
-            other_shapes.push(session.compare(&problem, &options.measure, log)?);
+        if options.other_shapes {
+            for problem in routine.other_shapes(variant) {
+                other_shapes.push(session.compare(&problem, &options.measure, log)?);
+            }
         }
     }
     Ok(BenchReport {
@@ -199,6 +209,13 @@ mod tests {
         assert_eq!(o.variants, symv.variants());
         assert_eq!(o.sizes, symv.default_sizes().table);
         assert_eq!(o.chart_sizes.len(), 10);
+        // the other shapes are measured unless left out, also in reports
+        // recorded before they could be
+        assert!(o.other_shapes);
+        let mut old = serde_json::to_value(&o).unwrap();
+        old.as_object_mut().unwrap().remove("other_shapes");
+        let back: BenchOptions = serde_json::from_value(old).unwrap();
+        assert_eq!(back, o);
         assert_eq!(
             (o.chart_sizes[0], o.chart_sizes[9]),
             symv.default_sizes().chart

@@ -375,6 +375,7 @@ pub(crate) mod tests {
                 sizes: vec![sizes[0]],
                 chart_sizes: sizes.to_vec(),
                 measure: MeasureOptions::default(),
+                other_shapes: true,
             },
             comparisons,
             other_shapes: Vec::new(),
