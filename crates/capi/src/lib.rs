@@ -21,6 +21,7 @@ use std::cell::RefCell;
 use std::ffi::{c_char, c_int, c_void, CStr, CString};
 use std::mem::ManuallyDrop;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::Path;
 
 use cudarc::driver::result as cu;
 use cudarc::driver::sys;
@@ -193,8 +194,13 @@ pub unsafe extern "C" fn hone_create(handle: *mut hone_handle_t, device: c_int) 
         // folder fails without touching the GPU.
         let (folder_symv, folder_gemm) = match &dir {
             Some(dir) => {
-                let gemm = GemmRules::load_dir(dir)?;
-                let gemm = (!gemm.variants().is_empty()).then_some(gemm);
+                // a folder of SYMV rules alone: GEMM's built-in ones
+                let gemm =
+                    if hone_kernels::gemm::library::retuned_variants(Path::new(dir)).is_empty() {
+                        None
+                    } else {
+                        Some(GemmRules::load_dir(dir)?)
+                    };
                 (Some(SymvRules::load_dir(dir)?), gemm)
             }
             None => (None, None),

@@ -158,7 +158,7 @@ pub fn run(args: RetuneArgs) -> Result<u8> {
             return Ok(code);
         }
         // Written whole or not at all: a folder is used once every
-        // variant's rule is there.
+        // variant's rule is there (GEMM's variant by variant).
         let tmp = dir.join(format!(".{v}.json.tmp"));
         let rule = super::rule::RuleArgs {
             db: db.clone(),
@@ -197,6 +197,9 @@ pub fn run(args: RetuneArgs) -> Result<u8> {
                 " (the built-in rules serve the variants not tuned here)"
             }
         );
+    } else if routine.merges_retuned_rules() {
+        // (with --out: a folder of some variants serves with --rules too)
+        println!("Pass the folder with --rules DIR (or HONE_RULES_DIR) to use them.");
     } else if !done {
         println!(
             "The folder does not hold every variant's rule yet, so the built-in rules still \

@@ -98,7 +98,7 @@ pub struct BenchArgs {
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
     /// Measure nothing: write the reports of a recorded run (its ROUTINE.json)
-    #[arg(long, value_name = "JSON", conflicts_with_all = ["variants", "sizes"])]
+    #[arg(long, value_name = "JSON", conflicts_with_all = ["variants", "sizes", "no_other_shapes"])]
     pub from: Option<PathBuf>,
     /// Leave out the table of the routine's other shapes (GEMM's tall-skinny
     /// and long-K problems), which takes most of a short benchmark's time

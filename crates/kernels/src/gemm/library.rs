@@ -175,32 +175,32 @@ impl GemmRules {
         let Some(dir) = dir else {
             return (rules, Retuned::default());
         };
-        let variants = retuned_variants(&dir);
-        if variants.is_empty() {
+        let present = retuned_variants(&dir);
+        if present.is_empty() {
             return (rules, Retuned::default());
         }
-        match GemmRules::load_dir(&dir) {
-            Ok(user) => {
-                let mut merged = rules;
-                merged.set.replace_from(user.set);
-                (
-                    merged,
-                    Retuned {
-                        dir: Some(dir),
-                        variants,
-                        unreadable: None,
-                    },
-                )
+        // Each file on its own: a damaged or outdated one leaves out only
+        // its variant.
+        let mut merged = rules;
+        let mut variants = Vec::new();
+        let mut unreadable = Vec::new();
+        for v in present {
+            match RuleSet::load_dir(&dir, std::slice::from_ref(&v), check_config) {
+                Ok(one) => {
+                    merged.set.replace_from(one);
+                    variants.push(v);
+                }
+                Err(e) => unreadable.push(e.to_string()),
             }
-            Err(e) => (
-                rules,
-                Retuned {
-                    dir: Some(dir),
-                    variants: Vec::new(),
-                    unreadable: Some(e.to_string()),
-                },
-            ),
         }
+        (
+            merged,
+            Retuned {
+                dir: Some(dir),
+                variants,
+                unreadable: (!unreadable.is_empty()).then(|| unreadable.join("; ")),
+            },
+        )
     }
 
     /// The variants whose built-in rules were tuned on the GPU model named
@@ -512,11 +512,19 @@ mod tests {
             "{}",
             rules.origin()
         );
-        // a damaged file: the built-in rules, and why
+        // a damaged file: its variant keeps the built-in rule, and why; the
+        // others still take the folder's
         std::fs::write(dir.join("sgemm_nn.json"), "{ not a rule").unwrap();
-        let (rules, retuned) = GemmRules::retuned_over_bundled(H200, Some(dir.clone()));
-        assert_eq!(rules, built_in);
-        assert!(retuned.variants.is_empty());
+        let (damaged, retuned) = GemmRules::retuned_over_bundled(H200, Some(dir.clone()));
+        assert_eq!(retuned.variants, vec!["dgemm_nn".to_string()]);
+        assert_eq!(
+            damaged.set().rule("sgemm_nn").unwrap(),
+            built_in.set().rule("sgemm_nn").unwrap()
+        );
+        assert_eq!(
+            damaged.set().rule("dgemm_nn").unwrap(),
+            rules.set().rule("dgemm_nn").unwrap()
+        );
         assert!(
             retuned
                 .unreadable

@@ -298,20 +298,31 @@ pub(super) fn cublas_row(
     Ok(vendor)
 }
 
-/// 2 m n k of a problem with those dimensions.
 /// What the user hears once about whose rules GEMM runs on the GPU named
 /// `device_name`, given what came from the folder of `hone retune gemm`
-/// (`None`: every variant's rules were tuned on this model).
+/// (`None`: every variant's rules were tuned on this model and all could be
+/// read).
 fn notice(device_name: &str, retuned: &Retuned) -> Option<String> {
+    // Rules of the folder that could not be read: said on a line of their own.
+    let skipped = match (&retuned.dir, &retuned.unreadable) {
+        (Some(dir), Some(why)) => Some(format!(
+            "hone: some gemm rules in {} cannot be used and were left out ({why})",
+            dir.display()
+        )),
+        _ => None,
+    };
+    match (skipped, notice_of_rules(device_name, retuned)) {
+        (Some(s), Some(n)) => Some(format!("{s}\n{n}")),
+        (s, n) => s.or(n),
+    }
+}
+
+/// Whose rules each GEMM variant runs (`None`: every variant's were tuned
+/// on this model).
+fn notice_of_rules(device_name: &str, retuned: &Retuned) -> Option<String> {
     let model = device_name.trim();
     let fallback = crate::routine::device_rules::BUILT_IN_GPU;
     let mut parts = Vec::new();
-    if let (Some(dir), Some(why)) = (&retuned.dir, &retuned.unreadable) {
-        parts.push(format!(
-            "the rules in {} cannot be used ({why}), so none tuned here",
-            dir.display()
-        ));
-    }
     if let Some(dir) = retuned
         .dir
         .as_ref()
@@ -366,6 +377,7 @@ fn join_list(parts: &[String]) -> String {
     }
 }
 
+/// 2 m n k of a problem with those dimensions.
 fn problem_flops(p: &Problem) -> f64 {
     let d = |n: &str| p.dim(n).unwrap_or(0) as f64;
     2.0 * d("m") * d("n") * d("k")
@@ -439,17 +451,17 @@ mod tests {
     #[test]
     fn the_notice_names_whose_rules_each_variant_runs() {
         use crate::routine::device_rules::BUILT_IN_GPU;
-        assert_eq!(GemmRoutine.built_in_notice(BUILT_IN_GPU), None);
-        let n = GemmRoutine.built_in_notice("NVIDIA H200").unwrap();
+        // (`built_in_notice` reads the user's folder; none here)
+        let none = Retuned::default();
+        assert_eq!(notice(BUILT_IN_GPU, &none), None);
+        let n = notice("NVIDIA H200", &none).unwrap();
         assert!(
             n.contains("sgemm_nn, sgemm_nt, sgemm_tn, sgemm_tt")
                 && !n.contains("dgemm")
                 && n.contains(BUILT_IN_GPU),
             "{n}"
         );
-        let n = GemmRoutine
-            .built_in_notice("NVIDIA A100-SXM4-80GB")
-            .unwrap();
+        let n = notice("NVIDIA A100-SXM4-80GB", &none).unwrap();
         assert!(
             n.contains("tuned on the") && n.contains(BUILT_IN_GPU),
             "{n}"
@@ -476,13 +488,30 @@ mod tests {
         );
         let n = notice("NVIDIA A100-SXM4-80GB", &Retuned::default()).unwrap();
         assert!(n.contains("`hone retune gemm` tunes them here"), "{n}");
+        // a damaged file: said on a line of its own, the rest as without it
         let unreadable = Retuned {
-            dir: Some(dir),
+            dir: Some(dir.clone()),
             variants: Vec::new(),
             unreadable: Some("dgemm_nn.json: bad".to_string()),
         };
         let n = notice(BUILT_IN_GPU, &unreadable).unwrap();
-        assert!(n.contains("cannot be used (dgemm_nn.json: bad)"), "{n}");
+        assert_eq!(
+            n,
+            "hone: some gemm rules in /home/u/.cache/hone/rules/nvidia-h200/gemm cannot be used \
+             and were left out (dgemm_nn.json: bad)"
+        );
+        let partly = Retuned {
+            variants: vec!["sgemm_nn".into()],
+            ..unreadable
+        };
+        let n = notice("NVIDIA H200", &partly).unwrap();
+        let lines: Vec<&str> = n.lines().collect();
+        assert_eq!(lines.len(), 2, "{n}");
+        assert!(lines[0].ends_with("(dgemm_nn.json: bad)"), "{n}");
+        assert!(
+            lines[1].starts_with("hone: gemm runs the rules `hone retune gemm`"),
+            "{n}"
+        );
         let all = Retuned {
             variants: Flavor::all_variants(),
             ..retuned
