@@ -92,11 +92,14 @@ pub fn run_cmd(args: DdgemmArgs) -> Result<u8> {
         })
         .collect::<Result<_>>()?;
     options.validate().map_err(|e| anyhow!("{e}"))?;
-    let rules = match &args.common.rules {
-        Some(d) => GemmRules::load_dir(d).map_err(|e| anyhow!("{e}"))?,
-        None => GemmRules::bundled(),
+    let folder = match &args.common.rules {
+        Some(d) => Some(GemmRules::load_dir(d).map_err(|e| anyhow!("{e}"))?),
+        None => None,
     };
     let gpu = Gpu::open(args.common.device).map_err(|e| anyhow!("{e}"))?;
+    // as `hone run gemm`: the device model's rules, each variant that
+    // `hone retune gemm` tuned here in place of its built-in one
+    let rules = folder.unwrap_or_else(|| GemmRules::for_device(&gpu.props().name).0);
     eprintln!("{}", gpu.props());
     let start = Instant::now();
     let report = run(&gpu, &rules, &options, &mut |r| {

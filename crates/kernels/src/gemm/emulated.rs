@@ -325,7 +325,7 @@ impl Routine for EmulatedRoutine {
         // The double-double baseline is hone's CUDA-core kernel, by its rules.
         let rules = match rules_dir {
             Some(d) if self.dd => GemmRules::load_dir(d)?,
-            _ => GemmRules::bundled(),
+            _ => GemmRules::for_device(&gpu.props().name).0,
         };
         Ok(Box::new(EmulatedSession {
             routine: EmulatedRoutine { dd: self.dd },
