@@ -211,12 +211,8 @@ pub unsafe extern "C" fn hone_create(handle: *mut hone_handle_t, device: c_int) 
         // `hone retune gemm` tuned on this model taking its rule instead.
         let gemm_rules = folder_gemm.unwrap_or_else(|| {
             let (rules, retuned) = GemmRules::for_device(&opened.props().name);
-            if let (Some(dir), Some(why)) = (&retuned.dir, &retuned.unreadable) {
-                hone_kernels::routine::device_rules::notify_once(&format!(
-                    "hone: the GEMM rules in {} cannot be used ({why}); GEMM runs the built-in \
-                     rules",
-                    dir.display()
-                ));
+            if let Some(n) = retuned.unreadable_notice() {
+                hone_kernels::routine::device_rules::notify_once(&n);
             }
             rules
         });

@@ -111,10 +111,7 @@ pub fn retuned_dir(device_name: &str) -> Option<PathBuf> {
 
 /// The variants with a rule (`VARIANT.json`) in `dir`, in variant order.
 pub fn retuned_variants(dir: &Path) -> Vec<String> {
-    Flavor::all_variants()
-        .into_iter()
-        .filter(|v| dir.join(format!("{v}.json")).is_file())
-        .collect()
+    RuleSet::present(dir, &Flavor::all_variants())
 }
 
 /// What [`GemmRules::for_device`] took from the user's folder.
@@ -126,6 +123,20 @@ pub struct Retuned {
     pub variants: Vec<String>,
     /// Why its rules were not used, where they could not be read.
     pub unreadable: Option<String>,
+}
+
+impl Retuned {
+    /// What to tell the user of the folder's rules that could not be read
+    /// and were left out (`None` where all could).
+    pub fn unreadable_notice(&self) -> Option<String> {
+        match (&self.dir, &self.unreadable) {
+            (Some(dir), Some(why)) => Some(format!(
+                "hone: some gemm rules in {} cannot be used and were left out ({why})",
+                dir.display()
+            )),
+            _ => None,
+        }
+    }
 }
 
 fn check_config(variant: &str, config: &TunerConfig) -> std::result::Result<(), String> {
@@ -175,23 +186,17 @@ impl GemmRules {
         let Some(dir) = dir else {
             return (rules, Retuned::default());
         };
-        let present = retuned_variants(&dir);
-        if present.is_empty() {
-            return (rules, Retuned::default());
-        }
         // Each file on its own: a damaged or outdated one leaves out only
         // its variant.
+        let (user, unreadable) =
+            RuleSet::load_dir_readable(&dir, &Flavor::all_variants(), check_config);
+        if user.variants().next().is_none() && unreadable.is_empty() {
+            return (rules, Retuned::default());
+        }
+        let variants: Vec<String> = user.variants().map(str::to_string).collect();
         let mut merged = rules;
-        let mut variants = Vec::new();
-        let mut unreadable = Vec::new();
-        for v in present {
-            match RuleSet::load_dir(&dir, std::slice::from_ref(&v), check_config) {
-                Ok(one) => {
-                    merged.set.replace_from(one);
-                    variants.push(v);
-                }
-                Err(e) => unreadable.push(e.to_string()),
-            }
+        if !variants.is_empty() {
+            merged.set.replace_from(user);
         }
         (
             merged,

@@ -304,14 +304,10 @@ pub(super) fn cublas_row(
 /// read).
 fn notice(device_name: &str, retuned: &Retuned) -> Option<String> {
     // Rules of the folder that could not be read: said on a line of their own.
-    let skipped = match (&retuned.dir, &retuned.unreadable) {
-        (Some(dir), Some(why)) => Some(format!(
-            "hone: some gemm rules in {} cannot be used and were left out ({why})",
-            dir.display()
-        )),
-        _ => None,
-    };
-    match (skipped, notice_of_rules(device_name, retuned)) {
+    match (
+        retuned.unreadable_notice(),
+        notice_of_rules(device_name, retuned),
+    ) {
         (Some(s), Some(n)) => Some(format!("{s}\n{n}")),
         (s, n) => s.or(n),
     }

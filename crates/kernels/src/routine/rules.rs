@@ -158,11 +158,7 @@ impl RuleSet {
         check: ConfigCheck,
     ) -> Result<RuleSet> {
         let dir = dir.as_ref();
-        let present: Vec<&str> = variants
-            .iter()
-            .map(|v| v.as_ref())
-            .filter(|v| dir.join(format!("{v}.json")).exists())
-            .collect();
+        let present = RuleSet::present(dir, variants);
         if present.is_empty() {
             return Err(LibError::Rule(format!(
                 "{}: no rule file (VARIANT.json for one of {})",
@@ -175,6 +171,41 @@ impl RuleSet {
             )));
         }
         RuleSet::load_dir(dir, &present, check)
+    }
+
+    /// The variants of `variants` that have a `VARIANT.json` in `dir`, in
+    /// their order.
+    pub fn present<S: AsRef<str>>(dir: &Path, variants: &[S]) -> Vec<String> {
+        variants
+            .iter()
+            .map(|v| v.as_ref())
+            .filter(|v| dir.join(format!("{v}.json")).exists())
+            .map(str::to_string)
+            .collect()
+    }
+
+    /// Reads `VARIANT.json` for each variant that has one in `dir`, each file
+    /// on its own: the rules that could be read, and why each other could
+    /// not (a damaged or outdated file leaves out its variant only).
+    pub fn load_dir_readable<S: AsRef<str>>(
+        dir: &Path,
+        variants: &[S],
+        check: ConfigCheck,
+    ) -> (RuleSet, Vec<String>) {
+        let mut rules = BTreeMap::new();
+        let mut unreadable = Vec::new();
+        for v in RuleSet::present(dir, variants) {
+            match RuleSet::load_dir(dir, std::slice::from_ref(&v), check) {
+                Ok(mut one) => rules.append(&mut one.rules),
+                Err(e) => unreadable.push(e.to_string()),
+            }
+        }
+        let set = RuleSet {
+            rules,
+            check,
+            origin: format!("the selection rules in {}", dir.display()),
+        };
+        (set, unreadable)
     }
 
     pub fn origin(&self) -> &str {
