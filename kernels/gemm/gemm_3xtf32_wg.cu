@@ -40,6 +40,9 @@
 #ifndef FLUSH          // k tiles (of 32) per FP32 flush of the tensor-core sums; 0 = none
 #define FLUSH 4
 #endif
+#ifndef WS            // 1: warp-specialized: two producer warpgroups fill the stages, mbarriers
+#define WS 0
+#endif
 #ifndef SPLITK
 #define SPLITK 1
 #endif
@@ -48,7 +51,8 @@
 #endif
 
 #define WG_BK 32
-#define WG_NT (BM / 64 * 128)
+// BM / 64 warpgroups issue the MMAs; with WS two more fill the stages
+#define WG_NT ((BM / 64 + (WS ? 2 : 0)) * 128)
 // big and small tiles of A and B per stage, 128 bytes (32 tf32) a row, and
 // 1 KiB to align the swizzled tiles
 #define WG_SMEM_BYTES (STAGES * (2 * BM + 2 * BN) * 128 + 1024)
@@ -109,6 +113,26 @@ __device__ __forceinline__ void wg_mma_n128(float (&d)[64], unsigned long long d
         "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
       : "l"(da), "l"(db), "r"(scale_d));
 }
+// mbarriers of the warp-specialized form (WS): a stage's "full" barrier
+// completes when both producer warpgroups have stored their tiles in it, its
+// "empty" barrier when every consumer warp's MMAs are done reading it
+__device__ __forceinline__ void wg_mbar_init(unsigned bar, unsigned count) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(bar), "r"(count) : "memory");
+}
+__device__ __forceinline__ void wg_mbar_arrive(unsigned bar) {
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(bar) : "memory");
+}
+__device__ __forceinline__ void wg_mbar_wait(unsigned bar, unsigned parity) {
+  unsigned done;
+  do {
+    asm volatile(
+        "{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}\n"
+        : "=r"(done)
+        : "r"(bar), "r"(parity)
+        : "memory");
+  } while (!done);
+}
+
 template <int N_>
 __device__ __forceinline__ void wg_mma(float (&d)[N_ / 2], unsigned long long da,
                                        unsigned long long db, int scale_d);
@@ -153,7 +177,7 @@ __device__ __forceinline__ void wg_put(unsigned big, unsigned small, int r, int 
 // columns of 32 rows (128 contiguous bytes each), and each quarter warp (the
 // 8 threads a 16-byte shared store serves at once) stores to 8 distinct
 // 16-byte bank groups, so a store takes the minimum of 4 wavefronts.
-template <int R_, bool KC_, int NT_>
+template <int R_, bool KC_, int NT_, bool STEP_ = false>
 struct wg_stager {
   static constexpr int UNITS = KC_ ? R_ * 8 : R_ * 2;
   static constexpr int PER = (UNITS + NT_ - 1) / NT_;
@@ -173,6 +197,17 @@ struct wg_stager {
 
   __device__ __forceinline__ void load(const float* __restrict__ X, long long ld, int r0, int k0,
                                        int RMAX, int KMAX, bool vec, int tid) {
+    // STEP_ (KC_ only): a thread's rows are NT_ / 8 apart, and the pointer
+    // steps from one to the next, the step hidden from the compiler so that
+    // it does not keep every row's address across k tiles (where both
+    // operands are K-contiguous, it spilled them)
+    const float* row = nullptr;
+    long long step = 0;
+    if (KC_ && STEP_) {
+      row = X + (long long)(r0 + (tid >> 3)) * ld + k0 + 4 * (tid & 7);
+      step = (long long)(NT_ >> 3) * ld;
+      asm volatile("" : "+l"(step));
+    }
 #pragma unroll
     for (int i = 0; i < PER; ++i) {
       int u = tid + i * NT_;
@@ -181,7 +216,8 @@ struct wg_stager {
       wg_unit(u, g, rr);
       if (KC_) {
         int gr = r0 + rr, gk = k0 + 4 * g;
-        const float* p = X + (long long)gr * ld + gk;
+        const float* p = STEP_ ? row : X + (long long)gr * ld + gk;
+        row += step;
         bool rin = gr < RMAX;
         if (vec && rin && gk + 3 < KMAX) {
           v[i][0] = *reinterpret_cast<const float4*>(p);
@@ -228,6 +264,40 @@ struct wg_stager {
     }
   }
 };
+
+// k tile kt's MMAs on warpgroup wg's 64 rows: the 12 wgmmas (three products
+// of four k8 steps) of the stage at `s` (A's big tile, A's small tile
+// A_TILE_ bytes on, then B's two), committed as one group; then the group of
+// tile kt - 1 retired, or every group where the FLUSH k tiles end, whose sums
+// then join acc. Returns whether it flushed (every group retired).
+template <int E_, int A_TILE_, int B_TILE_>
+__device__ __forceinline__ bool wg_tile(float (&acc)[E_], float (&part)[E_], unsigned s, int wg, int kt,
+                                        int KT) {
+  float(&dst)[E_] = FLUSH > 0 ? part : acc;
+  const unsigned a_big = s + wg * 64 * 128, a_small = a_big + A_TILE_;
+  const unsigned b_big = s + 2 * A_TILE_, b_small = b_big + B_TILE_;
+  const bool first = FLUSH > 0 && kt % (FLUSH > 0 ? FLUSH : 1) == 0;
+  wg_fence();
+  wg_hold(dst);
+#pragma unroll
+  for (int kk = 0; kk < WG_BK / 8; ++kk) {
+    wg_mma<E_ * 2>(dst, wg_desc(a_small + kk * 32), wg_desc(b_big + kk * 32), !(first && kk == 0));
+    wg_mma<E_ * 2>(dst, wg_desc(a_big + kk * 32), wg_desc(b_small + kk * 32), 1);
+    wg_mma<E_ * 2>(dst, wg_desc(a_big + kk * 32), wg_desc(b_big + kk * 32), 1);
+  }
+  wg_commit();
+  wg_hold(dst);
+  const bool flush = FLUSH > 0 && ((kt + 1) % (FLUSH > 0 ? FLUSH : 1) == 0 || kt == KT - 1);
+  if (flush) {
+    wg_wait<0>();
+    wg_hold(dst);
+#pragma unroll
+    for (int i = 0; i < E_; ++i) acc[i] += part[i];
+  } else {
+    wg_wait<1>();
+  }
+  return flush;
+}
 
 template <int TA, int TB>
 __device__ __forceinline__ void gemm_3xtf32_wg_impl(int M, int N, int K, float alpha,
@@ -287,33 +357,10 @@ __device__ __forceinline__ void gemm_3xtf32_wg_impl(int M, int N, int K, float a
   float acc[E], part[E];
 #pragma unroll
   for (int i = 0; i < E; ++i) acc[i] = part[i] = 0.f;
-  float(&dst)[E] = FLUSH > 0 ? part : acc;
 
 #pragma unroll 1
   for (int kt = 0; kt < KT; ++kt) {
-    const unsigned s = base + (kt % STAGES) * STAGE;
-    const unsigned a_big = s + wg * 64 * 128, a_small = a_big + A_TILE;
-    const unsigned b_big = s + 2 * A_TILE, b_small = b_big + B_TILE;
-    const bool first = FLUSH > 0 && kt % (FLUSH > 0 ? FLUSH : 1) == 0;
-    wg_fence();
-    wg_hold(dst);
-#pragma unroll
-    for (int kk = 0; kk < WG_BK / 8; ++kk) {
-      wg_mma<BN>(dst, wg_desc(a_small + kk * 32), wg_desc(b_big + kk * 32), !(first && kk == 0));
-      wg_mma<BN>(dst, wg_desc(a_big + kk * 32), wg_desc(b_small + kk * 32), 1);
-      wg_mma<BN>(dst, wg_desc(a_big + kk * 32), wg_desc(b_big + kk * 32), 1);
-    }
-    wg_commit();
-    wg_hold(dst);
-    const bool flush = FLUSH > 0 && ((kt + 1) % (FLUSH > 0 ? FLUSH : 1) == 0 || kt == KT - 1);
-    if (flush) {
-      wg_wait<0>();
-      wg_hold(dst);
-#pragma unroll
-      for (int i = 0; i < E; ++i) acc[i] += part[i];
-    } else {
-      wg_wait<1>();
-    }
+    wg_tile<E, A_TILE, B_TILE>(acc, part, base + (kt % STAGES) * STAGE, wg, kt, KT);
     // every warpgroup is done with tile kt - 1: its slot takes tile kt + STAGES - 1
     __syncthreads();
     if (kt + STAGES - 1 < KT) store(kt + STAGES - 1);
@@ -330,12 +377,132 @@ __device__ __forceinline__ void gemm_3xtf32_wg_impl(int M, int N, int K, float a
                                                       counters, work, slice);
 }
 
+#if WS
+// Registers per thread after the producers give theirs up (512 threads of 128
+// at launch): a producer keeps two k tiles of its operand in flight (64 and
+// their addresses), a consumer its two accumulators (BN each); the split
+// that spills least in every layout
+#define WS_PRODUCER_REGS (BN == 128 ? 104 : 120)
+#define WS_CONSUMER_REGS (BN == 128 ? 152 : 136)
+
+// A producer warpgroup's loop over operand X's k tiles (R_ rows of 32 k):
+// each tile is loaded two tiles ahead, then split and stored in its stage
+// (big tile at `tiles` + the stage's offset, small tile R_ * 128 bytes on)
+// once the consumers have released the stage's previous tile.
+template <int R_, bool KC_, bool STEP_>
+__device__ __forceinline__ void wg_produce(const float* __restrict__ X, int ld, int r0, int RMAX, int K,
+                                           bool vec, int ptid, unsigned tiles, int KT, unsigned full0,
+                                           unsigned empty0) {
+  constexpr int STAGE = (2 * BM + 2 * BN) * 128;
+  wg_stager<R_, KC_, 128, STEP_> st0, st1;
+  auto put = [&](int kt, const wg_stager<R_, KC_, 128, STEP_>& st) {
+    const int stage = kt % STAGES;
+    if (kt >= STAGES) wg_mbar_wait(empty0 + 8 * stage, ((kt / STAGES) & 1) ^ 1);
+    const unsigned t = tiles + stage * STAGE;
+    st.store(t, t + R_ * 128, ptid);
+    wg_proxy_fence();
+    wg_mbar_arrive(full0 + 8 * stage);
+  };
+  st0.load(X, ld, r0, 0, RMAX, K, vec, ptid);
+  if (1 < KT) st1.load(X, ld, r0, WG_BK, RMAX, K, vec, ptid);
+#pragma unroll 1
+  for (int kt = 0; kt < KT; kt += 2) {
+    put(kt, st0);
+    if (kt + 2 < KT) st0.load(X, ld, r0, (kt + 2) * WG_BK, RMAX, K, vec, ptid);
+    if (kt + 1 < KT) {
+      put(kt + 1, st1);
+      if (kt + 3 < KT) st1.load(X, ld, r0, (kt + 3) * WG_BK, RMAX, K, vec, ptid);
+    }
+  }
+}
+
+// The warp-specialized kernel: warpgroups 0 .. BM / 64 - 1 issue the MMAs of
+// their 64 rows and never touch global memory until the epilogue; the last
+// two load, split and store A's and B's tiles, STAGES - 1 k tiles ahead of
+// the MMAs at most, each stage handed over through its mbarriers, so that
+// neither side waits for the other's latency.
+template <int TA, int TB>
+__device__ __forceinline__ void gemm_3xtf32_ws_impl(int M, int N, int K, float alpha,
+                                                    const float* __restrict__ A, int lda,
+                                                    const float* __restrict__ B, int ldb, float beta,
+                                                    float* __restrict__ C, int ldc, unsigned*, float*) {
+  static_assert(BM == 128 && (BN == 64 || BN == 128), "tile shape of the warp-specialized form");
+  static_assert(STAGES >= 2, "a stage is filled while another is read");
+  static_assert(SPLITK == 1, "split-K's reduction needs every thread of the block");
+  constexpr int CONSUMERS = BM / 64 * 128;
+  constexpr int A_TILE = BM * 128, B_TILE = BN * 128;
+  constexpr int STAGE = 2 * A_TILE + 2 * B_TILE;
+  constexpr int E = BN / 2;
+
+  extern __shared__ __attribute__((aligned(16))) unsigned char wg_smem_raw[];
+  __shared__ __attribute__((aligned(8))) unsigned long long wg_bars[2 * STAGES];
+  const unsigned base = (gemm_smem_addr(wg_smem_raw) + 1023u) & ~1023u;
+  const unsigned full0 = gemm_smem_addr(wg_bars), empty0 = full0 + 8 * STAGES;
+
+  const int tid = threadIdx.x;
+  const int gm = GEMM_CDIV(M, BM), gn = GEMM_CDIV(N, BN);
+  int tmi, tni;
+  gemm_tile_index<GROUP>(gm, gn, tmi, tni);
+  const int m0 = tmi * BM, n0 = tni * BN;
+  const int KT = GEMM_CDIV(K, WG_BK);
+  if (tid == 0) {
+    for (int s = 0; s < STAGES; ++s) {
+      wg_mbar_init(full0 + 8 * s, 256);
+      wg_mbar_init(empty0 + 8 * s, CONSUMERS / 32);
+    }
+  }
+  __syncthreads();
+
+  if (tid >= CONSUMERS) {
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(WS_PRODUCER_REGS));
+    const int p = tid - CONSUMERS;
+    if (p < 128) {
+      const bool va = lda % 4 == 0 && (reinterpret_cast<unsigned long long>(A) & 15) == 0;
+      wg_produce<BM, TA != 0, TA != 0 && TB == 0>(A, lda, m0, M, K, va, p, base, KT, full0, empty0);
+    } else {
+      const bool vb = ldb % 4 == 0 && (reinterpret_cast<unsigned long long>(B) & 15) == 0;
+      wg_produce<BN, TB == 0, TA != 0 && TB == 0>(B, ldb, n0, N, K, vb, p - 128, base + 2 * A_TILE, KT, full0, empty0);
+    }
+    return;
+  }
+  asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(WS_CONSUMER_REGS));
+
+  const int wg = tid >> 7, w = (tid >> 5) & 3, lane = tid & 31;
+  float acc[E], part[E];
+#pragma unroll
+  for (int i = 0; i < E; ++i) acc[i] = part[i] = 0.f;
+  int released = 0;  // k tiles whose stage this warp has handed back
+#pragma unroll 1
+  for (int kt = 0; kt < KT; ++kt) {
+    const int stage = kt % STAGES;
+    wg_mbar_wait(full0 + 8 * stage, (kt / STAGES) & 1);
+    const bool flushed = wg_tile<E, A_TILE, B_TILE>(acc, part, base + stage * STAGE, wg, kt, KT);
+    // the k tiles before this one (and this one too where it flushed) have their MMAs done
+    const int done = flushed ? kt + 1 : kt;
+    for (; released < done; ++released)
+      if (lane == 0) wg_mbar_arrive(empty0 + 8 * (released % STAGES));
+  }
+  wg_wait<0>();
+  wg_hold(acc);
+
+  float(&frag)[1][BN / 8][4] = reinterpret_cast<float(&)[1][BN / 8][4]>(acc);
+  gemm_mma_epilogue<float, 1, BN / 8, 4, 16, 1>(C, ldc, frag, m0 + wg * 64 + w * 16 + (lane >> 2),
+                                                 n0 + 2 * (lane & 3), M, N, m0, n0, alpha, beta, nullptr,
+                                                 nullptr, 0);
+}
+#endif  // WS
+#if WS
+#define WG_IMPL gemm_3xtf32_ws_impl
+#else
+#define WG_IMPL gemm_3xtf32_wg_impl
+#endif
+
 #ifndef GEMM_NO_ENTRY
 extern "C" __global__ void __launch_bounds__(WG_NT, 1)
 KERNEL_NAME(int M, int N, int K, float alpha, const float* __restrict__ A, int lda,
             const float* __restrict__ B, int ldb, float beta, float* __restrict__ C, int ldc,
             unsigned* __restrict__ counters, float* __restrict__ work) {
-  gemm_3xtf32_wg_impl<TRANS_A, TRANS_B>(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc, counters, work);
+  WG_IMPL<TRANS_A, TRANS_B>(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc, counters, work);
 }
 #endif
 #endif  // WGMMA

@@ -255,6 +255,16 @@ fn measured(flavor: Flavor) -> Vec<Config> {
                 ("STAGES", 3),
                 ("FLUSH", 4),
             ],
+            // warp-specialized: producer warpgroups and mbarriers
+            &[
+                ("WGMMA", 1),
+                ("WS", 1),
+                ("BM", 128),
+                ("BN", 128),
+                ("BK", 32),
+                ("STAGES", 3),
+                ("FLUSH", 4),
+            ],
         ],
     };
     sets.iter().map(|pairs| t.config(pairs)).collect()

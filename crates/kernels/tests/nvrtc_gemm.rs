@@ -86,16 +86,21 @@ fn every_kernel_the_rules_pick_compiles_also_split() {
     }
     for k in kernels.values() {
         assert!(!cubin(k, &[]).is_empty());
-        // as the library splits it for thin panels with a long K
+        // as the library splits it for thin panels with a long K (a
+        // warp-specialized kernel by its twin without producers, `fitting`)
         let mut split = k.clone();
         split.config.insert("SPLITK".to_string(), 64);
+        if split.config.get("WS") == Some(&1) {
+            split.config.insert("WS".to_string(), 0);
+        }
         assert!(!cubin(&split, &[]).is_empty());
     }
 }
 
 /// The warpgroup-MMA 3xTF32 kernels compile for sm_90a in every layout,
 /// split or not, and their main loop is the 12 wgmmas of a k tile (three
-/// products of four k steps).
+/// products of four k steps); the warp-specialized ones (not split) keep
+/// every value in registers, which the producers' share of them allows.
 #[test]
 fn wgmma_3xtf32_kernels_compile_with_their_warpgroup_mmas() {
     if !support::nvrtc_or_skip() {
@@ -103,11 +108,17 @@ fn wgmma_3xtf32_kernels_compile_with_their_warpgroup_mmas() {
     }
     let nvdisasm = find_nvdisasm();
     let t = template(Flavor::Sgemm3xTf32);
-    for (bm, bn, stages, flush) in [(128, 128, 3, 4), (64, 128, 4, 2), (192, 64, 3, 4)] {
+    for (bm, bn, stages, flush, ws) in [
+        (128, 128, 3, 4, 0),
+        (64, 128, 4, 2, 0),
+        (192, 64, 3, 4, 0),
+        (128, 128, 3, 4, 1),
+    ] {
         for layout in Layout::ALL {
-            for splitk in [1, 8] {
+            for splitk in if ws == 1 { vec![1] } else { vec![1, 8] } {
                 let config = t.config(&[
                     ("WGMMA", 1),
+                    ("WS", ws),
                     ("BM", bm),
                     ("BN", bn),
                     ("BK", 32),
@@ -129,6 +140,9 @@ fn wgmma_3xtf32_kernels_compile_with_their_warpgroup_mmas() {
                         .filter(|l| l.contains(&format!("HGMMA.64x{bn}x8.F32.TF32")))
                         .count();
                     assert_eq!(mmas, 12, "{} {layout}", k.label());
+                    if ws == 1 {
+                        assert!(!sass.contains("STL"), "{} {layout} spills", k.label());
+                    }
                 }
             }
         }

@@ -72,11 +72,11 @@ typedef float T;
 #define NTHR WG_NT
 #define LBMIN 1
 #define VEC 4
-#define IMPL(ta, tb) gemm_3xtf32_wg_impl<ta, tb>
+#define IMPL(ta, tb) WG_IMPL<ta, tb>
 static int smem_bytes(int, int) { return WG_SMEM_BYTES; }
 static const char* alg_name() { return "sgemm_3xtf32_wg"; }
 static void cfg(char* s) {
-  sprintf(s, "BM=%d BN=%d STAGES=%d GROUP=%d FLUSH=%d SPLITK=%d", BM, BN, STAGES, GROUP, FLUSH, SPLITK);
+  sprintf(s, "BM=%d BN=%d STAGES=%d GROUP=%d FLUSH=%d WS=%d SPLITK=%d", BM, BN, STAGES, GROUP, FLUSH, WS, SPLITK);
 }
 #endif
 

@@ -19,7 +19,7 @@ cat build/*.log | grep -iE 'error|warning' | head -40 | tee -a "$LOG"
 grep -v '^\s*#' "$CFG" | grep -v '^\s*$' | while read -r name alg flags; do
   [ -x build/$name ] || { echo "missing $name" | tee -a "$LOG"; continue; }
   echo "=== $name ALG=$alg $flags" | tee -a "$LOG"
-  timeout 300 ./build/$name $MODE $NS > build/$name.out 2>&1; rc=$?
+  timeout ${TIMEOUT:-300} ./build/$name $MODE $NS > build/$name.out 2>&1; rc=$?
   cat build/$name.out >> "$LOG"
   grep -E '^#|FAIL|^time' build/$name.out | sed "s/^/$name: /"
   echo "$name rc=$rc"

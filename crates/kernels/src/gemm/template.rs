@@ -406,7 +406,9 @@ pub fn kernel_of(
     })
 }
 
-/// `kernel`, or the same kernel with element loads (VEC = 1) when `p`'s
+/// `kernel`, or the same kernel without warp specialization (WS = 0) where
+/// the shape splits K, which the specialized kernels do not; with element
+/// loads (VEC = 1) when `p`'s
 /// leading dimensions or the pointers do not suit its vector loads, and
 /// without split-K (SPLITK = 1) when C's tiles outnumber the split-K
 /// counters or their partial tiles overflow the workspace: a BLAS caller may pass any problem and should get an answer, a
@@ -439,6 +441,7 @@ pub fn fitting(
         k
     };
     [
+        with(&[("WS", 0)]),
         with(&[("VEC", 1)]),
         with(&[("SPLITK", 1)]),
         with(&[("VEC", 1), ("SPLITK", 1)]),
@@ -660,6 +663,57 @@ mod tests {
         // the mma.sync kernel keeps its own flush and tiles
         let odd = t.config(&[("BK", 32), ("VEC", 4), ("FLUSH", 4)]);
         assert!(!t.violations(&odd, &limits).is_empty());
+    }
+
+    /// The warp-specialized form (WS = 1): 128 x 128 warpgroup-MMA tiles
+    /// only, two producer warpgroups beside the two that issue the MMAs, the
+    /// same stages; a shape the library splits K for runs its
+    /// non-specialized twin split.
+    #[test]
+    fn warp_specialized_kernels_have_producer_warpgroups_and_give_way_to_split_k() {
+        let limits = h100();
+        let t = template(Flavor::Sgemm3xTf32);
+        let ws = |pairs: &[(&str, i64)]| {
+            let mut c = t.config(&[
+                ("WGMMA", 1),
+                ("WS", 1),
+                ("BM", 128),
+                ("BN", 128),
+                ("BK", 32),
+                ("STAGES", 3),
+                ("FLUSH", 4),
+            ]);
+            for (n, v) in pairs {
+                c.insert(n.to_string(), *v);
+            }
+            c
+        };
+        let c = ws(&[]);
+        assert_eq!(t.violations(&c, &limits), Vec::<String>::new(), "{c:?}");
+        let tn = Layout { a: Op::T, b: Op::N };
+        let k = GemmKernel {
+            flavor: Flavor::Sgemm3xTf32,
+            layout: tn,
+            config: c,
+        };
+        let square = GemmProblem::packed(Flavor::Sgemm3xTf32, tn, 4096, 4096, 4096);
+        let d = t.launch(&k, &square);
+        assert_eq!(d.block, (512, 1, 1));
+        assert_eq!(d.shared_mem, 3 * 512 * 128 + 1024);
+        assert_eq!(fitting(k.clone(), &square, 4096, 8192, &limits), k);
+        // thin panels with a long K: split, by the kernel without producers
+        let thin = GemmProblem::packed(Flavor::Sgemm3xTf32, tn, 256, 256, 16384);
+        let f = fitting(k.clone(), &thin, 4096, 8192, &limits);
+        assert_eq!((f.config["WS"], f.config["WGMMA"]), (0, 1));
+        assert!(f.config["SPLITK"] > 1, "{:?}", f.config);
+        for bad in [
+            ws(&[("SPLITK", 2)]),
+            ws(&[("BN", 64)]),
+            ws(&[("BM", 64)]),
+            ws(&[("WGMMA", 0), ("VEC", 4)]),
+        ] {
+            assert!(!t.violations(&bad, &limits).is_empty(), "{bad:?}");
+        }
     }
 
     #[test]
