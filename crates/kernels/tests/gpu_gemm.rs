@@ -362,8 +362,13 @@ fn check_at_odd_shapes(gpu: &Gpu, keep: &dyn Fn(&Config) -> bool) {
                     let vendor = runner.check_vendor(&cublas).unwrap();
                     assert!(vendor.passed(), "cuBLAS {p}: {}", vendor.describe());
                 }
-                for kernel in &kernels {
-                    let kernel = runner.fitting(kernel.clone());
+                for measured in &kernels {
+                    let kernel = runner.fitting(measured.clone());
+                    // a warp-specialized kernel gives way to its twin only
+                    // where the shape has K split
+                    if measured.config.get("WS") == Some(&1) && kernel.config["WS"] != 1 {
+                        assert!(kernel.config["SPLITK"] > 1, "{p} {}", kernel.label());
+                    }
                     match runner.check(&kernel).unwrap() {
                         Ok(r) => println!("ok {p} {}: {}", kernel.label(), r.describe()),
                         Err(why) => panic!("{p} {}: {}", kernel.label(), why.reason),

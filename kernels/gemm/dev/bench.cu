@@ -330,7 +330,7 @@ int main(int argc, char** argv) {
          fa.numRegs, fa.localSizeBytes);
   if (mode == "check" || mode == "both") {
     int sz[][3] = {{1, 1, 1}, {17, 17, 17}, {255, 255, 255}, {1000, 1000, 1000}, {333, 77, 129},
-                   {64, 1000, 7}, {1000, 1, 300}, {130, 257, 1031}};
+                   {64, 1000, 7}, {1000, 1, 300}, {130, 257, 1031}, {100, 90, 50}};
     for (int l = 0; l < 4; ++l)
       for (auto& s : sz) {
         check_one(l, s[0], s[1], s[2], true, 0);

@@ -408,10 +408,10 @@ pub fn kernel_of(
 
 /// `kernel`, or the same kernel without warp specialization (WS = 0) where
 /// the shape splits K, which the specialized kernels do not; with element
-/// loads (VEC = 1) when `p`'s
-/// leading dimensions or the pointers do not suit its vector loads, and
-/// without split-K (SPLITK = 1) when C's tiles outnumber the split-K
-/// counters or their partial tiles overflow the workspace: a BLAS caller may pass any problem and should get an answer, a
+/// loads (VEC = 1) when `p`'s leading dimensions or the pointers do not suit
+/// its vector loads, and without split-K (SPLITK = 1) when C's tiles
+/// outnumber the split-K counters or their partial tiles overflow the
+/// workspace: a BLAS caller may pass any problem and should get an answer, a
 /// little slower. `kernel` itself where no variant runs `p` either.
 pub fn fitting(
     kernel: GemmKernel,
@@ -706,14 +706,24 @@ mod tests {
         let f = fitting(k.clone(), &thin, 4096, 8192, &limits);
         assert_eq!((f.config["WS"], f.config["WGMMA"]), (0, 1));
         assert!(f.config["SPLITK"] > 1, "{:?}", f.config);
-        for bad in [
-            ws(&[("SPLITK", 2)]),
-            ws(&[("BN", 64)]),
-            ws(&[("BM", 64)]),
-            ws(&[("WGMMA", 0), ("VEC", 4)]),
-        ] {
+        for bad in [ws(&[("SPLITK", 2)]), ws(&[("BN", 64)]), ws(&[("BM", 64)])] {
             assert!(!t.violations(&bad, &limits).is_empty(), "{bad:?}");
         }
+        // the mma.sync kernel has no specialized form
+        let mma = |ws: i64| {
+            t.config(&[
+                ("BM", 128),
+                ("BN", 128),
+                ("BK", 32),
+                ("WARPS_M", 2),
+                ("WARPS_N", 4),
+                ("STAGES", 3),
+                ("VEC", 4),
+                ("WS", ws),
+            ])
+        };
+        assert_eq!(t.violations(&mma(0), &limits), Vec::<String>::new());
+        assert!(!t.violations(&mma(1), &limits).is_empty());
     }
 
     #[test]
