@@ -269,10 +269,10 @@ struct wg_stager {
 // of four k8 steps) of the stage at `s` (A's big tile, A's small tile
 // A_TILE_ bytes on, then B's two), committed as one group; then the group of
 // tile kt - 1 retired, or every group where the FLUSH k tiles end, whose sums
-// then join acc. Returns whether it flushed (every group retired).
+// then join acc; `done` is then the number of k tiles whose MMAs are done.
 template <int E_, int A_TILE_, int B_TILE_>
-__device__ __forceinline__ bool wg_tile(float (&acc)[E_], float (&part)[E_], unsigned s, int wg, int kt,
-                                        int KT) {
+__device__ __forceinline__ void wg_tile(float (&acc)[E_], float (&part)[E_], unsigned s, int wg, int kt,
+                                        int KT, int& done) {
   float(&dst)[E_] = FLUSH > 0 ? part : acc;
   const unsigned a_big = s + wg * 64 * 128, a_small = a_big + A_TILE_;
   const unsigned b_big = s + 2 * A_TILE_, b_small = b_big + B_TILE_;
@@ -288,15 +288,16 @@ __device__ __forceinline__ bool wg_tile(float (&acc)[E_], float (&part)[E_], uns
   wg_commit();
   wg_hold(dst);
   const bool flush = FLUSH > 0 && ((kt + 1) % (FLUSH > 0 ? FLUSH : 1) == 0 || kt == KT - 1);
+  done = kt;
   if (flush) {
     wg_wait<0>();
     wg_hold(dst);
 #pragma unroll
     for (int i = 0; i < E_; ++i) acc[i] += part[i];
+    done = kt + 1;
   } else {
     wg_wait<1>();
   }
-  return flush;
 }
 
 template <int TA, int TB>
@@ -360,7 +361,8 @@ __device__ __forceinline__ void gemm_3xtf32_wg_impl(int M, int N, int K, float a
 
 #pragma unroll 1
   for (int kt = 0; kt < KT; ++kt) {
-    wg_tile<E, A_TILE, B_TILE>(acc, part, base + (kt % STAGES) * STAGE, wg, kt, KT);
+    int done;
+    wg_tile<E, A_TILE, B_TILE>(acc, part, base + (kt % STAGES) * STAGE, wg, kt, KT, done);
     // every warpgroup is done with tile kt - 1: its slot takes tile kt + STAGES - 1
     __syncthreads();
     if (kt + STAGES - 1 < KT) store(kt + STAGES - 1);
@@ -476,9 +478,8 @@ __device__ __forceinline__ void gemm_3xtf32_ws_impl(int M, int N, int K, float a
   for (int kt = 0; kt < KT; ++kt) {
     const int stage = kt % STAGES;
     wg_mbar_wait(full0 + 8 * stage, (kt / STAGES) & 1);
-    const bool flushed = wg_tile<E, A_TILE, B_TILE>(acc, part, base + stage * STAGE, wg, kt, KT);
-    // the k tiles before this one (and this one too where it flushed) have their MMAs done
-    const int done = flushed ? kt + 1 : kt;
+    int done;
+    wg_tile<E, A_TILE, B_TILE>(acc, part, base + stage * STAGE, wg, kt, KT, done);
     for (; released < done; ++released)
       if (lane == 0) wg_mbar_arrive(empty0 + 8 * (released % STAGES));
   }
