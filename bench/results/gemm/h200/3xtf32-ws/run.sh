@@ -21,12 +21,18 @@ OUT="${2:?usage: run.sh HONE OUT}"
 mkdir -p "$OUT/rules"
 OUT=$(cd "$OUT" && pwd)
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv > "$OUT/gpu.txt"
+# SM clock, power and temperature every 200 ms through the whole run, to tell a clock or
+# power limit under sustained tensor-core load from the kernels' own speed
+nvidia-smi --query-gpu=timestamp,clocks.sm,power.draw,temperature.gpu \
+    --format=csv -lms 200 > "$OUT/clocks.csv" 2>/dev/null &
+clocks=$!
+trap 'kill $clocks 2>/dev/null' EXIT
 if [ "${HARNESS:-1}" = 1 ]; then
   ( cd kernels/gemm/dev &&
     OUT="$OUT/harness" ARCHFLAGS="-gencode arch=compute_90a,code=sm_90a" TIMEOUT=120 \
       bash run.sh configs_ws.txt both 1024 2048 4096 8192 ) > "$OUT/harness.txt" 2>&1
   rc=$?
-  echo "harness rc=$rc" | tee -a "$OUT/summary.txt"
+  echo "harness rc=$rc $(date -u +%H:%M:%S)" | tee -a "$OUT/summary.txt"
   [ $rc = 0 ] || exit 1
 fi
 for l in ${JOBS-nn nt tn tt}; do
@@ -39,6 +45,7 @@ for l in ${JOBS-nn nt tn tt}; do
 done
 if [ "${BENCH:-1}" = 1 ]; then
   t0=$(date +%s)
+  date -u +"bench start %H:%M:%S" >> "$OUT/summary.txt"
   rules=(--rules "$OUT/rules")
   [ "${BUILTIN:-0}" = 1 ] && rules=()
   timeout "${BENCH_TIMEOUT:-300}" "$H" bench gemm "${rules[@]}" \
@@ -47,3 +54,4 @@ if [ "${BENCH:-1}" = 1 ]; then
       > "$OUT/bench.log" 2>&1
   echo "bench rc=$? $(( $(date +%s) - t0 )) s" | tee -a "$OUT/summary.txt"
 fi
+date -u +"end %Y/%m/%d %H:%M:%S" >> "$OUT/summary.txt"
