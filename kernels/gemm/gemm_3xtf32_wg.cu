@@ -53,9 +53,10 @@
 #define WG_BK 32
 // BM / 64 warpgroups issue the MMAs; with WS two more fill the stages
 #define WG_NT ((BM / 64 + (WS ? 2 : 0)) * 128)
-// big and small tiles of A and B per stage, 128 bytes (32 tf32) a row, and
-// 1 KiB to align the swizzled tiles
-#define WG_SMEM_BYTES (STAGES * (2 * BM + 2 * BN) * 128 + 1024)
+// a stage: big and small tiles of A and B, 128 bytes (32 tf32) a row; the
+// stages and 1 KiB to align the swizzled tiles
+#define WG_STAGE_BYTES ((2 * BM + 2 * BN) * 128)
+#define WG_SMEM_BYTES (STAGES * WG_STAGE_BYTES + 1024)
 
 __device__ __forceinline__ unsigned long long wg_desc(unsigned addr) {
   // start >> 4, leading offset 1 (unused with the swizzle), stride 1024 B
@@ -311,7 +312,7 @@ __device__ __forceinline__ void gemm_3xtf32_wg_impl(int M, int N, int K, float a
   static_assert(STAGES >= 3, "a k tile is stored at least two tiles ahead of the MMAs");
   constexpr int NT = WG_NT;
   constexpr int A_TILE = BM * 128, B_TILE = BN * 128;
-  constexpr int STAGE = 2 * A_TILE + 2 * B_TILE;
+  constexpr int STAGE = WG_STAGE_BYTES;
   constexpr int E = BN / 2;
 
   extern __shared__ __attribute__((aligned(16))) unsigned char wg_smem_raw[];
@@ -395,12 +396,11 @@ template <int R_, bool KC_, bool STEP_>
 __device__ __forceinline__ void wg_produce(const float* __restrict__ X, int ld, int r0, int RMAX, int K,
                                            bool vec, int ptid, unsigned tiles, int KT, unsigned full0,
                                            unsigned empty0) {
-  constexpr int STAGE = (2 * BM + 2 * BN) * 128;
   wg_stager<R_, KC_, 128, STEP_> st0, st1;
   auto put = [&](int kt, const wg_stager<R_, KC_, 128, STEP_>& st) {
     const int stage = kt % STAGES;
     if (kt >= STAGES) wg_mbar_wait(empty0 + 8 * stage, ((kt / STAGES) & 1) ^ 1);
-    const unsigned t = tiles + stage * STAGE;
+    const unsigned t = tiles + stage * WG_STAGE_BYTES;
     st.store(t, t + R_ * 128, ptid);
     wg_proxy_fence();
     wg_mbar_arrive(full0 + 8 * stage);
@@ -433,7 +433,7 @@ __device__ __forceinline__ void gemm_3xtf32_ws_impl(int M, int N, int K, float a
   static_assert(SPLITK == 1, "split-K's reduction needs every thread of the block");
   constexpr int CONSUMERS = BM / 64 * 128;
   constexpr int A_TILE = BM * 128, B_TILE = BN * 128;
-  constexpr int STAGE = 2 * A_TILE + 2 * B_TILE;
+  constexpr int STAGE = WG_STAGE_BYTES;
   constexpr int E = BN / 2;
 
   extern __shared__ __attribute__((aligned(16))) unsigned char wg_smem_raw[];
