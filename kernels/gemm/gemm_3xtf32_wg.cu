@@ -507,3 +507,12 @@ KERNEL_NAME(int M, int N, int K, float alpha, const float* __restrict__ A, int l
 }
 #endif
 #endif  // WGMMA
+
+// PACK = 1: the library first packs op(A) and op(B) K-contiguous where they
+// are not (gemm_pack_tiles), and runs the TN kernel on the packed copies.
+#if defined(PACK) && PACK && !defined(GEMM_NO_ENTRY)
+extern "C" __global__ void __launch_bounds__(256)
+gemm_pack(const float* __restrict__ src, int rows, int cols, int lds, float* __restrict__ dst, int ldd) {
+  gemm_pack_tiles<float>(src, rows, cols, lds, dst, ldd);
+}
+#endif

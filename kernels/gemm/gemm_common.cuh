@@ -323,6 +323,27 @@ __device__ __forceinline__ void gemm_store(T* C, long long ldc, int m, int n, in
   }
 }
 
+// C(m[e], n[e]) = alpha v[e] + beta C(m[e], n[e]) for E_ elements of a
+// thread, inside [m_lo, M) x [n_lo, N), with beta != 0: every load of C is
+// issued before the first store. Element by element (gemm_store), a store
+// may alias the next element's load for all the compiler knows (ldc is a
+// run-time value), so each element waits one full memory latency.
+template <typename T, int E_>
+__device__ __forceinline__ void gemm_update(T* C, long long ldc, const int (&m)[E_], const int (&n)[E_],
+                                            int M, int N, const T (&v)[E_], T alpha, T beta,
+                                            int m_lo = 0, int n_lo = 0) {
+  T old[E_];
+  bool in[E_];
+#pragma unroll
+  for (int e = 0; e < E_; ++e) {
+    in[e] = m[e] < M && n[e] < N && m[e] >= m_lo && n[e] >= n_lo;
+    old[e] = in[e] ? C[(long long)n[e] * ldc + m[e]] : T(0);
+  }
+#pragma unroll
+  for (int e = 0; e < E_; ++e)
+    if (in[e]) C[(long long)n[e] * ldc + m[e]] = alpha * v[e] + beta * old[e];
+}
+
 // The epilogue of the mma.sync kernels: accumulator tile acc[MI_][NI_][CR_]
 // in the m16n8 (or m8n8) C fragment layout of a warp whose first fragment
 // row is mb and column nb (both with the lane's offsets: g and 2t), each
@@ -338,14 +359,66 @@ __device__ __forceinline__ void gemm_mma_epilogue(T* C, long long ldc, T (&acc)[
     T(&flat)[MI_ * NI_ * CR_] = reinterpret_cast<T(&)[MI_ * NI_ * CR_]>(acc);
     if (!gemm_split_reduce<T, MI_ * NI_ * CR_, S_>(flat, work, counters, slice)) return;
   }
+  if (beta == T(0)) {
+#pragma unroll
+    for (int i = 0; i < MI_; ++i)
+#pragma unroll
+      for (int j = 0; j < NI_; ++j)
+#pragma unroll
+        for (int r = 0; r < CR_; ++r)
+          gemm_store<T>(C, ldc, mb + i * MM_ + (r >> 1) * 8, nb + j * 8 + (r & 1), M, N,
+                        acc[i][j][r], alpha, beta, m0, n0);
+    return;
+  }
+  // beta != 0: JC_ fragments' worth of C is loaded before any of it is
+  // stored (gemm_update).
+  constexpr int JC_ = NI_ % 4 == 0 ? 4 : NI_ % 2 == 0 ? 2 : 1;
 #pragma unroll
   for (int i = 0; i < MI_; ++i)
 #pragma unroll
-    for (int j = 0; j < NI_; ++j)
+    for (int j0 = 0; j0 < NI_; j0 += JC_) {
+      int ms[JC_ * CR_], ns[JC_ * CR_];
+      T v[JC_ * CR_];
 #pragma unroll
-      for (int r = 0; r < CR_; ++r)
-        gemm_store<T>(C, ldc, mb + i * MM_ + (r >> 1) * 8, nb + j * 8 + (r & 1), M, N, acc[i][j][r],
-                      alpha, beta, m0, n0);
+      for (int e = 0; e < JC_ * CR_; ++e) {
+        const int j = j0 + e / CR_, r = e % CR_;
+        ms[e] = mb + i * MM_ + (r >> 1) * 8;
+        ns[e] = nb + j * 8 + (r & 1);
+        v[e] = acc[i][j][r];
+      }
+      gemm_update<T, JC_ * CR_>(C, ldc, ms, ns, M, N, v, alpha, beta, m0, n0);
+    }
+}
+
+
+// Packing an operand K-contiguous before a kernel that reads it that way
+// (the PACK parameter): dst = src^T, src rows x cols (column-major, leading
+// dimension lds), dst cols x rows (leading dimension ldd). The tensor-core
+// kernels read K-contiguous operands straight into their shared-memory
+// layout, and an operand of the other orientation costs them transposes in
+// registers on every k tile of every block; one pass over the operand
+// beforehand costs a read and a write of it once. 32 x 32 tiles through
+// shared memory (a padded column against bank conflicts), blocks of 32 x 8
+// threads, grid-striding over column tiles past the grid's y limit.
+template <typename T>
+__device__ __forceinline__ void gemm_pack_tiles(const T* __restrict__ src, int rows, int cols,
+                                                long long lds, T* __restrict__ dst, long long ldd) {
+  __shared__ T tile[32][33];
+  const int r0 = blockIdx.x * 32;
+  for (int c0 = blockIdx.y * 32; c0 < cols; c0 += gridDim.y * 32) {
+#pragma unroll
+    for (int j = threadIdx.y; j < 32; j += 8) {
+      const int r = r0 + threadIdx.x, c = c0 + j;
+      if (r < rows && c < cols) tile[j][threadIdx.x] = src[(long long)c * lds + r];
+    }
+    __syncthreads();
+#pragma unroll
+    for (int j = threadIdx.y; j < 32; j += 8) {
+      const int c = c0 + threadIdx.x, r = r0 + j;
+      if (r < rows && c < cols) dst[(long long)r * ldd + c] = tile[threadIdx.x][j];
+    }
+    __syncthreads();
+  }
 }
 
 #endif

@@ -218,10 +218,23 @@ __device__ __forceinline__ void gemm_fma_impl(int M, int N, int K, T alpha, cons
 #pragma unroll
   for (int j = 0; j < TN; ++j) {
     int n = n0 + (j / VE) * TCn * VE + tc * VE + (j % VE);
+    if (beta == T(0)) {
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {
-      int m = m0 + (i / VE) * TR * VE + tr * VE + (i % VE);
-      gemm_store<T>(C, ldc, m, n, M, N, acc[i][j], alpha, beta);
+      for (int i = 0; i < TM; ++i) {
+        int m = m0 + (i / VE) * TR * VE + tr * VE + (i % VE);
+        gemm_store<T>(C, ldc, m, n, M, N, acc[i][j], alpha, beta);
+      }
+    } else {
+      // a column's loads of C before its stores (gemm_update)
+      int ms[TM], ns[TM];
+      T v[TM];
+#pragma unroll
+      for (int i = 0; i < TM; ++i) {
+        ms[i] = m0 + (i / VE) * TR * VE + tr * VE + (i % VE);
+        ns[i] = n;
+        v[i] = acc[i][j];
+      }
+      gemm_update<T, TM>(C, ldc, ms, ns, M, N, v, alpha, beta);
     }
   }
 }

@@ -220,6 +220,19 @@ fn measured(flavor: Flavor) -> Vec<Config> {
                 ("VEC", 4),
                 ("SPLITK", 4),
             ],
+            // packing the operands K-contiguous first (a TN kernel on the
+            // copies), with K split
+            &[
+                ("BM", 64),
+                ("BN", 64),
+                ("BK", 16),
+                ("WARPS_M", 2),
+                ("WARPS_N", 2),
+                ("STAGES", 3),
+                ("VEC", 4),
+                ("SPLITK", 4),
+                ("PACK", 1),
+            ],
             &[
                 ("BM", 128),
                 ("BN", 64),
@@ -259,6 +272,17 @@ fn measured(flavor: Flavor) -> Vec<Config> {
             &[
                 ("WGMMA", 1),
                 ("WS", 1),
+                ("BM", 128),
+                ("BN", 128),
+                ("BK", 32),
+                ("STAGES", 3),
+                ("FLUSH", 4),
+            ],
+            // ... on operands packed K-contiguous first
+            &[
+                ("WGMMA", 1),
+                ("WS", 1),
+                ("PACK", 1),
                 ("BM", 128),
                 ("BN", 128),
                 ("BK", 32),

@@ -149,6 +149,83 @@ fn wgmma_3xtf32_kernels_compile_with_their_warpgroup_mmas() {
     }
 }
 
+/// A kernel that packs its operands (PACK = 1) is the TN kernel whatever
+/// the layout, and its module carries the packing pass, `gemm_pack`, which
+/// keeps its tile in shared memory and nothing in local memory.
+#[test]
+fn packing_kernels_are_the_tn_kernel_with_the_packing_pass_beside_it() {
+    if !support::nvrtc_or_skip() {
+        return;
+    }
+    let nvdisasm = find_nvdisasm();
+    let t = template(Flavor::Sgemm3xTf32);
+    let config = |pack| {
+        t.config(&[
+            ("WGMMA", 1),
+            ("WS", 1),
+            ("PACK", pack),
+            ("BM", 128),
+            ("BN", 128),
+            ("BK", 32),
+            ("STAGES", 3),
+            ("FLUSH", 4),
+        ])
+    };
+    let tn = GemmKernel {
+        flavor: Flavor::Sgemm3xTf32,
+        layout: Layout::ALL[2],
+        config: config(0),
+    };
+    let main_of = |sass: &str| -> String {
+        // the entry's code, from its label to the next section, with the
+        // module-wide branch labels (.L_x_N) unnumbered: the packing pass
+        // takes the first numbers
+        let start = sass
+            .find("\ngemm_3xtf32:")
+            .unwrap_or_else(|| panic!("no gemm_3xtf32 in\n{sass}"));
+        let rest = &sass[start..];
+        let end = rest.find("\n//----").unwrap_or(rest.len());
+        let mut parts = rest[..end].split(".L_x_");
+        let mut code = parts.next().unwrap_or_default().to_string();
+        for p in parts {
+            code.push_str(".L");
+            code.push_str(p.trim_start_matches(|c: char| c.is_ascii_digit()));
+        }
+        assert!(code.lines().count() > 1000, "{code}");
+        code
+    };
+    let tn_sass = nvdisasm
+        .as_ref()
+        .map(|d| disassemble(d, &cubin(&tn, &[])).unwrap());
+    for layout in Layout::ALL {
+        let k = GemmKernel {
+            flavor: Flavor::Sgemm3xTf32,
+            layout,
+            config: config(1),
+        };
+        let image = cubin(&k, &[]);
+        let (Some(d), Some(tn_sass)) = (&nvdisasm, &tn_sass) else {
+            continue;
+        };
+        let sass = disassemble(d, &image).unwrap();
+        assert!(
+            sass.contains(".text.gemm_pack"),
+            "{layout}: no packing pass"
+        );
+        assert_eq!(
+            main_of(&sass),
+            main_of(tn_sass),
+            "{layout}: not the TN kernel"
+        );
+        let pack = &sass[sass.find(".text.gemm_pack").unwrap()..];
+        assert!(
+            pack.contains("STS") && pack.contains("LDS"),
+            "{layout}: {pack}"
+        );
+        assert!(!sass.contains("STL"), "{layout}: local memory");
+    }
+}
+
 #[test]
 fn dgemm_main_loop_issues_few_instructions_per_tensor_instruction() {
     if !support::nvrtc_or_skip() || !support::nvdisasm_or_skip() {

@@ -261,6 +261,16 @@ static float median(std::vector<float> v) {
   return v[v.size() / 2];
 }
 
+// Reads n float4s (a sum no one reads but the compiler cannot drop), to empty L2.
+__global__ void read_flush(const float4* __restrict__ p, size_t n, float* sink) {
+  float s = 0;
+  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+    float4 v = p[i];
+    s += v.x + v.y + v.z + v.w;
+  }
+  if (s == 12345.f) *sink = s;
+}
+
 static void time_one(int l, int n, int reps) {
   int ta = l >> 1, tb = l & 1;
   int M = n, N = n, K = n;
@@ -298,6 +308,44 @@ static void time_one(int l, int n, int reps) {
   CK(cudaGetLastError());
   double fl = 2.0 * n * (double)n * n;
   double tfk = fl / (median(tk) * 1e-3) / 1e12, tfc = fl / (median(tc) * 1e-3) / 1e12;
+  // B2B=1: also as hone's benchmark times (hone_gpu::timing::time_runs): every run enqueued
+  // back to back with its events, one wait at the end, ours then cuBLAS's; B2B_FLUSH=1 reads
+  // twice the L2 size before each run, as its read flush does.
+  if (getenv("B2B") && atoi(getenv("B2B"))) {
+    bool fl2 = getenv("B2B_FLUSH") && atoi(getenv("B2B_FLUSH"));
+    int l2 = 0;
+    CK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0));
+    size_t fn = 2 * (size_t)l2 / sizeof(float4);
+    float4* fbuf = nullptr;
+    float* fsink = nullptr;
+    CK(cudaMalloc(&fbuf, fn * sizeof(float4)));
+    CK(cudaMemset(fbuf, 0, fn * sizeof(float4)));
+    CK(cudaMalloc(&fsink, sizeof(float)));
+    auto b2b = [&](bool ours) {
+      std::vector<cudaEvent_t> ev(2 * reps);
+      for (auto& e : ev) CK(cudaEventCreate(&e));
+      for (int r = 0; r < reps; ++r) {
+        if (fl2) read_flush<<<1024, 256>>>(fbuf, fn, fsink);
+        CK(cudaEventRecord(ev[2 * r]));
+        if (ours) launch(l, M, N, K, alpha, A, n, B, n, beta, C, n);
+        else cublas_gemm(ta, tb, M, N, K, alpha, A, n, B, n, beta, Cb, n);
+        CK(cudaEventRecord(ev[2 * r + 1]));
+      }
+      CK(cudaDeviceSynchronize());
+      std::vector<float> t;
+      for (int r = 0; r < reps; ++r) {
+        float ms;
+        CK(cudaEventElapsedTime(&ms, ev[2 * r], ev[2 * r + 1]));
+        t.push_back(ms);
+      }
+      for (auto& e : ev) cudaEventDestroy(e);
+      return median(t);
+    };
+    float bk = b2b(true), bc = b2b(false);
+    printf("b2b%s %s %s N=%d ours=%.4f ms cublas=%.4f ms ratio=%.3f (alternating: ours=%.4f cublas=%.4f)\n",
+           fl2 ? "+flush" : "", alg_name(), lname[l], n, bk, bc, bc / bk, median(tk), median(tc));
+    cudaFree(fbuf); cudaFree(fsink);
+  }
   // error of the timed result vs an FP64 reference (and cuBLAS's own)
   double* R;
   CK(cudaMalloc(&R, ne * 8));

@@ -21,7 +21,7 @@ use super::dd::{Accuracy, Dd, InputKind};
 use super::reference::{
     compare, compare_dd, device_bytes, host_values, reference, CheckReport, Operands,
 };
-use super::template::{template, GemmKernel, SPLIT_COUNTERS, SPLIT_WORK_BYTES};
+use super::template::{template, GemmKernel, Packing, SPLIT_COUNTERS, SPLIT_WORK_BYTES};
 use super::{Flavor, GemmProblem};
 use crate::routine::{LibError, Result};
 use crate::vendor::cublas::{Cublas, DefaultStreamTimer};
@@ -101,6 +101,9 @@ pub struct GemmRunner<'g> {
     /// tile clears its counter) and workspace of the kernels that split K.
     /// One runner's launches go to one stream, so calls never share them.
     split: SplitBuffers,
+    /// The copies of the operands that packing kernels make (grown to the
+    /// largest problem seen; allocated before any timed run).
+    pack: Option<DeviceBuffer>,
 }
 
 impl<'g> GemmRunner<'g> {
@@ -121,6 +124,7 @@ impl<'g> GemmRunner<'g> {
             seed: rand::random(),
             limits: crate::symv::DeviceLimits::from_props(gpu.props()),
             split,
+            pack: None,
         })
     }
 
@@ -184,6 +188,22 @@ impl<'g> GemmRunner<'g> {
             self.kernels.insert(k.clone(), loaded);
         }
         Ok(())
+    }
+
+    /// The packing of `p` by `kernel` with its workspace, grown to fit
+    /// (`None` for kernels that read the operands as they are).
+    fn pack_space(&mut self, kernel: &GemmKernel, p: &GemmProblem) -> Result<Option<PackRun>> {
+        let Some(packing) = kernel.packing(p) else {
+            return Ok(None);
+        };
+        let bytes = packing.elements() * p.flavor.element_bytes();
+        if self.pack.as_ref().is_none_or(|b| b.bytes() < bytes) {
+            // Free the old copy first: the two need not fit side by side.
+            self.pack = None;
+            self.pack = Some(DeviceBuffer::alloc(self.gpu, bytes)?);
+        }
+        let ws = self.pack.as_ref().expect("just allocated").ptr();
+        Ok(Some(PackRun { packing, ws }))
     }
 
     /// The loaded kernel, or why it cannot run.
@@ -367,11 +387,15 @@ impl<'g> GemmRunner<'g> {
             Ok(d) => d,
             Err(why) => return Ok(Err(why)),
         };
-        let (gpu, split) = (self.gpu, self.split.ptrs());
         let p = self.data.as_ref().expect("launch_dims checked").problem;
+        let pack = match self.pack_space(kernel, &p) {
+            Ok(pack) => pack,
+            Err(e) => return Ok(Err(Invalid::runtime(format!("the packing workspace: {e}")))),
+        };
+        let (gpu, split) = (self.gpu, self.split.ptrs());
         let (rep, accuracy) = self.check_inputs(kind, |alpha, a, b, beta, c| {
             // SAFETY: the buffers hold the problem's matrices.
-            unsafe { launch(gpu, &loaded, &dims, &p, alpha, a, b, beta, c, split) }
+            unsafe { launch(gpu, &loaded, &dims, &p, alpha, a, b, beta, c, split, pack) }
         })?;
         Ok(if rep.passed() {
             Ok((rep, accuracy))
@@ -398,9 +422,13 @@ impl<'g> GemmRunner<'g> {
             Ok(d) => d,
             Err(why) => return Ok(Err(why)),
         };
+        let p = self.data.as_ref().expect("launch_dims checked").problem;
+        let pack = match self.pack_space(kernel, &p) {
+            Ok(pack) => pack,
+            Err(e) => return Ok(Err(Invalid::runtime(format!("the packing workspace: {e}")))),
+        };
         let (gpu, split) = (self.gpu, self.split.ptrs());
         let d = self.data.as_ref().expect("launch_dims checked");
-        let p = d.problem;
         let mut flusher = timing.flush_l2.then_some(&mut self.flusher);
         let (alpha, beta) = scalars(p.flavor);
         let mut times = Vec::new();
@@ -413,7 +441,7 @@ impl<'g> GemmRunner<'g> {
                 |c| {
                     let (a, b, cc) = d.ptrs(c);
                     // SAFETY: copy c of the problem's buffers.
-                    unsafe { launch(gpu, &loaded, &dims, &p, alpha, a, b, beta, cc, split) }
+                    unsafe { launch(gpu, &loaded, &dims, &p, alpha, a, b, beta, cc, split, pack) }
                         .map_err(|e| hone_gpu::GpuError::Launch(e.to_string()))
                 },
             );
@@ -522,7 +550,18 @@ impl<'g> GemmRunner<'g> {
         if a == 0 || b == 0 || c == 0 {
             return Err(LibError::Usage("a null matrix pointer".to_string()));
         }
-        let kernel = &super::template::fitting(kernel.clone(), p, a, b, &|n| self.limit(n));
+        let kernel = super::template::fitting(kernel.clone(), p, a, b, &|n| self.limit(n));
+        // A BLAS caller gets an answer even where the copies do not fit:
+        // from the kernel that reads the operands as they are.
+        let (kernel, pack) = match self.pack_space(&kernel, p) {
+            Ok(pack) => (kernel, pack),
+            Err(_) => {
+                let mut k = kernel;
+                k.config.insert("PACK".to_string(), 0);
+                (k, None)
+            }
+        };
+        let kernel = &kernel;
         let loaded = self
             .kernel(kernel)?
             .map_err(|i| LibError::Routine(i.reason))?;
@@ -533,8 +572,13 @@ impl<'g> GemmRunner<'g> {
             .dims_for(&loaded, p)
             .map_err(|i| LibError::Usage(i.reason))?;
         let split = self.split.ptrs();
-        // SAFETY: the caller's guarantees; the split-K buffers are the runner's.
-        unsafe { launch(self.gpu, &loaded, &dims, p, alpha, a, b, beta, c, split) }?;
+        // SAFETY: the caller's guarantees; the split-K buffers and the
+        // packing workspace are the runner's.
+        unsafe {
+            launch(
+                self.gpu, &loaded, &dims, p, alpha, a, b, beta, c, split, pack,
+            )
+        }?;
         Ok(kernel.clone())
     }
 }
@@ -551,12 +595,76 @@ impl SplitBuffers {
     }
 }
 
-/// One launch of a loaded kernel with the BLAS argument list.
+/// A packing kernel's run on one problem: how it packs, and where.
+#[derive(Debug, Clone, Copy)]
+struct PackRun {
+    packing: Packing,
+    /// The workspace: at least [`Packing::elements`] elements.
+    ws: u64,
+}
+
+/// The packing pass of a kernel with `PACK = 1`: its module's `gemm_pack`
+/// copies op(A) and op(B) K-contiguous into the workspace where they are
+/// not; returns the problem and operands the main kernel runs on.
+///
+/// # Safety
+/// As [`launch`].
+unsafe fn pack_operands(
+    gpu: &Gpu,
+    loaded: &LoadedKernel,
+    p: &GemmProblem,
+    a: u64,
+    b: u64,
+    run: &PackRun,
+) -> Result<(GemmProblem, u64, u64)> {
+    let f = loaded.module.function("gemm_pack")?;
+    let pk = &run.packing;
+    let elem = p.flavor.element_bytes() as u64;
+    let b_copy = run.ws + pk.b_offset() as u64 * elem;
+    let pass = |src: u64, rows: usize, ld: usize, dst: u64| -> Result<()> {
+        let dims = LaunchDims {
+            grid: (
+                rows.div_ceil(32) as u32,
+                p.k.div_ceil(32).min(65535) as u32,
+                1,
+            ),
+            block: (32, 8, 1),
+            shared_mem: 0,
+        };
+        let args = [
+            KernelArg::Ptr(src),
+            KernelArg::I32(rows as i32),
+            KernelArg::I32(p.k as i32),
+            KernelArg::I32(ld as i32),
+            KernelArg::Ptr(dst),
+            KernelArg::I32(pk.ld as i32),
+        ];
+        // SAFETY: src holds a rows x K matrix of leading dimension ld (the
+        // caller's), dst the workspace of `run`.
+        unsafe { f.launch(gpu, &dims, &args) }?;
+        Ok(())
+    };
+    if pk.pack_a {
+        pass(a, p.m, p.lda, run.ws)?;
+    }
+    if pk.pack_b {
+        pass(b, p.n, p.ldb, b_copy)?;
+    }
+    Ok((
+        pk.problem,
+        if pk.pack_a { run.ws } else { a },
+        if pk.pack_b { b_copy } else { b },
+    ))
+}
+
+/// One launch of a loaded kernel with the BLAS argument list (after its
+/// packing pass, for kernels that pack).
 ///
 /// # Safety
 /// The pointers must hold `p`'s matrices on `gpu`; `split` the split-K
 /// counters ([`SPLIT_COUNTERS`] zero words) and workspace
-/// ([`SPLIT_WORK_BYTES`]) where the kernel splits K.
+/// ([`SPLIT_WORK_BYTES`]) where the kernel splits K; `pack` the packing
+/// workspace where it packs.
 #[allow(clippy::too_many_arguments)]
 unsafe fn launch(
     gpu: &Gpu,
@@ -569,9 +677,16 @@ unsafe fn launch(
     beta: Dd,
     c: u64,
     split: (u64, u64),
+    pack: Option<PackRun>,
 ) -> Result<()> {
     let t = template(loaded.kernel.flavor);
     let f = loaded.module.function(&t.entry)?;
+    let (q, a, b) = match &pack {
+        // SAFETY: the caller's guarantees.
+        Some(run) => unsafe { pack_operands(gpu, loaded, p, a, b, run) }?,
+        None => (*p, a, b),
+    };
+    let p = &q;
     // Double-double kernels take each scalar as its hi and lo words.
     let scalar = |v: Dd| match p.flavor {
         Flavor::Dgemm => vec![KernelArg::F64(v.hi)],

@@ -149,7 +149,68 @@ pub struct GemmKernel {
     pub config: Config,
 }
 
+/// How a kernel with `PACK = 1` runs a problem: op(A) and op(B) copied
+/// K-contiguous into the runner's workspace where they are not (A of an
+/// `N`, B of a `T` layout), then its TN kernel on the copies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Packing {
+    /// The problem the TN kernel runs: layout TN, `lda = ldb = ld`.
+    pub problem: GemmProblem,
+    /// The leading dimension of the copies: K rounded up to a multiple of
+    /// [`super::LD_MULTIPLE`], so that every column starts 128-byte aligned.
+    pub ld: usize,
+    pub pack_a: bool,
+    pub pack_b: bool,
+}
+
+impl Packing {
+    /// Elements of the workspace: the copy of A (M columns) and of B (N
+    /// columns), each where it is made.
+    pub fn elements(&self) -> usize {
+        let p = &self.problem;
+        self.ld * (p.m * self.pack_a as usize + p.n * self.pack_b as usize)
+    }
+
+    /// Element offset of B's copy in the workspace.
+    pub fn b_offset(&self) -> usize {
+        self.ld * self.problem.m * self.pack_a as usize
+    }
+}
+
 impl GemmKernel {
+    /// The layout the kernel is compiled for: TN when it packs its operands.
+    pub fn compiled_layout(&self) -> Layout {
+        if self.config.get("PACK").copied().unwrap_or(0) != 0 {
+            Layout {
+                a: super::Op::T,
+                b: super::Op::N,
+            }
+        } else {
+            self.layout
+        }
+    }
+
+    /// How the kernel packs `p`'s operands, or `None` where it reads them
+    /// as they are.
+    pub fn packing(&self, p: &GemmProblem) -> Option<Packing> {
+        if self.config.get("PACK").copied().unwrap_or(0) == 0 {
+            return None;
+        }
+        let ld = p.k.div_ceil(super::LD_MULTIPLE) * super::LD_MULTIPLE;
+        let (pack_a, pack_b) = (p.layout.a == super::Op::N, p.layout.b == super::Op::T);
+        Some(Packing {
+            problem: GemmProblem {
+                layout: self.compiled_layout(),
+                lda: if pack_a { ld } else { p.lda },
+                ldb: if pack_b { ld } else { p.ldb },
+                ..*p
+            },
+            ld,
+            pack_a,
+            pack_b,
+        })
+    }
+
     /// `BM=128 BN=128 ...`, in name order.
     pub fn label(&self) -> String {
         self.config
@@ -296,12 +357,17 @@ impl GemmTemplate {
             .chain(&k.config)
             .map(|(n, v)| (n.clone(), *v))
             .collect();
-        d.push(("TRANS_A".into(), k.layout.a.define()));
-        d.push(("TRANS_B".into(), k.layout.b.define()));
+        let l = k.compiled_layout();
+        d.push(("TRANS_A".into(), l.a.define()));
+        d.push(("TRANS_B".into(), l.b.define()));
         d
     }
 
-    fn env<'a>(k: &'a GemmKernel, p: &'a GemmProblem) -> impl Fn(&str) -> Option<i64> + 'a {
+    /// `k`'s variables on `p`: the problem its main kernel runs, which for
+    /// a packing kernel is the packed one ([`GemmKernel::packing`]).
+    fn env<'a>(k: &'a GemmKernel, p: &GemmProblem) -> impl Fn(&str) -> Option<i64> + 'a {
+        let p = k.packing(p).map_or(*p, |pk| pk.problem);
+        let l = k.compiled_layout();
         move |name: &str| match name {
             "M" => Some(p.m as i64),
             "N" => Some(p.n as i64),
@@ -309,8 +375,8 @@ impl GemmTemplate {
             "lda" => Some(p.lda as i64),
             "ldb" => Some(p.ldb as i64),
             "ldc" => Some(p.ldc as i64),
-            "TRANS_A" => Some(k.layout.a.define()),
-            "TRANS_B" => Some(k.layout.b.define()),
+            "TRANS_A" => Some(l.a.define()),
+            "TRANS_B" => Some(l.b.define()),
             "split_counters" => Some(SPLIT_COUNTERS as i64),
             "split_work_bytes" => Some(SPLIT_WORK_BYTES as i64),
             other => k.config.get(other).copied(),
@@ -724,6 +790,69 @@ mod tests {
         };
         assert_eq!(t.violations(&mma(0), &limits), Vec::<String>::new());
         assert!(!t.violations(&mma(1), &limits).is_empty());
+    }
+
+    #[test]
+    fn packing_kernels_run_the_tn_kernel_on_k_contiguous_copies() {
+        let t = template(Flavor::Sgemm3xTf32);
+        let config = t.config(&[
+            ("WGMMA", 1),
+            ("WS", 1),
+            ("PACK", 1),
+            ("BM", 128),
+            ("BN", 128),
+            ("BK", 32),
+            ("STAGES", 3),
+            ("FLUSH", 4),
+        ]);
+        let tn = Layout { a: Op::T, b: Op::N };
+        for layout in Layout::ALL {
+            let k = GemmKernel {
+                flavor: Flavor::Sgemm3xTf32,
+                layout,
+                config: config.clone(),
+            };
+            let d = t.defines(&k);
+            assert!(d.contains(&("TRANS_A".to_string(), 1)), "{layout}");
+            assert!(d.contains(&("TRANS_B".to_string(), 0)), "{layout}");
+            // an odd K: the copies' columns start at multiples of 32
+            let mut p = GemmProblem::packed(Flavor::Sgemm3xTf32, layout, 300, 200, 97);
+            p.lda += 3;
+            p.ldb += 5;
+            let pk = k.packing(&p).expect("PACK = 1 packs");
+            assert_eq!(pk.ld, 128);
+            assert_eq!(pk.problem.layout, tn);
+            assert_eq!(
+                (pk.pack_a, pk.pack_b),
+                (layout.a == Op::N, layout.b == Op::T)
+            );
+            // an operand already K-contiguous is read where it is
+            assert_eq!(pk.problem.lda, if pk.pack_a { 128 } else { p.lda });
+            assert_eq!(pk.problem.ldb, if pk.pack_b { 128 } else { p.ldb });
+            assert_eq!(
+                pk.elements(),
+                128 * (300 * pk.pack_a as usize + 200 * pk.pack_b as usize)
+            );
+            assert_eq!(pk.b_offset(), 128 * 300 * pk.pack_a as usize);
+            t.accepts(&k, &p).unwrap();
+            // the launch is the TN kernel's
+            let mut plain = GemmKernel {
+                layout: tn,
+                ..k.clone()
+            };
+            plain.config.insert("PACK".into(), 0);
+            assert_eq!(t.launch(&k, &p), t.launch(&plain, &pk.problem));
+        }
+        // without PACK nothing is packed
+        let mut k = GemmKernel {
+            flavor: Flavor::Sgemm3xTf32,
+            layout: Layout::ALL[0],
+            config,
+        };
+        k.config.insert("PACK".into(), 0);
+        let p = GemmProblem::packed(Flavor::Sgemm3xTf32, k.layout, 64, 64, 64);
+        assert!(k.packing(&p).is_none());
+        assert!(t.defines(&k).contains(&("TRANS_A".to_string(), 0)));
     }
 
     #[test]
