@@ -2,7 +2,9 @@
 //! checking a kernel against the CPU reference on fresh random operands,
 //! timing it, and the library call on the caller's buffers.
 //!
-//! Every check draws new operands and runs the kernel twice: with beta = 0
+//! Every problem's checks draw new operands, the same for every kernel (and
+//! the vendor) checked on it, so that their errors compare on the same
+//! inputs; each check runs the kernel twice: with beta = 0
 //! on a C poisoned with NaN (every element must be written and C must not be
 //! read), and with beta != 0 on a random C. Padding rows of A, B and C
 //! (between the stored rows and the leading dimension) hold NaN and must be
@@ -96,6 +98,9 @@ pub struct GemmRunner<'g> {
     data: Option<GemmData>,
     flusher: L2Flusher,
     seed: u64,
+    /// The seed of the current problem's check operands, drawn at its first
+    /// check.
+    check_seed: Option<u64>,
     limits: crate::symv::DeviceLimits,
     /// The split-K tile counters (zero between calls: the last slice of a
     /// tile clears its counter) and workspace of the kernels that split K.
@@ -122,6 +127,7 @@ impl<'g> GemmRunner<'g> {
             data: None,
             flusher: L2Flusher::new(gpu)?,
             seed: rand::random(),
+            check_seed: None,
             limits: crate::symv::DeviceLimits::from_props(gpu.props()),
             split,
             pack: None,
@@ -197,10 +203,19 @@ impl<'g> GemmRunner<'g> {
             return Ok(None);
         };
         let bytes = packing.elements() * p.flavor.element_bytes();
+        if bytes == 0 {
+            // TN: the kernel reads the operands where they are.
+            return Ok(Some(PackRun { packing, ws: 0 }));
+        }
         if self.pack.as_ref().is_none_or(|b| b.bytes() < bytes) {
             // Free the old copy first: the two need not fit side by side.
+            // Freeing waits for the device, once for each larger problem.
             self.pack = None;
-            self.pack = Some(DeviceBuffer::alloc(self.gpu, bytes)?);
+            let ws = DeviceBuffer::alloc(self.gpu, bytes)?;
+            // NaN (all bits set) where no copy writes, so that a kernel
+            // reading the padding past K shows in every check.
+            ws.fill_async(self.gpu, 0xFF)?;
+            self.pack = Some(ws);
         }
         let ws = self.pack.as_ref().expect("just allocated").ptr();
         Ok(Some(PackRun { packing, ws }))
@@ -225,6 +240,7 @@ impl<'g> GemmRunner<'g> {
             return Ok(self.data.as_ref().expect("checked"));
         }
         self.data = None;
+        self.check_seed = None;
         let elem = p.flavor.element_bytes();
         let (ea, eb, ec) = p.elements();
         // The operands as f64 words and as device bytes.
@@ -263,8 +279,10 @@ impl<'g> GemmRunner<'g> {
     }
 
     /// Runs `call(alpha, a, b, beta, c)` on copy 0 of the current problem's
-    /// buffers with fresh operands, twice (beta = 0 on a NaN-poisoned C, then
-    /// beta != 0), and compares with the reference; the worse of the two.
+    /// buffers with its check operands (drawn afresh for each problem, the
+    /// same for every call checked on it), twice (beta = 0 on a NaN-poisoned
+    /// C, then beta != 0), and compares with the reference; the worse of the
+    /// two.
     pub fn check_with(
         &mut self,
         call: impl FnMut(Dd, u64, u64, Dd, u64) -> Result<()>,
@@ -291,10 +309,16 @@ impl<'g> GemmRunner<'g> {
         // Operands, C before and after, and the device bytes of each.
         let host = (ea + eb + 3 * ec) as u64 * f.words() as u64 * 16;
         crate::routine::need_host(p, host, "checking against the CPU reference")?;
-        self.seed = self.seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let seed = match self.check_seed {
+            Some(seed) => seed,
+            None => {
+                self.seed = self.seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+                *self.check_seed.insert(self.seed)
+            }
+        };
         let ops = match kind {
-            Some(k) if f.is_dd() => Operands::dd(&p, k, self.seed),
-            _ => Operands::random(&p, self.seed),
+            Some(k) if f.is_dd() => Operands::dd(&p, k, seed),
+            _ => Operands::random(&p, seed),
         };
         let (a, b, c) = d.ptrs(0);
         d.a[0].upload(self.gpu, &device_bytes(f, &ops.a))?;
@@ -315,13 +339,13 @@ impl<'g> GemmRunner<'g> {
             d.c[0].download(self.gpu, &mut raw)?;
             let got = host_values(f, &raw);
             let rep = if f.is_dd() {
-                let (rep, acc) = compare_dd(&p, &ops, alpha, beta, &got, &before, self.seed);
+                let (rep, acc) = compare_dd(&p, &ops, alpha, beta, &got, &before, seed);
                 if beta == Dd::ZERO {
                     accuracy = Some(acc);
                 }
                 rep
             } else {
-                let r = reference(&p, &ops, alpha.hi, beta.hi, self.seed);
+                let r = reference(&p, &ops, alpha.hi, beta.hi, seed);
                 compare(&p, &r, &got, &before)
             };
             let worse = match &worst {
@@ -508,7 +532,9 @@ impl<'g> GemmRunner<'g> {
     /// Enqueues C = alpha op(A) op(B) + beta C with `kernel` (or its
     /// element-load variant where the caller's leading dimensions or
     /// pointers do not suit its vector loads) on the caller's buffers, on
-    /// the GPU's stream, without waiting.
+    /// the GPU's stream, without waiting; except that a packing kernel
+    /// (`PACK = 1`) on a problem larger than any before waits for the
+    /// device while its workspace grows, which then stays allocated.
     ///
     /// # Safety
     /// `a`, `b` and `c` must point to the stored matrices of `p`
@@ -550,14 +576,16 @@ impl<'g> GemmRunner<'g> {
         if a == 0 || b == 0 || c == 0 {
             return Err(LibError::Usage("a null matrix pointer".to_string()));
         }
-        let kernel = super::template::fitting(kernel.clone(), p, a, b, &|n| self.limit(n));
-        // A BLAS caller gets an answer even where the copies do not fit:
-        // from the kernel that reads the operands as they are.
-        let (kernel, pack) = match self.pack_space(&kernel, p) {
-            Ok(pack) => (kernel, pack),
+        let fitted = super::template::fitting(kernel.clone(), p, a, b, &|n| self.limit(n));
+        // A BLAS caller gets an answer even where the copies do not fit in
+        // device memory: from the kernel that reads the operands as they
+        // are, fitted to them in turn.
+        let (kernel, pack) = match self.pack_space(&fitted, p) {
+            Ok(pack) => (fitted, pack),
             Err(_) => {
-                let mut k = kernel;
+                let mut k = kernel.clone();
                 k.config.insert("PACK".to_string(), 0);
+                let k = super::template::fitting(k, p, a, b, &|n| self.limit(n));
                 (k, None)
             }
         };
@@ -617,8 +645,11 @@ unsafe fn pack_operands(
     b: u64,
     run: &PackRun,
 ) -> Result<(GemmProblem, u64, u64)> {
-    let f = loaded.module.function("gemm_pack")?;
     let pk = &run.packing;
+    if !pk.pack_a && !pk.pack_b {
+        return Ok((pk.problem, a, b));
+    }
+    let f = loaded.module.function("gemm_pack")?;
     let elem = p.flavor.element_bytes() as u64;
     let b_copy = run.ws + pk.b_offset() as u64 * elem;
     let pass = |src: u64, rows: usize, ld: usize, dst: u64| -> Result<()> {

@@ -154,7 +154,8 @@ pub struct GemmKernel {
 /// `N`, B of a `T` layout), then its TN kernel on the copies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Packing {
-    /// The problem the TN kernel runs: layout TN, `lda = ldb = ld`.
+    /// The problem the TN kernel runs: layout TN, with `ld` the leading
+    /// dimension of each operand copied.
     pub problem: GemmProblem,
     /// The leading dimension of the copies: K rounded up to a multiple of
     /// [`super::LD_MULTIPLE`], so that every column starts 128-byte aligned.
@@ -392,6 +393,12 @@ impl GemmTemplate {
                 k.flavor, k.layout, p.flavor, p.layout
             ));
         }
+        if let Some(pk) = k.packing(p) {
+            // The copies must be matrices the kernels can index (32 bits).
+            pk.problem
+                .validate()
+                .map_err(|e| format!("the packed copies of {p}: {e}"))?;
+        }
         let env = GemmTemplate::env(k, p);
         for (text, e) in &self.requires {
             match e.eval(&env) {
@@ -508,9 +515,12 @@ pub fn fitting(
     };
     [
         with(&[("WS", 0)]),
+        with(&[("PACK", 0)]),
         with(&[("VEC", 1)]),
         with(&[("SPLITK", 1)]),
+        with(&[("PACK", 0), ("VEC", 1)]),
         with(&[("VEC", 1), ("SPLITK", 1)]),
+        with(&[("PACK", 0), ("VEC", 1), ("SPLITK", 1)]),
     ]
     .into_iter()
     .find(|k| runs(k))
@@ -853,6 +863,57 @@ mod tests {
         let p = GemmProblem::packed(Flavor::Sgemm3xTf32, k.layout, 64, 64, 64);
         assert!(k.packing(&p).is_none());
         assert!(t.defines(&k).contains(&("TRANS_A".to_string(), 0)));
+    }
+
+    /// The mma.sync kernel's 16-byte loads need leading dimensions that
+    /// are multiples of 4: a packing kernel meets that on the copies, so an
+    /// NN problem with odd ones keeps its vector loads; copies too large to
+    /// index with 32 bits make `fitting` drop the packing.
+    #[test]
+    fn packing_kernels_are_judged_on_the_copies() {
+        let t = template(Flavor::Sgemm3xTf32);
+        let limits = h100();
+        let config = t.config(&[
+            ("BM", 64),
+            ("BN", 64),
+            ("BK", 16),
+            ("WARPS_M", 2),
+            ("WARPS_N", 2),
+            ("STAGES", 3),
+            ("VEC", 4),
+            ("PACK", 1),
+        ]);
+        let k = GemmKernel {
+            flavor: Flavor::Sgemm3xTf32,
+            layout: Layout::ALL[0],
+            config,
+        };
+        let mut p = GemmProblem::packed(Flavor::Sgemm3xTf32, k.layout, 301, 203, 97);
+        p.lda += 1;
+        p.ldb += 2;
+        assert_eq!((p.lda % 4, p.ldb % 4), (2, 3));
+        // NN packs A; B's own leading dimension still has to suit VEC.
+        assert!(t.accepts(&k, &p).is_err());
+        p.ldb += 1;
+        t.accepts(&k, &p).unwrap();
+        let mut plain = k.clone();
+        plain.config.insert("PACK".into(), 0);
+        assert!(t.accepts(&plain, &p).is_err(), "lda {} is odd", p.lda);
+        // the shared memory follows the compiled (TN) layout
+        let tn = GemmKernel {
+            layout: Layout { a: Op::T, b: Op::N },
+            ..plain.clone()
+        };
+        let pk = k.packing(&p).unwrap();
+        assert_eq!(t.launch(&k, &p), t.launch(&tn, &pk.problem));
+        assert_ne!(t.launch(&k, &p), t.launch(&plain, &p));
+        assert_eq!(fitting(k.clone(), &p, 0, 0, &limits), k);
+        // M x K copies past 2^31 - 1 elements: the kernel without packing
+        let big = GemmProblem::packed(Flavor::Sgemm3xTf32, k.layout, 65536, 64, 32767);
+        big.validate().unwrap();
+        assert!(t.accepts(&k, &big).is_err());
+        let f = fitting(k.clone(), &big, 0, 0, &limits);
+        assert_eq!(f.config["PACK"], 0, "{}", f.label());
     }
 
     #[test]
