@@ -242,6 +242,10 @@ pub struct Site {
     /// Whether the catalogue was consulted for this site (only the worst
     /// `Options::suggest_sites` flagged sites are).
     pub searched: bool,
+    /// The rank of the best-ranked site of the same source access: the
+    /// site's own rank unless one access of the source makes several (a
+    /// record copied whole makes one per member), which reports show once.
+    pub group: usize,
 }
 
 impl Site {
@@ -269,6 +273,40 @@ pub struct Analysis {
     pub faults: Vec<String>,
     /// Whether the counts are the compiled code's or the source's.
     pub count_source: CountSource,
+}
+
+/// Sets each site's `group`: sites of one source access (the same place,
+/// expression, array, space and kind, executed as often) belong together,
+/// as the members of a record read or written whole do.
+fn group_accesses(sites: &mut [Site]) {
+    type Key = (
+        String,
+        u32,
+        u32,
+        Option<String>,
+        String,
+        AddressSpace,
+        AccessKind,
+        u64,
+        u64,
+    );
+    let key = |s: &Site| -> Key {
+        (
+            s.file.clone(),
+            s.line,
+            s.column,
+            s.expression.clone(),
+            s.stats.array.clone(),
+            s.stats.space,
+            s.stats.kind,
+            s.stats.executions,
+            s.stats.requests,
+        )
+    };
+    let mut first: HashMap<Key, usize> = HashMap::new();
+    for s in sites.iter_mut() {
+        s.group = *first.entry(key(s)).or_insert(s.rank);
+    }
 }
 
 /// Analyses one launch. The launch's buffers are not modified.
@@ -310,6 +348,7 @@ pub fn analyze(spec: &LaunchSpec, opts: &Options) -> Result<Analysis, AnalyzeErr
             suggestions: Vec::new(),
             rejected: Vec::new(),
             searched: false,
+            group: 0,
         })
         .collect();
     let waste = |s: &Site| s.stats.excess(opts.model) + s.stats.repeated.map_or(0, |r| r.cost());
@@ -322,11 +361,13 @@ pub fn analyze(spec: &LaunchSpec, opts: &Options) -> Result<Analysis, AnalyzeErr
     for (i, s) in sites.iter_mut().enumerate() {
         s.rank = i + 1;
     }
+    group_accesses(&mut sites);
     if opts.suggest && measured.report.completed {
         let mut catalogue = patterns::Catalogue::new(spec, &measured, opts);
+        // One search per source access: its other sites are the same code.
         for s in sites
             .iter_mut()
-            .filter(|s| s.flagged(opts.model))
+            .filter(|s| s.flagged(opts.model) && s.group == s.rank)
             .take(opts.suggest_sites)
         {
             let (found, rejected) = catalogue.suggest(&s.stats);

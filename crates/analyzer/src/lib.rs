@@ -74,7 +74,8 @@ pub struct Options {
     pub worst_warps: usize,
     /// Look for fixes in the catalogue and verify them.
     pub suggest: bool,
-    /// Flagged sites, best-ranked first, for which fixes are looked for.
+    /// Flagged source accesses (each group of sites once, at its best-ranked
+    /// site), best-ranked first, for which fixes are looked for.
     pub suggest_sites: usize,
     /// Random inputs each fix is verified on, besides the launch's own.
     pub random_trials: u32,

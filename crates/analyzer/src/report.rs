@@ -179,18 +179,44 @@ pub fn human(a: &Analysis) -> String {
         let _ = writeln!(o, "{}", totals.join("; "));
     }
     let flagged = a.sites.iter().filter(|s| s.flagged(a.model)).count();
+    let places = a
+        .sites
+        .iter()
+        .filter(|s| s.flagged(a.model) && s.group == s.rank)
+        .count();
+    let at = if places < flagged {
+        format!(", at {places} place(s) in the source")
+    } else {
+        String::new()
+    };
     let _ = writeln!(
         o,
-        "{flagged} of {} access site(s) waste bandwidth",
+        "{flagged} of {} access site(s) waste bandwidth{at}",
         a.sites.len()
     );
     // Where each rewrite was shown first, so later sites only refer to it.
     let mut shown: BTreeMap<String, usize> = BTreeMap::new();
-    for s in a.sites.iter().filter(|s| s.flagged(a.model)) {
+    for s in a
+        .sites
+        .iter()
+        .filter(|s| s.flagged(a.model) && s.group == s.rank)
+    {
         o.push('\n');
         site_text(&mut o, s, a.model, &mut shown);
+        let others: Vec<&Site> = a
+            .sites
+            .iter()
+            .filter(|m| m.group == s.rank && m.rank != s.rank)
+            .collect();
+        if !others.is_empty() {
+            group_text(&mut o, s, &others, a.model);
+        }
     }
-    let fine: Vec<&Site> = a.sites.iter().filter(|s| !s.flagged(a.model)).collect();
+    let fine: Vec<&Site> = a
+        .sites
+        .iter()
+        .filter(|s| !s.flagged(a.model) && s.group == s.rank)
+        .collect();
     if !fine.is_empty() {
         let _ = writeln!(o, "\nno excess:");
         for s in fine {
@@ -218,6 +244,36 @@ pub fn human(a: &Analysis) -> String {
         }
     }
     o
+}
+
+/// The other sites of `first`'s source access, in one line: a record read
+/// or written whole is one access in the source and one site per member in
+/// the code.
+fn group_text(o: &mut String, first: &Site, others: &[&Site], model: Model) {
+    let all: Vec<&SiteStats> = std::iter::once(&first.stats)
+        .chain(others.iter().map(|s| &s.stats))
+        .collect();
+    let bytes: u64 = all.iter().map(|s| s.size as u64).sum();
+    let ranks: Vec<String> = others.iter().map(|s| format!("#{}", s.rank)).collect();
+    let ranks = if ranks.len() > 4 {
+        format!("{} ... {}", ranks[0], ranks[ranks.len() - 1])
+    } else {
+        ranks.join(", ")
+    };
+    let requests: u64 = all.iter().map(|s| s.requests).sum();
+    let _ = writeln!(
+        o,
+        "   {} more site(s) of this source access ({ranks}), as a record read or written whole \
+         makes one per member: {} B per lane in all, together {} requests, {}",
+        others.len(),
+        bytes,
+        requests,
+        cost_line(
+            &Cost::of(all.iter().copied()),
+            first.stats.space == AddressSpace::Shared,
+            model
+        )
+    );
 }
 
 fn site_text(o: &mut String, s: &Site, model: Model, shown: &mut BTreeMap<String, usize>) {
@@ -387,6 +443,7 @@ fn site_json(s: &Site, diagrams: Option<&Vec<String>>) -> Value {
     };
     json!({
         "rank": s.rank,
+        "group": s.group,
         "file": s.file,
         "line": s.line,
         "column": s.column,

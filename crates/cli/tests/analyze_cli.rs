@@ -87,20 +87,48 @@ fn human_report_leads_with_the_worst_site_and_its_verified_fix() {
     assert!(o.stdout.contains("verified: same outputs on 3 inputs"));
 }
 
-/// Fixes are looked for at the 6 most wasteful sites, or `--fix-sites`.
+/// Fixes are looked for at the 6 most wasteful source accesses, or
+/// `--fix-sites`; the sites one access makes (a record's members) are
+/// searched and shown once.
 #[test]
 fn fix_sites_bounds_the_sites_searched_for_fixes() {
-    // 8 member loads of a record, all wasteful, none with a fix.
-    let searched = |extra: &[&str]| {
-        let o = hone(&[&["examples/analyze/records.json"], extra].concat());
+    let searched = |launch: &str, extra: &[&str]| {
+        let o = hone(&[&[launch], extra].concat());
         assert_eq!(o.code, 0, "{}", o.stderr);
         o.stdout
             .matches("no fix in the catalogue matches this access")
             .count()
     };
-    assert_eq!(searched(&[]), 6);
-    assert_eq!(searched(&["--fix-sites", "2"]), 2);
-    assert_eq!(searched(&["--fix-sites", "100"]), 8);
+    // 6 wasteful sites, none with a fix
+    let window = "examples/analyze/window.json";
+    assert_eq!(searched(window, &[]), 6);
+    assert_eq!(searched(window, &["--fix-sites", "2"]), 2);
+    assert_eq!(searched(window, &["--fix-sites", "5"]), 5);
+    // 8 member loads of one record copy: one access, one search
+    let records = "examples/analyze/records.json";
+    assert_eq!(searched(records, &["--fix-sites", "100"]), 1);
+    let o = hone(&[records]);
+    assert!(
+        o.stdout
+            .contains("8 of 9 access site(s) waste bandwidth, at 1 place(s) in the source"),
+        "{}",
+        o.stdout
+    );
+    assert!(
+        o.stdout
+            .contains("7 more site(s) of this source access (#2 ... #8)"),
+        "{}",
+        o.stdout
+    );
+    let v = json(&[records]);
+    let groups: Vec<u64> = v["sites"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["group"].as_u64().unwrap())
+        .collect();
+    assert_eq!(&groups[..8], &[1; 8]);
+    assert_eq!(groups[8], 9);
 }
 
 #[test]

@@ -241,7 +241,10 @@ pub fn analysis_page(
     }
     page.table(&table);
 
-    for site in &sites {
+    // One section per source access: the other sites of an access (a
+    // record's members) are rows of the table above.
+    let group = |site: &Value| u(site, "group").or_else(|| u(site, "rank"));
+    for site in sites.iter().filter(|x| group(x) == u(x, "rank")) {
         let rank = u(site, "rank").unwrap_or(0);
         page.heading(
             3,
@@ -256,6 +259,19 @@ pub fn analysis_page(
             ),
             &format!("site-{rank}"),
         );
+        let others: Vec<String> = sites
+            .iter()
+            .filter(|x| group(x) == Some(rank) && u(x, "rank") != Some(rank))
+            .map(|x| format!("#{}", u(x, "rank").unwrap_or(0)))
+            .collect();
+        if !others.is_empty() {
+            page.paragraph(&format!(
+                "The same source access makes {} more site(s) ({}), as a record read or \
+                 written whole makes one per member; each is a row of the table above.",
+                others.len(),
+                others.join(", ")
+            ));
+        }
         if let Some(cc) = site.get("cc11").filter(|c| !c.is_null()) {
             let failed = cc.get("failed").map(|f| f.to_string()).unwrap_or_default();
             page.paragraph(&format!(
@@ -411,5 +427,33 @@ mod tests {
         assert!(html.contains("class=\"good\">Verification: same outputs on 3 inputs"));
         assert!(html.contains("whole kernel: 40 before, 24 after (16 saved)"));
         assert!(html.contains("contiguous &lt;lanes&gt;"));
+    }
+
+    /// The sites of one source access (a record's members) are rows of the
+    /// table, with one section at the best-ranked of them.
+    #[test]
+    fn the_sites_of_one_access_get_one_section() {
+        let mut a = analysis();
+        let first = a["sites"][0].clone();
+        let mut second = first.clone();
+        second["rank"] = json!(2);
+        second["group"] = json!(1);
+        second["suggestions"] = json!([]);
+        a["sites"][0]["group"] = json!(1);
+        a["sites"].as_array_mut().unwrap().push(second);
+        let html = analysis_page(&a, &BTreeMap::new(), &|_| None);
+        assert!(html.contains("id=\"site-1\""), "{html}");
+        assert!(!html.contains("id=\"site-2\""), "{html}");
+        assert!(
+            html.contains("The same source access makes 1 more site(s) (#2)"),
+            "{html}"
+        );
+        // without groups (older analyses) every site has its section
+        let mut old = a.clone();
+        for site in old["sites"].as_array_mut().unwrap() {
+            site.as_object_mut().unwrap().remove("group");
+        }
+        let html = analysis_page(&old, &BTreeMap::new(), &|_| None);
+        assert!(html.contains("id=\"site-2\""), "{html}");
     }
 }

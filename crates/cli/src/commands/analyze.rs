@@ -40,7 +40,8 @@ pub struct AnalyzeArgs {
     /// Do not look for fixes (faster)
     #[arg(long)]
     pub no_fix: bool,
-    /// Look for fixes at this many of the most wasteful sites
+    /// Look for fixes at this many of the most wasteful source accesses (the sites one access
+    /// makes, as a record's members, count once)
     #[arg(long, default_value_t = 6, value_name = "N")]
     pub fix_sites: usize,
     /// Worst requests drawn per site
