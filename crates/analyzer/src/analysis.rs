@@ -275,10 +275,15 @@ pub struct Analysis {
     pub count_source: CountSource,
 }
 
-/// Sets each site's `group`: sites of one source access (the same place,
-/// expression, array, space and kind, executed as often) belong together,
-/// as the members of a record read or written whole do.
-fn group_accesses(sites: &mut [Site]) {
+/// Sets each site's `group`: sites of one source access belong together,
+/// as the members of a record (or vector) read or written whole do. They
+/// share the place, expression, array, space and kind, are executed as
+/// often with as many requests in the source (the compiled code may merge
+/// or drop members), and step through memory alike from lane to lane (two
+/// instances of one template access differ there, if in nothing else). A
+/// group is led by its best-ranked site that `model` flags, else by its
+/// best-ranked site.
+fn group_accesses(sites: &mut [Site], model: Model) {
     type Key = (
         String,
         u32,
@@ -289,6 +294,7 @@ fn group_accesses(sites: &mut [Site]) {
         AccessKind,
         u64,
         u64,
+        String,
     );
     let key = |s: &Site| -> Key {
         (
@@ -300,12 +306,18 @@ fn group_accesses(sites: &mut [Site]) {
             s.stats.space,
             s.stats.kind,
             s.stats.executions,
-            s.stats.requests,
+            s.stats.source.map_or(s.stats.requests, |t| t.requests),
+            format!("{:?}", s.stats.lane_stride),
         )
     };
-    let mut first: HashMap<Key, usize> = HashMap::new();
+    let mut leader: HashMap<Key, usize> = HashMap::new();
+    for flagged in [true, false] {
+        for s in sites.iter().filter(|s| s.flagged(model) == flagged) {
+            leader.entry(key(s)).or_insert(s.rank);
+        }
+    }
     for s in sites.iter_mut() {
-        s.group = *first.entry(key(s)).or_insert(s.rank);
+        s.group = leader[&key(s)];
     }
 }
 
@@ -361,7 +373,7 @@ pub fn analyze(spec: &LaunchSpec, opts: &Options) -> Result<Analysis, AnalyzeErr
     for (i, s) in sites.iter_mut().enumerate() {
         s.rank = i + 1;
     }
-    group_accesses(&mut sites);
+    group_accesses(&mut sites, opts.model);
     if opts.suggest && measured.report.completed {
         let mut catalogue = patterns::Catalogue::new(spec, &measured, opts);
         // One search per source access: its other sites are the same code.

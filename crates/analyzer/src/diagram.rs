@@ -491,7 +491,12 @@ pub fn write_all(
     };
     let mut written: BTreeMap<usize, Vec<String>> = BTreeMap::new();
     std::fs::create_dir_all(dir).map_err(|e| io("create", dir, &e))?;
-    for site in analysis.sites.iter().filter(|s| s.flagged(model)) {
+    // One source access, one set: a record's members draw alike.
+    for site in analysis
+        .sites
+        .iter()
+        .filter(|s| s.flagged(model) && s.group == s.rank)
+    {
         for (k, sample) in site.stats.worst.iter().enumerate() {
             let stem = file_stem(&analysis.kernel, site, k);
             let text = svg(site, sample, model);

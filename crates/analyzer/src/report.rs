@@ -185,7 +185,7 @@ pub fn human(a: &Analysis) -> String {
         .filter(|s| s.flagged(a.model) && s.group == s.rank)
         .count();
     let at = if places < flagged {
-        format!(", at {places} place(s) in the source")
+        format!(", made by {places} source access(es)")
     } else {
         String::new()
     };
@@ -202,15 +202,7 @@ pub fn human(a: &Analysis) -> String {
         .filter(|s| s.flagged(a.model) && s.group == s.rank)
     {
         o.push('\n');
-        site_text(&mut o, s, a.model, &mut shown);
-        let others: Vec<&Site> = a
-            .sites
-            .iter()
-            .filter(|m| m.group == s.rank && m.rank != s.rank)
-            .collect();
-        if !others.is_empty() {
-            group_text(&mut o, s, &others, a.model);
-        }
+        site_text(&mut o, s, &members(a, s), a.model, &mut shown);
     }
     let fine: Vec<&Site> = a
         .sites
@@ -224,9 +216,13 @@ pub fn human(a: &Analysis) -> String {
                 Counted::Source => String::new(),
                 c => format!(" [{}]", c.describe()),
             };
+            let more = match members(a, s).len() {
+                0 => String::new(),
+                n => format!(" (and {n} more site(s) of this access)"),
+            };
             let _ = writeln!(
                 o,
-                "#{} {}:{}:{}  {}  ({} {}): {} requests, {}{counted}",
+                "#{} {}:{}:{}  {}  ({} {}): {} requests, {}{counted}{more}",
                 s.rank,
                 s.file,
                 s.line,
@@ -246,9 +242,17 @@ pub fn human(a: &Analysis) -> String {
     o
 }
 
-/// The other sites of `first`'s source access, in one line: a record read
-/// or written whole is one access in the source and one site per member in
-/// the code.
+/// The other sites of `leader`'s source access.
+fn members<'a>(a: &'a Analysis, leader: &Site) -> Vec<&'a Site> {
+    a.sites
+        .iter()
+        .filter(|m| m.group == leader.rank && m.rank != leader.rank)
+        .collect()
+}
+
+/// The other sites of `first`'s source access, in one line: a record or
+/// vector read or written whole is one access in the source and one site
+/// per member in the code.
 fn group_text(o: &mut String, first: &Site, others: &[&Site], model: Model) {
     let all: Vec<&SiteStats> = std::iter::once(&first.stats)
         .chain(others.iter().map(|s| &s.stats))
@@ -256,27 +260,39 @@ fn group_text(o: &mut String, first: &Site, others: &[&Site], model: Model) {
     let bytes: u64 = all.iter().map(|s| s.size as u64).sum();
     let ranks: Vec<String> = others.iter().map(|s| format!("#{}", s.rank)).collect();
     let ranks = if ranks.len() > 4 {
-        format!("{} ... {}", ranks[0], ranks[ranks.len() - 1])
+        format!("{}, {} and {} more", ranks[0], ranks[1], ranks.len() - 2)
     } else {
         ranks.join(", ")
     };
     let requests: u64 = all.iter().map(|s| s.requests).sum();
-    let _ = writeln!(
-        o,
-        "   {} more site(s) of this source access ({ranks}), as a record read or written whole \
-         makes one per member: {} B per lane in all, together {} requests, {}",
-        others.len(),
-        bytes,
-        requests,
+    let traffic = if first.stats.space == AddressSpace::Constant {
+        let replays: u64 = all.iter().map(|s| s.constant_replays).sum();
+        let broadcasts: u64 = all.iter().map(|s| s.constant_broadcasts).sum();
+        format!("{replays} constant-cache accesses ({broadcasts} broadcast)")
+    } else {
         cost_line(
             &Cost::of(all.iter().copied()),
             first.stats.space == AddressSpace::Shared,
-            model
+            model,
         )
+    };
+    let _ = writeln!(
+        o,
+        "   this source access makes {} more site(s) ({ranks}: one per member of what it reads \
+         or writes whole), {} B per lane in all; together {} requests, {traffic}",
+        others.len(),
+        bytes,
+        requests,
     );
 }
 
-fn site_text(o: &mut String, s: &Site, model: Model, shown: &mut BTreeMap<String, usize>) {
+fn site_text(
+    o: &mut String,
+    s: &Site,
+    others: &[&Site],
+    model: Model,
+    shown: &mut BTreeMap<String, usize>,
+) {
     let st = &s.stats;
     let _ = writeln!(
         o,
@@ -382,6 +398,9 @@ fn site_text(o: &mut String, s: &Site, model: Model, shown: &mut BTreeMap<String
                 );
             }
         }
+    }
+    if !others.is_empty() {
+        group_text(o, s, others, model);
     }
     for sug in &s.suggestions {
         let first_at = shown.get(&sug.source).copied();
