@@ -156,6 +156,17 @@ impl Comparison {
         }
     }
 
+    /// hone's largest error over the baseline's, from their checks (below
+    /// 1: hone is the more accurate); `None` where either has none, or the
+    /// baseline's is zero.
+    pub fn error_ratio(&self, baseline: usize) -> Option<f64> {
+        let b = self.baselines.get(baseline)?;
+        match (self.hone.error, b.error) {
+            (Some(h), Some(v)) if v > 0.0 && h.is_finite() && v.is_finite() => Some(h / v),
+            _ => None,
+        }
+    }
+
     /// The baseline called `name`, with its index for [`Comparison::ratio`].
     pub fn baseline(&self, name: &str) -> Option<(usize, &Row)> {
         self.baselines

@@ -53,7 +53,8 @@ fn preamble(report: &BenchReport) -> String {
          Times: median of {} event-timed runs after {} warm-ups{}, buffers rotated past \
          twice the L2; each implementation timed {} times (second median in parentheses). \
          Every implementation was checked against the reference on fresh random inputs \
-         before it was timed. Rates count each implementation's own work.\n",
+         before it was timed; `error / V's` is the largest error hone's check found over \
+         the largest that V's found. Rates count each implementation's own work.\n",
         report.rules_origin,
         t.reps,
         t.warmup,
@@ -70,12 +71,12 @@ pub fn table(report: &BenchReport, variant: &str, sizes: &[u64]) -> String {
     let mut s = String::new();
     let _ = write!(s, "| {} | hone ms | hone {unit} |", report.size_axis);
     for n in &names {
-        let _ = write!(s, " {n} ms | {n} {unit} | hone / {n} |");
+        let _ = write!(s, " {n} ms | {n} {unit} | hone / {n} | error / {n}'s |");
     }
     let _ = writeln!(s, " check (share of bound) | hone kernel |");
     let _ = write!(s, "|---:|---:|---:|");
     for _ in &names {
-        s.push_str("---:|---:|---:|");
+        s.push_str("---:|---:|---:|---:|");
     }
     let _ = writeln!(s, "---:|---|");
     for c in report
@@ -99,16 +100,17 @@ pub fn table(report: &BenchReport, variant: &str, sizes: &[u64]) -> String {
                 Some((i, b)) if b.ok() => {
                     let _ = write!(
                         s,
-                        " {} | {} | {} |",
+                        " {} | {} | {} | {} |",
                         b.times_text(),
                         opt(b.rate, 0),
-                        opt(c.ratio(i), 2)
+                        opt(c.ratio(i), 2),
+                        opt(c.error_ratio(i), 2)
                     );
                 }
                 Some((_, b)) => {
-                    let _ = write!(s, " {} | - | - |", b.status);
+                    let _ = write!(s, " {} | - | - | - |", b.status);
                 }
-                None => s.push_str(" - | - | - |"),
+                None => s.push_str(" - | - | - | - |"),
             }
         }
         let _ = writeln!(
@@ -350,12 +352,14 @@ pub(crate) mod tests {
                 let work = (n * n) as f64;
                 let mut hone = row(&p, "hone", work, 1.0);
                 hone.kernel = "A=1".into();
+                let mut vendor = row(&p, "vendor dfoo", work, 2.0);
+                vendor.error = Some(2e-16);
                 Comparison {
                     problem: p.clone(),
                     rule_kernel: "Rank 1".into(),
                     interval: "[1, inf)".into(),
                     hone,
-                    baselines: vec![row(&p, "vendor dfoo", work, 2.0)],
+                    baselines: vec![vendor],
                 }
             })
             .collect();
@@ -408,6 +412,12 @@ pub(crate) mod tests {
         );
         // hone takes half the vendor's time: 2.00 in every row.
         assert_eq!(md.matches("| 2.00 |").count(), 3, "{md}");
+        assert!(
+            md.contains("| hone / vendor dfoo | error / vendor dfoo's |"),
+            "{md}"
+        );
+        // hone's check found half the vendor's error: 0.50 in every row.
+        assert_eq!(md.matches("| 2.00 | 0.50 |").count(), 3, "{md}");
         assert!(md.contains("| 0.10 | A=1 ([1, inf)) |"), "{md}");
         assert!(!md.contains("Not measured"));
         let mut bad = r.clone();
