@@ -500,7 +500,7 @@ pub fn fitting(
             && t.accepts(k, p).is_ok()
             && t.aligned(k, a, b, 0).is_ok()
     };
-    let kernel = split_for_shape(kernel, p, limits);
+    let kernel = split_for_shape(pack_for_shape(kernel, p), p, limits);
     if runs(&kernel) {
         return kernel;
     }
@@ -526,6 +526,26 @@ pub fn fitting(
     .find(|k| runs(k))
     .unwrap_or(kernel)
 }
+
+/// Packing copies op(A) and op(B) once (M K and N K elements), for a
+/// product of 2 M N K flops: what it saves grows with M N / (M + N), what it
+/// costs does not. The rules are tuned on squares, where packing pays from
+/// N = 1056 up (M N / (M + N) = 528, `bench/results/gemm/h200/3xtf32-pack/`);
+/// a shape whose M N / (M + N) is below [`PACK_MIN_HALF_HARMONIC`] (a thin
+/// C: tall-skinny, or thin panels with a long K, whose cube root can still
+/// reach a packing rule) runs the kernel without packing.
+fn pack_for_shape(mut kernel: GemmKernel, p: &GemmProblem) -> GemmKernel {
+    if kernel.packing(p).is_some()
+        && (p.m as u128 * p.n as u128) < PACK_MIN_HALF_HARMONIC as u128 * (p.m + p.n) as u128
+    {
+        kernel.config.insert("PACK".to_string(), 0);
+    }
+    kernel
+}
+
+/// The least M N / (M + N) for which a packing kernel packs (see
+/// `pack_for_shape`).
+pub const PACK_MIN_HALF_HARMONIC: u64 = 512;
 
 /// The rules are tuned on square sizes, where C has tiles enough for every
 /// SM. A C with fewer tiles than the GPU has SMs and a K at least four times
@@ -865,6 +885,41 @@ mod tests {
         assert!(t.defines(&k).contains(&("TRANS_A".to_string(), 0)));
     }
 
+    /// Packing pays on squares from N = 1056 up; a thin C (tall-skinny, or
+    /// thin panels with a long K) whose cube root reaches a packing rule
+    /// runs without it.
+    #[test]
+    fn thin_shapes_run_without_packing() {
+        let t = template(Flavor::Sgemm3xTf32);
+        let limits = h100();
+        let k = GemmKernel {
+            flavor: Flavor::Sgemm3xTf32,
+            layout: Layout::ALL[0],
+            config: t.config(&[
+                ("WGMMA", 1),
+                ("WS", 1),
+                ("PACK", 1),
+                ("BM", 128),
+                ("BN", 128),
+                ("BK", 32),
+                ("STAGES", 3),
+                ("FLUSH", 4),
+            ]),
+        };
+        let pack = |m, n, kk| {
+            let p = GemmProblem::packed(Flavor::Sgemm3xTf32, k.layout, m, n, kk);
+            fitting(k.clone(), &p, 0, 0, &limits).config["PACK"]
+        };
+        assert_eq!(pack(1056, 1056, 1056), 1);
+        assert_eq!(pack(8192, 8192, 8192), 1);
+        // a rank-256 update of a large C still packs its thin operands
+        assert_eq!(pack(4096, 4096, 256), 1);
+        assert_eq!(pack(1000, 1000, 1000), 0);
+        assert_eq!(pack(256, 256, 16384), 0);
+        assert_eq!(pack(8192, 64, 8192), 0);
+        assert_eq!(pack(16, 16, 1 << 22), 0);
+    }
+
     /// The mma.sync kernel's 16-byte loads need leading dimensions that
     /// are multiples of 4: a packing kernel meets that on the copies, so an
     /// NN problem with odd ones keeps its vector loads; copies too large to
@@ -888,7 +943,7 @@ mod tests {
             layout: Layout::ALL[0],
             config,
         };
-        let mut p = GemmProblem::packed(Flavor::Sgemm3xTf32, k.layout, 301, 203, 97);
+        let mut p = GemmProblem::packed(Flavor::Sgemm3xTf32, k.layout, 1201, 1103, 97);
         p.lda += 1;
         p.ldb += 2;
         assert_eq!((p.lda % 4, p.ldb % 4), (2, 3));
@@ -909,7 +964,7 @@ mod tests {
         assert_ne!(t.launch(&k, &p), t.launch(&plain, &p));
         assert_eq!(fitting(k.clone(), &p, 0, 0, &limits), k);
         // M x K copies past 2^31 - 1 elements: the kernel without packing
-        let big = GemmProblem::packed(Flavor::Sgemm3xTf32, k.layout, 65536, 64, 32767);
+        let big = GemmProblem::packed(Flavor::Sgemm3xTf32, k.layout, 65536, 1024, 32767);
         big.validate().unwrap();
         assert!(t.accepts(&k, &big).is_err());
         let f = fitting(k.clone(), &big, 0, 0, &limits);
