@@ -822,10 +822,9 @@ mod tests {
         assert!(!t.violations(&mma(1), &limits).is_empty());
     }
 
-    #[test]
-    fn packing_kernels_run_the_tn_kernel_on_k_contiguous_copies() {
-        let t = template(Flavor::Sgemm3xTf32);
-        let config = t.config(&[
+    /// The warp-specialized 3xTF32 kernel that packs its operands.
+    fn packing_ws_config(t: &GemmTemplate) -> Config {
+        t.config(&[
             ("WGMMA", 1),
             ("WS", 1),
             ("PACK", 1),
@@ -834,7 +833,13 @@ mod tests {
             ("BK", 32),
             ("STAGES", 3),
             ("FLUSH", 4),
-        ]);
+        ])
+    }
+
+    #[test]
+    fn packing_kernels_run_the_tn_kernel_on_k_contiguous_copies() {
+        let t = template(Flavor::Sgemm3xTf32);
+        let config = packing_ws_config(t);
         let tn = Layout { a: Op::T, b: Op::N };
         for layout in Layout::ALL {
             let k = GemmKernel {
@@ -895,16 +900,7 @@ mod tests {
         let k = GemmKernel {
             flavor: Flavor::Sgemm3xTf32,
             layout: Layout::ALL[0],
-            config: t.config(&[
-                ("WGMMA", 1),
-                ("WS", 1),
-                ("PACK", 1),
-                ("BM", 128),
-                ("BN", 128),
-                ("BK", 32),
-                ("STAGES", 3),
-                ("FLUSH", 4),
-            ]),
+            config: packing_ws_config(t),
         };
         let pack = |m, n, kk| {
             let p = GemmProblem::packed(Flavor::Sgemm3xTf32, k.layout, m, n, kk);
