@@ -227,6 +227,7 @@ mod tests {
             },
             comparisons,
             other_shapes: Vec::new(),
+            same_inputs: false,
         }
     }
 

@@ -87,6 +87,11 @@ pub fn real_length_at_least(n: u64) -> u64 {
 }
 
 impl Routine for FftRoutine {
+    /// The runner checks hone's kernel and the vendor's on the same operands.
+    fn checks_share_inputs(&self) -> bool {
+        true
+    }
+
     fn name(&self) -> &'static str {
         "fft"
     }

@@ -212,8 +212,8 @@ impl<'g> GemmRunner<'g> {
             // Freeing waits for the device, once for each larger problem.
             self.pack = None;
             let ws = DeviceBuffer::alloc(self.gpu, bytes)?;
-            // NaN (all bits set) where no copy writes, so that a kernel
-            // reading the padding past K shows in every check.
+            // NaN (all bits set) where no copy writes: `check_kind` fills it
+            // again before every check.
             ws.fill_async(self.gpu, 0xFF)?;
             self.pack = Some(ws);
         }
@@ -416,6 +416,13 @@ impl<'g> GemmRunner<'g> {
             Ok(pack) => pack,
             Err(e) => return Ok(Err(Invalid::runtime(format!("the packing workspace: {e}")))),
         };
+        if let (Some(run), Some(ws)) = (&pack, &self.pack) {
+            if run.ws != 0 {
+                // NaN in the padding past K, whatever an earlier problem's
+                // copies left there: a kernel that reads it fails the check.
+                ws.fill_async(self.gpu, 0xFF)?;
+            }
+        }
         let (gpu, split) = (self.gpu, self.split.ptrs());
         let (rep, accuracy) = self.check_inputs(kind, |alpha, a, b, beta, c| {
             // SAFETY: the buffers hold the problem's matrices.
@@ -582,6 +589,7 @@ impl<'g> GemmRunner<'g> {
         // are, fitted to them in turn.
         let (kernel, pack) = match self.pack_space(&fitted, p) {
             Ok(pack) => (fitted, pack),
+            Err(LibError::Gpu(e)) if e.is_sticky() => return Err(LibError::Gpu(e)),
             Err(_) => {
                 let mut k = kernel.clone();
                 k.config.insert("PACK".to_string(), 0);

@@ -193,6 +193,11 @@ impl EmulatedRoutine {
 }
 
 impl Routine for EmulatedRoutine {
+    /// The runner checks hone's kernel and the vendor's on the same operands.
+    fn checks_share_inputs(&self) -> bool {
+        true
+    }
+
     fn name(&self) -> &'static str {
         self.stem()
     }

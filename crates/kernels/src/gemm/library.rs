@@ -302,11 +302,19 @@ impl<'g> Gemm<'g> {
     }
 
     /// Compiles every kernel the rules of `flavor` can pick for any layout,
-    /// so that no call waits for the compiler.
+    /// and the twin without packing of each that packs (which `fitting`
+    /// runs for a thin C), so that no call waits for the compiler.
     pub fn prepare(&mut self, flavor: Flavor) -> Result<()> {
         let mut all = Vec::new();
         for l in Layout::ALL {
-            all.extend(self.rules.kernels(flavor, l)?);
+            for k in self.rules.kernels(flavor, l)? {
+                if k.config.get("PACK") == Some(&1) {
+                    let mut twin = k.clone();
+                    twin.config.insert("PACK".to_string(), 0);
+                    all.push(twin);
+                }
+                all.push(k);
+            }
         }
         self.runner.prepare_kernels(&all)
     }

@@ -70,6 +70,11 @@ pub fn gemm_of(p: &Problem) -> Result<GemmProblem> {
 }
 
 impl Routine for GemmRoutine {
+    /// The runner checks hone's kernel and the vendor's on the same operands.
+    fn checks_share_inputs(&self) -> bool {
+        true
+    }
+
     fn name(&self) -> &'static str {
         "gemm"
     }

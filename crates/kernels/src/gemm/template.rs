@@ -480,12 +480,14 @@ pub fn kernel_of(
 }
 
 /// `kernel`, or the same kernel without warp specialization (WS = 0) where
-/// the shape splits K, which the specialized kernels do not; with element
-/// loads (VEC = 1) when `p`'s leading dimensions or the pointers do not suit
-/// its vector loads, and without split-K (SPLITK = 1) when C's tiles
-/// outnumber the split-K counters or their partial tiles overflow the
-/// workspace: a BLAS caller may pass any problem and should get an answer, a
-/// little slower. `kernel` itself where no variant runs `p` either.
+/// the shape splits K, which the specialized kernels do not; without
+/// packing (PACK = 0) for a thin C (`pack_for_shape`) or copies too large
+/// to index with 32 bits; with element loads (VEC = 1) when `p`'s leading
+/// dimensions or the pointers do not suit its vector loads, and without
+/// split-K (SPLITK = 1) when C's tiles outnumber the split-K counters or
+/// their partial tiles overflow the workspace: a BLAS caller may pass any
+/// problem and should get an answer, a little slower. `kernel` itself where
+/// no variant runs `p` either.
 pub fn fitting(
     kernel: GemmKernel,
     p: &GemmProblem,
@@ -527,25 +529,29 @@ pub fn fitting(
     .unwrap_or(kernel)
 }
 
-/// Packing copies op(A) and op(B) once (M K and N K elements), for a
-/// product of 2 M N K flops: what it saves grows with M N / (M + N), what it
-/// costs does not. The rules are tuned on squares, where packing pays from
-/// N = 1056 up (M N / (M + N) = 528, `bench/results/gemm/h200/3xtf32-pack/`);
-/// a shape whose M N / (M + N) is below [`PACK_MIN_HALF_HARMONIC`] (a thin
-/// C: tall-skinny, or thin panels with a long K, whose cube root can still
-/// reach a packing rule) runs the kernel without packing.
+/// Packing copies the operands it packs once (M K elements for A, N K for
+/// B) for a product of 2 M N K flops, whose every k step it spares a
+/// transpose: it pays where C is large beside the copies. The rules are
+/// tuned on squares, where it pays from N = 1056-1184 up
+/// (`bench/results/gemm/h200/3xtf32-pack/`). A shape that copies more than
+/// M N / [`PACK_MIN_REUSE`] elements per k (a thin C, tall-skinny or thin
+/// panels with a long K, whose cube root can still reach a packing rule)
+/// runs the kernel without packing; TN copies nothing and keeps it.
 fn pack_for_shape(mut kernel: GemmKernel, p: &GemmProblem) -> GemmKernel {
-    if kernel.packing(p).is_some()
-        && (p.m as u128 * p.n as u128) < PACK_MIN_HALF_HARMONIC as u128 * (p.m + p.n) as u128
-    {
+    let Some(pk) = kernel.packing(p) else {
+        return kernel;
+    };
+    let copied = p.m as u128 * pk.pack_a as u128 + p.n as u128 * pk.pack_b as u128;
+    if copied * PACK_MIN_REUSE as u128 > p.m as u128 * p.n as u128 {
         kernel.config.insert("PACK".to_string(), 0);
     }
     kernel
 }
 
-/// The least M N / (M + N) for which a packing kernel packs (see
-/// `pack_for_shape`).
-pub const PACK_MIN_HALF_HARMONIC: u64 = 512;
+/// Elements of C per element a packing kernel copies (per k) below which it
+/// does not pack (see `pack_for_shape`): a square packs one operand from
+/// N = 512 and both from 1024, below where the rules start packing.
+pub const PACK_MIN_REUSE: u64 = 512;
 
 /// The rules are tuned on square sizes, where C has tiles enough for every
 /// SM. A C with fewer tiles than the GPU has SMs and a K at least four times
@@ -906,14 +912,29 @@ mod tests {
             let p = GemmProblem::packed(Flavor::Sgemm3xTf32, k.layout, m, n, kk);
             fitting(k.clone(), &p, 0, 0, &limits).config["PACK"]
         };
+        // NN copies A alone (M K elements)
         assert_eq!(pack(1056, 1056, 1056), 1);
         assert_eq!(pack(8192, 8192, 8192), 1);
+        assert_eq!(pack(511, 511, 4096), 0);
         // a rank-256 update of a large C still packs its thin operands
         assert_eq!(pack(4096, 4096, 256), 1);
-        assert_eq!(pack(1000, 1000, 1000), 0);
+        // a short A beside a wide C is cheap to copy
+        assert_eq!(pack(64, 100_000, 64), 1);
         assert_eq!(pack(256, 256, 16384), 0);
         assert_eq!(pack(8192, 64, 8192), 0);
         assert_eq!(pack(16, 16, 1 << 22), 0);
+        // NT copies both; TN copies nothing and keeps its configuration
+        let with = |layout, m, n| {
+            let k = GemmKernel {
+                layout,
+                ..k.clone()
+            };
+            let p = GemmProblem::packed(Flavor::Sgemm3xTf32, layout, m, n, 64);
+            fitting(k, &p, 0, 0, &limits).config["PACK"]
+        };
+        assert_eq!(with(Layout::ALL[1], 1024, 1024), 1);
+        assert_eq!(with(Layout::ALL[1], 1000, 1000), 0);
+        assert_eq!(with(Layout::ALL[2], 16, 16), 1);
     }
 
     /// The mma.sync kernel's 16-byte loads need leading dimensions that

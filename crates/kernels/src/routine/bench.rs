@@ -42,6 +42,10 @@ pub struct BenchReport {
     /// The routine's other shapes ([`Routine::other_shapes`]), per variant.
     #[serde(default)]
     pub other_shapes: Vec<Comparison>,
+    /// [`Routine::checks_share_inputs`]: the errors of hone and the
+    /// baselines compare.
+    #[serde(default)]
+    pub same_inputs: bool,
 }
 
 impl BenchReport {
@@ -185,6 +189,7 @@ pub fn run_bench(
         options: options.clone(),
         comparisons,
         other_shapes,
+        same_inputs: routine.checks_share_inputs(),
     })
 }
 

@@ -180,6 +180,12 @@ pub trait Routine: Sync {
         Vec::new()
     }
     fn work_unit(&self) -> WorkUnit;
+    /// Whether hone and the baselines of a problem are checked on the same
+    /// inputs, so that their errors compare (the benchmark then shows hone's
+    /// over each baseline's).
+    fn checks_share_inputs(&self) -> bool {
+        false
+    }
     /// Whether each problem gets a plan of its own (`hone plan`) rather
     /// than an interval rule over the size axis.
     fn plans_per_problem(&self) -> bool {

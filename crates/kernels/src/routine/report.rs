@@ -53,13 +53,18 @@ fn preamble(report: &BenchReport) -> String {
          Times: median of {} event-timed runs after {} warm-ups{}, buffers rotated past \
          twice the L2; each implementation timed {} times (second median in parentheses). \
          Every implementation was checked against the reference on fresh random inputs \
-         before it was timed; `error / V's` is the largest error hone's check found over \
-         the largest that V's found. Rates count each implementation's own work.\n",
+         before it was timed{}. Rates count each implementation's own work.\n",
         report.rules_origin,
         t.reps,
         t.warmup,
         t.flush_phrase(),
-        report.options.measure.timed_runs
+        report.options.measure.timed_runs,
+        if report.same_inputs {
+            ", on the same inputs for hone and each baseline (`error / V's` is hone's largest \
+             error over V's)"
+        } else {
+            ""
+        }
     );
     s
 }
@@ -68,15 +73,24 @@ fn preamble(report: &BenchReport) -> String {
 pub fn table(report: &BenchReport, variant: &str, sizes: &[u64]) -> String {
     let unit = report.work_unit.rate_label();
     let names = report.baseline_names(variant);
+    // Errors compare only where the checks share their inputs.
+    let errors = report.same_inputs;
     let mut s = String::new();
     let _ = write!(s, "| {} | hone ms | hone {unit} |", report.size_axis);
     for n in &names {
-        let _ = write!(s, " {n} ms | {n} {unit} | hone / {n} | error / {n}'s |");
+        let _ = write!(s, " {n} ms | {n} {unit} | hone / {n} |");
+        if errors {
+            let _ = write!(s, " error / {n}'s |");
+        }
     }
     let _ = writeln!(s, " check (share of bound) | hone kernel |");
     let _ = write!(s, "|---:|---:|---:|");
     for _ in &names {
-        s.push_str("---:|---:|---:|---:|");
+        s.push_str(if errors {
+            "---:|---:|---:|---:|"
+        } else {
+            "---:|---:|---:|"
+        });
     }
     let _ = writeln!(s, "---:|---|");
     for c in report
@@ -100,17 +114,26 @@ pub fn table(report: &BenchReport, variant: &str, sizes: &[u64]) -> String {
                 Some((i, b)) if b.ok() => {
                     let _ = write!(
                         s,
-                        " {} | {} | {} | {} |",
+                        " {} | {} | {} |",
                         b.times_text(),
                         opt(b.rate, 0),
-                        opt(c.ratio(i), 2),
-                        opt(c.error_ratio(i), 2)
+                        opt(c.ratio(i), 2)
                     );
+                    if errors {
+                        let _ = write!(s, " {} |", opt(c.error_ratio(i), 2));
+                    }
                 }
                 Some((_, b)) => {
-                    let _ = write!(s, " {} | - | - | - |", b.status);
+                    let _ = write!(s, " {} | - | - |", b.status);
+                    if errors {
+                        s.push_str(" - |");
+                    }
                 }
-                None => s.push_str(" - | - | - | - |"),
+                None => s.push_str(if errors {
+                    " - | - | - | - |"
+                } else {
+                    " - | - | - |"
+                }),
             }
         }
         let _ = writeln!(
@@ -383,6 +406,7 @@ pub(crate) mod tests {
             },
             comparisons,
             other_shapes: Vec::new(),
+            same_inputs: true,
         }
     }
 
@@ -418,6 +442,16 @@ pub(crate) mod tests {
         );
         // hone's check found half the vendor's error: 0.50 in every row.
         assert_eq!(md.matches("| 2.00 | 0.50 |").count(), 3, "{md}");
+        assert!(
+            md.contains("on the same inputs for hone and each baseline"),
+            "{md}"
+        );
+        // without shared inputs, no error column
+        let mut apart = r.clone();
+        apart.same_inputs = false;
+        let md = markdown(&apart);
+        assert!(!md.contains("error / vendor dfoo's"), "{md}");
+        assert_eq!(md.matches("| 2.00 | 0.10 |").count(), 3, "{md}");
         assert!(md.contains("| 0.10 | A=1 ([1, inf)) |"), "{md}");
         assert!(!md.contains("Not measured"));
         let mut bad = r.clone();
