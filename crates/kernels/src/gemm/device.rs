@@ -211,14 +211,21 @@ impl<'g> GemmRunner<'g> {
             // Free the old copy first: the two need not fit side by side.
             // Freeing waits for the device, once for each larger problem.
             self.pack = None;
-            let ws = DeviceBuffer::alloc(self.gpu, bytes)?;
-            // NaN (all bits set) where no copy writes: `check_kind` fills it
-            // again before every check.
-            ws.fill_async(self.gpu, 0xFF)?;
-            self.pack = Some(ws);
+            self.pack = Some(DeviceBuffer::alloc(self.gpu, bytes)?);
         }
         let ws = self.pack.as_ref().expect("just allocated").ptr();
         Ok(Some(PackRun { packing, ws }))
+    }
+
+    /// [`GemmRunner::pack_space`] for a check or a timed run, where a
+    /// workspace that cannot be had makes the kernel one that cannot run.
+    fn run_space(
+        &mut self,
+        kernel: &GemmKernel,
+        p: &GemmProblem,
+    ) -> std::result::Result<Option<PackRun>, Invalid> {
+        self.pack_space(kernel, p)
+            .map_err(|e| Invalid::runtime(format!("the packing workspace: {e}")))
     }
 
     /// The loaded kernel, or why it cannot run.
@@ -412,14 +419,15 @@ impl<'g> GemmRunner<'g> {
             Err(why) => return Ok(Err(why)),
         };
         let p = self.data.as_ref().expect("launch_dims checked").problem;
-        let pack = match self.pack_space(kernel, &p) {
+        let pack = match self.run_space(kernel, &p) {
             Ok(pack) => pack,
-            Err(e) => return Ok(Err(Invalid::runtime(format!("the packing workspace: {e}")))),
+            Err(why) => return Ok(Err(why)),
         };
         if let (Some(run), Some(ws)) = (&pack, &self.pack) {
             if run.ws != 0 {
-                // NaN in the padding past K, whatever an earlier problem's
-                // copies left there: a kernel that reads it fails the check.
+                // NaN (all bits set) in the padding past K, whatever an
+                // earlier problem's copies left there: a kernel that reads
+                // it fails the check.
                 ws.fill_async(self.gpu, 0xFF)?;
             }
         }
@@ -454,9 +462,9 @@ impl<'g> GemmRunner<'g> {
             Err(why) => return Ok(Err(why)),
         };
         let p = self.data.as_ref().expect("launch_dims checked").problem;
-        let pack = match self.pack_space(kernel, &p) {
+        let pack = match self.run_space(kernel, &p) {
             Ok(pack) => pack,
-            Err(e) => return Ok(Err(Invalid::runtime(format!("the packing workspace: {e}")))),
+            Err(why) => return Ok(Err(why)),
         };
         let (gpu, split) = (self.gpu, self.split.ptrs());
         let d = self.data.as_ref().expect("launch_dims checked");
@@ -591,9 +599,7 @@ impl<'g> GemmRunner<'g> {
             Ok(pack) => (fitted, pack),
             Err(LibError::Gpu(e)) if e.is_sticky() => return Err(LibError::Gpu(e)),
             Err(_) => {
-                let mut k = kernel.clone();
-                k.config.insert("PACK".to_string(), 0);
-                let k = super::template::fitting(k, p, a, b, &|n| self.limit(n));
+                let k = super::template::fitting(kernel.unpacked(), p, a, b, &|n| self.limit(n));
                 (k, None)
             }
         };

@@ -308,10 +308,8 @@ impl<'g> Gemm<'g> {
         let mut all = Vec::new();
         for l in Layout::ALL {
             for k in self.rules.kernels(flavor, l)? {
-                if k.config.get("PACK") == Some(&1) {
-                    let mut twin = k.clone();
-                    twin.config.insert("PACK".to_string(), 0);
-                    all.push(twin);
+                if k.packs() {
+                    all.push(k.unpacked());
                 }
                 all.push(k);
             }

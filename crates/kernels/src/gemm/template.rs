@@ -179,9 +179,21 @@ impl Packing {
 }
 
 impl GemmKernel {
+    /// Whether the kernel packs its operands K-contiguous first (`PACK = 1`).
+    pub fn packs(&self) -> bool {
+        self.config.get("PACK").copied().unwrap_or(0) != 0
+    }
+
+    /// The same kernel reading its operands where they are (`PACK = 0`).
+    pub fn unpacked(&self) -> GemmKernel {
+        let mut k = self.clone();
+        k.config.insert("PACK".to_string(), 0);
+        k
+    }
+
     /// The layout the kernel is compiled for: TN when it packs its operands.
     pub fn compiled_layout(&self) -> Layout {
-        if self.config.get("PACK").copied().unwrap_or(0) != 0 {
+        if self.packs() {
             Layout {
                 a: super::Op::T,
                 b: super::Op::N,
@@ -194,7 +206,7 @@ impl GemmKernel {
     /// How the kernel packs `p`'s operands, or `None` where it reads them
     /// as they are.
     pub fn packing(&self, p: &GemmProblem) -> Option<Packing> {
-        if self.config.get("PACK").copied().unwrap_or(0) == 0 {
+        if !self.packs() {
             return None;
         }
         let ld = p.k.div_ceil(super::LD_MULTIPLE) * super::LD_MULTIPLE;
@@ -537,15 +549,16 @@ pub fn fitting(
 /// M N / [`PACK_MIN_REUSE`] elements per k (a thin C, tall-skinny or thin
 /// panels with a long K, whose cube root can still reach a packing rule)
 /// runs the kernel without packing; TN copies nothing and keeps it.
-fn pack_for_shape(mut kernel: GemmKernel, p: &GemmProblem) -> GemmKernel {
+fn pack_for_shape(kernel: GemmKernel, p: &GemmProblem) -> GemmKernel {
     let Some(pk) = kernel.packing(p) else {
         return kernel;
     };
     let copied = p.m as u128 * pk.pack_a as u128 + p.n as u128 * pk.pack_b as u128;
     if copied * PACK_MIN_REUSE as u128 > p.m as u128 * p.n as u128 {
-        kernel.config.insert("PACK".to_string(), 0);
+        kernel.unpacked()
+    } else {
+        kernel
     }
-    kernel
 }
 
 /// Elements of C per element a packing kernel copies (per k) below which it
