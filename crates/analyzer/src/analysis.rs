@@ -249,6 +249,12 @@ pub struct Site {
 }
 
 impl Site {
+    /// Whether the site leads its source access's group (see `group`): the
+    /// site reports show and the fix search visits.
+    pub fn leads_group(&self) -> bool {
+        self.group == self.rank
+    }
+
     /// Whether the site wastes anything under `model`.
     pub fn flagged(&self, model: Model) -> bool {
         self.stats.excess(model) > 0
@@ -379,7 +385,7 @@ pub fn analyze(spec: &LaunchSpec, opts: &Options) -> Result<Analysis, AnalyzeErr
         // One search per source access: its other sites are the same code.
         for s in sites
             .iter_mut()
-            .filter(|s| s.flagged(opts.model) && s.group == s.rank)
+            .filter(|s| s.flagged(opts.model) && s.leads_group())
             .take(opts.suggest_sites)
         {
             let (found, rejected) = catalogue.suggest(&s.stats);

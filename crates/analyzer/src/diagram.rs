@@ -495,7 +495,7 @@ pub fn write_all(
     for site in analysis
         .sites
         .iter()
-        .filter(|s| s.flagged(model) && s.group == s.rank)
+        .filter(|s| s.flagged(model) && s.leads_group())
     {
         for (k, sample) in site.stats.worst.iter().enumerate() {
             let stem = file_stem(&analysis.kernel, site, k);

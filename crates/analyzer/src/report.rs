@@ -182,7 +182,7 @@ pub fn human(a: &Analysis) -> String {
     let places = a
         .sites
         .iter()
-        .filter(|s| s.flagged(a.model) && s.group == s.rank)
+        .filter(|s| s.flagged(a.model) && s.leads_group())
         .count();
     let at = if places < flagged {
         format!(", made by {places} source access(es)")
@@ -199,7 +199,7 @@ pub fn human(a: &Analysis) -> String {
     for s in a
         .sites
         .iter()
-        .filter(|s| s.flagged(a.model) && s.group == s.rank)
+        .filter(|s| s.flagged(a.model) && s.leads_group())
     {
         o.push('\n');
         site_text(&mut o, s, &members(a, s), a.model, &mut shown);
@@ -207,7 +207,7 @@ pub fn human(a: &Analysis) -> String {
     let fine: Vec<&Site> = a
         .sites
         .iter()
-        .filter(|s| !s.flagged(a.model) && s.group == s.rank)
+        .filter(|s| !s.flagged(a.model) && s.leads_group())
         .collect();
     if !fine.is_empty() {
         let _ = writeln!(o, "\nno excess:");

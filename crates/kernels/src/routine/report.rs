@@ -75,6 +75,7 @@ pub fn table(report: &BenchReport, variant: &str, sizes: &[u64]) -> String {
     let names = report.baseline_names(variant);
     // Errors compare only where the checks share their inputs.
     let errors = report.same_inputs;
+    let cols = 3 + usize::from(errors);
     let mut s = String::new();
     let _ = write!(s, "| {} | hone ms | hone {unit} |", report.size_axis);
     for n in &names {
@@ -85,13 +86,7 @@ pub fn table(report: &BenchReport, variant: &str, sizes: &[u64]) -> String {
     }
     let _ = writeln!(s, " check (share of bound) | hone kernel |");
     let _ = write!(s, "|---:|---:|---:|");
-    for _ in &names {
-        s.push_str(if errors {
-            "---:|---:|---:|---:|"
-        } else {
-            "---:|---:|---:|"
-        });
-    }
+    s.push_str(&"---:|".repeat(cols * names.len()));
     let _ = writeln!(s, "---:|---|");
     for c in report
         .of_variant(variant)
@@ -124,16 +119,9 @@ pub fn table(report: &BenchReport, variant: &str, sizes: &[u64]) -> String {
                     }
                 }
                 Some((_, b)) => {
-                    let _ = write!(s, " {} | - | - |", b.status);
-                    if errors {
-                        s.push_str(" - |");
-                    }
+                    let _ = write!(s, " {} |{}", b.status, " - |".repeat(cols - 1));
                 }
-                None => s.push_str(if errors {
-                    " - | - | - | - |"
-                } else {
-                    " - | - | - |"
-                }),
+                None => s.push_str(&" - |".repeat(cols)),
             }
         }
         let _ = writeln!(
