@@ -30,7 +30,9 @@ fn fail<T>(message: String) -> Result<T, RefitError> {
 }
 
 /// The job of `db` for `kernel` and/or `job` name. Without either, the
-/// database must hold one job name. The unsharded job is preferred over shards.
+/// database must hold one job name. Of the jobs of that name (one per
+/// device and shard), a finished one is preferred over one a run left
+/// unfinished, the unsharded job over shards, and the newest last.
 pub fn select_job(
     db: &TuningDb,
     kernel: Option<&str>,
@@ -70,7 +72,14 @@ pub fn select_job(
     }
     let best = matching
         .into_iter()
-        .min_by_key(|j| (j.shard_count, j.shard_index, j.id))
+        .min_by_key(|j| {
+            (
+                j.status != "finished",
+                j.shard_count,
+                j.shard_index,
+                std::cmp::Reverse(j.id),
+            )
+        })
         .expect("one name matched");
     Ok(best.clone())
 }
@@ -161,23 +170,16 @@ mod tests {
     use crate::space::DeviceProps;
     use crate::synthetic::{SyntheticEvaluator, SyntheticModel};
 
-    #[test]
-    fn a_job_with_sources_refits_without_its_files() {
-        // The files sit beside the job, not in the working directory: a
-        // refit reads none of them (it measures nothing).
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::write(dir.path().join("refit-k.cu"), "// kernel").unwrap();
-        std::fs::write(dir.path().join("refit-k.cuh"), "// header").unwrap();
-        let spec = JobSpec::from_toml(
+    /// A small job named `name` whose kernel section holds `kernel`.
+    fn job(name: &str, kernel: &str) -> JobSpec {
+        let text = format!(
             r#"
-name = "with-sources"
+name = "{name}"
 sizes = [1000, 4000]
-strategy = { kind = "champion", top_k = 2, depth = 5 }
+strategy = {{ kind = "champion", top_k = 2, depth = 5 }}
 
 [kernel]
-name = "k"
-template = "refit-k.cu"
-sources = ["refit-k.cuh"]
+{kernel}
 
 [[param]]
 name = "A"
@@ -190,10 +192,22 @@ step = 100
 mode = "fixed"
 count = 6
 spacing = "linear"
-"#,
-            "job.toml",
-        )
-        .unwrap();
+"#
+        );
+        JobSpec::from_toml(&text, "job.toml").unwrap()
+    }
+
+    #[test]
+    fn a_job_with_sources_refits_without_its_files() {
+        // The files sit beside the job, not in the working directory: a
+        // refit reads none of them (it measures nothing).
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("refit-k.cu"), "// kernel").unwrap();
+        std::fs::write(dir.path().join("refit-k.cuh"), "// header").unwrap();
+        let spec = job(
+            "with-sources",
+            "name = \"k\"\ntemplate = \"refit-k.cu\"\nsources = [\"refit-k.cuh\"]",
+        );
         let db = TuningDb::open_in_memory().unwrap();
         let device = DeviceInfo::synthetic("k20", DeviceProps::tesla_k20());
         let mut eval = SyntheticEvaluator::new(SyntheticModel::Generic, 5);
@@ -202,5 +216,26 @@ spacing = "linear"
         let job = select_job(&db, None, Some("with-sources")).unwrap();
         let fitted = refit(&db, job, None, None).unwrap();
         assert_eq!(Some(fitted.rule), run.rule);
+    }
+
+    #[test]
+    fn a_finished_job_is_chosen_over_one_left_unfinished_on_another_device() {
+        let spec = job("twice", "name = \"k\"");
+        let db = TuningDb::open_in_memory().unwrap();
+        // A run on one board stopped before its sampling phase ended.
+        let first = DeviceInfo::synthetic("board-a", DeviceProps::tesla_k20());
+        let device_id = db.upsert_device(&first).unwrap();
+        let kernel_id = db.upsert_kernel("k", "").unwrap();
+        let (left, _) = db
+            .open_job("twice", kernel_id, device_id, (0, 1), "{}")
+            .unwrap();
+        // The same job ran to the end on another board of the same model.
+        let second = DeviceInfo::synthetic("board-b", DeviceProps::tesla_k20());
+        let mut eval = SyntheticEvaluator::new(SyntheticModel::Generic, 5);
+        let run = run_whole_job(&spec, Path::new("."), &second, &db, &mut eval).unwrap();
+        let job = select_job(&db, None, Some("twice")).unwrap();
+        assert_ne!(job.id, left);
+        assert_eq!(job.status, "finished");
+        assert_eq!(Some(refit(&db, job, None, None).unwrap().rule), run.rule);
     }
 }
