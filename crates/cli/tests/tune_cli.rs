@@ -641,5 +641,38 @@ fn the_recorded_gpu_run_replays_to_its_rule() {
         gpu["reused"].as_u64().unwrap()
     );
     assert_eq!(v["statuses"], gpu["statuses"]);
-    assert_eq!(rule_of(&v), want);
+    // The GPU run's rule, fitted before rules kept what the search measured:
+    // the replay adds the search's sizes where another kernel was measured
+    // faster than the curves' pick (here 65536), and is otherwise the same.
+    let replayed = rule_of(&v);
+    let searched = [1024, 8192, 65536, 524288, 4194304, 33554432, 268435456];
+    let points: Vec<u64> = replayed
+        .intervals
+        .iter()
+        .filter(|i| i.end == Some(i.start + 1))
+        .map(|i| i.start)
+        .collect();
+    assert_eq!(points, [65536]);
+    assert!(points.iter().all(|p| searched.contains(p)));
+    assert_eq!(without_points(replayed), want);
+}
+
+/// `rule` with its one-size intervals taken out, their neighbours joined.
+fn without_points(mut rule: Rule) -> Rule {
+    let mut kept: Vec<hone_tuner::Interval> = Vec::new();
+    for i in rule.intervals.drain(..) {
+        if i.end == Some(i.start + 1) {
+            continue;
+        }
+        match kept.last_mut() {
+            Some(last) if last.kernel == i.kernel => last.end = i.end,
+            Some(last) => {
+                last.end = Some(i.start);
+                kept.push(i);
+            }
+            None => kept.push(i),
+        }
+    }
+    rule.intervals = kept;
+    rule
 }

@@ -807,7 +807,7 @@ pub fn run_job(
         };
         rec.book.phase = Phase::Sampling;
         rec.book.done = 0;
-        let result = match &s.mode {
+        let mut result = match &s.mode {
             SamplingMode::Fixed { count, spacing } => {
                 let sizes = SizeSpec::Range {
                     lo: s.lo,
@@ -843,6 +843,15 @@ pub fn run_job(
                 sampling::sample_sequential(&spec.name, kernels, &spec.family, &cfg, &mut rec)?
             }
         };
+        // The search's sizes, where every candidate was measured and
+        // which the curves were not fitted on (at the sampled sizes the
+        // curves' smoothing already weighed the measurements).
+        let searched: Vec<u64> = sizes
+            .iter()
+            .filter_map(|k| spec.family.size_of(k))
+            .collect();
+        let points = measured_points(db, job_id, &result.rule, &spec.family, &searched)?;
+        result.rule = result.rule.with_measured_points(&points);
         rule = Some(result.rule.clone());
         sampling_result = Some(result);
     }
@@ -869,6 +878,34 @@ pub fn run_job(
         measured: rec.book.measured,
         reused: rec.book.reused,
     })
+}
+
+/// Every rule kernel's measured median time at each of `sizes` (`None`
+/// where the kernel was not measured there or could not run), for
+/// [`Rule::with_measured_points`].
+fn measured_points(
+    db: &TuningDb,
+    job_id: i64,
+    rule: &Rule,
+    family: &Family,
+    sizes: &[u64],
+) -> Result<Vec<crate::rule::MeasuredPoint>, JobError> {
+    let measured = db.measured(job_id)?;
+    let keys: Vec<String> = rule.kernels.iter().map(|k| k.config.key()).collect();
+    Ok(sizes
+        .iter()
+        .map(|&n| {
+            let problem = family.key(n);
+            let times = keys
+                .iter()
+                .map(|c| match measured.get(&(c.clone(), problem.clone())) {
+                    Some(Measurement::Ok(t)) => Some(t.median_s),
+                    _ => None,
+                })
+                .collect();
+            (n, times)
+        })
+        .collect())
 }
 
 /// The evaluator the strategies see: answers from the database what a previous
@@ -1051,7 +1088,7 @@ impl Evaluator for Recorder<'_> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::synthetic::{SyntheticEvaluator, SyntheticModel};
 
@@ -1289,6 +1326,65 @@ extra = [{ label = "Rank 0", config = { ALGO = "lu" } }]
             .unwrap_err()
             .to_string();
         assert!(err.contains("taken on k20"), "{err}");
+    }
+
+    /// A small job of parameter `A` over `values`, searched at `sizes` and
+    /// sampled at six sizes from 1000 to 8000; `kernel` is its kernel
+    /// section's body.
+    pub(crate) fn small_job(name: &str, sizes: &str, values: &str, kernel: &str) -> JobSpec {
+        let text = format!(
+            r#"
+name = "{name}"
+sizes = {sizes}
+strategy = {{ kind = "champion", top_k = 2, depth = 5 }}
+
+[kernel]
+{kernel}
+
+[[param]]
+name = "A"
+values = {values}
+
+[sampling]
+lo = 1000
+hi = 8000
+step = 100
+mode = "fixed"
+count = 6
+spacing = "linear"
+"#
+        );
+        JobSpec::from_toml(&text, "job.toml").unwrap()
+    }
+
+    #[test]
+    fn a_size_the_search_measured_keeps_the_kernel_measured_fastest_there() {
+        let spec = small_job("one-size", "[1000, 2000, 4000]", "[1, 2]", "name = \"k\"");
+        // A = 1 is 20% faster at every size but 2000, where A = 2 (a tile
+        // that divides it, say) runs in half the time.
+        let mut eval = crate::measure::FnEvaluator(|c: &Config, n: u64| {
+            let per = match (c.get_int("A").unwrap(), n) {
+                (1, _) => 1.0e-9,
+                (_, 2000) => 0.5e-9,
+                _ => 1.2e-9,
+            };
+            Measurement::Ok(crate::measure::Timing::single(per * n as f64))
+        });
+        let db = TuningDb::open_in_memory().unwrap();
+        let device = DeviceInfo::synthetic("k20", DeviceProps::tesla_k20());
+        let report = run_whole_job(&spec, Path::new("."), &device, &db, &mut eval).unwrap();
+        let rule = report.rule.unwrap();
+        rule.validate().unwrap();
+        let a = |n| rule.select(n).get_int("A").unwrap();
+        assert_eq!(a(2000), 2, "{}", rule.to_table());
+        for n in [1000, 1999, 2001, 4000, 8000] {
+            assert_eq!(a(n), 1, "{n}");
+        }
+        // The sampling never measured 2000: its curves alone give it A = 1.
+        let sampling = report.sampling.unwrap();
+        assert!(!sampling.sizes.contains(&2000));
+        let fitted = sampling.curves.rule("one-size", 0.02).unwrap();
+        assert_eq!(fitted.select(2000).get_int("A"), Some(1));
     }
 
     /// Square GEMM in the SYMV model's clothes: the model sees the size the

@@ -167,35 +167,9 @@ pub fn refit(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::job::tests::small_job;
     use crate::space::DeviceProps;
     use crate::synthetic::{SyntheticEvaluator, SyntheticModel};
-
-    /// A small job named `name` whose kernel section holds `kernel`.
-    fn job(name: &str, kernel: &str) -> JobSpec {
-        let text = format!(
-            r#"
-name = "{name}"
-sizes = [1000, 4000]
-strategy = {{ kind = "champion", top_k = 2, depth = 5 }}
-
-[kernel]
-{kernel}
-
-[[param]]
-name = "A"
-values = [1, 2, 3, 4]
-
-[sampling]
-lo = 1000
-hi = 8000
-step = 100
-mode = "fixed"
-count = 6
-spacing = "linear"
-"#
-        );
-        JobSpec::from_toml(&text, "job.toml").unwrap()
-    }
 
     #[test]
     fn a_job_with_sources_refits_without_its_files() {
@@ -204,8 +178,10 @@ spacing = "linear"
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("refit-k.cu"), "// kernel").unwrap();
         std::fs::write(dir.path().join("refit-k.cuh"), "// header").unwrap();
-        let spec = job(
+        let spec = small_job(
             "with-sources",
+            "[1000, 4000]",
+            "[1, 2, 3, 4]",
             "name = \"k\"\ntemplate = \"refit-k.cu\"\nsources = [\"refit-k.cuh\"]",
         );
         let db = TuningDb::open_in_memory().unwrap();
@@ -220,7 +196,7 @@ spacing = "linear"
 
     #[test]
     fn a_finished_job_is_chosen_over_one_left_unfinished_on_another_device() {
-        let spec = job("twice", "name = \"k\"");
+        let spec = small_job("twice", "[1000, 4000]", "[1, 2, 3, 4]", "name = \"k\"");
         let db = TuningDb::open_in_memory().unwrap();
         // A run on one board stopped before its sampling phase ended.
         let first = DeviceInfo::synthetic("board-a", DeviceProps::tesla_k20());

@@ -59,6 +59,10 @@ pub enum RuleError {
     Invalid(String),
 }
 
+/// A size and every rule kernel's measured median time there (`None` where
+/// one was not measured or could not run).
+pub type MeasuredPoint = (u64, Vec<Option<f64>>);
+
 /// Per grid point, the index of the kernel with the lowest predicted cost
 /// (`curves[k][i]` for kernel `k` at grid point `i`, lower is better; NaN or
 /// infinite values never win).
@@ -176,6 +180,67 @@ impl Rule {
             intervals,
             family: Family::default(),
         })
+    }
+
+    /// The rule corrected by direct measurements: at each size `n` of
+    /// `points` (with every kernel's measured median time there, `None`
+    /// where one was not measured or could not run), where the rule's own
+    /// kernel was measured more than the rule's tolerance slower than the
+    /// fastest, that one size goes to the fastest. Curves fitted across
+    /// sizes cannot see what one size does (a size that every tile divides
+    /// runs the large tiles without ragged edges, or fills the SMs in one
+    /// wave), and a rule should not contradict what was measured at a size
+    /// it serves. Sizes at or below the first interval's start and above
+    /// the fitted range are left alone, since the first and last intervals
+    /// also serve the sizes beyond them.
+    pub fn with_measured_points(mut self, points: &[MeasuredPoint]) -> Rule {
+        for (n, times) in points {
+            let n = *n;
+            if n <= self.intervals[0].start || n > self.hi || times.len() != self.kernels.len() {
+                continue;
+            }
+            let i = self.interval_of(n);
+            let own = self.intervals[i].kernel;
+            let Some(own_time) = times[own].filter(|t| t.is_finite()) else {
+                continue;
+            };
+            let Some((best, best_time)) = times
+                .iter()
+                .enumerate()
+                .filter_map(|(k, t)| t.filter(|t| t.is_finite()).map(|t| (k, t)))
+                .min_by(|a, b| a.1.total_cmp(&b.1))
+            else {
+                continue;
+            };
+            if own_time <= best_time * (1.0 + self.tolerance) {
+                continue;
+            }
+            let Interval { start, end, .. } = self.intervals[i].clone();
+            let mut parts = Vec::new();
+            if start < n {
+                parts.push(Interval {
+                    start,
+                    end: Some(n),
+                    kernel: own,
+                });
+            }
+            parts.push(Interval {
+                start: n,
+                end: Some(n + 1),
+                kernel: best,
+            });
+            if end.is_none_or(|e| e > n + 1) {
+                parts.push(Interval {
+                    start: n + 1,
+                    end,
+                    kernel: own,
+                });
+            } else {
+                parts.last_mut().expect("pushed").end = end;
+            }
+            self.intervals.splice(i..=i, parts);
+        }
+        self
     }
 
     /// The interval index that covers `n` (sizes below the first interval use it).
@@ -534,6 +599,59 @@ mod tests {
         assert_eq!(merged.select_index(5), 0);
         assert_eq!(merged.select_index(1_000_000), 2);
         assert_eq!(merged.select(150).get_int("BLOCK_SIZE"), Some(32));
+    }
+
+    #[test]
+    fn measured_sizes_go_to_the_kernel_measured_fastest_there() {
+        let (grid, curves) = example();
+        let rule = Rule::from_curves("t", grid, kernels(3), &curves, 0.01).unwrap();
+        let kernels_of = |r: &Rule| {
+            r.intervals
+                .iter()
+                .map(|i| (i.start, i.end, i.kernel))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            kernels_of(&rule),
+            [(100, Some(296), 0), (296, Some(701), 1), (701, None, 2)]
+        );
+        let at = |n: u64, times: [Option<f64>; 3]| (n, times.to_vec());
+        let fixed = rule.clone().with_measured_points(&[
+            // kernel 2 measured 20% faster than the rule's kernel 1 at 512
+            at(512, [Some(1.3), Some(1.2), Some(1.0)]),
+            // within the tolerance: left alone
+            at(600, [None, Some(1.005), Some(1.0)]),
+            // the rule's own kernel not measured there: no evidence
+            at(650, [Some(0.5), None, Some(1.0)]),
+            // the first interval's start also serves the sizes below it
+            at(100, [Some(2.0), Some(1.0), None]),
+            // at the end of an interval: the point takes its place
+            at(700, [Some(0.5), Some(1.0), Some(1.0)]),
+            // in the open last interval
+            at(900, [None, Some(1.0), Some(2.0)]),
+            // beyond the fitted range
+            at(5000, [None, Some(1.0), Some(2.0)]),
+        ]);
+        fixed.validate().unwrap();
+        assert_eq!(
+            kernels_of(&fixed),
+            [
+                (100, Some(296), 0),
+                (296, Some(512), 1),
+                (512, Some(513), 2),
+                (513, Some(700), 1),
+                (700, Some(701), 0),
+                (701, Some(900), 2),
+                (900, Some(901), 1),
+                (901, None, 2)
+            ]
+        );
+        for n in [99, 511, 513, 600, 650, 699, 701, 899, 901, 5000] {
+            assert_eq!(fixed.select_index(n), rule.select_index(n), "{n}");
+        }
+        // the emitted code selects as the rule does
+        let rust = fixed.to_rust();
+        assert!(rust.contains("512..=512 =>"), "{rust}");
     }
 
     #[test]
