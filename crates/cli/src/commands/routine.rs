@@ -236,8 +236,14 @@ pub fn bench(args: BenchArgs) -> Result<u8> {
     let start = Instant::now();
     let unit = routine.work_unit().rate_label();
     let mut log = |r: &Row| {
+        // The check's error on the line too, so that a run cut short still
+        // shows how hone's compares with a baseline's on the same inputs.
+        let error = r
+            .error
+            .map(|e| format!(" (error {e:.3e})"))
+            .unwrap_or_default();
         let line = format!(
-            "{} | {:<14} {} | {} ms | {} {unit} | {}",
+            "{} | {:<14} {} | {} ms | {} {unit} | {}{error}",
             r.problem,
             r.implementation,
             r.kernel,

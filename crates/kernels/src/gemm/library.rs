@@ -53,8 +53,8 @@ const BUNDLED: &[(&str, &str)] = &[
     ),
 ];
 
-/// The GPU model with built-in rules of its own for some variants (SGEMM's
-/// and 3xTF32 SGEMM's four layouts, the latter with the warpgroup-MMA
+/// The GPU model with built-in rules of its own for some variants (SGEMM's,
+/// DGEMM's and 3xTF32 SGEMM's four layouts, the last with the warpgroup-MMA
 /// kernels that only sm_90 runs); its other variants, and every GPU without
 /// rules of its own, take [`BUNDLED`], tuned on the fallback model.
 pub const H200: &str = "NVIDIA H200";
@@ -75,6 +75,22 @@ const H200_BUNDLED: &[(&str, &str)] = &[
     (
         "sgemm_tt",
         include_str!("../../../../kernels/gemm/rules/nvidia-h200/sgemm_tt.json"),
+    ),
+    (
+        "dgemm_nn",
+        include_str!("../../../../kernels/gemm/rules/nvidia-h200/dgemm_nn.json"),
+    ),
+    (
+        "dgemm_nt",
+        include_str!("../../../../kernels/gemm/rules/nvidia-h200/dgemm_nt.json"),
+    ),
+    (
+        "dgemm_tn",
+        include_str!("../../../../kernels/gemm/rules/nvidia-h200/dgemm_tn.json"),
+    ),
+    (
+        "dgemm_tt",
+        include_str!("../../../../kernels/gemm/rules/nvidia-h200/dgemm_tt.json"),
     ),
     (
         "sgemm_3xtf32_nn",
@@ -396,7 +412,7 @@ mod tests {
     }
 
     #[test]
-    fn an_h200_takes_its_own_sgemm_and_3xtf32_rules_and_the_fallback_for_the_rest() {
+    fn an_h200_takes_its_own_sgemm_dgemm_and_3xtf32_rules_and_the_fallback_for_the_rest() {
         let fallback = GemmRules::bundled();
         let h200 = GemmRules::bundled_for(" NVIDIA H200 ");
         let limits = DeviceLimits::h100_sxm();
@@ -429,11 +445,20 @@ mod tests {
             };
             assert_eq!(at(4096).config["WGMMA"], 1, "{v}");
             assert_eq!(at(256).config["WGMMA"], 0, "{v}");
+            // DGEMM tuned on the H200 itself
+            let v = Flavor::Dgemm.variant(layout);
+            assert_eq!(h200.source_variant(Flavor::Dgemm, layout).unwrap(), v);
+            assert!(h200.set().rule(&v).unwrap() != fallback.set().rule(&v).unwrap());
+            let t = template(Flavor::Dgemm);
+            for k in h200.kernels(Flavor::Dgemm, layout).unwrap() {
+                let violated = t.violations(&k.config, &|n| limits.get(n));
+                assert!(violated.is_empty(), "{v} {}: {violated:?}", k.label());
+            }
         }
         for v in fallback
             .variants()
             .iter()
-            .filter(|v| !v.starts_with("sgemm_"))
+            .filter(|v| !v.starts_with("sgemm_") && !v.starts_with("dgemm_"))
         {
             assert_eq!(h200.set().rule(v).unwrap(), fallback.set().rule(v).unwrap());
         }
@@ -506,7 +531,8 @@ mod tests {
         assert_eq!(retuned.variants, vec!["dgemm_nn".to_string()]);
         assert_eq!(retuned.dir.as_deref(), Some(dir.as_path()));
         let built_in = GemmRules::bundled_for(H200);
-        let tt = built_in.set().rule("dgemm_tt").unwrap();
+        let fallback = GemmRules::bundled();
+        let tt = fallback.set().rule("dgemm_tt").unwrap();
         assert_eq!(
             rules.set().rule("dgemm_nn").unwrap().intervals,
             tt.intervals

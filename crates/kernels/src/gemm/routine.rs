@@ -458,7 +458,7 @@ mod tests {
         let n = notice("NVIDIA H200", &none).unwrap();
         assert!(
             n.contains("sgemm_nn, sgemm_nt, sgemm_tn, sgemm_tt")
-                && !n.contains("dgemm")
+                && n.contains("dgemm_nn, dgemm_nt, dgemm_tn, dgemm_tt")
                 && n.contains(BUILT_IN_GPU),
             "{n}"
         );
@@ -477,7 +477,7 @@ mod tests {
         let n = notice("NVIDIA H200", &retuned).unwrap();
         assert!(
             n.contains("retune gemm` tuned on this GPU model for dgemm_nn, sgemm_nn (in /home/u")
-                && n.contains("(NVIDIA H200) for sgemm_nt, sgemm_tn, sgemm_tt, sgemm_3xtf32_nn")
+                && n.contains("(NVIDIA H200) for sgemm_nt, sgemm_tn, sgemm_tt, dgemm_nt, dgemm_tn, dgemm_tt, sgemm_3xtf32_nn")
                 && n.contains(BUILT_IN_GPU),
             "{n}"
         );
