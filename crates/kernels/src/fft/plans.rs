@@ -12,7 +12,7 @@
 
 use std::path::Path;
 
-use hone_tuner::{KeyValue, Plans, ProblemKey};
+use hone_tuner::{Config, KeyValue, Plans, ProblemKey};
 
 use super::plan::FftConfig;
 use super::{real_variant_of, variant_of, FftProblem};
@@ -69,16 +69,30 @@ pub struct FftPlans {
     origin: String,
 }
 
-/// The plans' key of a problem: its three lengths.
+/// The plans' key of a problem: its three lengths, and its batch where it
+/// transforms more than one (a batch moves more data than its transforms
+/// one at a time, so it is planned on its own, as FFT libraries plan it).
 pub fn key_of(p: &FftProblem) -> ProblemKey {
-    ProblemKey::new(
-        ["nx", "ny", "nz"]
-            .iter()
-            .zip(p.n)
-            .map(|(k, v)| (k.to_string(), KeyValue::Int(v as i64)))
-            .collect(),
-    )
-    .expect("lengths are integers")
+    let mut entries: Vec<(String, KeyValue)> = ["nx", "ny", "nz"]
+        .iter()
+        .zip(p.n)
+        .map(|(k, v)| (k.to_string(), KeyValue::Int(v as i64)))
+        .collect();
+    if p.batch > 1 {
+        entries.push(("batch".to_string(), KeyValue::Int(p.batch as i64)));
+    }
+    ProblemKey::new(entries).expect("lengths and batch are integers")
+}
+
+/// The plan of the first of `keys` that `plans` has.
+fn pick<'a>(plans: &'a Plans, keys: &[ProblemKey]) -> Option<&'a Config> {
+    keys.iter().find_map(|k| plans.select(k))
+}
+
+/// The key of one transform of `p`'s shape: what a batch without a plan of
+/// its own runs.
+fn shape_key(p: &FftProblem) -> ProblemKey {
+    key_of(&FftProblem { batch: 1, ..*p })
 }
 
 fn parse(variant: &str, text: &str, origin: &str) -> Result<Plans> {
@@ -195,15 +209,15 @@ impl FftPlans {
     /// `complex` for a real transform served by its shape's complex plan,
     /// or `default`).
     pub fn config(&self, p: &FftProblem) -> (FftConfig, &'static str) {
-        let key = key_of(p);
+        let keys = [key_of(p), shape_key(p)];
         let own = if p.real {
-            self.of_real(p.precision).and_then(|x| x.select(&key))
+            self.of_real(p.precision).and_then(|x| pick(x, &keys))
         } else {
-            self.of(p.precision).select(&key)
+            pick(self.of(p.precision), &keys)
         };
         let (chosen, origin) = match own {
             Some(c) => (Some(c), "tuned"),
-            None if p.real => (self.of(p.precision).select(&key), "complex"),
+            None if p.real => (pick(self.of(p.precision), &keys), "complex"),
             None => (None, "default"),
         };
         match chosen {
@@ -215,11 +229,12 @@ impl FftPlans {
         }
     }
 
-    /// The shapes with a tuned plan.
+    /// The shapes with a tuned plan of one transform.
     pub fn shapes(&self, p: Precision) -> Vec<[u32; 3]> {
         self.of(p)
             .plans
             .iter()
+            .filter(|plan| plan.key.int("batch").is_none())
             .filter_map(|plan| {
                 Some([
                     plan.key.int("nx")? as u32,
@@ -372,6 +387,30 @@ mod tests {
         let s256 = FftProblem::cube(Precision::Single, 256);
         assert_eq!(over.config(&s256), h200.config(&s256));
         assert_ne!(over.config(&s256), plans.config(&s256));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_batch_is_planned_on_its_own_and_otherwise_runs_its_shapes_plan() {
+        let dir = std::env::temp_dir().join(format!("hone-fft-batch-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let one = FftProblem::cube(Precision::Double, 96);
+        let eight = FftProblem { batch: 8, ..one };
+        assert_eq!(key_of(&eight).to_string(), "nx=96,ny=96,nz=96,batch=8");
+        assert_eq!(key_of(&one).to_string(), "nx=96,ny=96,nz=96");
+        let single = FftConfig::uniform(8, 4, 2, 32);
+        save(&dir, &one, &single, 1e-3).unwrap();
+        // without a plan of its own, a batch runs its shape's
+        let plans = FftPlans::load_dir(&dir).unwrap();
+        assert_eq!(plans.config(&eight), (single, "tuned"));
+        // planning the batch keeps the single transform's plan
+        let batched = FftConfig::uniform(16, 8, 4, 16);
+        save(&dir, &eight, &batched, 5e-3).unwrap();
+        let plans = FftPlans::load_dir(&dir).unwrap();
+        assert_eq!(plans.config(&eight), (batched, "tuned"));
+        assert_eq!(plans.config(&one), (single, "tuned"));
+        assert_eq!(plans.config(&FftProblem { batch: 2, ..one }).0, single);
+        assert_eq!(plans.shapes(Precision::Double), vec![[96, 96, 96]]);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
