@@ -843,9 +843,9 @@ pub fn run_job(
                 sampling::sample_sequential(&spec.name, kernels, &spec.family, &cfg, &mut rec)?
             }
         };
-        // The search's sizes, where every candidate was measured and
-        // which the curves were not fitted on (at the sampled sizes the
-        // curves' smoothing already weighed the measurements).
+        // The search's sizes, where every candidate was measured; at the
+        // sizes only the sampling measured, the curves' smoothing already
+        // weighed the measurements.
         let searched: Vec<u64> = sizes
             .iter()
             .filter_map(|k| spec.family.size_of(k))

@@ -31,8 +31,9 @@ fn fail<T>(message: String) -> Result<T, RefitError> {
 
 /// The job of `db` for `kernel` and/or `job` name. Without either, the
 /// database must hold one job name. Of the jobs of that name (one per
-/// device and shard), a finished one is preferred over one a run left
-/// unfinished, the unsharded job over shards, and the newest last.
+/// device and shard), the unsharded job is preferred over shards, then a
+/// finished one over one a run left unfinished (on another board), then
+/// the newest.
 pub fn select_job(
     db: &TuningDb,
     kernel: Option<&str>,
@@ -74,8 +75,8 @@ pub fn select_job(
         .into_iter()
         .min_by_key(|j| {
             (
-                j.status != "finished",
                 j.shard_count,
+                j.status != "finished",
                 j.shard_index,
                 std::cmp::Reverse(j.id),
             )
@@ -213,5 +214,15 @@ mod tests {
         assert_ne!(job.id, left);
         assert_eq!(job.status, "finished");
         assert_eq!(Some(refit(&db, job, None, None).unwrap().rule), run.rule);
+        // A run started later on a third board and stopped: still the finished one.
+        let third = DeviceInfo::synthetic("board-c", DeviceProps::tesla_k20());
+        let third_id = db.upsert_device(&third).unwrap();
+        let (newest, _) = db
+            .open_job("twice", kernel_id, third_id, (0, 1), "{}")
+            .unwrap();
+        assert!(newest > left);
+        let job = select_job(&db, None, Some("twice")).unwrap();
+        assert_eq!(job.status, "finished");
+        assert_ne!(job.id, newest);
     }
 }

@@ -190,7 +190,8 @@ impl Rule {
     /// sizes cannot see what one size does (a size that every tile divides
     /// runs the large tiles without ragged edges, or fills the SMs in one
     /// wave), and a rule should not contradict what was measured at a size
-    /// it serves. Sizes at or below the first interval's start and above
+    /// it serves. Only the size itself changes: its neighbours keep the
+    /// curves' pick. Sizes at or below the first interval's start and above
     /// the fitted range are left alone, since the first and last intervals
     /// also serve the sizes beyond them.
     pub fn with_measured_points(mut self, points: &[MeasuredPoint]) -> Rule {
@@ -240,6 +241,15 @@ impl Rule {
             }
             self.intervals.splice(i..=i, parts);
         }
+        // A point next to an interval of its kernel joins it.
+        let mut joined: Vec<Interval> = Vec::with_capacity(self.intervals.len());
+        for iv in self.intervals.drain(..) {
+            match joined.last_mut() {
+                Some(last) if last.kernel == iv.kernel => last.end = iv.end,
+                _ => joined.push(iv),
+            }
+        }
+        self.intervals = joined;
         self
     }
 
@@ -627,6 +637,8 @@ mod tests {
             at(100, [Some(2.0), Some(1.0), None]),
             // at the end of an interval: the point takes its place
             at(700, [Some(0.5), Some(1.0), Some(1.0)]),
+            // at the start of one, to the kernel before it: that one grows
+            at(296, [Some(1.0), Some(1.5), None]),
             // in the open last interval
             at(900, [None, Some(1.0), Some(2.0)]),
             // beyond the fitted range
@@ -636,8 +648,8 @@ mod tests {
         assert_eq!(
             kernels_of(&fixed),
             [
-                (100, Some(296), 0),
-                (296, Some(512), 1),
+                (100, Some(297), 0),
+                (297, Some(512), 1),
                 (512, Some(513), 2),
                 (513, Some(700), 1),
                 (700, Some(701), 0),
@@ -646,9 +658,10 @@ mod tests {
                 (901, None, 2)
             ]
         );
-        for n in [99, 511, 513, 600, 650, 699, 701, 899, 901, 5000] {
+        for n in [99, 295, 297, 511, 513, 600, 650, 699, 701, 899, 901, 5000] {
             assert_eq!(fixed.select_index(n), rule.select_index(n), "{n}");
         }
+        assert_eq!(fixed.select_index(296), 0);
         // the emitted code selects as the rule does
         let rust = fixed.to_rust();
         assert!(rust.contains("512..=512 =>"), "{rust}");
