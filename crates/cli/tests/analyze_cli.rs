@@ -134,6 +134,19 @@ fn fix_sites_bounds_the_sites_searched_for_fixes() {
     assert_eq!(groups[8], 9);
 }
 
+/// Writes `STEM.cu` holding `source` and `STEM.json` launching its kernel
+/// `k` with `launch` (the launch file's other fields); the launch file's path.
+fn kernel_and_launch(dir: &Path, stem: &str, source: &str, launch: &str) -> String {
+    std::fs::write(dir.join(format!("{stem}.cu")), source).unwrap();
+    let path = dir.join(format!("{stem}.json"));
+    std::fs::write(
+        &path,
+        format!(r#"{{"source": "{stem}.cu", "kernel": "k", {launch}}}"#),
+    )
+    .unwrap();
+    path.to_str().unwrap().to_string()
+}
+
 /// Sites that only look alike stay apart: two instances of one template
 /// access (same place and expression, different strides); and a group is
 /// shown at a site the model flags even where an unflagged member ranks
@@ -141,23 +154,19 @@ fn fix_sites_bounds_the_sites_searched_for_fixes() {
 #[test]
 fn only_the_sites_of_one_access_are_grouped() {
     let dir = scratch("groups");
-    std::fs::write(
-        dir.join("tpl.cu"),
+    let tpl = kernel_and_launch(
+        &dir,
+        "tpl",
         "template <int S> __device__ float at(const float *a, int i) { return a[i * S]; }\n\
          __global__ void k(const float *a, float *o) {\n\
            int i = blockIdx.x * blockDim.x + threadIdx.x;\n\
            o[i] = at<1>(a, i) + at<3>(a, i);\n\
          }\n",
-    )
-    .unwrap();
-    std::fs::write(
-        dir.join("tpl.json"),
-        r#"{"source": "tpl.cu", "kernel": "k", "grid": [4], "block": [128],
+        r#""grid": [4], "block": [128],
             "args": {"a": {"type": "float", "len": 2048, "init": {"random": 9}},
-                     "o": {"type": "float", "len": 512}}}"#,
-    )
-    .unwrap();
-    let v = json(&[dir.join("tpl.json").to_str().unwrap()]);
+                     "o": {"type": "float", "len": 512}}"#,
+    );
+    let v = json(&[&tpl]);
     let loads: Vec<&Value> = v["sites"]
         .as_array()
         .unwrap()
@@ -167,8 +176,9 @@ fn only_the_sites_of_one_access_are_grouped() {
     assert_eq!(loads.len(), 2, "{v}");
     assert_ne!(loads[0]["group"], loads[1]["group"], "{v}");
 
-    std::fs::write(
-        dir.join("lane0.cu"),
+    let launch = kernel_and_launch(
+        &dir,
+        "lane0",
         "struct P { float a, b, c, d; };\n\
          __global__ void k(const P *arr, float *o) {\n\
            if (threadIdx.x == 0) {\n\
@@ -176,17 +186,11 @@ fn only_the_sites_of_one_access_are_grouped() {
              o[blockIdx.x * 16] = p.a + p.b + p.c + p.d;\n\
            }\n\
          }\n",
-    )
-    .unwrap();
-    std::fs::write(
-        dir.join("lane0.json"),
-        r#"{"source": "lane0.cu", "kernel": "k", "grid": [2], "block": [32],
+        r#""grid": [2], "block": [32],
             "args": {"arr": {"type": "P", "len": 16, "init": {"random": 3}},
-                     "o": {"type": "float", "len": 32}}}"#,
-    )
-    .unwrap();
-    let launch = dir.join("lane0.json");
-    let launch = launch.to_str().unwrap();
+                     "o": {"type": "float", "len": 32}}"#,
+    );
+    let launch = launch.as_str();
     let o = hone(&[launch, "--model", "cc11"]);
     assert_eq!(o.code, 0, "{}", o.stderr);
     assert!(
