@@ -173,6 +173,57 @@ impl Pinned {
             .map_err(|e| driver("cuMemcpyHtoDAsync", e))
     }
 
+    /// Enqueues a copy of `height` rows of `width` bytes, `pitch` bytes apart
+    /// from offset `at`, to device address `dst` with rows `dst_pitch` apart
+    /// (a block of a column-major matrix: its columns are the rows here).
+    ///
+    /// # Safety
+    /// `dst` must hold the rows at their pitch; neither side may be touched
+    /// until the stream has passed the copy.
+    #[allow(clippy::too_many_arguments)]
+    pub unsafe fn upload_2d(
+        &self,
+        at: usize,
+        pitch: usize,
+        width: usize,
+        height: usize,
+        dst: u64,
+        dst_pitch: usize,
+        stream: &Stream,
+    ) -> Result<()> {
+        if width == 0 || height == 0 {
+            return Ok(());
+        }
+        assert!(
+            width <= pitch && at + (height - 1) * pitch + width <= self.bytes,
+            "pinned 2-D upload past the end"
+        );
+        let copy = sys::CUDA_MEMCPY2D {
+            srcXInBytes: 0,
+            srcY: 0,
+            srcMemoryType: sys::CUmemorytype::CU_MEMORYTYPE_HOST,
+            // SAFETY: in bounds (checked above).
+            srcHost: unsafe { (self.ptr as *const u8).add(at) } as *const c_void,
+            srcDevice: 0,
+            srcArray: std::ptr::null_mut(),
+            srcPitch: pitch,
+            dstXInBytes: 0,
+            dstY: 0,
+            dstMemoryType: sys::CUmemorytype::CU_MEMORYTYPE_DEVICE,
+            dstHost: std::ptr::null_mut(),
+            dstDevice: dst,
+            dstArray: std::ptr::null_mut(),
+            dstPitch: dst_pitch,
+            WidthInBytes: width,
+            Height: height,
+        };
+        // SAFETY: the source rows are in bounds (checked); the caller
+        // vouches for the destination.
+        unsafe { sys::cuMemcpy2DAsync_v2(&copy, stream.0) }
+            .result()
+            .map_err(|e| driver("cuMemcpy2DAsync", e))
+    }
+
     /// Enqueues a copy of `len` bytes from device address `src` to offset
     /// `at` on `stream`.
     ///

@@ -5,7 +5,7 @@
 //! measurement. Each test prints why and returns where the machine has no
 //! CUDA device.
 
-use hone_gpu::{Gpu, ModuleCache, TimingOptions};
+use hone_gpu::{ModuleCache, TimingOptions};
 use hone_kernels::fft::device::{FftRunner, ReadyPlan};
 use hone_kernels::fft::plan::FftConfig;
 use hone_kernels::fft::reference::{from_interleaved, random, rms_relative, to_interleaved};
@@ -13,15 +13,8 @@ use hone_kernels::fft::tune::TuneSpace;
 use hone_kernels::fft::{Direction, FftProblem, Twiddle};
 use hone_kernels::precision::Precision;
 
-fn gpu() -> Option<Gpu> {
-    match Gpu::open(0) {
-        Ok(g) => Some(g),
-        Err(e) => {
-            println!("skipped: no CUDA device: {e}");
-            None
-        }
-    }
-}
+mod support;
+use support::gpu;
 
 fn quick() -> TimingOptions {
     TimingOptions {

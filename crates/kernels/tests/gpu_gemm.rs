@@ -11,15 +11,8 @@ use hone_kernels::gemm::template::{template, GemmKernel};
 use hone_kernels::gemm::{Config, Flavor, GemmProblem, GemmRules, GemmRunner, Layout};
 use hone_kernels::vendor::cublas::Cublas;
 
-fn gpu() -> Option<Gpu> {
-    match Gpu::open(0) {
-        Ok(g) => Some(g),
-        Err(e) => {
-            println!("skipped: no CUDA device: {e}");
-            None
-        }
-    }
-}
+mod support;
+use support::gpu;
 
 fn quick() -> TimingOptions {
     TimingOptions {

@@ -18,15 +18,8 @@ use hone_kernels::symv::{
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-fn gpu() -> Option<Gpu> {
-    match Gpu::open(0) {
-        Ok(g) => Some(g),
-        Err(e) => {
-            println!("skipped: {e}");
-            None
-        }
-    }
-}
+mod support;
+use support::gpu;
 
 fn runner(gpu: &Gpu) -> Option<SymvRunner<'_>> {
     let dir = std::env::temp_dir().join(format!("hone-kernels-test-{}", std::process::id()));

@@ -6,19 +6,25 @@
 //! then the kernel runs at F flop/s, one after the other. [`serial`] does
 //! exactly that and measures it.
 //!
-//! [`overlapped`] splits B and C into column panels (contiguous in
-//! column-major storage): A goes up first, in panels too, then panel j of B
-//! (and of C when beta != 0) goes up on one stream while the kernel computes
-//! panel j - 1 on the GPU's stream and panel j - 2 of C comes back on a
-//! third. With copy engines for each direction, the time approaches
-//! max(upload, compute, download) plus one panel's fill and drain, instead
-//! of their sum. Compute hides the transfers once 2 N^3 / F exceeds the
-//! upload of A and B, 2 elem N^2 / B: from N* = elem F / B on
-//! ([`crossover`]).
+//! [`overlapped`] runs a [`Schedule`]'s plan on three streams: copies up,
+//! products, copies down. Column panels (contiguous in column-major
+//! storage) let panel j of B go up while the kernel computes panel j - 1
+//! and panel j - 2 of C comes back, so the time approaches max(upload,
+//! compute, download) plus one panel's fill and drain instead of their sum.
+//! Compute hides the transfers once 2 N^3 / F exceeds the upload of A and
+//! B, 2 elem N^2 / B: from N* = elem F / B on ([`crossover`]). Above it, the
+//! plan starts with rank updates of all of C from the first slices of A and
+//! B, so the GPU works while the rest of A goes up (the `schedule` module
+//! says how the head is sized).
+
+mod schedule;
+
+pub use schedule::{predict, Matrix, Rates, Schedule, Step, Timeline};
 
 use hone_gpu::launch::DeviceBuffer;
 use hone_gpu::Gpu;
 
+use super::reference::Operands;
 use super::{GemmProblem, Layout};
 use crate::driver::{Pinned, RawEvent, Stream};
 use crate::routine::{LibError, Result};
@@ -84,6 +90,41 @@ pub fn measure_link(gpu: &Gpu, bytes: usize, reps: usize) -> Result<LinkRates> {
     })
 }
 
+/// Times 2-D copies up of `cols` columns of `rows` elements each out of
+/// the N x N matrix `host` (columns `n` elements apart, as a plan's slices
+/// of B are), for each `rows`: (bytes a column, bytes/s), the median of
+/// `reps` copies after one that warms the path up.
+pub fn measure_strided_uploads(
+    gpu: &Gpu,
+    host: &Pinned,
+    n: usize,
+    elem: usize,
+    rows: &[usize],
+    reps: usize,
+) -> Result<Vec<(usize, f64)>> {
+    let pitch = n * elem;
+    let dev = DeviceBuffer::alloc(gpu, n * pitch)?;
+    let stream = Stream::new()?;
+    let mut out = Vec::new();
+    for &r in rows.iter().filter(|&&r| r >= 1 && r < n) {
+        let mut ms = Vec::new();
+        for _ in 0..reps.max(1) + 1 {
+            let (s, e) = (RawEvent::new()?, RawEvent::new()?);
+            s.record_on(&stream)?;
+            // SAFETY: n columns of r <= n elements at pitch n * elem lie
+            // inside both N x N matrices; synchronised below.
+            unsafe { host.upload_2d(0, pitch, r * elem, n, dev.ptr(), pitch, &stream)? };
+            e.record_on(&stream)?;
+            stream.synchronize()?;
+            ms.push(e.since(&s)?);
+        }
+        ms.remove(0);
+        ms.sort_by(f64::total_cmp);
+        out.push((r * elem, (r * n * elem) as f64 / (ms[ms.len() / 2] * 1e-3)));
+    }
+    Ok(out)
+}
+
 /// Host copies of a square problem's A, B and C, pinned.
 pub struct HostOperands {
     pub n: usize,
@@ -120,25 +161,43 @@ impl HostOperands {
     }
 }
 
+fn values(p: &Pinned, elem: usize) -> Vec<f64> {
+    p.as_slice()
+        .chunks_exact(elem)
+        .map(|w| match *w {
+            [a, b, c, d] => f32::from_le_bytes([a, b, c, d]) as f64,
+            _ => f64::from_le_bytes(w.try_into().expect("8-byte elements")),
+        })
+        .collect()
+}
+
+impl HostOperands {
+    /// A, B and C as FP64 values, for the reference.
+    pub fn operands(&self) -> Operands {
+        Operands {
+            a: values(&self.a, self.elem),
+            b: values(&self.b, self.elem),
+            c: values(&self.c, self.elem),
+        }
+    }
+
+    /// C as FP64 values.
+    pub fn c_values(&self) -> Vec<f64> {
+        values(&self.c, self.elem)
+    }
+}
+
 /// What one host-to-host call took.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct HostTiming {
     /// From the first upload's start to the last download's end.
     pub total_ms: f64,
-    /// Column panels (1: no pipelining).
-    pub panels: usize,
+    /// The plan run ([`serial`]: one panel, no head).
+    pub schedule: Schedule,
 }
 
 /// Enqueues one GEMM on the GPU's stream: (problem, alpha, a, b, beta, c).
 pub type Enqueue<'a> = dyn FnMut(&GemmProblem, f64, u64, u64, f64, u64) -> Result<()> + 'a;
-
-fn panel_problem(template: &GemmProblem, n: usize, cols: usize) -> GemmProblem {
-    GemmProblem {
-        n: cols,
-        ..*template
-    }
-    .with_square_lds(n)
-}
 
 impl GemmProblem {
     /// The leading dimensions of packed N x N storage.
@@ -225,82 +284,104 @@ pub fn serial(
     gpu.synchronize()?;
     Ok(HostTiming {
         total_ms: end.since(&start)?,
-        panels: 1,
+        schedule: Schedule::panels(1),
     })
 }
 
-/// The panelled pipeline: A up in `panels` pieces, then per column panel
-/// of B and C: upload, compute, download, each on its own stream.
+/// Runs `schedule`'s plan ([`Schedule::plan`]) on three streams: copies up
+/// on one, the products on the GPU's stream, copies down on a third. A
+/// product waits for the copies up enqueued before it, a copy down for the
+/// products before it, so the link carries the next block while the
+/// kernel computes the current one and the last panel comes back.
 pub fn overlapped(
     gpu: &Gpu,
     p: &GemmProblem,
     host: &mut HostOperands,
     alpha: f64,
     beta: f64,
-    panels: usize,
+    schedule: &Schedule,
     enqueue: &mut Enqueue<'_>,
 ) -> Result<HostTiming> {
     check_square(p, host)?;
-    let n = host.n;
-    let panels = panels.clamp(1, n);
-    let col_bytes = n * host.elem;
-    let bytes = n * col_bytes;
-    let d = DeviceOperands::new(gpu, bytes)?;
+    let (n, elem) = (host.n, host.elem);
+    let col_bytes = n * elem;
+    let d = DeviceOperands::new(gpu, n * col_bytes)?;
     let (up, down) = (Stream::new()?, Stream::new()?);
-    let start = RawEvent::new()?;
-    let end = RawEvent::new()?;
-    // Column ranges of the panels, as equal as possible.
-    let bounds: Vec<(usize, usize)> = (0..panels)
-        .map(|j| (j * n / panels, (j + 1) * n / panels))
-        .filter(|(a, b)| b > a)
-        .collect();
-    let a_ready = RawEvent::new()?;
-    let uploaded: Vec<RawEvent> = bounds
+    let (start, end) = (RawEvent::new()?, RawEvent::new()?);
+    let steps = schedule.plan(n, beta != 0.0);
+    // One event per step; a step waits on the last one of the other queue.
+    let events: Vec<RawEvent> = steps
         .iter()
         .map(|_| RawEvent::new())
         .collect::<std::result::Result<_, _>>()?;
-    let computed: Vec<RawEvent> = bounds
-        .iter()
-        .map(|_| RawEvent::new())
-        .collect::<std::result::Result<_, _>>()?;
+    let (mut last_upload, mut last_gemm) = (None::<usize>, None::<usize>);
     start.record_on(&up)?;
-    // A goes first, in the same panels so the link stays busy from the start.
-    for &(c0, c1) in &bounds {
-        // SAFETY: in bounds of both sides; ordered by the events below.
-        unsafe {
-            host.a.upload(
-                c0 * col_bytes,
-                (c1 - c0) * col_bytes,
-                d.a.ptr() + (c0 * col_bytes) as u64,
-                &up,
-            )?
-        };
-    }
-    a_ready.record_on(&up)?;
-    a_ready.make_gpu_wait(gpu)?;
-    for (j, &(c0, c1)) in bounds.iter().enumerate() {
-        let (off, len) = (c0 * col_bytes, (c1 - c0) * col_bytes);
-        // SAFETY: as above.
-        unsafe {
-            host.b.upload(off, len, d.b.ptr() + off as u64, &up)?;
-            if beta != 0.0 {
-                host.c.upload(off, len, d.c.ptr() + off as u64, &up)?;
+    let at = |rows: &std::ops::Range<usize>, cols: &std::ops::Range<usize>| {
+        (rows.start + cols.start * n) * elem
+    };
+    for (i, step) in steps.iter().enumerate() {
+        match step {
+            Step::Upload { matrix, rows, cols } => {
+                let (from, to) = match matrix {
+                    Matrix::A => (&host.a, &d.a),
+                    Matrix::B => (&host.b, &d.b),
+                    Matrix::C => (&host.c, &d.c),
+                };
+                let off = at(rows, cols);
+                // SAFETY: the block lies inside both N x N matrices; the
+                // events order every later use, and everything is
+                // synchronised before the buffers drop.
+                unsafe {
+                    if rows.len() == n {
+                        from.upload(off, cols.len() * col_bytes, to.ptr() + off as u64, &up)?
+                    } else {
+                        from.upload_2d(
+                            off,
+                            col_bytes,
+                            rows.len() * elem,
+                            cols.len(),
+                            to.ptr() + off as u64,
+                            col_bytes,
+                            &up,
+                        )?
+                    }
+                }
+                events[i].record_on(&up)?;
+                last_upload = Some(i);
+            }
+            Step::Gemm { ks, cols, first } => {
+                if let Some(u) = last_upload {
+                    events[u].make_gpu_wait(gpu)?;
+                }
+                let q = GemmProblem {
+                    n: cols.len(),
+                    k: ks.len(),
+                    ..*p
+                }
+                .with_square_lds(n);
+                enqueue(
+                    &q,
+                    alpha,
+                    d.a.ptr() + (ks.start * col_bytes) as u64,
+                    d.b.ptr() + at(ks, cols) as u64,
+                    if *first { beta } else { 1.0 },
+                    d.c.ptr() + (cols.start * col_bytes) as u64,
+                )?;
+                events[i].record_on_gpu(gpu)?;
+                last_gemm = Some(i);
+            }
+            Step::Download { cols } => {
+                if let Some(g) = last_gemm {
+                    events[g].make_stream_wait(&down)?;
+                }
+                let off = cols.start * col_bytes;
+                // SAFETY: as above.
+                unsafe {
+                    host.c
+                        .download(off, cols.len() * col_bytes, d.c.ptr() + off as u64, &down)?
+                };
             }
         }
-        uploaded[j].record_on(&up)?;
-        uploaded[j].make_gpu_wait(gpu)?;
-        enqueue(
-            &panel_problem(p, n, c1 - c0),
-            alpha,
-            d.a.ptr(),
-            d.b.ptr() + off as u64,
-            beta,
-            d.c.ptr() + off as u64,
-        )?;
-        computed[j].record_on_gpu(gpu)?;
-        computed[j].make_stream_wait(&down)?;
-        // SAFETY: as above.
-        unsafe { host.c.download(off, len, d.c.ptr() + off as u64, &down)? };
     }
     end.record_on(&down)?;
     down.synchronize()?;
@@ -308,7 +389,7 @@ pub fn overlapped(
     gpu.synchronize()?;
     Ok(HostTiming {
         total_ms: end.since(&start)?,
-        panels: bounds.len(),
+        schedule: *schedule,
     })
 }
 
@@ -329,16 +410,5 @@ mod tests {
         let compute = |n: f64| 2.0 * n * n * n / f;
         assert!((upload(x) - compute(x)).abs() < 1e-12);
         assert!(compute(2.0 * x) > upload(2.0 * x));
-    }
-
-    #[test]
-    fn panel_problems_keep_the_full_leading_dimensions() {
-        let p = GemmProblem::packed(super::super::Flavor::Dgemm, Layout::ALL[0], 100, 100, 100);
-        let q = panel_problem(&p, 100, 33);
-        assert_eq!(
-            (q.m, q.n, q.k, q.lda, q.ldb, q.ldc),
-            (100, 33, 100, 100, 100, 100)
-        );
-        assert!(q.validate().is_ok());
     }
 }
