@@ -32,7 +32,7 @@ fn propose_one(ctx: &Ctx, site: &SiteStats) -> Option<Candidate> {
     // Inside the loop the element stays where it is, nothing stores to the
     // array, and no thread waits for others (which may write it between
     // trips).
-    let mut safe = keeps(the_loop, array, &[index]);
+    let mut safe = keeps(&ctx.spec.module, ctx.func, the_loop, array, &[index]);
     each_expr(&vec![the_loop.clone()], &mut |e, _, _| match &e.kind {
         ExprKind::Assign { lhs, .. } if indexes(lhs, array) => safe = false,
         ExprKind::Intrinsic(

@@ -5,7 +5,8 @@
 
 use hone_ir::path::{stmt_at, Child, Path};
 use hone_ir::{
-    Block, Expr, ExprKind, Function, Intrinsic, Span, Stmt, StmtKind, Type, Var, VarId, VarKind,
+    Block, Expr, ExprKind, FuncId, Function, Intrinsic, Module, Span, Stmt, StmtKind, Type, Var,
+    VarId, VarKind,
 };
 
 use crate::walk::{index_root, is_pure, strip};
@@ -76,9 +77,16 @@ pub(crate) fn indexes(e: &Expr, array: VarId) -> bool {
 /// Whether `the_loop` leaves `array` and the variables of `indices` as they
 /// are, so that `array[i][j]...` names one element on every trip: none is
 /// assigned, incremented or (an index variable) declared in it, no element
-/// is incremented or has its address taken, and it calls no other code and
-/// makes no atomic access (either may write the element).
-pub(crate) fn keeps(the_loop: &Stmt, array: VarId, indices: &[&Expr]) -> bool {
+/// is incremented or has its address taken, and it makes no atomic access
+/// and calls only functions that write nothing but the caller's own
+/// variables ([`writes_through`]).
+pub(crate) fn keeps(
+    module: &Module,
+    func: &Function,
+    the_loop: &Stmt,
+    array: VarId,
+    indices: &[&Expr],
+) -> bool {
     let mut index_vars = Vec::new();
     for index in indices {
         hone_ir::path::vars_read(index, &mut index_vars);
@@ -90,7 +98,25 @@ pub(crate) fn keeps(the_loop: &Stmt, array: VarId, indices: &[&Expr]) -> bool {
         ExprKind::Assign { lhs, .. } if moved(lhs) => kept = false,
         ExprKind::IncDec { target, .. } if moved(target) || indexes(target, array) => kept = false,
         ExprKind::AddrOf(inner) if indexes(inner, array) => kept = false,
-        ExprKind::Call(..) | ExprKind::Intrinsic(Intrinsic::Atomic(_), _) => kept = false,
+        // A call may write only through pointers to the caller's own
+        // variables, none of them the array or an index variable.
+        ExprKind::Call(f, args) => match writes_through(module, *f, CALL_DEPTH) {
+            None => kept = false,
+            Some(written) => {
+                for i in written {
+                    kept &= match args.get(i).map(|a| &strip(a).kind) {
+                        Some(ExprKind::AddrOf(inner)) => matches!(
+                            place_root(inner),
+                            Some((v, false)) if v != array
+                                && !index_vars.contains(&v)
+                                && func.var(v).kind == VarKind::Local
+                        ),
+                        _ => false,
+                    };
+                }
+            }
+        },
+        ExprKind::Intrinsic(Intrinsic::Atomic(_), _) => kept = false,
         _ => {}
     });
     hone_ir::path::each_stmt(&alone, &mut |s, _| {
@@ -99,6 +125,104 @@ pub(crate) fn keeps(the_loop: &Stmt, array: VarId, indices: &[&Expr]) -> bool {
         }
     });
     kept
+}
+
+/// How deep [`writes_through`] follows calls before it assumes a write.
+const CALL_DEPTH: usize = 8;
+
+/// The variable an assigned place belongs to, and whether the place is
+/// memory it points to (`*p`, `p[i]`, `(*p).x`) rather than the variable
+/// itself (`v`, a member or vector component `v.x`, or an element of a
+/// local array).
+fn place_root(e: &Expr) -> Option<(VarId, bool)> {
+    let mut at = strip(e);
+    let mut through = false;
+    loop {
+        match &at.kind {
+            ExprKind::Field(inner, _) | ExprKind::Component(inner, _) => at = strip(inner),
+            ExprKind::Deref(inner) => {
+                through = true;
+                at = strip(inner);
+            }
+            ExprKind::Index(base, _) => {
+                if !matches!(base.ty, Type::Array(..)) {
+                    through = true;
+                }
+                at = strip(base);
+            }
+            ExprKind::Var(v) => return Some((*v, through)),
+            _ => return None,
+        }
+    }
+}
+
+/// What calling `f` may write besides its own variables: `None` when it may
+/// write memory other than through its pointer parameters, make an atomic
+/// access, or wait at a barrier or fence (where other threads may write);
+/// else the positions of the parameters it writes through. Calls are
+/// followed `depth` deep. Conversions such as box filters'
+/// `rgbaIntToFloat(id[0])` write nothing, and `t += v` on a `float4`
+/// (`operator+=(float4 &a, float4 b)`) writes only through its first
+/// parameter, the caller's `t`.
+pub(crate) fn writes_through(module: &Module, f: FuncId, depth: usize) -> Option<Vec<usize>> {
+    let depth = depth.checked_sub(1)?;
+    let func = module.func(f);
+    let param = |v: VarId| func.params.iter().position(|p| *p == v);
+    let own = |v: VarId| matches!(func.var(v).kind, VarKind::Local | VarKind::Param);
+    let mut through = Vec::new();
+    let mut ok = true;
+    let place = |e: &Expr, through: &mut Vec<usize>| match place_root(e) {
+        Some((v, false)) if own(v) => true,
+        Some((v, true)) => match param(v) {
+            Some(i) => {
+                through.push(i);
+                true
+            }
+            None => false,
+        },
+        _ => false,
+    };
+    hone_ir::path::each_expr(&func.body, &mut |e, _, _| match &e.kind {
+        ExprKind::Assign { lhs: t, .. } | ExprKind::IncDec { target: t, .. } => {
+            ok &= place(t, &mut through);
+        }
+        // Only the address of a variable of its own, passed on below.
+        ExprKind::AddrOf(inner) => {
+            ok &= matches!(place_root(inner), Some((v, false)) if own(v));
+        }
+        ExprKind::Call(g, args) => match writes_through(module, *g, depth) {
+            None => ok = false,
+            Some(written) => {
+                for i in written {
+                    ok &= match args.get(i).map(|a| &strip(a).kind) {
+                        Some(ExprKind::AddrOf(inner)) => {
+                            matches!(place_root(inner), Some((v, false)) if own(v))
+                        }
+                        Some(ExprKind::Var(v)) => match param(*v) {
+                            Some(p) => {
+                                through.push(p);
+                                true
+                            }
+                            None => false,
+                        },
+                        _ => false,
+                    };
+                }
+            }
+        },
+        ExprKind::Intrinsic(
+            Intrinsic::Atomic(_)
+            | Intrinsic::SyncThreads
+            | Intrinsic::GridSync
+            | Intrinsic::SyncWarp
+            | Intrinsic::ThreadFence,
+            _,
+        ) => ok = false,
+        _ => {}
+    });
+    through.sort_unstable();
+    through.dedup();
+    ok.then_some(through)
 }
 
 /// Adds a local variable named `base` (or `base2`, `base3`, ... where taken).
@@ -155,4 +279,67 @@ pub(crate) fn localize(
     }
     block.splice(at..=at, stmts);
     Some(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Whether the kernel `k`'s first loop keeps `id[0]`.
+    fn keeps_first_element(src: &str) -> bool {
+        let p = hone_frontend::parse_source("t.cu", src, &Default::default()).unwrap();
+        assert!(p.diagnostics.is_empty(), "{:?}", p.diagnostics);
+        let (_, f) = p.module.function("k").unwrap();
+        let array = VarId(f.vars.iter().position(|v| v.name == "id").unwrap() as u32);
+        let at = f.body.iter().position(is_loop).unwrap();
+        let zero = Expr {
+            kind: ExprKind::IntLit(0),
+            ty: Type::INT,
+            span: Span::default(),
+        };
+        keeps(&p.module, f, &f.body[at], array, &[&zero])
+    }
+
+    const HELPERS: &str = "
+        struct px { float r, g; };
+        __device__ px unpack(unsigned int c) { px v; v.r = c & 255; v.g = c >> 8; return v; }
+        __device__ void add(px *a, px b) { a->r += b.r; (*a).g += b.g; }
+        __device__ void twice(px *a, px b) { add(a, b); add(a, b); }
+        __device__ void put(unsigned int *p, unsigned int v) { p[0] = v; }
+        __device__ void bump(unsigned int *p, unsigned int v) { atomicAdd(p, v); }
+        __device__ float wait(float v) { __syncthreads(); return v; }
+    ";
+
+    fn kernel(body: &str) -> String {
+        format!(
+            "{HELPERS}
+            __global__ void k(unsigned int *id, unsigned int *od, int n) {{
+                px t; t.r = 0; t.g = 0;
+                float s = 0;
+                for (int y = 0; y < n; y++) {{ {body} }}
+                od[0] = t.r + s;
+            }}"
+        )
+    }
+
+    #[test]
+    fn calls_that_write_only_the_callers_variables_keep_the_element() {
+        // Conversions and `+=` on a local struct, also two calls deep.
+        assert!(keeps_first_element(&kernel("add(&t, unpack(id[0]));")));
+        assert!(keeps_first_element(&kernel("twice(&t, unpack(id[y]));")));
+    }
+
+    #[test]
+    fn calls_that_may_write_memory_or_wait_do_not() {
+        // Through a pointer into memory, atomically, or at a barrier where
+        // other threads may write.
+        assert!(!keeps_first_element(&kernel(
+            "put(id, 5); add(&t, unpack(id[0]));"
+        )));
+        assert!(!keeps_first_element(&kernel("put(&od[y], 5);")));
+        assert!(!keeps_first_element(&kernel("bump(od, 1); s += id[0];")));
+        assert!(!keeps_first_element(&kernel("s += wait(id[0]);")));
+        // The loop's own element store is the caller's to check, not a call.
+        assert!(keeps_first_element(&kernel("od[y] = id[0];")));
+    }
 }

@@ -47,7 +47,7 @@ fn propose_one(ctx: &Ctx, site: &SiteStats) -> Option<Candidate> {
     // there (so no thread writes another's), by assignment.
     let text = |f: &Function, e: &Expr| hone_ir::print::print_expr(&ctx.spec.module, f, e);
     let shown = text(ctx.func, &target);
-    let mut safe = keeps(the_loop, array, &indices);
+    let mut safe = keeps(&ctx.spec.module, ctx.func, the_loop, array, &indices);
     each_expr(&vec![the_loop.clone()], &mut |e, _, _| {
         if let ExprKind::Assign { lhs, .. } = &e.kind {
             if indexes(lhs, array) && text(ctx.func, strip(lhs)) != shown {
