@@ -236,6 +236,24 @@ fn check_square(p: &GemmProblem, host: &HostOperands) -> Result<()> {
     Ok(())
 }
 
+/// Waits for every copy and product enqueued when a call ends, also when it
+/// ends early with an error: copies still queued would otherwise read device
+/// buffers about to be freed, or write the caller's C after it got it back.
+/// Declared after the buffers and streams, so it drops before them.
+struct Drain<'a> {
+    streams: [&'a Stream; 2],
+    gpu: &'a Gpu,
+}
+
+impl Drop for Drain<'_> {
+    fn drop(&mut self) {
+        for s in self.streams {
+            let _ = s.synchronize();
+        }
+        let _ = self.gpu.synchronize();
+    }
+}
+
 /// Upload everything, compute, download C: the model's schedule.
 pub fn serial(
     gpu: &Gpu,
@@ -249,6 +267,10 @@ pub fn serial(
     let bytes = host.n * host.n * host.elem;
     let d = DeviceOperands::new(gpu, bytes)?;
     let copy = Stream::new()?;
+    let _drain = Drain {
+        streams: [&copy, &copy],
+        gpu,
+    };
     let (start, uploaded, computed, end) = (
         RawEvent::new()?,
         RawEvent::new()?,
@@ -307,6 +329,10 @@ pub fn overlapped(
     let col_bytes = n * elem;
     let d = DeviceOperands::new(gpu, n * col_bytes)?;
     let (up, down) = (Stream::new()?, Stream::new()?);
+    let _drain = Drain {
+        streams: [&up, &down],
+        gpu,
+    };
     let (start, end) = (RawEvent::new()?, RawEvent::new()?);
     let steps = schedule.plan(n, beta != 0.0);
     // One event per step; a step waits on the last one of the other queue.
