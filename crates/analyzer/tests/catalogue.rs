@@ -358,3 +358,69 @@ fn verification_catches_a_rewrite_that_computes_something_else() {
     assert!(verify(&s, &m, &[(0, Layout::Shift { pad: 7 })], 2).verified);
     assert!(!verify(&s, &m, &[(0, Layout::Shift { pad: 6 })], 2).verified);
 }
+
+fn records(kernel: &str, fields: usize) -> hone_analyzer::Analysis {
+    let s = spec(
+        "vector.cu",
+        kernel,
+        [2, 1, 1],
+        [64, 1, 1],
+        vec![
+            KernelArg::Buffer(0),
+            KernelArg::Buffer(1),
+            KernelArg::Int(128),
+        ],
+        vec![
+            floats("in", 128 * fields, 3),
+            Buffer::zeros("out", hone_ir::Type::FLOAT, 128),
+        ],
+    );
+    run(&s, Model::Sm90, true)
+}
+
+#[test]
+fn consecutive_elements_of_a_record_are_read_as_one_vector() {
+    let a = records("magnitude", 2);
+    let f = fix(site(&a, 9, "z[2 * i]"), "vector-load");
+    check_verified(f);
+    assert!(f.layout_changes.is_empty());
+    assert!(
+        f.source
+            .contains("const float2 z_v = ((const float2 *)z)[i];"),
+        "{}",
+        f.source
+    );
+    assert!(f.source.contains("float im = z_v.y;"), "{}", f.source);
+    // Two requests of 2x the sectors each become one that uses them all.
+    assert_eq!((f.kernel_before.sectors, f.kernel_after.sectors), (80, 48));
+    assert_eq!(f.site_after.sectors, f.site_after.ideal_sectors);
+
+    // Four floats, read in any order, one of them with `i * 4`.
+    let a = records("luminance", 4);
+    let f = fix(site(&a, 19, "rgba[4 * i + 3]"), "vector-load");
+    check_verified(f);
+    assert!(
+        f.source.contains("((const float4 *)rgba)[i]"),
+        "{}",
+        f.source
+    );
+    assert!(f.source.contains("rgba_v.y"), "{}", f.source);
+    assert_eq!(f.kernel_after.requests, 8, "{f:?}");
+}
+
+#[test]
+fn a_vector_load_is_not_offered_where_a_read_may_not_run_or_may_change() {
+    for (kernel, line, expr) in [
+        ("guarded", 30, "z[2 * i]"),
+        ("store_between", 40, "z[2 * i]"),
+    ] {
+        let a = records(kernel, 2);
+        let s = site(&a, line, expr);
+        assert!(s.stats.excess(Model::Sm90) > 0, "{kernel}");
+        assert!(
+            s.suggestions.iter().all(|f| f.pattern != "vector-load"),
+            "{kernel}: {:?}",
+            s.suggestions.iter().map(|f| &f.source).collect::<Vec<_>>()
+        );
+    }
+}

@@ -24,6 +24,7 @@ mod register;
 mod remap;
 mod shared;
 mod tile;
+mod vector;
 pub mod verify;
 
 use std::collections::HashMap;
@@ -55,7 +56,7 @@ pub struct LayoutChange {
 pub struct Suggestion {
     /// Catalogue entry: `local-accumulator`, `hoisted-load`, `register-copy`,
     /// `misaligned-offset`, `thread-remap`, `structure-of-arrays`, `row-walk`,
-    /// `shared-tile`, `shared-padding`, `shared-swizzle`.
+    /// `shared-tile`, `shared-padding`, `shared-swizzle`, `vector-load`.
     pub pattern: &'static str,
     pub title: String,
     pub explanation: String,
@@ -239,6 +240,7 @@ impl<'a> Catalogue<'a> {
         candidates.extend(interleave::propose(ctx, site));
         candidates.extend(shared::propose(ctx, site));
         candidates.extend(tile::propose(ctx, site));
+        candidates.extend(vector::propose(ctx, site));
         let mut found = Vec::new();
         let mut rejected = Vec::new();
         for c in candidates {
