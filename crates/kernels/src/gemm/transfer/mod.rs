@@ -192,7 +192,8 @@ impl HostOperands {
 pub struct HostTiming {
     /// From the first upload's start to the last download's end.
     pub total_ms: f64,
-    /// The plan run ([`serial`]: one panel, no head).
+    /// The plan as run ([`Schedule::as_run`]; [`serial`]: one panel, no
+    /// head).
     pub schedule: Schedule,
 }
 
@@ -415,7 +416,7 @@ pub fn overlapped(
     gpu.synchronize()?;
     Ok(HostTiming {
         total_ms: end.since(&start)?,
-        schedule: *schedule,
+        schedule: schedule.as_run(n, beta != 0.0),
     })
 }
 

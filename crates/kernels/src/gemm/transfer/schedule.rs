@@ -111,6 +111,16 @@ fn doubling(r: Range<usize>, parts: usize) -> Vec<Range<usize>> {
 /// against 32 ms with slices of 1024).
 pub const DEPTH_ALIGN: usize = 128;
 
+/// The depth alignment of an N x N x N plan: small problems keep exact
+/// splits.
+fn alignment(n: usize) -> usize {
+    if n >= 16 * DEPTH_ALIGN {
+        DEPTH_ALIGN
+    } else {
+        1
+    }
+}
+
 /// `ranges`' boundaries rounded to multiples of `g` (the first start and the
 /// last end kept), empty ranges dropped.
 fn aligned(ranges: Vec<Range<usize>>, g: usize) -> Vec<Range<usize>> {
@@ -168,31 +178,44 @@ impl Schedule {
     /// (beta = 0): with beta != 0 all of C would have to go up before the
     /// first update, so the plan keeps to column panels.
     pub fn plan(&self, n: usize, reads_c: bool) -> Vec<Step> {
-        // Small problems keep exact splits.
-        let g = if n >= 16 * DEPTH_ALIGN {
-            DEPTH_ALIGN
-        } else {
-            1
-        };
-        self.plan_aligned(n, reads_c, g)
+        self.plan_aligned(n, reads_c, alignment(n))
     }
 
-    /// [`Schedule::plan`] with depth boundaries on multiples of `g`.
-    fn plan_aligned(&self, n: usize, reads_c: bool, g: usize) -> Vec<Step> {
+    /// The schedule as [`Schedule::plan`] runs it on an N x N x N product:
+    /// the head rounded to the depth alignment (none where C is read), its
+    /// updates and the panels as many as the plan makes.
+    pub fn as_run(&self, n: usize, reads_c: bool) -> Schedule {
+        let slices = self.head_slices(n, reads_c, alignment(n));
+        Schedule {
+            head: slices.last().map_or(0, |r| r.end),
+            head_steps: slices.len().max(1),
+            doubling: self.doubling && slices.len() > 1,
+            panels: split(0..n, self.panels).len(),
+        }
+    }
+
+    /// The depth ranges of the head's rank updates.
+    fn head_slices(&self, n: usize, reads_c: bool, g: usize) -> Vec<Range<usize>> {
         let head = if reads_c {
             0
         } else {
             ((self.head.min(n) + g / 2) / g * g).min(n)
         };
-        let mut steps = Vec::new();
-        let slices = aligned(
+        aligned(
             if self.doubling {
                 doubling(0..head, self.head_steps)
             } else {
                 split(0..head, self.head_steps)
             },
             g,
-        );
+        )
+    }
+
+    /// [`Schedule::plan`] with depth boundaries on multiples of `g`.
+    fn plan_aligned(&self, n: usize, reads_c: bool, g: usize) -> Vec<Step> {
+        let slices = self.head_slices(n, reads_c, g);
+        let head = slices.last().map_or(0, |r| r.end);
+        let mut steps = Vec::new();
         for (i, ks) in slices.into_iter().enumerate() {
             steps.push(Step::Upload {
                 matrix: Matrix::A,
@@ -608,6 +631,17 @@ mod tests {
             }
             assert!(head_end <= n && (head_end == n || columns == n), "{s}");
         }
+    }
+
+    #[test]
+    fn a_schedule_as_run_names_what_the_plan_does() {
+        let s = Schedule::with_head(2150, 3, true, 4);
+        assert_eq!(s.as_run(2170, false), Schedule::with_head(2170, 3, true, 4));
+        assert_eq!(s.as_run(2170, true), Schedule::panels(4));
+        // Three equal slices of 100 rounded to 128: two remain.
+        let r = Schedule::with_head(300, 3, false, 8).as_run(4096, false);
+        assert_eq!((r.head, r.head_steps), (256, 2));
+        assert_eq!(Schedule::panels(100).as_run(10, false).panels, 10);
     }
 
     #[test]
