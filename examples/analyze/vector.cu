@@ -43,3 +43,46 @@ __global__ void store_between(const float *z, float *out, int n)
         out[i] += im;
     }
 }
+
+// Not fixable either: a store hidden in a comma expression, a read that is
+// also a store, a pointer the kernel moved (its alignment is no longer the
+// allocation's), and an unsigned 32-bit index, where 2 * i + 1 wraps and
+// the vector index does not.
+__global__ void comma_store(float *z, float *out, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        float re = z[2 * i];
+        out[i] = re, out[i] += z[2 * i + 1];
+    }
+}
+
+__global__ void self_store(float *z, float *out, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        z[2 * i + 1] = z[2 * i] + 1.0f;
+        out[i] = z[2 * i + 1];
+    }
+}
+
+__global__ void moved_pointer(const float *z, float *out, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    z += n & 0;
+    if (i < n) {
+        float re = z[2 * i];
+        float im = z[2 * i + 1];
+        out[i] = re * im;
+    }
+}
+
+__global__ void unsigned_index(const float *z, float *out, int n)
+{
+    unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        float re = z[2 * i];
+        float im = z[2 * i + 1];
+        out[i] = re * im;
+    }
+}

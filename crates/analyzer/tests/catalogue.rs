@@ -413,6 +413,10 @@ fn a_vector_load_is_not_offered_where_a_read_may_not_run_or_may_change() {
     for (kernel, line, expr) in [
         ("guarded", 30, "z[2 * i]"),
         ("store_between", 40, "z[2 * i]"),
+        ("comma_store", 55, "z[2 * i]"),
+        ("self_store", 64, "z[2 * i]"),
+        ("moved_pointer", 74, "z[2 * i]"),
+        ("unsigned_index", 84, "z[2 * i]"),
     ] {
         let a = records(kernel, 2);
         let s = site(&a, line, expr);

@@ -95,6 +95,13 @@ pub(crate) fn keeps(
     let mut kept = true;
     let alone = vec![the_loop.clone()];
     hone_ir::path::each_expr(&alone, &mut |e, _, _| match &e.kind {
+        // Through a pointer a call returned or one read from memory: it may
+        // be the array's.
+        ExprKind::Assign { lhs: t, .. } | ExprKind::IncDec { target: t, .. }
+            if place_root(t).is_none() =>
+        {
+            kept = false
+        }
         ExprKind::Assign { lhs, .. } if moved(lhs) => kept = false,
         ExprKind::IncDec { target, .. } if moved(target) || indexes(target, array) => kept = false,
         ExprKind::AddrOf(inner) if indexes(inner, array) => kept = false,
@@ -110,6 +117,7 @@ pub(crate) fn keeps(
                             Some((v, false)) if v != array
                                 && !index_vars.contains(&v)
                                 && func.var(v).kind == VarKind::Local
+                                && !matches!(func.var(v).ty, Type::Pointer(..))
                         ),
                         _ => false,
                     };
@@ -140,14 +148,15 @@ fn place_root(e: &Expr) -> Option<(VarId, bool)> {
     loop {
         match &at.kind {
             ExprKind::Field(inner, _) | ExprKind::Component(inner, _) => at = strip(inner),
-            ExprKind::Deref(inner) => {
+            // A pointer read from memory (`(*pp)[j]`, `s->ptr[j]`) may point
+            // anywhere: no root.
+            ExprKind::Deref(inner) if !through => {
                 through = true;
                 at = strip(inner);
             }
-            ExprKind::Index(base, _) => {
-                if !matches!(base.ty, Type::Array(..)) {
-                    through = true;
-                }
+            ExprKind::Index(base, _) if matches!(base.ty, Type::Array(..)) => at = strip(base),
+            ExprKind::Index(base, _) if !through => {
+                through = true;
                 at = strip(base);
             }
             ExprKind::Var(v) => return Some((*v, through)),
@@ -168,7 +177,13 @@ pub(crate) fn writes_through(module: &Module, f: FuncId, depth: usize) -> Option
     let depth = depth.checked_sub(1)?;
     let func = module.func(f);
     let param = |v: VarId| func.params.iter().position(|p| *p == v);
-    let own = |v: VarId| matches!(func.var(v).kind, VarKind::Local | VarKind::Param);
+    // A pointer parameter repointed inside (`a = b; a[j] = v`) would write
+    // where the caller cannot see: only scalars and records are the
+    // function's own to change.
+    let own = |v: VarId| {
+        matches!(func.var(v).kind, VarKind::Local | VarKind::Param)
+            && !matches!(func.var(v).ty, Type::Pointer(..))
+    };
     let mut through = Vec::new();
     let mut ok = true;
     let place = |e: &Expr, through: &mut Vec<usize>| match place_root(e) {
@@ -308,6 +323,11 @@ mod tests {
         __device__ void put(unsigned int *p, unsigned int v) { p[0] = v; }
         __device__ void bump(unsigned int *p, unsigned int v) { atomicAdd(p, v); }
         __device__ float wait(float v) { __syncthreads(); return v; }
+        struct rec { unsigned int *p; };
+        __device__ void put_member(rec *r, unsigned int v) { r->p[0] = v; }
+        __device__ void put_pp(unsigned int **pp, unsigned int v) { (*pp)[0] = v; }
+        __device__ void put_retarget(unsigned int *a, unsigned int *b, unsigned int v) { a = b; a[0] = v; }
+        __device__ unsigned int *same(unsigned int *p) { return p; }
     ";
 
     fn kernel(body: &str) -> String {
@@ -339,6 +359,20 @@ mod tests {
         assert!(!keeps_first_element(&kernel("put(&od[y], 5);")));
         assert!(!keeps_first_element(&kernel("bump(od, 1); s += id[0];")));
         assert!(!keeps_first_element(&kernel("s += wait(id[0]);")));
+        // Through a pointer held in a record or in memory, a parameter
+        // repointed inside the callee, or a pointer a call returns.
+        assert!(!keeps_first_element(&kernel(
+            "rec r; r.p = id; put_member(&r, 5); s += id[0];"
+        )));
+        assert!(!keeps_first_element(&kernel(
+            "unsigned int *q = id; put_pp(&q, 5); s += id[0];"
+        )));
+        assert!(!keeps_first_element(&kernel(
+            "unsigned int u = 0; put_retarget(&u, id, 5); s += id[0];"
+        )));
+        assert!(!keeps_first_element(&kernel(
+            "same(id)[0] = 5; s += id[0];"
+        )));
         // The loop's own element store is the caller's to check, not a call.
         assert!(keeps_first_element(&kernel("od[y] = id[0];")));
     }

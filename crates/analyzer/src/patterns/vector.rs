@@ -11,10 +11,13 @@
 //! (`bench/results/analyze/measure/vector/`); the gain is in L1 requests
 //! and issue slots.
 //!
-//! The reads must all run whenever the first does: they are in consecutive
-//! plain statements of one block, not under a condition inside them, and
-//! nothing between the first and the last stores to memory, calls code that
-//! may, waits at a barrier or changes a variable of the index.
+//! The reads must all run whenever the first does, and see the same memory:
+//! they are in consecutive declarations or assignments of one block, not
+//! under a condition inside them; those statements only compute and assign
+//! local scalars that no index reads, except the last, which may store to
+//! another array once its reads are done. The pointer is the parameter as
+//! passed (not moved inside the kernel), and the index `e` is signed or
+//! 64-bit, where `c * e + j` cannot wrap while `e` does not.
 
 use hone_emulator::AccessKind;
 use hone_ir::path::Path;
@@ -53,7 +56,13 @@ fn split(index: &Expr, c: u64) -> Option<(&Expr, u64)> {
         (_, Some(k)) if k == c => l.as_ref(),
         _ => return None,
     };
-    (j < c && is_pure(e)).then_some((e, j))
+    // `c * e + j` in 32-bit unsigned arithmetic wraps where the vector
+    // index `e` does not.
+    let wide_or_signed = matches!(
+        strip(e).ty,
+        Type::Scalar(hone_ir::Scalar::I32 | hone_ir::Scalar::I64 | hone_ir::Scalar::U64)
+    );
+    (j < c && is_pure(e) && wide_or_signed).then_some((e, j))
 }
 
 /// The reads `array[c * e + j]` in `s`, as (j, e printed), and whether any
@@ -110,24 +119,56 @@ fn read_of(e: &Expr, array: VarId, c: u64) -> Option<(&Expr, u64)> {
     split(index, c)
 }
 
-/// Whether `s` may change memory or a variable in `vars`, or wait for other
-/// threads.
-fn disturbs(ctx: &Ctx, s: &Stmt, vars: &[VarId]) -> bool {
-    let mut bad = false;
-    hone_ir::path::each_expr(&vec![s.clone()], &mut |e, _, _| match &e.kind {
-        ExprKind::Assign { lhs: t, .. } | ExprKind::IncDec { target: t, .. } => {
-            bad |= !matches!(strip(t).kind, ExprKind::Var(v)
-                if !vars.contains(&v) && ctx.func.var(v).kind == VarKind::Local);
+/// Whether the reads may be gathered across `s`: a declaration, or an
+/// assignment `lhs = rhs` (any operator), whose initialiser or right side
+/// has no effect (no assignment, increment, address taken, call that
+/// writes, or intrinsic but arithmetic), assigning a local scalar that no
+/// index reads. Only the last statement may store to an element of another
+/// array, after its reads; it may alias the array, so a read after it
+/// could see the store.
+fn plain(ctx: &Ctx, s: &Stmt, array: VarId, vars: &[VarId], last: bool) -> bool {
+    let calm = |e: &Expr| {
+        let mut ok = true;
+        crate::walk::visit_expr(e, &mut |x| match &x.kind {
+            ExprKind::Assign { .. } | ExprKind::IncDec { .. } | ExprKind::AddrOf(_) => ok = false,
+            ExprKind::Call(f, _) => {
+                ok &= writes_through(&ctx.spec.module, *f, 8).is_some_and(|w| w.is_empty())
+            }
+            ExprKind::Intrinsic(i, _) => ok &= matches!(i, hone_ir::Intrinsic::Math(_)),
+            _ => {}
+        });
+        ok
+    };
+    let local = |v: VarId| {
+        !vars.contains(&v)
+            && ctx.func.var(v).kind == VarKind::Local
+            && matches!(ctx.func.var(v).ty, Type::Scalar(_) | Type::Vector(..))
+    };
+    match &s.kind {
+        StmtKind::Decl { var, init } => {
+            local(*var)
+                && match init {
+                    None => true,
+                    Some(Init::Expr(e)) => calm(e),
+                    Some(_) => false,
+                }
         }
-        ExprKind::Call(f, _) => {
-            bad |= writes_through(&ctx.spec.module, *f, 8).is_none_or(|w| !w.is_empty());
-        }
-        ExprKind::Intrinsic(..) => {
-            bad |= !matches!(e.kind, ExprKind::Intrinsic(hone_ir::Intrinsic::Math(_), _))
-        }
-        _ => {}
-    });
-    bad
+        StmtKind::Expr(e) => match &e.kind {
+            ExprKind::Assign { lhs, rhs, .. } => {
+                calm(rhs)
+                    && match &strip(lhs).kind {
+                        ExprKind::Var(v) => local(*v),
+                        ExprKind::Index(b, i) => {
+                            last && calm(i)
+                                && matches!(strip(b).kind, ExprKind::Var(p) if p != array)
+                        }
+                        _ => false,
+                    }
+            }
+            _ => false,
+        },
+        _ => false,
+    }
 }
 
 fn propose_one(ctx: &Ctx, site: &SiteStats) -> Option<Candidate> {
@@ -154,6 +195,18 @@ fn propose_one(ctx: &Ctx, site: &SiteStats) -> Option<Candidate> {
     let Type::Scalar(scalar) = p.pointee else {
         return None;
     };
+    // The allocation's alignment holds only for the pointer as passed: not
+    // once the kernel moves it (`z += off`), and not for volatile memory.
+    let mut moved = p.pointee_volatile;
+    hone_ir::path::each_expr(&ctx.func.body, &mut |x, _, _| match &x.kind {
+        ExprKind::Assign { lhs: t, .. }
+        | ExprKind::IncDec { target: t, .. }
+        | ExprKind::AddrOf(t) => moved |= matches!(strip(t).kind, ExprKind::Var(v) if v == array),
+        _ => {}
+    });
+    if moved {
+        return None;
+    }
     let (e, _) = split(access.index, c)?;
     let e = e.clone();
     let shown_e = hone_ir::print::print_expr(&ctx.spec.module, ctx.func, &e);
@@ -201,7 +254,7 @@ fn propose_one(ctx: &Ctx, site: &SiteStats) -> Option<Candidate> {
     }
     // Nothing in between changes the elements or the index; the last
     // statement may store (after its reads have run), the others may not.
-    if block[first..last].iter().any(|s| disturbs(ctx, s, &vars)) {
+    if !(first..=last).all(|i| plain(ctx, &block[i], array, &vars, i == last)) {
         return None;
     }
     let name = ctx.func.var(array).name.clone();
