@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Times the layout-keeping fixes of four real kernels at the size their
+# programs run them at with a 4096 x 4096 matrix or image, twice each.
+# On the GPU machine, from the repository root, with the suites' sources
+# unpacked in EXT (yuhc+gpu-rodinia/ and NVIDIA+cuda-samples/, as
+# bench/results/analyze/real/pack.sh packs them):
+#   OUT=DIR bash bench/results/analyze/measure/real/run_device.sh target/release/hone EXT
+set -euo pipefail
+hone=${1:?hone binary}
+ext=${2:?folder holding the two checkouts}
+out=${OUT:?set OUT}
+mkdir -p "$out"
+export RODINIA=$ext/yuhc+gpu-rodinia SAMPLES=$ext/NVIDIA+cuda-samples
+nvidia-smi --query-gpu=name,driver_version --format=csv > "$out/device.txt" 2>&1 || true
+m=bench/results/analyze/measure/real
+tmp=$(mktemp -d)
+for k in rodinia/lud/lud_perimeter rodinia/nw/needle_cuda_shared_1 \
+         samples/boxFilter/d_boxfilter_x_global samples/convolutionSeparable/convolutionColumnsKernel; do
+    n=$(basename "$k")
+    python3 bench/results/analyze/materialize.py "bench/results/frontend/launches/$k.json" "$tmp/$n.json"
+    python3 bench/results/analyze/materialize.py "$m/${n}_large.json" "$tmp/${n}_large.json"
+    for r in 1 2; do
+        timeout 120 "$hone" analyze "$tmp/$n.json" --measure --measure-launch "$tmp/${n}_large.json" \
+            --reps 30 > "$out/${n}_run$r.txt" 2>&1 || echo "rc $?" >> "$out/${n}_run$r.txt"
+    done
+done
