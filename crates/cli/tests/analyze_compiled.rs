@@ -450,3 +450,103 @@ fn values_other_threads_read_or_wrote_in_between_are_not_repeated_traffic() {
     let read_back = site(&v, 17, "tile[t]", "load");
     assert_eq!(read_back["repeated"]["requests"], 12, "{read_back:#}");
 }
+
+#[test]
+fn loads_in_a_loop_header_and_through_a_pointer_get_hoisted() {
+    // bfs's edge loop re-reads its node's record in its condition on every
+    // trip, and simpleStreams' `*factor` is reloaded beside each store.
+    let dir = support::scratch("hoist-header");
+    std::fs::write(
+        dir.join("k.cu"),
+        "struct node { int start; int count; };\n\
+         __global__ void edges(const node* nodes, const int* adj, int* cost, int n) {\n\
+             int t = blockIdx.x * blockDim.x + threadIdx.x;\n\
+             if (t < n) {\n\
+                 for (int i = nodes[t].start; i < nodes[t].start + nodes[t].count; i++) {\n\
+                     cost[adj[i]] = t;\n\
+                 }\n\
+             }\n\
+         }\n\
+         __global__ void shrink(node* nodes, int* cost, int n) {\n\
+             int t = blockIdx.x * blockDim.x + threadIdx.x;\n\
+             for (int i = 0; i < nodes[t].count; i++) {\n\
+                 cost[3 * t + i] = t;\n\
+                 if (cost[3 * t] < 0) nodes[t].count = 0;\n\
+             }\n\
+         }\n\
+         __global__ void scale(float* g, const float* factor, int reps) {\n\
+             int i = blockIdx.x * blockDim.x + threadIdx.x;\n\
+             for (int r = 0; r < reps; r++) {\n\
+                 g[i] = g[i] + *factor;\n\
+             }\n\
+         }\n",
+    )
+    .unwrap();
+    // Node t's three edges are 3t .. 3t + 2, and edge i leads to cost[i].
+    let nodes: Vec<String> = (0..64)
+        .flat_map(|t| [format!("{}", 3 * t), "3".into()])
+        .collect();
+    // The two record kernels' launches: the nodes, the costs, and `adj`
+    // (edge i leads to cost[i]) for `edges`.
+    for (kernel, adj) in [
+        (
+            "edges",
+            r#""adj": {"type": "int", "len": 192, "init": "iota"},"#,
+        ),
+        ("shrink", ""),
+    ] {
+        std::fs::write(
+            dir.join(format!("{kernel}.json")),
+            format!(
+                r#"{{"source": "k.cu", "kernel": "{kernel}", "grid": [1], "block": [64],
+                    "args": {{"nodes": {{"type": "node", "len": 64, "init": {{"values": [{}]}}}}, {adj}
+                             "cost": {{"type": "int", "len": 192}}, "n": 64}}}}"#,
+                nodes.join(", ")
+            ),
+        )
+        .unwrap();
+    }
+    std::fs::write(
+        dir.join("scale.json"),
+        r#"{"source": "k.cu", "kernel": "scale", "grid": [1], "block": [64],
+            "args": {"g": {"type": "float", "len": 64, "init": {"random": 2}},
+                     "factor": {"type": "float", "len": 1, "init": {"random": 3}},
+                     "reps": 8}}"#,
+    )
+    .unwrap();
+    let Some(v) = compiled_with_fixes(dir.join("edges.json").to_str().unwrap()) else {
+        return;
+    };
+    let count = site(&v, 5, "nodes[t].count", "load");
+    assert!(count["repeated"].is_object(), "{count:#}");
+    let fix = verified_fix(count, "hoisted-load");
+    let source = fix["source"].as_str().unwrap();
+    assert!(
+        source.contains("const int nodes_v = nodes[t].count;"),
+        "{source}"
+    );
+    assert!(source.contains("+ nodes_v; i++)"), "{source}");
+
+    let v = compiled_with_fixes(dir.join("scale.json").to_str().unwrap()).unwrap();
+    let factor = site(&v, 20, "*factor", "load");
+    let fix = verified_fix(factor, "hoisted-load");
+    assert!(
+        fix["source"]
+            .as_str()
+            .unwrap()
+            .contains("const float factor_v = *factor;"),
+        "{fix:#}"
+    );
+    // The loop may store to the record: its load stays in the loop.
+    let v = compiled_with_fixes(dir.join("shrink.json").to_str().unwrap()).unwrap();
+    let count = site(&v, 12, "nodes[t].count", "load");
+    assert!(count["repeated"].is_object(), "{count:#}");
+    assert!(
+        count["suggestions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|f| f["pattern"] != "hoisted-load"),
+        "{count:#}"
+    );
+}

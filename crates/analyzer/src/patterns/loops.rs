@@ -142,7 +142,7 @@ const CALL_DEPTH: usize = 8;
 /// memory it points to (`*p`, `p[i]`, `(*p).x`) rather than the variable
 /// itself (`v`, a member or vector component `v.x`, or an element of a
 /// local array).
-fn place_root(e: &Expr) -> Option<(VarId, bool)> {
+pub(crate) fn place_root(e: &Expr) -> Option<(VarId, bool)> {
     let mut at = strip(e);
     let mut through = false;
     loop {
