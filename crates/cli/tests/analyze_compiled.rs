@@ -550,3 +550,58 @@ fn loads_in_a_loop_header_and_through_a_pointer_get_hoisted() {
         "{count:#}"
     );
 }
+
+#[test]
+fn a_load_behind_a_guard_volatile_or_reachable_by_another_name_is_not_hoisted() {
+    // Each loop re-reads its bound on every trip, but hoisting it would load
+    // past `t < n`, read volatile memory once, or miss a store through `q`.
+    let dir = support::scratch("hoist-refused");
+    std::fs::write(
+        dir.join("k.cu"),
+        "__global__ void guarded(const int* a, int* out, int n) {\n\
+             int t = blockIdx.x * blockDim.x + threadIdx.x;\n\
+             for (int i = 0; t < n && i < a[t]; i++) { out[4 * t + i] = i; }\n\
+         }\n\
+         __global__ void polled(volatile int* lim, int* out, int n) {\n\
+             int t = blockIdx.x * blockDim.x + threadIdx.x;\n\
+             for (int i = 0; i < *lim; i++) { out[4 * t + i] = i; }\n\
+         }\n\
+         __global__ void renamed(int* p, int* out, int n) {\n\
+             int t = blockIdx.x * blockDim.x + threadIdx.x;\n\
+             int *q = p;\n\
+             for (int i = 0; i < *p; i++) { out[4 * t + i] = i; if (out[0] == 1000) q[0] = 0; }\n\
+         }\n",
+    )
+    .unwrap();
+    for (kernel, line, expr, bound) in [
+        ("guarded", 3, "a[t]", "a"),
+        ("polled", 7, "*lim", "lim"),
+        ("renamed", 12, "*p", "p"),
+    ] {
+        let len = if bound == "a" { 64 } else { 1 };
+        std::fs::write(
+            dir.join(format!("{kernel}.json")),
+            format!(
+                r#"{{"source": "k.cu", "kernel": "{kernel}", "grid": [1], "block": [64],
+                    "args": {{"{bound}": {{"type": "int", "len": {len}, "init": {{"values": [{}]}}}},
+                             "out": {{"type": "int", "len": 256}}, "n": 64}}}}"#,
+                vec!["3"; len].join(", ")
+            ),
+        )
+        .unwrap();
+        let Some(v) = compiled_with_fixes(dir.join(format!("{kernel}.json")).to_str().unwrap())
+        else {
+            return;
+        };
+        let load = site(&v, line, expr, "load");
+        assert!(load["repeated"].is_object(), "{kernel}: {load:#}");
+        assert!(
+            load["suggestions"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .all(|f| f["pattern"] != "hoisted-load"),
+            "{kernel}: {load:#}"
+        );
+    }
+}

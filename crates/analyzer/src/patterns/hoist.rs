@@ -6,7 +6,7 @@
 
 use hone_emulator::AccessKind;
 use hone_ir::path::{each_expr, find_span, stmt_at, Slot};
-use hone_ir::{AddressSpace, Expr, ExprKind, Intrinsic, StmtKind, VarKind};
+use hone_ir::{AddressSpace, Expr, ExprKind, Intrinsic, StmtKind, Type, VarId, VarKind};
 
 use super::loops::{element, indexes, keeps, localize, loop_around, place_root};
 use super::{Candidate, Ctx};
@@ -46,15 +46,32 @@ fn propose_one(ctx: &Ctx, site: &SiteStats) -> Option<Candidate> {
         },
         _ => element(ctx.func, inner)?,
     };
-    // A load in a `for` or `while` loop's condition or step runs on every
-    // trip and before the first (a `do`'s only after a trip, which may leave
-    // the loop first).
+    // Volatile memory is read anew by every load, and a pointer copied or
+    // an address taken may let the loop write the element unseen.
+    if pointee_volatile(ctx, array) || !only_dereferenced(ctx.func, array) {
+        return None;
+    }
+    // A load in a `for` or `while` condition runs before every trip and the
+    // first, where it is not behind `&&`, `||` or `?:` (a `do`'s condition
+    // and a `for`'s step run only after a trip, which may leave the loop
+    // first). In the body, the statement runs on every trip, the load
+    // unguarded within it.
     let loop_path = match slot {
         Slot::LoopHeader => {
-            let s = stmt_at(body, &path)?;
-            matches!(s.kind, StmtKind::For { .. } | StmtKind::While { .. }).then_some(path)?
+            let cond = match &stmt_at(body, &path)?.kind {
+                StmtKind::For { cond: Some(c), .. } | StmtKind::While { cond: c, .. } => c,
+                _ => return None,
+            };
+            runs_always(cond, site.span).then_some(path)?
         }
-        Slot::Once => loop_around(body, &path)?,
+        Slot::Once => {
+            let held = stmt_at(body, &path)?;
+            let always = hone_ir::path::stmt_exprs(held)
+                .iter()
+                .any(|(_, e)| runs_always(e, site.span));
+            always.then_some(())?;
+            loop_around(body, &path)?
+        }
     };
     let the_loop = stmt_at(body, &loop_path)?;
     // Inside the loop the element stays where it is, nothing stores to the
@@ -97,4 +114,100 @@ fn propose_one(ctx: &Ctx, site: &SiteStats) -> Option<Candidate> {
         module,
         layouts: Vec::new(),
     })
+}
+
+/// Whether the expression at `span` in `e` is evaluated whenever `e` is: not
+/// on the right of `&&` or `||`, nor in an arm of `?:`.
+fn runs_always(e: &Expr, span: hone_ir::Span) -> bool {
+    fn walk(e: &Expr, span: hone_ir::Span, guarded: bool) -> Option<bool> {
+        if e.span == span
+            && matches!(
+                e.kind,
+                ExprKind::Index(..) | ExprKind::Field(..) | ExprKind::Deref(..)
+            )
+        {
+            return Some(!guarded);
+        }
+        let guard = matches!(
+            &e.kind,
+            ExprKind::Cond(..)
+                | ExprKind::Binary(hone_ir::BinaryOp::LogicAnd | hone_ir::BinaryOp::LogicOr, ..)
+        );
+        crate::walk::children(e)
+            .into_iter()
+            .enumerate()
+            .find_map(|(i, c)| walk(c, span, guarded || (guard && i > 0)))
+    }
+    walk(e, span, false) == Some(true)
+}
+
+fn pointee_volatile(ctx: &Ctx, array: VarId) -> bool {
+    matches!(&ctx.func.var(array).ty, Type::Pointer(p) if p.pointee_volatile)
+}
+
+/// Whether `array` is used only to read or write through it (`a[i]`, `*a`,
+/// their members), never copied, passed on, or its elements' addresses
+/// taken, so that every write to its memory in the function names it.
+fn only_dereferenced(f: &hone_ir::Function, array: VarId) -> bool {
+    fn walk(e: &Expr, array: VarId, as_base: bool, ok: &mut bool) {
+        // Moving the pointer along itself (`id = &id[x]`, `p += k`) makes no
+        // second name for its memory.
+        if let ExprKind::Assign { op, lhs, rhs } = &e.kind {
+            if matches!(strip(lhs).kind, ExprKind::Var(v) if v == array) {
+                let own_offset = match (op, &strip(rhs).kind) {
+                    // `p += k`, `p -= k`: the right side is the offset.
+                    (Some(hone_ir::BinaryOp::Add | hone_ir::BinaryOp::Sub), _) => {
+                        Some(rhs.as_ref())
+                    }
+                    (Some(_), _) => None,
+                    (None, rhs) => match rhs {
+                        ExprKind::AddrOf(inner) => match &strip(inner).kind {
+                            ExprKind::Index(b, i) => {
+                                matches!(strip(b).kind, ExprKind::Var(v) if v == array)
+                                    .then_some(i.as_ref())
+                            }
+                            _ => None,
+                        },
+                        ExprKind::Binary(hone_ir::BinaryOp::Add | hone_ir::BinaryOp::Sub, b, i) => {
+                            matches!(strip(b).kind, ExprKind::Var(v) if v == array)
+                                .then_some(i.as_ref())
+                        }
+                        // `p = q`: a second name.
+                        _ => None,
+                    },
+                };
+                match own_offset {
+                    Some(i) => walk(i, array, false, ok),
+                    None => *ok = false,
+                }
+                return;
+            }
+        }
+        match &e.kind {
+            ExprKind::Var(v) if *v == array && !as_base => *ok = false,
+            ExprKind::AddrOf(inner) => {
+                if place_root(inner).is_none_or(|(v, _)| v == array) {
+                    *ok &= place_root(inner).is_some_and(|(v, _)| v != array);
+                }
+                walk(inner, array, false, ok);
+            }
+            ExprKind::Index(base, index) => {
+                walk(base, array, true, ok);
+                walk(index, array, false, ok);
+            }
+            ExprKind::Deref(inner) => walk(inner, array, true, ok),
+            _ => {
+                for c in crate::walk::children(e) {
+                    walk(c, array, false, ok);
+                }
+            }
+        }
+    }
+    let mut ok = true;
+    hone_ir::path::each_stmt(&f.body, &mut |s, _| {
+        for (_, e) in hone_ir::path::stmt_exprs(s) {
+            walk(e, array, false, &mut ok);
+        }
+    });
+    ok
 }
