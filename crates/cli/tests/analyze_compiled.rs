@@ -552,6 +552,64 @@ fn loads_in_a_loop_header_and_through_a_pointer_get_hoisted() {
 }
 
 #[test]
+fn a_bound_the_kernel_never_writes_is_hoisted_out_of_a_loop_with_barriers() {
+    // lavaMD's pattern: a loop over neighbour boxes, with barriers, re-reads
+    // its bound from a record array that no thread writes; where the kernel
+    // writes that array too, the barrier keeps the load in the loop.
+    let dir = support::scratch("hoist-barrier");
+    std::fs::write(
+        dir.join("k.cu"),
+        "struct box { int nn; int first; };\n\
+         __global__ void boxes(const box* b, float* out) {\n\
+             __shared__ float s[64];\n\
+             int t = threadIdx.x;\n\
+             for (int k = 0; k < min(1 + b[blockIdx.x].nn, 4); k++) {\n\
+                 s[t] = out[64 * blockIdx.x + t] + k;\n\
+                 __syncthreads();\n\
+                 out[64 * blockIdx.x + t] = s[63 - t];\n\
+                 __syncthreads();\n\
+             }\n\
+         }\n\
+         __global__ void boxes_written(box* b, float* out) {\n\
+             __shared__ float s[64];\n\
+             int t = threadIdx.x;\n\
+             for (int k = 0; k < min(1 + b[blockIdx.x].nn, 4); k++) {\n\
+                 s[t] = out[64 * blockIdx.x + t] + k;\n\
+                 __syncthreads();\n\
+                 out[64 * blockIdx.x + t] = s[63 - t];\n\
+                 __syncthreads();\n\
+             }\n\
+             if (t == 0) b[blockIdx.x].first = 1;\n\
+         }\n",
+    )
+    .unwrap();
+    for (kernel, hoisted) in [("boxes", true), ("boxes_written", false)] {
+        std::fs::write(
+            dir.join(format!("{kernel}.json")),
+            format!(
+                r#"{{"source": "k.cu", "kernel": "{kernel}", "grid": [2], "block": [64],
+                    "args": {{"b": {{"type": "box", "len": 2, "init": {{"values": [3, 0, 2, 0]}}}},
+                             "out": {{"type": "float", "len": 128, "init": {{"random": 1}}}}}}}}"#
+            ),
+        )
+        .unwrap();
+        let Some(v) = compiled_with_fixes(dir.join(format!("{kernel}.json")).to_str().unwrap())
+        else {
+            return;
+        };
+        let line = if hoisted { 5 } else { 15 };
+        let bound = site(&v, line, "b[blockIdx.x].nn", "load");
+        assert!(bound["repeated"].is_object(), "{kernel}: {bound:#}");
+        let offered = bound["suggestions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["pattern"] == "hoisted-load" && f["verification"]["verified"] == true);
+        assert_eq!(offered, hoisted, "{kernel}: {bound:#}");
+    }
+}
+
+#[test]
 fn a_load_behind_a_guard_volatile_or_reachable_by_another_name_is_not_hoisted() {
     // Each loop re-reads its bound on every trip, but hoisting it would load
     // past `t < n`, read volatile memory once, or miss a store through `q`.

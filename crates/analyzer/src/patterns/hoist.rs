@@ -76,7 +76,10 @@ fn propose_one(ctx: &Ctx, site: &SiteStats) -> Option<Candidate> {
     let the_loop = stmt_at(body, &loop_path)?;
     // Inside the loop the element stays where it is, nothing stores to the
     // array, and no thread waits for others (which may write it between
-    // trips).
+    // trips), unless the kernel writes the array nowhere (its pointer is
+    // never copied or passed on, so no thread can: lavaMD's box records,
+    // read in a loop with barriers).
+    let read_only = ctx.func.name == ctx.spec.kernel && !stored_anywhere(ctx.func, array);
     let mut safe = keeps(&ctx.spec.module, ctx.func, the_loop, array, &[index]);
     each_expr(&vec![the_loop.clone()], &mut |e, _, _| match &e.kind {
         // A store to the array's memory: an element, a member of one, `*p`.
@@ -91,7 +94,7 @@ fn propose_one(ctx: &Ctx, site: &SiteStats) -> Option<Candidate> {
             | Intrinsic::SyncWarp
             | Intrinsic::ThreadFence,
             _,
-        ) => safe = false,
+        ) if !read_only => safe = false,
         _ => {}
     });
     if !safe {
@@ -210,4 +213,16 @@ fn only_dereferenced(f: &hone_ir::Function, array: VarId) -> bool {
         }
     });
     ok
+}
+
+/// Whether `f` stores to `array`'s memory anywhere (an element, a member of
+/// one, `*p`).
+fn stored_anywhere(f: &hone_ir::Function, array: VarId) -> bool {
+    let mut stored = false;
+    each_expr(&f.body, &mut |e, _, _| {
+        if let ExprKind::Assign { lhs: t, .. } | ExprKind::IncDec { target: t, .. } = &e.kind {
+            stored |= indexes(t, array) || place_root(t) == Some((array, true));
+        }
+    });
+    stored
 }
