@@ -17,6 +17,23 @@ pub fn index_root(e: &Expr) -> Option<VarId> {
 
 pub use hone_ir::visit::is_pure;
 
+/// Visits `e` and every expression in it, each with whether it may be
+/// skipped when `e` is evaluated: on the right of `&&` or `||`, or in an arm
+/// of `?:` (their left side and the condition always run).
+pub fn visit_guarded<'e>(e: &'e Expr, f: &mut dyn FnMut(&'e Expr, bool)) {
+    fn walk<'e>(e: &'e Expr, guarded: bool, f: &mut dyn FnMut(&'e Expr, bool)) {
+        f(e, guarded);
+        let guard = matches!(
+            &e.kind,
+            ExprKind::Cond(..) | ExprKind::Binary(BinaryOp::LogicAnd | BinaryOp::LogicOr, ..)
+        );
+        for (i, child) in children(e).into_iter().enumerate() {
+            walk(child, guarded || (guard && i > 0), f);
+        }
+    }
+    walk(e, false, f)
+}
+
 /// The constant value of an integer literal (through implicit conversions).
 pub fn int_value(e: &Expr) -> Option<i64> {
     match &strip(e).kind {

@@ -122,26 +122,17 @@ fn propose_one(ctx: &Ctx, site: &SiteStats) -> Option<Candidate> {
 /// Whether the expression at `span` in `e` is evaluated whenever `e` is: not
 /// on the right of `&&` or `||`, nor in an arm of `?:`.
 fn runs_always(e: &Expr, span: hone_ir::Span) -> bool {
-    fn walk(e: &Expr, span: hone_ir::Span, guarded: bool) -> Option<bool> {
-        if e.span == span
-            && matches!(
-                e.kind,
-                ExprKind::Index(..) | ExprKind::Field(..) | ExprKind::Deref(..)
-            )
-        {
-            return Some(!guarded);
-        }
-        let guard = matches!(
-            &e.kind,
-            ExprKind::Cond(..)
-                | ExprKind::Binary(hone_ir::BinaryOp::LogicAnd | hone_ir::BinaryOp::LogicOr, ..)
+    let mut always = None;
+    crate::walk::visit_guarded(e, &mut |x, guarded| {
+        let load = matches!(
+            x.kind,
+            ExprKind::Index(..) | ExprKind::Field(..) | ExprKind::Deref(..)
         );
-        crate::walk::children(e)
-            .into_iter()
-            .enumerate()
-            .find_map(|(i, c)| walk(c, span, guarded || (guard && i > 0)))
-    }
-    walk(e, span, false) == Some(true)
+        if always.is_none() && load && x.span == span {
+            always = Some(!guarded);
+        }
+    });
+    always == Some(true)
 }
 
 fn pointee_volatile(ctx: &Ctx, array: VarId) -> bool {

@@ -85,19 +85,8 @@ fn reads_in(ctx: &Ctx, s: &Stmt, array: VarId, c: u64) -> (Vec<(u64, String)>, b
             return (Vec::new(), any);
         }
     };
-    fn walk<'e>(e: &'e Expr, under: bool, f: &mut dyn FnMut(&'e Expr, bool)) {
-        f(e, under);
-        let guard = matches!(
-            &e.kind,
-            ExprKind::Cond(..) | ExprKind::Binary(BinaryOp::LogicAnd | BinaryOp::LogicOr, ..)
-        );
-        for (i, child) in crate::walk::children(e).into_iter().enumerate() {
-            // The condition of `?:` and the left of `&&` / `||` always run.
-            walk(child, under || (guard && i > 0), f);
-        }
-    }
     for e in exprs {
-        walk(e, false, &mut |e, under| {
+        crate::walk::visit_guarded(e, &mut |e, under| {
             if let Some((base, j)) = read_of(e, array, c) {
                 if under {
                     guarded = true;
