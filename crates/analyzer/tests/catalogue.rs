@@ -428,3 +428,135 @@ fn a_vector_load_is_not_offered_where_a_read_may_not_run_or_may_change() {
         );
     }
 }
+
+fn nest(
+    kernel: &str,
+    grid: u32,
+    buffers: Vec<Buffer>,
+    rows: i64,
+    cols: i64,
+) -> hone_analyzer::Analysis {
+    let mut args: Vec<KernelArg> = (0..buffers.len()).map(KernelArg::Buffer).collect();
+    args.extend([KernelArg::Int(rows), KernelArg::Int(cols)]);
+    let s = spec(
+        "interchange.cu",
+        kernel,
+        [grid, 1, 1],
+        [64, 1, 1],
+        args,
+        buffers,
+    );
+    run(&s, Model::Sm90, true)
+}
+
+#[test]
+fn a_column_walk_shared_by_the_threads_is_interchanged() {
+    // The block's threads share the loop over rows, inside the loop over
+    // columns.
+    let a = nest(
+        "scale_rows",
+        2,
+        vec![floats("m", 2 * 64 * 96, 1), floats("factor", 64, 2)],
+        64,
+        96,
+    );
+    let f = fix(site(&a, 12, "mine[r * cols + c]"), "loop-interchange");
+    check_verified(f);
+    assert!(f.layout_changes.is_empty());
+    assert!(
+        f.source.contains("for (int r = 0; r < rows; r++)")
+            && f.source
+                .contains("for (int c = threadIdx.x; c < cols; c += blockDim.x)"),
+        "{}",
+        f.source
+    );
+    // A warp's 32 rows, one sector each, become 32 neighbouring floats.
+    assert!(f.site_before.sectors >= 7 * f.site_after.sectors, "{f:?}");
+    assert_eq!(f.site_after.sectors, f.site_after.ideal_sectors, "{f:?}");
+    // Merged into one loop over every pair, the columns the faster, so as
+    // many threads have work as before.
+    let merged = merged_loop(site(&a, 12, "mine[r * cols + c]"));
+    check_verified(merged);
+    for line in [
+        "for (int k = threadIdx.x; k < rows * cols && rows > 0; k += blockDim.x)",
+        "int r = k / cols;",
+        "int c = k % cols;",
+    ] {
+        assert!(merged.source.contains(line), "{}", merged.source);
+    }
+    assert_eq!(merged.site_after.sectors, merged.site_after.ideal_sectors);
+
+    // The grid's threads each walk their own rows.
+    let a = nest(
+        "add_bias",
+        2,
+        vec![
+            floats("in", 256 * 64, 3),
+            Buffer::zeros("out", hone_ir::Type::FLOAT, 256 * 64),
+            floats("bias", 64, 4),
+        ],
+        256,
+        64,
+    );
+    // Sharing the 64 columns instead of the 256 rows would leave three
+    // threads in four without work: only the merged loop is offered.
+    let s = site(&a, 21, "out[r * cols + c]");
+    let offered: Vec<&str> = s.suggestions.iter().map(|f| f.title.as_str()).collect();
+    assert!(
+        offered
+            .iter()
+            .all(|t| !t.starts_with("let the threads share")),
+        "{offered:?}"
+    );
+    let merged = merged_loop(site(&a, 21, "out[r * cols + c]"));
+    check_verified(merged);
+    assert!(
+        merged.source.contains(
+            "for (int k = blockIdx.x * blockDim.x + threadIdx.x; k < rows * cols && rows > 0; k += blockDim.x * gridDim.x)"
+        ),
+        "{}",
+        merged.source
+    );
+    assert!(merged.kernel_after.sectors * 4 < merged.kernel_before.sectors);
+}
+
+/// The `loop-interchange` fix that merges the two loops into one.
+fn merged_loop(s: &Site) -> &Suggestion {
+    s.suggestions
+        .iter()
+        .find(|f| f.pattern == "loop-interchange" && f.title.starts_with("merge"))
+        .unwrap_or_else(|| panic!("no merged loop for {:?}: {:?}", s.expression, s.rejected))
+}
+
+#[test]
+fn loops_whose_trips_depend_on_each_other_are_not_interchanged() {
+    let m = || floats("m", 64 * 48, 5);
+    for (kernel, line, expr, buffers) in [
+        (
+            "column_sums",
+            32,
+            "m[r * cols + c]",
+            vec![m(), Buffer::zeros("out", hone_ir::Type::FLOAT, 64)],
+        ),
+        ("row_prefix", 41, "m[r * cols + c]", vec![m()]),
+        (
+            "last_column",
+            49,
+            "m[r * cols + c]",
+            vec![m(), Buffer::zeros("last", hone_ir::Type::FLOAT, 64)],
+        ),
+        ("lower_triangle", 57, "m[r * cols + c]", vec![m()]),
+        ("with_barrier", 65, "m[r * cols + c]", vec![m()]),
+    ] {
+        let a = nest(kernel, 1, buffers, 64, 48);
+        let s = site(&a, line, expr);
+        assert!(s.stats.excess(Model::Sm90) > 0, "{kernel}");
+        let offered: Vec<&str> = s.suggestions.iter().map(|f| f.pattern).collect();
+        assert!(
+            !offered.contains(&"loop-interchange")
+                && s.rejected.iter().all(|r| r.pattern != "loop-interchange"),
+            "{kernel}: {offered:?} {:?}",
+            s.rejected
+        );
+    }
+}

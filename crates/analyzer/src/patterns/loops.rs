@@ -136,7 +136,7 @@ pub(crate) fn keeps(
 }
 
 /// How deep [`writes_through`] follows calls before it assumes a write.
-const CALL_DEPTH: usize = 8;
+pub(crate) const CALL_DEPTH: usize = 8;
 
 /// The variable an assigned place belongs to, and whether the place is
 /// memory it points to (`*p`, `p[i]`, `(*p).x`) rather than the variable

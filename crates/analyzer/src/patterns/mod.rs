@@ -16,6 +16,7 @@
 mod accumulate;
 mod diff;
 mod hoist;
+mod interchange;
 mod interleave;
 pub mod layout;
 mod loops;
@@ -56,7 +57,8 @@ pub struct LayoutChange {
 pub struct Suggestion {
     /// Catalogue entry: `local-accumulator`, `hoisted-load`, `register-copy`,
     /// `misaligned-offset`, `thread-remap`, `structure-of-arrays`, `row-walk`,
-    /// `shared-tile`, `shared-padding`, `shared-swizzle`, `vector-load`.
+    /// `shared-tile`, `shared-padding`, `shared-swizzle`, `vector-load`,
+    /// `loop-interchange`.
     pub pattern: &'static str,
     pub title: String,
     pub explanation: String,
@@ -241,6 +243,7 @@ impl<'a> Catalogue<'a> {
         candidates.extend(shared::propose(ctx, site));
         candidates.extend(tile::propose(ctx, site));
         candidates.extend(vector::propose(ctx, site));
+        candidates.extend(interchange::propose(ctx, site));
         let mut found = Vec::new();
         let mut rejected = Vec::new();
         for c in candidates {
