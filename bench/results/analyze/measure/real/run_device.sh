@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Times the layout-keeping fixes of four real kernels at the size their
-# programs run them at with a 4096 x 4096 matrix or image, twice each.
+# Times the layout-keeping fixes of the real kernels whose fixed sites have
+# at least 2x the sectors or wavefronts they need, at the sizes their
+# programs run them at (a 4096 x 4096 matrix or image; simpleStreams' 16M
+# integers; pathfinder's 100000 x 100 grid), twice each.
 # On the GPU machine, from the repository root, with the suites' sources
 # unpacked in EXT (yuhc+gpu-rodinia/ and NVIDIA+cuda-samples/, as
 # bench/results/analyze/real/pack.sh packs them):
@@ -15,7 +17,9 @@ nvidia-smi --query-gpu=name,driver_version --format=csv > "$out/device.txt" 2>&1
 m=bench/results/analyze/measure/real
 tmp=$(mktemp -d)
 for k in rodinia/lud/lud_perimeter rodinia/nw/needle_cuda_shared_1 \
-         samples/boxFilter/d_boxfilter_x_global samples/convolutionSeparable/convolutionColumnsKernel; do
+         samples/boxFilter/d_boxfilter_x_global samples/convolutionSeparable/convolutionColumnsKernel \
+         rodinia/lud/lud_diagonal rodinia/pathfinder/dynproc_kernel samples/simpleStreams/init_array \
+         samples/boxFilter/d_boxfilter_y_global samples/boxFilter/d_boxfilter_rgba_y; do
     n=$(basename "$k")
     python3 bench/results/analyze/materialize.py "bench/results/frontend/launches/$k.json" "$tmp/$n.json"
     python3 bench/results/analyze/materialize.py "$m/${n}_large.json" "$tmp/${n}_large.json"
