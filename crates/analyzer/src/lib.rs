@@ -86,6 +86,9 @@ pub struct Options {
     /// Compiles the kernel so that the compiled code's memory instructions
     /// are counted ([`compiled`]); without one, the source's accesses are.
     pub compiler: Option<compiled::CompilerHandle>,
+    /// Writes the shared-memory tile of a stencil's neighbour reads
+    /// ([`patterns::Synthesizer`]); without one, that fix is not offered.
+    pub synthesizer: Option<patterns::SynthesizerHandle>,
 }
 
 impl Default for Options {
@@ -99,6 +102,7 @@ impl Default for Options {
             limits: hone_emulator::Limits::default(),
             progress: hone_emulator::Progress::default(),
             compiler: None,
+            synthesizer: None,
         }
     }
 }

@@ -142,7 +142,7 @@ fn pointee_volatile(ctx: &Ctx, array: VarId) -> bool {
 /// Whether `array` is used only to read or write through it (`a[i]`, `*a`,
 /// their members), never copied, passed on, or its elements' addresses
 /// taken, so that every write to its memory in the function names it.
-fn only_dereferenced(f: &hone_ir::Function, array: VarId) -> bool {
+pub(crate) fn only_dereferenced(f: &hone_ir::Function, array: VarId) -> bool {
     fn walk(e: &Expr, array: VarId, as_base: bool, ok: &mut bool) {
         // Moving the pointer along itself (`id = &id[x]`, `p += k`) makes no
         // second name for its memory.
@@ -208,7 +208,7 @@ fn only_dereferenced(f: &hone_ir::Function, array: VarId) -> bool {
 
 /// Whether `f` stores to `array`'s memory anywhere (an element, a member of
 /// one, `*p`).
-fn stored_anywhere(f: &hone_ir::Function, array: VarId) -> bool {
+pub(crate) fn stored_anywhere(f: &hone_ir::Function, array: VarId) -> bool {
     let mut stored = false;
     each_expr(&f.body, &mut |e, _, _| {
         if let ExprKind::Assign { lhs: t, .. } | ExprKind::IncDec { target: t, .. } = &e.kind {

@@ -24,6 +24,7 @@ mod misaligned;
 mod register;
 mod remap;
 mod shared;
+mod stencil;
 mod tile;
 mod vector;
 pub mod verify;
@@ -44,6 +45,24 @@ use crate::shape::Varying;
 use crate::walk::{strip, visit_block};
 use crate::{Model, Options};
 
+/// Synthesizes shared-memory reads for an annotated kernel (`hone synth`):
+/// given the whole module as CUDA C, with the kernel's tile copy written and
+/// its global reads marked `__opt__`, the kernel's name and the launch to
+/// profile, returns the synthesized kernel as CUDA C, checked on other
+/// launches, or why there is none.
+pub type Synthesizer =
+    dyn Fn(&str, &str, &hone_launch::LaunchData) -> Result<String, String> + Send + Sync;
+
+/// A [`Synthesizer`] in the analyzer's options.
+#[derive(Clone)]
+pub struct SynthesizerHandle(pub std::sync::Arc<Synthesizer>);
+
+impl std::fmt::Debug for SynthesizerHandle {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("SynthesizerHandle")
+    }
+}
+
 /// A change the caller must make to one array's layout.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct LayoutChange {
@@ -58,7 +77,7 @@ pub struct Suggestion {
     /// Catalogue entry: `local-accumulator`, `hoisted-load`, `register-copy`,
     /// `misaligned-offset`, `thread-remap`, `structure-of-arrays`, `row-walk`,
     /// `shared-tile`, `shared-padding`, `shared-swizzle`, `vector-load`,
-    /// `loop-interchange`.
+    /// `loop-interchange`, `shared-stencil`.
     pub pattern: &'static str,
     pub title: String,
     pub explanation: String,
@@ -185,6 +204,8 @@ pub struct Catalogue<'a> {
     /// Outcomes by rewritten source, so a fix proposed at several sites is
     /// verified once.
     done: HashMap<String, Result<Evaluated, String>>,
+    /// Synthesized stencil tiles by annotated source.
+    synthesized: stencil::Cache,
 }
 
 #[derive(Clone)]
@@ -221,6 +242,7 @@ impl<'a> Catalogue<'a> {
             texts: access_texts(&spec.module, &measured.sites),
             opts,
             done: HashMap::new(),
+            synthesized: stencil::Cache::new(),
         }
     }
 
@@ -244,6 +266,9 @@ impl<'a> Catalogue<'a> {
         candidates.extend(tile::propose(ctx, site));
         candidates.extend(vector::propose(ctx, site));
         candidates.extend(interchange::propose(ctx, site));
+        if let Some(synth) = &self.opts.synthesizer {
+            candidates.extend(stencil::propose(ctx, site, synth, &mut self.synthesized));
+        }
         let mut found = Vec::new();
         let mut rejected = Vec::new();
         for c in candidates {

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use anyhow::{anyhow, bail, Result};
 use clap::Args;
 use hone_analyzer::compiled::{CompiledCode, CompilerHandle};
+use hone_analyzer::patterns::SynthesizerHandle;
 use hone_analyzer::{analyze, diagram, report, LaunchSpec, Model, Options};
 use hone_launch::Launch;
 
@@ -108,6 +109,43 @@ pub fn compiler(arch: u32, sass: Option<PathBuf>) -> CompilerHandle {
     }))
 }
 
+/// Writes shared-memory tiles for the analyzer's `shared-stencil` fix with
+/// `hone synth`: the annotated module profiled on the analysed launch, the
+/// kernel it writes checked on launches derived from it. Each of its
+/// launches may run a minute at most (less where the user's limit says so):
+/// a fix search should not outlast the analysis.
+pub fn synthesizer(mut limits: hone_emulator::Limits) -> SynthesizerHandle {
+    const MOST: std::time::Duration = std::time::Duration::from_secs(60);
+    limits.time_limit = Some(limits.time_limit.map_or(MOST, |t| t.min(MOST)));
+    SynthesizerHandle(Arc::new(
+        move |text: &str, kernel: &str, launch: &hone_analyzer::LaunchData| {
+            let run = || {
+                let ak = hone_synthesizer::load_source(
+                    "annotated.cu",
+                    text,
+                    kernel,
+                    &Default::default(),
+                )
+                .map_err(|e| e.to_string())?;
+                let opts = hone_synthesizer::Options {
+                    limits: limits.clone(),
+                    ..Default::default()
+                };
+                let s = hone_synthesizer::synthesize(&ak, std::slice::from_ref(launch), &opts)
+                    .map_err(|e| e.to_string())?;
+                if !s.verified || s.dynamic_shared.is_some() {
+                    return Err("the synthesized kernel did not pass its checks".to_string());
+                }
+                Ok(s.source)
+            };
+            // A failure of the synthesizer on a kernel it was not written for
+            // loses this one fix, not the analysis.
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(run))
+                .unwrap_or_else(|_| Err("the synthesizer stopped on this kernel".to_string()))
+        },
+    ))
+}
+
 pub fn run(args: AnalyzeArgs) -> Result<u8> {
     let (source, launch_path) = match &args.launch {
         Some(l) => (Some(args.file.clone()), l.clone()),
@@ -137,6 +175,7 @@ pub fn run(args: AnalyzeArgs) -> Result<u8> {
         worst_warps: args.worst,
         suggest: !args.no_fix,
         suggest_sites: args.fix_sites,
+        synthesizer: Some(synthesizer(limits.clone())),
         limits,
         compiler: (!args.source_model).then(|| compiler(args.arch, args.sass.clone())),
         ..Options::default()
