@@ -66,3 +66,31 @@ __global__ void with_barrier(float *m, int rows, int cols)
             __syncthreads();
         }
 }
+
+// Each thread scales by a factor of its own: the trip depends on the
+// thread that runs it.
+__global__ void own_factor(float *m, const float *factor, int rows, int cols)
+{
+    float f = factor[threadIdx.x];
+    for (int c = 0; c < cols; c++)
+        for (int r = threadIdx.x; r < rows; r += blockDim.x)
+            m[r * cols + c] *= f;
+}
+
+// Trips (r, c) and (r + 1, c - 2) write the same element.
+__global__ void diagonal_sums(float *m, int rows, int cols)
+{
+    for (int c = 0; c < cols; c++)
+        for (int r = threadIdx.x; r < rows; r += blockDim.x)
+            m[r * 2 + c] += 1.0f;
+}
+
+// The rows are copied one row further on in the same buffer: a trip reads
+// what another writes, through another pointer.
+__global__ void shift_rows(float *m, int rows, int cols)
+{
+    float *next = m + cols;
+    for (int c = 0; c < cols; c++)
+        for (int r = threadIdx.x; r < rows; r += blockDim.x)
+            next[r * cols + c] = m[r * cols + c];
+}

@@ -478,7 +478,7 @@ fn a_column_walk_shared_by_the_threads_is_interchanged() {
     let merged = merged_loop(site(&a, 12, "mine[r * cols + c]"));
     check_verified(merged);
     for line in [
-        "for (int k = threadIdx.x; k < rows * cols && rows > 0; k += blockDim.x)",
+        "for (long long k = threadIdx.x; rows > 0 && cols > 0 && k < (long long)rows * cols; k += blockDim.x)",
         "int r = k / cols;",
         "int c = k % cols;",
     ] {
@@ -512,7 +512,7 @@ fn a_column_walk_shared_by_the_threads_is_interchanged() {
     check_verified(merged);
     assert!(
         merged.source.contains(
-            "for (int k = blockIdx.x * blockDim.x + threadIdx.x; k < rows * cols && rows > 0; k += blockDim.x * gridDim.x)"
+            "for (long long k = blockIdx.x * blockDim.x + threadIdx.x; rows > 0 && cols > 0 && k < (long long)rows * cols; k += blockDim.x * gridDim.x)"
         ),
         "{}",
         merged.source
@@ -547,6 +547,19 @@ fn loops_whose_trips_depend_on_each_other_are_not_interchanged() {
         ),
         ("lower_triangle", 57, "m[r * cols + c]", vec![m()]),
         ("with_barrier", 65, "m[r * cols + c]", vec![m()]),
+        (
+            "own_factor",
+            77,
+            "m[r * cols + c]",
+            vec![m(), floats("factor", 64, 6)],
+        ),
+        ("diagonal_sums", 85, "m[r * 2 + c]", vec![m()]),
+        (
+            "shift_rows",
+            95,
+            "next[r * cols + c]",
+            vec![floats("m", 65 * 48, 7)],
+        ),
     ] {
         let a = nest(kernel, 1, buffers, 64, 48);
         let s = site(&a, line, expr);

@@ -4,6 +4,7 @@
 
 mod common;
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use common::*;
@@ -11,9 +12,11 @@ use hone_analyzer::patterns::SynthesizerHandle;
 use hone_analyzer::{analyze, Model, Options};
 use hone_emulator::{Buffer, KernelArg};
 
-fn synthesizer() -> SynthesizerHandle {
+/// The synthesizer as the CLI passes it, counting its calls.
+fn synthesizer(calls: Arc<AtomicUsize>) -> SynthesizerHandle {
     SynthesizerHandle(Arc::new(
-        |text: &str, kernel: &str, launch: &hone_analyzer::LaunchData| {
+        move |text: &str, kernel: &str, launch: &hone_analyzer::LaunchData| {
+            calls.fetch_add(1, Ordering::SeqCst);
             let ak =
                 hone_synthesizer::load_source("annotated.cu", text, kernel, &Default::default())
                     .map_err(|e| e.to_string())?;
@@ -23,7 +26,7 @@ fn synthesizer() -> SynthesizerHandle {
                 &Default::default(),
             )
             .map_err(|e| e.to_string())?;
-            if s.verified {
+            if s.verified && s.dynamic_shared.is_none() {
                 Ok(s.source)
             } else {
                 Err("not verified".into())
@@ -32,7 +35,9 @@ fn synthesizer() -> SynthesizerHandle {
     ))
 }
 
-fn stencil(kernel: &str, first: Buffer) -> hone_analyzer::Analysis {
+/// The analysis, and how often it called the synthesizer.
+fn stencil(kernel: &str, first: Buffer) -> (hone_analyzer::Analysis, usize) {
+    let calls = Arc::new(AtomicUsize::new(0));
     let s = spec(
         "stencil.cu",
         kernel,
@@ -48,15 +53,18 @@ fn stencil(kernel: &str, first: Buffer) -> hone_analyzer::Analysis {
     );
     let opts = Options {
         model: Model::Sm90,
-        synthesizer: Some(synthesizer()),
+        synthesizer: Some(synthesizer(calls.clone())),
         ..Options::default()
     };
-    analyze(&s, &opts).expect("analysis runs")
+    let a = analyze(&s, &opts).expect("analysis runs");
+    (a, calls.load(Ordering::SeqCst))
 }
 
 #[test]
 fn neighbour_reads_are_served_from_a_tile_the_synthesizer_writes() {
-    let a = stencil("jacobi5", floats("in", 1024, 1));
+    let (a, calls) = stencil("jacobi5", floats("in", 1024, 1));
+    // The two sites of one statement share one synthesis.
+    assert_eq!(calls, 1);
     let site = site(&a, 15, "in[w]");
     let f = site
         .suggestions
@@ -88,6 +96,7 @@ fn no_tile_where_a_barrier_could_not_be_reached_or_the_array_is_written() {
     for (kernel, line, expr) in [
         ("jacobi5_guarded", 28, "in[w]"),
         ("smooth_in_place", 39, "a[w]"),
+        ("planes_by_row", 51, "in[w]"),
     ] {
         let first = floats(
             if kernel == "smooth_in_place" {
@@ -98,7 +107,8 @@ fn no_tile_where_a_barrier_could_not_be_reached_or_the_array_is_written() {
             1024,
             1,
         );
-        let a = stencil(kernel, first);
+        let (a, calls) = stencil(kernel, first);
+        assert_eq!(calls, 0, "{kernel}: refused before the synthesizer");
         let s = site(&a, line, expr);
         assert!(s.stats.excess(Model::Sm90) > 0, "{kernel}");
         assert!(

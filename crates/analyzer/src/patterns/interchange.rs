@@ -9,16 +9,23 @@
 //! The shared loop starts at `threadIdx.x` (the block's threads share it,
 //! stepping by `blockDim.x`) or at `blockIdx.x * blockDim.x + threadIdx.x`
 //! (the grid's, stepping by `blockDim.x * gridDim.x`), plus a start the
-//! threads agree on; the other loop steps by one. Both bounds are the
-//! same for every thread, neither loop's bounds depend on the other's
-//! variable, and the body
+//! threads agree on; the other loop steps by one; both count in integers of
+//! 32 bits or more. Both bounds are the same for every thread, neither
+//! loop's bounds depend on the other's variable, and the body
 //!
 //! - assigns no variable declared outside it (no sum carried across trips),
-//! - stores to memory only as `a[index]` where every access of `a` in the
-//!   body uses that same index, which names both loop variables (a trip
-//!   reads and writes only its own elements),
+//!   and reads nothing that differs between the threads sharing the loops
+//!   (`threadIdx.x`, with the grid's threads `blockIdx.x`, or a local made
+//!   from them): another thread now runs the trip;
+//! - stores to memory only as `a[x * c + y]` (`x`, `y` the loop variables,
+//!   `c` at least the number of `y`'s values at the analysed launch), where
+//!   every use of `a` in the body is that element, no other pointer the body
+//!   uses is derived from the same parameter, and with the grid's threads
+//!   `a` is not shared memory: a trip reads and writes only its own
+//!   elements;
 //! - waits for no other thread and makes no atomic access, shuffle or vote,
-//!   calls only functions that write nothing, and leaves neither loop early.
+//!   calls only functions that write nothing (and are not given a stored
+//!   array), and leaves neither loop early.
 //!
 //! Verification in the emulator (with race detection) checks the rewrite on
 //! the launch's inputs and random ones, and the analysis after it whether the
@@ -29,15 +36,17 @@ use std::collections::{HashMap, HashSet};
 use hone_emulator::AccessKind;
 use hone_ir::path::{each_expr, find_span, parent_block_mut, stmt_at, Child, Path};
 use hone_ir::{
-    BinaryOp, Block, Builtin, Dim, Expr, ExprKind, Function, Init, Intrinsic, Stmt, StmtKind,
+    BinaryOp, Block, Builtin, Dim, Expr, ExprKind, Function, Init, Intrinsic, Stmt, StmtKind, Type,
     VarId, VarKind,
 };
 
-use super::loops::{element_nd, innermost_loop, place_root, writes_through, CALL_DEPTH};
+use super::loops::{
+    assigned_in, element_nd, innermost_loop, kept_inits, place_root, writes_through, CALL_DEPTH,
+};
 use super::{is_global, Candidate, Ctx};
 use crate::collect::SiteStats;
 use crate::shape::eval_uniform;
-use crate::walk::{bin, inline_locals, int_value, is_pure, lit, strip, visit_expr};
+use crate::walk::{bin, inline_locals, int_value, is_pure, lit, strip, visit_block, visit_expr};
 
 pub(crate) fn propose(ctx: &Ctx, site: &SiteStats) -> Vec<Candidate> {
     propose_all(ctx, site).unwrap_or_default()
@@ -161,41 +170,6 @@ fn step_fits(step: &Expr, sharing: Sharing) -> bool {
     }
 }
 
-/// The variables assigned, incremented or with their address taken anywhere
-/// in `block`.
-fn assigned_in(block: &Block) -> HashSet<VarId> {
-    let mut out = HashSet::new();
-    each_expr(block, &mut |e, _, _| match &e.kind {
-        ExprKind::Assign { lhs: t, .. }
-        | ExprKind::IncDec { target: t, .. }
-        | ExprKind::AddrOf(t) => {
-            if let Some((v, false)) = place_root(t) {
-                out.insert(v);
-            }
-        }
-        _ => {}
-    });
-    out
-}
-
-/// The initial values of the function's locals that keep them.
-fn kept_inits(f: &Function) -> HashMap<VarId, Expr> {
-    let assigned = assigned_in(&f.body);
-    let mut inits = HashMap::new();
-    hone_ir::path::each_stmt(&f.body, &mut |s, _| {
-        if let StmtKind::Decl {
-            var,
-            init: Some(Init::Expr(e)),
-        } = &s.kind
-        {
-            if !assigned.contains(var) && is_pure(e) && f.var(*var).kind == VarKind::Local {
-                inits.insert(*var, e.clone());
-            }
-        }
-    });
-    inits
-}
-
 /// The start of a shared loop split into the part the threads agree on (none
 /// for zero) and the thread's own part, as written.
 fn split_start<'e>(
@@ -247,10 +221,24 @@ fn agreed(
     ok
 }
 
-/// Whether the body's trips are independent of each other and of their
-/// order (the conditions of the module's description).
-fn independent(ctx: &Ctx, body: &Block, loop_vars: [VarId; 2]) -> bool {
+/// What the trip's checks need to know of the nest.
+struct Trip<'a> {
+    body: &'a Block,
+    loop_vars: [VarId; 2],
+    how: Sharing,
+    /// The function's locals that keep their initial values.
+    inits: &'a HashMap<VarId, Expr>,
+    /// Each loop variable's number of values at the analysed launch.
+    lengths: [Option<i64>; 2],
+}
+
+/// Whether the body's trips are independent of each other, of their order
+/// and of the thread that runs them (the conditions of the module's
+/// description).
+fn independent(ctx: &Ctx, trip: &Trip) -> bool {
     let f = ctx.func;
+    let body = trip.body;
+    let loop_vars = trip.loop_vars;
     // Locals declared in the body, with the initial values of those kept.
     let mut declared = HashSet::new();
     let mut body_inits = HashMap::new();
@@ -267,30 +255,64 @@ fn independent(ctx: &Ctx, body: &Block, loop_vars: [VarId; 2]) -> bool {
     if !leaves_normally(body, false) {
         return false;
     }
+    let assigned = assigned_in(&f.body);
+    // What a trip reads from outside it must be the same in every thread
+    // that shares the loops: another thread now runs the trip.
+    let same_everywhere = |v: VarId| {
+        let var = f.var(v);
+        (var.kind == VarKind::Param && !assigned.contains(&v))
+            || trip.inits.get(&v).is_some_and(|init| {
+                thread_free(init, f, trip.inits, trip.how, &assigned, loop_vars)
+            })
+    };
     let mut ok = true;
+    visit_block(body, &mut |e| match &e.kind {
+        ExprKind::Var(v) => {
+            ok &= declared.contains(v) || loop_vars.contains(v) || same_everywhere(*v)
+        }
+        ExprKind::Builtin(b) => ok &= !thread_builtin(*b, trip.how),
+        _ => {}
+    });
+    if !ok {
+        return false;
+    }
     // Stored arrays, each with the one index (as printed) every access uses.
     let mut stored: HashMap<VarId, Vec<String>> = HashMap::new();
     let print = |e: &Expr| hone_ir::print::print_expr(&ctx.spec.module, f, e);
+    let agreed_here = |e: &Expr| {
+        inline_locals(e, &body_inits)
+            .is_some_and(|e| agreed(&e, f, trip.inits, loop_vars, trip.how))
+    };
     each_expr(body, &mut |e, _, _| match &e.kind {
         ExprKind::Assign { lhs: t, .. } | ExprKind::IncDec { target: t, .. } => {
             match place_root(t) {
                 // A local of the trip's own, or a member of one.
                 Some((v, false)) if declared.contains(&v) => {}
                 _ => match element_nd(f, strip(t)) {
-                    // A thread's own array would be filled by other threads.
+                    // A thread's own array would be filled by other threads;
+                    // with the grid's threads, a trip moves to another
+                    // block, whose shared memory is another.
                     Some((array, indices))
                         if !declared.contains(&array)
                             && (f.var(array).kind != VarKind::Local
-                                || f.var(array).ty.is_pointer()) =>
+                                || f.var(array).ty.is_pointer())
+                            && !(trip.how == Sharing::Grid
+                                && f.var(array).kind == VarKind::Shared)
+                            && indices.len() == 1 =>
                     {
-                        let mut names = Vec::new();
-                        for i in &indices {
-                            match inline_locals(i, &body_inits) {
-                                Some(i) => hone_ir::path::vars_read(&i, &mut names),
-                                None => ok = false,
-                            }
-                        }
-                        ok &= loop_vars.iter().all(|v| names.contains(v));
+                        // Distinct trips, distinct elements: `x * c + y` with
+                        // at least as many elements a row as `y` has values.
+                        let injective = inline_locals(indices[0], &body_inits)
+                            .and_then(|i| row_major(&i, loop_vars, &agreed_here))
+                            .is_some_and(|(c, y)| {
+                                let at = loop_vars.iter().position(|v| *v == y);
+                                let c = inline_locals(&c, trip.inits).and_then(|c| {
+                                    let l = &ctx.spec.launch;
+                                    eval_uniform(&c, f, &l.args, &l.config)
+                                });
+                                matches!((c, at.and_then(|k| trip.lengths[k])), (Some(c), Some(n)) if c >= n)
+                            });
+                        ok &= injective;
                         let text: Vec<String> = indices.iter().map(|i| print(i)).collect();
                         match stored.get(&array) {
                             Some(t) if *t != text => ok = false,
@@ -315,24 +337,131 @@ fn independent(ctx: &Ctx, body: &Block, loop_vars: [VarId; 2]) -> bool {
     if !ok {
         return false;
     }
-    // Every access of a stored array uses its store's index.
-    each_expr(body, &mut |e, _, _| match &e.kind {
-        ExprKind::Index(..) => {
-            if let Some((array, indices)) = element_nd(f, e) {
-                if let Some(text) = stored.get(&array) {
+    // A stored array appears only as `a[index]` with its store's index (not
+    // passed to a call, offset or dereferenced), and no other pointer the
+    // trip uses reaches the same memory.
+    let mut named = 0usize;
+    let mut indexed = 0usize;
+    let mut pointers = HashSet::new();
+    visit_block(body, &mut |e| match &e.kind {
+        ExprKind::Var(v) if stored.contains_key(v) => named += 1,
+        ExprKind::Var(v) if f.var(*v).ty.is_pointer() => {
+            pointers.insert(*v);
+        }
+        ExprKind::Index(base, _) => {
+            if let (ExprKind::Var(a), Some((_, indices))) = (&strip(base).kind, element_nd(f, e)) {
+                if let Some(text) = stored.get(a) {
+                    indexed += 1;
                     let here: Vec<String> = indices.iter().map(|i| print(i)).collect();
                     ok &= here == *text;
                 }
             }
         }
-        ExprKind::AddrOf(inner) | ExprKind::Deref(inner) => {
-            if let Some((v, _)) = place_root(inner) {
-                ok &= !stored.contains_key(&v);
-            }
+        _ => {}
+    });
+    let root = |v: VarId| pointer_root(v, f, trip.inits);
+    for a in stored.keys() {
+        let r = root(*a);
+        ok &= r.is_some()
+            && pointers.iter().all(|p| root(*p) != r)
+            && stored.keys().all(|b| b == a || root(*b) != r);
+    }
+    ok && named == indexed
+}
+
+/// The parameter a pointer variable is derived from (itself, or through the
+/// kept initial values of locals: `float *mine = m + k`).
+fn pointer_root(v: VarId, f: &Function, inits: &HashMap<VarId, Expr>) -> Option<VarId> {
+    let mut at = v;
+    for _ in 0..16 {
+        if f.var(at).kind == VarKind::Param {
+            return Some(at);
         }
+        let mut next = None;
+        visit_expr(inits.get(&at)?, &mut |x| {
+            if let ExprKind::Var(p) = x.kind {
+                if next.is_none() && f.var(p).ty.is_pointer() {
+                    next = Some(p);
+                }
+            }
+        });
+        at = next?;
+    }
+    None
+}
+
+/// The builtins that differ between the threads sharing the loops.
+fn thread_builtin(b: Builtin, how: Sharing) -> bool {
+    matches!(b, Builtin::ThreadIdx(Dim::X))
+        || (how == Sharing::Grid && matches!(b, Builtin::BlockIdx(Dim::X)))
+}
+
+/// Whether `e` (locals replaced) is the same in every thread sharing the
+/// loops: no builtin that tells them apart, no variable but parameters no
+/// code assigns (pointers too), no memory read.
+fn thread_free(
+    e: &Expr,
+    f: &Function,
+    inits: &HashMap<VarId, Expr>,
+    how: Sharing,
+    assigned: &HashSet<VarId>,
+    loop_vars: [VarId; 2],
+) -> bool {
+    let Some(e) = inline_locals(e, inits) else {
+        return false;
+    };
+    let mut ok = is_pure(&e);
+    visit_expr(&e, &mut |x| match &x.kind {
+        ExprKind::Var(v) => {
+            ok &=
+                !loop_vars.contains(v) && f.var(*v).kind == VarKind::Param && !assigned.contains(v)
+        }
+        ExprKind::Builtin(b) => ok &= !thread_builtin(*b, how),
+        ExprKind::Index(..) | ExprKind::Deref(..) | ExprKind::Global(_) => ok = false,
         _ => {}
     });
     ok
+}
+
+/// `index` as `x * c + y + d`: one loop variable `y` alone, the other `x`
+/// times `c`, `c` and the other terms `d` agreed; gives `(c, y)`.
+fn row_major(
+    index: &Expr,
+    vars: [VarId; 2],
+    agreed: &dyn Fn(&Expr) -> bool,
+) -> Option<(Expr, VarId)> {
+    let mut terms = Vec::new();
+    crate::shape::terms(index, false, &mut terms);
+    let is = |e: &Expr, v: VarId| matches!(strip(e).kind, ExprKind::Var(x) if x == v);
+    let (mut unit, mut scaled) = (None, None);
+    for (neg, t) in terms {
+        let mut names = Vec::new();
+        hone_ir::path::vars_read(t, &mut names);
+        let hits: Vec<VarId> = vars.iter().copied().filter(|v| names.contains(v)).collect();
+        match hits.as_slice() {
+            [] if agreed(t) => {}
+            [v] if !neg => match &strip(t).kind {
+                ExprKind::Var(_) if is(t, *v) && unit.is_none() => unit = Some(*v),
+                ExprKind::Binary(BinaryOp::Mul, a, b) if scaled.is_none() => {
+                    let c = if is(a, *v) {
+                        b
+                    } else if is(b, *v) {
+                        a
+                    } else {
+                        return None;
+                    };
+                    if !agreed(c) {
+                        return None;
+                    }
+                    scaled = Some((*v, (**c).clone()));
+                }
+                _ => return None,
+            },
+            _ => return None,
+        }
+    }
+    let (y, (x, c)) = (unit?, scaled?);
+    (x != y).then_some((c, y))
 }
 
 /// Whether no statement of `block` leaves the loop it is the body of
@@ -402,7 +531,37 @@ fn propose_all(ctx: &Ctx, site: &SiteStats) -> Option<Vec<Candidate>> {
     if !names.contains(&serial.var) {
         return None;
     }
-    if !independent(ctx, inner.body, loop_vars) {
+    // Both loops count in integers of 32 bits or more: the swapped and
+    // merged loops step them by the number of threads.
+    let wide = |v: VarId| {
+        ctx.func
+            .var(v)
+            .ty
+            .scalar()
+            .is_some_and(|s| s.is_integer() && s.size() >= 4)
+    };
+    if !wide(shared.var) || !wide(serial.var) {
+        return None;
+    }
+    let spec = &ctx.spec.launch;
+    let at_launch = |e: &Expr| {
+        inline_locals(e, &inits).and_then(|e| eval_uniform(&e, ctx.func, &spec.args, &spec.config))
+    };
+    let length = |bound: &Expr, start: Option<&Expr>| {
+        at_launch(bound)?.checked_sub(start.map_or(Some(0), at_launch)?)
+    };
+    let lengths = [
+        length(shared.bound, base),
+        length(serial.bound, Some(serial.init)),
+    ];
+    let trip = Trip {
+        body: inner.body,
+        loop_vars,
+        how,
+        inits: &inits,
+        lengths,
+    };
+    if !independent(ctx, &trip) {
         return None;
     }
     let nest = Nest {
@@ -420,17 +579,7 @@ fn propose_all(ctx: &Ctx, site: &SiteStats) -> Option<Vec<Candidate>> {
     // at the analysed launch, there are as many of them, so that no
     // thread loses its work (a grid sized for the rows would otherwise
     // leave most threads idle). The merged loop keeps every thread busy.
-    let spec = &ctx.spec.launch;
-    let at_launch = |e: &Expr| {
-        inline_locals(e, &inits).and_then(|e| eval_uniform(&e, ctx.func, &spec.args, &spec.config))
-    };
-    let length = |bound: &Expr, start: Option<&Expr>| {
-        Some(at_launch(bound)? - start.map_or(Some(0), at_launch)?)
-    };
-    let as_many = matches!(
-        (length(shared.bound, base), length(serial.bound, Some(serial.init))),
-        (Some(a), Some(b)) if b >= a
-    );
+    let as_many = matches!(lengths, [Some(a), Some(b)] if b >= a);
     let swapped = as_many.then(|| interchanged(ctx, &nest)).flatten();
     Some(swapped.into_iter().chain(merged(ctx, &nest)).collect())
 }
@@ -559,7 +708,8 @@ fn interchanged(ctx: &Ctx, n: &Nest) -> Option<Candidate> {
 }
 
 /// One loop over every pair, shared as the old one was, the serial
-/// variable the faster: `for (k = t; k < ns * nt && ns > 0; k += step)`
+/// variable the faster: `for (long long k = t; s_end > s0 && t_end > t0 &&
+/// k < (long long)ns * nt; k += step)`
 /// with `s = base + k / nt`, `t = start + k % nt`. As many threads have work
 /// as before or more, at a division a trip.
 fn merged(ctx: &Ctx, n: &Nest) -> Option<Candidate> {
@@ -570,7 +720,9 @@ fn merged(ctx: &Ctx, n: &Nest) -> Option<Candidate> {
     };
     let shared_len = length(n.shared, n.base);
     let serial_len = length(n.serial, Some(n.serial.init));
-    let ty = f.var(n.shared.var).ty.clone();
+    // The count of pairs runs in 64-bit integers: rows x cols may not fit
+    // the loops' own type.
+    let ty = Type::Scalar(hone_ir::Scalar::I64);
     let mut body = n.body.clone();
     let from = |start: Option<&Expr>, e: Expr| match start {
         Some(s) if int_value(s) != Some(0) => bin(BinaryOp::Add, s.clone(), e),
@@ -579,6 +731,7 @@ fn merged(ctx: &Ctx, n: &Nest) -> Option<Candidate> {
     let (shared_var, serial_var) = (n.shared.var, n.serial.var);
     let (base, serial_start) = (n.base, n.serial.init);
     let (thread_part, step) = (n.thread_part.clone(), n.shared.step?.clone());
+    let (shared_bound, serial_bound) = (n.shared.bound.clone(), n.serial.bound.clone());
     let module = ctx.rewrite(|g| {
         let k = super::loops::fresh_local(g, "k", &ty, span, false);
         let k_expr = hone_ir::build::var(k, &ty, span);
@@ -601,16 +754,33 @@ fn merged(ctx: &Ctx, n: &Nest) -> Option<Candidate> {
                 span,
             ),
         );
-        // Both lengths positive, or no trip: a product of two negative
-        // lengths is positive.
+        // No trip where either loop made none (compared, not subtracted:
+        // an unsigned length would wrap).
+        let nonempty = hone_ir::build::logic(
+            BinaryOp::LogicAnd,
+            bin(
+                BinaryOp::Gt,
+                shared_bound,
+                base.cloned().unwrap_or_else(|| lit(0, span)),
+            ),
+            bin(BinaryOp::Gt, serial_bound, serial_start.clone()),
+        );
+        let wide = Expr {
+            kind: ExprKind::Cast {
+                implicit: false,
+                expr: Box::new(shared_len.clone()),
+            },
+            ty: ty.clone(),
+            span,
+        };
         let cond = hone_ir::build::logic(
             BinaryOp::LogicAnd,
+            nonempty,
             bin(
                 BinaryOp::Lt,
                 k_expr.clone(),
-                bin(BinaryOp::Mul, shared_len.clone(), serial_len.clone()),
+                bin(BinaryOp::Mul, wide, serial_len.clone()),
             ),
-            bin(BinaryOp::Gt, shared_len, lit(0, span)),
         );
         let merged = Stmt {
             kind: StmtKind::For {
@@ -639,9 +809,9 @@ fn merged(ctx: &Ctx, n: &Nest) -> Option<Candidate> {
              own elements, so their order is free: one loop over every pair, shared by the same \
              threads, with `{t}` from the remainder and `{s}` from the quotient, lets a warp's \
              lanes touch neighbouring elements, and keeps at least as many threads busy as \
-             before, at an integer division a trip. This holds where the arrays the loops read \
-             do not overlap those they write (declaring the pointers `__restrict__` says so) \
-             and the number of pairs fits the type of `{s}`."
+             before, at an integer division a trip (the pairs are counted in 64-bit integers). \
+             This holds where the arrays the loops read do not overlap those they write \
+             (declaring the pointers `__restrict__` says so)."
         ),
         module,
         layouts: Vec::new(),

@@ -9,6 +9,10 @@ use hone_ir::{
     VarId, VarKind,
 };
 
+use std::collections::{HashMap, HashSet};
+
+use hone_ir::path::each_expr;
+
 use crate::walk::{index_root, is_pure, strip};
 
 pub(crate) fn is_loop(s: &Stmt) -> bool {
@@ -238,6 +242,41 @@ pub(crate) fn writes_through(module: &Module, f: FuncId, depth: usize) -> Option
     through.sort_unstable();
     through.dedup();
     ok.then_some(through)
+}
+
+/// The variables assigned, incremented or with their address taken anywhere
+/// in `block`.
+pub(crate) fn assigned_in(block: &Block) -> HashSet<VarId> {
+    let mut out = HashSet::new();
+    each_expr(block, &mut |e, _, _| match &e.kind {
+        ExprKind::Assign { lhs: t, .. }
+        | ExprKind::IncDec { target: t, .. }
+        | ExprKind::AddrOf(t) => {
+            if let Some((v, false)) = place_root(t) {
+                out.insert(v);
+            }
+        }
+        _ => {}
+    });
+    out
+}
+
+/// The initial values of the function's locals that keep them.
+pub(crate) fn kept_inits(f: &Function) -> HashMap<VarId, Expr> {
+    let assigned = assigned_in(&f.body);
+    let mut inits = HashMap::new();
+    hone_ir::path::each_stmt(&f.body, &mut |s, _| {
+        if let StmtKind::Decl {
+            var,
+            init: Some(hone_ir::Init::Expr(e)),
+        } = &s.kind
+        {
+            if !assigned.contains(var) && is_pure(e) && f.var(*var).kind == VarKind::Local {
+                inits.insert(*var, e.clone());
+            }
+        }
+    });
+    inits
 }
 
 /// Adds a local variable named `base` (or `base2`, `base3`, ... where taken).

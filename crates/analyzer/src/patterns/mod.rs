@@ -266,11 +266,13 @@ impl<'a> Catalogue<'a> {
         candidates.extend(tile::propose(ctx, site));
         candidates.extend(vector::propose(ctx, site));
         candidates.extend(interchange::propose(ctx, site));
+        let mut rejected = Vec::new();
         if let Some(synth) = &self.opts.synthesizer {
-            candidates.extend(stencil::propose(ctx, site, synth, &mut self.synthesized));
+            let (c, r) = stencil::propose(ctx, site, synth, &mut self.synthesized);
+            candidates.extend(c);
+            rejected.extend(r);
         }
         let mut found = Vec::new();
-        let mut rejected = Vec::new();
         for c in candidates {
             match self.evaluate(site, &c) {
                 Ok(s) => found.push(s),

@@ -13,8 +13,9 @@
 //! verified and analysed again here like any other fix.
 //!
 //! The statement must be one that every thread of the block runs the same
-//! number of times (no `if` around it, loops with bounds the block agrees
-//! on, no `return`, `break` or `continue` in the kernel's loops), and the
+//! number of times (no `if` around it; only `for` loops around it, whose
+//! start, condition and step the whole block agrees on, `threadIdx` in none
+//! of them; no `return` but a last one, no `break` or `continue`), and the
 //! array one the kernel only reads. The tile is sized for the analysed
 //! launch's block, which the fix then needs.
 
@@ -27,30 +28,87 @@ use hone_ir::{
     Type, Var, VarId, VarKind,
 };
 
-use super::loops::{element, fresh_local};
-use super::{Candidate, Ctx, SynthesizerHandle};
+use super::loops::{assigned_in, element, fresh_local, kept_inits};
+use super::{Candidate, Ctx, Rejected, SynthesizerHandle};
 use crate::collect::SiteStats;
 use crate::shape::{strided, Stride};
-use crate::walk::{bin, lit, strip, visit_expr};
+use crate::walk::{bin, inline_locals, is_pure, lit, strip, visit_expr};
 
-/// Synthesized kernels by annotated source: one statement's sites share one.
-pub(crate) type Cache = HashMap<String, Option<String>>;
+/// Synthesized kernels by annotated source, or why there is none: one
+/// statement's sites share one.
+pub(crate) type Cache = HashMap<String, Result<String, String>>;
 
+/// A candidate, or the reason the synthesizer gave for having none.
 pub(crate) fn propose(
     ctx: &Ctx,
     site: &SiteStats,
     synth: &SynthesizerHandle,
     cache: &mut Cache,
-) -> Vec<Candidate> {
-    propose_one(ctx, site, synth, cache).into_iter().collect()
+) -> (Vec<Candidate>, Vec<Rejected>) {
+    let Some(a) = annotate(ctx, site) else {
+        return (Vec::new(), Vec::new());
+    };
+    let title = format!(
+        "serve the neighbour reads of `{}` from a shared {} x {} tile (written by hone synth)",
+        a.array, a.block[0], a.block[1]
+    );
+    let written = cache
+        .entry(a.text.clone())
+        .or_insert_with(|| (synth.0)(&a.text, &ctx.spec.kernel, &ctx.spec.launch))
+        .clone()
+        .and_then(|source| {
+            let name = format!("{}.synthesized.cu", ctx.spec.kernel);
+            match hone_frontend::parse_source(&name, &source, &Default::default()) {
+                Ok(p) if !p.has_errors() => Ok(p.module),
+                Ok(_) => Err("the synthesized kernel does not parse".to_string()),
+                Err(e) => Err(e.to_string()),
+            }
+        });
+    let module = match written {
+        Ok(m) => m,
+        Err(reason) => {
+            let reason = format!("hone synth wrote no kernel: {reason}");
+            let pattern = "shared-stencil";
+            return (
+                Vec::new(),
+                vec![Rejected {
+                    pattern,
+                    title,
+                    reason,
+                }],
+            );
+        }
+    };
+    let (name, [bx, by]) = (&a.array, a.block);
+    let candidate = Candidate {
+        pattern: "shared-stencil",
+        title,
+        explanation: format!(
+            "The warps read their neighbours' elements of `{name}`: each request straddles a sector \
+             more than its data fills, and the rows next to a warp's are read again by the warps \
+             of those rows. Each thread copies its own element into a shared tile of the block; \
+             `hone synth` wrote, for every read of `{name}` in the statement, the condition under \
+             which its element is in the tile and the index there (found from a profile of this \
+             launch and checked on other launches), and the rest read global memory as before. \
+             The tile is sized for blocks of {bx} x {by} threads, as in this launch: launched \
+             with others, the kernel would write past it. Where the L1 cache already serves the \
+             neighbour reads, the barriers may cost more than the sectors saved: time it \
+             (`--measure`)."
+        ),
+        module,
+        layouts: Vec::new(),
+    };
+    (vec![candidate], Vec::new())
 }
 
-fn propose_one(
-    ctx: &Ctx,
-    site: &SiteStats,
-    synth: &SynthesizerHandle,
-    cache: &mut Cache,
-) -> Option<Candidate> {
+/// The module annotated for the synthesizer at the site's statement.
+struct Annotated {
+    text: String,
+    array: String,
+    block: [u32; 2],
+}
+
+fn annotate(ctx: &Ctx, site: &SiteStats) -> Option<Annotated> {
     let [bx, by, bz] = ctx.spec.launch.config.block;
     if site.space != AddressSpace::Global
         || site.kind != AccessKind::Load
@@ -82,18 +140,22 @@ fn propose_one(
         return None;
     }
     let stmt = stmt_at(body, &path)?;
-    let mut reads: Vec<&Expr> = Vec::new();
+    // The statement's reads of the array, each with whether it may be
+    // skipped (behind `&&`, `||`, `?:`).
+    let mut reads: Vec<(&Expr, bool)> = Vec::new();
     for (_, e) in stmt_exprs(stmt) {
-        visit_expr(e, &mut |x| {
+        crate::walk::visit_guarded(e, &mut |x, guarded| {
             if let ExprKind::Index(base, _) = &x.kind {
                 if matches!(strip(base).kind, ExprKind::Var(v) if v == array) {
-                    reads.push(x);
+                    reads.push((x, guarded));
                 }
             }
         });
     }
     // The thread's own element: the one the statement stores, where it has
-    // unit stride, else a read of the array with unit stride and no offset.
+    // unit stride (a read through a variable, `in[w]`, may look the same
+    // and be a neighbour), else a read of the array that always runs, with
+    // unit stride and no offset.
     let own = |index: &Expr| {
         strided(index, &ctx.varying)
             .is_some_and(|s| matches!(s.stride, Stride::One) && s.offset.is_empty())
@@ -112,7 +174,8 @@ fn propose_one(
         .or_else(|| {
             reads
                 .iter()
-                .filter_map(|r| element(f, r).map(|(_, i)| i))
+                .filter(|(_, guarded)| !guarded)
+                .filter_map(|(r, _)| element(f, r).map(|(_, i)| i))
                 .find(|i| own(i))
         })?
         .clone();
@@ -208,47 +271,22 @@ fn propose_one(
         g.body
             .splice(0..0, [decl(tile, None), decl(slot, Some(slot_init))]);
     }
-    let text = hone_ir::print::print_module(&annotated);
-    let source = cache
-        .entry(text.clone())
-        .or_insert_with(|| (synth.0)(&text, &ctx.spec.kernel, &ctx.spec.launch).ok())
-        .clone()?;
-    let parsed = hone_frontend::parse_source(
-        &format!("{}.synthesized.cu", ctx.spec.kernel),
-        &source,
-        &Default::default(),
-    )
-    .ok()?;
-    if parsed.has_errors() {
-        return None;
-    }
-    Some(Candidate {
-        pattern: "shared-stencil",
-        title: format!(
-            "serve the neighbour reads of `{name}` from a shared {bx} x {by} tile (written by hone synth)"
-        ),
-        explanation: format!(
-            "The warps read their neighbours' elements of `{name}`: each request straddles a sector \
-             more than its data fills, and the rows next to a warp's are read again by the warps \
-             of those rows. Each thread copies its own element into a shared tile of the block; \
-             `hone synth` wrote, for every read of `{name}` in the statement, the condition under \
-             which its element is in the tile and the index there (found from a profile of this \
-             launch and checked on other launches), and the rest read global memory as before. \
-             The tile is sized for blocks of {bx} x {by} threads, as in this launch. Where the L1 \
-             cache already serves the neighbour reads, the barriers may cost more than the \
-             sectors saved: time it (`--measure`)."
-        ),
-        module: parsed.module,
-        layouts: Vec::new(),
+    Some(Annotated {
+        text: hone_ir::print::print_module(&annotated),
+        array: name,
+        block: [bx, by],
     })
 }
 
-/// Whether every statement around `path` is a loop whose condition the
-/// block agrees on, in a kernel without `return` (but a last one) and loops
-/// without `break` or `continue`, so that all threads reach the statement equally often and
-/// a barrier before it is safe.
+/// Whether every statement around `path` is a `for` loop whose start,
+/// condition and step the whole block agrees on (launch sizes, block
+/// indices, parameters no code assigns and the loop's own variable), in a
+/// kernel without `return` (but a last one), `break` or `continue`, so that
+/// every thread of the block reaches the statement equally often and a
+/// barrier before it is safe.
 fn uniform_path(ctx: &Ctx, path: &hone_ir::path::Path) -> bool {
-    let body = &ctx.func.body;
+    let f = ctx.func;
+    let body = &f.body;
     // A `return;` closing the kernel leaves nothing for a barrier to wait on.
     let last = body.last().map(|s| s as *const Stmt);
     let mut exits = false;
@@ -256,22 +294,58 @@ fn uniform_path(ctx: &Ctx, path: &hone_ir::path::Path) -> bool {
         exits |= matches!(s.kind, StmtKind::Break | StmtKind::Continue)
             || (matches!(s.kind, StmtKind::Return(_)) && Some(s as *const Stmt) != last);
     });
-    if exits {
+    if exits || path.first().is_none_or(|p| p.0 != Child::Root) {
         return false;
     }
+    let inits = kept_inits(f);
+    let assigned = assigned_in(body);
+    let block_wide = |e: &Expr, own: Option<VarId>| {
+        let Some(e) = inline_locals(e, &inits) else {
+            return false;
+        };
+        let mut ok = is_pure(&e);
+        visit_expr(&e, &mut |x| match &x.kind {
+            ExprKind::Var(v) => {
+                ok &= Some(*v) == own
+                    || (f.var(*v).kind == VarKind::Param
+                        && !assigned.contains(v)
+                        && !f.var(*v).ty.is_pointer())
+            }
+            ExprKind::Builtin(Builtin::ThreadIdx(_)) => ok = false,
+            ExprKind::Index(..) | ExprKind::Deref(..) | ExprKind::Global(_) => ok = false,
+            _ => {}
+        });
+        ok
+    };
     (1..path.len()).all(|n| {
         if path[n].0 != Child::Body {
             return false;
         }
-        match stmt_at(body, &path[..n]).map(|s| &s.kind) {
-            Some(StmtKind::For { cond, step, .. }) => {
-                cond.as_ref().is_none_or(|c| !ctx.varying.expr(c))
-                    && step.as_ref().is_none_or(|c| !ctx.varying.expr(c))
-            }
-            Some(StmtKind::While { cond, .. }) => !ctx.varying.expr(cond),
+        let Some(StmtKind::For {
+            init, cond, step, ..
+        }) = stmt_at(body, &path[..n]).map(|s| &s.kind)
+        else {
+            return false;
+        };
+        let own = match init.as_slice() {
+            [Stmt {
+                kind:
+                    StmtKind::Decl {
+                        var,
+                        init: Some(hone_ir::Init::Expr(start)),
+                    },
+                ..
+            }] if block_wide(start, None) => *var,
+            _ => return false,
+        };
+        let is_own = |e: &Expr| matches!(strip(e).kind, ExprKind::Var(v) if v == own);
+        let step_ok = step.as_ref().is_some_and(|s| match &strip(s).kind {
+            ExprKind::IncDec { target, .. } => is_own(target),
+            ExprKind::Assign { lhs, rhs, .. } => is_own(lhs) && block_wide(rhs, Some(own)),
             _ => false,
-        }
-    }) && path.first().is_some_and(|p| p.0 == Child::Root)
+        });
+        step_ok && cond.as_ref().is_some_and(|c| block_wide(c, Some(own)))
+    })
 }
 
 /// `base`, or `base2`, `base3`, ... where a variable has that name.
