@@ -74,6 +74,8 @@ fn neighbour_reads_are_served_from_a_tile_the_synthesizer_writes() {
     assert!(f.verification.verified, "{}", f.verification.message);
     assert!(f.layout_changes.is_empty());
     for line in [
+        "if (blockDim.x != 32 || blockDim.y != 4) {",
+        "__trap();",
         "__shared__ float sb_in[128];",
         "const int in_sb = threadIdx.x + threadIdx.y * 32;",
         "sb_in[in_sb] = in[c];",

@@ -64,7 +64,11 @@ pub(crate) fn propose(
                 Err(e) => Err(e.to_string()),
             }
         });
-    let module = match written {
+    let module = match written.and_then(|mut m| {
+        guard_block(&mut m, &ctx.spec.kernel, a.block)
+            .ok_or_else(|| "the synthesized module has no kernel".to_string())?;
+        Ok(m)
+    }) {
         Ok(m) => m,
         Err(reason) => {
             let reason = format!("hone synth wrote no kernel: {reason}");
@@ -91,7 +95,7 @@ pub(crate) fn propose(
              which its element is in the tile and the index there (found from a profile of this \
              launch and checked on other launches), and the rest read global memory as before. \
              The tile is sized for blocks of {bx} x {by} threads, as in this launch: launched \
-             with others, the kernel would write past it. Where the L1 cache already serves the \
+             with others, the kernel stops with a trap rather than write past it. Where the L1 cache already serves the \
              neighbour reads, the barriers may cost more than the sectors saved: time it \
              (`--measure`)."
         ),
@@ -99,6 +103,40 @@ pub(crate) fn propose(
         layouts: Vec::new(),
     };
     (vec![candidate], Vec::new())
+}
+
+/// Makes the kernel stop with a trap when launched with another block than
+/// the one its tile is sized for, where it would write past the tile.
+fn guard_block(m: &mut hone_ir::Module, kernel: &str, [bx, by]: [u32; 2]) -> Option<()> {
+    let i = m.functions.iter().position(|f| f.name == kernel)?;
+    let f = &mut m.functions[i];
+    let span = f.body.first().map(|s| s.span).unwrap_or_default();
+    let differs = |d: Dim, n: u32| {
+        bin(
+            BinaryOp::Ne,
+            hone_ir::build::builtin(Builtin::BlockDim(d), span),
+            lit(i64::from(n), span),
+        )
+    };
+    let cond = hone_ir::build::logic(BinaryOp::LogicOr, differs(Dim::X, bx), differs(Dim::Y, by));
+    let trap = Stmt {
+        kind: StmtKind::Expr(hone_ir::build::mk(
+            ExprKind::Intrinsic(Intrinsic::Trap, Vec::new()),
+            Type::Void,
+            span,
+        )),
+        span,
+    };
+    let check = Stmt {
+        kind: StmtKind::If {
+            cond,
+            then: vec![trap],
+            els: None,
+        },
+        span,
+    };
+    f.body.insert(0, check);
+    Some(())
 }
 
 /// The module annotated for the synthesizer at the site's statement.
