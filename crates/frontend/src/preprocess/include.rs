@@ -144,6 +144,7 @@ const OWN_HEADERS: &[(&str, &str)] = &[
         "hone_round_odd.h",
         include_str!("../headers/hone_round_odd.h"),
     ),
+    ("sys/time.h", include_str!("../headers/sys_time.h")),
 ];
 
 /// hone's text for the header `spec`, and the name it is reported under.
