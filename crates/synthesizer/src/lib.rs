@@ -48,3 +48,23 @@ pub use error::SynthError;
 pub use hone_launch::LaunchData;
 pub use sites::{load_file, load_source, AnnotatedKernel};
 pub use synth::{synthesize, Options, SiteReport, Synthesis, VerificationReport};
+
+/// The kernel [`synthesize`] writes for the annotated module `text`,
+/// profiled on `launch` alone, where every check passed and it needs no
+/// dynamic shared memory (so it launches as `launch` does); else why not.
+/// What a caller that annotates kernels itself (the analyzer's
+/// `shared-stencil` fix) asks of the synthesizer.
+pub fn synthesize_checked(
+    text: &str,
+    kernel: &str,
+    launch: &LaunchData,
+    opts: &Options,
+) -> Result<String, String> {
+    let ak = load_source("annotated.cu", text, kernel, &Default::default())
+        .map_err(|e| e.to_string())?;
+    let s = synthesize(&ak, std::slice::from_ref(launch), opts).map_err(|e| e.to_string())?;
+    if !s.verified || s.dynamic_shared.is_some() {
+        return Err("the synthesized kernel did not pass its checks".to_string());
+    }
+    Ok(s.source)
+}

@@ -41,7 +41,7 @@ use hone_ir::{
 };
 
 use super::loops::{
-    assigned_in, element_nd, innermost_loop, kept_inits, place_root, writes_through, CALL_DEPTH,
+    assigned_in, element_nd, innermost_loop, place_root, writes_through, Kept, CALL_DEPTH,
 };
 use super::{is_global, Candidate, Ctx};
 use crate::collect::SiteStats;
@@ -189,36 +189,12 @@ fn split_start<'e>(
     shared(a).map(|s| (Some(b.as_ref()), a.as_ref(), s))
 }
 
-/// Whether `e` (locals replaced) is the same for every thread that shares
-/// the loop: literals, parameters no code assigns, launch sizes and the
-/// indices the sharing threads have in common, with neither loop variable
-/// and no memory read.
-fn agreed(
-    e: &Expr,
-    f: &Function,
-    inits: &HashMap<VarId, Expr>,
-    loop_vars: [VarId; 2],
-    how: Sharing,
-) -> bool {
-    let Some(e) = inline_locals(e, inits) else {
-        return false;
-    };
-    let assigned = assigned_in(&f.body);
-    let mut ok = is_pure(&e);
-    visit_expr(&e, &mut |x| match &x.kind {
-        ExprKind::Var(v) => {
-            ok &= !loop_vars.contains(v)
-                && f.var(*v).kind == VarKind::Param
-                && !assigned.contains(v)
-                && !f.var(*v).ty.is_pointer()
-        }
-        // The threads that share the loop differ in these alone.
-        ExprKind::Builtin(Builtin::ThreadIdx(Dim::X)) => ok = false,
-        ExprKind::Builtin(Builtin::BlockIdx(Dim::X)) => ok &= how == Sharing::Block,
-        ExprKind::Index(..) | ExprKind::Deref(..) | ExprKind::Global(_) => ok = false,
-        _ => {}
-    });
-    ok
+/// Whether `e` is the same for every thread that shares the loops and in
+/// every trip: parameters (no pointers), launch sizes and the indices the
+/// sharing threads have in common, with neither loop variable (a local) and
+/// no memory read.
+fn agreed(e: &Expr, f: &Function, kept: &Kept, how: Sharing) -> bool {
+    kept.made_of_params(e, f, false, &|b| !thread_builtin(b, how), &|_| false)
 }
 
 /// What the trip's checks need to know of the nest.
@@ -227,7 +203,7 @@ struct Trip<'a> {
     loop_vars: [VarId; 2],
     how: Sharing,
     /// The function's locals that keep their initial values.
-    inits: &'a HashMap<VarId, Expr>,
+    kept: &'a Kept,
     /// Each loop variable's number of values at the analysed launch.
     lengths: [Option<i64>; 2],
 }
@@ -255,16 +231,15 @@ fn independent(ctx: &Ctx, trip: &Trip) -> bool {
     if !leaves_normally(body, false) {
         return false;
     }
-    let assigned = assigned_in(&f.body);
     // What a trip reads from outside it must be the same in every thread
-    // that shares the loops: another thread now runs the trip.
-    let same_everywhere = |v: VarId| {
-        let var = f.var(v);
-        (var.kind == VarKind::Param && !assigned.contains(&v))
-            || trip.inits.get(&v).is_some_and(|init| {
-                thread_free(init, f, trip.inits, trip.how, &assigned, loop_vars)
-            })
+    // that shares the loops: another thread now runs the trip. Pointer
+    // parameters are, and locals made from them.
+    let thread_free = |e: &Expr| {
+        trip.kept
+            .made_of_params(e, f, true, &|b| !thread_builtin(b, trip.how), &|_| false)
     };
+    let same_everywhere =
+        |v: VarId| thread_free(&hone_ir::build::var(v, &f.var(v).ty, Default::default()));
     let mut ok = true;
     visit_block(body, &mut |e| match &e.kind {
         ExprKind::Var(v) => {
@@ -280,8 +255,7 @@ fn independent(ctx: &Ctx, trip: &Trip) -> bool {
     let mut stored: HashMap<VarId, Vec<String>> = HashMap::new();
     let print = |e: &Expr| hone_ir::print::print_expr(&ctx.spec.module, f, e);
     let agreed_here = |e: &Expr| {
-        inline_locals(e, &body_inits)
-            .is_some_and(|e| agreed(&e, f, trip.inits, loop_vars, trip.how))
+        inline_locals(e, &body_inits).is_some_and(|e| agreed(&e, f, trip.kept, trip.how))
     };
     each_expr(body, &mut |e, _, _| match &e.kind {
         ExprKind::Assign { lhs: t, .. } | ExprKind::IncDec { target: t, .. } => {
@@ -306,7 +280,7 @@ fn independent(ctx: &Ctx, trip: &Trip) -> bool {
                             .and_then(|i| row_major(&i, loop_vars, &agreed_here))
                             .is_some_and(|(c, y)| {
                                 let at = loop_vars.iter().position(|v| *v == y);
-                                let c = inline_locals(&c, trip.inits).and_then(|c| {
+                                let c = inline_locals(&c, &trip.kept.inits).and_then(|c| {
                                     let l = &ctx.spec.launch;
                                     eval_uniform(&c, f, &l.args, &l.config)
                                 });
@@ -359,7 +333,7 @@ fn independent(ctx: &Ctx, trip: &Trip) -> bool {
         }
         _ => {}
     });
-    let root = |v: VarId| pointer_root(v, f, trip.inits);
+    let root = |v: VarId| pointer_root(v, f, &trip.kept.inits);
     for a in stored.keys() {
         let r = root(*a);
         ok &= r.is_some()
@@ -394,33 +368,6 @@ fn pointer_root(v: VarId, f: &Function, inits: &HashMap<VarId, Expr>) -> Option<
 fn thread_builtin(b: Builtin, how: Sharing) -> bool {
     matches!(b, Builtin::ThreadIdx(Dim::X))
         || (how == Sharing::Grid && matches!(b, Builtin::BlockIdx(Dim::X)))
-}
-
-/// Whether `e` (locals replaced) is the same in every thread sharing the
-/// loops: no builtin that tells them apart, no variable but parameters no
-/// code assigns (pointers too), no memory read.
-fn thread_free(
-    e: &Expr,
-    f: &Function,
-    inits: &HashMap<VarId, Expr>,
-    how: Sharing,
-    assigned: &HashSet<VarId>,
-    loop_vars: [VarId; 2],
-) -> bool {
-    let Some(e) = inline_locals(e, inits) else {
-        return false;
-    };
-    let mut ok = is_pure(&e);
-    visit_expr(&e, &mut |x| match &x.kind {
-        ExprKind::Var(v) => {
-            ok &=
-                !loop_vars.contains(v) && f.var(*v).kind == VarKind::Param && !assigned.contains(v)
-        }
-        ExprKind::Builtin(b) => ok &= !thread_builtin(*b, how),
-        ExprKind::Index(..) | ExprKind::Deref(..) | ExprKind::Global(_) => ok = false,
-        _ => {}
-    });
-    ok
 }
 
 /// `index` as `x * c + y + d`: one loop variable `y` alone, the other `x`
@@ -502,22 +449,23 @@ fn propose_all(ctx: &Ctx, site: &SiteStats) -> Option<Vec<Candidate>> {
         return None;
     }
     let inner = canonical(&outer.body[0])?;
-    let inits = kept_inits(ctx.func);
+    let kept = Kept::of(ctx.func);
+    let inits = &kept.inits;
     // Which loop the threads share; the other steps by one.
     let (shared, serial) = match (
-        split_start(outer.init, &inits),
-        split_start(inner.init, &inits),
+        split_start(outer.init, inits),
+        split_start(inner.init, inits),
     ) {
         (None, Some(_)) => (&inner, &outer),
         (Some(_), None) => (&outer, &inner),
         _ => return None,
     };
-    let (base, thread_part, how) = split_start(shared.init, &inits)?;
-    if serial.step.is_some() || !step_fits(&inline_locals(shared.step?, &inits)?, how) {
+    let (base, thread_part, how) = split_start(shared.init, inits)?;
+    if serial.step.is_some() || !step_fits(&inline_locals(shared.step?, inits)?, how) {
         return None;
     }
     let loop_vars = [shared.var, serial.var];
-    let agreed = |e: &Expr| agreed(e, ctx.func, &inits, loop_vars, how);
+    let agreed = |e: &Expr| agreed(e, ctx.func, &kept, how);
     if !base.is_none_or(agreed)
         || ![shared.bound, serial.init, serial.bound]
             .into_iter()
@@ -527,7 +475,7 @@ fn propose_all(ctx: &Ctx, site: &SiteStats) -> Option<Vec<Candidate>> {
     }
     // The walk must be strided by the shared loop and run along the other.
     let mut names = Vec::new();
-    hone_ir::path::vars_read(&inline_locals(ctx.access(site)?.index, &inits)?, &mut names);
+    hone_ir::path::vars_read(&inline_locals(ctx.access(site)?.index, inits)?, &mut names);
     if !names.contains(&serial.var) {
         return None;
     }
@@ -545,7 +493,7 @@ fn propose_all(ctx: &Ctx, site: &SiteStats) -> Option<Vec<Candidate>> {
     }
     let spec = &ctx.spec.launch;
     let at_launch = |e: &Expr| {
-        inline_locals(e, &inits).and_then(|e| eval_uniform(&e, ctx.func, &spec.args, &spec.config))
+        inline_locals(e, inits).and_then(|e| eval_uniform(&e, ctx.func, &spec.args, &spec.config))
     };
     let length = |bound: &Expr, start: Option<&Expr>| {
         at_launch(bound)?.checked_sub(start.map_or(Some(0), at_launch)?)
@@ -558,7 +506,7 @@ fn propose_all(ctx: &Ctx, site: &SiteStats) -> Option<Vec<Candidate>> {
         body: inner.body,
         loop_vars,
         how,
-        inits: &inits,
+        kept: &kept,
         lengths,
     };
     if !independent(ctx, &trip) {
@@ -613,10 +561,16 @@ impl Nest<'_> {
         }
     }
 
-    /// The module with the nest replaced by `stmt`.
-    fn replaced(&self, ctx: &Ctx, stmt: Stmt) -> Option<hone_ir::Module> {
+    /// The module with the nest replaced by the statement `build` makes
+    /// (it may add variables to the function).
+    fn replaced(
+        &self,
+        ctx: &Ctx,
+        build: impl FnOnce(&mut Function) -> Stmt,
+    ) -> Option<hone_ir::Module> {
         let at = self.outer_path.last()?.1;
         ctx.rewrite(|f| {
+            let stmt = build(f);
             let block = parent_block_mut(&mut f.body, &self.outer_path)?;
             *block.get_mut(at)? = stmt;
             Some(())
@@ -686,7 +640,7 @@ fn interchanged(ctx: &Ctx, n: &Nest) -> Option<Candidate> {
         },
         span,
     };
-    let module = n.replaced(ctx, new_outer)?;
+    let module = n.replaced(ctx, |_| new_outer)?;
     let (s, t) = n.names(f);
     let who = n.who();
     Some(Candidate {
@@ -732,7 +686,7 @@ fn merged(ctx: &Ctx, n: &Nest) -> Option<Candidate> {
     let (base, serial_start) = (n.base, n.serial.init);
     let (thread_part, step) = (n.thread_part.clone(), n.shared.step?.clone());
     let (shared_bound, serial_bound) = (n.shared.bound.clone(), n.serial.bound.clone());
-    let module = ctx.rewrite(|g| {
+    let module = n.replaced(ctx, |g| {
         let k = super::loops::fresh_local(g, "k", &ty, span, false);
         let k_expr = hone_ir::build::var(k, &ty, span);
         body.insert(
@@ -782,7 +736,7 @@ fn merged(ctx: &Ctx, n: &Nest) -> Option<Candidate> {
                 bin(BinaryOp::Mul, wide, serial_len.clone()),
             ),
         );
-        let merged = Stmt {
+        Stmt {
             kind: StmtKind::For {
                 init: vec![decl(k, thread_part, span)],
                 cond: Some(cond),
@@ -790,11 +744,7 @@ fn merged(ctx: &Ctx, n: &Nest) -> Option<Candidate> {
                 body,
             },
             span,
-        };
-        let at = n.outer_path.last()?.1;
-        let block = parent_block_mut(&mut g.body, &n.outer_path)?;
-        *block.get_mut(at)? = merged;
-        Some(())
+        }
     })?;
     let (s, t) = n.names(f);
     let who = n.who();

@@ -261,22 +261,73 @@ pub(crate) fn assigned_in(block: &Block) -> HashSet<VarId> {
     out
 }
 
-/// The initial values of the function's locals that keep them.
-pub(crate) fn kept_inits(f: &Function) -> HashMap<VarId, Expr> {
-    let assigned = assigned_in(&f.body);
-    let mut inits = HashMap::new();
-    hone_ir::path::each_stmt(&f.body, &mut |s, _| {
-        if let StmtKind::Decl {
-            var,
-            init: Some(hone_ir::Init::Expr(e)),
-        } = &s.kind
-        {
-            if !assigned.contains(var) && is_pure(e) && f.var(*var).kind == VarKind::Local {
-                inits.insert(*var, e.clone());
+/// What a function's variables keep: the locals that keep their initial
+/// values, with those values, and every variable assigned somewhere.
+pub(crate) struct Kept {
+    pub inits: HashMap<VarId, Expr>,
+    pub assigned: HashSet<VarId>,
+}
+
+impl Kept {
+    pub fn of(f: &Function) -> Kept {
+        let assigned = assigned_in(&f.body);
+        let mut inits = HashMap::new();
+        hone_ir::path::each_stmt(&f.body, &mut |s, _| {
+            if let StmtKind::Decl {
+                var,
+                init: Some(hone_ir::Init::Expr(e)),
+            } = &s.kind
+            {
+                if !assigned.contains(var) && is_pure(e) && f.var(*var).kind == VarKind::Local {
+                    inits.insert(*var, e.clone());
+                }
             }
-        }
-    });
-    inits
+        });
+        Kept { inits, assigned }
+    }
+
+    /// Whether `e`, its kept locals replaced by their values, is made only of
+    /// literals, the builtins `builtin_ok` accepts, parameters no code
+    /// assigns (pointers only where `pointers`) and the variables `also`
+    /// accepts: no memory read, nothing with an effect. Such a value is the
+    /// same in every thread that agrees on those builtins.
+    pub fn made_of_params(
+        &self,
+        e: &Expr,
+        f: &Function,
+        pointers: bool,
+        builtin_ok: &dyn Fn(hone_ir::Builtin) -> bool,
+        also: &dyn Fn(VarId) -> bool,
+    ) -> bool {
+        let Some(e) = crate::walk::inline_locals(e, &self.inits) else {
+            return false;
+        };
+        let mut ok = is_pure(&e);
+        crate::walk::visit_expr(&e, &mut |x| match &x.kind {
+            ExprKind::Var(v) => {
+                let var = f.var(*v);
+                ok &= also(*v)
+                    || (var.kind == VarKind::Param
+                        && !self.assigned.contains(v)
+                        && (pointers || !var.ty.is_pointer()))
+            }
+            ExprKind::Builtin(b) => ok &= builtin_ok(*b),
+            ExprKind::Index(..) | ExprKind::Deref(..) | ExprKind::Global(_) => ok = false,
+            _ => {}
+        });
+        ok
+    }
+}
+
+/// `base`, or `base2`, `base3`, ... where `f` has a variable of that name.
+pub(crate) fn free_name(f: &Function, base: &str) -> String {
+    let mut name = base.to_string();
+    let mut k = 2;
+    while f.vars.iter().any(|v| v.name == name) {
+        name = format!("{base}{k}");
+        k += 1;
+    }
+    name
 }
 
 /// Adds a local variable named `base` (or `base2`, `base3`, ... where taken).
@@ -287,12 +338,7 @@ pub(crate) fn fresh_local(
     span: Span,
     is_const: bool,
 ) -> VarId {
-    let mut name = base.to_string();
-    let mut k = 2;
-    while f.vars.iter().any(|v| v.name == name) {
-        name = format!("{base}{k}");
-        k += 1;
-    }
+    let name = free_name(f, base);
     f.add_var(Var {
         is_const,
         ..Var::new(name, ty.clone(), VarKind::Local, span)

@@ -28,11 +28,11 @@ use hone_ir::{
     Type, Var, VarId, VarKind,
 };
 
-use super::loops::{assigned_in, element, fresh_local, kept_inits};
+use super::loops::{element, free_name, fresh_local, Kept};
 use super::{Candidate, Ctx, Rejected, SynthesizerHandle};
 use crate::collect::SiteStats;
 use crate::shape::{strided, Stride};
-use crate::walk::{bin, inline_locals, is_pure, lit, strip, visit_expr};
+use crate::walk::{bin, lit, strip};
 
 /// Synthesized kernels by annotated source, or why there is none: one
 /// statement's sites share one.
@@ -127,14 +127,7 @@ fn guard_block(m: &mut hone_ir::Module, kernel: &str, [bx, by]: [u32; 2]) -> Opt
         )),
         span,
     };
-    let check = Stmt {
-        kind: StmtKind::If {
-            cond,
-            then: vec![trap],
-            els: None,
-        },
-        span,
-    };
+    let check = hone_ir::build::if_stmt(cond, vec![trap], span);
     f.body.insert(0, check);
     Some(())
 }
@@ -282,14 +275,7 @@ fn annotate(ctx: &Ctx, site: &SiteStats) -> Option<Annotated> {
             elem.clone(),
             span,
         );
-        let barrier = || Stmt {
-            kind: StmtKind::Expr(hone_ir::build::mk(
-                ExprKind::Intrinsic(Intrinsic::SyncThreads, Vec::new()),
-                Type::Void,
-                span,
-            )),
-            span,
-        };
+        let barrier = || hone_ir::build::syncthreads(span);
         let mut stmts = vec![
             hone_ir::build::assign_stmt(cell, own_element, span),
             barrier(),
@@ -335,25 +321,10 @@ fn uniform_path(ctx: &Ctx, path: &hone_ir::path::Path) -> bool {
     if exits || path.first().is_none_or(|p| p.0 != Child::Root) {
         return false;
     }
-    let inits = kept_inits(f);
-    let assigned = assigned_in(body);
+    let kept = Kept::of(f);
+    let not_thread = |b: Builtin| !matches!(b, Builtin::ThreadIdx(_));
     let block_wide = |e: &Expr, own: Option<VarId>| {
-        let Some(e) = inline_locals(e, &inits) else {
-            return false;
-        };
-        let mut ok = is_pure(&e);
-        visit_expr(&e, &mut |x| match &x.kind {
-            ExprKind::Var(v) => {
-                ok &= Some(*v) == own
-                    || (f.var(*v).kind == VarKind::Param
-                        && !assigned.contains(v)
-                        && !f.var(*v).ty.is_pointer())
-            }
-            ExprKind::Builtin(Builtin::ThreadIdx(_)) => ok = false,
-            ExprKind::Index(..) | ExprKind::Deref(..) | ExprKind::Global(_) => ok = false,
-            _ => {}
-        });
-        ok
+        kept.made_of_params(e, f, false, &not_thread, &|v| Some(v) == own)
     };
     (1..path.len()).all(|n| {
         if path[n].0 != Child::Body {
@@ -384,15 +355,4 @@ fn uniform_path(ctx: &Ctx, path: &hone_ir::path::Path) -> bool {
         });
         step_ok && cond.as_ref().is_some_and(|c| block_wide(c, Some(own)))
     })
-}
-
-/// `base`, or `base2`, `base3`, ... where a variable has that name.
-fn free_name(f: &hone_ir::Function, base: &str) -> String {
-    let mut name = base.to_string();
-    let mut k = 2;
-    while f.vars.iter().any(|v| v.name == name) {
-        name = format!("{base}{k}");
-        k += 1;
-    }
-    name
 }

@@ -117,27 +117,13 @@ pub fn compiler(arch: u32, sass: Option<PathBuf>) -> CompilerHandle {
 pub fn synthesizer(mut limits: hone_emulator::Limits) -> SynthesizerHandle {
     const MOST: std::time::Duration = std::time::Duration::from_secs(60);
     limits.time_limit = Some(limits.time_limit.map_or(MOST, |t| t.min(MOST)));
+    let opts = hone_synthesizer::Options {
+        limits,
+        ..Default::default()
+    };
     SynthesizerHandle(Arc::new(
         move |text: &str, kernel: &str, launch: &hone_analyzer::LaunchData| {
-            let run = || {
-                let ak = hone_synthesizer::load_source(
-                    "annotated.cu",
-                    text,
-                    kernel,
-                    &Default::default(),
-                )
-                .map_err(|e| e.to_string())?;
-                let opts = hone_synthesizer::Options {
-                    limits: limits.clone(),
-                    ..Default::default()
-                };
-                let s = hone_synthesizer::synthesize(&ak, std::slice::from_ref(launch), &opts)
-                    .map_err(|e| e.to_string())?;
-                if !s.verified || s.dynamic_shared.is_some() {
-                    return Err("the synthesized kernel did not pass its checks".to_string());
-                }
-                Ok(s.source)
-            };
+            let run = || hone_synthesizer::synthesize_checked(text, kernel, launch, &opts);
             // A failure of the synthesizer on a kernel it was not written for
             // loses this one fix, not the analysis.
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(run))
