@@ -573,3 +573,143 @@ fn loops_whose_trips_depend_on_each_other_are_not_interchanged() {
         );
     }
 }
+
+fn walk(kernel: &str, args: Vec<KernelArg>, buffers: Vec<Buffer>) -> hone_analyzer::Analysis {
+    let s = spec("staged.cu", kernel, [2, 1, 1], [64, 1, 1], args, buffers);
+    run(&s, Model::Sm90, true)
+}
+
+/// The `staged-walk` fix of a site, verified, keeping the layout, and
+/// cutting the site's sectors (now those of the copy) by `factor` or more.
+fn staged(s: &Site, factor: u64) -> &Suggestion {
+    let f = fix(s, "staged-walk");
+    check_verified(f);
+    assert!(f.layout_changes.is_empty());
+    assert!(
+        f.site_after.sectors > 0 && f.site_before.sectors >= factor * f.site_after.sectors,
+        "{:?} -> {:?}",
+        f.site_before,
+        f.site_after
+    );
+    assert!(f.kernel_after.sectors < f.kernel_before.sectors);
+    f
+}
+
+#[test]
+fn row_walks_are_staged_through_shared_memory() {
+    // 100 rows of 48 columns (a chunk of 32 and one of 16) on 128 threads:
+    // the threads past the last row take part in the copies.
+    let (rows, cols) = (100, 48);
+    let a = walk(
+        "row_prefix",
+        vec![
+            KernelArg::Buffer(0),
+            KernelArg::Buffer(1),
+            KernelArg::Int(rows),
+            KernelArg::Int(cols),
+        ],
+        vec![
+            floats("in", 128 * 48, 1),
+            Buffer::zeros("out", hone_ir::Type::FLOAT, 128 * 48),
+        ],
+    );
+    let read = staged(site(&a, 14, "in[row * cols + c]"), 4);
+    for line in [
+        "bool hone_act = row < rows;",
+        "hone_rows0[hone_tid] = &in[row * cols];",
+        "hone_rows1[hone_tid] = &out[row * cols];",
+        "for (int c = hone_x0; c < cols && c < hone_x0 + 32; c++) {",
+        "s += hone_tile0[hone_tid][c - hone_x0];",
+        "hone_tile1[hone_tid][c - hone_x0] = s;",
+        "if (blockDim.x * blockDim.y * blockDim.z != 64) {",
+    ] {
+        assert!(read.source.contains(line), "{line}\n{}", read.source);
+    }
+    staged(site(&a, 15, "out[row * cols + c]"), 4);
+
+    // The helper that walks the row it is given, reads and stores.
+    let a = walk(
+        "box_rows",
+        vec![
+            KernelArg::Buffer(0),
+            KernelArg::Buffer(1),
+            KernelArg::Int(80),
+            KernelArg::Int(4),
+        ],
+        vec![floats("id", 128 * 80, 2), floats("od", 128 * 80, 3)],
+    );
+    let f = staged(site(&a, 28, "id[x - r - 1]"), 4);
+    assert!(
+        f.source.contains("hone_rows1[hone_tid] = &id[-r - 1];"),
+        "{}",
+        f.source
+    );
+    staged(site(&a, 29, "od[x]"), 4);
+}
+
+#[test]
+fn walks_that_leave_early_or_disagree_are_not_staged() {
+    let m = || floats("m", 128 * 48, 5);
+    let out = || Buffer::zeros("out", hone_ir::Type::FLOAT, 128);
+    let ints = |n: usize| {
+        let v: Vec<i32> = (0..n as i32).map(|i| 8 + i % 40).collect();
+        Buffer::from_i32("len", &v)
+    };
+    let b = KernelArg::Buffer;
+    let cols = KernelArg::Int(48);
+    for (kernel, line, expr, args, buffers) in [
+        (
+            "own_length",
+            47,
+            "in[row * cols + c]",
+            vec![b(0), b(1), b(2), cols],
+            vec![m(), out(), ints(128)],
+        ),
+        (
+            "first_negative",
+            57,
+            "in[row * cols + c]",
+            vec![b(0), b(1), cols],
+            vec![m(), Buffer::zeros("at", hone_ir::Type::INT, 128)],
+        ),
+        (
+            "early_exit",
+            74,
+            "in[row * cols + c]",
+            vec![b(0), b(1), KernelArg::Int(100), cols],
+            vec![m(), out()],
+        ),
+        (
+            "guarded_read",
+            85,
+            "in[row * cols + c]",
+            vec![b(0), b(1), cols],
+            vec![m(), out()],
+        ),
+        (
+            "in_place",
+            94,
+            "m[row * cols + c]",
+            vec![b(0), cols],
+            vec![m()],
+        ),
+        (
+            "two_rows",
+            102,
+            "r[c]",
+            vec![b(0), b(1), b(2), cols],
+            vec![m(), floats("b", 128 * 48, 6), out()],
+        ),
+    ] {
+        let a = walk(kernel, args, buffers);
+        let s = site(&a, line, expr);
+        assert!(s.stats.excess(Model::Sm90) > 0, "{kernel}");
+        assert!(
+            s.suggestions.iter().all(|f| f.pattern != "staged-walk")
+                && s.rejected.iter().all(|r| r.pattern != "staged-walk"),
+            "{kernel}: {:?} {:?}",
+            s.suggestions.iter().map(|f| f.pattern).collect::<Vec<_>>(),
+            s.rejected
+        );
+    }
+}

@@ -81,5 +81,6 @@ fn propose_one(ctx: &Ctx, site: &SiteStats) -> Option<Candidate> {
         ),
         module,
         layouts: Vec::new(),
+        moved_to: None,
     })
 }

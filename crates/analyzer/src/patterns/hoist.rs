@@ -116,6 +116,7 @@ fn propose_one(ctx: &Ctx, site: &SiteStats) -> Option<Candidate> {
         ),
         module,
         layouts: Vec::new(),
+        moved_to: None,
     })
 }
 

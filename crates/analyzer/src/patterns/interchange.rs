@@ -658,6 +658,7 @@ fn interchanged(ctx: &Ctx, n: &Nest) -> Option<Candidate> {
         ),
         module,
         layouts: Vec::new(),
+        moved_to: None,
     })
 }
 
@@ -765,5 +766,6 @@ fn merged(ctx: &Ctx, n: &Nest) -> Option<Candidate> {
         ),
         module,
         layouts: Vec::new(),
+        moved_to: None,
     })
 }

@@ -191,5 +191,6 @@ fn propose_one(ctx: &Ctx, site: &SiteStats) -> Option<Candidate> {
                 chunk: 32,
             },
         )],
+        moved_to: None,
     })
 }

@@ -67,5 +67,6 @@ fn propose_one(ctx: &Ctx, site: &SiteStats) -> Option<Candidate> {
         ),
         module,
         layouts: vec![(ctx.param_buffer(array)?, name, Layout::Shift { pad })],
+        moved_to: None,
     })
 }

@@ -24,6 +24,7 @@ mod misaligned;
 mod register;
 mod remap;
 mod shared;
+mod stage;
 mod stencil;
 mod tile;
 mod vector;
@@ -77,7 +78,7 @@ pub struct Suggestion {
     /// Catalogue entry: `local-accumulator`, `hoisted-load`, `register-copy`,
     /// `misaligned-offset`, `thread-remap`, `structure-of-arrays`, `row-walk`,
     /// `shared-tile`, `shared-padding`, `shared-swizzle`, `vector-load`,
-    /// `loop-interchange`, `shared-stencil`.
+    /// `loop-interchange`, `shared-stencil`, `staged-walk`.
     pub pattern: &'static str,
     pub title: String,
     pub explanation: String,
@@ -118,6 +119,10 @@ pub(crate) struct Candidate {
     pub module: Module,
     /// Buffer index, array name, new layout.
     pub layouts: Vec<(usize, String, Layout)>,
+    /// The variable through which the rewritten kernel makes the site's
+    /// traffic, where the rewrite moves it to other code (a staged copy)
+    /// whose accesses no longer read as the site's.
+    pub moved_to: Option<String>,
 }
 
 /// What the patterns see of the launch.
@@ -266,6 +271,7 @@ impl<'a> Catalogue<'a> {
         candidates.extend(tile::propose(ctx, site));
         candidates.extend(vector::propose(ctx, site));
         candidates.extend(interchange::propose(ctx, site));
+        candidates.extend(stage::propose(ctx, home, site, &self.measured.sites));
         let mut rejected = Vec::new();
         if let Some(synth) = &self.opts.synthesizer {
             let (c, r) = stencil::propose(ctx, site, synth, &mut self.synthesized);
@@ -303,13 +309,30 @@ impl<'a> Catalogue<'a> {
             return Err(format!("not verified: {}", evaluated.verification.message));
         }
         let site_before = Cost::of([site]);
-        let site_after = counterpart(
-            (&self.measured.sites, &self.texts),
-            site,
-            (&evaluated.sites_after, &evaluated.texts_after),
-        )
-        .map(|s| Cost::of([s]))
-        .unwrap_or_default();
+        let moved = c.moved_to.as_ref().map(|base| {
+            let named = format!("{base}[");
+            Cost::of(
+                evaluated
+                    .sites_after
+                    .iter()
+                    .zip(&evaluated.texts_after)
+                    .filter(|(s, text)| {
+                        s.space == site.space
+                            && s.kind == site.kind
+                            && text.as_deref().is_some_and(|t| t.starts_with(&named))
+                    })
+                    .map(|(s, _)| s),
+            )
+        });
+        let site_after = moved.unwrap_or_else(|| {
+            counterpart(
+                (&self.measured.sites, &self.texts),
+                site,
+                (&evaluated.sites_after, &evaluated.texts_after),
+            )
+            .map(|s| Cost::of([s]))
+            .unwrap_or_default()
+        });
         let kernel_before = Cost::of(&self.measured.sites);
         let kernel_after = Cost::of(&evaluated.sites_after);
         let model = ctx.model;

@@ -193,5 +193,6 @@ fn propose_one(ctx: &Ctx, site: &SiteStats) -> Option<Candidate> {
         ),
         module,
         layouts,
+        moved_to: None,
     })
 }

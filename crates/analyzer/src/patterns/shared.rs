@@ -182,6 +182,7 @@ fn padding(ctx: &Ctx, v: VarId, shape: &Shape) -> Option<Candidate> {
         ),
         module,
         layouts: Vec::new(),
+        moved_to: None,
     })
 }
 
@@ -245,5 +246,6 @@ fn swizzle(ctx: &Ctx, v: VarId, shape: &Shape) -> Option<Candidate> {
         ),
         module,
         layouts: Vec::new(),
+        moved_to: None,
     })
 }

@@ -101,6 +101,7 @@ pub(crate) fn propose(
         ),
         module,
         layouts: Vec::new(),
+        moved_to: None,
     };
     (vec![candidate], Vec::new())
 }

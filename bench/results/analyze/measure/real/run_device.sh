@@ -21,7 +21,7 @@ all="rodinia/lud/lud_perimeter rodinia/nw/needle_cuda_shared_1 \
          samples/boxFilter/d_boxfilter_x_global samples/convolutionSeparable/convolutionColumnsKernel \
          rodinia/lud/lud_diagonal rodinia/pathfinder/dynproc_kernel samples/simpleStreams/init_array \
          samples/boxFilter/d_boxfilter_y_global samples/boxFilter/d_boxfilter_rgba_y \
-         rodinia/hotspot3D/hotspotOpt1"
+         rodinia/hotspot3D/hotspotOpt1 rodinia/kmeans/invert_mapping"
 shift 2
 for k in ${@:-$all}; do
     n=$(basename "$k")
