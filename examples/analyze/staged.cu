@@ -36,6 +36,19 @@ __global__ void box_rows(const float *id, float *od, int w, int r)
     box_row(&id[y * w], &od[y * w], w, r);
 }
 
+// Threads past the last row return before the walk: they now join the
+// block's copies and skip the rest.
+__global__ void row_sums(const float *in, float *out, int rows, int cols)
+{
+    int row = blockIdx.x * blockDim.x + threadIdx.x;
+    if (row >= rows)
+        return;
+    float s = 0.0f;
+    for (int c = 0; c < cols; c++)
+        s += in[row * cols + c];
+    out[row] = s;
+}
+
 // Walks that must not be staged.
 
 // Each row has its own length: the block does not agree on the trips.
@@ -62,13 +75,16 @@ __global__ void first_negative(const float *in, int *at, int cols)
     at[row] = found;
 }
 
-// Threads past the last row return before the walk: they would miss the
-// block's barriers.
-__global__ void early_exit(const float *in, float *out, int rows, int cols)
+// Threads past the last row store before they leave; a thread that
+// stays stores before the walk too, which one that left must not.
+__global__ void store_then_walk(const float *in, float *out, int rows, int cols)
 {
     int row = blockIdx.x * blockDim.x + threadIdx.x;
-    if (row >= rows)
+    if (row >= rows) {
+        out[row] = 0.0f;
         return;
+    }
+    out[row] = -1.0f;
     float s = 0.0f;
     for (int c = 0; c < cols; c++)
         s += in[row * cols + c];
@@ -107,4 +123,63 @@ __global__ void two_rows(const float *a, const float *b, float *out, int cols)
 {
     int row = blockIdx.x * blockDim.x + threadIdx.x;
     out[row] = row_sum(&a[row * cols], cols) + row_sum(&b[row * cols], cols);
+}
+
+// Reads through a second name of the array it writes.
+__global__ void second_name(float *m, int cols)
+{
+    int row = blockIdx.x * blockDim.x + threadIdx.x;
+    float *w = m;
+    for (int c = 1; c < cols; c++)
+        w[row * cols + c] = 0.5f * m[row * cols + c - 1];
+}
+
+// A running mean of a row in a helper, called in place: the kernel passes
+// it one buffer twice.
+__device__ void mean_row(const float *src, float *dst, int n)
+{
+    float t = 0.0f;
+    for (int x = 1; x < n; x++) {
+        t += src[x - 1];
+        dst[x] = t / x;
+    }
+}
+
+__global__ void mean_in_place(float *d, int w)
+{
+    int y = blockIdx.x * blockDim.x + threadIdx.x;
+    mean_row(&d[y * w], &d[y * w], w);
+}
+
+// An unsigned index less one: `row * cols + c - 1` wraps in 32 bits where
+// `&in[row * cols - 1]` would not.
+__global__ void unsigned_shift(const float *in, float *out, unsigned cols)
+{
+    unsigned row = blockIdx.x * blockDim.x + threadIdx.x;
+    float s = 0.0f;
+    for (unsigned c = 1; c < cols; c++)
+        s += in[row * cols + c - 1];
+    out[row] = s;
+}
+
+// A 16-bit column: a chunk's first column could wrap.
+__global__ void short_walk(const float *in, float *out, short cols)
+{
+    int row = blockIdx.x * blockDim.x + threadIdx.x;
+    float s = 0.0f;
+    for (short c = 0; c < cols; c++)
+        s += in[row * cols + c];
+    out[row] = s;
+}
+
+// The row pointer is made on each trip.
+__global__ void pointer_in_trip(const float *in, float *out, int cols)
+{
+    int row = blockIdx.x * blockDim.x + threadIdx.x;
+    float s = 0.0f;
+    for (int c = 0; c < cols; c++) {
+        const float *p = in + row * cols;
+        s += p[c];
+    }
+    out[row] = s;
 }

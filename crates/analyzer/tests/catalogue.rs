@@ -619,6 +619,7 @@ fn row_walks_are_staged_through_shared_memory() {
         "hone_rows0[hone_tid] = &in[row * cols];",
         "hone_rows1[hone_tid] = &out[row * cols];",
         "for (int c = hone_x0; c < cols && c < hone_x0 + 32; c++) {",
+        "if (cols > 2147483583) {",
         "s += hone_tile0[hone_tid][c - hone_x0];",
         "hone_tile1[hone_tid][c - hone_x0] = s;",
         "if (blockDim.x * blockDim.y * blockDim.z != 64) {",
@@ -645,6 +646,29 @@ fn row_walks_are_staged_through_shared_memory() {
         f.source
     );
     staged(site(&a, 29, "od[x]"), 4);
+    // The window's first r + 1 = 5 columns: shorter than a chunk, where the
+    // copy costs more than it saves.
+    let first = site(&a, 26, "id[x]");
+    assert!(first.stats.excess(Model::Sm90) > 0);
+    assert!(first.suggestions.iter().all(|f| f.pattern != "staged-walk"));
+
+    // Threads past the last row return before the walk: they join the
+    // copies, and what follows the walk runs only for the others.
+    let a = walk(
+        "row_sums",
+        vec![
+            KernelArg::Buffer(0),
+            KernelArg::Buffer(1),
+            KernelArg::Int(rows),
+            KernelArg::Int(cols),
+        ],
+        vec![floats("in", 128 * 48, 4), floats("out", 128, 5)],
+    );
+    let f = staged(site(&a, 48, "in[row * cols + c]"), 4);
+    for line in ["bool hone_act = !(row >= rows);", "if (hone_act) {"] {
+        assert!(f.source.contains(line), "{line}\n{}", f.source);
+    }
+    assert!(!f.source.contains("return;"), "{}", f.source);
 }
 
 #[test]
@@ -660,45 +684,80 @@ fn walks_that_leave_early_or_disagree_are_not_staged() {
     for (kernel, line, expr, args, buffers) in [
         (
             "own_length",
-            47,
+            60,
             "in[row * cols + c]",
             vec![b(0), b(1), b(2), cols],
             vec![m(), out(), ints(128)],
         ),
         (
             "first_negative",
-            57,
+            70,
             "in[row * cols + c]",
             vec![b(0), b(1), cols],
             vec![m(), Buffer::zeros("at", hone_ir::Type::INT, 128)],
         ),
         (
-            "early_exit",
-            74,
+            "store_then_walk",
+            90,
             "in[row * cols + c]",
             vec![b(0), b(1), KernelArg::Int(100), cols],
             vec![m(), out()],
         ),
         (
             "guarded_read",
-            85,
+            101,
             "in[row * cols + c]",
             vec![b(0), b(1), cols],
             vec![m(), out()],
         ),
         (
             "in_place",
-            94,
+            110,
             "m[row * cols + c]",
             vec![b(0), cols],
             vec![m()],
         ),
         (
             "two_rows",
-            102,
+            118,
             "r[c]",
             vec![b(0), b(1), b(2), cols],
             vec![m(), floats("b", 128 * 48, 6), out()],
+        ),
+        (
+            "second_name",
+            134,
+            "m[row * cols + c - 1]",
+            vec![b(0), cols],
+            vec![m()],
+        ),
+        (
+            "mean_in_place",
+            143,
+            "src[x - 1]",
+            vec![b(0), cols],
+            vec![m()],
+        ),
+        (
+            "unsigned_shift",
+            161,
+            "in[row * cols + c - 1]",
+            vec![b(0), b(1), cols],
+            vec![m(), out()],
+        ),
+        (
+            "short_walk",
+            171,
+            "in[row * cols + c]",
+            vec![b(0), b(1), cols],
+            vec![m(), out()],
+        ),
+        (
+            "pointer_in_trip",
+            182,
+            "p[c]",
+            vec![b(0), b(1), cols],
+            vec![m(), out()],
         ),
     ] {
         let a = walk(kernel, args, buffers);

@@ -8,22 +8,29 @@
 //! Instead the block walks its rows in chunks of C columns: for each chunk,
 //! its threads copy, C consecutive threads a row, the chunk of every
 //! thread's row into a shared tile (a warp reads 32 / C rows of C
-//! consecutive elements: whole sectors), wait, and then each thread runs its
+//! consecutive elements), wait, and then each thread runs its
 //! trips of the chunk reading its own tile row. Stores of the walk go to a
 //! tile the same way and are copied out, row by row, after the chunk. Each
 //! thread's row is named by a pointer it puts in shared memory before the
 //! walk (`&a[row * w]`), so a thread can copy another's row.
 //!
-//! Every thread of the block must reach the walk together (a walk at the top
-//! of the kernel, or of a helper the kernel calls once at its top, maybe
-//! under an `if` that holds only the walk: threads that fail it take part in
-//! the copies, and their rows are skipped), the bounds must be the block's
-//! (made of parameters), and the trips must not leave the walk early. A
-//! staged read must run on every trip (not under `?:`, `&&`, `||` or an
-//! `if`), so the copy reads nothing the original did not; a read-only array
-//! is staged, and a staged store must be the walk's only use of its array.
-//! The tiles are sized for the analysed block; another block stops with a
-//! trap.
+//! Every thread of the block must reach the walk together: a walk at the
+//! top of the kernel, or of a helper the kernel calls once at its top, maybe
+//! under an `if` (after declarations that read no memory, which every
+//! thread then makes; what follows the walk in it runs under the guard) or
+//! after `if (c) return;` statements (what follows the walk then runs for
+//! the threads that stayed). Threads that fail the guard or left take part
+//! in the copies, and their rows are skipped. The bounds must be the
+//! block's (made of parameters), the loop variable 32 or 64 bits wide, and
+//! the trips must not leave the walk early, wait at a barrier or call what
+//! writes memory. A staged read must run on every trip (not under `?:`,
+//! `&&`, `||` or an `if`), so the copy reads nothing the original did not,
+//! of an array the function stores nowhere and names no other way (for a
+//! helper, one the kernel passes no second pointer into); a staged store
+//! must be the walk's only use of its array. Other parameters are taken not
+//! to point into the staged rows, as `__restrict__` would say. The tiles
+//! are sized for the analysed block, within the shared memory the module
+//! leaves; another block stops with a trap.
 
 use hone_emulator::AccessKind;
 use hone_ir::path::{each_stmt, find_span, stmt_at, Child, Path};
@@ -91,7 +98,10 @@ pub(crate) fn propose(
         return None;
     };
     let header = Header::of(f, init, cond.as_ref()?, step.as_ref()?)?;
-    if assigned_in(body).contains(&header.x) || !leaves_only_at_end(f) || !plain_trips(body) {
+    if assigned_in(body).contains(&header.x)
+        || !plain_trips(module, body)
+        || !fresh_names(f, &place.before)
+    {
         return None;
     }
     // The walk's bounds are the block's: made of parameters (a helper's, of
@@ -109,7 +119,14 @@ pub(crate) fn propose(
         return None;
     }
 
-    let assigned = assigned_in(body);
+    // Variables the trips assign or declare (a pointer or offset declared
+    // in a trip is not there before the walk).
+    let mut assigned = assigned_in(body);
+    each_stmt(body, &mut |st, _| {
+        if let StmtKind::Decl { var, .. } = st.kind {
+            assigned.insert(var);
+        }
+    });
     // Only accesses that waste sectors are worth a copy (a read every
     // thread makes of the same element, `x[j]`, is not).
     let wasteful: Vec<hone_ir::Span> = sites
@@ -125,6 +142,12 @@ pub(crate) fn propose(
     }) {
         return None;
     }
+    if from_kernel
+        .as_ref()
+        .is_some_and(|args| !distinct_arguments(f, &staged, args))
+    {
+        return None;
+    }
     let tiles = staged.len() as u64;
     let elem_bytes = staged
         .iter()
@@ -134,16 +157,27 @@ pub(crate) fn propose(
     // Whole rows of threads a copy pass, the tiles within the budget, and a
     // thread's values of the next chunk in registers (at most 64).
     let reads = staged.iter().filter(|s| !s.store).count() as u64;
+    let budget = SHARED_BUDGET
+        .min(SHARED_LIMIT.saturating_sub(
+            shared_in_use(module) + kernel.spec.launch.config.dynamic_shared_bytes,
+        ));
     let chunk = CHUNKS.into_iter().find(|c| {
         threads % c == 0
             && reads * c <= REGISTERS
-            && tiles * threads * (c + 1) * elem_bytes + tiles * threads * 8 + threads
-                <= SHARED_BUDGET
+            && tiles * threads * (c + 1) * elem_bytes + tiles * threads * 8 + threads <= budget
     })?;
+
+    // A walk shorter than a chunk at the analysed launch gains nothing the
+    // copy does not cost.
+    if trips_at_launch(kernel, f, &kept, from_kernel.as_deref(), &header)
+        .is_some_and(|t| t < chunk as i64)
+    {
+        return None;
+    }
 
     let mut m = module.clone();
     let names: Vec<String> = staged.iter().map(|s| f.var(s.array).name.clone()).collect();
-    rewrite(
+    let row_names = rewrite(
         &mut m.functions[home.func_index],
         module,
         f,
@@ -174,23 +208,117 @@ pub(crate) fn propose(
             "Each thread walks a row of its own, so a warp's lanes are a row apart and every \
              request touches a sector per lane. The block now walks its rows {chunk} columns at \
              a time: its threads copy the chunk of every thread's row of {list} into a shared \
-             tile, {chunk} consecutive threads a row (whole sectors), wait, and each thread runs \
+             tile, {chunk} consecutive threads a row (runs of consecutive elements), wait, and each thread runs \
              its trips of the chunk on its own tile row; stores are copied out the same way after \
              the chunk. Each thread names its row by a pointer it puts in shared memory first. \
              The trips and their order are unchanged, and the data layout too. It assumes, as the \
-             compiled loop cannot, that the walk's stores do not write the rows it reads. The \
+             compiled loop cannot, that no store of the walk writes the rows it reads through \
+             another parameter (as `__restrict__` on them would say). The \
              tiles are sized for blocks of {threads} threads, as in this launch: launched with \
              others, the kernel stops with a trap."
         ),
         module: m,
         layouts: Vec::new(),
-        moved_to: Some(format!("{}{}", TILE_ROWS, staged_index(&staged, &site_key)?)),
+        moved_to: Some(row_names.get(staged_index(&staged, &site_key)?)?.clone()),
     })
 }
 
-/// Names of the row pointers, `hone_rows0`, `hone_rows1`, ...: the site's
-/// traffic moves to the copy through them.
-pub(crate) const TILE_ROWS: &str = "hone_rows";
+/// The walk's trips at the analysed launch, where its bounds can be
+/// evaluated there (a helper's parameters replaced by the kernel's
+/// arguments).
+fn trips_at_launch(
+    kernel: &Ctx,
+    f: &Function,
+    kept: &Kept,
+    args: Option<&[Expr]>,
+    header: &Header,
+) -> Option<i64> {
+    let span = header.hi.span;
+    let count = hone_ir::build::mk(
+        ExprKind::Binary(
+            BinaryOp::Sub,
+            Box::new(header.hi.clone()),
+            Box::new(header.lo.clone()),
+        ),
+        Type::Scalar(hone_ir::Scalar::I64),
+        span,
+    );
+    let mut e = crate::walk::inline_locals(&count, &kept.inits)?;
+    if let Some(args) = args {
+        crate::walk::rewrite_expr(&mut e, &mut |x| {
+            if let ExprKind::Var(v) = x.kind {
+                if let Some(i) = f.params.iter().position(|p| *p == v) {
+                    if let Some(a) = args.get(i) {
+                        *x = a.clone();
+                    }
+                }
+            }
+        });
+        e = crate::walk::inline_locals(&e, &Kept::of(kernel.func).inits)?;
+    }
+    let launch = &kernel.spec.launch;
+    crate::shape::eval_uniform(&e, kernel.func, &launch.args, &launch.config)
+}
+
+/// The row pointers are named `hone_rows0`, `hone_rows1`, ... where free.
+const TILE_ROWS: &str = "hone_rows";
+/// Static shared memory a block may declare.
+const SHARED_LIMIT: u64 = 48 * 1024;
+
+/// The static shared memory the module's functions declare (all of them, as
+/// a bound of what the kernel's block holds).
+fn shared_in_use(m: &Module) -> u64 {
+    m.functions
+        .iter()
+        .flat_map(|f| f.vars.iter())
+        .filter(|v| v.kind == VarKind::Shared)
+        .map(|v| v.ty.size().unwrap_or(SHARED_LIMIT))
+        .sum()
+}
+
+/// Whether the declarations moved out of the guard keep their names unique
+/// in the function (none shadows another variable of the same name).
+fn fresh_names(f: &Function, moved: &[Stmt]) -> bool {
+    moved.iter().all(|s| match s.kind {
+        StmtKind::Decl { var, .. } => {
+            let name = &f.var(var).name;
+            f.vars.iter().filter(|v| &v.name == name).count() == 1
+        }
+        _ => true,
+    })
+}
+
+/// For a walk in a helper: whether the kernel passes each staged array's
+/// parameter a pointer into a variable that no other pointer argument
+/// names, so that the helper's other stores cannot reach its rows through
+/// a second name (which parameters of the kernel point to is the caller's
+/// to keep apart, as `__restrict__` would say).
+fn distinct_arguments(f: &Function, staged: &[Staged], args: &[Expr]) -> bool {
+    let root = |e: &Expr| -> Option<VarId> {
+        match &strip(e).kind {
+            ExprKind::Var(v) => Some(*v),
+            ExprKind::AddrOf(inner) => crate::walk::index_root(inner),
+            ExprKind::Binary(BinaryOp::Add | BinaryOp::Sub, a, _) if a.ty.is_pointer() => {
+                match strip(a).kind {
+                    ExprKind::Var(v) => Some(v),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    };
+    staged.iter().all(|s| {
+        let Some(i) = f.params.iter().position(|p| *p == s.array) else {
+            return true;
+        };
+        let Some(mine) = args.get(i).and_then(root) else {
+            return false;
+        };
+        args.iter()
+            .enumerate()
+            .all(|(j, a)| j == i || !a.ty.is_pointer() || root(a).is_some_and(|r| r != mine))
+    })
+}
 
 fn staged_index(staged: &[Staged], key: &(VarId, String)) -> Option<usize> {
     staged
@@ -207,6 +335,8 @@ struct Placement {
     guard: Option<Expr>,
     before: Vec<Stmt>,
     after: Vec<Stmt>,
+    /// The conditions of `if (c) return;` statements before the walk.
+    exits: Vec<Expr>,
 }
 
 fn placement(body: &[Stmt], loop_path: &Path) -> Option<Placement> {
@@ -216,6 +346,7 @@ fn placement(body: &[Stmt], loop_path: &Path) -> Option<Placement> {
             guard: None,
             before: Vec::new(),
             after: Vec::new(),
+            exits: early_exits(body, *i)?,
         }),
         [(Child::Root, i), (Child::Then, at)] => match &body.get(*i)?.kind {
             StmtKind::If {
@@ -224,19 +355,15 @@ fn placement(body: &[Stmt], loop_path: &Path) -> Option<Placement> {
                 els: None,
             } if is_pure(cond) => {
                 let before = then[..*at].to_vec();
-                let harmless = before.iter().all(|s| match &s.kind {
-                    StmtKind::Decl { init: None, .. } => true,
-                    StmtKind::Decl {
-                        init: Some(Init::Expr(e)),
-                        ..
-                    } => reads_no_memory(e),
-                    _ => false,
-                });
-                harmless.then(|| Placement {
+                if !before.iter().all(memory_free_decl) {
+                    return None;
+                }
+                Some(Placement {
                     top: *i,
                     guard: Some(cond.clone()),
                     before,
                     after: then[at + 1..].to_vec(),
+                    exits: early_exits(body, *i)?,
                 })
             }
             _ => None,
@@ -245,15 +372,74 @@ fn placement(body: &[Stmt], loop_path: &Path) -> Option<Placement> {
     }
 }
 
-/// Pure, and reading no memory (no element, dereference, file-scope
-/// variable or call).
+/// A declaration whose value reads no memory, which a thread that would
+/// not have reached it can make harmlessly.
+fn memory_free_decl(s: &Stmt) -> bool {
+    match &s.kind {
+        StmtKind::Decl { init: None, .. } => true,
+        StmtKind::Decl {
+            init: Some(Init::Expr(e)),
+            ..
+        } => reads_no_memory(e),
+        _ => false,
+    }
+}
+
+/// Threads that leave before the walk: the conditions of `if (c) return;`
+/// statements at the top of the function before it, in order, where
+/// nothing but declarations that read no memory comes between the first and
+/// the walk. `None` where a `return` stands anywhere else before the walk.
+fn early_exits(body: &[Stmt], top: usize) -> Option<Vec<Expr>> {
+    let mut exits = Vec::new();
+    for s in &body[..top] {
+        if let StmtKind::If {
+            cond,
+            then,
+            els: None,
+        } = &s.kind
+        {
+            if is_pure(cond)
+                && matches!(
+                    then.as_slice(),
+                    [Stmt {
+                        kind: StmtKind::Return(None),
+                        ..
+                    }]
+                )
+            {
+                exits.push(cond.clone());
+                continue;
+            }
+        }
+        let mut returns = false;
+        each_stmt(&vec![s.clone()], &mut |x, _| {
+            returns |= matches!(x.kind, StmtKind::Return(_));
+        });
+        if returns || (!exits.is_empty() && !memory_free_decl(s)) {
+            return None;
+        }
+    }
+    Some(exits)
+}
+
+/// `if (c) return;`
+fn is_exit(s: &Stmt) -> bool {
+    matches!(&s.kind, StmtKind::If { then, els: None, .. } if matches!(then.as_slice(), [Stmt { kind: StmtKind::Return(None), .. }]))
+}
+
+/// Pure, reading no memory (no element, dereference, file-scope variable or
+/// call), and dividing only by non-zero constants.
 fn reads_no_memory(e: &Expr) -> bool {
     let mut ok = is_pure(e);
-    visit_expr(e, &mut |x| {
-        ok &= !matches!(
-            x.kind,
-            ExprKind::Index(..) | ExprKind::Deref(..) | ExprKind::Call(..) | ExprKind::Global(_)
-        )
+    visit_expr(e, &mut |x| match &x.kind {
+        ExprKind::Index(..) | ExprKind::Deref(..) | ExprKind::Call(..) | ExprKind::Global(_) => {
+            ok = false
+        }
+        // A thread that would not have reached it may divide by zero.
+        ExprKind::Binary(BinaryOp::Div | BinaryOp::Rem, _, d) => {
+            ok &= crate::walk::int_value(d).is_some_and(|v| v != 0)
+        }
+        _ => {}
     });
     ok
 }
@@ -291,7 +477,11 @@ impl Header {
             _ => return None,
         };
         let ty = f.var(x).ty.clone();
-        if !ty.scalar().is_some_and(|s| s.is_integer()) || f.var(x).kind != VarKind::Local {
+        // 32 or 64 bits: the chunk loop counts in 64 bits and assigns its
+        // values, all below `hi`, back to `x`.
+        if !ty.scalar().is_some_and(|s| s.is_integer() && s.size() >= 4)
+            || f.var(x).kind != VarKind::Local
+        {
             return None;
         }
         let is_x = |e: &Expr| matches!(strip(e).kind, ExprKind::Var(v) if v == x);
@@ -338,8 +528,10 @@ fn leaves_only_at_end(f: &Function) -> bool {
 }
 
 /// No `break`, `continue` or `return` in the trips, no barrier, warp-wide
-/// operation or fence (the staged copies put barriers around them).
-fn plain_trips(body: &Vec<Stmt>) -> bool {
+/// operation or fence (the staged copies put barriers around them), and
+/// calls only of functions that write nothing through their parameters and
+/// wait at no barrier.
+fn plain_trips(module: &Module, body: &Vec<Stmt>) -> bool {
     let mut ok = true;
     each_stmt(body, &mut |s, _| {
         ok &= !matches!(
@@ -361,6 +553,11 @@ fn plain_trips(body: &Vec<Stmt>) -> bool {
                 _
             )
         );
+        // A call may wait at a barrier or write memory a staged row holds.
+        if let ExprKind::Call(g, _) = e.kind {
+            ok &= super::loops::writes_through(module, g, super::loops::CALL_DEPTH)
+                .is_some_and(|w| w.is_empty());
+        }
     });
     ok
 }
@@ -496,8 +693,9 @@ fn rest_key(m: &Module, f: &Function, rest: Option<&Expr>) -> String {
         .unwrap_or_default()
 }
 
-/// Whether `rest` is the same on every trip: pure, reading no memory and no
-/// variable the trips assign.
+/// Whether `rest` is the same on every trip, and safe to compute before the
+/// walk in every thread: pure, reading no memory and no variable the trips
+/// assign or declare, dividing only by non-zero constants.
 fn invariant(rest: &Expr, x: VarId, assigned: &std::collections::HashSet<VarId>) -> bool {
     let mut ok = is_pure(rest);
     visit_expr(rest, &mut |e| match &e.kind {
@@ -505,9 +703,32 @@ fn invariant(rest: &Expr, x: VarId, assigned: &std::collections::HashSet<VarId>)
         ExprKind::Index(..) | ExprKind::Deref(..) | ExprKind::Call(..) | ExprKind::Global(_) => {
             ok = false
         }
+        ExprKind::Binary(BinaryOp::Div | BinaryOp::Rem, _, d) => {
+            ok &= crate::walk::int_value(d).is_some_and(|v| v != 0)
+        }
         _ => {}
     });
     ok
+}
+
+/// Whether `array[x + rest]` may be read as `(&array[rest])[x]`: the index is
+/// signed or 64 bits wide, or an unsigned `rest` has no subtraction in it
+/// (where `x + rest` would wrap in 32 bits, `&array[rest]` would not).
+fn splits_without_wrap(index: &Expr, rest: Option<&Expr>) -> bool {
+    let narrow_unsigned = index
+        .ty
+        .scalar()
+        .is_some_and(|s| !s.is_signed() && s.size() < 8);
+    let mut subtracts = false;
+    if let Some(r) = rest {
+        visit_expr(r, &mut |e| {
+            subtracts |= matches!(
+                e.kind,
+                ExprKind::Binary(BinaryOp::Sub, ..) | ExprKind::Unary(hone_ir::UnaryOp::Neg, _)
+            );
+        });
+    }
+    !(narrow_unsigned && subtracts)
 }
 
 /// The walk's staged accesses: reads `a[x + rest]` that run on every trip
@@ -555,7 +776,10 @@ fn staged_accesses(
                     if let ExprKind::Var(b) = strip(base).kind {
                         if let (Some(elem), Some(rest)) = (pointee(b), split_x(index, x)) {
                             if uses(b) == 1
+                                && !assigned.contains(&b)
                                 && wasteful.contains(&e.span)
+                                && splits_without_wrap(index, rest.as_ref())
+                                && super::hoist::only_dereferenced(f, b)
                                 && rest.as_ref().is_none_or(|r| invariant(r, x, assigned))
                             {
                                 out.push(Staged {
@@ -582,7 +806,10 @@ fn staged_accesses(
                     return;
                 };
                 if guarded
+                    || assigned.contains(&a)
                     || !wasteful.contains(&r.span)
+                    || !splits_without_wrap(index, rest.as_ref())
+                    || !super::hoist::only_dereferenced(f, a)
                     || !rest.as_ref().is_none_or(|r| invariant(r, x, assigned))
                     || super::hoist::stored_anywhere(f, a)
                     || !keeps(m, f, the_loop, a, &[])
@@ -619,7 +846,8 @@ struct Plan<'a> {
 }
 
 /// Rewrites `f` (the original `orig` of `module`) as the plan says.
-fn rewrite(f: &mut Function, module: &Module, orig: &Function, p: &Plan) -> Option<()> {
+/// Returns the names of the row pointers, one per staged access.
+fn rewrite(f: &mut Function, module: &Module, orig: &Function, p: &Plan) -> Option<Vec<String>> {
     use hone_ir::build::{
         arith, assign_stmt, builtin, compare, conv, if_stmt, index, logic, mk, syncthreads, var,
     };
@@ -709,7 +937,10 @@ fn rewrite(f: &mut Function, module: &Module, orig: &Function, p: &Plan) -> Opti
         tiles.push((tile, tile_ty));
     }
     let x_ty = p.header.ty.clone();
-    let x0 = add(f, "hone_x0", x_ty.clone(), VarKind::Local);
+    // The chunk's first column, of `x`'s type; the check before the walk
+    // keeps `x0 + 2 chunk` from wrapping.
+    let wide = x_ty.clone();
+    let x0 = add(f, "hone_x0", wide.clone(), VarKind::Local);
     let k = add(f, "hone_k", int.clone(), VarKind::Local);
     let r0 = add(f, "hone_r0", int.clone(), VarKind::Local);
     let m_var = add(f, "hone_m", int.clone(), VarKind::Local);
@@ -723,19 +954,54 @@ fn rewrite(f: &mut Function, module: &Module, orig: &Function, p: &Plan) -> Opti
 
     let v = |id: VarId, ty: &Type| var(id, ty, span);
     let tid_e = || v(tid, &int);
-    let x0_e = || v(x0, &x_ty);
+    let x0_e = || v(x0, &wide);
     let x_e = || v(p.header.x, &x_ty);
     let act_e = || v(act, &Type::BOOL);
     let on_at = |i: Expr| index(v(on, &on_ty), i);
 
     // Before the walk: the guard, and each thread's rows.
-    let truth = mk(ExprKind::BoolLit(true), Type::BOOL, span);
+    // A thread walks its row unless it left before the walk or fails the
+    // guard (in that order, as it would have tested them).
+    let stays = p.place.exits.iter().rev().fold(
+        p.place
+            .guard
+            .clone()
+            .map(|g| conv(g, &Type::BOOL))
+            .unwrap_or_else(|| mk(ExprKind::BoolLit(true), Type::BOOL, span)),
+        |rest, c| {
+            let not = mk(
+                ExprKind::Unary(
+                    hone_ir::UnaryOp::Not,
+                    Box::new(conv(c.clone(), &Type::BOOL)),
+                ),
+                Type::BOOL,
+                span,
+            );
+            match rest.kind {
+                ExprKind::BoolLit(true) => not,
+                _ => logic(BinaryOp::LogicAnd, not, rest),
+            }
+        },
+    );
     let mut stmts = p.place.before.clone();
+    // Rows of 32-bit columns within two chunks of the type's largest value
+    // would make the chunk's columns wrap: the kernel stops there instead.
+    let limit = x_ty
+        .scalar()
+        .and_then(|sc| match (sc.size(), sc.is_signed()) {
+            (4, true) => Some(i32::MAX as u64),
+            (4, false) => Some(u32::MAX as u64),
+            _ => None,
+        });
+    if let Some(max) = limit {
+        stmts.push(if_stmt(
+            compare(BinaryOp::Gt, p.header.hi.clone(), lit(max - 2 * p.chunk)),
+            vec![trap(span)],
+            span,
+        ));
+    }
     stmts.extend([
-        decl(
-            act,
-            Some(conv(p.place.guard.clone().unwrap_or(truth), &Type::BOOL)),
-        ),
+        decl(act, Some(stays)),
         assign_stmt(on_at(tid_e()), act_e(), span),
     ]);
     for (s, (row, row_ty)) in p.staged.iter().zip(&rows) {
@@ -829,6 +1095,14 @@ fn rewrite(f: &mut Function, module: &Module, orig: &Function, p: &Plan) -> Opti
         return None;
     };
     let mut trips = body.clone();
+    // An access of a staged array at `x + rest`, `rest` made of the same
+    // variables (none declared in the trips, where a name may be reused).
+    let mut declared = Vec::new();
+    each_stmt(body, &mut |st, _| {
+        if let StmtKind::Decl { var, .. } = st.kind {
+            declared.push(var);
+        }
+    });
     let staged_at = |e: &Expr| -> Option<usize> {
         let ExprKind::Index(base, idx) = &e.kind else {
             return None;
@@ -836,7 +1110,15 @@ fn rewrite(f: &mut Function, module: &Module, orig: &Function, p: &Plan) -> Opti
         let ExprKind::Var(a) = strip(base).kind else {
             return None;
         };
-        let key = rest_key(module, orig, split_x(idx, p.header.x)?.as_ref());
+        let rest = split_x(idx, p.header.x)?;
+        let mut vars = Vec::new();
+        if let Some(r) = &rest {
+            hone_ir::path::vars_read(r, &mut vars);
+        }
+        if vars.iter().any(|v| declared.contains(v)) {
+            return None;
+        }
+        let key = rest_key(module, orig, rest.as_ref());
         p.staged.iter().position(|s| s.array == a && s.key == key)
     };
     crate::walk::rewrite_block(&mut trips, &mut |x| {
@@ -848,10 +1130,11 @@ fn rewrite(f: &mut Function, module: &Module, orig: &Function, p: &Plan) -> Opti
             );
         }
     });
+    let x_from_x0 = x0_e;
     let inner_init = if p.header.declared {
-        decl(p.header.x, Some(x0_e()))
+        decl(p.header.x, Some(x_from_x0()))
     } else {
-        assign_stmt(x_e(), x0_e(), span)
+        assign_stmt(x_e(), x_from_x0(), span)
     };
     let inner = for_stmt(
         vec![inner_init],
@@ -881,7 +1164,7 @@ fn rewrite(f: &mut Function, module: &Module, orig: &Function, p: &Plan) -> Opti
             })
             .collect();
         stmts.push(per_row(zero));
-        stmts.push(fetch(&|| conv(p.header.lo.clone(), &x_ty)));
+        stmts.push(fetch(&|| conv(p.header.lo.clone(), &wide)));
     }
     let mut chunk_body = vec![syncthreads(span)];
     if loads {
@@ -903,7 +1186,7 @@ fn rewrite(f: &mut Function, module: &Module, orig: &Function, p: &Plan) -> Opti
         chunk_body.push(per_row(vec![if_stmt(in_range(x0_e()), out, span)]));
     }
     stmts.push(for_stmt(
-        vec![decl(x0, Some(conv(p.header.lo.clone(), &x_ty)))],
+        vec![decl(x0, Some(conv(p.header.lo.clone(), &wide)))],
         compare(BinaryOp::Lt, x0_e(), p.header.hi.clone()),
         add_to(x0_e(), lit(p.chunk)),
         chunk_body,
@@ -914,7 +1197,19 @@ fn rewrite(f: &mut Function, module: &Module, orig: &Function, p: &Plan) -> Opti
     if !p.place.after.is_empty() {
         stmts.push(if_stmt(act_e(), p.place.after.clone(), span));
     }
-    f.body.splice(p.place.top..=p.place.top, stmts);
+    if p.place.exits.is_empty() {
+        f.body.splice(p.place.top..=p.place.top, stmts);
+    } else {
+        // The early exits go (every thread now reaches the walk), and what
+        // follows the walk runs for the threads that stayed.
+        let rest: Vec<Stmt> = f.body.drain(p.place.top + 1..).collect();
+        f.body.truncate(p.place.top);
+        f.body.retain(|s| !is_exit(s));
+        f.body.extend(stmts);
+        if !rest.is_empty() {
+            f.body.push(if_stmt(act_e(), rest, span));
+        }
+    }
 
     let mut decls = vec![
         decl(tid, Some(tid_init)),
@@ -930,13 +1225,29 @@ fn rewrite(f: &mut Function, module: &Module, orig: &Function, p: &Plan) -> Opti
         decls.push(decl(values[i].0, None));
     }
     f.body.splice(0..0, decls);
-    Some(())
+    Some(
+        rows.iter()
+            .map(|(row, _)| f.var(*row).name.clone())
+            .collect(),
+    )
+}
+
+/// `__trap();`
+fn trap(span: hone_ir::Span) -> Stmt {
+    Stmt {
+        kind: StmtKind::Expr(hone_ir::build::mk(
+            ExprKind::Intrinsic(Intrinsic::Trap, Vec::new()),
+            Type::Void,
+            span,
+        )),
+        span,
+    }
 }
 
 /// Makes the kernel stop with a trap when launched with another number of
 /// threads a block than the tiles have rows (the copies count on it).
 fn guard_threads(m: &mut Module, kernel: &str, threads: u64) -> Option<()> {
-    use hone_ir::build::{arith, builtin, compare, if_stmt, lit, mk};
+    use hone_ir::build::{arith, builtin, compare, if_stmt, lit};
     let i = m.functions.iter().position(|f| f.name == kernel)?;
     let f = &mut m.functions[i];
     let span = f.body.first().map(|s| s.span).unwrap_or_default();
@@ -946,17 +1257,9 @@ fn guard_threads(m: &mut Module, kernel: &str, threads: u64) -> Option<()> {
         arith(BinaryOp::Mul, dim(Dim::X), dim(Dim::Y)),
         dim(Dim::Z),
     );
-    let trap = Stmt {
-        kind: StmtKind::Expr(mk(
-            ExprKind::Intrinsic(Intrinsic::Trap, Vec::new()),
-            Type::Void,
-            span,
-        )),
-        span,
-    };
     let check = if_stmt(
         compare(BinaryOp::Ne, size, lit(threads, span)),
-        vec![trap],
+        vec![trap(span)],
         span,
     );
     f.body.insert(0, check);
