@@ -215,7 +215,8 @@ pub(crate) fn propose(
              compiled loop cannot, that no store of the walk writes the rows it reads through \
              another parameter (as `__restrict__` on them would say). The \
              tiles are sized for blocks of {threads} threads, as in this launch: launched with \
-             others, the kernel stops with a trap."
+             others, the kernel stops with a trap. With one or two blocks an SM, each chunk waits \
+             for its loads: time it at your size (`--measure`)."
         ),
         module: m,
         layouts: Vec::new(),
