@@ -49,6 +49,21 @@ __global__ void row_sums(const float *in, float *out, int rows, int cols)
     out[row] = s;
 }
 
+// An early return and a guard: the row `skip` is not walked, but its sum
+// (zero) is still stored.
+__global__ void skip_row(const float *in, float *out, int rows, int cols, int skip)
+{
+    int row = blockIdx.x * blockDim.x + threadIdx.x;
+    if (row >= rows)
+        return;
+    float s = 0.0f;
+    if (row != skip) {
+        for (int c = 0; c < cols; c++)
+            s += in[row * cols + c];
+    }
+    out[row] = s;
+}
+
 // Walks that must not be staged.
 
 // Each row has its own length: the block does not agree on the trips.
@@ -75,15 +90,13 @@ __global__ void first_negative(const float *in, int *at, int cols)
     at[row] = found;
 }
 
-// Threads past the last row store before they leave; a thread that
-// stays stores before the walk too, which one that left must not.
+// A store between the early return and the walk, which the threads that
+// left must not make.
 __global__ void store_then_walk(const float *in, float *out, int rows, int cols)
 {
     int row = blockIdx.x * blockDim.x + threadIdx.x;
-    if (row >= rows) {
-        out[row] = 0.0f;
+    if (row >= rows)
         return;
-    }
     out[row] = -1.0f;
     float s = 0.0f;
     for (int c = 0; c < cols; c++)
@@ -163,7 +176,7 @@ __global__ void unsigned_shift(const float *in, float *out, unsigned cols)
 }
 
 // A 16-bit column: a chunk's first column could wrap.
-__global__ void short_walk(const float *in, float *out, short cols)
+__global__ void narrow_column(const float *in, float *out, short cols)
 {
     int row = blockIdx.x * blockDim.x + threadIdx.x;
     float s = 0.0f;
@@ -182,4 +195,13 @@ __global__ void pointer_in_trip(const float *in, float *out, int cols)
         s += p[c];
     }
     out[row] = s;
+}
+
+// Reads through a copy of the pointer it stores through.
+__global__ void copied_pointer(float *m, int cols)
+{
+    int row = blockIdx.x * blockDim.x + threadIdx.x;
+    const float *r = m;
+    for (int c = 1; c < cols; c++)
+        m[row * cols + c] = 0.5f * r[row * cols + c - 1];
 }

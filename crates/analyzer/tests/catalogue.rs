@@ -665,10 +665,35 @@ fn row_walks_are_staged_through_shared_memory() {
         vec![floats("in", 128 * 48, 4), floats("out", 128, 5)],
     );
     let f = staged(site(&a, 48, "in[row * cols + c]"), 4);
-    for line in ["bool hone_act = !(row >= rows);", "if (hone_act) {"] {
+    for line in [
+        "bool hone_stay = !(row >= rows);",
+        "bool hone_act = hone_stay;",
+        "if (hone_stay) {\n        out[row] = s;",
+    ] {
         assert!(f.source.contains(line), "{line}\n{}", f.source);
     }
     assert!(!f.source.contains("return;"), "{}", f.source);
+
+    // An early return and a guard: the row the guard skips still stores
+    // its sum, so what follows the walk runs for every thread that stayed.
+    let a = walk(
+        "skip_row",
+        vec![
+            KernelArg::Buffer(0),
+            KernelArg::Buffer(1),
+            KernelArg::Int(rows),
+            KernelArg::Int(cols),
+            KernelArg::Int(7),
+        ],
+        vec![floats("in", 128 * 48, 6), floats("out", 128, 7)],
+    );
+    let f = staged(site(&a, 62, "in[row * cols + c]"), 4);
+    for line in [
+        "bool hone_act = hone_stay && row != skip;",
+        "if (hone_stay) {\n        out[row] = s;",
+    ] {
+        assert!(f.source.contains(line), "{line}\n{}", f.source);
+    }
 }
 
 #[test]
@@ -684,80 +709,101 @@ fn walks_that_leave_early_or_disagree_are_not_staged() {
     for (kernel, line, expr, args, buffers) in [
         (
             "own_length",
-            60,
+            75,
             "in[row * cols + c]",
             vec![b(0), b(1), b(2), cols],
             vec![m(), out(), ints(128)],
         ),
         (
             "first_negative",
-            70,
+            85,
             "in[row * cols + c]",
             vec![b(0), b(1), cols],
             vec![m(), Buffer::zeros("at", hone_ir::Type::INT, 128)],
         ),
         (
             "store_then_walk",
-            90,
+            103,
             "in[row * cols + c]",
             vec![b(0), b(1), KernelArg::Int(100), cols],
             vec![m(), out()],
         ),
         (
             "guarded_read",
-            101,
+            114,
             "in[row * cols + c]",
             vec![b(0), b(1), cols],
             vec![m(), out()],
         ),
         (
             "in_place",
-            110,
+            123,
             "m[row * cols + c]",
             vec![b(0), cols],
             vec![m()],
         ),
         (
             "two_rows",
-            118,
+            131,
             "r[c]",
             vec![b(0), b(1), b(2), cols],
             vec![m(), floats("b", 128 * 48, 6), out()],
         ),
         (
             "second_name",
-            134,
+            147,
             "m[row * cols + c - 1]",
             vec![b(0), cols],
             vec![m()],
         ),
         (
+            "second_name",
+            147,
+            "w[row * cols + c]",
+            vec![b(0), cols],
+            vec![m()],
+        ),
+        (
             "mean_in_place",
-            143,
+            156,
             "src[x - 1]",
             vec![b(0), cols],
             vec![m()],
         ),
         (
             "unsigned_shift",
-            161,
+            174,
             "in[row * cols + c - 1]",
             vec![b(0), b(1), cols],
             vec![m(), out()],
         ),
         (
-            "short_walk",
-            171,
+            "narrow_column",
+            184,
             "in[row * cols + c]",
             vec![b(0), b(1), cols],
             vec![m(), out()],
         ),
         (
             "pointer_in_trip",
-            182,
+            195,
             "p[c]",
             vec![b(0), b(1), cols],
             vec![m(), out()],
+        ),
+        (
+            "copied_pointer",
+            206,
+            "r[row * cols + c - 1]",
+            vec![b(0), cols],
+            vec![m()],
+        ),
+        (
+            "copied_pointer",
+            206,
+            "m[row * cols + c]",
+            vec![b(0), cols],
+            vec![m()],
         ),
     ] {
         let a = walk(kernel, args, buffers);

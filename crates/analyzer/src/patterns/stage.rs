@@ -142,10 +142,7 @@ pub(crate) fn propose(
     }) {
         return None;
     }
-    if from_kernel
-        .as_ref()
-        .is_some_and(|args| !distinct_arguments(f, &staged, args))
-    {
+    if !apart(kernel, f, &kept, the_loop, &staged, from_kernel.as_deref()) {
         return None;
     }
     let tiles = staged.len() as u64;
@@ -289,36 +286,119 @@ fn fresh_names(f: &Function, moved: &[Stmt]) -> bool {
     })
 }
 
-/// For a walk in a helper: whether the kernel passes each staged array's
-/// parameter a pointer into a variable that no other pointer argument
-/// names, so that the helper's other stores cannot reach its rows through
-/// a second name (which parameters of the kernel point to is the caller's
-/// to keep apart, as `__restrict__` would say).
-fn distinct_arguments(f: &Function, staged: &[Staged], args: &[Expr]) -> bool {
-    let root = |e: &Expr| -> Option<VarId> {
-        match &strip(e).kind {
-            ExprKind::Var(v) => Some(*v),
-            ExprKind::AddrOf(inner) => crate::walk::index_root(inner),
-            ExprKind::Binary(BinaryOp::Add | BinaryOp::Sub, a, _) if a.ty.is_pointer() => {
-                match strip(a).kind {
-                    ExprKind::Var(v) => Some(v),
-                    _ => None,
-                }
-            }
+/// The parameter a pointer variable points into: the parameter itself
+/// (never assigned), or what a local never assigned after its declaration
+/// was made from (`q = p`, `q = &p[i]`, `q = p + i`). `None` for anything
+/// else (a pointer read from memory, one assigned in the function).
+fn root_param(f: &Function, kept: &Kept, v: VarId, depth: usize) -> Option<VarId> {
+    if f.var(v).kind == VarKind::Param {
+        return (!kept.assigned.contains(&v)).then_some(v);
+    }
+    root_of(f, kept, kept.inits.get(&v)?, depth.checked_sub(1)?)
+}
+
+fn root_of(f: &Function, kept: &Kept, e: &Expr, depth: usize) -> Option<VarId> {
+    match &strip(e).kind {
+        ExprKind::Var(u) => root_param(f, kept, *u, depth),
+        ExprKind::AddrOf(inner) => match &strip(inner).kind {
+            ExprKind::Index(base, _) => root_of(f, kept, base, depth),
             _ => None,
+        },
+        ExprKind::Binary(BinaryOp::Add | BinaryOp::Sub, a, _) if a.ty.is_pointer() => {
+            root_of(f, kept, a, depth)
+        }
+        ExprKind::Binary(BinaryOp::Add, _, b) if b.ty.is_pointer() => root_of(f, kept, b, depth),
+        ExprKind::Cast { expr, .. } if expr.ty.is_pointer() => root_of(f, kept, expr, depth),
+        _ => None,
+    }
+}
+
+/// How deep [`root_param`] follows locals made of locals.
+const ROOT_DEPTH: usize = 8;
+
+/// Whether the trips can reach a staged row through a second name: every
+/// pointer the trips read or write through must lead to a known parameter
+/// (of the kernel, through a helper's arguments), the staged arrays' apart
+/// from each other's and from every other one the trips store through, and
+/// no other read reaching a staged store's. Which parameters of the kernel
+/// point into one buffer is the caller's to keep apart, as `__restrict__`
+/// would say.
+fn apart(
+    kernel: &Ctx,
+    f: &Function,
+    kept: &Kept,
+    the_loop: &Stmt,
+    staged: &[Staged],
+    args: Option<&[Expr]>,
+) -> bool {
+    let kernel_kept = Kept::of(kernel.func);
+    // A helper's parameter stands for the kernel's parameter its argument
+    // leads to.
+    let kernel_root = |v: VarId| -> Option<VarId> {
+        let p = root_param(f, kept, v, ROOT_DEPTH)?;
+        match args {
+            None => Some(p),
+            Some(args) => {
+                let i = f.params.iter().position(|q| *q == p)?;
+                root_of(kernel.func, &kernel_kept, args.get(i)?, ROOT_DEPTH)
+            }
         }
     };
-    staged.iter().all(|s| {
-        let Some(i) = f.params.iter().position(|p| *p == s.array) else {
-            return true;
-        };
-        let Some(mine) = args.get(i).and_then(root) else {
-            return false;
-        };
-        args.iter()
-            .enumerate()
-            .all(|(j, a)| j == i || !a.ty.is_pointer() || root(a).is_some_and(|r| r != mine))
-    })
+    let mut loads = Vec::new();
+    let mut stores = Vec::new();
+    for s in staged {
+        match kernel_root(s.array) {
+            Some(r) if s.store => stores.push(r),
+            Some(r) => loads.push(r),
+            None => return false,
+        }
+    }
+    if stores.iter().any(|r| loads.contains(r)) {
+        return false;
+    }
+    let mut sorted = stores.clone();
+    sorted.sort_unstable();
+    sorted.dedup();
+    if sorted.len() != stores.len() {
+        return false;
+    }
+    // Every access through a pointer in the trips, but the staged ones.
+    let staged_store = |e: &Expr| {
+        staged.iter().any(|s| {
+            s.store
+                && matches!(&strip(e).kind, ExprKind::Index(b, _)
+                    if matches!(strip(b).kind, ExprKind::Var(v) if v == s.array))
+        })
+    };
+    let alone = vec![the_loop.clone()];
+    let mut ok = true;
+    hone_ir::path::each_expr(&alone, &mut |e, _, _| match &e.kind {
+        ExprKind::Assign { lhs: t, .. } | ExprKind::IncDec { target: t, .. } => {
+            if staged_store(t) {
+                return;
+            }
+            if let Some((v, true)) = super::loops::place_root(t) {
+                if !matches!(f.var(v).ty, Type::Array(..)) {
+                    ok &=
+                        kernel_root(v).is_some_and(|r| !loads.contains(&r) && !stores.contains(&r));
+                }
+            } else if super::loops::place_root(t).is_none() {
+                ok = false;
+            }
+        }
+        ExprKind::Index(base, _) | ExprKind::Deref(base) => {
+            if let ExprKind::Var(v) = strip(base).kind {
+                if f.var(v).ty.is_pointer()
+                    && !stores.is_empty()
+                    && !staged.iter().any(|s| s.store && s.array == v)
+                {
+                    ok &= kernel_root(v).is_some_and(|r| !stores.contains(&r));
+                }
+            }
+        }
+        _ => {}
+    });
+    ok
 }
 
 fn staged_index(staged: &[Staged], key: &(VarId, String)) -> Option<usize> {
@@ -478,8 +558,8 @@ impl Header {
             _ => return None,
         };
         let ty = f.var(x).ty.clone();
-        // 32 or 64 bits: the chunk loop counts in 64 bits and assigns its
-        // values, all below `hi`, back to `x`.
+        // 32 or 64 bits: the chunk loop counts in `x`'s type, and a check
+        // before the walk keeps a 32-bit count from wrapping.
         if !ty.scalar().is_some_and(|s| s.is_integer() && s.size() >= 4)
             || f.var(x).kind != VarKind::Local
         {
@@ -712,24 +792,26 @@ fn invariant(rest: &Expr, x: VarId, assigned: &std::collections::HashSet<VarId>)
     ok
 }
 
-/// Whether `array[x + rest]` may be read as `(&array[rest])[x]`: the index is
-/// signed or 64 bits wide, or an unsigned `rest` has no subtraction in it
-/// (where `x + rest` would wrap in 32 bits, `&array[rest]` would not).
-fn splits_without_wrap(index: &Expr, rest: Option<&Expr>) -> bool {
+/// Whether `array[x + rest]` may be read as `(&array[rest])[x]`: the index
+/// is signed or 64 bits wide, or, for a narrower unsigned index, `rest` is
+/// made of unsigned variables and literals by `+` and `*` only (where
+/// `x + rest` would wrap in 32 bits, `&array[rest]` would not).
+fn splits_without_wrap(f: &Function, index: &Expr, rest: Option<&Expr>) -> bool {
     let narrow_unsigned = index
         .ty
         .scalar()
         .is_some_and(|s| !s.is_signed() && s.size() < 8);
-    let mut subtracts = false;
-    if let Some(r) = rest {
-        visit_expr(r, &mut |e| {
-            subtracts |= matches!(
-                e.kind,
-                ExprKind::Binary(BinaryOp::Sub, ..) | ExprKind::Unary(hone_ir::UnaryOp::Neg, _)
-            );
-        });
-    }
-    !(narrow_unsigned && subtracts)
+    let (true, Some(r)) = (narrow_unsigned, rest) else {
+        return true;
+    };
+    let mut ok = true;
+    visit_expr(r, &mut |e| match &e.kind {
+        ExprKind::Var(v) => ok &= f.var(*v).ty.scalar().is_some_and(|s| !s.is_signed()),
+        ExprKind::IntLit(_) | ExprKind::Cast { .. } => {}
+        ExprKind::Binary(BinaryOp::Add | BinaryOp::Mul, ..) => {}
+        _ => ok = false,
+    });
+    ok
 }
 
 /// The walk's staged accesses: reads `a[x + rest]` that run on every trip
@@ -779,8 +861,7 @@ fn staged_accesses(
                             if uses(b) == 1
                                 && !assigned.contains(&b)
                                 && wasteful.contains(&e.span)
-                                && splits_without_wrap(index, rest.as_ref())
-                                && super::hoist::only_dereferenced(f, b)
+                                && splits_without_wrap(f, index, rest.as_ref())
                                 && rest.as_ref().is_none_or(|r| invariant(r, x, assigned))
                             {
                                 out.push(Staged {
@@ -809,8 +890,7 @@ fn staged_accesses(
                 if guarded
                     || assigned.contains(&a)
                     || !wasteful.contains(&r.span)
-                    || !splits_without_wrap(index, rest.as_ref())
-                    || !super::hoist::only_dereferenced(f, a)
+                    || !splits_without_wrap(f, index, rest.as_ref())
                     || !rest.as_ref().is_none_or(|r| invariant(r, x, assigned))
                     || super::hoist::stored_anywhere(f, a)
                     || !keeps(m, f, the_loop, a, &[])
@@ -961,29 +1041,38 @@ fn rewrite(f: &mut Function, module: &Module, orig: &Function, p: &Plan) -> Opti
     let on_at = |i: Expr| index(v(on, &on_ty), i);
 
     // Before the walk: the guard, and each thread's rows.
-    // A thread walks its row unless it left before the walk or fails the
-    // guard (in that order, as it would have tested them).
-    let stays = p.place.exits.iter().rev().fold(
-        p.place
-            .guard
-            .clone()
-            .map(|g| conv(g, &Type::BOOL))
-            .unwrap_or_else(|| mk(ExprKind::BoolLit(true), Type::BOOL, span)),
-        |rest, c| {
-            let not = mk(
-                ExprKind::Unary(
-                    hone_ir::UnaryOp::Not,
-                    Box::new(conv(c.clone(), &Type::BOOL)),
-                ),
-                Type::BOOL,
-                span,
-            );
-            match rest.kind {
-                ExprKind::BoolLit(true) => not,
-                _ => logic(BinaryOp::LogicAnd, not, rest),
-            }
-        },
-    );
+    // A thread stays unless it left before the walk (testing the exits in
+    // order), and walks its row if it stays and passes the guard: what
+    // follows the walk runs for those that stayed.
+    let not = |c: &Expr| {
+        mk(
+            ExprKind::Unary(
+                hone_ir::UnaryOp::Not,
+                Box::new(conv(c.clone(), &Type::BOOL)),
+            ),
+            Type::BOOL,
+            span,
+        )
+    };
+    let stays = p
+        .place
+        .exits
+        .iter()
+        .map(not)
+        .reduce(|a, b| logic(BinaryOp::LogicAnd, a, b));
+    let stay = stays
+        .as_ref()
+        .map(|_| add(f, "hone_stay", Type::BOOL, VarKind::Local));
+    let walks = match (stay, &p.place.guard) {
+        (Some(st), Some(g)) => logic(
+            BinaryOp::LogicAnd,
+            v(st, &Type::BOOL),
+            conv(g.clone(), &Type::BOOL),
+        ),
+        (Some(st), None) => v(st, &Type::BOOL),
+        (None, Some(g)) => conv(g.clone(), &Type::BOOL),
+        (None, None) => mk(ExprKind::BoolLit(true), Type::BOOL, span),
+    };
     let mut stmts = p.place.before.clone();
     // Rows of 32-bit columns within two chunks of the type's largest value
     // would make the chunk's columns wrap: the kernel stops there instead.
@@ -996,13 +1085,20 @@ fn rewrite(f: &mut Function, module: &Module, orig: &Function, p: &Plan) -> Opti
         });
     if let Some(max) = limit {
         stmts.push(if_stmt(
-            compare(BinaryOp::Gt, p.header.hi.clone(), lit(max - 2 * p.chunk)),
+            compare(
+                BinaryOp::Gt,
+                hone_ir::build::cast(p.header.hi.clone(), &x_ty),
+                lit(max - 2 * p.chunk),
+            ),
             vec![trap(span)],
             span,
         ));
     }
+    if let (Some(st), Some(init)) = (stay, stays) {
+        stmts.push(decl(st, Some(init)));
+    }
     stmts.extend([
-        decl(act, Some(stays)),
+        decl(act, Some(walks)),
         assign_stmt(on_at(tid_e()), act_e(), span),
     ]);
     for (s, (row, row_ty)) in p.staged.iter().zip(&rows) {
@@ -1165,7 +1261,17 @@ fn rewrite(f: &mut Function, module: &Module, orig: &Function, p: &Plan) -> Opti
             })
             .collect();
         stmts.push(per_row(zero));
-        stmts.push(fetch(&|| conv(p.header.lo.clone(), &wide)));
+        // Only for a walk with trips: then `lo` is below `hi`, and `lo + k`
+        // cannot wrap.
+        stmts.push(if_stmt(
+            compare(
+                BinaryOp::Lt,
+                conv(p.header.lo.clone(), &wide),
+                p.header.hi.clone(),
+            ),
+            vec![fetch(&|| conv(p.header.lo.clone(), &wide))],
+            span,
+        ));
     }
     let mut chunk_body = vec![syncthreads(span)];
     if loads {
@@ -1208,7 +1314,7 @@ fn rewrite(f: &mut Function, module: &Module, orig: &Function, p: &Plan) -> Opti
         f.body.retain(|s| !is_exit(s));
         f.body.extend(stmts);
         if !rest.is_empty() {
-            f.body.push(if_stmt(act_e(), rest, span));
+            f.body.push(if_stmt(v(stay?, &Type::BOOL), rest, span));
         }
     }
 
