@@ -172,6 +172,18 @@ pub fn syncthreads(span: Span) -> Stmt {
     }
 }
 
+/// `__trap();`
+pub fn trap(span: Span) -> Stmt {
+    Stmt {
+        kind: StmtKind::Expr(mk(
+            ExprKind::Intrinsic(Intrinsic::Trap, Vec::new()),
+            Type::Void,
+            span,
+        )),
+        span,
+    }
+}
+
 pub fn if_stmt(cond: Expr, then: Vec<Stmt>, span: Span) -> Stmt {
     Stmt {
         kind: StmtKind::If {

@@ -319,6 +319,34 @@ impl Kept {
     }
 }
 
+/// No `return` but a last one, anywhere in `body` (a function's), so that
+/// every thread that starts the function reaches each of its statements
+/// that is not under an `if` or a loop.
+pub(crate) fn leaves_only_at_end(body: &Block) -> bool {
+    let last = body.last().map(|s| s as *const Stmt);
+    let mut ok = true;
+    hone_ir::path::each_stmt(body, &mut |s, _| {
+        ok &= !matches!(s.kind, StmtKind::Return(_)) || Some(s as *const Stmt) == last;
+    });
+    ok
+}
+
+/// Makes `kernel` stop with a trap, before its first statement, where
+/// `when` (given the span to build at) holds: a launch that a rewrite's
+/// shared tiles were not sized for.
+pub(crate) fn trap_first(
+    m: &mut Module,
+    kernel: &str,
+    when: impl FnOnce(Span) -> Expr,
+) -> Option<()> {
+    let i = m.functions.iter().position(|f| f.name == kernel)?;
+    let f = &mut m.functions[i];
+    let span = f.body.first().map(|s| s.span).unwrap_or_default();
+    let check = hone_ir::build::if_stmt(when(span), vec![hone_ir::build::trap(span)], span);
+    f.body.insert(0, check);
+    Some(())
+}
+
 /// `base`, or `base2`, `base3`, ... where `f` has a variable of that name.
 pub(crate) fn free_name(f: &Function, base: &str) -> String {
     let mut name = base.to_string();

@@ -32,6 +32,8 @@
 //! are sized for the analysed block, within the shared memory the module
 //! leaves; another block stops with a trap.
 
+use std::collections::HashMap;
+
 use hone_emulator::AccessKind;
 use hone_ir::path::{each_stmt, find_span, stmt_at, Child, Path};
 use hone_ir::{
@@ -39,7 +41,9 @@ use hone_ir::{
     Intrinsic, Module, Stmt, StmtKind, Type, Var, VarId, VarKind,
 };
 
-use super::loops::{assigned_in, free_name, keeps, loop_around, Kept};
+use super::loops::{
+    assigned_in, free_name, keeps, leaves_only_at_end, loop_around, trap_first, Kept,
+};
 use super::{Candidate, Ctx};
 use crate::collect::SiteStats;
 use crate::walk::{is_pure, strip, visit_expr, visit_guarded};
@@ -107,13 +111,14 @@ pub(crate) fn propose(
     // The walk's bounds are the block's: made of parameters (a helper's, of
     // arguments made of the kernel's) and block-wide builtins.
     let kept = Kept::of(f);
+    let kernel_kept = Kept::of(kernel.func);
     let not_thread = |b: Builtin| !matches!(b, Builtin::ThreadIdx(_));
     let from_kernel = reached_by_all(kernel, home)?;
     let block_wide = |e: &Expr| {
         kept.made_of_params(e, f, false, &not_thread, &|_| false)
-            && from_kernel
-                .as_ref()
-                .is_none_or(|args| params_block_wide(kernel.func, f, e, &kept, args))
+            && from_kernel.as_ref().is_none_or(|args| {
+                params_block_wide((kernel.func, &kernel_kept), f, e, &kept, args)
+            })
     };
     if !block_wide(&header.lo) || !block_wide(&header.hi) {
         return None;
@@ -142,7 +147,13 @@ pub(crate) fn propose(
     }) {
         return None;
     }
-    if !apart(kernel, f, &kept, the_loop, &staged, from_kernel.as_deref()) {
+    if !apart(
+        (kernel.func, &kernel_kept),
+        (f, &kept),
+        body,
+        &staged,
+        from_kernel.as_deref(),
+    ) {
         return None;
     }
     let tiles = staged.len() as u64;
@@ -166,8 +177,14 @@ pub(crate) fn propose(
 
     // A walk shorter than a chunk at the analysed launch gains nothing the
     // copy does not cost.
-    if trips_at_launch(kernel, f, &kept, from_kernel.as_deref(), &header)
-        .is_some_and(|t| t < chunk as i64)
+    if trips_at_launch(
+        kernel,
+        &kernel_kept,
+        (f, &kept),
+        from_kernel.as_deref(),
+        &header,
+    )
+    .is_some_and(|t| t < chunk as i64)
     {
         return None;
     }
@@ -226,8 +243,8 @@ pub(crate) fn propose(
 /// arguments).
 fn trips_at_launch(
     kernel: &Ctx,
-    f: &Function,
-    kept: &Kept,
+    kernel_kept: &Kept,
+    (f, kept): (&Function, &Kept),
     args: Option<&[Expr]>,
     header: &Header,
 ) -> Option<i64> {
@@ -252,7 +269,7 @@ fn trips_at_launch(
                 }
             }
         });
-        e = crate::walk::inline_locals(&e, &Kept::of(kernel.func).inits)?;
+        e = crate::walk::inline_locals(&e, &kernel_kept.inits)?;
     }
     let launch = &kernel.spec.launch;
     crate::shape::eval_uniform(&e, kernel.func, &launch.args, &launch.config)
@@ -324,14 +341,13 @@ const ROOT_DEPTH: usize = 8;
 /// point into one buffer is the caller's to keep apart, as `__restrict__`
 /// would say.
 fn apart(
-    kernel: &Ctx,
-    f: &Function,
-    kept: &Kept,
-    the_loop: &Stmt,
+    kernel: (&Function, &Kept),
+    (f, kept): (&Function, &Kept),
+    body: &Vec<Stmt>,
     staged: &[Staged],
     args: Option<&[Expr]>,
 ) -> bool {
-    let kernel_kept = Kept::of(kernel.func);
+    let (kernel, kernel_kept) = kernel;
     // A helper's parameter stands for the kernel's parameter its argument
     // leads to.
     let kernel_root = |v: VarId| -> Option<VarId> {
@@ -340,7 +356,7 @@ fn apart(
             None => Some(p),
             Some(args) => {
                 let i = f.params.iter().position(|q| *q == p)?;
-                root_of(kernel.func, &kernel_kept, args.get(i)?, ROOT_DEPTH)
+                root_of(kernel, kernel_kept, args.get(i)?, ROOT_DEPTH)
             }
         }
     };
@@ -362,7 +378,9 @@ fn apart(
     if sorted.len() != stores.len() {
         return false;
     }
-    // Every access through a pointer in the trips, but the staged ones.
+    // Every access through a pointer in the trips, but the staged ones (the
+    // loop's header, made of its own variable and parameters that are not
+    // pointers, makes none).
     let staged_store = |e: &Expr| {
         staged.iter().any(|s| {
             s.store
@@ -370,9 +388,8 @@ fn apart(
                     if matches!(strip(b).kind, ExprKind::Var(v) if v == s.array))
         })
     };
-    let alone = vec![the_loop.clone()];
     let mut ok = true;
-    hone_ir::path::each_expr(&alone, &mut |e, _, _| match &e.kind {
+    hone_ir::path::each_expr(body, &mut |e, _, _| match &e.kind {
         ExprKind::Assign { lhs: t, .. } | ExprKind::IncDec { target: t, .. } => {
             if staged_store(t) {
                 return;
@@ -473,24 +490,9 @@ fn memory_free_decl(s: &Stmt) -> bool {
 fn early_exits(body: &[Stmt], top: usize) -> Option<Vec<Expr>> {
     let mut exits = Vec::new();
     for s in &body[..top] {
-        if let StmtKind::If {
-            cond,
-            then,
-            els: None,
-        } = &s.kind
-        {
-            if is_pure(cond)
-                && matches!(
-                    then.as_slice(),
-                    [Stmt {
-                        kind: StmtKind::Return(None),
-                        ..
-                    }]
-                )
-            {
-                exits.push(cond.clone());
-                continue;
-            }
+        if let (true, StmtKind::If { cond, .. }) = (is_exit(s), &s.kind) {
+            exits.push(cond.clone());
+            continue;
         }
         let mut returns = false;
         each_stmt(&vec![s.clone()], &mut |x, _| {
@@ -503,9 +505,11 @@ fn early_exits(body: &[Stmt], top: usize) -> Option<Vec<Expr>> {
     Some(exits)
 }
 
-/// `if (c) return;`
+/// `if (c) return;`, `c` pure.
 fn is_exit(s: &Stmt) -> bool {
-    matches!(&s.kind, StmtKind::If { then, els: None, .. } if matches!(then.as_slice(), [Stmt { kind: StmtKind::Return(None), .. }]))
+    matches!(&s.kind, StmtKind::If { cond, then, els: None }
+        if is_pure(cond)
+            && matches!(then.as_slice(), [Stmt { kind: StmtKind::Return(None), .. }]))
 }
 
 /// Pure, reading no memory (no element, dereference, file-scope variable or
@@ -598,16 +602,6 @@ impl Header {
     }
 }
 
-/// No `return` but a last one, anywhere in the function.
-fn leaves_only_at_end(f: &Function) -> bool {
-    let last = f.body.last().map(|s| s as *const Stmt);
-    let mut ok = true;
-    each_stmt(&f.body, &mut |s, _| {
-        ok &= !matches!(s.kind, StmtKind::Return(_)) || Some(s as *const Stmt) == last;
-    });
-    ok
-}
-
 /// No `break`, `continue` or `return` in the trips, no barrier, warp-wide
 /// operation or fence (the staged copies put barriers around them), and
 /// calls only of functions that write nothing through their parameters and
@@ -660,7 +654,7 @@ fn reached_by_all(kernel: &Ctx, home: &Ctx) -> Option<Option<Vec<Expr>>> {
             calls += usize::from(matches!(&e.kind, ExprKind::Call(c, _) if *c == id));
         });
     }
-    if calls != 1 || !leaves_only_at_end(kernel.func) {
+    if calls != 1 || !leaves_only_at_end(&kernel.func.body) {
         return None;
     }
     // Only a statement that runs once (not a loop's or an `if`'s condition).
@@ -686,7 +680,7 @@ fn reached_by_all(kernel: &Ctx, home: &Ctx) -> Option<Option<Vec<Expr>>> {
 /// block-wide argument by the kernel's call: made of the kernel's
 /// parameters, literals and launch sizes or block indices.
 fn params_block_wide(
-    kernel: &Function,
+    (kernel, kernel_kept): (&Function, &Kept),
     f: &Function,
     e: &Expr,
     kept: &Kept,
@@ -697,7 +691,6 @@ fn params_block_wide(
     };
     let mut vars = Vec::new();
     hone_ir::path::vars_read(&e, &mut vars);
-    let kernel_kept = Kept::of(kernel);
     let not_thread = |b: Builtin| !matches!(b, Builtin::ThreadIdx(_));
     vars.iter()
         .all(|v| match f.params.iter().position(|p| p == v) {
@@ -778,18 +771,9 @@ fn rest_key(m: &Module, f: &Function, rest: Option<&Expr>) -> String {
 /// walk in every thread: pure, reading no memory and no variable the trips
 /// assign or declare, dividing only by non-zero constants.
 fn invariant(rest: &Expr, x: VarId, assigned: &std::collections::HashSet<VarId>) -> bool {
-    let mut ok = is_pure(rest);
-    visit_expr(rest, &mut |e| match &e.kind {
-        ExprKind::Var(v) => ok &= *v != x && !assigned.contains(v),
-        ExprKind::Index(..) | ExprKind::Deref(..) | ExprKind::Call(..) | ExprKind::Global(_) => {
-            ok = false
-        }
-        ExprKind::Binary(BinaryOp::Div | BinaryOp::Rem, _, d) => {
-            ok &= crate::walk::int_value(d).is_some_and(|v| v != 0)
-        }
-        _ => {}
-    });
-    ok
+    let mut vars = Vec::new();
+    hone_ir::path::vars_read(rest, &mut vars);
+    reads_no_memory(rest) && vars.iter().all(|v| *v != x && !assigned.contains(v))
 }
 
 /// Whether `array[x + rest]` may be read as `(&array[rest])[x]`: the index
@@ -822,7 +806,7 @@ fn staged_accesses(
     m: &Module,
     f: &Function,
     the_loop: &Stmt,
-    body: &[Stmt],
+    body: &Vec<Stmt>,
     x: VarId,
     assigned: &std::collections::HashSet<VarId>,
     wasteful: &[hone_ir::Span],
@@ -833,14 +817,15 @@ fn staged_accesses(
         }
         _ => None,
     };
-    let uses = |v: VarId| {
-        let mut n = 0;
-        let alone = vec![the_loop.clone()];
-        hone_ir::path::each_expr(&alone, &mut |e, _, _| {
-            n += usize::from(matches!(e.kind, ExprKind::Var(w) if w == v));
-        });
-        n
-    };
+    // Uses of each variable in the trips (the loop's header, made of its
+    // own variable and parameters that are not pointers, names no array).
+    let mut uses: HashMap<VarId, usize> = HashMap::new();
+    hone_ir::path::each_expr(body, &mut |e, _, _| {
+        if let ExprKind::Var(v) = e.kind {
+            *uses.entry(v).or_default() += 1;
+        }
+    });
+    let uses = |v: VarId| uses.get(&v).copied().unwrap_or(0);
     let mut out: Vec<Staged> = Vec::new();
     for s in body {
         let exprs: Vec<&Expr> = match &s.kind {
@@ -1090,7 +1075,7 @@ fn rewrite(f: &mut Function, module: &Module, orig: &Function, p: &Plan) -> Opti
                 hone_ir::build::cast(p.header.hi.clone(), &x_ty),
                 lit(max - 2 * p.chunk),
             ),
-            vec![trap(span)],
+            vec![hone_ir::build::trap(span)],
             span,
         ));
     }
@@ -1339,36 +1324,17 @@ fn rewrite(f: &mut Function, module: &Module, orig: &Function, p: &Plan) -> Opti
     )
 }
 
-/// `__trap();`
-fn trap(span: hone_ir::Span) -> Stmt {
-    Stmt {
-        kind: StmtKind::Expr(hone_ir::build::mk(
-            ExprKind::Intrinsic(Intrinsic::Trap, Vec::new()),
-            Type::Void,
-            span,
-        )),
-        span,
-    }
-}
-
 /// Makes the kernel stop with a trap when launched with another number of
 /// threads a block than the tiles have rows (the copies count on it).
 fn guard_threads(m: &mut Module, kernel: &str, threads: u64) -> Option<()> {
-    use hone_ir::build::{arith, builtin, compare, if_stmt, lit};
-    let i = m.functions.iter().position(|f| f.name == kernel)?;
-    let f = &mut m.functions[i];
-    let span = f.body.first().map(|s| s.span).unwrap_or_default();
-    let dim = |d: Dim| builtin(Builtin::BlockDim(d), span);
-    let size = arith(
-        BinaryOp::Mul,
-        arith(BinaryOp::Mul, dim(Dim::X), dim(Dim::Y)),
-        dim(Dim::Z),
-    );
-    let check = if_stmt(
-        compare(BinaryOp::Ne, size, lit(threads, span)),
-        vec![trap(span)],
-        span,
-    );
-    f.body.insert(0, check);
-    Some(())
+    use hone_ir::build::{arith, builtin, compare, lit};
+    trap_first(m, kernel, |span| {
+        let dim = |d: Dim| builtin(Builtin::BlockDim(d), span);
+        let size = arith(
+            BinaryOp::Mul,
+            arith(BinaryOp::Mul, dim(Dim::X), dim(Dim::Y)),
+            dim(Dim::Z),
+        );
+        compare(BinaryOp::Ne, size, lit(threads, span))
+    })
 }

@@ -24,11 +24,11 @@ use std::collections::HashMap;
 use hone_emulator::AccessKind;
 use hone_ir::path::{find_span, parent_block_mut, stmt_at, stmt_exprs, Child, Slot};
 use hone_ir::{
-    AddressSpace, ArrayLen, BinaryOp, Builtin, Dim, Expr, ExprKind, Intrinsic, Stmt, StmtKind,
-    Type, Var, VarId, VarKind,
+    AddressSpace, ArrayLen, BinaryOp, Builtin, Dim, Expr, ExprKind, Stmt, StmtKind, Type, Var,
+    VarId, VarKind,
 };
 
-use super::loops::{element, free_name, fresh_local, Kept};
+use super::loops::{element, free_name, fresh_local, leaves_only_at_end, trap_first, Kept};
 use super::{Candidate, Ctx, Rejected, SynthesizerHandle};
 use crate::collect::SiteStats;
 use crate::shape::{strided, Stride};
@@ -109,28 +109,16 @@ pub(crate) fn propose(
 /// Makes the kernel stop with a trap when launched with another block than
 /// the one its tile is sized for, where it would write past the tile.
 fn guard_block(m: &mut hone_ir::Module, kernel: &str, [bx, by]: [u32; 2]) -> Option<()> {
-    let i = m.functions.iter().position(|f| f.name == kernel)?;
-    let f = &mut m.functions[i];
-    let span = f.body.first().map(|s| s.span).unwrap_or_default();
-    let differs = |d: Dim, n: u32| {
-        bin(
-            BinaryOp::Ne,
-            hone_ir::build::builtin(Builtin::BlockDim(d), span),
-            lit(i64::from(n), span),
-        )
-    };
-    let cond = hone_ir::build::logic(BinaryOp::LogicOr, differs(Dim::X, bx), differs(Dim::Y, by));
-    let trap = Stmt {
-        kind: StmtKind::Expr(hone_ir::build::mk(
-            ExprKind::Intrinsic(Intrinsic::Trap, Vec::new()),
-            Type::Void,
-            span,
-        )),
-        span,
-    };
-    let check = hone_ir::build::if_stmt(cond, vec![trap], span);
-    f.body.insert(0, check);
-    Some(())
+    trap_first(m, kernel, |span| {
+        let differs = |d: Dim, n: u32| {
+            bin(
+                BinaryOp::Ne,
+                hone_ir::build::builtin(Builtin::BlockDim(d), span),
+                lit(i64::from(n), span),
+            )
+        };
+        hone_ir::build::logic(BinaryOp::LogicOr, differs(Dim::X, bx), differs(Dim::Y, by))
+    })
 }
 
 /// The module annotated for the synthesizer at the site's statement.
@@ -313,11 +301,9 @@ fn uniform_path(ctx: &Ctx, path: &hone_ir::path::Path) -> bool {
     let f = ctx.func;
     let body = &f.body;
     // A `return;` closing the kernel leaves nothing for a barrier to wait on.
-    let last = body.last().map(|s| s as *const Stmt);
-    let mut exits = false;
+    let mut exits = !leaves_only_at_end(body);
     hone_ir::path::each_stmt(body, &mut |s, _| {
-        exits |= matches!(s.kind, StmtKind::Break | StmtKind::Continue)
-            || (matches!(s.kind, StmtKind::Return(_)) && Some(s as *const Stmt) != last);
+        exits |= matches!(s.kind, StmtKind::Break | StmtKind::Continue);
     });
     if exits || path.first().is_none_or(|p| p.0 != Child::Root) {
         return false;
